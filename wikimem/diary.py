@@ -1,0 +1,164 @@
+"""Diary: the event layer, one file per day under ``diary/``.
+
+Append-only by design: the API only ever adds an entry, never edits or
+deletes one, because an event log that can be rewritten is no evidence. Two
+events may share a minute, so repeated ``## HH:MM`` headings are all kept.
+The filename is the time index: a date range maps to a set of files in
+O(days), with no index structure to keep in sync.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from wikimem.blocks import (
+    Block,
+    atomic_write,
+    is_block_heading,
+    read_blocks,
+    read_text,
+    render_file,
+    store_lock,
+)
+from wikimem.journal import Journal
+from wikimem.models import DiaryItem
+from wikimem.names import (
+    parse_ts,
+    validate_content,
+    validate_date,
+    validate_meta_value,
+    validate_time,
+)
+
+__all__ = ["Diary"]
+
+_DAY_FILE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")
+_TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+
+
+def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
+    if isinstance(tz, str):
+        try:
+            return ZoneInfo(tz)
+        except (KeyError, ValueError):
+            raise ValueError(f"invalid tz {tz!r}: unknown time zone") from None
+    return tz
+
+
+def _sort_by_time(blocks: list[Block]) -> list[Block]:
+    """Stable sort by ``HH:MM``; a hand-written odd heading keeps its neighbour's slot."""
+    keyed: list[tuple[str, int, Block]] = []
+    last = ""
+    for position, block in enumerate(blocks):
+        if _TIME_RE.fullmatch(block.heading):
+            last = block.heading
+        keyed.append((last, position, block))
+    keyed.sort(key=lambda row: (row[0], row[1]))
+    return [block for _, _, block in keyed]
+
+
+class Diary:
+    """The day files under ``root/diary``; journals to ``journal`` (or root's own)."""
+
+    def __init__(self, root: str | os.PathLike[str], *, journal: Journal | None = None) -> None:
+        self.root = Path(root)
+        self.dir = self.root / "diary"
+        self.journal = journal if journal is not None else Journal(self.root / "journal.jsonl")
+
+    def path(self, date: str) -> Path:
+        """The day file for ``date`` (validated)."""
+        return self.dir / f"{validate_date(date)}.md"
+
+    def append(
+        self,
+        content: str,
+        *,
+        ts: str | dt.datetime | None = None,
+        date: str | None = None,
+        time: str | None = None,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        tz: dt.tzinfo | str | None = None,
+    ) -> DiaryItem:
+        """Add one event; the only write the diary has.
+
+        ``ts`` (default now) is normalized to UTC seconds; a missing
+        ``date``/``time`` is that instant on the wall clock of ``tz``
+        (default: the system's local zone). Entries stay sorted by ``HH:MM``,
+        stable for equal minutes. ``ValueError`` on bad input, nothing written.
+        """
+        text = validate_content(content)
+        stamp = parse_ts(ts if ts is not None else dt.datetime.now(dt.timezone.utc))
+        local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
+        date = validate_date(date if date is not None else local.strftime("%Y-%m-%d"))
+        time = validate_time(time if time is not None else local.strftime("%H:%M"))
+        block = Block(
+            heading=time,
+            content=text,
+            owner=validate_meta_value("owner", owner),
+            source_conv=validate_meta_value("source_conv", source_conv),
+            ts=stamp,
+        )
+        path = self.path(date)
+        with store_lock(self.root):
+            parsed = read_blocks(path)
+            blocks = _sort_by_time([*parsed.blocks, block])
+            atomic_write(path, render_file(parsed.preamble or f"# {date}", blocks))
+            self.journal.append_diary(
+                date=date, time=time, owner=block.owner, source_conv=block.source_conv
+            )
+        return DiaryItem(date, time, text, block.owner, block.source_conv, stamp)
+
+    def day(self, date: str) -> list[DiaryItem]:
+        """The entries of one day in file order ([] when there is none)."""
+        parsed = read_blocks(self.path(date))
+        return [
+            DiaryItem(date, b.heading, b.content, b.owner, b.source_conv, b.ts)
+            for b in parsed.blocks
+        ]
+
+    def window(self, start: str, end: str) -> list[DiaryItem]:
+        """Entries from ``start`` to ``end`` inclusive, chronological.
+
+        Reversed bounds are swapped; only the day files in range are read.
+        """
+        start, end = sorted((validate_date(start), validate_date(end)))
+        out: list[DiaryItem] = []
+        for date in self.dates():
+            if start <= date <= end:
+                entries = self.day(date)
+                # Stable: equal minutes keep file order; odd headings sort last.
+                entries.sort(key=lambda e: e.time if _TIME_RE.fullmatch(e.time) else "99:99")
+                out.extend(entries)
+        return out
+
+    def dates(self) -> list[str]:
+        """Dates that have a day file, ascending (files not named as a real date skipped)."""
+        try:
+            names = os.listdir(self.dir)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        out: list[str] = []
+        for name in names:
+            match = _DAY_FILE_RE.fullmatch(name)
+            if match:
+                try:
+                    dt.date.fromisoformat(match.group(1))
+                except ValueError:
+                    continue
+                out.append(match.group(1))
+        return sorted(out)
+
+    def counts(self, dates: list[str] | None = None) -> dict[str, int]:
+        """Entries per day, from counting ``## `` lines: cheap enough for a calendar."""
+        out: dict[str, int] = {}
+        for date in self.dates() if dates is None else dates:
+            text = read_text(self.path(date)) or ""
+            count = sum(1 for line in text.splitlines() if is_block_heading(line))
+            if count:
+                out[date] = count
+        return out

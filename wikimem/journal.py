@@ -1,0 +1,100 @@
+"""journal.jsonl: the append-only answer to "what happened to my memory".
+
+One JSON object per mutation, one line each, non-ASCII kept raw so the file
+reads well in a pager. A line is written with a single ``write`` on an
+``O_APPEND`` descriptor, so concurrent writers interleave whole lines and a
+reader tailing the file never sees half of one. Reading is tolerant: a line
+that is not a JSON object (a torn tail, a hand edit) is skipped here and
+reported by lint.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Journal", "utc_now_iso"]
+
+
+def utc_now_iso() -> str:
+    """Now, ISO-8601 UTC at second precision: the journal's and the store's ``ts``."""
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+class Journal:
+    """Append-only log of wiki and diary mutations at ``path``."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+
+    def append(
+        self,
+        action: str,
+        *,
+        file: str,
+        name: str,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        detail: str | None = None,
+    ) -> dict[str, Any]:
+        """Record a wiki mutation (``add``, ``update``, ``remove``); returns the entry."""
+        entry: dict[str, Any] = {"ts": utc_now_iso(), "action": action, "file": file, "item": name}
+        return self._write(entry, owner, source_conv, detail)
+
+    def append_diary(
+        self,
+        *,
+        date: str,
+        time: str,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        detail: str | None = None,
+    ) -> dict[str, Any]:
+        """Record a diary append; returns the entry."""
+        entry: dict[str, Any] = {"ts": utc_now_iso(), "action": "diary", "date": date, "time": time}
+        return self._write(entry, owner, source_conv, detail)
+
+    def entries(self) -> list[dict[str, Any]]:
+        """Every well-formed entry in file order; unreadable lines are skipped."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        out: list[dict[str, Any]] = []
+        for line in data.decode("utf-8", errors="replace").splitlines():
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict):
+                out.append(entry)
+        return out
+
+    def _write(
+        self,
+        entry: dict[str, Any],
+        owner: str | None,
+        source_conv: str | None,
+        detail: str | None,
+    ) -> dict[str, Any]:
+        for key, value in (("owner", owner), ("source_conv", source_conv), ("detail", detail)):
+            if value is not None:
+                entry[key] = value
+        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            # A writer killed mid-line left a torn tail: start on a fresh line
+            # so this entry stays parseable.
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                line = b"\n" + line
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+        return entry

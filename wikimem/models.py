@@ -1,0 +1,92 @@
+"""The data types every layer shares.
+
+They are plain dataclasses so that a memory read from disk, a memory about to
+be written and a retrieval result are all ordinary values: comparable, easy
+to print, free of any handle back to the files they came from.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from wikimem.links import WikiLink, parse_wiki_links
+
+#: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
+TimeRange: TypeAlias = tuple[str, str]
+
+__all__ = [
+    "DiaryItem",
+    "RecallItem",
+    "RetrievalResult",
+    "RetrievedItem",
+    "TimeRange",
+    "WikiLink",
+]
+
+
+@dataclass
+class RecallItem:
+    """One ``## name`` block of a RecallFile: a single memory in the wiki."""
+
+    file: str
+    name: str
+    content: str
+    owner: str | None = None
+    source_conv: str | None = None
+    ts: str | None = None
+
+    @property
+    def links(self) -> list[WikiLink]:
+        """Well-formed ``[[file:name]]`` links in the content, in order."""
+        return parse_wiki_links(self.content)
+
+
+@dataclass
+class DiaryItem:
+    """One ``## HH:MM`` block of a day file: an event, never edited by the API."""
+
+    date: str
+    time: str
+    content: str
+    owner: str | None = None
+    source_conv: str | None = None
+    ts: str | None = None
+
+    @property
+    def links(self) -> list[WikiLink]:
+        """Well-formed ``[[file:name]]`` links in the content, in order."""
+        return parse_wiki_links(self.content)
+
+
+@dataclass
+class RetrievedItem:
+    """One row of a retrieval: the item plus why it is there.
+
+    ``source`` is ``"hit"`` for a ranked match and ``"link"`` for a one-hop
+    expansion, in which case ``via`` names the hit whose link pulled it in.
+    """
+
+    item: RecallItem
+    source: Literal["hit", "link"]
+    score: float
+    bm25_score: float = 0.0
+    cos_score: float | None = None
+    via: str | None = None
+    matched_terms: list[str] = field(default_factory=list)
+    tokens_est: int = 0
+
+
+@dataclass
+class RetrievalResult:
+    """Everything ``MemoryIndex.retrieve`` decided, for the caller and for explain."""
+
+    items: list[RetrievedItem] = field(default_factory=list)
+    budget_tokens: int | None = None
+    budget_used: int = 0
+    embedding_used: bool = False
+    dropped: list[RetrievedItem] = field(default_factory=list)
+    unresolved_links: list[str] = field(default_factory=list)
+    time_range: TimeRange | None = None
+    time_range_source: Literal["explicit", "parsed"] | None = None
+    time_range_widened: bool = False

@@ -1,0 +1,209 @@
+"""MemoryStore: the wiki (state layer), one RecallFile per topic under ``wiki/``.
+
+The markdown files are the only truth; the store keeps no cache of their
+content, so what it returns is what is on disk right now. Every write is a
+locked read-modify-write of one whole file: the file is re-read under the
+store lock (another process may have written it a moment ago), changed,
+validated, written atomically, and journaled.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from wikimem.blocks import Block, ParsedFile, atomic_write, read_blocks, render_file, store_lock
+from wikimem.diary import Diary
+from wikimem.journal import Journal
+from wikimem.models import RecallItem
+from wikimem.names import (
+    normalize_item_name,
+    parse_ts,
+    sanitize_item_name,
+    validate_content,
+    validate_file,
+    validate_meta_value,
+)
+
+__all__ = ["MemoryStore"]
+
+#: Called with a RecallFile name after every successful in-process write to it.
+WriteListener = Callable[[str], None]
+
+
+def _to_item(file: str, block: Block) -> RecallItem:
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+
+
+def _collapse(blocks: list[Block]) -> dict[str, Block]:
+    """Wiki semantics for repeated headings: the last one wins, at the first's place."""
+    by_name: dict[str, Block] = {}
+    for block in blocks:
+        by_name[block.heading] = block
+    return by_name
+
+
+class MemoryStore:
+    """File-first memory rooted at ``root``; constructing it touches no files."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self.wiki_dir = self.root / "wiki"
+        self.journal = Journal(self.root / "journal.jsonl")
+        #: Bumped by every successful in-process wiki write (not diary, not hand edits).
+        self.revision = 0
+        self._diary: Diary | None = None
+        self._listeners: list[WriteListener] = []
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def diary(self) -> Diary:
+        """The event layer, built on first use and sharing this store's journal."""
+        if self._diary is None:
+            self._diary = Diary(self.root, journal=self.journal)
+        return self._diary
+
+    def file_path(self, file: str) -> Path:
+        """Where the RecallFile ``file`` lives (whether or not it exists)."""
+        return self.wiki_dir / f"{file}.md"
+
+    def files(self) -> list[str]:
+        """Sorted RecallFile names: the stems of ``wiki/*.md``."""
+        try:
+            entries = list(os.scandir(self.wiki_dir))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        return sorted(
+            e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3
+        )
+
+    def file_items(self, file: str) -> list[RecallItem]:
+        """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing."""
+        return [_to_item(file, b) for b in _collapse(self._read(file).blocks).values()]
+
+    def file_stat(self, file: str) -> tuple[int, int] | None:
+        """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""
+        try:
+            st = self.file_path(file).stat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def items(self, file: str | None = None) -> list[RecallItem]:
+        """Every item of one RecallFile, or of all of them in file order."""
+        if file is not None:
+            return self.file_items(file)
+        return [item for name in self.files() for item in self.file_items(name)]
+
+    def get(self, file: str, name: str) -> RecallItem | None:
+        """The item ``file:name`` (name whitespace-normalized first), or ``None``."""
+        wanted = normalize_item_name(name)
+        return next((item for item in self.file_items(file) if item.name == wanted), None)
+
+    # -- writing ------------------------------------------------------------
+
+    def add(
+        self,
+        file: str,
+        name: str,
+        content: str,
+        *,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        ts: str | dt.datetime | None = None,
+    ) -> RecallItem:
+        """Insert or replace ``file:name``; journals ``add`` or ``update``.
+
+        ``ts`` defaults to now (UTC). Raises ``ValueError`` naming the
+        problem, and writes nothing, when a name, the content or a
+        provenance value would not survive a round trip.
+        """
+        block = self._make_block(file, name, content, owner, source_conv, ts)
+        with store_lock(self.root):
+            parsed = self._read(file)
+            by_name = _collapse(parsed.blocks)
+            action = "update" if block.heading in by_name else "add"
+            by_name[block.heading] = block
+            self._write(file, parsed, list(by_name.values()))
+            self.journal.append(action, file=file, name=block.heading, owner=block.owner,
+                                source_conv=block.source_conv)
+        self._changed(file)
+        return _to_item(file, block)
+
+    def remove(self, file: str, name: str, *, owner: str | None = None) -> bool:
+        """Delete ``file:name``; the last item's removal deletes the file.
+
+        Returns ``False`` (and journals nothing) when there was no such item.
+        """
+        validate_file(file)
+        wanted = normalize_item_name(name)
+        owner = validate_meta_value("owner", owner)
+        with store_lock(self.root):
+            parsed = self._read(file)
+            by_name = _collapse(parsed.blocks)
+            if wanted not in by_name:
+                return False
+            del by_name[wanted]
+            self._write(file, parsed, list(by_name.values()))
+            self.journal.append("remove", file=file, name=wanted, owner=owner)
+        self._changed(file)
+        return True
+
+    def add_listener(self, callback: WriteListener) -> None:
+        """Call ``callback(file)`` after each successful in-process write to ``file``.
+
+        This is how a ``MemoryIndex`` updates just that file's postings
+        instead of rebuilding after every write.
+        """
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: WriteListener) -> None:
+        """Stop calling a listener added with :meth:`add_listener`."""
+        if callback in self._listeners:
+            self._listeners.remove(callback)
+
+    # -- internals ----------------------------------------------------------
+
+    def _read(self, file: str) -> ParsedFile:
+        # Reads never raise, but a name with a path in it must not reach
+        # outside wiki/: such a file cannot exist there, so it is empty.
+        if "/" in file or "\\" in file or file in ("", ".", ".."):
+            return ParsedFile("", [])
+        return read_blocks(self.file_path(file))
+
+    def _make_block(
+        self,
+        file: str,
+        name: str,
+        content: str,
+        owner: str | None,
+        source_conv: str | None,
+        ts: str | dt.datetime | None,
+    ) -> Block:
+        validate_file(file)
+        return Block(
+            heading=sanitize_item_name(name),
+            content=validate_content(content),
+            owner=validate_meta_value("owner", owner),
+            source_conv=validate_meta_value("source_conv", source_conv),
+            ts=parse_ts(ts if ts is not None else dt.datetime.now(dt.timezone.utc)),
+        )
+
+    def _write(self, file: str, parsed: ParsedFile, blocks: list[Block]) -> None:
+        path = self.file_path(file)
+        if not blocks:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            return
+        # A hand-written preamble (title, notes) is kept; a new file gets "# file".
+        atomic_write(path, render_file(parsed.preamble or f"# {file}", blocks))
+
+    def _changed(self, file: str) -> None:
+        self.revision += 1
+        for callback in list(self._listeners):
+            callback(file)
