@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["WikiLink", "parse_wiki_links"]
+__all__ = ["WikiLink", "parse_wiki_links", "rewrite_link"]
 
 # Neither part may contain "[", "]", ":" or a newline; the file part ends at
 # the first colon, so a second colon makes the whole candidate malformed.
@@ -28,6 +28,17 @@ class WikiLink:
     def render(self) -> str:
         """The link as it is written in content: ``[[file:name]]``."""
         return f"[[{self.file}:{self.name}]]"
+
+
+def rewrite_link(text: str, old: WikiLink, new_link: str) -> str:
+    """Replace every link to ``old`` in ``text`` (however it is spaced) with ``new_link``."""
+
+    def swap(match: re.Match[str]) -> str:
+        if (match.group(1).strip(), match.group(2).strip()) == (old.file, old.name):
+            return new_link
+        return match.group(0)
+
+    return _LINK_RE.sub(swap, text)
 
 
 def parse_wiki_links(text: str) -> list[WikiLink]:

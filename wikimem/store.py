@@ -17,6 +17,7 @@ from pathlib import Path
 from wikimem.blocks import Block, ParsedFile, atomic_write, read_blocks, render_file, store_lock
 from wikimem.diary import Diary
 from wikimem.journal import Journal
+from wikimem.links import WikiLink, rewrite_link
 from wikimem.models import RecallItem
 from wikimem.names import (
     normalize_item_name,
@@ -138,6 +139,9 @@ class MemoryStore:
 
         Returns ``False`` (and journals nothing) when there was no such item.
         """
+        return self._remove(file, name, owner=owner)
+
+    def _remove(self, file: str, name: str, *, owner: str | None, detail: str | None = None) -> bool:
         validate_file(file)
         wanted = normalize_item_name(name)
         owner = validate_meta_value("owner", owner)
@@ -148,9 +152,81 @@ class MemoryStore:
                 return False
             del by_name[wanted]
             self._write(file, parsed, list(by_name.values()))
-            self.journal.append("remove", file=file, name=wanted, owner=owner)
+            self.journal.append("remove", file=file, name=wanted, owner=owner, detail=detail)
         self._changed(file)
         return True
+
+    def move(
+        self,
+        file: str,
+        name: str,
+        *,
+        new_file: str | None = None,
+        new_name: str | None = None,
+        owner: str | None = None,
+        rewrite_links: bool = True,
+    ) -> RecallItem:
+        """Rename ``file:name`` and/or move it to another RecallFile, as one operation.
+
+        Provenance (owner, source, ts) travels with the item. With
+        ``rewrite_links`` every ``[[file:name]]`` pointing at the old address
+        is rewritten to the new one, so nothing dangles. Everything happens
+        under one lock; the journal gets ``add`` for the new address,
+        ``update`` for each item whose links were rewritten and ``remove``
+        for the old address, each with a ``detail`` saying why.
+        """
+        target_file = validate_file(new_file if new_file is not None else file)
+        target_name = sanitize_item_name(new_name if new_name is not None else name)
+        old_name = normalize_item_name(name)
+        owner = validate_meta_value("owner", owner)
+        old_link, new_link = f"[[{file}:{old_name}]]", f"[[{target_file}:{target_name}]]"
+        with store_lock(self.root):
+            current = self.get(validate_file(file), old_name)
+            if current is None:
+                raise ValueError(f"no item {file}:{old_name}")
+            if (target_file, target_name) == (file, old_name):
+                return current
+            if self.get(target_file, target_name) is not None:
+                raise ValueError(f"{target_file}:{target_name} already exists")
+            detail = f"moved from {old_link} to {new_link}"
+            block = Block(target_name, current.content, current.owner, current.source_conv, current.ts)
+            moved = self._put(target_file, block, replacing=old_name if target_file == file else None)
+            self.journal.append("add", file=target_file, name=target_name, owner=owner, detail=detail)
+            if target_file == file:
+                self.journal.append("remove", file=file, name=old_name, owner=owner, detail=detail)
+            else:
+                self._remove(file, old_name, owner=owner, detail=detail)
+            if rewrite_links:
+                self._rewrite_links(WikiLink(file, old_name), new_link, owner, detail)
+        self._changed(target_file)
+        return moved
+
+    def _put(self, file: str, block: Block, *, replacing: str | None = None) -> RecallItem:
+        """Insert one block, or put it in the place of ``replacing``; callers journal."""
+        parsed = self._read(file)
+        by_name = _collapse(parsed.blocks)
+        blocks = [block if b.heading == replacing else b for b in by_name.values()]
+        if replacing not in by_name:
+            blocks.append(block)
+        self._write(file, parsed, blocks)
+        return _to_item(file, block)
+
+    def _rewrite_links(self, old: WikiLink, new_link: str, owner: str | None, detail: str) -> None:
+        for file in self.files():
+            parsed = self._read(file)
+            by_name = _collapse(parsed.blocks)
+            changed: list[str] = []
+            for block in by_name.values():
+                rewritten = rewrite_link(block.content, old, new_link)
+                if rewritten != block.content:
+                    block.content = rewritten
+                    changed.append(block.heading)
+            if changed:
+                self._write(file, parsed, list(by_name.values()))
+                for heading in changed:
+                    self.journal.append("update", file=file, name=heading, owner=owner,
+                                        detail=f"link rewrite: {detail}")
+                self._changed(file)
 
     def add_listener(self, callback: WriteListener) -> None:
         """Call ``callback(file)`` after each successful in-process write to ``file``.
