@@ -2,9 +2,9 @@
 
 Markdown files are the only truth; the BM25 index and the vector caches are
 derived and deletable. The core has zero mandatory dependencies, and
-``import wikimem`` stays cheap: the storage layer loads at once, retrieval,
-time parsing and memorize load on first use, and numpy, httpx, jieba and
-textual are never imported here (``wikimem.vectors`` is not re-exported).
+``import wikimem`` stays cheap: everything here is stdlib, retrieval loads on
+first use, and numpy, httpx, jieba and textual are never imported
+(``wikimem.vectors`` is not re-exported).
 """
 
 from __future__ import annotations
@@ -18,19 +18,23 @@ from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.names import sanitize_item_name, validate_file
 from wikimem.store import MemoryStore
+from wikimem.timeparse import parse_date_span, parse_time_range
+from wikimem.tokenize import est_tokens, tokenize
+
+# Imported eagerly on purpose: ``wikimem.memorize`` is also a submodule name,
+# and once the submodule is imported Python binds the module to that
+# attribute, so a lazy lookup would hand out the module, not the function.
+from wikimem.memorize import (  # isort: skip
+    DIARY_PROMPT,
+    DIARY_TOOL_DESCRIPTION,
+    LLM,
+    diary_tool,
+    handle_diary_tool,
+    memorize,
+)
 
 if TYPE_CHECKING:
-    from wikimem.memorize import (
-        DIARY_PROMPT,
-        DIARY_TOOL_DESCRIPTION,
-        LLM,
-        diary_tool,
-        handle_diary_tool,
-        memorize,
-    )
     from wikimem.retrieval import MemoryIndex, as_recall_item
-    from wikimem.timeparse import parse_time_range
-    from wikimem.tokenize import est_tokens, tokenize
 
 __version__ = "0.4.0"
 
@@ -38,15 +42,6 @@ __version__ = "0.4.0"
 _LAZY = {
     "MemoryIndex": "wikimem.retrieval",
     "as_recall_item": "wikimem.retrieval",
-    "tokenize": "wikimem.tokenize",
-    "est_tokens": "wikimem.tokenize",
-    "parse_time_range": "wikimem.timeparse",
-    "LLM": "wikimem.memorize",
-    "memorize": "wikimem.memorize",
-    "diary_tool": "wikimem.memorize",
-    "handle_diary_tool": "wikimem.memorize",
-    "DIARY_PROMPT": "wikimem.memorize",
-    "DIARY_TOOL_DESCRIPTION": "wikimem.memorize",
 }
 
 __all__ = [
@@ -68,6 +63,7 @@ __all__ = [
     "est_tokens",
     "handle_diary_tool",
     "memorize",
+    "parse_date_span",
     "parse_time_range",
     "parse_wiki_links",
     "sanitize_item_name",

@@ -39,6 +39,7 @@ __all__ = [
 LOCK_NAME = ".wikimem.lock"
 
 _META_RE = re.compile(r"^<!--\s*wikimem:(.*)-->$")
+_WS_RE = re.compile(r"\s+")
 # Serialized key -> model field. "source" is surfaced as ``source_conv``.
 _META_KEYS = {"owner": "owner", "source": "source_conv", "ts": "ts"}
 
@@ -124,12 +125,16 @@ def parse_blocks(text: str) -> ParsedFile:
         fields = parse_meta_line(lines[-1]) if lines else None
         if fields is not None:
             lines.pop()
-        blocks.append(Block(heading, "\n".join(lines).strip(), **(fields or {})))
+        # An empty value ("owner=") is an unset field, as on the write side.
+        meta = {key: value or None for key, value in (fields or {}).items()}
+        blocks.append(Block(heading, "\n".join(lines).strip(), **meta))
 
     for line in text.split("\n"):
         if is_block_heading(line):
             flush()
-            heading = line[3:].strip()
+            # Headings are names: a hand-typed "##  a   b" is the item "a b",
+            # exactly what sanitize_item_name makes of the same text.
+            heading = _WS_RE.sub(" ", line[3:]).strip()
             body = []
         elif heading is None:
             preamble.append(line)

@@ -36,8 +36,9 @@ from wikimem.names import (
 
 __all__ = ["Diary"]
 
-_DAY_FILE_RE = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")
-_TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+# [0-9], not \d: \d also matches non-ASCII digits.
+_DAY_FILE_RE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})\.md")
+_TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -93,7 +94,10 @@ class Diary:
         """
         text = validate_content(content)
         stamp = parse_ts(ts if ts is not None else dt.datetime.now(dt.timezone.utc))
-        local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
+        try:
+            local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
+        except OverflowError:  # the instant's wall-clock day is past year 9999
+            raise ValueError(f"invalid ts {stamp!r}: out of range in tz {tz!r}") from None
         date = validate_date(date if date is not None else local.strftime("%Y-%m-%d"))
         time = validate_time(time if time is not None else local.strftime("%H:%M"))
         block = Block(
@@ -158,7 +162,10 @@ class Diary:
         out: dict[str, int] = {}
         for date in self.dates() if dates is None else dates:
             text = read_text(self.path(date)) or ""
-            count = sum(1 for line in text.splitlines() if is_block_heading(line))
+            # Split like the block parser does: str.splitlines() would also
+            # break at U+2028/U+0085 inside content and count phantom headings.
+            lines = re.split(r"\r\n|\r|\n", text)
+            count = sum(1 for line in lines if is_block_heading(line))
             if count:
                 out[date] = count
         return out

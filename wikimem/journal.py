@@ -64,7 +64,10 @@ class Journal:
         except FileNotFoundError:
             return []
         out: list[dict[str, Any]] = []
-        for line in data.decode("utf-8", errors="replace").splitlines():
+        # split("\n"), not splitlines(): json.dumps(ensure_ascii=False) leaves
+        # U+2028, U+2029 and U+0085 raw, and splitlines() would tear such a
+        # line in two and lose the entry.
+        for line in data.decode("utf-8", errors="replace").split("\n"):
             if not line.strip():
                 continue
             try:

@@ -25,8 +25,9 @@ __all__ = [
 
 _FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
 _WS_RE = re.compile(r"\s+")
-_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-_TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+# [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).
+_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 _FORBIDDEN_IN_NAME = ("[[", "]]", ":", "|", "#")
 
 
@@ -133,7 +134,10 @@ def parse_ts(ts: str | dt.datetime) -> str:
         raise ValueError(f"invalid ts {ts!r}: must be an ISO-8601 string or datetime")
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.timezone.utc)
-    moment = moment.astimezone(dt.timezone.utc).replace(microsecond=0)
+    try:
+        moment = moment.astimezone(dt.timezone.utc).replace(microsecond=0)
+    except OverflowError:  # e.g. 9999-12-31T23:00-05:00 is past year 9999 in UTC
+        raise ValueError(f"invalid ts {ts!r}: out of range in UTC") from None
     return moment.isoformat()
 
 

@@ -1,0 +1,413 @@
+"""Time windows from query text: narrow beats wrong.
+
+A window decides which diary days enter retrieval at all, so a wrong window
+hides the very memory the user asked for, while no window merely leaves the
+diary out. Every rule here therefore recognises only expressions with one
+clear meaning and gives up (``None``) on anything vague. Stdlib only.
+
+Recognised (``today`` = T, weeks run Monday-Sunday):
+
+* days: 今天/今日, 昨天/昨日, 前天, 大前天, 明天/明日, 后天, 大后天; ``N天前``
+  (also N天以前/之前) with Arabic or Chinese numerals (两, 十, 十二, 二十, 一百…);
+  English ``today``/``tonight``, ``yesterday``, ``tomorrow``, ``the day
+  before yesterday``, ``the day after tomorrow``, ``N days ago`` (digits or
+  ``a``/``one``…``twelve``) -- English words only on word boundaries.
+* dates: ``2026-07-21``, ``2026/7/21``, ``2026-7-1``, ``2026年7月21日``,
+  ``7月21日``/``7月21号`` (also 七月二十一日); a month/day later than T means the
+  previous year. An impossible date makes the whole answer ``None``.
+* weeks: 这周/本周/这个星期/本星期/这礼拜, 上周/上个星期/上礼拜, and (extras)
+  上上周 (two weeks back), 下周, 下下周, each followed optionally by a day
+  (一…六, 日/天 → that day) or 末 (the weekend, Saturday-Sunday);
+  ``N周前``/``N个星期前`` → the whole week N weeks back; English ``this/last/
+  next week``/``weekend``, ``N weeks ago``.
+* months: 这个月/本月, 上个月/上月, 上上个月, 下个月; ``N个月前`` → that whole
+  month; ``2026年7月``, and ``7月``/``7月份`` alone (a month later than T's
+  means the previous year); English ``this/last/next month``, ``N months ago``.
+
+Choosing among several expressions: longer matches swallow the ones inside
+them (大前天 is not 前天); then the most specific kind wins (a day beats a
+weekend beats a week beats a month) and, at equal precision, an explicit date
+beats a relative word. Several expressions of the winning kind give the
+smallest window covering all of them (``昨天和前天`` → both days), since the
+user asked about each of them.
+
+Deliberately *not* windows: vague words (最近, 前几天, 以前, 过一会儿, 这两天),
+bare weekdays (周三: this week's or last week's?), ``12/07`` style dates, and
+open-ended expressions -- a match followed by 以前/之前/以后/之后/以来/前/后, or
+preceded by English since/before/after/until -- because "before yesterday" is
+not yesterday. A few common words that merely contain a time word are
+skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
+not Monday), 这周日程, 以前天天, 如今天气; the exclusion lists below are
+heuristics and say so.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from wikimem.models import TimeRange
+
+__all__ = ["parse_date_span", "parse_time_range", "resolve_today"]
+
+_DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
+
+_CN_DIGITS = {
+    "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
+    "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
+}  # fmt: skip
+_EN_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
+    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
+    "twelve": 12,
+}  # fmt: skip
+_CN_NUM = "[零〇一二两三四五六七八九十百]+"
+# A number must start here: not in the middle of 几十 / 十几 / 123.
+_NUM_START = r"(?<![0-9零〇一二两三四五六七八九十百千万几数多好第])"
+_NUM = rf"{_NUM_START}(?P<n>[0-9]+|{_CN_NUM})\s*"
+_AGO = "(?:以前|之前|前)"
+_EN_B = "(?<![a-z0-9_])"
+_EN_E = "(?![a-z0-9_])"
+_EN_NUM = rf"{_EN_B}(?P<n>[0-9]+|{'|'.join(_EN_NUMBERS)})\s+"
+
+# Relative prefixes, as weeks back (negative = future) / months back.
+_REL_STEPS = {"上上": 2, "上": 1, "这": 0, "本": 0, "下": -1, "下下": -2}
+_REL = "(?P<rel>上上|下下|上|下|这|本)"
+# Heuristic: characters that form a word with the prefix right before it
+# (马上, 晚上, 以下, 日本 …), so 马上周末 is not 上周末.
+_REL_BLOCKED_AFTER = {
+    "上": set("马早晚以之身路网楼桌天地手头世北加爱遇赶跟看关向往最班会书面街台线车床"),
+    "下": set("以之地天楼底手剩留私乡陛阁殿部属南上往向落放躺坐写拿记停低降脚眼当"),
+    "本": set("日基根书成资剧课账笔样原版文脚范标副读"),
+    "这": set(),
+}
+_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+# Heuristic: after the weekday character these make an ordinary word or a
+# counted quantity (这周一起, 上周三个人, 这周天气, 本周日程), not a weekday.
+_MEASURE = "个次天位件本趟回遍种名只家份场顿轮年月倍十百千万零一二两三四五六七八九"
+_WEEKDAY_BLOCKED = {
+    "一": set(_MEASURE + "起些直样点共定般切同边律致旦再生"),
+    "日": set("程记志报常子本期历益夜用语元均"),
+    "天": set("气空天下堂才然真使生津涯地文"),
+}
+_WEEKDAY_DEFAULT_BLOCKED = set(_MEASURE)
+_WEEK_UNIT = "(?:周(?![期边围年岁遭身])|星期|礼拜)"
+_DAY_WORDS = {
+    "大前天": -3, "大后天": 3, "前天": -2, "后天": 2, "昨天": -1, "昨日": -1,
+    "今天": 0, "今日": 0, "明天": 1, "明日": 1,
+}  # fmt: skip
+# Heuristic: a word ending right before the day word (如今天气, 以前天天, 聪明天才).
+_DAY_WORD_BLOCKED = {
+    "今天": set("如"), "今日": set("如"),
+    "明天": set("聪光文透清黎失鲜"), "明日": set("聪光文透清黎失鲜"),
+    "前天": set("以之从提目面跟眼向往门当生事空史饭睡午年月周天"),
+    "后天": set("以之然最而今此落午饭睡死背身先年月周天"),
+}  # fmt: skip
+_EN_DAY_WORDS = {
+    "day before yesterday": -2, "day after tomorrow": 2, "yesterday": -1,
+    "today": 0, "tonight": 0, "tomorrow": 1,
+}  # fmt: skip
+# A lone 前/后 only counts when it ends the phrase (昨天前的…), so 明天前往 and
+# 今天后悔 stay days.
+_OPEN_AFTER = re.compile(
+    r"\s*(?:以前|之前|以后|之后|以来|[前后](?:$|(?=[的都就还呢吗吧])|(?![\u3400-\u9fff])))"
+)
+_OPEN_BEFORE = re.compile(r"(?<![a-z])(?:since|before|after|until|till)\s+$")
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    rank: int
+    absolute: bool
+    span: tuple[date, date] | None  # None: an impossible explicit date
+
+
+def _number(text: str) -> int | None:
+    """Arabic digits or a Chinese numeral below 1000 (十二, 二十, 两百零五)."""
+    if text.isascii():
+        return int(text) if text.isdigit() else None
+    n, rest = 0, text
+    if "百" in rest:
+        head, rest = rest.split("百", 1)
+        if head not in _CN_DIGITS or _CN_DIGITS[head] == 0:
+            return None
+        n += _CN_DIGITS[head] * 100
+        rest = rest.removeprefix("零")
+    if "十" in rest:
+        head, rest = rest.split("十", 1)
+        if head and (head not in _CN_DIGITS or _CN_DIGITS[head] == 0):
+            return None
+        n += (_CN_DIGITS[head] if head else 1) * 10
+    if rest:
+        if rest not in _CN_DIGITS:
+            return None
+        n += _CN_DIGITS[rest]
+    return n
+
+
+def _month_span(year: int, month: int, back: int = 0) -> tuple[date, date]:
+    index = year * 12 + (month - 1) - back
+    y, m = divmod(index, 12)
+    first = date(y, m + 1, 1)
+    return first, first.replace(day=calendar.monthrange(y, m + 1)[1])
+
+
+def _week_start(today: date, back: int) -> date:
+    return today - timedelta(days=today.weekday() + 7 * back)
+
+
+def _one_day(day: date) -> tuple[date, date]:
+    return day, day
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _infer_year(today: date, month: int, day: int = 1) -> int:
+    """A month/day later than today means last year's."""
+    return today.year - 1 if (month, day) > (today.month, today.day) else today.year
+
+
+# Each rule: a regex and a handler (match, today) -> (rank, absolute, span) or
+# None when the match turns out not to be a time expression after all.
+_Result = tuple[int, bool, tuple[date, date] | None] | None
+_Handler = Callable[[re.Match[str], date], _Result]
+_RULES: list[tuple[re.Pattern[str], _Handler]] = []
+
+
+def _rule(pattern: str) -> Callable[[_Handler], _Handler]:
+    def register(handler: _Handler) -> _Handler:
+        _RULES.append((re.compile(pattern), handler))
+        return handler
+
+    return register
+
+
+def _blocked(m: re.Match[str], chars: set[str]) -> bool:
+    start = m.start()
+    return start > 0 and m.string[start - 1] in chars
+
+
+@_rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})(?P<sep>[-/])(?P<m>[0-9]{{1,2}})(?P=sep)(?P<d>[0-9]{{1,2}})(?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])")
+def _full_date(m: re.Match[str], today: date) -> _Result:
+    day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
+    return _DAY, True, _one_day(day) if day else None
+
+
+@_rule(rf"{_NUM_START}(?P<m>[0-9]{{1,2}}|{_CN_NUM})\s*月\s*(?P<d>[0-9]{{1,2}}|{_CN_NUM})\s*[日号](?![0-9])")
+def _month_day(m: re.Match[str], today: date) -> _Result:
+    month, day_of_month = _number(m["m"]), _number(m["d"])
+    if month is None or day_of_month is None:
+        return None  # 二三月… is not a numeral, so not a date either
+    day = _safe_date(_infer_year(today, month, day_of_month), month, day_of_month)
+    return _DAY, True, _one_day(day) if day else None
+
+
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])")
+@_rule(r"(?<![0-9年])(?P<m>[0-9]{1,2})\s*月份?(?![0-9])")
+def _explicit_month(m: re.Match[str], today: date) -> _Result:
+    month = int(m["m"])
+    if not 1 <= month <= 12:
+        return None
+    explicit_year = m.groupdict().get("y")
+    year = int(explicit_year) if explicit_year else _infer_year(today, month)
+    return _MONTH, True, _month_span(year, month) if year >= 1 else None
+
+
+@_rule("|".join(_DAY_WORDS))
+def _day_word(m: re.Match[str], today: date) -> _Result:
+    if _blocked(m, _DAY_WORD_BLOCKED.get(m[0], set())):
+        return None
+    return _DAY, False, _one_day(today + timedelta(days=_DAY_WORDS[m[0]]))
+
+
+_EN_DAY_ALTERNATION = "|".join(w.replace(" ", r"\s+") for w in _EN_DAY_WORDS)
+
+
+@_rule(rf"{_EN_B}(?:the\s+)?(?P<w>{_EN_DAY_ALTERNATION}){_EN_E}")
+def _en_day_word(m: re.Match[str], today: date) -> _Result:
+    offset = _EN_DAY_WORDS[" ".join(m["w"].split())]
+    return _DAY, False, _one_day(today + timedelta(days=offset))
+
+
+def _back(n: int | None, unit: int, today: date) -> _Result:
+    if n is None:
+        return None
+    if unit == _DAY:
+        return _DAY, False, _one_day(today - timedelta(days=n))
+    if unit == _WEEK:
+        start = _week_start(today, n)
+        return _WEEK, False, (start, start + timedelta(days=6))
+    return _MONTH, False, _month_span(today.year, today.month, n)
+
+
+@_rule(rf"{_NUM}天{_AGO}")
+def _days_ago(m: re.Match[str], today: date) -> _Result:
+    return _back(_number(m["n"]), _DAY, today)
+
+
+@_rule(rf"{_NUM}(?:个\s*)?(?:周|星期|礼拜){_AGO}")
+def _weeks_ago(m: re.Match[str], today: date) -> _Result:
+    return _back(_number(m["n"]), _WEEK, today)
+
+
+@_rule(rf"{_NUM}个\s*月{_AGO}")
+def _months_ago(m: re.Match[str], today: date) -> _Result:
+    return _back(_number(m["n"]), _MONTH, today)
+
+
+@_rule(rf"{_EN_NUM}(?P<u>day|week|month)s?\s+ago{_EN_E}")
+def _en_ago(m: re.Match[str], today: date) -> _Result:
+    n = _EN_NUMBERS.get(m["n"]) or _number(m["n"])
+    return _back(n, {"day": _DAY, "week": _WEEK, "month": _MONTH}[m["u"]], today)
+
+
+@_rule(rf"{_REL}(?:个|一)?{_WEEK_UNIT}(?P<d>[一二三四五六日天末])?")
+def _relative_week(m: re.Match[str], today: date) -> _Result:
+    rel = m["rel"]
+    if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
+        return None
+    monday = _week_start(today, _REL_STEPS[rel])
+    day, end = m["d"], m.end()
+    if day == "末":
+        return _WEEKEND, False, (monday + timedelta(days=5), monday + timedelta(days=6))
+    blocked_next = _WEEKDAY_BLOCKED.get(day, _WEEKDAY_DEFAULT_BLOCKED)
+    if day is None or (end < len(m.string) and m.string[end] in blocked_next):
+        return _WEEK, False, (monday, monday + timedelta(days=6))
+    return _DAY, False, _one_day(monday + timedelta(days=_WEEKDAYS[day]))
+
+
+@_rule(rf"{_REL}个?月(?![亮光球饼色])")
+def _relative_month(m: re.Match[str], today: date) -> _Result:
+    rel = m["rel"]
+    if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
+        return None
+    return _MONTH, False, _month_span(today.year, today.month, _REL_STEPS[rel])
+
+
+@_rule(rf"{_EN_B}(?P<rel>this|last|next)\s+(?P<u>week|weekend|month){_EN_E}")
+def _en_relative(m: re.Match[str], today: date) -> _Result:
+    back = {"last": 1, "this": 0, "next": -1}[m["rel"]]
+    if m["u"] == "month":
+        return _MONTH, False, _month_span(today.year, today.month, back)
+    monday = _week_start(today, back)
+    if m["u"] == "weekend":
+        return _WEEKEND, False, (monday + timedelta(days=5), monday + timedelta(days=6))
+    return _WEEK, False, (monday, monday + timedelta(days=6))
+
+
+def _is_open_ended(hit_text: str, start: int, end: int) -> bool:
+    return bool(_OPEN_AFTER.match(hit_text, end) or _OPEN_BEFORE.search(hit_text, 0, start))
+
+
+def _hits(text: str, today: date) -> list[_Hit]:
+    found: list[_Hit] = []
+    for pattern, handler in _RULES:
+        for m in pattern.finditer(text):
+            try:
+                result = handler(m, today)
+            except (OverflowError, ValueError):  # 99999999天前: before year 1
+                continue
+            if result is not None:
+                found.append(_Hit(m.start(), m.end(), *result))
+    # Longest match first; anything overlapping an accepted match is part of it.
+    found.sort(key=lambda h: (h.start - h.end, h.start))
+    kept: list[_Hit] = []
+    for hit in found:
+        if all(hit.end <= k.start or hit.start >= k.end for k in kept):
+            kept.append(hit)
+    return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
+
+
+def resolve_today(today: date | str | None = None, tz: tzinfo | str | None = None) -> date:
+    """``today`` as a date: given (date or ISO string) or now in ``tz``.
+
+    ``tz`` is a ``tzinfo`` or an IANA name; ``None`` means the system's local
+    zone. Raises ``ValueError`` for a malformed date or unknown zone name.
+    """
+    if isinstance(today, datetime):
+        return today.date()
+    if isinstance(today, date):
+        return today
+    if isinstance(today, str):
+        text = today.strip()
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            return datetime.fromisoformat(text).date()
+    if isinstance(tz, str):
+        try:
+            tz = ZoneInfo(tz)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError(f"unknown time zone: {tz!r}") from exc
+    if tz is None:
+        return datetime.now().astimezone().date()
+    return datetime.now(tz).date()
+
+
+def parse_time_range(
+    text: str,
+    *,
+    tz: tzinfo | str | None = None,
+    today: date | str | None = None,
+) -> TimeRange | None:
+    """The inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` window ``text`` names, or None.
+
+    See the module docstring for every expression understood and how
+    competing expressions are resolved. ``today`` (a date or ISO string)
+    pins the reference day; otherwise it is today in ``tz`` (a ``tzinfo`` or
+    IANA name, default the system's local zone).
+    """
+    if not text:
+        return None
+    ref = resolve_today(today, tz)
+    hits = _hits(text.lower(), ref)
+    if not hits:
+        return None
+    best = min((h.rank, not h.absolute) for h in hits)
+    winners = [h for h in hits if (h.rank, not h.absolute) == best]
+    spans = [h.span for h in winners if h.span is not None]
+    if len(spans) < len(winners) or any(h.span is None for h in hits):
+        return None  # an impossible date: the user meant a day we cannot know
+    start = min(span[0] for span in spans)
+    end = max(span[1] for span in spans)
+    return start.isoformat(), end.isoformat()
+
+
+_ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
+
+
+def _iso_day(text: str) -> date | None:
+    m = _ISO_DAY.fullmatch(text.strip())
+    return _safe_date(*map(int, m.groups())) if m else None
+
+
+def parse_date_span(text: str) -> TimeRange | None:
+    """Parse the CLI/TUI span syntax: ``YYYY-MM-DD`` or ``YYYY-MM-DD..YYYY-MM-DD``.
+
+    A single date is a one-day window; reversed bounds are swapped; month and
+    day may drop their leading zero; anything else (open ends, other
+    separators, impossible dates, surrounding words) gives ``None``.
+    """
+    parts = text.split("..")
+    if len(parts) > 2:
+        return None
+    days = [_iso_day(part) for part in parts]
+    if any(day is None for day in days):
+        return None
+    first, last = days[0], days[-1]
+    assert first is not None and last is not None
+    if first > last:
+        first, last = last, first
+    return first.isoformat(), last.isoformat()
