@@ -1,0 +1,316 @@
+"""The ``wikimem`` command: read-only inspection of a memory directory.
+
+The CLI is a compatibility contract: its messages, exit codes and output
+layouts are what scripts written against the original wikimem parse, so the
+layouts live in plain format strings here and in ``cli_explain`` /
+``cli_graph``, not in a table library. No command changes a memory file or
+the journal (``explain --embed`` may fill the derived vector cache, exactly
+as the library does).
+
+Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
+always *returns* the code (argparse's own usage errors included), so tests can
+call it directly and the console script does ``sys.exit(main())``.
+
+Decisions the contract leaves open:
+
+* ``show FILE`` prints the file the way the strict writer would write it now
+  (repeated headings collapsed, a hand-written preamble kept, else
+  ``# FILE``); ``show FILE NAME`` prints ``# FILE`` and that one block, so
+  the output is always a well-formed RecallFile that says where it came from.
+  A ``FILE`` that is no RecallFile but a diary day (``show 2026-07-21
+  [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``.
+* ``grep`` searches the wiki only (the diary has no item names, and its
+  ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
+* ``--store`` is accepted after the command as well as before it.
+* A closed pipe ends the command quietly with exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from wikimem.blocks import Block, read_blocks, render_file
+from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe
+from wikimem.models import DiaryItem, RecallItem
+from wikimem.store import MemoryStore
+
+__all__ = ["build_parser", "main"]
+
+#: Environment variable naming the default memory directory.
+STORE_ENV = "WIKIMEM_STORE"
+
+
+class StoreError(Exception):
+    """The memory directory cannot be used: exit code 2."""
+
+
+class _ParserExit(Exception):
+    """Carries argparse's exit status out of ``parse_args``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors become a return code instead of an exit.
+
+    argparse already prints ``usage`` plus ``wikimem: error: …`` to stderr and
+    uses code 2; raising lets ``main`` return the code to an in-process caller
+    rather than killing it.
+    """
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _ParserExit(status)
+
+
+def _int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type`` accepting integers ``>= minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
+        return value
+
+    return parse
+
+
+def _unit_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
+    return value
+
+
+def _add_store_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    # Accepted before the command (the documented place) and, for convenience,
+    # after it; the sub-parser default is SUPPRESS so it never hides the
+    # top-level value.
+    parser.add_argument(
+        "-s",
+        "--store",
+        metavar="DIR",
+        default=None if top else argparse.SUPPRESS,
+        help=f"memory directory (default: ${STORE_ENV}, then the current directory)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (exposed for ``--help`` tests and docs)."""
+    parser = _Parser(
+        prog="wikimem",
+        description="Inspect a wikimem memory directory (read-only).",
+    )
+    _add_store_option(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    ls = commands.add_parser("ls", help="list RecallFiles with their item counts")
+    _add_store_option(ls, top=False)
+
+    show = commands.add_parser("show", help="print a RecallFile, or one item, as stored")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("name", metavar="NAME", nargs="?")
+    _add_store_option(show, top=False)
+
+    grep = commands.add_parser("grep", help="regex search over item names and content lines")
+    grep.add_argument("pattern", metavar="PATTERN")
+    grep.add_argument("-i", "--ignore-case", action="store_true", help="case-insensitive")
+    _add_store_option(grep, top=False)
+
+    explain = commands.add_parser("explain", help="show how a query is retrieved and scored")
+    explain.add_argument("query", metavar="QUERY")
+    explain.add_argument("--limit", type=_int_at_least(1), default=10, metavar="N")
+    explain.add_argument("--budget", type=_int_at_least(0), default=None, metavar="N",
+                         help="token budget (default: no limit)")
+    explain.add_argument("--no-links", action="store_true", help="no one-hop link expansion")
+    jieba = explain.add_mutually_exclusive_group()
+    jieba.add_argument("--jieba", dest="use_jieba", action="store_const", const=True,
+                       default=None, help="tokenize Chinese with jieba")
+    jieba.add_argument("--no-jieba", dest="use_jieba", action="store_const", const=False,
+                       help="tokenize Chinese with character bigrams")
+    explain.add_argument("--time-range", metavar="A[..B]",
+                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    explain.add_argument("--embed", metavar="local|URL",
+                         help="rank with embeddings too: 'local' or an OpenAI-compatible base URL")
+    explain.add_argument("--embed-model", metavar="NAME", help="embedding model name")
+    explain.add_argument("--embed-key-env", metavar="VAR",
+                         help="environment variable holding the embedding API key")
+    explain.add_argument("--fusion", metavar="NAME", help="fusion method (with --embed)")
+    explain.add_argument("--fusion-weight", type=_unit_float, default=None, metavar="W",
+                         help="BM25's share of the fused score, 0..1")
+    _add_store_option(explain, top=False)
+
+    graph = commands.add_parser("graph", help="print the wiki-link graph")
+    graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid")
+    _add_store_option(graph, top=False)
+    return parser
+
+
+def resolve_store_dir(option: str | None) -> Path:
+    """``--store``, else ``$WIKIMEM_STORE`` (when non-empty), else the cwd."""
+    raw = option if option is not None else (os.environ.get(STORE_ENV) or os.getcwd())
+    path = Path(raw).expanduser()
+    if not path.is_dir():
+        raise StoreError(f"store directory not found: {raw}")
+    return path
+
+
+# --------------------------------------------------------------------- ls/show/grep
+
+
+def _cmd_ls(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    for file in store.files():
+        out.line(f"{file}  {len(store.items(file))}")
+    return 0
+
+
+def _render_items(title: str, items: Sequence[RecallItem | DiaryItem]) -> str:
+    """``title`` and the items' blocks, exactly as the strict writer lays them out."""
+    blocks = [
+        Block(
+            item.name if isinstance(item, RecallItem) else item.time,
+            item.content,
+            owner=item.owner,
+            source_conv=item.source_conv,
+            ts=item.ts,
+        )
+        for item in items
+    ]
+    return render_file(title, blocks)
+
+
+def _whole_file_title(path: Path, default: str) -> str:
+    # The writers keep a hand-written preamble (title, notes) and only give a
+    # new file "# name", so the whole-file view does the same.
+    return read_blocks(path).preamble or default
+
+
+def _show_diary(store: MemoryStore, day: str, time: str | None, out: Output) -> int | None:
+    """``show YYYY-MM-DD [HH:MM]`` for a day that is not also a RecallFile."""
+    try:
+        entries = store.diary.day(day)
+    except ValueError:  # not a date: let the caller report "no such file"
+        return None
+    if not entries:
+        return None
+    title = f"# {day}"
+    if time is None:
+        title = _whole_file_title(store.diary.path(day), title)
+    else:
+        entries = [entry for entry in entries if entry.time == time.strip()]
+        if not entries:
+            out.error(f"no item: {day}:{time}")
+            return 1
+    out.write(_render_items(title, entries))
+    return 0
+
+
+def _cmd_show(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    file: str = args.file
+    if file not in store.files():
+        code = _show_diary(store, file, args.name, out)
+        if code is None:
+            out.error(f"no such file: {file}")
+            return 1
+        return code
+    if args.name is None:
+        title = _whole_file_title(store.file_path(file), f"# {file}")
+        out.write(_render_items(title, store.items(file)))
+        return 0
+    item = store.get(file, args.name)
+    if item is None:
+        out.error(f"no item: {file}:{args.name}")
+        return 1
+    out.write(_render_items(f"# {file}", [item]))
+    return 0
+
+
+def grep_lines(items: Sequence[RecallItem], regex: re.Pattern[str]) -> list[str]:
+    """``file:name:`` prefixed matches: the heading first, then content lines."""
+    lines: list[str] = []
+    for item in items:
+        prefix = f"{item.file}:{item.name}:"
+        if regex.search(item.name):
+            lines.append(f"{prefix}## {item.name}")
+        lines.extend(prefix + line for line in item.content.splitlines() if regex.search(line))
+    return lines
+
+
+def _cmd_grep(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    try:
+        regex = re.compile(args.pattern, re.IGNORECASE if args.ignore_case else 0)
+    except re.error as exc:
+        out.error(f"bad pattern: {exc}")
+        return 2
+    found = False
+    for file in store.files():
+        for line in grep_lines(store.items(file), regex):
+            out.line(line)
+            found = True
+    return 0 if found else 1
+
+
+def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli_explain import run_explain
+
+    return run_explain(store, args, out)
+
+
+def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli_graph import render_graph
+
+    out.write(render_graph(store, fmt=args.format))
+    return 0
+
+
+_COMMANDS: dict[str, Callable[..., int]] = {
+    "ls": _cmd_ls,
+    "show": _cmd_show,
+    "grep": _cmd_grep,
+    "explain": _cmd_explain,
+    "graph": _cmd_graph,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code (the console script exits with it)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(decode_argv(sys.argv[1:]) if argv is None else argv)
+    except _ParserExit as stop:
+        return stop.status
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph)\n")
+        return 2
+    prepare_stdout()
+    out = Output()
+    try:
+        root = resolve_store_dir(args.store)
+    except StoreError as exc:
+        out.error(str(exc))
+        return 2
+    code = 0
+    with quiet_broken_pipe() as pipe:
+        code = _COMMANDS[args.command](MemoryStore(root), args, out)
+        out.flush()
+    return pipe.code if pipe.broken else code
+
+
+if __name__ == "__main__":  # pragma: no cover - ``python -m wikimem`` is __main__.py
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""Terminal output for the CLI that never crashes on what it prints.
+
+Memory is mostly non-ASCII (Chinese) and the CLI runs in cron jobs, pipes and
+containers whose locale is ``C``/ASCII, so stdout is switched to UTF-8 before
+the first write (an unencodable character would otherwise abort the command
+half-way through its output). A reader that closes the pipe early
+(``wikimem grep x | head``) is a normal way to stop a command, not an error
+worth a traceback.
+
+Memory text is untrusted (an LLM wrote it), and a terminal interprets escape
+sequences it receives, so every control character except newline and tab is
+written as a visible ``\\xNN`` escape, to a terminal and to a pipe alike
+(``wikimem show x | cat`` reaches the terminal too). Ordinary text, Chinese
+included, passes unchanged, so ``show`` stays byte-exact for real memories.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+__all__ = ["Output", "PipeState", "decode_argv", "neutralize", "prepare_stdout", "quiet_broken_pipe"]
+
+
+# C0 controls (but \t and \n), DEL and the C1 range (8-bit CSI etc.).
+_CONTROLS = {
+    code: f"\\x{code:02x}"
+    for code in (*range(0x00, 0x20), *range(0x7F, 0xA0))
+    if chr(code) not in "\t\n"
+}
+
+
+def neutralize(text: str) -> str:
+    """``text`` with terminal control characters made visible and inert."""
+    return text.translate(_CONTROLS)
+
+
+def prepare_stdout() -> None:
+    """Make stdout UTF-8 (unencodable → replaced) and stderr never raise."""
+    stdout = sys.stdout
+    encoding = (getattr(stdout, "encoding", None) or "").lower().replace("_", "-")
+    if encoding not in ("utf-8", "utf8") and hasattr(stdout, "reconfigure"):
+        try:
+            stdout.reconfigure(encoding="utf-8", errors="replace")
+        except (ValueError, OSError):  # already written to, or not a text stream
+            pass
+    if hasattr(sys.stderr, "reconfigure"):
+        try:
+            sys.stderr.reconfigure(errors="backslashreplace")
+        except (ValueError, OSError):
+            pass
+
+
+def decode_argv(argv: list[str]) -> list[str]:
+    """Arguments as UTF-8 even when the locale made Python decode them as ASCII.
+
+    Under ``LC_ALL=C`` a Chinese query arrives as surrogate escapes of its
+    UTF-8 bytes; it would then match nothing. Bytes that are not UTF-8 keep
+    their escapes (they are a path in some other encoding, not a query).
+    """
+    fixed = []
+    for arg in argv:
+        try:
+            fixed.append(arg.encode(sys.getfilesystemencoding(), "surrogateescape").decode("utf-8"))
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            fixed.append(arg)
+    return fixed
+
+
+class Output:
+    """Writes to whatever ``sys.stdout``/``sys.stderr`` are *now* (tests swap them)."""
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (callers include the final newline)."""
+        sys.stdout.write(neutralize(text))
+
+    def line(self, text: str = "") -> None:
+        """Write one line."""
+        sys.stdout.write(neutralize(text) + "\n")
+
+    def error(self, message: str) -> None:
+        """One line on stderr (stdout is flushed first so the order is kept)."""
+        try:
+            sys.stdout.flush()
+        except (BrokenPipeError, ValueError):
+            pass
+        sys.stderr.write(neutralize(message) + "\n")
+        sys.stderr.flush()
+
+    def flush(self) -> None:
+        """Flush stdout (a closed pipe surfaces here rather than at exit)."""
+        sys.stdout.flush()
+
+
+@dataclass
+class PipeState:
+    """Whether the reader went away, and the exit code to report if so."""
+
+    broken: bool = False
+    code: int = 0
+
+
+@contextmanager
+def quiet_broken_pipe() -> Iterator[PipeState]:
+    """Swallow ``BrokenPipeError`` and keep the interpreter's final flush quiet."""
+    state = PipeState()
+    try:
+        yield state
+    except BrokenPipeError:
+        state.broken = True
+        # Point the stdout descriptor at /dev/null: Python flushes sys.stdout
+        # again at exit, and that flush would print "Exception ignored ...".
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
