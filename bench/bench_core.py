@@ -1,0 +1,322 @@
+"""Retrieval-core benchmark: wikimem's BM25 index against references, same data, same run.
+
+Every figure is a ratio against a reference measured in the same process on
+the same synthetic store (``bench/synth.py``) and the same bigram tokens,
+because absolute times drift on shared machines (see BENCH.md):
+
+* cold load: ``MemoryIndex.build()`` vs a straightforward build (read every
+  item through the store, tokenize, one ``Counter`` per document, a df
+  ``Counter``) implemented here;
+* query p50, top 10: the index's search vs a pure-Python BM25 that scores
+  every document (same formula), plus rank_bm25 / bm25s when installed;
+  the full ``retrieve()`` (links, budget bookkeeping) is reported too;
+* growth of the query p50 from the smallest to the largest size;
+* one ``store.add()`` then a query, and an out-of-band edit + ``refresh()``
+  + query, vs the reference's full rebuild;
+* peak traced memory (tracemalloc) of each build.
+
+    python bench/bench_core.py            # 1k and 10k
+    python bench/bench_core.py --full     # adds 100k (minutes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import random
+import statistics
+import sys
+import time
+import tracemalloc
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import synth  # noqa: E402
+
+from wikimem.bm25 import B, K1, idf  # noqa: E402
+from wikimem.retrieval import MemoryIndex  # noqa: E402
+from wikimem.store import MemoryStore  # noqa: E402
+from wikimem.tokenize import tokenize  # noqa: E402
+
+
+def toks(text: str) -> list[str]:
+    return tokenize(text, use_jieba=False)
+
+
+class Reference:
+    """The straightforward build: a dict-of-Counters index that scores every doc."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self.items = store.items()
+        self.tfs = [Counter(toks(f"{it.name}\n{it.content}")) for it in self.items]
+        self.lens = [sum(c.values()) for c in self.tfs]
+        self.df: Counter[str] = Counter()
+        for c in self.tfs:
+            self.df.update(c.keys())
+        self.avgdl = sum(self.lens) / max(len(self.lens), 1)
+
+    def search(self, query: str, k: int = 10) -> list[tuple[int, float]]:
+        q = Counter(toks(query))
+        n = len(self.tfs)
+        weights = {t: qtf * idf(n, self.df[t]) for t, qtf in q.items() if t in self.df}
+        scores = []
+        for d, (c, dl) in enumerate(zip(self.tfs, self.lens)):
+            s = 0.0
+            for t, w in weights.items():
+                tf = c.get(t)
+                if tf:
+                    s += w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / self.avgdl))
+            if s > 0:
+                scores.append((d, s))
+        scores.sort(key=lambda ds: (-ds[1], ds[0]))
+        return scores[:k]
+
+
+def _optional_engines(ref: Reference) -> dict[str, Callable[[str], Any]]:
+    """rank_bm25 and bm25s over the same tokens, when importable."""
+    corpus = [list(c.elements()) for c in ref.tfs]
+    engines: dict[str, Callable[[str], Any]] = {}
+    try:
+        from rank_bm25 import BM25Okapi
+
+        okapi = BM25Okapi(corpus, k1=K1, b=B)
+        engines["rank_bm25"] = lambda q: sorted(
+            enumerate(okapi.get_scores(toks(q))), key=lambda x: -x[1]
+        )[:10]
+    except ImportError:
+        pass
+    try:
+        import bm25s
+        import numpy as np
+
+        retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
+        retriever.index(corpus, show_progress=False)
+        vocab = retriever.vocab_dict
+
+        def bm25s_top(q: str) -> Any:
+            terms = [t for t in toks(q) if t in vocab]
+            if not terms:
+                return []
+            scores = retriever.get_scores(terms)
+            top = np.argpartition(-scores, 10)[:10]
+            return top[np.argsort(-scores[top])]
+
+        engines["bm25s"] = bm25s_top
+    except Exception as exc:  # noqa: BLE001 - optional reference only
+        print(f"(bm25s unavailable: {exc!r})", file=sys.stderr)
+    return engines
+
+
+def make_queries(store: MemoryStore, count: int, seed: int) -> list[str]:
+    """Short phrases cut from random items: a few words, as a user would type."""
+    rng = random.Random(seed)
+    items = store.items()
+    out = []
+    for _ in range(count):
+        text = items[rng.randrange(len(items))].content.split("[[")[0]
+        if text.isascii():
+            words = text.split()
+            i = rng.randrange(max(1, len(words) - 3))
+            out.append(" ".join(words[i : i + rng.randint(1, 3)]))
+        else:
+            i = rng.randrange(max(1, len(text) - 8))
+            out.append(text[i : i + rng.randint(3, 8)])
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    value = fn()
+    return time.perf_counter() - start, value
+
+
+def p50(fn: Callable[[str], Any], queries: list[str]) -> float:
+    return statistics.median(timed(lambda q=q: fn(q))[0] for q in queries)
+
+
+def peak_mb(fn: Callable[[], Any]) -> float:
+    gc.collect()
+    tracemalloc.start()
+    keep = fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    del keep
+    gc.collect()
+    return peak / 1e6
+
+
+def ensure_store(data: Path, items: int, seed: int) -> Path:
+    root = data / f"store-{items}-{seed}"
+    marker = root / ".complete"
+    if not marker.exists():
+        synth.generate(root, items, seed)
+        marker.write_text("ok")
+    return root
+
+
+def bench_size(root: Path, n_queries: int, ref_queries: int, memory: bool) -> dict[str, float]:
+    store = MemoryStore(root)
+    out: dict[str, float] = {}
+    # Best of two, alternating, so neither side pays the warm-up alone.
+    cold_ours, cold_ref = [], []
+    for _ in range(2):
+        index = MemoryIndex(store, use_jieba=False)
+        cold_ours.append(timed(index.build)[0])
+        ref = None
+        gc.collect()
+        seconds, ref = timed(lambda: Reference(store))
+        cold_ref.append(seconds)
+    out["cold_ours"], out["cold_ref"] = min(cold_ours), min(cold_ref)
+    queries = make_queries(store, n_queries, seed=7)
+    search = index._corpus.index.search  # the core, without the pipeline around it
+
+    def core(q: str) -> Any:
+        return search(Counter(toks(q)), 10)
+
+    out["first_pass_ours"] = p50(core, queries)  # packs each term on first use
+    out["query_ours"] = p50(core, queries)
+    out["retrieve_ours"] = p50(lambda q: index.retrieve(q), queries)
+    sample = queries[:ref_queries]
+    out["query_ref"] = p50(ref.search, sample)
+    agree = sum(
+        [d for d, _ in core(q)] == [d for d, _ in ref.search(q)] for q in sample[:10]
+    )
+    out["agree_top10_of_10"] = agree
+    for name, engine in _optional_engines(ref).items():
+        out[f"query_{name}"] = p50(engine, sample)
+    out.update(bench_writes(store, index, queries))
+    if memory:
+        del ref
+        out["mem_ours"] = peak_mb(lambda: _built(store))
+        out["mem_ref"] = peak_mb(lambda: Reference(store))
+    return out
+
+
+def _built(store: MemoryStore) -> MemoryIndex:
+    index = MemoryIndex(store, use_jieba=False)
+    index.build()
+    return index
+
+
+def bench_writes(store: MemoryStore, index: MemoryIndex, queries: list[str]) -> dict[str, float]:
+    file = store.files()[len(store.files()) // 2]
+    adds, tails, edits, writes = [], [], [], []
+    try:
+        for i in range(10):
+            q = queries[i]
+            total, _ = timed(lambda: (store.add(file, f"bench-new-{i}", f"{q} 新增的记忆 {i}"), index.retrieve(q)))
+            tail, _ = timed(lambda: index.retrieve(q))
+            write, _ = timed(lambda: store.add(file, f"bench-other-{i}", f"{q} 另一个 {i}"))
+            index.retrieve(q)
+            adds.append(total)
+            tails.append(tail)
+            writes.append(write)
+            hits = index.retrieve(f"新增的记忆 {i}", limit=20).items
+            assert any(e.item.name == f"bench-new-{i}" for e in hits)
+    finally:
+        for i in range(10):
+            store.remove(file, f"bench-new-{i}")
+            store.remove(file, f"bench-other-{i}")
+    path = store.file_path(file)
+    original = path.read_bytes()
+    try:
+        for i in range(5):
+            with path.open("a", encoding="utf-8") as fh:
+                fh.write(f"\n## external-{i}\n\nexternal edit 外部编辑 number{i}\n")
+            total, _ = timed(lambda: (index.refresh(), index.retrieve(f"number{i}")))
+            edits.append(total)
+            assert index.retrieve(f"number{i}").items[0].item.name == f"external-{i}"
+    finally:
+        path.write_bytes(original)
+        index.refresh()
+    return {
+        "add_query_ours": statistics.median(adds),
+        "query_after_add_ours": statistics.median(tails),
+        "store_add_alone": statistics.median(writes),
+        "index_part_of_add_query": statistics.median(adds) - statistics.median(writes),
+        "edit_refresh_query_ours": statistics.median(edits),
+    }
+
+
+def _fmt(seconds: float) -> str:
+    return f"{seconds * 1000:9.2f} ms" if seconds < 10 else f"{seconds:9.2f} s "
+
+
+def report(results: dict[int, dict[str, float]]) -> None:
+    sizes = sorted(results)
+    rows = [
+        ("cold load: ours", "cold_ours"),
+        ("cold load: straightforward build", "cold_ref"),
+        ("query p50 top10: ours (core, warm)", "query_ours"),
+        ("query p50 top10: ours (first pass)", "first_pass_ours"),
+        ("query p50: ours full retrieve()", "retrieve_ours"),
+        ("query p50 top10: score-everything", "query_ref"),
+        ("query p50 top10: rank_bm25", "query_rank_bm25"),
+        ("query p50 top10: bm25s (numpy)", "query_bm25s"),
+        ("add() + query: ours", "add_query_ours"),
+        ("  store.add() alone (write + fsync)", "store_add_alone"),
+        ("  => index update + first query", "index_part_of_add_query"),
+        ("  a query once the index is updated", "query_after_add_ours"),
+        ("external edit + refresh + query", "edit_refresh_query_ours"),
+    ]
+    head = f"{'figure':40s}" + "".join(f"{n:>14,d}" for n in sizes)
+    print(head)
+    print("-" * len(head))
+    for label, key in rows:
+        if any(key in results[n] for n in sizes):
+            print(f"{label:40s}" + "".join(f"{_fmt(results[n][key]):>14s}" if key in results[n] else f"{'-':>14s}" for n in sizes))
+    if any("mem_ours" in results[n] for n in sizes):
+        for label, key in (("peak MB: ours", "mem_ours"), ("peak MB: dict-of-Counters", "mem_ref")):
+            print(f"{label:40s}" + "".join(f"{results[n].get(key, math.nan):14.1f}" for n in sizes))
+    print()
+    print("ratios (ours / reference; < 1 is better):")
+    for n in sizes:
+        r = results[n]
+        parts = [
+            f"cold {r['cold_ours'] / r['cold_ref']:.2f}",
+            f"query vs score-everything {r['query_ours'] / r['query_ref']:.3f}",
+        ]
+        for other in ("rank_bm25", "bm25s"):
+            if f"query_{other}" in r:
+                parts.append(f"query vs {other} {r['query_ours'] / r[f'query_{other}']:.3f}")
+        parts.append(f"add+query vs rebuild {r['add_query_ours'] / r['cold_ref']:.4f}")
+        if "mem_ours" in r:
+            parts.append(f"memory {r['mem_ours'] / r['mem_ref']:.2f}")
+        parts.append(f"top-10 identical to reference {int(r['agree_top10_of_10'])}/10")
+        print(f"  {n:>7,d}: " + ", ".join(parts))
+    for lo, hi in zip(sizes, sizes[1:]):
+        for key, label in (("query_ours", "ours"), ("query_ref", "score-everything")):
+            growth = results[hi][key] / results[lo][key]
+            print(f"  query p50 growth {lo:,d} -> {hi:,d} ({hi / lo:g}x items): {label} x{growth:.1f}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--full", action="store_true", help="also run 100k items")
+    parser.add_argument("--sizes", default="1000,10000", help="comma-separated item counts")
+    parser.add_argument("--data", type=Path, default=Path("/tmp/wikimem-bench"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--no-memory", action="store_true", help="skip tracemalloc (slow)")
+    args = parser.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    if args.full and 100_000 not in sizes:
+        sizes.append(100_000)
+    results = {}
+    for n in sizes:
+        root = ensure_store(args.data, n, args.seed)
+        ref_queries = args.queries if n <= 10_000 else min(args.queries, 30)
+        print(f"... {n:,d} items", file=sys.stderr)
+        results[n] = bench_size(root, args.queries, ref_queries, not args.no_memory)
+    report(results)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

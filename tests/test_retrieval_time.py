@@ -1,0 +1,111 @@
+"""The time gate: a window adds that window's diary entries; nothing else is filtered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from wikimem import MemoryIndex, MemoryStore
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> MemoryStore:
+    store = MemoryStore(tmp_path)
+    store.add("prefs", "coffee", "只喝手冲咖啡，从不加糖。")
+    store.add("prefs", "sea", "喜欢海边。")
+    diary = store.diary
+    diary.append("早上喝了咖啡，然后去上班。", date="2026-07-20", time="08:00")
+    diary.append("晚上散步。[[prefs:sea]]", date="2026-07-20", time="21:00")
+    diary.append("又喝咖啡。", date="2026-07-21", time="09:30")
+    diary.append("和朋友吃饭。", date="2026-07-21", time="19:00")
+    diary.append("很久以前的咖啡。", date="2026-07-01", time="10:00")
+    return store
+
+
+def _index(store: MemoryStore, today: str = "2026-07-22") -> MemoryIndex:
+    index = MemoryIndex(store, use_jieba=False)
+    index._today = today
+    return index
+
+
+def _rows(result) -> list[tuple[str, str, str]]:
+    return [(e.source, e.item.file, e.item.name) for e in result.items]
+
+
+def test_explicit_window_adds_its_diary_entries_as_candidates(store: MemoryStore) -> None:
+    result = _index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21"))
+    assert ("hit", "2026-07-21", "09:30") in _rows(result)
+    assert result.time_range == ("2026-07-21", "2026-07-21")
+    assert result.time_range_source == "explicit" and not result.time_range_widened
+
+
+def test_wiki_is_not_filtered_by_the_window(store: MemoryStore) -> None:
+    result = _index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21"))
+    assert ("hit", "prefs", "coffee") in _rows(result)
+
+
+def test_diary_outside_the_window_is_not_a_candidate(store: MemoryStore) -> None:
+    rows = _rows(_index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21")))
+    assert not any(file in ("2026-07-20", "2026-07-01") for _, file, _ in rows)
+
+
+def test_diary_is_not_searched_without_a_window(store: MemoryStore) -> None:
+    result = _index(store).retrieve("咖啡")
+    assert _rows(result) == [("hit", "prefs", "coffee")]
+    assert result.time_range is None and result.time_range_source is None
+
+
+def test_window_parsed_from_the_query_uses_the_pinned_today(store: MemoryStore) -> None:
+    result = _index(store, today="2026-07-22").retrieve("昨天喝咖啡了吗")
+    assert result.time_range == ("2026-07-21", "2026-07-21")
+    assert result.time_range_source == "parsed"
+    assert _rows(result)[0] == ("hit", "2026-07-21", "09:30")
+
+
+def test_matching_diary_entry_outranks_unmatched_ones_in_the_window(store: MemoryStore) -> None:
+    rows = _rows(_index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21")))
+    assert rows.index(("hit", "2026-07-21", "09:30")) < rows.index(("hit", "2026-07-21", "19:00"))
+
+
+def test_empty_query_with_a_window_lists_its_entries_newest_first(store: MemoryStore) -> None:
+    result = _index(store).retrieve("", time_range=("2026-07-20", "2026-07-21"), expand_links=False)
+    assert [(e.item.file, e.item.name) for e in result.items] == [
+        ("2026-07-21", "19:00"),
+        ("2026-07-21", "09:30"),
+        ("2026-07-20", "21:00"),
+        ("2026-07-20", "08:00"),
+    ]
+
+
+def test_reversed_bounds_are_normalized(store: MemoryStore) -> None:
+    result = _index(store).retrieve("", time_range=("2026-07-21", "2026-07-20"))
+    assert result.time_range == ("2026-07-20", "2026-07-21")
+    assert len([e for e in result.items if e.source == "hit"]) == 4
+
+
+def test_empty_window_widens_one_day_each_side_once(store: MemoryStore) -> None:
+    result = _index(store).retrieve("", time_range=("2026-07-02", "2026-07-02"))
+    assert result.time_range_widened
+    assert result.time_range == ("2026-07-01", "2026-07-03")
+    assert _rows(result) == [("hit", "2026-07-01", "10:00")]
+
+
+def test_window_still_empty_after_widening_yields_nothing(store: MemoryStore) -> None:
+    result = _index(store).retrieve("", time_range=("2026-06-10", "2026-06-10"))
+    assert result.items == [] and result.time_range_widened
+
+
+def test_links_in_diary_entries_are_expanded(store: MemoryStore) -> None:
+    result = _index(store).retrieve("散步", time_range=("2026-07-20", "2026-07-20"))
+    rows = _rows(result)
+    hit = rows.index(("hit", "2026-07-20", "21:00"))
+    assert rows[hit + 1] == ("link", "prefs", "sea")
+    assert result.items[hit + 1].via == "21:00"
+
+
+def test_diary_hit_keeps_its_provenance(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.diary.append("去了海边", date="2026-07-21", time="14:30", owner="user:x", source_conv="conv_1")
+    item = _index(store).retrieve("海边", time_range=("2026-07-21", "2026-07-21")).items[0].item
+    assert (item.owner, item.source_conv) == ("user:x", "conv_1")

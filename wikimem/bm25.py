@@ -1,0 +1,490 @@
+"""An in-memory BM25 inverted index built for pure-Python speed; never persisted.
+
+The index is derived state: it lives in memory and is rebuilt from the
+markdown at startup. Everything here is shaped by what CPython does fast:
+
+* Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
+  not dicts of Counters: 8 bytes per posting instead of ~100.
+* A cold build never counts terms per document. Each token occurrence is
+  appended to its term's raw occurrence array with C-level ``map`` calls (no
+  bytecode per token); a term is *packed* into ``(docs, tfs)`` by one
+  ``Counter`` call the first time a query needs it.
+* Removal is a tombstone (``alive[d] = 0``) plus the removed document's terms
+  marked dirty; dead postings are filtered out (C-level ``compress``) the next
+  time a query touches a dirty term. Doc ids are never reused, so postings
+  stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
+  the owner when tombstones outnumber live documents and a rebuild pays.
+* A query is term-at-a-time with MaxScore pruning: terms are visited by
+  decreasing upper bound (their best per-posting contribution) and, once
+  the k-th best partial score beats everything the remaining terms could
+  add, the remaining (common, long) lists are only probed with ``bisect``
+  for the surviving candidates instead of being scanned. Per-posting
+  contributions are cached per term, so a scanned list costs C-level
+  ``dict.update`` calls, and the k-th best is found after a C-level
+  ``compress`` filter. A write makes every cache slightly stale (N and the
+  average length move); rather than recomputing long lists after each
+  ``add()``, a query bounds the drift, keeps every candidate that could
+  still make the top k and rescores those few exactly. Cost follows the
+  query terms' posting lists, not N.
+
+Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
+every document still counts a little instead of going negative.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from array import array
+from bisect import bisect_left
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import partial
+from itertools import compress, repeat
+from operator import add, attrgetter
+from typing import NamedTuple
+
+from wikimem.models import RecallItem
+
+__all__ = ["B", "K1", "InvertedIndex", "WikiCorpus", "idf"]
+
+K1 = 1.5
+B = 0.75
+
+_new_occurrences = partial(array, "i")
+
+
+def idf(n_docs: int, df: int) -> float:
+    """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+class _Packed:
+    """One term's postings: ascending doc ids, their tfs and cached impacts.
+
+    ``impact`` caches each posting's BM25 contribution (query tf 1) computed
+    with the term's idf and the length norm of the moment (``impact_idf``,
+    ``impact_b``). A write moves N and the average length a little, which
+    makes every cache slightly stale; instead of recomputing whole lists
+    after each write, a query scales the cache by the exact idf ratio and
+    bounds the length-norm drift (see :meth:`InvertedIndex.search`), and
+    recomputes only when the drift is large.
+    """
+
+    __slots__ = ("docs", "tfs", "dirty", "impact", "impact_idf", "impact_b", "impact_max", "kth")
+
+    def __init__(self, docs: array, tfs: array) -> None:
+        self.docs = docs
+        self.tfs = tfs
+        #: Some doc in ``docs`` was removed; filter before the next use.
+        self.dirty = False
+        self.impact: array | None = None
+        self.impact_idf = 0.0
+        self.impact_b = 0.0
+        self.impact_max = 0.0
+        #: (k, k-th largest impact) for the last k asked: a floor for theta.
+        self.kth: tuple[int, float] | None = None
+
+
+class _Term(NamedTuple):
+    """One query term during a search."""
+
+    ub: float  # the largest value in ``values``
+    scale: float  # values = cached impacts x scale (the query tf)
+    entry: _Packed
+    values: array
+    weight: float  # exact qtf·idf·(k1+1), for rescoring
+
+
+class InvertedIndex:
+    """BM25 over integer doc ids; callers keep the documents themselves."""
+
+    def __init__(self) -> None:
+        # term -> raw occurrence array (cold build) or _Packed (after first use).
+        # A defaultdict so the cold path creates arrays in C; lookups that must
+        # not create entries use .get().
+        self._post: defaultdict[str, array | _Packed] = defaultdict(_new_occurrences)
+        self._any_packed = False
+        self._dl = array("i")
+        self._alive = bytearray()
+        self.n_alive = 0
+        self.total_len = 0
+
+    # -- writing -------------------------------------------------------------
+
+    def _new_doc(self, length: int) -> int:
+        doc = len(self._dl)
+        self._dl.append(length)
+        self._alive.append(1)
+        self.n_alive += 1
+        self.total_len += length
+        return doc
+
+    def add_bulk(self, tokens: list[str]) -> int:
+        """Add one document on the cold path; returns its doc id.
+
+        Occurrences go straight into raw arrays (C-level loop, no per-doc
+        Counter). Once a query has packed any term this defers to
+        :meth:`add`, which keeps packed postings consistent.
+        """
+        if self._any_packed:
+            return self.add(tokens)
+        doc = self._new_doc(len(tokens))
+        deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)
+        return doc
+
+    def add(self, tokens: list[str]) -> int:
+        """Add one document incrementally (after a write); returns its doc id."""
+        doc = self._new_doc(len(tokens))
+        dl = len(tokens)
+        post = self._post
+        for term, tf in Counter(tokens).items():
+            entry = post.get(term)
+            if entry is None:
+                post[term] = array("i", repeat(doc, tf))
+            elif type(entry) is array:
+                entry.extend(repeat(doc, tf))
+            else:
+                entry.docs.append(doc)
+                entry.tfs.append(tf)
+                if entry.impact is not None:
+                    # Same (possibly stale) parameters as the rest of the cache.
+                    value = entry.impact_idf * (K1 + 1.0) * tf / (tf + K1 * (1.0 - B) + entry.impact_b * dl)
+                    entry.impact.append(value)
+                    entry.impact_max = max(entry.impact_max, value)
+        return doc
+
+    def remove(self, doc: int, tokens: Iterable[str]) -> None:
+        """Tombstone ``doc``; ``tokens`` are its terms (to mark them dirty)."""
+        if not self._alive[doc]:
+            return
+        self._alive[doc] = 0
+        self.n_alive -= 1
+        self.total_len -= self._dl[doc]
+        post = self._post
+        for term in set(tokens):
+            entry = post.get(term)
+            if type(entry) is _Packed:
+                entry.dirty = True
+
+    def needs_compaction(self) -> bool:
+        """Tombstones outnumber live docs by enough that a rebuild is cheaper."""
+        dead = len(self._dl) - self.n_alive
+        return dead > 10_000 and dead > self.n_alive
+
+    def __len__(self) -> int:
+        return self.n_alive
+
+    # -- reading -------------------------------------------------------------
+
+    def _packed(self, term: str) -> _Packed | None:
+        """The term's clean postings, packing or filtering them on first need."""
+        entry = self._post.get(term)
+        if entry is None:
+            return None
+        if type(entry) is array:
+            if self.n_alive != len(self._dl):
+                entry = array("i", filter(self._alive.__getitem__, entry))
+            counts = Counter(entry)
+            docs = array("i", counts.keys())
+            tfs = array("i", counts.values())
+            entry = _Packed(docs, tfs)
+            self._post[term] = entry
+            self._any_packed = True
+        elif entry.dirty:
+            keep = bytes(map(self._alive.__getitem__, entry.docs))
+            entry.docs = array("i", compress(entry.docs, keep))
+            entry.tfs = array("i", compress(entry.tfs, keep))
+            if entry.impact is not None:
+                entry.impact = array("d", compress(entry.impact, keep))
+                entry.impact_max = max(entry.impact, default=0.0)
+            entry.kth = None
+            entry.dirty = False
+        if not entry.docs:
+            del self._post[term]
+            return None
+        return entry
+
+    def _norm(self) -> tuple[float, float]:
+        """``(a, b)`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b·dl``."""
+        n = self.n_alive
+        avgdl = self.total_len / n if n else 1.0
+        return K1 * (1.0 - B), K1 * B / (avgdl or 1.0)
+
+    def _refresh_impacts(self, entry: _Packed, idf_now: float, b: float) -> None:
+        a = K1 * (1.0 - B)
+        w = idf_now * (K1 + 1.0)
+        dl = self._dl
+        entry.impact = array("d", [w * tf / (tf + a + b * dl[d]) for d, tf in zip(entry.docs, entry.tfs)])
+        entry.impact_idf, entry.impact_b = idf_now, b
+        entry.impact_max = max(entry.impact)
+        entry.kth = None
+
+    def _kth_impact(self, entry: _Packed, k: int) -> float:
+        if entry.kth is None or entry.kth[0] != k:
+            impact = entry.impact
+            entry.kth = (k, heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0)
+        return entry.kth[1]
+
+    def _terms(self, query: Mapping[str, int]) -> tuple[list[_Term], float]:
+        """The present query terms, best upper bound first, and the drift ratio.
+
+        Each term's values are its cached impacts (times the query tf). A
+        cache may be stale after writes: a posting's true contribution is
+        its value times the exact idf ratio times a length-norm factor
+        between 1 and ``b_cached / b_now`` (``tf / (tf + a + b·dl)`` moves
+        monotonically with ``b``), so it lies in ``[lo, hi] x value``.
+        Returns ``lo / hi`` over all terms (1.0 when every cache is exact);
+        a cache drifting more than 2% is recomputed. Using stale values
+        as they are costs nothing per posting; the few survivors are
+        rescored exactly.
+        """
+        n = self.n_alive
+        _, b_now = self._norm()
+        lo = hi = 1.0
+        out = []
+        for term, qtf in query.items():
+            entry = self._packed(term)
+            if entry is None:
+                continue
+            idf_now = idf(n, len(entry.docs))
+            ratio = entry.impact_b / b_now
+            drift = idf_now / entry.impact_idf if entry.impact_idf else 0.0
+            if entry.impact is None or not (0.98 <= ratio <= 1.02 and 0.98 <= drift <= 1.02):
+                self._refresh_impacts(entry, idf_now, b_now)
+                ratio = drift = 1.0
+            lo, hi = min(lo, drift * min(1.0, ratio)), max(hi, drift * max(1.0, ratio))
+            impact = entry.impact
+            assert impact is not None
+            values = impact if qtf == 1 else array("d", map(float(qtf).__mul__, impact))
+            out.append(_Term(qtf * entry.impact_max, qtf, entry, values, qtf * idf_now * (K1 + 1.0)))
+        out.sort(key=attrgetter("ub"), reverse=True)
+        return out, lo / hi
+
+    def search(self, query: Mapping[str, int], k: int) -> list[tuple[int, float]]:
+        """Top ``k`` ``(doc, score)`` for query term counts, best first.
+
+        Ties are broken by ascending doc id (index order), so results are
+        deterministic. Scores are exact BM25 for the index as it is now.
+        """
+        if k <= 0 or not self.n_alive:
+            return []
+        terms, rho = self._terms(query)
+        if not terms:
+            return []
+        pool = self._candidates(terms, k, rho)
+        if rho < 1.0:
+            # Values were (slightly) stale: rescore the few survivors exactly.
+            pool = [(d, self._exact(terms, d)) for d, _ in pool]
+        return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]
+
+    def _candidates(self, terms: list[_Term], k: int, rho: float) -> list[tuple[int, float]]:
+        """Every doc whose value sum could make the top k, with that sum.
+
+        With exact values (``rho`` = 1) that is the docs scoring at least
+        the k-th best. With stale values it is every doc within ``rho`` of
+        the k-th best value sum: a doc below that cannot beat k others
+        whatever the true factors are.
+        """
+        rest = _suffix_sums([t.ub for t in terms])
+        acc: dict[int, float] = {}
+        # theta: a floor under the k-th best partial sum. Each processed
+        # term's k-th largest value is one (k docs already have at least it).
+        theta = 0.0
+        i = 0
+        while i < len(terms):
+            if len(acc) >= k:
+                theta = _kth_largest(acc.values(), k, theta)
+                if rho * theta > rest[i]:
+                    break  # no unseen doc can reach the top k any more
+            term = terms[i]
+            docs = term.entry.docs
+            if acc:
+                acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), term.values)))
+            else:
+                acc = dict(zip(docs, term.values))
+            theta = max(theta, term.scale * self._kth_impact(term.entry, k))
+            i += 1
+        if i == len(terms):
+            floor = rho * _kth_largest(acc.values(), k, theta) if len(acc) >= k else 0.0
+            return list(compress(acc.items(), map(floor.__le__, acc.values())))
+        # Non-essential terms: only probe candidates that can still make it.
+        floor = rho * theta - rest[i]
+        cands = list(compress(acc.keys(), map(floor.__le__, acc.values())))
+        for j in range(i, len(terms)):
+            docs, values = terms[j].entry.docs, terms[j].values
+            size = len(docs)
+            for d in cands:
+                p = bisect_left(docs, d)
+                if p < size and docs[p] == d:
+                    acc[d] += values[p]
+            scores = [acc[d] for d in cands]
+            theta = _kth_largest(scores, k, theta) if len(cands) >= k else 0.0
+            floor = rho * theta - rest[j + 1]
+            cands = list(compress(cands, map(floor.__le__, scores)))
+        return [(d, acc[d]) for d in cands]
+
+    def _exact(self, terms: list[_Term], doc: int) -> float:
+        a, b = self._norm()
+        length = self._dl[doc]
+        score = 0.0
+        for term in terms:
+            tf = _tf(term.entry, doc)
+            if tf:
+                score += term.weight * tf / (tf + a + b * length)
+        return score
+
+    def score_docs(self, query: Mapping[str, int], docs: Iterable[int]) -> dict[int, float]:
+        """Exact BM25 scores of chosen docs (e.g. cosine candidates to fuse)."""
+        terms, _ = self._terms(query)
+        return {d: self._exact(terms, d) for d in docs}
+
+    def score_external(self, query: Mapping[str, int], tokens: list[str]) -> float:
+        """BM25 of a document outside the index, scored with the index's stats.
+
+        Used for diary entries in a time window: idf and the average length
+        come from the indexed (wiki) documents only, so opening a window never
+        changes a wiki item's score. A term the wiki lacks gets the maximal
+        idf (df = 0); an empty index falls back to the document's own length
+        as the average.
+        """
+        n = self.n_alive
+        avgdl = self.total_len / n if n else float(len(tokens) or 1)
+        dl = len(tokens)
+        counts = Counter(tokens)
+        score = 0.0
+        for term, qtf in query.items():
+            tf = counts.get(term, 0)
+            if tf:
+                entry = self._packed(term)
+                df = len(entry.docs) if entry is not None else 0
+                norm = K1 * (1.0 - B + B * dl / (avgdl or 1.0))
+                score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
+        return score
+
+    def matched(self, query: Iterable[str], doc: int) -> list[str]:
+        """The query terms present in ``doc``, sorted."""
+        out = []
+        for term in set(query):
+            entry = self._packed(term)
+            if entry is not None and _tf(entry, doc):
+                out.append(term)
+        return sorted(out)
+
+
+def _kth_largest(values: Iterable[float], k: int, floor: float) -> float:
+    """The k-th largest of ``values``, given that at least k of them are >= ``floor``.
+
+    The C-level ``compress`` keeps only values above the floor, so the
+    Python-level heap sees a handful instead of every accumulated doc.
+    """
+    values = list(values) if not isinstance(values, (list, array)) else values
+    above = list(compress(values, map(floor.__le__, values)))
+    if len(above) < k:
+        above = list(values)
+    return heapq.nlargest(k, above)[-1]
+
+
+def _tf(entry: _Packed, doc: int) -> int:
+    docs = entry.docs
+    p = bisect_left(docs, doc)
+    return entry.tfs[p] if p < len(docs) and docs[p] == doc else 0
+
+
+def _suffix_sums(values: list[float]) -> list[float]:
+    out = [0.0] * (len(values) + 1)
+    for i in range(len(values) - 1, -1, -1):
+        out[i] = out[i + 1] + values[i]
+    return out
+
+
+class WikiCorpus:
+    """The indexed wiki: items by doc id, per-file name -> doc maps, file stats.
+
+    Replacing a file is a diff, not a rebuild: an item whose name and
+    content are unchanged keeps its doc id (its item object is swapped, since
+    provenance is not indexed), so one ``add()`` re-tokenizes one item even
+    though the store rewrote a 200-item file.
+    """
+
+    def __init__(self, tokenize: Callable[[str], list[str]]) -> None:
+        self.index = InvertedIndex()
+        self.items: list[RecallItem | None] = []
+        self.files: dict[str, dict[str, int]] = {}
+        #: file -> (mtime_ns, size) as last read: the change detector.
+        self.stats: dict[str, tuple[int, int] | None] = {}
+        #: Bumped on every change of indexed text (vector caches sync on it).
+        self.version = 0
+        self._tokenize = tokenize
+
+    def __len__(self) -> int:
+        return self.index.n_alive
+
+    def text(self, item: RecallItem) -> str:
+        return f"{item.name}\n{item.content}"
+
+    def tokens(self, item: RecallItem) -> list[str]:
+        return self._tokenize(self.text(item))
+
+    def doc(self, file: str, name: str) -> int | None:
+        return self.files.get(file, {}).get(name)
+
+    def live(self) -> Iterator[tuple[int, RecallItem]]:
+        return ((d, it) for d, it in enumerate(self.items) if it is not None)
+
+    def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
+        """Cold path: index a file not indexed yet."""
+        add = self.index.add_bulk
+        names = self.files.setdefault(file, {})
+        for item in items:
+            names[item.name] = add(self.tokens(item))
+            self.items.append(item)
+        if not names:
+            del self.files[file]
+        self.stats[file] = stat
+        self.version += 1
+
+    def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
+        """Make ``file``'s docs match ``items``; True when indexed text changed."""
+        old = self.files.pop(file, {})
+        new: dict[str, int] = {}
+        changed = False
+        for item in items:
+            doc = old.pop(item.name, None)
+            current = self.items[doc] if doc is not None else None
+            if current is not None and current.content == item.content:
+                self.items[doc] = item
+            else:
+                if doc is not None:
+                    self._drop(doc)
+                doc = self.index.add(self.tokens(item))
+                self.items.append(item)
+                changed = True
+            new[item.name] = doc
+        for doc in old.values():
+            self._drop(doc)
+            changed = True
+        if new:
+            self.files[file] = new
+        if stat is None:
+            self.stats.pop(file, None)
+        else:
+            self.stats[file] = stat
+        if changed:
+            self.version += 1
+        return changed
+
+    def _drop(self, doc: int) -> None:
+        item = self.items[doc]
+        if item is not None:
+            self.index.remove(doc, self.tokens(item))
+            self.items[doc] = None
+
+    def compacted(self) -> WikiCorpus:
+        """A fresh corpus with the same items and no tombstones (no file IO)."""
+        fresh = WikiCorpus(self._tokenize)
+        for file, names in self.files.items():
+            fresh.load_file(file, [self.items[d] for d in names.values()], self.stats.get(file))
+        fresh.version = self.version + 1
+        return fresh
