@@ -36,6 +36,14 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
 
 
+Key = tuple[str, str]
+
+
+def _norm(name: str) -> str:
+    """Item names compare after whitespace runs collapse, as the store does."""
+    return " ".join(name.split())
+
+
 @dataclass
 class Backend:
     """Everything the app reads and writes, plus the knobs a test pins down.
@@ -80,13 +88,34 @@ class Backend:
         self.own_writes.record([*paths, self.journal_path])
         return StoreChange(files, dates, journal=True, external=False)
 
+    # -- the app's write paths: all through the public store API, all with owner --
 
-def _norm(name: str) -> str:
-    """Item names compare after whitespace runs collapse, as the store does."""
-    return " ".join(name.split())
+    def _writable(self) -> None:
+        if self.read_only:
+            raise PermissionError("read-only: nothing written")
 
+    def delete(self, file: str, name: str) -> StoreChange:
+        """Remove ``file:name``."""
+        self._writable()
+        self.store.remove(file, name, owner=self.owner)
+        return self.note_write([file])
 
-Key = tuple[str, str]
+    def relocate(self, file: str, name: str, new_file: str, new_name: str, *, rewrite_links: bool = False) -> StoreChange:
+        """Rename and/or move ``file:name`` via ``MemoryStore.move`` (one locked, journaled operation).
+
+        Refuses (``ValueError``) when the target exists. With
+        ``rewrite_links`` every link to the old address is rewritten too; the
+        store's write listener tells which RecallFiles that touched.
+        """
+        self._writable()
+        touched: set[str] = set()
+        self.store.add_listener(touched.add)
+        try:
+            self.store.move(file, name, new_file=new_file, new_name=new_name, owner=self.owner,
+                            rewrite_links=rewrite_links)
+        finally:
+            self.store.remove_listener(touched.add)
+        return self.note_write(touched | {file, new_file})
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,217 @@
+"""App benchmark: the four figures BENCH.md holds the terminal app to.
+
+Runs the real ``WikimemApp`` headless (``App.run_test``) over a synthetic
+store from ``bench/synth.py`` plus a journal with one line per item, and
+prints, per store size:
+
+* launch → first paint (``run_test`` returns once the first screen is up),
+  and launch → index ready (the index builds in a worker meanwhile);
+* query keystroke → results on screen, minus the 150 ms debounce;
+* external write (another process's ``MemoryStore``) → visible in the
+  journal tail, the tree's catalogue and the query results (watcher
+  debounce included);
+* tree: expanding a 200-item RecallFile and moving the cursor;
+* journal tail: first load of the whole journal (it starts reading when
+  first shown) and paging through it.
+
+Per-key figures go through ``Pilot.press``, which also waits for the whole
+screen to settle, so a no-op key is timed as a baseline and each per-key
+figure is printed net of it as well.
+
+Absolute times drift on shared machines; this prints figures and asserts
+nothing. ``python bench/bench_app.py --items 10000 100000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synth import generate  # noqa: E402
+
+from wikimem import MemoryIndex, MemoryStore  # noqa: E402
+from wikimem_tui.app import WikimemApp  # noqa: E402
+from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.widgets.journal_tail import JournalView  # noqa: E402
+from wikimem_tui.widgets.query_panel import DEBOUNCE_SECONDS, QueryPanel  # noqa: E402
+
+SIZE = (120, 40)
+
+
+def write_journal(root: Path, store: MemoryStore) -> int:
+    """One ``add`` line per item, the way an agent's store would have grown."""
+    lines = []
+    for n, item in enumerate(store.items()):
+        ts = f"2026-01-01T00:{n // 60 % 60:02d}:{n % 60:02d}+00:00"
+        row = {"ts": ts, "action": "add", "file": item.file, "item": item.name, "owner": "agent"}
+        lines.append(json.dumps(row, ensure_ascii=False))
+    (root / "journal.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)
+
+
+def sample_queries(store: MemoryStore) -> list[str]:
+    """A few queries made of words that are really in the store."""
+    items = store.items(store.files()[0])[:40]
+    latin = [w for item in items for w in item.content.split() if w.isascii() and w.isalpha()]
+    cjk = [item.content[:2] for item in items if not item.content[:1].isascii()]
+    return [q for q in (latin[:1] + latin[5:6] + cjk[:1] + cjk[3:4] + [" ".join(latin[1:3])]) if q]
+
+
+async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 120.0) -> float:
+    """Seconds until ``cond()`` holds, polling every millisecond."""
+    start = time.perf_counter()
+    while not cond():
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.001)  # not pilot.pause: that also waits for a repaint
+    return time.perf_counter() - start
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:8.1f} ms"
+
+
+async def per_key(pilot: Any, key: str, times: int) -> float:
+    """Seconds per key press, the press waiting for the screen to repaint (as Pilot does)."""
+    t0 = time.perf_counter()
+    await pilot.press(*[key] * times)
+    return (time.perf_counter() - t0) / times
+
+
+async def run(root: Path, n_journal: int, use_jieba: bool | None) -> dict[str, Any]:
+    figures: dict[str, Any] = {}
+    started = time.perf_counter()
+    store = MemoryStore(root)
+    index = MemoryIndex(store, use_jieba=use_jieba)  # as wikimem-tui's __main__ builds it
+    backend = Backend(root=root, store=store, index=index, owner="bench", use_jieba=use_jieba)
+    app = WikimemApp(backend, cursor_blink=False)
+    async with app.run_test(size=SIZE) as pilot:
+        figures["first paint"] = time.perf_counter() - started
+        await until(pilot, lambda: app.index_ready)
+        figures["index ready"] = time.perf_counter() - started
+        await until(pilot, lambda: app.catalogue is not None)
+
+        # -- journal tail: first load of the whole file (it starts when first shown) --
+        view = app.query_one(JournalView)
+        app.set_focus(None)
+        t0 = time.perf_counter()
+        app.action_pane("journal")  # not pilot.press: that also waits for the whole screen to settle
+        await until(pilot, lambda: len(view.rows) >= n_journal)
+        figures["journal first load"] = time.perf_counter() - t0
+
+        # -- query keystroke -> results ----------------------------------------
+        app.set_focus(None)
+        await pilot.press("slash")
+        panel = app.query_one(QueryPanel)
+        field = app.query_one("#query-input")
+        latencies, retrieve_ms = [], []
+        for query in sample_queries(store):
+            field.value = query[:-1]
+            await pilot.pause(DEBOUNCE_SECONDS + 0.2)
+            await until(pilot, lambda: panel.last_result is not None or not panel.query_one("#query-input").value)
+            before = panel.last_result
+            t0 = time.perf_counter()
+            await pilot.press(query[-1])
+            await until(pilot, lambda: panel.last_result is not before)
+            latencies.append(time.perf_counter() - t0 - DEBOUNCE_SECONDS)
+            status = str(panel.query_one("#query-status").render())
+            retrieve_ms.append(float(status.rsplit("·", 1)[1].split()[0]))
+        figures["query after debounce p50"] = statistics.median(latencies)
+        figures["query after debounce max"] = max(latencies)
+        figures["retrieve p50 (in worker)"] = statistics.median(retrieve_ms) / 1000
+
+        # -- external write -> visible -------------------------------------------
+        token = "zzqxbench"
+        field.value = token
+        await pilot.pause(DEBOUNCE_SECONDS + 0.2)
+        file = store.files()[0]
+        t0 = time.perf_counter()
+        MemoryStore(root).add(file, "bench-external", f"written by another process {token}", owner="other")
+        seen: dict[str, float] = {}
+
+        def check() -> bool:
+            now = time.perf_counter() - t0
+            if "journal" not in seen and view.rows and view.rows[-1].field("item") == "bench-external":
+                seen["journal"] = now
+            if "tree" not in seen and app.catalogue is not None and app.catalogue.has(file, "bench-external"):
+                seen["tree"] = now
+            result = panel.last_result
+            if "query" not in seen and result is not None and any(
+                e.item.name == "bench-external" for e in result.items
+            ):
+                seen["query"] = now
+            return len(seen) == 3
+
+        try:
+            await until(pilot, check, timeout=30)
+        except TimeoutError:
+            print(f"  external write: only {sorted(seen)} saw it within 30 s")
+        for where, seconds in seen.items():
+            figures[f"external write -> {where}"] = seconds
+
+        # -- tree ----------------------------------------------------------------
+        app.set_focus(None)
+        await pilot.press("t")
+        tree = app.query_one("#tree-view") if app.query("#tree-view") else app.query_one("Tree")
+        tree.focus()
+        await pilot.press("home")
+        t0 = time.perf_counter()
+        await pilot.press("space")
+        await until(pilot, lambda: len(tree.cursor_node.children) > 0 if tree.cursor_node else True)
+        figures["tree expand 200-item file"] = time.perf_counter() - t0
+        figures["tree cursor move (per key)"] = await per_key(pilot, "down", 100)
+        figures["tree page down (per key)"] = await per_key(pilot, "pagedown", 20)
+
+        # -- journal tail ------------------------------------------------------------
+        app.set_focus(None)
+        await pilot.press("j")
+        view.focus()
+        figures["journal page up (per key)"] = await per_key(pilot, "pageup", 20)
+        figures["journal cursor up (per key)"] = await per_key(pilot, "up", 50)
+        app.set_focus(None)
+        figures["pilot no-op key (baseline)"] = await per_key(pilot, "f19", 50)
+    return figures
+
+
+def bench_size(items: int, tmp: Path, use_jieba: bool | None) -> None:
+    root = tmp / f"store-{items}"
+    t0 = time.perf_counter()
+    counts = generate(root, items, seed=1)
+    n_journal = write_journal(root, MemoryStore(root))
+    print(f"\n## {items:,} items ({counts['files']} files, {counts['diary_entries']} diary entries, "
+          f"{n_journal:,} journal lines) — generated in {time.perf_counter() - t0:.1f} s")
+    mode = {None: "auto (jieba when importable)", False: "off (bigrams)"}[use_jieba]
+    print(f"  jieba: {mode}")
+    figures = asyncio.run(run(root, n_journal, use_jieba))
+    baseline = figures["pilot no-op key (baseline)"]
+    for name, seconds in figures.items():
+        net = f"   (net of baseline {ms(max(seconds - baseline, 0.0)).strip()})" if "per key" in name else ""
+        print(f"  {name:32s} {ms(seconds)}{net}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--items", type=int, nargs="+", default=[10_000])
+    parser.add_argument("--jieba", choices=["auto", "off"], default="auto",
+                        help="the index's tokenization (auto = what wikimem-tui does without flags)")
+    args = parser.parse_args(argv)
+    use_jieba = None if args.jieba == "auto" else False
+    with tempfile.TemporaryDirectory() as tmp:
+        for items in args.items:
+            bench_size(items, Path(tmp), use_jieba)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

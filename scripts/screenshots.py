@@ -1,0 +1,112 @@
+"""Regenerate ``screenshots/*.svg`` from the bundled demo memory.
+
+Run ``python scripts/screenshots.py`` from the repository root. The app runs
+headless on a fresh copy of ``wikimem/demo`` with a pinned "today" and clock,
+so the pictures change only when the app or the demo does: one per pane at
+120x40 plus the main screen at 80x24.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from wikimem import MemoryIndex, MemoryStore  # noqa: E402
+from wikimem_tui.app import WikimemApp  # noqa: E402
+from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.demo import make_demo_copy  # noqa: E402
+from wikimem_tui.messages import OpenItem  # noqa: E402
+
+TODAY = dt.date(2026, 11, 28)
+NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
+OUT = ROOT / "screenshots"
+
+Step = Callable[[Any], Awaitable[None]]
+
+
+def make_app() -> WikimemApp:
+    """The app over a fresh demo copy, pinned and non-blinking, no watcher."""
+    root = make_demo_copy()
+    store = MemoryStore(root)
+    index = MemoryIndex(store, use_jieba=False)
+    index._today = TODAY  # pin "昨天" & co. for the picture (a test-only knob of the index)
+    backend = Backend(root=root, store=store, index=index, owner="tui:demo",
+                      clock=lambda: NOW, today=lambda: TODAY, use_jieba=False)
+    return WikimemApp(backend, config=Path("/nonexistent"), watch=False, cursor_blink=False)
+
+
+async def _ready(pilot: Any) -> None:
+    app = pilot.app
+    for _ in range(600):
+        if app.catalogue is not None and app.index_ready:
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)
+
+
+async def _item(pilot: Any) -> None:
+    await pilot.press("down", "down", "down", "enter")
+    pilot.app.post_message(OpenItem("people", "lin"))
+    await pilot.pause(0.2)
+
+
+async def _editor(pilot: Any) -> None:
+    pilot.app.post_message(OpenItem("preferences", "music"))
+    await pilot.pause(0.2)
+    await pilot.press("e")
+    await pilot.pause(0.2)
+
+
+def _key(key: str) -> Step:
+    async def press(pilot: Any) -> None:
+        await pilot.press(key)
+        await pilot.pause(0.5)
+
+    return press
+
+
+async def _query(pilot: Any) -> None:
+    await pilot.press("slash")
+    pilot.app.query_one("#query-input").value = "咖啡 昨天"
+    await pilot.pause(1.5)
+
+
+SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
+    ("main-80x24", (80, 24), None),
+    ("tree-item", (120, 40), _item),
+    ("editor", (120, 40), _editor),
+    ("calendar", (120, 40), _key("c")),
+    ("journal", (120, 40), _key("j")),
+    ("query", (120, 40), _query),
+    ("health", (120, 40), _key("h")),
+    ("help", (120, 40), _key("f1")),
+]
+
+
+async def shoot(name: str, size: tuple[int, int], step: Step | None) -> Path:
+    """Run one app, do ``step``, save ``screenshots/<name>.svg``."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await _ready(pilot)
+        if step is not None:
+            await step(pilot)
+        path = OUT / f"{name}.svg"
+        path.write_text(app.export_screenshot(title=f"wikimem-tui — {name}"), encoding="utf-8")
+    return path
+
+
+async def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    for name, size, step in SHOTS:
+        print(await shoot(name, size, step))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,128 @@
+"""Shared fixtures for the app tests: a small memory on disk and a pinned Backend.
+
+The memory holds what the app must handle: several RecallFiles, a Chinese
+item, a resolved and a dangling wiki-link, content that looks like Rich
+markup / ANSI escapes, and a few diary days. ``today`` and the clock are
+fixed, and HOME / XDG_CONFIG_HOME / WIKIMEM_STORE are isolated so no test
+reads the developer's config.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+TODAY = dt.date(2026, 7, 21)
+NOW = dt.datetime(2026, 7, 21, 10, 0, tzinfo=dt.timezone.utc)
+TS = "2026-07-20T09:00:00+00:00"
+
+MARKUP_NAME = "[bold]loud[/bold]"
+MARKUP_CONTENT = "[link=https://evil.example]click me[/link] and \x1b[31mred\x1b[0m text"
+
+
+@pytest.fixture(autouse=True)
+def _isolate_env(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not request.node.module.__name__.rpartition(".")[2].startswith("test_tui"):
+        return  # only the app's tests: the core's tests manage their own environment
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    for var in ("WIKIMEM_STORE", "WIKIMEM_TUI_CONFIG", "WIKIMEM_EMBED_URL", "VISUAL", "EDITOR"):
+        monkeypatch.delenv(var, raising=False)
+
+
+def fill_memory(root: Path) -> None:
+    """Write the sample memory through the public API (deterministic ts)."""
+    from wikimem import MemoryStore
+
+    store = MemoryStore(root)
+    add = store.add
+    add("preferences", "coffee", "Oat milk flat white, no sugar. Ask [[people:Alice]] for the place.",
+        owner="agent", source_conv="conv-1", ts=TS)
+    add("preferences", "tea", "Jasmine tea in the afternoon.", owner="agent", ts=TS)
+    add("people", "Alice", "Colleague. Likes [[preferences:coffee]]; project in [[work:apollo]].",
+        owner="agent", ts=TS)
+    add("people", "张伟", "大学同学，喜欢喝[[preferences:tea]]。", owner="agent", ts=TS)
+    add("notes", MARKUP_NAME, MARKUP_CONTENT, owner="agent", ts=TS)
+    diary = store.diary
+    diary.append("Met Alice for coffee.", date="2026-07-20", time="08:30", owner="agent", ts=TS)
+    diary.append("今天去了海边。", date="2026-07-20", time="18:00", owner="agent", ts=TS)
+    diary.append("Planned the week.", date="2026-07-21", time="09:15", owner="agent", ts=TS)
+
+
+@pytest.fixture
+def memory_dir(tmp_path: Path) -> Path:
+    """A filled memory directory named ``memory``."""
+    root = tmp_path / "memory"
+    root.mkdir()
+    fill_memory(root)
+    return root
+
+
+def make_backend(root: Path, *, read_only: bool = False):  # type: ignore[no-untyped-def]
+    """A Backend over ``root`` with the pinned clock and today."""
+    from wikimem import MemoryIndex, MemoryStore
+    from wikimem_tui.context import Backend
+
+    store = MemoryStore(root)
+    return Backend(
+        root=root,
+        store=store,
+        index=MemoryIndex(store, use_jieba=False),
+        owner="tui:test",
+        read_only=read_only,
+        clock=lambda: NOW,
+        today=lambda: TODAY,
+    )
+
+
+@pytest.fixture
+def backend(memory_dir: Path):  # type: ignore[no-untyped-def]
+    """The Backend tests hand to the App."""
+    return make_backend(memory_dir)
+
+
+def make_app(backend, *, watch: bool = False, config: Path | None = None):  # type: ignore[no-untyped-def]
+    """The App as tests run it: no blinking, no user config, watcher only on request."""
+    from wikimem_tui.app import WikimemApp
+
+    return WikimemApp(backend, config=config or Path("/nonexistent/keymap.toml"), watch=watch, cursor_blink=False)
+
+
+def screen_text(app) -> str:  # type: ignore[no-untyped-def]
+    """Everything on the active screen (toasts included), as plain text lines."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def wait_for(pilot, condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``condition()`` while the app runs; generous, never a timing assertion."""
+    steps = int(timeout / 0.05)
+    for _ in range(steps):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return bool(condition())
+
+
+async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the catalogue and the index are built."""
+    app = pilot.app
+    assert await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready, 30)
+    await pilot.pause()
+
+
+async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    """Open an item as the tree, a link or the finder would (they all post OpenItem)."""
+    from wikimem_tui.messages import OpenItem
+
+    pilot.app.post_message(OpenItem(file, name))
+    await pilot.pause()
+    await pilot.pause()
+
+
+def notices(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """Messages of the toasts currently shown."""
+    return [n.message for n in app._notifications]

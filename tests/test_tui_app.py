@@ -1,0 +1,414 @@
+"""The app shell: tree, item view, dialogs, bindings — what the user sees and what lands on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, ready, screen_text, wait_for
+from wikimem import MemoryStore
+from wikimem_tui.messages import OpenItem
+from wikimem_tui.safe import clean, safe_line, safe_text
+from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.screens.help import HelpScreen
+from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.widgets.topic_tree import TopicTree
+
+
+def journal(root: Path) -> list[dict]:
+    return [json.loads(line) for line in (root / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+# -- safe rendering --------------------------------------------------------------------
+
+
+def test_escape_and_control_characters_are_made_visible() -> None:
+    assert clean("a\x1b[31mb\x07\u202e") == "a␛[31mb␇\\u202e"
+
+
+def test_safe_text_keeps_markup_literal() -> None:
+    assert safe_text("[bold]x[/bold]").plain == "[bold]x[/bold]"
+    assert safe_line("a\nb").plain == "a␊b"
+
+
+# -- tree and item view -----------------------------------------------------------------
+
+
+async def test_tree_lists_recall_files_with_item_counts_and_the_diary(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        text = screen_text(pilot.app)
+        assert "people (2)" in text
+        assert "preferences (2)" in text
+        assert "diary (2 days)" in text
+
+
+async def test_expanding_a_file_shows_its_items(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("t", "down", "enter")  # notes, people: the second file node
+        await pilot.pause()
+        assert "张伟" in screen_text(pilot.app)
+
+
+async def test_tree_filter_narrows_to_matching_items(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.click("#tree-filter")
+        await pilot.press(*"tea", "enter")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
+        text = screen_text(pilot.app)
+        assert "tea" in text and "people" not in text
+
+
+async def test_opening_an_item_shows_content_provenance_and_backlinks(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "coffee")
+        text = screen_text(pilot.app)
+        assert "Oat milk flat white" in text
+        assert "owner: agent" in text and "source: conv-1" in text
+        assert "Backlinks" in text and "people:Alice" in text
+
+
+async def test_go_to_finds_an_item_by_fuzzy_name(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press(*"prcof", "enter")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "coffee"))
+
+
+async def test_dangling_link_is_marked_missing(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "people", "Alice")
+        assert "work:apollo  (missing)" in screen_text(pilot.app)
+
+
+async def test_selecting_a_link_opens_its_target(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "people", "Alice")
+        pilot.app.query_one("#item-links").focus()
+        await pilot.press("enter")  # first link: preferences:coffee
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "coffee"))
+
+
+async def test_markup_and_escapes_in_names_and_content_show_literally(backend) -> None:
+    async with make_app(backend).run_test(size=(110, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("t", "enter")  # expand "notes"
+        pilot.app.post_message(OpenItem("notes", MARKUP_NAME))
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "[bold]loud[/bold]" in text
+        assert "[link=https://evil.example]click me[/link]" in text
+        assert "␛[31mred␛[0m" in text
+
+
+async def test_chinese_item_renders(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        pilot.app.post_message(OpenItem("people", "张伟"))
+        await pilot.pause()
+        assert "大学同学，喜欢喝[[preferences:tea]]。" in screen_text(pilot.app)
+
+
+# -- writes ------------------------------------------------------------------------------
+
+
+async def test_delete_asks_then_removes_the_item_with_the_apps_owner(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("d")
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+    assert MemoryStore(memory_dir).get("preferences", "tea") is None
+    last = journal(memory_dir)[-1]
+    assert (last["action"], last["item"], last["owner"]) == ("remove", "tea", "tui:test")
+
+
+async def test_rename_of_an_item_nobody_links_to_asks_nothing(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "notes", MARKUP_NAME)
+        await pilot.press("r", "end", *"!", "enter")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("notes", MARKUP_NAME + "!"))
+    assert MemoryStore(memory_dir).get("notes", MARKUP_NAME + "!") is not None
+
+
+async def test_delete_cancelled_writes_nothing(backend, memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("d", "n")
+        await pilot.pause()
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_rename_adds_the_new_name_and_removes_the_old(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("r", "end", *" green", "enter")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("n")  # keep the links as they are
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "tea green"))
+    store = MemoryStore(memory_dir)
+    assert store.get("preferences", "tea") is None
+    assert store.get("preferences", "tea green").content == "Jasmine tea in the afternoon."
+
+
+async def test_rename_offers_to_rewrite_links_that_point_at_the_item(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("r", "end", *" green", "enter")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "tea green"))
+    assert "[[preferences:tea green]]" in MemoryStore(memory_dir).get("people", "张伟").content
+    assert any("link rewrite" in (e.get("detail") or "") for e in journal(memory_dir))
+
+
+async def test_move_puts_the_item_in_another_file(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("m", *"drinks", "enter")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("drinks", "tea"))
+    store = MemoryStore(memory_dir)
+    assert store.get("preferences", "tea") is None
+    assert store.get("drinks", "tea") is not None
+
+
+async def test_new_item_dialog_then_editor_creates_the_item(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"hobbies", "enter", *"chess", "enter")
+        await pilot.pause()
+        await pilot.press(*"Plays chess on Sundays.", "ctrl+s")
+        await pilot.pause()
+    item = MemoryStore(memory_dir).get("hobbies", "chess")
+    assert item is not None and item.content == "Plays chess on Sundays." and item.owner == "tui:test"
+
+
+async def test_new_item_dialog_rejects_a_bad_file_name_inline(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"Bad Name", "enter", *"x", "enter")
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "FormScreen"
+        assert "Bad Name" in str(pilot.app.screen.query_one("#form-error").render())
+        assert not pilot.app.editing
+
+
+async def test_read_only_refuses_writes_with_a_notice(memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    app = make_app(make_backend(memory_dir, read_only=True))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("d")
+        await pilot.pause()
+        assert not isinstance(app.screen, ConfirmScreen)
+        await pilot.press("e")
+        await pilot.pause()
+        assert not app.editing
+        assert "read-only: nothing written" in notices(app)
+        text = screen_text(app)
+        assert "READ-ONLY" in text
+        assert "Delete" not in text and "Edit" not in text  # write keys are not offered in the footer
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+# -- keys ----------------------------------------------------------------------------------
+
+
+async def test_letters_typed_in_the_filter_do_not_trigger_bindings(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.click("#tree-filter")
+        await pilot.press("d", "q", "e")
+        await pilot.pause()
+        assert pilot.app.is_running
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
+        assert pilot.app.query_one("#tree-filter").value == "dqe"
+
+
+async def test_help_lists_bindings_with_their_ids(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+        text = screen_text(pilot.app)
+        assert "goto" in text and "delete" in text and "external-editor" in text
+
+
+async def test_keymap_file_remaps_a_binding_by_id(backend, tmp_path) -> None:
+    config = tmp_path / "keymap.toml"
+    config.write_text('[keymap]\ngoto = "ctrl+o"\n', encoding="utf-8")
+    async with make_app(backend, config=config).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "GoToScreen"
+
+
+async def test_pane_keys_switch_tabs(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        tabs = pilot.app.query_one("#panes")
+        for key, tab in (("c", "tab-calendar"), ("t", "tab-calendar"), ("j", "tab-journal"), ("h", "tab-health")):
+            await pilot.press(key)
+            await pilot.pause()
+            assert tabs.active == tab
+
+
+async def test_shift_n_starts_a_new_recall_file(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("N")
+        await pilot.pause()
+        assert "New RecallFile" in screen_text(pilot.app)
+
+
+async def test_question_mark_opens_help(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, HelpScreen)
+
+
+async def test_command_palette_offers_items_by_name(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"coffee")
+        assert await wait_for(pilot, lambda: "open preferences:coffee" in screen_text(pilot.app))
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "coffee"))
+
+
+# -- command line ----------------------------------------------------------------------------
+
+
+def test_help_documents_every_flag(capsys) -> None:
+    import pytest
+
+    from wikimem_tui.__main__ import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert exit_info.value.code == 0
+    for flag in ("--demo", "--embed", "--embed-model", "--embed-key-env", "--jieba", "--no-jieba", "--owner", "--read-only"):
+        assert flag in out
+
+
+def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, capsys) -> None:
+    from wikimem_tui.__main__ import main
+
+    assert main([str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert "memory directory not found" in err and "nope" in err
+    assert not (tmp_path / "nope").exists()
+
+
+def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
+    from wikimem_tui.demo import demo_source, make_demo_copy
+
+    copy = make_demo_copy(tmp_path)
+    assert MemoryStore(copy).files() == MemoryStore(demo_source()).files()
+    assert demo_source() not in copy.parents
+
+
+async def test_a_appends_a_diary_entry_with_the_apps_owner(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("a")
+        await pilot.pause()
+        pilot.app.screen.query_one("TextArea").load_text("Wrote the tests.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "diary (2 days)" in screen_text(pilot.app)
+    diary = MemoryStore(memory_dir).diary
+    [entry] = [e for d in diary.dates() for e in diary.day(d) if e.content == "Wrote the tests."]
+    assert entry.owner == "tui:test"
+
+
+async def test_clicking_a_link_in_the_content_follows_it(backend) -> None:
+    async with make_app(backend).run_test(size=(120, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "coffee")
+        column = "Oat milk flat white, no sugar. Ask [[".index("[[") + 3
+        await pilot.click("#item-body", offset=(column, 0))
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("people", "Alice"))
+
+
+async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
+    store = MemoryStore(memory_dir)
+    for i in range(230):
+        store.add("big", f"item {i:03d}", f"content {i}", ts="2026-07-20T09:00:00+00:00")
+    async with make_app(make_backend(memory_dir)).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        tree = pilot.app.query_one(TopicTree)
+        big = next(n for n in tree.tree.root.children if n.data and n.data.file == "big")
+        big.expand()
+        await pilot.pause()
+        labels = [str(c.label) for c in big.children]
+        assert len(labels) == 201 and labels[-1] == "more… (30 left)"
+        tree.tree.move_cursor(big.children[-1])
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(big.children) == 230 and str(big.children[-1].label) == "item 229"
+
+
+def test_keymap_is_read_from_xdg_config_home(tmp_path, monkeypatch) -> None:
+    from wikimem_tui.config import load_keymap
+
+    path = tmp_path / "xdg" / "wikimem-tui" / "keymap.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text('goto = "ctrl+o"\n', encoding="utf-8")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert load_keymap().keymap == {"goto": "ctrl+o"}
+
+
+def test_a_broken_keymap_file_keeps_the_defaults_and_says_why(tmp_path) -> None:
+    from wikimem_tui.config import load_keymap
+
+    path = tmp_path / "keymap.toml"
+    path.write_text("goto = [unclosed\n", encoding="utf-8")
+    loaded = load_keymap(path)
+    assert loaded.keymap == {} and loaded.error is not None and str(path) in loaded.error
+
+
+async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    async with make_app(make_backend(root)).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        assert "diary (0 days)" in screen_text(pilot.app)
+        await pilot.press("N")
+        await pilot.pause()
+        await pilot.press(*"first", "enter", *"hello", "enter")
+        await pilot.pause()
+        pilot.app.query_one("#editor-area").load_text("The very first memory.")
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))
+    assert MemoryStore(root).get("first", "hello").content == "The very first memory."

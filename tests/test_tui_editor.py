@@ -1,0 +1,180 @@
+"""The editor: save goes through store.add, bad input writes nothing, conflicts are never silent."""
+
+from __future__ import annotations
+
+from conftest import make_app, notices, open_item, ready, screen_text, wait_for
+from wikimem import MemoryStore
+from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.screens.conflict import ConflictScreen
+from wikimem_tui.widgets.editor import ItemEditor
+
+
+async def start_editing(pilot, file: str = "preferences", name: str = "tea") -> ItemEditor:  # type: ignore[no-untyped-def]
+    await ready(pilot)
+    await open_item(pilot, file, name)
+    await pilot.press("e")
+    await pilot.pause()
+    assert pilot.app.editing
+    return pilot.app.query_one(ItemEditor)
+
+
+async def test_edit_then_save_writes_the_content_with_the_apps_owner(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        editor.area.load_text("Green tea, no milk.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert not pilot.app.editing
+        assert "Green tea, no milk." in screen_text(pilot.app)
+    item = MemoryStore(memory_dir).get("preferences", "tea")
+    assert item.content == "Green tea, no milk."
+    assert (item.owner, item.ts) == ("tui:test", "2026-07-21T10:00:00+00:00")
+
+
+async def test_typing_in_the_editor_does_not_trigger_letter_bindings(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        await pilot.press("end", *" dqn")
+        await pilot.pause()
+        assert pilot.app.editing and pilot.app.is_running
+        assert editor.text.endswith(" dqn")
+
+
+async def test_invalid_content_shows_the_error_inline_and_writes_nothing(backend, memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        editor.area.load_text("first line\n## not allowed")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert pilot.app.editing
+        assert "not saved:" in screen_text(pilot.app)
+        assert editor.text == "first line\n## not allowed"
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_escape_with_unsaved_edits_asks_before_discarding(backend, memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        editor.area.load_text("changed")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not pilot.app.editing
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_save_after_an_external_change_opens_the_conflict_screen_and_writes_nothing(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        editor = await start_editing(pilot)
+        MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
+        editor.area.load_text("My version.")
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
+        await pilot.pause()
+        text = screen_text(pilot.app)
+        assert "My version." in text and "Disk version." in text
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+
+
+async def conflict(pilot, memory_dir) -> None:  # type: ignore[no-untyped-def]
+    editor = await start_editing(pilot)
+    MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
+    editor.area.load_text("My version.")
+    await pilot.press("ctrl+s")
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
+    await pilot.pause()
+
+
+async def test_conflict_keep_mine_writes_the_draft(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        await pilot.click("#keep")
+        await pilot.pause()
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "My version."
+
+
+async def test_conflict_take_disk_drops_the_draft(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        await pilot.click("#disk-btn")
+        await pilot.pause()
+        assert not pilot.app.editing
+        assert "Disk version." in screen_text(pilot.app)
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+
+
+async def test_conflict_merge_by_hand_writes_the_merged_text(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        pilot.app.screen.query_one("#merge").load_text("Merged version.")
+        await pilot.click("#merge-btn")
+        await pilot.pause()
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Merged version."
+
+
+async def test_conflict_back_returns_to_the_editor_with_the_draft(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.editing
+        assert pilot.app.query_one(ItemEditor).text == "My version."
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+
+
+async def test_quit_with_unsaved_edits_asks_first(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        editor.area.load_text("draft")
+        pilot.app.query_one("#topic-tree").focus()
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert pilot.app.is_running and pilot.app.editing
+
+
+async def test_conflict_keys_work_while_the_merge_box_has_focus(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        pilot.app.screen.query_one("#merge").focus()
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "My version."
+
+
+async def test_f4_round_trips_the_item_through_editor_and_saves(backend, memory_dir, monkeypatch) -> None:
+    import contextlib
+
+    from wikimem_tui.app import WikimemApp
+
+    monkeypatch.setattr(WikimemApp, "suspend", lambda self: contextlib.nullcontext())
+    monkeypatch.setenv("EDITOR", "sed -i s/Jasmine/Green/")
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("f4")
+        await pilot.pause()
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Green tea in the afternoon."
+
+
+async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch) -> None:
+    import contextlib
+
+    from wikimem_tui.app import WikimemApp
+
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    monkeypatch.setattr(WikimemApp, "suspend", lambda self: contextlib.nullcontext())
+    monkeypatch.setenv("EDITOR", "true")
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert "unchanged: nothing written" in notices(pilot.app)
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before

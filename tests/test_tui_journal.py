@@ -1,0 +1,233 @@
+"""The journal tail pane: follows journal.jsonl live, filters, survives rewrites."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+
+from textual.app import App, ComposeResult
+from textual.widgets import Input, Select, Static
+
+from wikimem_tui.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.widgets.journal_tail import JournalFollower, JournalTail, JournalView
+
+
+class TailApp(App[None]):
+    """Mounts only the journal tail, over a journal file in a temp dir."""
+
+    def __init__(self, journal: Path) -> None:
+        super().__init__()
+        self.backend = SimpleNamespace(journal_path=journal)
+        self.opened: list[object] = []
+
+    def compose(self) -> ComposeResult:
+        yield JournalTail()
+
+    def on_open_item(self, message: OpenItem) -> None:
+        self.opened.append(("item", message.file, message.name))
+
+    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
+        self.opened.append(("diary", message.date, message.time))
+
+
+def line(action: str, n: int = 0, **extra: str) -> str:
+    fields: dict[str, str] = {"ts": f"2026-07-10T03:{n // 60:02d}:{n % 60:02d}+00:00", "action": action}
+    if action == "diary":
+        fields.update(date="2026-07-21", time="14:30")
+    else:
+        fields.update(file="prefs", item=f"item-{n}")
+    fields.update(extra)
+    return json.dumps(fields, ensure_ascii=False) + "\n"
+
+
+def write(path: Path, *lines: str, mode: str = "a") -> None:
+    with open(path, mode, encoding="utf-8") as fh:
+        fh.write("".join(lines))
+
+
+async def wait_for(pilot, cond: Callable[[], bool], tries: int = 200) -> None:
+    for _ in range(tries):
+        if cond():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never became true")
+
+
+def screen_text(app: App) -> str:
+    view = app.query_one(JournalView)
+    return "\n".join(view.render_line(y).text for y in range(view.size.height))
+
+
+def status(app: App) -> str:
+    return str(app.query_one("#journal-status", Static).render())
+
+
+async def test_existing_lines_are_shown(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1, owner="user:x"), line("diary", 2))
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: "2026-07-21 14:30" in screen_text(pilot.app))
+        assert "prefs:item-1" in screen_text(pilot.app)
+        assert "user:x" in screen_text(pilot.app)
+
+
+async def test_missing_journal_shows_nothing_then_follows_its_creation(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: status(pilot.app).startswith("0 lines"))
+        write(journal, line("add", 1))
+        await wait_for(pilot, lambda: "prefs:item-1" in screen_text(pilot.app))
+
+
+async def test_appended_line_appears(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1))
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: "item-1" in screen_text(pilot.app))
+        write(journal, line("update", 2))
+        pilot.app.query_one(JournalTail).refresh_from_store()
+        await wait_for(pilot, lambda: "prefs:item-2" in screen_text(pilot.app))
+
+
+async def test_truncation_rereads_from_start(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, *(line("add", n) for n in range(5)))
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: "item-4" in screen_text(pilot.app))
+        write(journal, line("remove", 99), mode="w")
+        await wait_for(pilot, lambda: "item-99" in screen_text(pilot.app))
+        assert "item-4" not in screen_text(pilot.app)
+        assert status(pilot.app).startswith("1 lines")
+
+
+async def test_rotation_rereads_new_file(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, *(line("add", n) for n in range(3)))
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: "item-2" in screen_text(pilot.app))
+        fresh = tmp_path / "journal.new"
+        write(fresh, *(line("update", n) for n in range(10, 14)))
+        os.replace(fresh, journal)
+        await wait_for(pilot, lambda: "item-13" in screen_text(pilot.app))
+        assert "item-2 " not in screen_text(pilot.app)
+
+
+async def test_malformed_line_is_shown_marked(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1), "{not json at all\n", line("add", 2))
+    async with TailApp(journal).run_test() as pilot:
+        await wait_for(pilot, lambda: "item-2" in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert "✗ bad" in text and "not JSON: {not json at all" in text
+
+
+async def test_markup_and_escapes_in_fields_are_literal(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1, owner="[b]evil[/b]", item="x\x1b[31mred"))
+    async with TailApp(journal).run_test(size=(120, 24)) as pilot:
+        await wait_for(pilot, lambda: "evil" in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert "[b]evil[/b]" in text
+        assert "x␛[31mred" in text
+
+
+async def test_scrolled_up_shows_pending_count_and_end_resumes(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, *(line("add", n) for n in range(100)))
+    async with TailApp(journal).run_test(size=(120, 20)) as pilot:
+        await wait_for(pilot, lambda: "item-99" in screen_text(pilot.app))
+        view = pilot.app.query_one(JournalView)
+        view.focus()
+        await pilot.press("home")
+        assert "item-0 " in screen_text(pilot.app)
+        write(journal, line("add", 100), line("add", 101))
+        await wait_for(pilot, lambda: "2 new" in status(pilot.app))
+        assert "item-101" not in screen_text(pilot.app)
+        await pilot.press("end")
+        await wait_for(pilot, lambda: "item-101" in screen_text(pilot.app))
+        assert "following" in status(pilot.app)
+
+
+async def test_filters_by_action_owner_and_file(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(
+        journal,
+        line("add", 1, owner="agent"),
+        line("remove", 2, owner="tui:me"),
+        line("diary", 3, owner="agent"),
+        line("add", 4, owner="agent", file="other"),
+    )
+    async with TailApp(journal).run_test() as pilot:
+        app = pilot.app
+        await wait_for(pilot, lambda: "other:item-4" in screen_text(app))
+        app.query_one("#journal-action", Select).value = "add"
+        await wait_for(pilot, lambda: "item-2" not in screen_text(app))
+        assert "prefs:item-1" in screen_text(app) and "14:30" not in screen_text(app)
+        app.query_one("#journal-file", Input).value = "other"
+        await wait_for(pilot, lambda: "prefs:item-1" not in screen_text(app))
+        assert "other:item-4" in screen_text(app)
+        app.query_one("#journal-action", Select).clear()
+        app.query_one("#journal-file", Input).value = ""
+        app.query_one("#journal-owner", Input).value = "TUI"
+        await wait_for(pilot, lambda: "other:item-4" not in screen_text(app))
+        assert "prefs:item-2" in screen_text(app)
+
+
+async def test_selecting_lines_opens_item_or_diary_day(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1), line("diary", 2))
+    async with TailApp(journal).run_test() as pilot:
+        app = pilot.app
+        await wait_for(pilot, lambda: "14:30" in screen_text(app))
+        app.query_one(JournalView).focus()
+        await pilot.press("up", "enter")
+        await pilot.click(JournalView, offset=(2, 0))
+        await pilot.pause()
+        assert app.opened == [("diary", "2026-07-21", "14:30"), ("item", "prefs", "item-1")]
+
+
+async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1, owner="agent"))
+    async with TailApp(journal).run_test(size=(60, 12)) as pilot:
+        await wait_for(pilot, lambda: "prefs:item-1" in screen_text(pilot.app))
+        assert screen_text(pilot.app).startswith("07-10 03:00 add     agent")
+
+
+def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    follower = JournalFollower(journal)
+    assert follower.poll() == (False, [])
+    write(journal, line("add", 1), '{"ts": "x", "act')
+    reset, rows = follower.poll()
+    assert not reset and [r.action for r in rows] == ["add"]
+    write(journal, 'ion": "remove"}\n')
+    _, rows = follower.poll()
+    assert [r.action for r in rows] == ["remove"] and rows[0].lineno == 2
+
+
+def test_follower_notices_same_size_rewrite(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("add", 1))
+    follower = JournalFollower(journal)
+    follower.poll()
+    with open(journal, "r+", encoding="utf-8") as fh:  # same inode, rewritten head
+        fh.write(line("add", 7) + line("add", 8))
+    reset, rows = follower.poll()
+    assert reset and [r.field("item") for r in rows] == ["item-7", "item-8"]
+
+
+def test_follower_keeps_a_character_cut_mid_write_intact(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    data = line("add", 1, item="张伟").encode("utf-8")
+    cut = data.index("伟".encode("utf-8")) + 1  # inside the 3-byte character
+    follower = JournalFollower(journal)
+    journal.write_bytes(data[:cut])
+    assert follower.poll() == (False, [])
+    with open(journal, "ab") as fh:
+        fh.write(data[cut:])
+    _, rows = follower.poll()
+    assert rows[0].field("item") == "张伟"

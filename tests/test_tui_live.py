@@ -1,0 +1,123 @@
+"""Live updates: writes by other processes show up; the app's own writes do not echo back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import make_app, notices, open_item, ready, screen_text, wait_for
+from wikimem import MemoryStore
+from wikimem_tui.messages import StoreChange
+from wikimem_tui.screens.conflict import ConflictScreen
+from wikimem_tui.watch import OwnWrites, classify
+from wikimem_tui.widgets.editor import ItemEditor
+
+
+def live(notes: list[str], needle: str) -> bool:
+    return any(n.startswith("changed on disk") and needle in n for n in notes)
+
+
+# -- classification (no app) -------------------------------------------------------------
+
+
+def test_classify_names_recall_files_days_and_the_journal(tmp_path: Path) -> None:
+    paths = [tmp_path / "wiki" / "people.md", tmp_path / "diary" / "2026-07-21.md", tmp_path / "journal.jsonl"]
+    change = classify(tmp_path, paths)
+    assert change == StoreChange(frozenset({"people"}), frozenset({"2026-07-21"}), journal=True)
+
+
+def test_classify_ignores_temp_lock_and_unknown_files(tmp_path: Path) -> None:
+    paths = [tmp_path / "wiki" / ".people.md.tmp123", tmp_path / "wiki" / "x.lock", tmp_path / "notes.md",
+             tmp_path / "diary" / "not-a-day.md"]
+    assert classify(tmp_path, paths) is None
+
+
+def test_own_writes_are_ignored_until_someone_else_writes(tmp_path: Path) -> None:
+    path = tmp_path / "wiki" / "people.md"
+    path.parent.mkdir()
+    path.write_text("# people\n", encoding="utf-8")
+    own = OwnWrites()
+    own.record([path])
+    assert classify(tmp_path, [path], own) is None
+    path.write_text("# people\n\n## x\n\ny\n", encoding="utf-8")
+    assert classify(tmp_path, [path], own) is not None
+
+
+# -- the running app ---------------------------------------------------------------------------
+
+
+async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.3)  # let the watcher start
+        MemoryStore(memory_dir).add("projects", "apollo", "Launch in [[people:Alice]]'s team.", owner="agent")
+        assert await wait_for(pilot, lambda: "projects (1)" in screen_text(app), 15)
+        assert live(notices(app), "wiki: projects")
+
+
+async def test_external_diary_append_is_noticed(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.pause(0.3)
+        MemoryStore(memory_dir).diary.append("Swam at dawn.", date="2026-07-22", time="06:00", owner="agent")
+        assert await wait_for(pilot, lambda: live(notices(app), "diary: 2026-07-22"), 15)
+        assert await wait_for(pilot, lambda: "diary (3 days)" in screen_text(app), 15)
+
+
+async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.pause(0.3)
+        MemoryStore(memory_dir).add("preferences", "tea", "Oolong now.", owner="agent")
+        assert await wait_for(pilot, lambda: "Oolong now." in screen_text(app), 15)
+
+
+async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.pause(0.3)
+        await pilot.press("e")
+        await pilot.pause()
+        app.query_one(ItemEditor).area.load_text("Saved by the app.")
+        await pilot.press("ctrl+s")
+        await pilot.pause(1.5)  # well past the watcher's debounce
+        assert not any(n.startswith("changed on disk") for n in notices(app))
+        # …while a later external write still is noticed.
+        MemoryStore(memory_dir).add("preferences", "tea", "Then the agent.", owner="agent")
+        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"), 15)
+
+
+async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.pause(0.3)
+        await pilot.press("e")
+        await pilot.pause()
+        app.query_one(ItemEditor).area.load_text("My unsaved draft.")
+        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), 15)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "My unsaved draft." in text and "Agent rewrote it." in text
+    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Agent rewrote it."
+
+
+async def test_external_change_without_edits_reloads_the_editor(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.pause(0.3)
+        await pilot.press("e")
+        await pilot.pause()
+        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
+        editor = app.query_one(ItemEditor)
+        assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.", 15)
+        assert not isinstance(app.screen, ConflictScreen)

@@ -1,0 +1,301 @@
+"""The query panel: explained retrieval as you type, knobs, and what it never does."""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widgets import Checkbox, DataTable, Input, Static
+
+from wikimem import MemoryStore, RecallItem, RetrievalResult, RetrievedItem
+from wikimem_tui.context import Backend
+from wikimem_tui.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.widgets.query_panel import QueryPanel
+
+TODAY = dt.date(2026, 7, 22)
+
+
+class ScriptedIndex:
+    """Stands in for MemoryIndex: records calls, answers with a fixed explained result."""
+
+    def __init__(self, result: RetrievalResult, gate: threading.Event | None = None) -> None:
+        self.result = result
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.gate = gate
+        self.fusion_weight = 0.5
+
+    def retrieve(self, query: str, **kwargs: Any) -> RetrievalResult:
+        if self.gate is not None and query == "slow":
+            self.gate.wait(5)
+        self.calls.append((query, kwargs))
+        return self.result
+
+
+def entry(file: str, name: str, source: str = "hit", **kw: Any) -> RetrievedItem:
+    return RetrievedItem(RecallItem(file, name, "x"), source, kw.pop("score", 1.0), **kw)  # type: ignore[arg-type]
+
+
+EXPLAINED = RetrievalResult(
+    items=[
+        entry("places", "beach", score=0.9, bm25_score=3.21, matched_terms=["beach", "sea"], tokens_est=12),
+        entry("places", "harbour", "link", score=0.0, via="beach", tokens_est=5),
+        entry("2026-07-21", "14:30", score=0.5, bm25_score=1.5, matched_terms=["swim"], tokens_est=4),
+    ],
+    budget_tokens=25,
+    budget_used=21,
+    dropped=[entry("notes", "[red]long[/red]", score=0.2, tokens_est=40)],
+    unresolved_links=["[[places:atlantis]]"],
+    time_range=("2026-07-20", "2026-07-22"),
+    time_range_source="parsed",
+    time_range_widened=True,
+)
+
+
+class QueryApp(App[None]):
+    """Mounts only the query panel; ``index`` can be scripted or a real MemoryIndex."""
+
+    def __init__(self, root: Path, index: Any, *, embedder: Any = None) -> None:
+        super().__init__()
+        self.backend = Backend(
+            root=root, store=MemoryStore(root), index=index, today=lambda: TODAY, embedder=embedder
+        )
+        self.opened: list[tuple[str, str, str | None]] = []
+
+    def compose(self) -> ComposeResult:
+        yield QueryPanel()
+
+    def on_open_item(self, message: OpenItem) -> None:
+        self.opened.append(("item", message.file, message.name))
+
+    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
+        self.opened.append(("diary", message.date, message.time))
+
+
+async def wait_for(pilot: Any, cond: Callable[[], bool], tries: int = 200) -> None:
+    for _ in range(tries):
+        if cond():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition never became true")
+
+
+def table_rows(app: App) -> list[list[str]]:
+    table = app.query_one("#query-results", DataTable)
+    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+
+
+def summary(app: App) -> str:
+    return str(app.query_one("#query-summary", Static).render())
+
+
+def status(app: App) -> str:
+    return str(app.query_one("#query-status", Static).render())
+
+
+async def type_query(pilot: Any, text: str) -> None:
+    pilot.app.query_one("#query-input", Input).focus()
+    await pilot.press(*text)
+
+
+async def test_results_show_ranked_hits_and_link_rows_via_their_hit(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
+        rows = table_rows(pilot.app)
+        assert rows[0] == ["1", "hit", "0.900", "3.210", "-", "12", "places:beach", "beach, sea"]
+        assert rows[1][:2] == ["↳", "link"] and rows[1][6].strip() == "places:harbour"
+        assert rows[1][7] == "via beach"
+        assert rows[2][0] == "2" and rows[2][6] == "2026-07-21:14:30"
+
+
+async def test_summary_shows_budget_dropped_unresolved_and_time_gate(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: "budget" in summary(pilot.app))
+        text = summary(pilot.app)
+        assert "budget: used 21 / 25" in text
+        assert "dropped 1: notes:[red]long[/red] (hit, ~40 tok)" in text
+        assert "unresolved links: [[places:atlantis]]" in text
+        assert "time gate: 2026-07-20..2026-07-22  [parsed] (widened: window was empty)" in text
+        assert "ranking: BM25 (embedding: off)" in text
+        assert table_rows(pilot.app)[3][0] == "✂"
+
+
+async def test_failed_embedding_is_flagged_when_an_embedder_is_configured(tmp_path: Path) -> None:
+    app = QueryApp(tmp_path, ScriptedIndex(EXPLAINED), embedder=object())
+    async with app.run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: "ranking" in summary(pilot.app))
+        assert "embedding: failed → BM25 only" in summary(pilot.app)
+
+
+async def test_knobs_are_passed_to_retrieve(tmp_path: Path) -> None:
+    index = ScriptedIndex(EXPLAINED)
+    async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
+        app = pilot.app
+        app.query_one("#query-limit", Input).value = "3"
+        app.query_one("#query-budget", Input).value = "50"
+        app.query_one("#query-links", Checkbox).value = False
+        app.query_one("#query-time", Input).value = "2026-07-01..2026-06-20"
+        await type_query(pilot, "sea")
+        await wait_for(pilot, lambda: any(q == "sea" for q, _ in index.calls))
+        kwargs = [kw for q, kw in index.calls if q == "sea"][-1]
+        assert kwargs["limit"] == 3 and kwargs["budget_tokens"] == 50
+        assert kwargs["expand_links"] is False and kwargs["explain"] is True
+        assert kwargs["time_range"] == ("2026-06-20", "2026-07-01")
+
+
+async def test_malformed_time_range_is_an_inline_error_and_no_query(tmp_path: Path) -> None:
+    index = ScriptedIndex(EXPLAINED)
+    async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
+        pilot.app.query_one("#query-time", Input).value = "someday"
+        await type_query(pilot, "sea")
+        await pilot.pause(0.3)
+        assert "bad time range 'someday'" in status(pilot.app)
+        assert index.calls == []
+
+
+async def test_stale_result_never_overwrites_a_newer_query(tmp_path: Path) -> None:
+    gate = threading.Event()
+    index = ScriptedIndex(EXPLAINED, gate)
+    async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
+        panel = pilot.app.query_one(QueryPanel)
+        pilot.app.query_one("#query-input", Input).value = "slow"
+        panel.run_query()
+        await pilot.pause(0.05)
+        pilot.app.query_one("#query-input", Input).value = "fast"
+        panel.run_query()
+        gate.set()
+        await wait_for(pilot, lambda: [q for q, _ in index.calls][-1:] == ["fast"])
+        await pilot.pause(0.1)
+        assert "fast" in [q for q, _ in index.calls]
+        assert status(pilot.app).startswith("2 hits")
+
+
+async def test_waits_while_the_index_is_building(tmp_path: Path) -> None:
+    index = ScriptedIndex(EXPLAINED)
+    async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
+        panel = pilot.app.query_one(QueryPanel)
+        panel.set_index_building(True)
+        await type_query(pilot, "sea")
+        await pilot.pause(0.3)
+        assert "index building" in status(pilot.app) and index.calls == []
+        panel.set_index_building(False)
+        await wait_for(pilot, lambda: len(index.calls) == 1)
+
+
+async def test_selecting_rows_opens_wiki_item_and_diary_day(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
+        pilot.app.query_one("#query-results", DataTable).focus()
+        await pilot.press("enter", "down", "enter", "down", "enter")
+        assert pilot.app.opened == [
+            ("item", "places", "beach"),
+            ("item", "places", "harbour"),
+            ("diary", "2026-07-21", "14:30"),
+        ]
+
+
+def real_store(root: Path) -> Any:
+    from wikimem import MemoryIndex
+
+    store = MemoryStore(root)
+    store.add("places", "beach", "Sandy beach, see [[places:harbour]] and [[places:atlantis]].")
+    store.add("places", "harbour", "Boats [bold]moored[/bold] here.")
+    store.add("notes", "[red]odd[/red] name", "The beach at night.")
+    store.diary.append("Swam at the beach.", date="2026-07-21", time="14:30")
+    return MemoryIndex(store)
+
+
+def snapshot_files(root: Path) -> dict[str, tuple[int, int]]:
+    return {str(p): (p.stat().st_mtime_ns, p.stat().st_size) for p in root.rglob("*") if p.is_file()}
+
+
+async def test_real_index_hit_with_link_row_and_literal_markup(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(pilot.app)))
+        rows = table_rows(pilot.app)
+        items = [r[6].strip() for r in rows]
+        assert items.index("places:harbour") == items.index("places:beach") + 1
+        assert rows[items.index("places:harbour")][7] == "via beach"
+        assert "notes:[red]odd[/red] name" in items
+        assert "unresolved links: [[places:atlantis]]" in summary(pilot.app)
+
+
+async def test_real_index_time_range_adds_diary_rows(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        pilot.app.query_one("#query-time", Input).value = "2026-07-21"
+        await type_query(pilot, "swam")
+        await wait_for(pilot, lambda: "2026-07-21:14:30" in [r[6] for r in table_rows(pilot.app)])
+        assert "time gate: 2026-07-21  [explicit]" in summary(pilot.app)
+
+
+async def test_querying_never_writes_to_the_store(tmp_path: Path) -> None:
+    index = real_store(tmp_path)
+    before = snapshot_files(tmp_path)
+    async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: status(pilot.app).endswith("ms"))
+        pilot.app.query_one("#query-time", Input).value = "2026-07-01..2026-07-31"
+        await wait_for(pilot, lambda: "time gate: 2026-07-01..2026-07-31" in summary(pilot.app))
+    assert snapshot_files(tmp_path) == before
+
+
+async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    index = real_store(tmp_path)
+    app = QueryApp(tmp_path, index)
+    async with app.run_test(size=(140, 40)) as pilot:
+        app.query_one("#query-jieba", Select).value = "off"
+        await wait_for(pilot, lambda: app.backend.index is not index)
+        assert app.backend.index.use_jieba is False and app.backend.use_jieba is False
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: "places:beach" in [r[6] for r in table_rows(app)])
+
+
+async def test_query_waits_for_the_apps_index_build(tmp_path: Path) -> None:
+    index = ScriptedIndex(EXPLAINED)
+    app = QueryApp(tmp_path, index)
+    app.index_ready = False  # what WikimemApp says while its build worker runs
+    async with app.run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "sea")
+        await wait_for(pilot, lambda: "index building" in status(pilot.app))
+        assert index.calls == []
+        app.index_ready = True
+        await wait_for(pilot, lambda: len(index.calls) == 1)
+        await wait_for(pilot, lambda: status(pilot.app).startswith("2 hits"))
+
+
+async def test_fusion_weight_knob_sets_the_index_weight(tmp_path: Path) -> None:
+    index = ScriptedIndex(EXPLAINED)
+    async with QueryApp(tmp_path, index, embedder=object()).run_test(size=(140, 40)) as pilot:
+        fusion = pilot.app.query_one("#query-fusion", Input)
+        assert fusion.value == "0.5" and not fusion.disabled
+        fusion.value = "0.3"
+        await pilot.pause()
+        assert index.fusion_weight == 0.3
+        fusion.value = "2"
+        await pilot.pause()
+        assert index.fusion_weight == 0.3 and "between 0 and 1" in status(pilot.app)
+
+
+async def test_fusion_weight_knob_is_disabled_without_an_embedder(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        assert pilot.app.query_one("#query-fusion", Input).disabled
+
+
+def test_span_syntax_is_a_date_or_two_dates() -> None:
+    from wikimem_tui.widgets.query_panel import parse_span
+
+    assert parse_span("2026-07-21") == ("2026-07-21", "2026-07-21")
+    assert parse_span("2026-07-22..2026-07-01") == ("2026-07-01", "2026-07-22")
+    assert parse_span("2026-02-30") is None
+    assert parse_span("2026-07-01..") is None
+    assert parse_span("20260701") is None

@@ -1,0 +1,61 @@
+"""SVG snapshots of the main screen (80x24) and the tree / item / editor / help views (120x40).
+
+Each test hands ``snap_compare`` an App instance over the pinned test memory
+(fixed today and clock, no cursor blink, animations off) and waits for the
+catalogue and index before the shot, so the picture never depends on timing.
+"""
+
+from __future__ import annotations
+
+from conftest import make_app, open_item, ready
+from wikimem_tui.messages import OpenDiaryDay
+
+
+def test_main_screen_80x24(backend, snap_compare) -> None:
+    assert snap_compare(make_app(backend), terminal_size=(80, 24), run_before=ready)
+
+
+def test_tree_and_item_view_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await pilot.press("down", "enter", "down", "enter")  # people expanded, then preferences
+        await open_item(pilot, "people", "Alice")
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_markup_content_shown_literally_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await pilot.press("enter")  # expand "notes"
+        await open_item(pilot, "notes", "[bold]loud[/bold]")
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_editor_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await open_item(pilot, "preferences", "coffee")
+        await pilot.press("e")
+        await pilot.pause()
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_diary_day_in_item_view_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        pilot.app.post_message(OpenDiaryDay("2026-07-20", "18:00"))
+        await pilot.pause()
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_help_screen_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)

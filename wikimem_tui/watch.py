@@ -1,0 +1,145 @@
+"""Filesystem events → ``StoreChange`` values; no widget code lives here.
+
+Other processes (the agent, an editor, ``git pull``) write the memory while
+the app runs. The watcher turns watchfiles' raw, bursty events into one
+``StoreChange`` per debounce window, naming RecallFiles and diary days, so
+the app can re-index only what changed.
+
+The app's own writes must not come back as "changed by someone else": after
+every write the app records the (mtime_ns, size) of each file it touched in
+``OwnWrites``; an event whose file still has exactly that signature is ours
+and is dropped. A later external write changes the signature, so it is
+never hidden by an earlier write of ours.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from wikimem_tui.messages import StoreChange
+
+__all__ = ["OwnWrites", "classify", "watch_store"]
+
+_DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_FILE_RE = re.compile(r"^[a-z0-9_][a-z0-9_-]*$")
+
+Signature = tuple[int, int] | None
+
+
+def _signature(path: Path) -> Signature:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
+
+
+class OwnWrites:
+    """Signatures of files as this app left them after its own writes."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, Signature] = {}
+
+    def record(self, paths: Iterable[Path]) -> None:
+        """Remember how each path looks right now (absent counts: a removed file)."""
+        for path in paths:
+            self._seen[os.path.abspath(path)] = _signature(path)
+
+    def is_own(self, path: Path) -> bool:
+        """True when ``path`` is still exactly as our last write left it."""
+        key = os.path.abspath(path)
+        if key not in self._seen:
+            return False
+        return self._seen[key] == _signature(path)
+
+
+def _kind(root: Path, path: Path) -> tuple[str, str] | None:
+    """``("wiki", file)``, ``("diary", date)``, ``("journal", "")``, ``("vectors", "")`` or None."""
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return None
+    parts = rel.parts
+    if len(parts) == 1:
+        name = parts[0]
+        if name == "journal.jsonl":
+            return ("journal", "")
+        if name.startswith("vectors"):
+            return ("vectors", "")
+        return None
+    if len(parts) == 2 and parts[1].endswith(".md"):
+        stem = parts[1][:-3]
+        if parts[0] == "wiki" and _FILE_RE.match(stem):
+            return ("wiki", stem)
+        if parts[0] == "diary" and _DAY_RE.match(stem):
+            return ("diary", stem)
+        return None
+    if parts[0] == "diary-vectors":
+        return ("vectors", "")
+    return None
+
+
+def classify(root: Path, paths: Iterable[Path], own: OwnWrites | None = None) -> StoreChange | None:
+    """The memory-relevant part of a batch of changed paths, or None when nothing is.
+
+    Temp files, lock files and unknown files are ignored, as are files that
+    still look exactly as the app's own last write left them.
+    """
+    wiki: set[str] = set()
+    days: set[str] = set()
+    journal = vectors = False
+    for path in paths:
+        kind = _kind(root, Path(path))
+        if kind is None or (own is not None and own.is_own(Path(path))):
+            continue
+        what, name = kind
+        if what == "wiki":
+            wiki.add(name)
+        elif what == "diary":
+            days.add(name)
+        elif what == "journal":
+            journal = True
+        else:
+            vectors = True
+    if not (wiki or days or journal or vectors):
+        return None
+    return StoreChange(frozenset(wiki), frozenset(days), journal, vectors, external=True)
+
+
+async def watch_store(
+    root: Path,
+    on_change: Callable[[StoreChange], None],
+    *,
+    own: OwnWrites | None = None,
+    stop_event: Any | None = None,
+    debounce_ms: int = 200,
+    force_polling: bool | None = None,
+) -> None:
+    """Watch ``root`` until cancelled (or ``stop_event`` is set), calling ``on_change`` per batch.
+
+    ``debounce_ms`` groups a burst (an atomic replace is several events) into
+    one change; it is well under the 1 s "external write visible" goal.
+    """
+    from watchfiles import awatch
+
+    root = Path(os.path.abspath(root))
+
+    def keep(_change: Any, path: str) -> bool:
+        return _kind(root, Path(path)) is not None
+
+    async for batch in awatch(
+        root,
+        watch_filter=keep,
+        debounce=debounce_ms,
+        step=50,
+        stop_event=stop_event,
+        rust_timeout=1000,
+        force_polling=force_polling,
+    ):
+        change = classify(root, (Path(p) for _, p in batch), own)
+        if change is not None:
+            on_change(change)
