@@ -412,3 +412,10 @@ async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) 
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))
     assert MemoryStore(root).get("first", "hello").content == "The very first memory."
+
+
+async def test_notifications_show_escape_characters_visibly(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        pilot.app.notify("deleted x:\x1b[2Jevil", markup=False)
+        await pilot.pause()
+        assert "deleted x:␛[2Jevil" in notices(pilot.app)

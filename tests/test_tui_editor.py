@@ -178,3 +178,28 @@ async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch
         await pilot.pause()
         assert "unchanged: nothing written" in notices(pilot.app)
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backend, memory_dir) -> None:
+    from wikimem_tui.messages import OpenDiaryDay
+
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press(*"people", "enter", *"Alice", "enter")
+        assert await wait_for(pilot, lambda: pilot.app.query_one("ItemView").current == ("people", "Alice"))
+    item = MemoryStore(memory_dir).get("people", "Alice")
+    assert item.content.startswith("Colleague. Likes [[preferences:coffee]]")
+    assert item.content.endswith("Met Alice for coffee.\n(evidence: diary 2026-07-20 08:30, owner agent)")
+    assert item.owner == "tui:test"
+
+
+async def test_promote_needs_a_diary_day_on_screen(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        assert any("open a diary day first" in n for n in notices(pilot.app))

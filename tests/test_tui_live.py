@@ -121,3 +121,15 @@ async def test_external_change_without_edits_reloads_the_editor(backend, memory_
         editor = app.query_one(ItemEditor)
         assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.", 15)
         assert not isinstance(app.screen, ConflictScreen)
+
+
+async def test_a_failing_index_build_is_reported_not_fatal(backend) -> None:
+    def broken(progress=None):  # type: ignore[no-untyped-def]
+        raise OSError("disk on fire")
+
+    backend.index.build = broken
+    app = make_app(backend)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert await wait_for(pilot, lambda: any("disk on fire" in n for n in notices(app)))
+        assert app.is_running
+        assert "index: failed" in screen_text(app)

@@ -115,12 +115,14 @@ class MemoryStore:
         owner: str | None = None,
         source_conv: str | None = None,
         ts: str | dt.datetime | None = None,
+        detail: str | None = None,
     ) -> RecallItem:
         """Insert or replace ``file:name``; journals ``add`` or ``update``.
 
-        ``ts`` defaults to now (UTC). Raises ``ValueError`` naming the
-        problem, and writes nothing, when a name, the content or a
-        provenance value would not survive a round trip.
+        ``ts`` defaults to now (UTC). ``detail`` is a free-form note for the
+        journal line (e.g. why a curation step wrote this). Raises
+        ``ValueError`` naming the problem, and writes nothing, when a name,
+        the content or a provenance value would not survive a round trip.
         """
         block = self._make_block(file, name, content, owner, source_conv, ts)
         with store_lock(self.root):
@@ -130,7 +132,7 @@ class MemoryStore:
             by_name[block.heading] = block
             self._write(file, parsed, list(by_name.values()))
             self.journal.append(action, file=file, name=block.heading, owner=block.owner,
-                                source_conv=block.source_conv)
+                                source_conv=block.source_conv, detail=detail)
         self._changed(file)
         return _to_item(file, block)
 

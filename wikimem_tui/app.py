@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -20,14 +21,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem_tui import flows
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
 from wikimem_tui.context import Backend, Catalogue
 from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
-from wikimem_tui.safe import clean_line
+from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.help import HelpScreen
 from wikimem_tui.widgets.editor import ItemEditor
 from wikimem_tui.widgets.item_view import ItemView
@@ -36,7 +37,8 @@ from wikimem_tui.widgets.topic_tree import TopicTree
 __all__ = ["WikimemApp", "WRITE_ACTIONS"]
 
 #: Actions that write; hidden from the footer and refused with a notice when read-only.
-WRITE_ACTIONS = {"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary", "external_editor"}
+WRITE_ACTIONS = {"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary", "promote",
+                 "external_editor"}
 
 #: (pane name, tab id, widgets module, class) for the panes another module provides.
 PANES = [
@@ -81,6 +83,7 @@ class WikimemApp(App[None]):
         Binding("m", "move", "Move", id="move", show=False),
         Binding("d", "delete", "Delete", id="delete"),
         Binding("a", "append_diary", "Append diary", id="append-diary", show=False),
+        Binding("p", "promote", "Promote", id="promote", show=False),
         Binding("g", "goto", "Go to", id="goto"),
         Binding("f4", "external_editor", "$EDITOR", id="external-editor", show=False),
         Binding("q", "quit", "Quit", id="quit"),
@@ -164,7 +167,7 @@ class WikimemApp(App[None]):
 
     # -- workers ----------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="catalogue")
+    @work(thread=True, exclusive=True, group="catalogue", exit_on_error=False)
     def build_catalogue(self) -> None:
         """(Re)build the catalogue off the UI thread and hand it to the tree."""
         worker = get_current_worker()
@@ -184,7 +187,7 @@ class WikimemApp(App[None]):
         self.query_one(TopicTree).set_catalogue(catalogue)
         flows.reshow(self)
 
-    @work(thread=True, exclusive=True, group="index")
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_index(self, files: frozenset[str] | None = None) -> None:
         """Build (or refresh) the search index with progress on the status line."""
         index = self.backend.index
@@ -211,7 +214,7 @@ class WikimemApp(App[None]):
             self._index_stale = False
             self.build_index(frozenset(self.backend.store.files()))
 
-    @work(exclusive=True, group="watch")
+    @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_files(self) -> None:
         """Follow edits by other processes under the memory directory."""
         from wikimem_tui.watch import watch_store
@@ -223,6 +226,14 @@ class WikimemApp(App[None]):
             await watch_store(self.backend.root, changed, own=self.backend.own_writes, force_polling=self._force_polling)
         except Exception as exc:  # inotify limits, vanished directory…
             self.notify(f"live updates off: {exc}", severity="warning", markup=False)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """A background job failed: say so and keep running (the files are untouched)."""
+        if event.state == WorkerState.ERROR and event.worker.group in ("catalogue", "index", "watch"):
+            self.notify_error(f"{event.worker.group} failed: {event.worker.error}")
+            if event.worker.group == "index":
+                self.update_status("index: failed (see notification)")
 
     # -- routing ----------------------------------------------------------------
 
@@ -362,6 +373,11 @@ class WikimemApp(App[None]):
         if not self._refuse_write():
             flows.append_diary(self)
 
+    def action_promote(self) -> None:
+        """Promote entries of the diary day shown into a wiki item."""
+        if not self._refuse_write():
+            flows.promote(self)
+
     def action_goto(self) -> None:
         """Fuzzy-find an item and open it."""
         flows.goto(self)
@@ -370,6 +386,11 @@ class WikimemApp(App[None]):
         """Edit the open item in $EDITOR (suspends the app)."""
         if not self._refuse_write():
             flows.external_editor(self)
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Every toast: control characters made visible (names in messages are untrusted)."""
+        super().notify(clean(message), title=clean_line(title), severity=severity, timeout=timeout, markup=markup)
 
     def notify_error(self, message: str) -> None:
         """An error toast with literal text."""

@@ -28,6 +28,7 @@ ACTION_COMMANDS: list[tuple[str, str, str]] = [
     ("Move item", "Move the open item to another RecallFile", "move"),
     ("Delete item", "Delete the open item (asks first)", "delete"),
     ("Append diary entry", "Append an entry to the diary", "append_diary"),
+    ("Promote diary entries", "Turn entries of the day shown into a wiki item", "promote"),
     ("Go to item", "Fuzzy-find an item by file and name", "goto"),
     ("Toggle tree", "Show or hide the topic tree", "toggle_tree"),
     ("Show item pane", "Switch to the item view", "pane('item')"),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem import Diary, MemoryStore
+from wikimem import Diary, DiaryItem, MemoryStore
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
 
@@ -42,6 +42,20 @@ Key = tuple[str, str]
 def _norm(name: str) -> str:
     """Item names compare after whitespace runs collapse, as the store does."""
     return " ".join(name.split())
+
+
+def evidence_line(entry: DiaryItem) -> str:
+    """The trail back to one diary entry (promotion keeps one per entry)."""
+    who = f", owner {entry.owner}" if entry.owner else ""
+    return f"(evidence: diary {entry.date} {entry.time}{who})"
+
+
+def promotion_content(entries: list[DiaryItem], existing: str | None = None) -> str:
+    """Existing content (if any), then each entry's text followed by its evidence line."""
+    parts = [existing] if existing else []
+    parts += [f"{entry.content}\n{evidence_line(entry)}" for entry in entries]
+    return "\n\n".join(parts)
+
 
 
 @dataclass
@@ -98,6 +112,20 @@ class Backend:
         """Remove ``file:name``."""
         self._writable()
         self.store.remove(file, name, owner=self.owner)
+        return self.note_write([file])
+
+    def promote(self, entries: list[DiaryItem], file: str, name: str) -> StoreChange:
+        """Write diary ``entries`` into ``file:name`` (appended when it exists) with evidence lines.
+
+        The source conversation is kept when all entries share one; the
+        write is this app's (owner, ts). ``ValueError`` → nothing written.
+        """
+        self._writable()
+        existing = self.store.get(file, name)
+        sources = {e.source_conv for e in entries}
+        source = sources.pop() if len(sources) == 1 else (existing.source_conv if existing else None)
+        content = promotion_content(entries, existing.content if existing else None)
+        self.store.add(file, name, content, owner=self.owner, source_conv=source, ts=self.clock())
         return self.note_write([file])
 
     def relocate(self, file: str, name: str, new_file: str, new_name: str, *, rewrite_links: bool = False) -> StoreChange:

@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from wikimem_tui.app import WikimemApp
 
 __all__ = [
-    "append_diary", "cancel_edit", "check_conflict", "confirm_quit", "delete", "edit", "external_editor", "goto", "move",
-    "new_item", "open_day", "open_file", "open_item", "rename", "reshow", "saved", "show_conflict", "show_pane",
+    "append_diary", "cancel_edit", "check_conflict", "confirm_quit", "delete", "edit",
+    "external_editor", "goto", "move", "new_item", "open_day", "open_file", "open_item", "promote",
+    "rename", "reshow", "saved", "show_conflict", "show_pane",
 ]
 
 
@@ -360,6 +361,26 @@ def append_diary(app: WikimemApp) -> None:
             app.notify(f"appended diary {entry.date} {entry.time}", markup=False)
 
     app.push_screen(DiaryAppendScreen(date), appended)
+
+
+def promote(app: WikimemApp) -> None:
+    """Diary day shown → pick entries → a new or extended wiki item with evidence lines."""
+    from wikimem_tui.screens.promote import PromoteScreen
+
+    shown = _view(app).shown
+    if not shown or shown[0] != "day":
+        app.notify("open a diary day first (tree: diary, or the calendar)", markup=False)
+        return
+    date, time = shown[1], shown[2] or None
+
+    def promoted(result: tuple[StoreChange, str, str] | None) -> None:
+        if result is not None:
+            change, file, name = result
+            _post(app, change)
+            app.notify(f"promoted to {file}:{name}", markup=False)
+            open_item(app, file, name)
+
+    app.push_screen(PromoteScreen(date, app.backend.diary.day(date), time), promoted)
 
 
 def goto(app: WikimemApp) -> None:

@@ -212,7 +212,7 @@ class ItemView(VerticalScroll):
             body.append("\n\n")
         if not entries:
             body.append("No entries.", style="dim")
-        self._set(Text(f"diary {date}", style="bold"), Text(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}", style="dim"), body)
+        self._set(Text(f"diary {date}", style="bold"), Text(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} · p: promote to the wiki", style="dim"), body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)
 

@@ -1,0 +1,109 @@
+"""Promote diary entries (events) into a wiki item (reviewed knowledge).
+
+The diary is evidence, the wiki is the reviewed state: promotion copies the
+chosen entries' text into a new or existing item and keeps a visible trail
+back to them — one ``(evidence: diary DATE HH:MM, owner …)`` line per entry —
+so a reader can always find where a memory came from. The write itself is
+``Backend.promote`` (one ``MemoryStore.add``, content from
+``context.promotion_content``); a rejected write is shown here
+and nothing is written.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from wikimem import DiaryItem, sanitize_item_name, validate_file
+from wikimem_tui.messages import StoreChange
+from wikimem_tui.safe import clean_line, safe_line
+
+__all__ = ["PromoteScreen"]
+
+
+class PromoteScreen(ModalScreen[tuple[StoreChange, str, str] | None]):
+    """Pick entries of one day and the item they become; dismisses with ``(change, file, name)``."""
+
+    DEFAULT_CSS = """
+    PromoteScreen { align: center middle; }
+    PromoteScreen > Vertical { width: 90; max-width: 95%; height: auto; max-height: 95%; border: thick $primary; background: $surface; padding: 0 1; }
+    PromoteScreen SelectionList { height: auto; max-height: 12; }
+    PromoteScreen #promote-error { color: $error; height: auto; }
+    PromoteScreen Horizontal { height: auto; align-horizontal: right; }
+    PromoteScreen Button { margin-left: 1; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "promote", "Promote", id="promote.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="promote.cancel"),
+    ]
+
+    def __init__(self, date: str, entries: list[DiaryItem], time: str | None = None, file: str = "") -> None:
+        super().__init__()
+        self.date, self.entries, self.time, self.file = date, entries, time, file
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"Promote diary entries of {self.date} into a wiki item", style="bold"))
+            selections = []
+            for index, entry in enumerate(self.entries):
+                first = entry.content.splitlines()[0] if entry.content else ""
+                label = Content(clean_line(f"{entry.time}  {first[:70]}"))
+                selections.append(Selection(label, index, self.time in (None, entry.time)))
+            yield SelectionList[int](*selections, id="promote-entries")
+            yield Label("RecallFile")
+            yield Input(self.file, placeholder="e.g. preferences", id="promote-file")
+            yield Label("Item name (an existing item gets the entries appended)")
+            yield Input(placeholder="e.g. likes-the-sea", id="promote-name")
+            yield Static(id="promote-error")
+            with Horizontal():
+                yield Button("Promote ^s", id="promote-ok", variant="primary")
+                yield Button("Cancel esc", id="promote-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#promote-file" if not self.file else "#promote-name", Input).focus()
+
+    def _error(self, message: str) -> None:
+        self.query_one("#promote-error", Static).update(safe_line(message))
+
+    def action_promote(self) -> None:
+        """Validate, write through the backend, close with what changed."""
+        chosen = [self.entries[i] for i in sorted(self.query_one(SelectionList).selected)]
+        if not chosen:
+            self._error("select at least one entry")
+            return
+        try:
+            file = validate_file(self.query_one("#promote-file", Input).value.strip())
+            name = sanitize_item_name(self.query_one("#promote-name", Input).value)
+            change = self.app.backend.promote(chosen, file, name)  # type: ignore[attr-defined]
+        except (ValueError, PermissionError) as exc:
+            self._error(f"not promoted: {exc}")
+            return
+        self.dismiss((change, file, name))
+
+    def action_cancel(self) -> None:
+        """Close without writing."""
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "promote-file":
+            self.query_one("#promote-name", Input).focus()
+        else:
+            self.action_promote()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "promote-ok":
+            self.action_promote()
+        else:
+            self.action_cancel()
