@@ -199,3 +199,11 @@ async def test_clicking_the_month_arrows_changes_month(tmp_path: Path) -> None:
         await pilot.click(MonthGrid, offset=(41, 0))
         await pilot.click(MonthGrid, offset=(41, 0))
         assert "August 2026" in grid_text(pilot.app)
+
+
+def test_promotion_journals_which_diary_entries_it_came_from(tmp_path: Path) -> None:
+    store = MemoryStore(seeded(tmp_path))
+    backend = Backend(root=tmp_path, store=store, index=None, owner="tui:test", clock=lambda: NOW)  # type: ignore[arg-type]
+    backend.promote(store.diary.day("2026-07-21"), "places", "beach")
+    last = store.journal.entries()[-1]
+    assert last["detail"] == "promoted from diary 2026-07-21 09:00, 2026-07-21 14:30"

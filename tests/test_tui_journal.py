@@ -12,7 +12,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, Static
 
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.widgets.journal_tail import JournalFollower, JournalTail, JournalView
+from wikimem_tui.widgets.journal_reader import JournalFollower
+from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
 
 
 class TailApp(App[None]):
@@ -231,3 +232,16 @@ def test_follower_keeps_a_character_cut_mid_write_intact(tmp_path: Path) -> None
         fh.write(data[cut:])
     _, rows = follower.poll()
     assert rows[0].field("item") == "张伟"
+
+
+async def test_journal_key_puts_the_focus_on_the_rows_and_escape_leaves_a_filter(memory_dir: Path) -> None:
+    from conftest import make_app, make_backend, ready
+
+    app = make_app(make_backend(memory_dir))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: app.focused is app.query_one(JournalView))
+        app.query_one("#journal-owner", Input).focus()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.focused is app.query_one(JournalView))

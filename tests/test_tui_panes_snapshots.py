@@ -179,7 +179,7 @@ def health_status(app: App) -> str:
 
 async def test_health_lists_dangling_links_and_non_json_journal_lines(tmp_path: Path) -> None:
     async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "findings" in health_status(pilot.app))
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
         pane = pilot.app.query_one(HealthPane)
         assert sorted((f.code, f.location) for f in pane.findings) == [
             ("dangling-link", "places:beach"),
@@ -190,7 +190,7 @@ async def test_health_lists_dangling_links_and_non_json_journal_lines(tmp_path: 
 
 async def test_health_finding_opens_its_item(tmp_path: Path) -> None:
     async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "findings" in health_status(pilot.app))
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
         pilot.app.query_one(DataTable).focus()
         await pilot.press("down", "enter")
         assert pilot.app.opened == [("places", "beach")]
@@ -199,7 +199,7 @@ async def test_health_finding_opens_its_item(tmp_path: Path) -> None:
 async def test_health_rechecks_after_a_store_change(tmp_path: Path) -> None:
     backend = seeded_store(tmp_path)
     async with PaneApp(backend, HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "findings" in health_status(pilot.app))
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
         backend.store.add("places", "atlantis", "Found it.", ts=TS)
         pilot.app.query_one(HealthPane).refresh_from_store()
         await settle(pilot, lambda: len(pilot.app.query_one(HealthPane).findings) == 1)
@@ -211,7 +211,7 @@ async def test_health_flags_hand_edited_names_that_fail_validation(tmp_path: Pat
     (tmp_path / "wiki" / "Bad File.md").write_text("# Bad File\n\n## ok\n\nfine\n", encoding="utf-8")
     (tmp_path / "wiki" / "hand.md").write_text("# hand\n\n## a:b\n\ncolon in the name\n", encoding="utf-8")
     async with PaneApp(backend, HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "findings" in health_status(pilot.app))
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
         found = {(f.code, f.severity, f.location) for f in pilot.app.query_one(HealthPane).findings}
         assert ("bad-item-name", "error", "hand:a:b") in found
         assert ("bad-file-name", "error", "wiki/Bad File.md") in found

@@ -6,6 +6,7 @@ import datetime as dt
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -291,11 +292,96 @@ async def test_fusion_weight_knob_is_disabled_without_an_embedder(tmp_path: Path
         assert pilot.app.query_one("#query-fusion", Input).disabled
 
 
-def test_span_syntax_is_a_date_or_two_dates() -> None:
-    from wikimem_tui.widgets.query_panel import parse_span
+def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -> None:
+    from wikimem_tui.widgets.query_knobs import QueryKnobs
 
-    assert parse_span("2026-07-21") == ("2026-07-21", "2026-07-21")
-    assert parse_span("2026-07-22..2026-07-01") == ("2026-07-01", "2026-07-22")
-    assert parse_span("2026-02-30") is None
-    assert parse_span("2026-07-01..") is None
-    assert parse_span("20260701") is None
+    knobs = QueryKnobs(use_jieba=False, fusion=None)
+    values = {"#query-limit": "10", "#query-budget": "", "#query-links": True}
+    knobs.query_one = lambda selector, _type=None: SimpleNamespace(value=values[selector])  # type: ignore[method-assign]
+    values["#query-time"] = "2026-07-22..2026-07-01"
+    assert knobs.params("q", TODAY).time_range == ("2026-07-01", "2026-07-22")
+    values["#query-time"] = "昨天"
+    assert knobs.params("q", TODAY).time_range == ("2026-07-21", "2026-07-21")
+
+
+async def test_jieba_knob_starts_at_the_index_mode_and_mount_does_not_rebuild(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    from wikimem import MemoryIndex
+
+    index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
+    app = QueryApp(tmp_path, index)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause(0.3)
+        assert app.query_one("#query-jieba", Select).value == "off"
+        assert app.backend.index is index
+        assert not [n for n in app._notifications if "rebuilt" in n.message]
+
+
+async def test_choosing_jieba_says_it_loads_and_how_long_the_rebuild_took(tmp_path: Path) -> None:
+    from textual.widgets import Select
+
+    from wikimem import MemoryIndex
+
+    index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
+    app = QueryApp(tmp_path, index)
+    async with app.run_test(size=(140, 40)) as pilot:
+        app.query_one("#query-jieba", Select).value = "on"
+        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        await wait_for(pilot, lambda: any("rebuilt with jieba in" in n.message for n in app._notifications))
+        assert any("loading jieba" in n.message for n in app._notifications)
+        assert app.backend.index.use_jieba is True
+
+
+def test_backend_pins_the_index_today_to_its_own() -> None:
+    index = ScriptedIndex(EXPLAINED)
+    backend = Backend(root=Path("."), store=None, index=index, today=lambda: TODAY)  # type: ignore[arg-type]
+    assert index.today() == TODAY  # type: ignore[attr-defined]
+
+
+async def test_time_word_in_the_query_resolves_against_the_pinned_today(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.diary.append("Swam at the beach.", date="2026-07-21", time="14:30")
+    store.diary.append("Swam again.", date="2026-07-22", time="09:00")
+    from wikimem import MemoryIndex
+
+    async with QueryApp(tmp_path, MemoryIndex(store)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "swam 昨天")
+        await wait_for(pilot, lambda: "time gate" in summary(pilot.app))
+        start, end = pilot.app.query_one(QueryPanel).last_result.time_range
+        assert (start, end) == ("2026-07-21", "2026-07-21")
+
+
+def test_bigrams_are_the_default_and_jieba_is_opt_in() -> None:
+    from wikimem_tui.__main__ import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args([]).jieba is False
+    assert parser.parse_args(["--no-jieba"]).jieba is False
+    assert parser.parse_args(["--jieba"]).jieba is True
+
+
+async def test_enter_in_the_query_box_moves_to_the_results_and_escape_back(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-results"))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-input"))
+
+
+async def test_picking_a_result_in_the_app_shows_the_item_tab(memory_dir: Path) -> None:
+    from conftest import make_app, make_backend, ready
+
+    app = make_app(make_backend(memory_dir))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("slash")
+        await type_query(pilot, "coffee")
+        await wait_for(pilot, lambda: table_rows(app) and table_rows(app)[0][0] == "1")
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: app.query_one("#panes").active == "tab-item")
+        await pilot.pause(0.2)
+        assert app.query_one("#panes").active == "tab-item"
+        assert app.focused is app.query_one("#item-view")

@@ -57,6 +57,10 @@ def promotion_content(entries: list[DiaryItem], existing: str | None = None) -> 
     return "\n\n".join(parts)
 
 
+def promotion_detail(entries: list[DiaryItem]) -> str:
+    """The journal's note on a promotion: which diary entries it came from."""
+    return "promoted from diary " + ", ".join(f"{entry.date} {entry.time}" for entry in entries)
+
 
 @dataclass
 class Backend:
@@ -79,6 +83,17 @@ class Backend:
     use_jieba: bool | None = None
     own_writes: OwnWrites = field(default_factory=OwnWrites)
     """Signatures of files as the app's own writes left them (the watcher skips those)."""
+
+    def __post_init__(self) -> None:
+        self.pin_index_today()
+
+    def pin_index_today(self) -> None:
+        """Make the index resolve query time words (昨天, yesterday) against ``today``.
+
+        Call again whenever ``index`` is replaced by a new one.
+        """
+        if self.index is not None:
+            self.index.today = self.today
 
     @property
     def diary(self) -> Diary:
@@ -125,7 +140,8 @@ class Backend:
         sources = {e.source_conv for e in entries}
         source = sources.pop() if len(sources) == 1 else (existing.source_conv if existing else None)
         content = promotion_content(entries, existing.content if existing else None)
-        self.store.add(file, name, content, owner=self.owner, source_conv=source, ts=self.clock())
+        self.store.add(file, name, content, owner=self.owner, source_conv=source, ts=self.clock(),
+                       detail=promotion_detail(entries))
         return self.note_write([file])
 
     def relocate(self, file: str, name: str, new_file: str, new_name: str, *, rewrite_links: bool = False) -> StoreChange:

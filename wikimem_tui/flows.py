@@ -4,7 +4,8 @@ Kept out of ``app.py`` so the App stays a router. Every function takes the
 app and does one user-level thing; writes go through ``Backend`` (which goes
 through the public store API with the app's owner) and end with a
 ``StoreChanged(external=False)`` so every view refreshes the same way a
-change by another process would.
+change by another process would. Showing things (open item/file/day, panes)
+lives in ``flows_open`` and is re-exported here: the App calls ``flows.*``.
 """
 
 from __future__ import annotations
@@ -15,18 +16,22 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.widgets import ContentSwitcher, TabbedContent
+from textual.widgets import TabbedContent
 
 from wikimem import DiaryItem, RecallItem
-from wikimem_tui.messages import StoreChange, StoreChanged
-from wikimem_tui.safe import safe_line
+from wikimem_tui.flows_open import address as _address
+from wikimem_tui.flows_open import blocked_by_draft as _blocked_by_draft
+from wikimem_tui.flows_open import item_editor as _editor
+from wikimem_tui.flows_open import item_view as _view
+from wikimem_tui.flows_open import open_day, open_file, open_item, reshow, show_pane
+from wikimem_tui.flows_open import post as _post
+from wikimem_tui.flows_open import switch as _switch
+from wikimem_tui.messages import StoreChange
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.conflict import ConflictChoice, ConflictScreen
 from wikimem_tui.screens.dialogs import move_form, new_file_form, new_item_form, rename_form
 from wikimem_tui.screens.goto import GoToScreen
 from wikimem_tui.widgets.editor import ItemEditor
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import TopicTree
 
 if TYPE_CHECKING:
     from wikimem_tui.app import WikimemApp
@@ -36,104 +41,6 @@ __all__ = [
     "external_editor", "goto", "move", "new_item", "open_day", "open_file", "open_item", "promote",
     "rename", "reshow", "saved", "show_conflict", "show_pane",
 ]
-
-
-def _address(file: str, name: str, style: str = "bold") -> Text:
-    return safe_line(f"{file}:{name}", style)
-
-
-def _view(app: WikimemApp) -> ItemView:
-    return app.query_one(ItemView)
-
-
-def _editor(app: WikimemApp) -> ItemEditor:
-    return app.query_one(ItemEditor)
-
-
-def _switch(app: WikimemApp, to: str) -> None:
-    app.query_one("#item-switcher", ContentSwitcher).current = to
-    app.query_one("#panes", TabbedContent).active = "tab-item"
-
-
-def _post(app: WikimemApp, change: StoreChange) -> None:
-    app.post_message(StoreChanged(change))
-
-
-def show_pane(app: WikimemApp, pane: str) -> None:
-    """Show ``pane`` and put the focus in it (the query box for ``query``)."""
-    if pane == "tree":
-        tree = app.query_one(TopicTree)
-        tree.display = True
-        tree.tree.focus()
-        return
-    app.query_one("#panes", TabbedContent).active = f"tab-{pane}"
-    widget = app.query_one("#item-switcher" if pane == "item" else f"#{pane}-pane")
-    targets = [w for w in widget.query("Input" if pane == "query" else "*") if w.focusable]
-    if widget.focusable:
-        widget.focus()
-    elif targets:
-        targets[0].focus()
-
-
-def _blocked_by_draft(app: WikimemApp) -> bool:
-    if app.editing and _editor(app).dirty:
-        app.notify("unsaved edits: save (ctrl+s) or cancel (esc) first", severity="warning", markup=False)
-        return True
-    if app.editing:
-        _switch(app, "item-view")
-    return False
-
-
-def open_item(app: WikimemApp, file: str, name: str) -> None:
-    """Show ``file:name`` in the item view and reveal it in the tree."""
-    if _blocked_by_draft(app):
-        return
-    item = app.backend.store.get(file, name)
-    if item is None:
-        _view(app).show_missing(file, name)
-    else:
-        _view(app).show_item(item, app.catalogue)
-        app.query_one(TopicTree).reveal(item.file, item.name)
-    _switch(app, "item-view")
-
-
-def open_file(app: WikimemApp, file: str) -> None:
-    """Show a whole RecallFile."""
-    if not _blocked_by_draft(app):
-        _view(app).show_file(file, app.backend.store.items(file), app.catalogue)
-        _switch(app, "item-view")
-
-
-def open_day(app: WikimemApp, date: str, time: str | None = None) -> None:
-    """Show one diary day (``time`` highlighted)."""
-    if _blocked_by_draft(app):
-        return
-    try:
-        entries = app.backend.diary.day(date)
-    except ValueError:
-        app.notify_error(f"not a diary date: {date}")
-        return
-    _view(app).show_day(date, entries, app.catalogue, time)
-    _switch(app, "item-view")
-
-
-def reshow(app: WikimemApp) -> None:
-    """Re-read whatever the item view shows (after a store change)."""
-    view = _view(app)
-    store = app.backend.store
-    if not view.shown:
-        return
-    kind, *args = view.shown
-    if kind == "item":
-        item = store.get(args[0], args[1])
-        if item is None:
-            view.show_missing(args[0], args[1])
-        else:
-            view.show_item(item, app.catalogue, home=False)
-    elif kind == "file":
-        view.show_file(args[0], store.items(args[0]), app.catalogue)
-    elif kind == "day":
-        view.show_day(args[0], app.backend.diary.day(args[0]), app.catalogue, args[1] or None)
 
 
 # -- editing --------------------------------------------------------------------
@@ -162,6 +69,10 @@ def _close_editor(app: WikimemApp) -> None:
     _view(app).focus()
 
 
+def _draft_question(question: str, editor: ItemEditor) -> Text:
+    return Text(question).append_text(_address(editor.file, editor.item_name)).append("?")
+
+
 def cancel_edit(app: WikimemApp) -> None:
     """Leave the editor; ask first when the draft has changes."""
     if not app.editing:
@@ -170,9 +81,7 @@ def cancel_edit(app: WikimemApp) -> None:
     if not editor.dirty:
         _close_editor(app)
         return
-    message = Text("Discard unsaved edits to ")
-    message.append_text(_address(editor.file, editor.item_name))
-    message.append("?")
+    message = _draft_question("Discard unsaved edits to ", editor)
 
     def answered(discard: bool | None) -> None:
         if discard:
@@ -183,10 +92,7 @@ def cancel_edit(app: WikimemApp) -> None:
 
 def confirm_quit(app: WikimemApp) -> None:
     """Quit only after the user agrees to drop the draft."""
-    editor = _editor(app)
-    message = Text("Quit and discard unsaved edits to ")
-    message.append_text(_address(editor.file, editor.item_name))
-    message.append("?")
+    message = _draft_question("Quit and discard unsaved edits to ", _editor(app))
     app.push_screen(ConfirmScreen(message, yes="Quit"), lambda yes: yes and app.exit())
 
 
@@ -349,11 +255,13 @@ def delete(app: WikimemApp) -> None:
 
 
 def append_diary(app: WikimemApp) -> None:
-    """Open the append dialog (for the calendar's day when it is showing)."""
+    """Open the append dialog for the day in view (calendar or item view), else today."""
     from wikimem_tui.screens.diary_append import DiaryAppendScreen
 
-    calendar = app.query_one("#calendar-pane")
-    date = getattr(calendar, "selected_date", None) if app.query_one("#panes", TabbedContent).active == "tab-calendar" else None
+    active, shown = app.query_one("#panes", TabbedContent).active, _view(app).shown
+    date = getattr(app.query_one("#calendar-pane"), "selected_date", None) if active == "tab-calendar" else None
+    if active == "tab-item" and not app.editing and shown and shown[0] == "day":
+        date = shown[1]
 
     def appended(entry: DiaryItem | None) -> None:
         if entry is not None:
@@ -377,7 +285,7 @@ def promote(app: WikimemApp) -> None:
         if result is not None:
             change, file, name = result
             _post(app, change)
-            app.notify(f"promoted to {file}:{name}", markup=False)
+            app.notify(f"promoted to {file}:{name} (the journal lists the diary entries)", markup=False)
             open_item(app, file, name)
 
     app.push_screen(PromoteScreen(date, app.backend.diary.day(date), time), promoted)

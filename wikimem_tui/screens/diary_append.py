@@ -99,6 +99,9 @@ class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
         except ValueError as exc:
             self._error(f"not appended: {exc}")
             return
+        # Recorded now, not in the dismiss callback: the watcher may look at the
+        # files before the dialog is gone and would report our write as external.
+        backend.note_write(diary_dates=[entry.date])
         self.dismiss(entry)
 
     def action_cancel(self) -> None:

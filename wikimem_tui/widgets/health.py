@@ -24,11 +24,15 @@ from textual.widgets import DataTable, Static
 from wikimem import sanitize_item_name, validate_file
 from wikimem_tui.messages import OpenItem, StoreChange
 from wikimem_tui.safe import safe_line
-from wikimem_tui.widgets.journal_tail import JournalFollower
+from wikimem_tui.widgets.journal_reader import JournalFollower
 
 __all__ = ["Finding", "HealthPane", "collect_findings"]
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "blue"}
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @dataclass(frozen=True)
@@ -159,8 +163,8 @@ class HealthPane(Widget):
         counts = {s: sum(1 for f in message.findings if f.severity == s) for s in SEVERITY_STYLES}
         timing = f" · checked in {message.ms:.0f} ms" if self.show_timing else ""
         status = message.error or (
-            f"{len(message.findings)} findings ({counts['error']} errors, "
-            f"{counts['warning']} warnings){timing}"
+            f"{_count(len(message.findings), 'finding')} ({_count(counts['error'], 'error')}, "
+            f"{_count(counts['warning'], 'warning')}){timing}"
         )
         self.query_one("#health-status", Static).update(Text(status))
 

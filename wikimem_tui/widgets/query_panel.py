@@ -9,134 +9,48 @@ longer the newest skips the call; results that arrive for an older sequence
 number are dropped, so a slow query can never overwrite a newer one.
 
 Querying is read-only by construction: this module calls ``retrieve`` and,
-for the jieba knob, builds a *new* in-memory index; it never writes a file.
-Every name and term on screen comes from memory text and is drawn as ``Text``.
+for the tokenizer knob, builds a *new* in-memory index (swapped in whole); it never writes a file.
+Every name and term on screen comes from memory text and is drawn as ``Text``
+(see ``query_results``); the knobs and their validation live in ``query_knobs``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import re
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Grid, Horizontal
-from textual.events import Resize
+from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
+from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
-from wikimem import RetrievalResult, RetrievedItem, TimeRange, parse_time_range
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, StoreChange
-from wikimem_tui.safe import safe_line
+from wikimem import RetrievalResult, RetrievedItem
+from wikimem_tui.messages import StoreChange
+from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
+from wikimem_tui.widgets.query_results import open_message_for, row_cells, summary_lines
 
-__all__ = ["QueryPanel", "QueryParams", "open_message_for", "parse_span", "summary_lines"]
+__all__ = ["QueryPanel", "QueryParams", "open_message_for", "summary_lines"]
 
 DEBOUNCE_SECONDS = 0.15
-_JIEBA = {"auto": None, "on": True, "off": False}
 
 
-@dataclass(frozen=True)
-class QueryParams:
-    """Everything one retrieval is run with (knobs included)."""
-
-    query: str = ""
-    limit: int = 10
-    budget: int | None = None
-    expand_links: bool = True
-    time_range: TimeRange | None = None
-
-
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def parse_span(text: str) -> TimeRange | None:
-    """``YYYY-MM-DD`` or ``YYYY-MM-DD..YYYY-MM-DD`` (reversed bounds swapped), else None.
-
-    The same syntax as ``wikimem explain --time-range``; parsed here because
-    the app uses only wikimem's public API, which exports no span parser.
-    """
-    parts = [part.strip() for part in text.split("..")]
-    if len(parts) > 2 or not all(_ISO_DAY.fullmatch(part) for part in parts):
-        return None
-    try:
-        days = sorted(dt.date.fromisoformat(part) for part in parts)
-    except ValueError:  # e.g. 2026-02-30
-        return None
-    return days[0].isoformat(), days[-1].isoformat()
-
-
-def open_message_for(entry: RetrievedItem) -> Message:
-    """OpenItem for a wiki row; OpenDiaryDay for a diary row (name ``HH:MM``).
-
-    Item names can never contain ``:``, so a name that does is a diary time.
-    """
-    item = entry.item
-    if ":" in item.name:
-        return OpenDiaryDay(item.file, item.name)
-    return OpenItem(item.file, item.name)
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
-def _address(entry: RetrievedItem) -> str:
-    return f"{entry.item.file}:{entry.item.name}"
-
-
-def summary_lines(result: RetrievalResult, *, embedder_configured: bool) -> list[Text]:
-    """Budget, dropped rows, unresolved links, the time gate and the ranking used."""
-    budget = "no limit" if result.budget_tokens is None else str(result.budget_tokens)
-    lines = [Text(f"budget: used {result.budget_used} / {budget}")]
-    if result.dropped:
-        dropped = Text(f"dropped {len(result.dropped)}: ", style="yellow")
-        parts = [
-            safe_line(f"{_address(e)} ({e.source}, ~{e.tokens_est} tok)") for e in result.dropped
-        ]
-        lines.append(dropped + Text(", ").join(parts))
-    if result.unresolved_links:
-        unresolved = Text("unresolved links: ", style="red")
-        lines.append(unresolved + safe_line(", ".join(result.unresolved_links)))
-    if result.time_range is None:
-        gate = "time gate: none (whole store)"
-    else:
-        start, end = result.time_range
-        gate = f"time gate: {start if start == end else f'{start}..{end}'}"
-        gate += f"  [{result.time_range_source}]"
-        if result.time_range_widened:
-            gate += " (widened: window was empty)"
-    lines.append(Text(gate))
-    if result.embedding_used:
-        lines.append(Text("ranking: BM25 + cosine (fused) · embedding: on", style="green"))
-    elif embedder_configured:
-        lines.append(Text("ranking: embedding: failed → BM25 only", style="bold red"))
-    else:
-        lines.append(Text("ranking: BM25 (embedding: off)"))
-    return lines
+def _tokens(use_jieba: bool) -> str:
+    return "jieba" if use_jieba else "bigrams"
 
 
 class QueryPanel(Widget):
     """Query input, knobs, the explained result table and its summary."""
 
+    BINDINGS = [Binding("escape", "toggle_focus", "Results ⇄ query", show=False, id="query.toggle-focus")]
+
     DEFAULT_CSS = """
     QueryPanel { height: 1fr; }
-    QueryPanel #query-knobs {
-        height: auto; grid-size: 6; grid-columns: 13 15 11 17 14 1fr; grid-gutter: 0 1;
-    }
-    QueryPanel.-narrow #query-knobs { grid-size: 3; grid-columns: 13 15 1fr; }
-    QueryPanel #query-knobs Horizontal { height: 1; }
-    QueryPanel #query-knobs Label { padding: 0 1 0 0; color: $text-muted; }
-    QueryPanel #query-knobs Input { width: 1fr; }
-    QueryPanel #query-knobs Select { width: 1fr; }
-    QueryPanel #query-knobs Checkbox { border: none; padding: 0; height: 1; }
     QueryPanel #query-status { height: 1; color: $text-muted; }
     QueryPanel #query-status.-error { color: $error; }
     QueryPanel #query-results { height: 1fr; }
@@ -154,11 +68,11 @@ class QueryPanel(Widget):
         """The worker is waiting for the App's index build before querying."""
 
     class IndexSwapped(Message):
-        """A rebuilt index (other tokenization) replaced ``backend.index``."""
+        """The index was rebuilt (``ok``) with another tokenizer, or could not be."""
 
-        def __init__(self, note: str) -> None:
+        def __init__(self, note: str, ok: bool = True) -> None:
             super().__init__()
-            self.note = note
+            self.note, self.ok = note, ok
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -178,28 +92,23 @@ class QueryPanel(Widget):
         """The App's backend."""
         return self.app.backend  # type: ignore[attr-defined]
 
+    @property
+    def knobs(self) -> QueryKnobs:
+        """The knob grid."""
+        return self.query_one(QueryKnobs)
+
+    def _use_jieba(self) -> bool:
+        """The tokenizer of the index in force (the index knows; the backend's flag may say "auto")."""
+        mode = getattr(self.backend.index, "use_jieba", self.backend.use_jieba)
+        return bool(mode)
+
     def compose(self) -> ComposeResult:
+        backend = self.backend
+        fusion = None
+        if backend.embedder is not None:
+            fusion = getattr(backend.index, "fusion_weight", 0.5)
         yield Input(placeholder="query… (e.g. beach 昨天)", id="query-input")
-        with Grid(id="query-knobs"):
-            with Horizontal():
-                yield Label("limit")
-                yield Input("10", type="integer", compact=True, id="query-limit")
-            with Horizontal():
-                yield Label("budget")
-                yield Input(placeholder="none", type="integer", compact=True, id="query-budget")
-            with Horizontal():
-                yield Checkbox("links", True, id="query-links")
-            with Horizontal():
-                yield Label("jieba")
-                yield Select(
-                    [(k, k) for k in _JIEBA], value="auto", allow_blank=False, compact=True, id="query-jieba"
-                )
-            with Horizontal():
-                yield Label("fusion")
-                yield Input(placeholder="w", compact=True, id="query-fusion")
-            with Horizontal():
-                yield Label("time")
-                yield Input(placeholder="A or A..B / 昨天", compact=True, id="query-time")
+        yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, id="query-knobs")
         yield Static(id="query-status", markup=False)
         yield DataTable(id="query-results", cursor_type="row", zebra_stripes=True)
         yield Static(id="query-summary", markup=False)
@@ -207,18 +116,9 @@ class QueryPanel(Widget):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("#", "src", "score", "bm25", "cos", "~tok", "item", "terms / via")
-        backend = self.backend
-        fusion = self.query_one("#query-fusion", Input)
-        fusion.disabled = backend.embedder is None
-        fusion.tooltip = "BM25's share in the fused score" if not fusion.disabled else "needs an embedder"
-        if backend.index is not None and backend.embedder is not None:
-            fusion.value = str(getattr(backend.index, "fusion_weight", ""))
-        jieba = {None: "auto", True: "on", False: "off"}[backend.use_jieba]
-        self.query_one("#query-jieba", Select).value = jieba
         self._status("type a query")
-
-    def on_resize(self, event: Resize) -> None:
-        self.set_class(event.size.width < 96, "-narrow")
+        if self._use_jieba() and self._index_busy():
+            self._time_first_build()
 
     # -- public API ---------------------------------------------------------
 
@@ -241,8 +141,11 @@ class QueryPanel(Widget):
             self._debounce.stop()
             self._debounce = None
         self._seq += 1
-        params = self._params()
-        if params is None:
+        query = self.query_one("#query-input", Input).value
+        try:
+            params = self.knobs.params(query, self.backend.today())
+        except ValueError as exc:
+            self._error(str(exc))
             return
         if not params.query.strip() and params.time_range is None:
             self._show(None)
@@ -254,33 +157,7 @@ class QueryPanel(Widget):
         self._status("searching…")
         self._retrieve(self._seq, params)
 
-    # -- knobs --------------------------------------------------------------
-
-    def _params(self) -> QueryParams | None:
-        """Read the knobs; on a bad value show it inline and return None."""
-        try:
-            limit = int(self.query_one("#query-limit", Input).value or "10")
-            budget_text = self.query_one("#query-budget", Input).value.strip()
-            budget = int(budget_text) if budget_text else None
-        except ValueError:
-            return self._error("limit and budget must be whole numbers")
-        if limit < 1 or (budget is not None and budget < 1):
-            return self._error("limit and budget must be positive")
-        time_text = self.query_one("#query-time", Input).value.strip()
-        time_range = None
-        if time_text:
-            time_range = parse_span(time_text) or parse_time_range(
-                time_text, today=self.backend.today()
-            )
-            if time_range is None:
-                return self._error(f"bad time range {time_text!r}: use YYYY-MM-DD or A..B")
-        return QueryParams(
-            query=self.query_one("#query-input", Input).value,
-            limit=limit,
-            budget=budget,
-            expand_links=self.query_one("#query-links", Checkbox).value,
-            time_range=time_range,
-        )
+    # -- input and knobs ----------------------------------------------------
 
     @on(Input.Changed, "#query-input")
     def _query_typed(self, event: Input.Changed) -> None:
@@ -289,68 +166,88 @@ class QueryPanel(Widget):
             self._debounce.stop()
         self._debounce = self.set_timer(DEBOUNCE_SECONDS, self.run_query)
 
-    @on(Input.Changed, "#query-limit, #query-budget, #query-time")
-    @on(Checkbox.Changed, "#query-links")
-    def _knob_changed(self, event: Message) -> None:
+    @on(Input.Submitted, "#query-input")
+    def _query_submitted(self, event: Input.Submitted) -> None:
+        """Enter moves to the results (to pick one), running a still-debounced query first."""
         event.stop()
+        if self._debounce is not None:
+            self.run_query()
+        self.query_one(DataTable).focus()
+
+    def action_toggle_focus(self) -> None:
+        """Escape: from the query box or a knob to the results, and back."""
+        table = self.query_one(DataTable)
+        (self.query_one("#query-input", Input) if table.has_focus else table).focus()
+
+    def on_query_knobs_changed(self, message: QueryKnobs.Changed) -> None:
+        message.stop()
         self.run_query()
 
-    @on(Input.Changed, "#query-fusion")
-    def _fusion_changed(self, event: Input.Changed) -> None:
-        event.stop()
+    def on_query_knobs_invalid(self, message: QueryKnobs.Invalid) -> None:
+        message.stop()
+        self._error(message.text)
+
+    def on_query_knobs_fusion_changed(self, message: QueryKnobs.FusionChanged) -> None:
+        message.stop()
         index = self.backend.index
-        if not event.value.strip():
-            return
-        try:
-            weight = float(event.value)
-        except ValueError:
-            weight = -1.0
-        if not 0.0 <= weight <= 1.0:
-            self._error("fusion weight must be between 0 and 1")
-            return
         if index is not None:
             with self._lock:
-                index.fusion_weight = weight
+                index.fusion_weight = message.weight
         self.run_query()
 
-    @on(Select.Changed, "#query-jieba")
-    def _jieba_changed(self, event: Select.Changed) -> None:
-        event.stop()
-        use_jieba = _JIEBA.get(str(event.value))
-        if use_jieba == self.backend.use_jieba:
-            return
-        self.set_index_building(True, f"rebuilding the index with jieba {event.value}…")
-        self._rebuild_index(use_jieba)
+    def on_query_knobs_tokenizer_changed(self, message: QueryKnobs.TokenizerChanged) -> None:
+        message.stop()
+        what = "loading jieba and rebuilding the index…" if message.use_jieba else "rebuilding the index with bigrams…"
+        self.set_index_building(True, what)
+        if message.use_jieba:
+            self.notify("loading jieba (about 1–2 s) and re-tokenizing the store…", markup=False)
+        self._rebuild_index(message.use_jieba)
 
     @work(thread=True, exclusive=True, group="query-index")
-    def _rebuild_index(self, use_jieba: bool | None) -> None:
+    def _rebuild_index(self, use_jieba: bool) -> None:
         from wikimem import MemoryIndex  # lazy: retrieval is only needed here
 
         backend = self.backend
         started = time.perf_counter()
         old = backend.index
-        kwargs: dict[str, Any] = {"use_jieba": use_jieba, "embedder": backend.embedder}
+        kwargs: dict[str, Any] = {"use_jieba": use_jieba, "embedder": backend.embedder, "vectors_dir": backend.root}
         for knob in ("fusion_weight", "fusion"):  # keep the knobs the old index was built with
             if hasattr(old, knob):
                 kwargs[knob] = getattr(old, knob)
         try:
             index = MemoryIndex(backend.store, **kwargs)
+            index.today = backend.today  # query time words resolve against the app's today
             index.rebuild()
         except Exception as exc:  # e.g. jieba failing to load: keep the old index
-            self.post_message(self.IndexSwapped(f"index not rebuilt: {exc!r}"))
+            self.post_message(self.IndexSwapped(f"index not rebuilt: {exc!r}", ok=False))
             return
         if get_current_worker().is_cancelled:
+            index.close()
             return
         with self._lock:
             backend.index, backend.use_jieba = index, use_jieba
-        mode = {None: "auto", True: "on", False: "off"}[use_jieba]
-        note = f"index rebuilt with jieba {mode} in {time.perf_counter() - started:.1f} s"
-        self.post_message(self.IndexSwapped(note))
+        if hasattr(old, "close"):
+            old.close()
+        seconds = time.perf_counter() - started
+        self.post_message(self.IndexSwapped(f"index rebuilt with {_tokens(use_jieba)} in {seconds:.1f} s"))
+
+    @work(thread=True, exclusive=True, group="query-jieba-startup")
+    def _time_first_build(self) -> None:
+        """Started with jieba: say how long loading it and the first build took."""
+        started = time.perf_counter()
+        worker = get_current_worker()
+        while self._index_busy() and not worker.is_cancelled:
+            time.sleep(0.05)
+        if not worker.is_cancelled:
+            seconds = time.perf_counter() - started
+            self.post_message(self.IndexSwapped(f"index built with jieba in {seconds:.1f} s (bigrams are faster)"))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
-        self.notify(message.note, markup=False)
-        self.set_index_building(False)
+        self.notify(message.note, markup=False, severity="information" if message.ok else "error")
+        self.knobs.set_tokenizer(self._use_jieba())
+        if self.index_building:
+            self.set_index_building(False)
 
     # -- the worker and its results -----------------------------------------
 
@@ -408,7 +305,7 @@ class QueryPanel(Widget):
         hits = sum(1 for e in message.result.items if e.source == "hit")
         links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
-        self._status(f"{hits} hits, {links} linked{timing}")
+        self._status(f"{hits} hit{'' if hits == 1 else 's'}, {links} linked{timing}")
 
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result
@@ -432,19 +329,7 @@ class QueryPanel(Widget):
         summary.update(Text("\n").join(lines))
 
     def _add_row(self, table: DataTable[Any], rank: str, entry: RetrievedItem, style: str) -> None:
-        link = entry.source == "link"
-        tail = f"via {entry.via}" if link else ", ".join(entry.matched_terms)
-        cells = [
-            Text(rank, style=style),
-            Text(entry.source, style=f"{style} {'cyan' if link else 'green'}".strip()),
-            Text(_num(entry.score), style=style, justify="right"),
-            Text(_num(entry.bm25_score), style=style, justify="right"),
-            Text(_num(entry.cos_score), style=style, justify="right"),
-            Text(str(entry.tokens_est), style=style, justify="right"),
-            safe_line(("  " if link else "") + _address(entry), style),
-            safe_line(tail, f"{style} {'italic' if link else ''}".strip()),
-        ]
-        table.add_row(*cells, key=str(len(self._rows)))
+        table.add_row(*row_cells(rank, entry, style), key=str(len(self._rows)))
         self._rows.append(entry)
 
     @on(DataTable.RowSelected, "#query-results")
@@ -463,4 +348,3 @@ class QueryPanel(Widget):
         status = self.query_one("#query-status", Static)
         status.add_class("-error")
         status.update(Text(text))
-        return None

@@ -1,0 +1,177 @@
+"""The query panel's knobs: limit, budget, links, tokenizer, fusion weight, time range.
+
+A widget of its own so the panel only hears *meaningful* changes: every
+control's raw ``Changed`` event stops here and becomes one of three messages
+(query knobs changed, fusion weight changed, tokenizer changed). That matters
+for the tokenizer: Textual posts ``Select.Changed`` when a Select is first
+given its value, and treating that as a user choice rebuilt the index at
+startup. The Select therefore starts at the index's real mode and a change to
+the mode already in force is dropped.
+
+Reading the knobs is pure (``params``): bad values raise ``ValueError`` with a
+message for the status line, and time words resolve against the backend's
+pinned ``today``, never the real clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.events import Resize
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Label, Select
+
+from wikimem import TimeRange, parse_date_span, parse_time_range
+
+__all__ = ["QueryKnobs", "QueryParams", "TOKENIZERS"]
+
+#: Select value → ``use_jieba``; labels say what the tokens are.
+TOKENIZERS: dict[str, bool] = {"off": False, "on": True}
+_LABELS = {"off": "bigrams", "on": "jieba"}
+
+
+@dataclass(frozen=True)
+class QueryParams:
+    """Everything one retrieval is run with (knobs included)."""
+
+    query: str = ""
+    limit: int = 10
+    budget: int | None = None
+    expand_links: bool = True
+    time_range: TimeRange | None = None
+
+
+def _mode(use_jieba: bool) -> str:
+    return "on" if use_jieba else "off"
+
+
+class QueryKnobs(Widget):
+    """The knob grid under the query box (three columns when narrow)."""
+
+    DEFAULT_CSS = """
+    QueryKnobs {
+        layout: grid; height: auto; grid-size: 6; grid-columns: 13 15 11 17 14 1fr; grid-gutter: 0 1;
+    }
+    QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
+    QueryKnobs Horizontal { height: 1; }
+    QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
+    QueryKnobs Input { width: 1fr; }
+    QueryKnobs Select { width: 1fr; }
+    QueryKnobs Checkbox { border: none; padding: 0; height: 1; }
+    """
+
+    class Changed(Message):
+        """limit, budget, links or time changed: re-run the query."""
+
+    class FusionChanged(Message):
+        """A valid fusion weight was typed (``weight`` is within [0, 1])."""
+
+        def __init__(self, weight: float) -> None:
+            super().__init__()
+            self.weight = weight
+
+    class TokenizerChanged(Message):
+        """The user picked another tokenizer than the one in force."""
+
+        def __init__(self, use_jieba: bool) -> None:
+            super().__init__()
+            self.use_jieba = use_jieba
+
+    class Invalid(Message):
+        """A knob holds a value that cannot be used (``text`` says why)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, use_jieba: bool, fusion: float | None, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.use_jieba = use_jieba
+        """The tokenizer of the index in force (a Select event for it is not a change)."""
+        self._fusion = fusion
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Label("limit")
+            yield Input("10", type="integer", compact=True, id="query-limit")
+        with Horizontal():
+            yield Label("budget")
+            yield Input(placeholder="none", type="integer", compact=True, id="query-budget")
+        with Horizontal():
+            yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
+        with Horizontal():
+            yield Label("cjk")
+            yield Select(
+                [(_LABELS[k], k) for k in TOKENIZERS], value=_mode(self.use_jieba), allow_blank=False,
+                compact=True, id="query-jieba", tooltip="Chinese tokens: character bigrams (fast) or jieba words",
+            )
+        with Horizontal():
+            yield Label("fusion")
+            enabled = self._fusion is not None
+            yield Input(
+                str(self._fusion) if enabled else "", placeholder="w", compact=True, id="query-fusion",
+                disabled=not enabled, tooltip="BM25's share in the fused score" if enabled else "needs an embedder",
+            )
+        with Horizontal():
+            yield Label("time")
+            yield Input(placeholder="A or A..B / 昨天", compact=True, id="query-time")
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < 96, "-narrow")
+
+    def params(self, query: str, today: dt.date) -> QueryParams:
+        """The knobs' values for ``query``; ``ValueError`` names the bad knob."""
+        try:
+            limit = int(self.query_one("#query-limit", Input).value or "10")
+            budget_text = self.query_one("#query-budget", Input).value.strip()
+            budget = int(budget_text) if budget_text else None
+        except ValueError:
+            raise ValueError("limit and budget must be whole numbers") from None
+        if limit < 1 or (budget is not None and budget < 1):
+            raise ValueError("limit and budget must be positive")
+        time_text = self.query_one("#query-time", Input).value.strip()
+        time_range = None
+        if time_text:
+            time_range = parse_date_span(time_text) or parse_time_range(time_text, today=today)
+            if time_range is None:
+                raise ValueError(f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
+        expand = self.query_one("#query-links", Checkbox).value
+        return QueryParams(query=query, limit=limit, budget=budget, expand_links=expand, time_range=time_range)
+
+    def set_tokenizer(self, use_jieba: bool) -> None:
+        """Show ``use_jieba`` as the mode in force (after a swap, or to undo a failed one)."""
+        self.use_jieba = use_jieba
+        self.query_one("#query-jieba", Select).value = _mode(use_jieba)
+
+    @on(Input.Changed, "#query-limit, #query-budget, #query-time")
+    @on(Checkbox.Changed, "#query-links")
+    def _knob_changed(self, event: Message) -> None:
+        event.stop()
+        self.post_message(self.Changed())
+
+    @on(Input.Changed, "#query-fusion")
+    def _fusion_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if not event.value.strip():
+            return
+        try:
+            weight = float(event.value)
+        except ValueError:
+            weight = -1.0
+        if 0.0 <= weight <= 1.0:
+            self.post_message(self.FusionChanged(weight))
+        else:
+            self.post_message(self.Invalid("fusion weight must be between 0 and 1"))
+
+    @on(Select.Changed, "#query-jieba")
+    def _tokenizer_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        use_jieba = TOKENIZERS.get(str(event.value))
+        if use_jieba is not None and use_jieba != self.use_jieba:
+            self.use_jieba = use_jieba  # asked for; set_tokenizer() undoes it if the swap fails
+            self.post_message(self.TokenizerChanged(use_jieba))

@@ -1,0 +1,84 @@
+"""How an explained retrieval reads on screen: table rows, the summary, what a row opens.
+
+Pure functions (no widget state) so the panel stays a controller and the
+rendering can be tested without an App. Every name, term and link here comes
+from memory text an LLM wrote, so all of it is drawn as ``Text`` with control
+characters made visible, never parsed as markup.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.message import Message
+
+from wikimem import RetrievalResult, RetrievedItem
+from wikimem_tui.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.safe import safe_line
+
+__all__ = ["open_message_for", "row_cells", "summary_lines"]
+
+
+def open_message_for(entry: RetrievedItem) -> Message:
+    """OpenItem for a wiki row; OpenDiaryDay for a diary row (name ``HH:MM``).
+
+    Item names can never contain ``:``, so a name that does is a diary time.
+    """
+    item = entry.item
+    if ":" in item.name:
+        return OpenDiaryDay(item.file, item.name)
+    return OpenItem(item.file, item.name)
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _address(entry: RetrievedItem) -> str:
+    return f"{entry.item.file}:{entry.item.name}"
+
+
+def summary_lines(result: RetrievalResult, *, embedder_configured: bool) -> list[Text]:
+    """Budget, dropped rows, unresolved links, the time gate and the ranking used."""
+    budget = "no limit" if result.budget_tokens is None else str(result.budget_tokens)
+    lines = [Text(f"budget: used {result.budget_used} / {budget}")]
+    if result.dropped:
+        dropped = Text(f"dropped {len(result.dropped)}: ", style="yellow")
+        parts = [
+            safe_line(f"{_address(e)} ({e.source}, ~{e.tokens_est} tok)") for e in result.dropped
+        ]
+        lines.append(dropped + Text(", ").join(parts))
+    if result.unresolved_links:
+        unresolved = Text("unresolved links: ", style="red")
+        lines.append(unresolved + safe_line(", ".join(result.unresolved_links)))
+    if result.time_range is None:
+        gate = "time gate: none (whole store)"
+    else:
+        start, end = result.time_range
+        gate = f"time gate: {start if start == end else f'{start}..{end}'}"
+        gate += f"  [{result.time_range_source}]"
+        if result.time_range_widened:
+            gate += " (widened: window was empty)"
+    lines.append(Text(gate))
+    if result.embedding_used:
+        lines.append(Text("ranking: BM25 + cosine (fused) · embedding: on", style="green"))
+    elif embedder_configured:
+        lines.append(Text("ranking: embedding: failed → BM25 only", style="bold red"))
+    else:
+        lines.append(Text("ranking: BM25 (embedding: off)"))
+    return lines
+
+
+def row_cells(rank: str, entry: RetrievedItem, style: str = "") -> list[Text]:
+    """One table row: rank, source, scores, tokens, address, matched terms or ``via``."""
+    link = entry.source == "link"
+    tail = f"via {entry.via}" if link else ", ".join(entry.matched_terms)
+    return [
+        Text(rank, style=style),
+        Text(entry.source, style=f"{style} {'cyan' if link else 'green'}".strip()),
+        Text(_num(entry.score), style=style, justify="right"),
+        Text(_num(entry.bm25_score), style=style, justify="right"),
+        Text(_num(entry.cos_score), style=style, justify="right"),
+        Text(str(entry.tokens_est), style=style, justify="right"),
+        safe_line(("  " if link else "") + _address(entry), style),
+        safe_line(tail, f"{style} {'italic' if link else ''}".strip()),
+    ]
