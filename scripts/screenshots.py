@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import sys
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -31,12 +32,15 @@ OUT = ROOT / "screenshots"
 Step = Callable[[Any], Awaitable[None]]
 
 
-def make_app() -> WikimemApp:
-    """The app over a fresh demo copy, pinned and non-blinking, no watcher."""
-    root = make_demo_copy()
+def make_app(scratch: Path) -> WikimemApp:
+    """The app over a fresh demo copy, pinned and non-blinking, no watcher.
+
+    The Backend hands its pinned ``today`` to the index, so "昨天" & co. in
+    the pictured query resolve against TODAY.
+    """
+    root = make_demo_copy(scratch)
     store = MemoryStore(root)
     index = MemoryIndex(store, use_jieba=False)
-    index._today = TODAY  # pin "昨天" & co. for the picture (a test-only knob of the index)
     backend = Backend(root=root, store=store, index=index, owner="tui:demo",
                       clock=lambda: NOW, today=lambda: TODAY, use_jieba=False)
     return WikimemApp(backend, config=Path("/nonexistent"), watch=False, cursor_blink=False)
@@ -90,9 +94,9 @@ SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
 ]
 
 
-async def shoot(name: str, size: tuple[int, int], step: Step | None) -> Path:
+async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Path) -> Path:
     """Run one app, do ``step``, save ``screenshots/<name>.svg``."""
-    app = make_app()
+    app = make_app(scratch)
     async with app.run_test(size=size) as pilot:
         await _ready(pilot)
         if step is not None:
@@ -104,8 +108,9 @@ async def shoot(name: str, size: tuple[int, int], step: Step | None) -> Path:
 
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
-    for name, size, step in SHOTS:
-        print(await shoot(name, size, step))
+    with tempfile.TemporaryDirectory(prefix="wikimem-shots-") as scratch:
+        for name, size, step in SHOTS:
+            print(await shoot(name, size, step, Path(scratch)))
 
 
 if __name__ == "__main__":

@@ -419,3 +419,17 @@ async def test_notifications_show_escape_characters_visibly(backend) -> None:
         pilot.app.notify("deleted x:\x1b[2Jevil", markup=False)
         await pilot.pause()
         assert "deleted x:␛[2Jevil" in notices(pilot.app)
+
+
+async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backend) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        await ready(pilot)
+        await pilot.click("#tree-filter")
+        await pilot.press(*"tea")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
+        await pilot.press("escape")
+        await pilot.pause()
+        tree = pilot.app.query_one(TopicTree)
+        assert tree.filter_text == ""
+        assert pilot.app.query_one("#tree-filter").value == ""
+        assert pilot.app.focused is tree.tree

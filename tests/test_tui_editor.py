@@ -203,3 +203,18 @@ async def test_promote_needs_a_diary_day_on_screen(backend) -> None:
         await pilot.press("p")
         await pilot.pause()
         assert any("open a diary day first" in n for n in notices(pilot.app))
+
+
+async def test_after_saving_the_app_keys_work_again_without_clicking(backend, memory_dir) -> None:
+    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+        editor = await start_editing(pilot)
+        editor.area.load_text("Green tea, no milk.")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("a")  # a dialog restores focus to where it was when it closes
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("slash")  # must open the query box, not type into a text field
+        await pilot.pause()
+        assert pilot.app.focused is not None and pilot.app.focused.id == "query-input"

@@ -101,6 +101,7 @@ def saved(app: WikimemApp, item: RecallItem) -> None:
     _post(app, app.backend.note_write([item.file]))
     _switch(app, "item-view")
     _view(app).show_item(item, app.catalogue)
+    _view(app).focus()  # the editor is gone: keys go back to the item, not the filter
     app.notify(f"saved {item.file}:{item.name}", markup=False)
 
 

@@ -16,6 +16,7 @@ from typing import Literal
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
 from textual.widgets import Input, Tree
@@ -58,6 +59,10 @@ class TopicTree(Vertical):
     TopicTree > Input { height: 3; }
     TopicTree > SafeTree { height: 1fr; }
     """
+
+    BINDINGS = [
+        Binding("escape", "leave_filter", "Clear filter", id="tree-clear-filter", show=False),
+    ]
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -229,6 +234,20 @@ class TopicTree(Vertical):
     def _apply_filter(self, value: str) -> None:
         self.filter_text = value
         self._rebuild()
+
+    def action_leave_filter(self) -> None:
+        """Escape: clear the filter (if any) and hand the keys back to the tree.
+
+        Without this, focus stuck in the filter swallows every letter key,
+        including ``/`` and ``q``, and the app seems to ignore its bindings.
+        """
+        field = self.query_one("#tree-filter", Input)
+        if field.value:
+            field.value = ""
+            if self._filter_timer is not None:
+                self._filter_timer.stop()
+            self._apply_filter("")
+        self.tree.focus()
 
     @on(Input.Submitted, "#tree-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
