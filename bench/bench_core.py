@@ -5,8 +5,8 @@ the same synthetic store (``bench/synth.py``) and the same bigram tokens,
 because absolute times drift on shared machines (see BENCH.md):
 
 * cold load: ``MemoryIndex.build()`` vs a straightforward build (read every
-  item through the store, tokenize, one ``Counter`` per document, a df
-  ``Counter``) implemented here;
+  item through the store, ``tokenize()`` each, one ``Counter`` per document,
+  a df ``Counter``) implemented here; the jieba build at <= 10k items too;
 * query p50, top 10: the index's search vs a pure-Python BM25 that scores
   every document (same formula), plus rank_bm25 / bm25s when installed;
   the full ``retrieve()`` (links, budget bookkeeping) is reported too;
@@ -42,7 +42,7 @@ import synth  # noqa: E402
 from wikimem.bm25 import B, K1, idf  # noqa: E402
 from wikimem.retrieval import MemoryIndex  # noqa: E402
 from wikimem.store import MemoryStore  # noqa: E402
-from wikimem.tokenize import tokenize  # noqa: E402
+from wikimem.tokenize import jieba_available, tokenize  # noqa: E402
 
 
 def toks(text: str) -> list[str]:
@@ -191,6 +191,10 @@ def bench_size(root: Path, n_queries: int, ref_queries: int, memory: bool) -> di
     for name, engine in _optional_engines(ref).items():
         out[f"query_{name}"] = p50(engine, sample)
     out.update(bench_writes(store, index, queries))
+    if len(store.files()) * synth.ITEMS_PER_FILE <= 10_000 and jieba_available():
+        # jieba's cost made visible: first build pays its import + dictionary.
+        out["cold_jieba_first"] = timed(MemoryIndex(store, use_jieba=True).build)[0]
+        out["cold_jieba"] = timed(MemoryIndex(store, use_jieba=True).build)[0]
     if memory:
         del ref
         out["mem_ours"] = peak_mb(lambda: _built(store))
@@ -253,6 +257,8 @@ def report(results: dict[int, dict[str, float]]) -> None:
     rows = [
         ("cold load: ours", "cold_ours"),
         ("cold load: straightforward build", "cold_ref"),
+        ("cold load: ours, jieba (1st: +import)", "cold_jieba_first"),
+        ("cold load: ours, jieba (warm)", "cold_jieba"),
         ("query p50 top10: ours (core, warm)", "query_ours"),
         ("query p50 top10: ours (first pass)", "first_pass_ours"),
         ("query p50: ours full retrieve()", "retrieve_ours"),

@@ -112,7 +112,7 @@ def test_matched_terms_are_the_query_terms_present_sorted() -> None:
 
 
 def test_file_replace_reindexes_only_changed_items_and_compaction_keeps_answers() -> None:
-    from wikimem.bm25 import WikiCorpus
+    from wikimem.corpus import WikiCorpus
     from wikimem.models import RecallItem
 
     seen: list[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,12 @@ def test_window_parsed_from_the_query_uses_the_pinned_today(store: MemoryStore) 
     assert result.time_range == ("2026-07-21", "2026-07-21")
     assert result.time_range_source == "parsed"
     assert _rows(result)[0] == ("hit", "2026-07-21", "09:30")
+
+
+def test_query_time_words_resolve_against_the_today_an_app_supplies(store: MemoryStore) -> None:
+    index = MemoryIndex(store, use_jieba=False)
+    index.today = lambda: dt.date(2026, 7, 22)
+    assert index.retrieve("昨天喝咖啡了吗").time_range == ("2026-07-21", "2026-07-21")
 
 
 def test_matching_diary_entry_outranks_unmatched_ones_in_the_window(store: MemoryStore) -> None:

@@ -39,7 +39,12 @@ __all__ = [
 LOCK_NAME = ".wikimem.lock"
 
 _META_RE = re.compile(r"^<!--\s*wikimem:(.*)-->$")
+# What render_meta writes with all three fields set (values hold no "|"):
+# parse_blocks reads it directly, with the result parse_meta_line would give.
+_META_FULL_RE = re.compile(r"<!-- wikimem: owner=([^|]*) \| source=([^|]*) \| ts=([^|]*?) -->")
 _WS_RE = re.compile(r"\s+")
+# A line starting with "## " starts a block (see is_block_heading).
+_HEADING_RE = re.compile(r"^## ", re.M)
 # Serialized key -> model field. "source" is surfaced as ``source_conv``.
 _META_KEYS = {"owner": "owner", "source": "source_conv", "ts": "ts"}
 
@@ -111,37 +116,33 @@ def parse_blocks(text: str) -> ParsedFile:
     caller's.
     """
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    preamble: list[str] = []
+    # One C-level split instead of a Python step per line: a cold index load
+    # parses every file of the store.
+    preamble, *parts = _HEADING_RE.split(text)
     blocks: list[Block] = []
-    heading: str | None = None
-    body: list[str] = []
-
-    def flush() -> None:
-        if heading is None:
-            return
-        lines = body[:]
-        while lines and not lines[-1].strip():
-            lines.pop()
-        fields = parse_meta_line(lines[-1]) if lines else None
-        if fields is not None:
-            lines.pop()
+    for part in parts:
+        line, _, body = part.partition("\n")
+        # Headings are names: a hand-typed "##  a   b" is the item "a b",
+        # exactly what sanitize_item_name makes of the same text.
+        heading = _WS_RE.sub(" ", line).strip()
+        # Trailing blank lines never count; the last line left may be metadata.
+        body = body.rstrip()
+        cut = body.rfind("\n")
+        last = body[cut + 1 :].strip()
+        full = _META_FULL_RE.fullmatch(last)
+        if full is not None:  # what the store writes: skip the general parse
+            owner, source, ts = full.groups()
+            content = body[:cut].strip() if cut >= 0 else ""
+            blocks.append(Block(heading, content, owner.strip() or None, source.strip() or None, ts.strip() or None))
+            continue
+        fields = parse_meta_line(last) if body else None
+        if fields is None:
+            blocks.append(Block(heading, body.strip()))
+            continue
         # An empty value ("owner=") is an unset field, as on the write side.
-        meta = {key: value or None for key, value in (fields or {}).items()}
-        blocks.append(Block(heading, "\n".join(lines).strip(), **meta))
-
-    for line in text.split("\n"):
-        if is_block_heading(line):
-            flush()
-            # Headings are names: a hand-typed "##  a   b" is the item "a b",
-            # exactly what sanitize_item_name makes of the same text.
-            heading = _WS_RE.sub(" ", line[3:]).strip()
-            body = []
-        elif heading is None:
-            preamble.append(line)
-        else:
-            body.append(line)
-    flush()
-    return ParsedFile("\n".join(preamble).strip(), blocks)
+        meta = {key: value or None for key, value in fields.items()}
+        blocks.append(Block(heading, body[:cut].strip() if cut >= 0 else "", **meta))
+    return ParsedFile(preamble.strip(), blocks)
 
 
 def read_text(path: Path) -> str | None:

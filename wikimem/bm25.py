@@ -5,10 +5,14 @@ markdown at startup. Everything here is shaped by what CPython does fast:
 
 * Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
   not dicts of Counters: 8 bytes per posting instead of ~100.
-* A cold build never counts terms per document. Each token occurrence is
-  appended to its term's raw occurrence array with C-level ``map`` calls (no
-  bytecode per token); a term is *packed* into ``(docs, tfs)`` by one
-  ``Counter`` call the first time a query needs it.
+* A cold build posts nothing. It keeps each batch of documents (a file) as
+  searchable forms made by a few C-level passes (:func:`wikimem.tokenize.
+  scan_texts`) plus their lengths; the first query that needs a term finds
+  its postings with one search per batch and a C-level ``count`` per
+  document of the batches that hold it, and the result is cached. Documents
+  added later (or tokenized one by one: jieba, files that cannot be
+  scanned) append each token occurrence to the term's raw occurrence array
+  (C-level ``map``, no bytecode per token); packing merges both.
 * Removal is a tombstone (``alive[d] = 0``) plus the removed document's terms
   marked dirty; dead postings are filtered out (C-level ``compress``) the next
   time a query touches a dirty term. Doc ids are never reused, so postings
@@ -39,15 +43,15 @@ import math
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
 from operator import add, attrgetter
 from typing import NamedTuple
 
-from wikimem.models import RecallItem
+from wikimem.tokenize import ScannedTexts, scan_counts
 
-__all__ = ["B", "K1", "InvertedIndex", "WikiCorpus", "idf"]
+__all__ = ["B", "K1", "InvertedIndex", "idf"]
 
 K1 = 1.5
 B = 0.75
@@ -106,6 +110,8 @@ class InvertedIndex:
         # not create entries use .get().
         self._post: defaultdict[str, array | _Packed] = defaultdict(_new_occurrences)
         self._any_packed = False
+        #: (first doc id, their forms) of each batch of docs added by add_scanned.
+        self._segments: list[tuple[int, ScannedTexts]] = []
         self._dl = array("i")
         self._alive = bytearray()
         self.n_alive = 0
@@ -121,6 +127,11 @@ class InvertedIndex:
         self.total_len += length
         return doc
 
+    @property
+    def cold(self) -> bool:
+        """No query has packed a term yet: :meth:`add_scanned` may be used."""
+        return not self._any_packed
+
     def add_bulk(self, tokens: list[str]) -> int:
         """Add one document on the cold path; returns its doc id.
 
@@ -133,6 +144,19 @@ class InvertedIndex:
         doc = self._new_doc(len(tokens))
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)
         return doc
+
+    def add_scanned(self, scanned: ScannedTexts) -> range:
+        """Add a batch of docs (cold path only) as one segment; returns their ids."""
+        if not self.cold:
+            raise RuntimeError("add_scanned() is for cold builds; use add()")
+        base = len(self._dl)
+        n = len(scanned.lengths)
+        self._segments.append((base, scanned))
+        self._dl.extend(scanned.lengths)
+        self._alive.extend(repeat(1, n))
+        self.n_alive += n
+        self.total_len += sum(scanned.lengths)
+        return range(base, base + n)
 
     def add(self, tokens: list[str]) -> int:
         """Add one document incrementally (after a write); returns its doc id."""
@@ -181,15 +205,10 @@ class InvertedIndex:
     def _packed(self, term: str) -> _Packed | None:
         """The term's clean postings, packing or filtering them on first need."""
         entry = self._post.get(term)
-        if entry is None:
+        if entry is None and not self._segments:
             return None
-        if type(entry) is array:
-            if self.n_alive != len(self._dl):
-                entry = array("i", filter(self._alive.__getitem__, entry))
-            counts = Counter(entry)
-            docs = array("i", counts.keys())
-            tfs = array("i", counts.values())
-            entry = _Packed(docs, tfs)
+        if type(entry) is not _Packed:
+            entry = self._pack(term, entry)
             self._post[term] = entry
             self._any_packed = True
         elif entry.dirty:
@@ -201,10 +220,31 @@ class InvertedIndex:
                 entry.impact_max = max(entry.impact, default=0.0)
             entry.kth = None
             entry.dirty = False
-        if not entry.docs:
-            del self._post[term]
-            return None
-        return entry
+        # An absent term stays as an empty entry: no rescan of the segments.
+        return entry if entry.docs else None
+
+    def _pack(self, term: str, raw: array | None) -> _Packed:
+        """Postings from the segments' forms plus raw occurrences, ascending, live only."""
+        docs, tfs = array("i"), array("i")
+        for base, scanned in self._segments:
+            counts = scan_counts(term, scanned)
+            if counts is not None:
+                docs.extend(compress(range(base, base + len(counts)), counts))
+                tfs.extend(compress(counts, counts))
+        if raw is not None:
+            counted = Counter(raw)
+            if docs and docs[-1] > raw[0]:
+                # A cold build interleaved segments with docs tokenized one by
+                # one (a file that could not be scanned): merge in order.
+                counted.update(dict(zip(docs, tfs)))
+                docs, tfs = array("i"), array("i")
+                counted = dict(sorted(counted.items()))
+            docs.extend(counted.keys())
+            tfs.extend(counted.values())
+        if self.n_alive != len(self._dl):
+            keep = bytes(map(self._alive.__getitem__, docs))
+            docs, tfs = array("i", compress(docs, keep)), array("i", compress(tfs, keep))
+        return _Packed(docs, tfs)
 
     def _norm(self) -> tuple[float, float]:
         """``(a, b)`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b·dl``."""
@@ -397,94 +437,3 @@ def _suffix_sums(values: list[float]) -> list[float]:
     for i in range(len(values) - 1, -1, -1):
         out[i] = out[i + 1] + values[i]
     return out
-
-
-class WikiCorpus:
-    """The indexed wiki: items by doc id, per-file name -> doc maps, file stats.
-
-    Replacing a file is a diff, not a rebuild: an item whose name and
-    content are unchanged keeps its doc id (its item object is swapped, since
-    provenance is not indexed), so one ``add()`` re-tokenizes one item even
-    though the store rewrote a 200-item file.
-    """
-
-    def __init__(self, tokenize: Callable[[str], list[str]]) -> None:
-        self.index = InvertedIndex()
-        self.items: list[RecallItem | None] = []
-        self.files: dict[str, dict[str, int]] = {}
-        #: file -> (mtime_ns, size) as last read: the change detector.
-        self.stats: dict[str, tuple[int, int] | None] = {}
-        #: Bumped on every change of indexed text (vector caches sync on it).
-        self.version = 0
-        self._tokenize = tokenize
-
-    def __len__(self) -> int:
-        return self.index.n_alive
-
-    def text(self, item: RecallItem) -> str:
-        return f"{item.name}\n{item.content}"
-
-    def tokens(self, item: RecallItem) -> list[str]:
-        return self._tokenize(self.text(item))
-
-    def doc(self, file: str, name: str) -> int | None:
-        return self.files.get(file, {}).get(name)
-
-    def live(self) -> Iterator[tuple[int, RecallItem]]:
-        return ((d, it) for d, it in enumerate(self.items) if it is not None)
-
-    def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
-        """Cold path: index a file not indexed yet."""
-        add = self.index.add_bulk
-        names = self.files.setdefault(file, {})
-        for item in items:
-            names[item.name] = add(self.tokens(item))
-            self.items.append(item)
-        if not names:
-            del self.files[file]
-        self.stats[file] = stat
-        self.version += 1
-
-    def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
-        """Make ``file``'s docs match ``items``; True when indexed text changed."""
-        old = self.files.pop(file, {})
-        new: dict[str, int] = {}
-        changed = False
-        for item in items:
-            doc = old.pop(item.name, None)
-            current = self.items[doc] if doc is not None else None
-            if current is not None and current.content == item.content:
-                self.items[doc] = item
-            else:
-                if doc is not None:
-                    self._drop(doc)
-                doc = self.index.add(self.tokens(item))
-                self.items.append(item)
-                changed = True
-            new[item.name] = doc
-        for doc in old.values():
-            self._drop(doc)
-            changed = True
-        if new:
-            self.files[file] = new
-        if stat is None:
-            self.stats.pop(file, None)
-        else:
-            self.stats[file] = stat
-        if changed:
-            self.version += 1
-        return changed
-
-    def _drop(self, doc: int) -> None:
-        item = self.items[doc]
-        if item is not None:
-            self.index.remove(doc, self.tokens(item))
-            self.items[doc] = None
-
-    def compacted(self) -> WikiCorpus:
-        """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = WikiCorpus(self._tokenize)
-        for file, names in self.files.items():
-            fresh.load_file(file, [self.items[d] for d in names.values()], self.stats.get(file))
-        fresh.version = self.version + 1
-        return fresh

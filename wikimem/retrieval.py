@@ -36,16 +36,15 @@ import threading
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from wikimem.bm25 import WikiCorpus
-from wikimem.fusion import DEFAULT_FUSION, FUSIONS, fuse
-from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
+from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused
+from wikimem.fusion import DEFAULT_FUSION, FUSIONS
+from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
+from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.names import normalize_item_name
 from wikimem.timeparse import parse_time_range
-from wikimem.tokenize import est_tokens, resolve_jieba, tokenize
+from wikimem.tokenize import est_tokens, resolve_jieba, scan_texts, tokenize
 
 __all__ = ["MemoryIndex", "as_recall_item"]
 
@@ -53,23 +52,6 @@ log = logging.getLogger(__name__)
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 _FUSION_POOL = 5
-
-
-def as_recall_item(entry: DiaryItem) -> RecallItem:
-    """A diary entry as a retrievable item: file = the day, name = ``HH:MM``."""
-    return RecallItem(entry.date, entry.time, entry.content, entry.owner, entry.source_conv, entry.ts)
-
-
-@dataclass
-class _Cand:
-    """One ranked candidate before expansion: a wiki doc (``doc >= 0``) or diary entry."""
-
-    key: tuple[Any, ...]
-    item: RecallItem
-    doc: int | None
-    score: float = 0.0
-    bm25: float = 0.0
-    cos: float | None = None
 
 
 class MemoryIndex:
@@ -101,6 +83,9 @@ class MemoryIndex:
         self.fusion = fusion
         #: Pins "today" for parsed time windows (tests); None = the real today.
         self._today: dt.date | str | None = None
+        #: Where an app's notion of today comes from (called per query), for
+        #: query time words; None = the real today. ``_today`` wins if set.
+        self.today: Callable[[], dt.date] | None = None
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
         self._pending_lock = threading.Lock()
@@ -108,10 +93,10 @@ class MemoryIndex:
         self._rev = getattr(store, "revision", None)
         self._heard = 0
         self._pending: set[str] = set()
-        self._semantic: _Semantic | None = None
+        self._semantic: Semantic | None = None
         if embedder is not None:
             try:
-                self._semantic = _Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold)
+                self._semantic = Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold)
             except ImportError as exc:  # the embedding extra is not installed
                 log.warning("embeddings need numpy (pip install wikimem[embed]): %s; BM25 only", exc)
         self._listener = _weak_listener(self, store)
@@ -165,15 +150,16 @@ class MemoryIndex:
         # (harmlessly: a diff) by the next query.
         self._take_pending()
         rev = getattr(self.store, "revision", None)
-        corpus = WikiCorpus(self._tokenize)
+        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts)
         files = self.store.files()
         if progress is not None:
             progress(0, len(files))
-        for done, file in enumerate(files, 1):
-            stat = self.store.file_stat(file)
-            corpus.load_file(file, self.store.file_items(file), stat)
-            if progress is not None:
-                progress(done, len(files))
+        with gc_paused():
+            for done, file in enumerate(files, 1):
+                stat = self.store.file_stat(file)
+                corpus.load_file(file, self.store.file_items(file), stat)
+                if progress is not None:
+                    progress(done, len(files))
         with self._lock:
             self._corpus = corpus
             self._rev = rev
@@ -263,7 +249,7 @@ class MemoryIndex:
             if terms:
                 ranked = self._rank(corpus, query, terms, diary, limit, result)
             else:
-                ranked = [_Cand(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(diary)))]
+                ranked = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(diary)))]
                 ranked = ranked[: max(limit, 0)]
             rows = self._expand(corpus, ranked, terms, expand_links, result)
         _cut(rows, budget_tokens, explain, result)
@@ -276,7 +262,8 @@ class MemoryIndex:
         if time_range is not None:
             window, result.time_range_source = time_range, "explicit"
         else:
-            window = parse_time_range(query, tz=tz, today=self._today)
+            today = self._today if self._today is not None or self.today is None else self.today()
+            window = parse_time_range(query, tz=tz, today=today)
             if window is None:
                 return []
             result.time_range_source = "parsed"
@@ -297,20 +284,20 @@ class MemoryIndex:
         diary: list[DiaryItem],
         limit: int,
         result: RetrievalResult,
-    ) -> list[_Cand]:
+    ) -> list[Candidate]:
         if limit <= 0:
             return []
         index = corpus.index
         pool = max(limit * _FUSION_POOL, 50) if self._semantic is not None else limit
-        cands: dict[tuple[Any, ...], _Cand] = {}
+        cands: dict[tuple[Any, ...], Candidate] = {}
         for doc, score in index.search(terms, pool):
             item = corpus.items[doc]
             assert item is not None
-            cands[("w", item.file, item.name)] = _Cand(("w", item.file, item.name), item, doc, score, score)
+            cands[("w", item.file, item.name)] = Candidate(("w", item.file, item.name), item, doc, score, score)
         for i, entry in enumerate(diary):
             item = as_recall_item(entry)
             score = index.score_external(terms, self._tokenize(corpus.text(item)))
-            cands[("d", i)] = _Cand(("d", i), item, None, score, score)
+            cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         if self._semantic is not None:
             result.embedding_used = self._semantic.fuse(
                 corpus, query, terms, cands, diary, pool, self.fusion, self.fusion_weight
@@ -325,7 +312,7 @@ class MemoryIndex:
     def _expand(
         self,
         corpus: WikiCorpus,
-        ranked: list[_Cand],
+        ranked: list[Candidate],
         terms: Counter[str],
         expand_links: bool,
         result: RetrievalResult,
@@ -356,7 +343,7 @@ class MemoryIndex:
                 rows.append(RetrievedItem(item, "link", 0.0, via=cand.item.name, tokens_est=est_tokens(item.content)))
         return rows
 
-    def _row(self, corpus: WikiCorpus, cand: _Cand, terms: Counter[str]) -> RetrievedItem:
+    def _row(self, corpus: WikiCorpus, cand: Candidate, terms: Counter[str]) -> RetrievedItem:
         if cand.doc is not None:
             matched = corpus.index.matched(terms, cand.doc)
         else:
@@ -412,142 +399,3 @@ def _cut(rows: list[RetrievedItem], budget: int | None, explain: bool, result: R
 
 def _shift(day: str, days: int) -> str:
     return (dt.date.fromisoformat(day) + dt.timedelta(days=days)).isoformat()
-
-
-class _Semantic:
-    """The embedding half of fusion; numpy is imported here, only with an embedder.
-
-    Fail-open by construction: every failure (endpoint down, bad vectors,
-    torn cache) makes :meth:`fuse` return ``False`` with the candidates left
-    as BM25 ranked them. A cache stamped by another model is never synced
-    (that would re-embed everything, which costs money): one WARNING per
-    index, then BM25 only.
-    """
-
-    def __init__(self, embedder: Any, vectors_dir: Any, root: Any, binary_threshold: int) -> None:
-        import numpy  # noqa: PLC0415 - the embedding extra, lazily
-
-        from wikimem import vectors  # noqa: PLC0415
-
-        self._np = numpy
-        self._v = vectors
-        self.embedder = embedder
-        self.binary_threshold = binary_threshold
-        self.wiki_cache = vectors.VectorCache(vectors_dir)
-        self.diary_cache = vectors.VectorCache(Path(root) / vectors.DIARY_VECTORS_DIR)
-        self._version: int | None = None
-        self._row_doc: list[int] = []
-        self._doc_row: dict[int, int] = {}
-        self._index: Any = None
-        self._matrix: Any = None
-        self._warned = False
-        self._verdicts: dict[Path, bool] = {}
-
-    def _usable(self, cache: Any) -> bool:
-        """False (and one WARNING per index) when ``cache`` was stamped by another model.
-
-        The verdict is remembered: reading a header parses the whole keys
-        file, too slow for every query, and the index never re-embeds by
-        itself anyway.
-        """
-        verdict = self._verdicts.get(cache.root)
-        if verdict is None:
-            message = self._v.cache_mismatch(cache.header(), self.embedder)
-            verdict = self._verdicts[cache.root] = message is None
-            if message is not None and not self._warned:
-                self._warned = True
-                log.warning("%s", message)
-        return verdict
-
-    def _sync_wiki(self, corpus: WikiCorpus) -> None:
-        if self._version == corpus.version and self._index is not None:
-            return
-        docs, entries = [], []
-        for doc, item in corpus.live():
-            docs.append(doc)
-            entries.append(((item.file, item.name), corpus.text(item)))
-        _, matrix = self.wiki_cache.sync(entries, self.embedder)
-        self._index = self._v.MemmapVectorIndex(matrix, binary_threshold=self.binary_threshold) if docs else None
-        self._matrix = matrix
-        self._row_doc = docs
-        self._doc_row = {d: r for r, d in enumerate(docs)}
-        self._version = corpus.version
-
-    def _embed_query(self, query: str) -> Any:
-        np = self._np
-        embed = getattr(self.embedder, "embed_query", None) or self.embedder.embed
-        q = np.asarray(self._v.validate_vectors(embed([query]), 1)[0], dtype=np.float32)
-        norm = float(np.linalg.norm(q))
-        return q / norm if norm > 0 else q
-
-    def _cosines(self, matrix: Any, rows: list[int], q: Any) -> list[float]:
-        if not rows:
-            return []
-        np = self._np
-        block = np.asarray(matrix[rows], dtype=np.float32)
-        norms = np.linalg.norm(block, axis=1)
-        dots = block @ q
-        return [float(d / n) if n > 0 and np.isfinite(d / n) else 0.0 for d, n in zip(dots, norms)]
-
-    def fuse(
-        self,
-        corpus: WikiCorpus,
-        query: str,
-        terms: Counter[str],
-        cands: dict[tuple[Any, ...], _Cand],
-        diary: list[DiaryItem],
-        pool: int,
-        method: str,
-        weight: float,
-    ) -> bool:
-        """Fuse cosine into ``cands`` in place; False (untouched) on any failure."""
-        try:
-            if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
-                return False
-            self._sync_wiki(corpus)
-            q = self._embed_query(query)
-            cos: dict[tuple[Any, ...], float] = {}
-            extra: list[_Cand] = []
-            if self._index is not None:
-                for row, value in self._index.search(q, pool):
-                    doc = self._row_doc[row]
-                    item = corpus.items[doc]
-                    key = ("w", item.file, item.name)
-                    cos[key] = value
-                    if key not in cands:
-                        extra.append(_Cand(key, item, doc))
-                missing = [c for c in cands.values() if c.doc is not None and c.key not in cos]
-                rows = [self._doc_row[c.doc] for c in missing]
-                cos.update(zip((c.key for c in missing), self._cosines(self._matrix, rows, q)))
-            if diary:
-                cos.update(self._diary_cosines(corpus, diary, q))
-            bm25_extra = corpus.index.score_docs(terms, [c.doc for c in extra])
-            for c in extra:
-                c.bm25 = bm25_extra[c.doc]
-            everything = list(cands.values()) + extra
-            ids = {c.key: i for i, c in enumerate(everything)}
-            fused = fuse(
-                method,
-                {ids[c.key]: c.bm25 for c in everything if c.bm25 > 0},
-                {ids[k]: v for k, v in cos.items() if k in ids},
-                weight,
-            )
-        except Exception as exc:  # noqa: BLE001 - fail open: BM25 carries on
-            log.debug("embedding failed, BM25 only: %r", exc)
-            return False
-        for c in extra:
-            cands[c.key] = c
-        for c in everything:
-            c.cos = cos.get(c.key)
-            c.score = fused.get(ids[c.key], 0.0)
-        return True
-
-    def _diary_cosines(self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any) -> dict[tuple[Any, ...], float]:
-        entries = []
-        for entry in diary:
-            item = as_recall_item(entry)
-            entries.append(((item.file, item.name), corpus.text(item)))
-        keys, matrix = self.diary_cache.sync(entries, self.embedder, merge=True)
-        row_of = {(k["file"], k["name"], k["hash"]): r for r, k in enumerate(keys)}
-        rows = [row_of[(f, n, self._v.content_hash(text))] for (f, n), text in entries]
-        return {("d", i): v for i, v in enumerate(self._cosines(matrix, rows, q))}

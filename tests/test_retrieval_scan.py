@@ -1,0 +1,123 @@
+"""The cold-load fast path: scanned forms must index exactly what tokenize() yields."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections import Counter
+
+from wikimem.bm25 import InvertedIndex
+from wikimem.corpus import WikiCorpus, gc_paused
+from wikimem.models import RecallItem
+from wikimem.tokenize import scan_counts, scan_texts, tokenize
+
+# Latin, CJK ideographs, kana, Hangul, doubled characters, separators and
+# characters that lowercase into (or look like) latin.
+_PIECES = [
+    "a", "b", "ab", "Abc", "x1", "9", " ", "  ", "\n", "\t", ".", "-", "_", "é", "Ａ", "İ", "K",
+    "我", "们", "海", "哈", "哈哈", "哈哈哈", "喜欢", "日本", "カタ", "ひら", "한국", "・", "、", "〇", "々",
+]
+
+
+def _random_texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 30))) for _ in range(count)]
+
+
+def bigrams(text: str) -> list[str]:
+    return tokenize(text, use_jieba=False)
+
+
+def test_scanned_forms_count_every_term_exactly_like_tokenize() -> None:
+    texts = _random_texts(1, 400)
+    scanned = scan_texts(texts)
+    assert scanned is not None
+    counts = [Counter(bigrams(text)) for text in texts]
+    assert scanned.lengths == [sum(c.values()) for c in counts]
+    vocabulary = set().union(*counts)
+    assert any(len(t) == 2 and t[0] == t[1] for t in vocabulary)  # overlapping bigrams are covered
+    for term in vocabulary:
+        assert scan_counts(term, scanned) == [c[term] for c in counts], term
+
+
+def test_latin_tokens_repeated_back_to_back_are_all_counted() -> None:
+    scanned = scan_texts(["go go go", "go, go", "gogo go"])
+    assert scanned is not None
+    assert scan_counts("go", scanned) == [3, 2, 1]
+
+
+def test_terms_no_text_holds_are_found_nowhere() -> None:
+    scanned = scan_texts(["sea 海边", "city"])
+    assert scanned is not None
+    assert [scan_counts(t, scanned) for t in ("park", "海", "边海", "a b", "")] == [None] * 5
+
+
+def test_texts_holding_the_scan_separators_are_refused() -> None:
+    assert scan_texts(["ok", "a\x00b"]) is None
+    assert scan_texts(["a\x01b"]) is None
+
+
+def _items(texts: list[str]) -> list[RecallItem]:
+    return [RecallItem("f", f"n{i}", text) for i, text in enumerate(texts)]
+
+
+def _corpora(files: dict[str, list[str]]) -> tuple[WikiCorpus, WikiCorpus]:
+    plain = WikiCorpus(bigrams)
+    fast = WikiCorpus(bigrams, scan_texts)
+    for file, texts in files.items():
+        items = [RecallItem(file, f"n{i}", text) for i, text in enumerate(texts)]
+        plain.load_file(file, items, None)
+        fast.load_file(file, items, None)
+    return plain, fast
+
+
+def _queries(seed: int) -> list[Counter[str]]:
+    return [Counter(bigrams(q)) for q in _random_texts(seed, 60) if bigrams(q)]
+
+
+def test_scanned_cold_load_ranks_exactly_like_the_tokenized_one() -> None:
+    plain, fast = _corpora({"a": _random_texts(3, 150), "b": _random_texts(4, 150)})
+    assert fast.index.total_len == plain.index.total_len
+    for query in _queries(5):
+        assert fast.index.search(query, 10) == plain.index.search(query, 10)
+
+
+def test_scanned_cold_load_stays_exact_after_adds_and_removals() -> None:
+    plain, fast = _corpora({"a": _random_texts(6, 120)})
+    later = _random_texts(7, 30) + ["zzunseen 龘龘 only here"]
+    for corpus in (plain, fast):
+        corpus.update_file("a", _items(_random_texts(6, 120)[10:] + later), None)
+    for query in _queries(8) + [Counter(bigrams("zzunseen 龘龘"))]:
+        assert fast.index.search(query, 10) == plain.index.search(query, 10)
+
+
+def test_a_file_that_cannot_be_scanned_is_indexed_text_by_text_in_doc_order() -> None:
+    files = {"a": _random_texts(9, 50), "b": ["nul \x00 inside 哈哈", *_random_texts(10, 20)], "c": _random_texts(11, 50)}
+    plain, fast = _corpora(files)
+    for query in _queries(12) + [Counter(["nul", "哈哈"])]:
+        assert fast.index.search(query, 10) == plain.index.search(query, 10)
+
+
+def test_a_term_absent_at_load_is_found_once_a_document_adds_it() -> None:
+    index = InvertedIndex()
+    scanned = scan_texts(["sea city", "park"])
+    assert scanned is not None
+    index.add_scanned(scanned)
+    assert index.search({"volcano": 1}, 5) == []
+    doc = index.add(["volcano", "sea"])
+    assert [d for d, _ in index.search({"volcano": 1}, 5)] == [doc]
+    assert sorted(d for d, _ in index.search({"sea": 1}, 5)) == [0, doc]
+
+
+def test_a_cold_load_pauses_the_gc_and_restores_its_previous_state() -> None:
+    assert gc.isenabled()
+    with gc_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
