@@ -18,6 +18,7 @@ import re
 import tempfile
 import threading
 from collections.abc import Iterator
+from typing import BinaryIO
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,8 @@ __all__ = [
     "Block",
     "ParsedFile",
     "atomic_write",
+    "atomic_writer",
+    "fsync_dir",
     "is_block_heading",
     "parse_blocks",
     "parse_meta_line",
@@ -177,11 +180,20 @@ def render_file(preamble: str, blocks: list[Block]) -> str:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` so readers see the old file or the new one.
+    """Replace ``path`` with ``text`` (UTF-8) so readers see the old file or the new one."""
+    with atomic_writer(path) as handle:
+        handle.write(text.encode("utf-8"))
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path) -> Iterator[BinaryIO]:
+    """A binary handle whose bytes replace ``path`` atomically when the block ends.
 
     The temp file lives in the same directory (``os.replace`` is only
     atomic within a filesystem) and is fsynced before the rename; the
     directory is fsynced after it so the rename itself survives a crash.
+    If the block raises, the temp file is removed and ``path`` is untouched.
+    Shared by the markdown writers and the vector cache.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -190,7 +202,7 @@ def atomic_write(path: Path, text: str) -> None:
         with contextlib.suppress(OSError, AttributeError):
             os.fchmod(fd, _target_mode(path))
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8"))
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -198,19 +210,29 @@ def atomic_write(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def _target_mode(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o7777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_UMASK
 
 
-def _fsync_dir(directory: Path) -> None:
+def _read_umask() -> int:
+    # os.umask can only be read by setting it: do it once, at import, rather
+    # than flipping the process-wide umask while other threads create files.
+    umask = os.umask(0)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
+def fsync_dir(directory: Path) -> None:
+    """fsync a directory so a rename in it survives a crash (best effort)."""
     # Not every platform lets a directory be opened for fsync; best effort.
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)

@@ -59,6 +59,9 @@ class MemoryIndex:
 
     ``fusion`` names the fusion method used when an embedder works (see
     :mod:`wikimem.fusion`; ``"minmax"`` is the SPEC's reference formula).
+    ``today`` (a zero-argument callable returning a ``datetime.date``) is the
+    day that time words in a query ("昨天", "last week") are resolved
+    against; ``None`` means the real date in the query's ``tz``.
     """
 
     def __init__(
@@ -71,6 +74,7 @@ class MemoryIndex:
         fusion_weight: float = 0.5,
         binary_threshold: int = 10_000,
         fusion: str = DEFAULT_FUSION,
+        today: Callable[[], dt.date] | None = None,
     ) -> None:
         if fusion not in FUSIONS:
             raise ValueError(f"unknown fusion {fusion!r} (choose from {', '.join(sorted(FUSIONS))})")
@@ -85,7 +89,7 @@ class MemoryIndex:
         self._today: dt.date | str | None = None
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today. ``_today`` wins if set.
-        self.today: Callable[[], dt.date] | None = None
+        self.today: Callable[[], dt.date] | None = today
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
         self._pending_lock = threading.Lock()

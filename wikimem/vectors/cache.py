@@ -23,11 +23,11 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from wikimem.blocks import atomic_writer, fsync_dir
 from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
 
 __all__ = [
@@ -220,18 +220,18 @@ class VectorCache:
             except FileExistsError:
                 version += 1
         try:
-            with _atomic(self.root / name, "wb") as fh:
+            with atomic_writer(self.root / name) as fh:
                 np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
             header = {"vectors_file": name, "model": model, "dim": int(matrix.shape[1])}
             lines = [json.dumps(header, ensure_ascii=False)]
             lines += [json.dumps(k, ensure_ascii=False) for k in keys]
-            with _atomic(self.keys_path, "w") as fh:
-                fh.write("\n".join(lines) + "\n")
+            with atomic_writer(self.keys_path) as fh:
+                fh.write(("\n".join(lines) + "\n").encode("utf-8"))
         except BaseException:
             with contextlib.suppress(OSError):
                 (self.root / name).unlink()
             raise
-        _fsync_dir(self.root)
+        fsync_dir(self.root)
         self._sweep(keep=version)
         return keys, np.load(self.root / name, mmap_mode="r", allow_pickle=False)
 
@@ -295,29 +295,3 @@ def _merge_keys(old: list[Key], new: list[Key]) -> list[Key]:
         if ident not in placed:
             merged.extend(group)
     return merged
-
-
-@contextlib.contextmanager
-def _atomic(path: Path, mode: str) -> Any:
-    """Write to a temp file beside ``path``, fsync, then ``os.replace`` into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        encoding = None if "b" in mode else "utf-8"
-        with os.fdopen(fd, mode, encoding=encoding) as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _fsync_dir(path: Path) -> None:
-    with contextlib.suppress(OSError, AttributeError):
-        fd = os.open(path, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
