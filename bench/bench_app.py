@@ -93,7 +93,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None) -> dict[str, A
     figures: dict[str, Any] = {}
     started = time.perf_counter()
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=use_jieba)  # as wikimem-tui's __main__ builds it
+    index = MemoryIndex(store, use_jieba=use_jieba)  # as wikimem-tui's __main__ builds it (bigrams unless --jieba)
     backend = Backend(root=root, store=store, index=index, owner="bench", use_jieba=use_jieba)
     app = WikimemApp(backend, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -203,8 +203,9 @@ def bench_size(items: int, tmp: Path, use_jieba: bool | None) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, nargs="+", default=[10_000])
-    parser.add_argument("--jieba", choices=["auto", "off"], default="auto",
-                        help="the index's tokenization (auto = what wikimem-tui does without flags)")
+    parser.add_argument("--jieba", choices=["auto", "off"], default="off",
+                        help="the index's tokenization (off = bigrams, what wikimem-tui does "
+                             "without flags; auto = jieba when importable, like --jieba)")
     args = parser.parse_args(argv)
     use_jieba = None if args.jieba == "auto" else False
     with tempfile.TemporaryDirectory() as tmp:

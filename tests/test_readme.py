@@ -55,3 +55,24 @@ def test_readme_cli_example_succeeds_on_the_demo_memory(line: str, tmp_path: Pat
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()
+
+
+def _transcripts() -> list[tuple[str, str]]:
+    """```text blocks that start with ``$ wikimem …``: the command and its exact output."""
+    out = []
+    for kind, body in re.findall(r"```(text)\n(.*?)```", README.read_text("utf-8"), re.S):
+        first, _, rest = body.partition("\n")
+        if first.startswith("$ wikimem "):
+            out.append((first[2:], rest))
+    return out
+
+
+@pytest.mark.parametrize("command,expected", _transcripts())
+def test_readme_cli_transcript_matches_the_real_output(command: str, expected: str) -> None:
+    argv = shlex.split(command)[1:]
+    env = {**os.environ, "PYTHONPATH": str(README.parent)}
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem", *argv], cwd=README.parent, env=env,
+        capture_output=True, text=True, encoding="utf-8", timeout=60,
+    )
+    assert proc.stdout == expected
