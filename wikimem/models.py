@@ -25,8 +25,24 @@ __all__ = [
 ]
 
 
+class _Linked:
+    """The ``links`` property wiki items and diary entries share.
+
+    A plain mixin (no fields) so each dataclass keeps its own positional
+    field order: ``RecallItem(file, name, content, …)``,
+    ``DiaryItem(date, time, content, …)``.
+    """
+
+    content: str
+
+    @property
+    def links(self) -> list[WikiLink]:
+        """Well-formed ``[[file:name]]`` links in the content, in order."""
+        return parse_wiki_links(self.content)
+
+
 @dataclass
-class RecallItem:
+class RecallItem(_Linked):
     """One ``## name`` block of a RecallFile: a single memory in the wiki."""
 
     file: str
@@ -36,14 +52,9 @@ class RecallItem:
     source_conv: str | None = None
     ts: str | None = None
 
-    @property
-    def links(self) -> list[WikiLink]:
-        """Well-formed ``[[file:name]]`` links in the content, in order."""
-        return parse_wiki_links(self.content)
-
 
 @dataclass
-class DiaryItem:
+class DiaryItem(_Linked):
     """One ``## HH:MM`` block of a day file: an event, never edited by the API."""
 
     date: str
@@ -52,11 +63,6 @@ class DiaryItem:
     owner: str | None = None
     source_conv: str | None = None
     ts: str | None = None
-
-    @property
-    def links(self) -> list[WikiLink]:
-        """Well-formed ``[[file:name]]`` links in the content, in order."""
-        return parse_wiki_links(self.content)
 
 
 @dataclass
