@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, ready, screen_text, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.messages import OpenItem
@@ -336,6 +338,23 @@ def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
     copy = make_demo_copy(tmp_path)
     assert MemoryStore(copy).files() == MemoryStore(demo_source()).files()
     assert demo_source() not in copy.parents
+
+
+@pytest.mark.parametrize("today,last", [("2027-03-02", "2027-03-01"), ("2026-11-30", "2026-11-29")])
+def test_demo_copy_moves_the_diary_so_its_last_day_is_yesterday(tmp_path, today, last) -> None:
+    import datetime as dt
+
+    from wikimem_tui.demo import demo_source, make_demo_copy
+
+    bundled = MemoryStore(demo_source()).diary
+    copy = MemoryStore(make_demo_copy(tmp_path, today=dt.date.fromisoformat(today))).diary
+    assert copy.dates()[-1] == last
+    assert len(copy.dates()) == len(bundled.dates())
+    first_old, first_new = bundled.day(bundled.dates()[0]), copy.day(copy.dates()[0])
+    assert [(e.time, e.content) for e in first_new] == [(e.time, e.content) for e in first_old]
+    assert all(e.ts and e.ts.startswith(e.date) for d in copy.dates() for e in copy.day(d))
+    journal_days = {e["date"] for e in copy.journal.entries() if e["action"] == "diary"}
+    assert journal_days == set(copy.dates())
 
 
 async def test_a_appends_a_diary_entry_with_the_apps_owner(backend, memory_dir) -> None:

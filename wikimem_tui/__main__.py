@@ -9,6 +9,7 @@ follow the library CLI: 0 ok, 2 usage or store error.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
 import sys
 from pathlib import Path
@@ -65,7 +66,7 @@ def _resolve_dir(args: argparse.Namespace) -> Path:
     if args.demo:
         from wikimem_tui.demo import make_demo_copy
 
-        return make_demo_copy()
+        return make_demo_copy(today=dt.date.today())
     return Path(args.memory_dir or os.environ.get("WIKIMEM_STORE") or "memory")
 
 
