@@ -13,6 +13,7 @@ because absolute times drift on shared machines (see BENCH.md):
 * growth of the query p50 from the smallest to the largest size;
 * one ``store.add()`` then a query, and an out-of-band edit + ``refresh()``
   + query, vs the reference's full rebuild;
+* ``warm()``: its duration, the first-use query p50 after it, and memory;
 * peak traced memory (tracemalloc) of each build.
 
     python bench/bench_core.py            # 1k and 10k
@@ -181,6 +182,7 @@ def bench_size(root: Path, n_queries: int, ref_queries: int, memory: bool) -> di
 
     out["first_pass_ours"] = p50(core, queries)  # packs each term on first use
     out["query_ours"] = p50(core, queries)
+    out.update(bench_warm(store, queries))
     out["retrieve_ours"] = p50(lambda q: index.retrieve(q), queries)
     sample = queries[:ref_queries]
     out["query_ref"] = p50(ref.search, sample)
@@ -198,13 +200,39 @@ def bench_size(root: Path, n_queries: int, ref_queries: int, memory: bool) -> di
     if memory:
         del ref
         out["mem_ours"] = peak_mb(lambda: _built(store))
+        out["mem_warm_peak"] = peak_mb(lambda: _built(store, warm=True))
+        out["mem_warm_held"] = held_mb(lambda: _built(store, warm=True))
         out["mem_ref"] = peak_mb(lambda: Reference(store))
     return out
 
 
-def _built(store: MemoryStore) -> MemoryIndex:
+def bench_warm(store: MemoryStore, queries: list[str]) -> dict[str, float]:
+    """warm() on a fresh index, then the first pass of the same queries (terms never queried)."""
+    index = _built(store)
+    seconds, _ = timed(index.warm)
+    search = index._corpus.index.search
+    first = p50(lambda q: search(Counter(toks(q)), 10), queries)
+    return {"warm_seconds": seconds, "first_pass_after_warm": first}
+
+
+def held_mb(fn: Callable[[], Any]) -> float:
+    """Traced memory still held by what ``fn`` returns (after a collection)."""
+    gc.collect()
+    tracemalloc.start()
+    keep = fn()
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del keep
+    gc.collect()
+    return held / 1e6
+
+
+def _built(store: MemoryStore, warm: bool = False) -> MemoryIndex:
     index = MemoryIndex(store, use_jieba=False)
     index.build()
+    if warm:
+        index.warm()
     return index
 
 
@@ -261,6 +289,8 @@ def report(results: dict[int, dict[str, float]]) -> None:
         ("cold load: ours, jieba (warm)", "cold_jieba"),
         ("query p50 top10: ours (core, warm)", "query_ours"),
         ("query p50 top10: ours (first pass)", "first_pass_ours"),
+        ("warm(): duration", "warm_seconds"),
+        ("query p50 top10: first pass after warm()", "first_pass_after_warm"),
         ("query p50: ours full retrieve()", "retrieve_ours"),
         ("query p50 top10: score-everything", "query_ref"),
         ("query p50 top10: rank_bm25", "query_rank_bm25"),
@@ -278,7 +308,12 @@ def report(results: dict[int, dict[str, float]]) -> None:
         if any(key in results[n] for n in sizes):
             print(f"{label:40s}" + "".join(f"{_fmt(results[n][key]):>14s}" if key in results[n] else f"{'-':>14s}" for n in sizes))
     if any("mem_ours" in results[n] for n in sizes):
-        for label, key in (("peak MB: ours", "mem_ours"), ("peak MB: dict-of-Counters", "mem_ref")):
+        for label, key in (
+            ("peak MB: ours (build)", "mem_ours"),
+            ("peak MB: ours (build + warm())", "mem_warm_peak"),
+            ("held MB: ours after warm()", "mem_warm_held"),
+            ("peak MB: dict-of-Counters", "mem_ref"),
+        ):
             print(f"{label:40s}" + "".join(f"{results[n].get(key, math.nan):14.1f}" for n in sizes))
     print()
     print("ratios (ours / reference; < 1 is better):")
@@ -294,6 +329,7 @@ def report(results: dict[int, dict[str, float]]) -> None:
         parts.append(f"add+query vs rebuild {r['add_query_ours'] / r['cold_ref']:.4f}")
         if "mem_ours" in r:
             parts.append(f"memory {r['mem_ours'] / r['mem_ref']:.2f}")
+            parts.append(f"memory after warm() {r['mem_warm_peak'] / r['mem_ref']:.2f}")
         parts.append(f"top-10 identical to reference {int(r['agree_top10_of_10'])}/10")
         print(f"  {n:>7,d}: " + ", ".join(parts))
     for lo, hi in zip(sizes, sizes[1:]):

@@ -420,7 +420,7 @@ def test_a_broken_keymap_file_keeps_the_defaults_and_says_why(tmp_path) -> None:
 async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) -> None:
     root = tmp_path / "memory"
     root.mkdir()
-    async with make_app(make_backend(root)).run_test(size=(80, 24)) as pilot:
+    async with make_app(make_backend(root)).run_test(size=(100, 30)) as pilot:
         await ready(pilot)
         assert "diary (0 days)" in screen_text(pilot.app)
         await pilot.press("N")
@@ -452,3 +452,77 @@ async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backe
         assert tree.filter_text == ""
         assert pilot.app.query_one("#tree-filter").value == ""
         assert pilot.app.focused is tree.tree
+
+
+# -- narrow screens (80x24): the tree is a sidebar, the query table folds --------------------
+
+LONG_NAME = "oat-milk-flat-white-before-standup"  # preferences:… is 46 columns
+
+
+async def test_narrow_screen_hides_the_tree_while_another_pane_has_focus(backend) -> None:
+    async with make_app(backend).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        assert pilot.app.query_one(TopicTree).display  # it starts with the focus
+        await pilot.press("c")
+        await pilot.pause()
+        assert not pilot.app.query_one(TopicTree).display
+        assert "preferences" not in screen_text(pilot.app)
+
+
+async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
+    async with make_app(backend).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("h", "t")
+        await pilot.pause()
+        assert pilot.app.query_one(TopicTree).display
+        assert "preferences (2)" in screen_text(pilot.app)
+
+
+async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(backend) -> None:
+    async with make_app(backend).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        tree = pilot.app.query_one(TopicTree)
+        node = next(n for n in tree.tree.root.children if n.data and n.data.file == "preferences")
+        tree.tree.move_cursor(node)
+        await pilot.press("enter", "down", "enter")  # expand preferences, open its first item
+        await pilot.pause()
+        await pilot.pause()
+        assert not tree.display
+        assert pilot.app.query_one(ItemView).size.width >= 78
+
+
+async def test_narrow_query_results_show_the_whole_file_and_name(backend, memory_dir) -> None:
+    MemoryStore(memory_dir).add("preferences", LONG_NAME, "Oat milk, before the standup.", owner="agent")
+    async with make_app(backend).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("slash", *"standup")
+        assert await wait_for(pilot, lambda: LONG_NAME in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert f"preferences:{LONG_NAME}" in text
+        assert "score" in text and "bm25" not in text
+
+
+async def test_wide_screen_keeps_the_tree_and_every_result_column(backend) -> None:
+    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("slash", *"coffee")
+        assert await wait_for(pilot, lambda: "preferences:coffee" in screen_text(pilot.app))
+        text = screen_text(pilot.app)
+        assert pilot.app.query_one(TopicTree).display
+        assert "bm25" in text and "cos" in text and "people (2)" in text
+
+
+async def test_a_first_item_saved_on_a_narrow_screen_is_in_the_tree_t_brings_back(tmp_path) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    async with make_app(make_backend(root)).run_test(size=(80, 24)) as pilot:
+        await ready(pilot)
+        await pilot.press("N")
+        await pilot.pause()
+        await pilot.press(*"first", "enter", *"hello", "enter")
+        await pilot.pause()
+        pilot.app.query_one("#editor-area").load_text("The very first memory.")
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: not pilot.app.editing)
+        await pilot.press("t")
+        assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))

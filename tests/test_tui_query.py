@@ -172,8 +172,10 @@ async def test_stale_result_never_overwrites_a_newer_query(tmp_path: Path) -> No
         panel.run_query()
         gate.set()
         await wait_for(pilot, lambda: [q for q, _ in index.calls][-1:] == ["fast"])
-        await pilot.pause(0.1)
         assert "fast" in [q for q, _ in index.calls]
+        # The UI hears back through call_from_thread: wait for it, not a fixed pause.
+        await wait_for(pilot, lambda: status(pilot.app).startswith("2 hits"))
+        await pilot.pause(0.2)  # a late stale result would land by now
         assert status(pilot.app).startswith("2 hits")
 
 

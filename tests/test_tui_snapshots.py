@@ -1,4 +1,4 @@
-"""SVG snapshots of the main screen (80x24) and the tree / item / editor / help views (120x40).
+"""SVG snapshots of the main screen and the query pane (80x24) and the tree / item / editor / help views (120x40).
 
 Each test hands ``snap_compare`` an App instance over the pinned test memory
 (fixed today and clock, no cursor blink, animations off) and waits for the
@@ -7,8 +7,9 @@ catalogue and index before the shot, so the picture never depends on timing.
 
 from __future__ import annotations
 
-from conftest import make_app, open_item, ready
+from conftest import make_app, open_item, ready, screen_text, wait_for
 from wikimem_tui.messages import OpenDiaryDay
+from wikimem_tui.widgets.query_panel import QueryPanel
 
 
 def test_main_screen_80x24(backend, snap_compare) -> None:
@@ -59,3 +60,13 @@ def test_help_screen_120x40(backend, snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_query_results_80x24_tree_folded_away(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        pilot.app.query_one(QueryPanel).show_timing = False
+        await pilot.press("slash", *"coffee")
+        assert await wait_for(pilot, lambda: "preferences:coffee" in screen_text(pilot.app))
+
+    assert snap_compare(make_app(backend), terminal_size=(80, 24), run_before=run_before)

@@ -18,18 +18,14 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   time a query touches a dirty term. Doc ids are never reused, so postings
   stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
   the owner when tombstones outnumber live documents and a rebuild pays.
-* A query is term-at-a-time with MaxScore pruning: terms are visited by
-  decreasing upper bound (their best per-posting contribution) and, once
-  the k-th best partial score beats everything the remaining terms could
-  add, the remaining (common, long) lists are only probed with ``bisect``
-  for the surviving candidates instead of being scanned. Per-posting
-  contributions are cached per term, so a scanned list costs C-level
-  ``dict.update`` calls, and the k-th best is found after a C-level
-  ``compress`` filter. A write makes every cache slightly stale (N and the
-  average length move); rather than recomputing long lists after each
-  ``add()``, a query bounds the drift, keeps every candidate that could
-  still make the top k and rescores those few exactly. Cost follows the
-  query terms' posting lists, not N.
+* A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.maxscore`)
+  over per-term cached per-posting contributions. A write makes every
+  cache slightly stale (N and the average length move); rather than
+  recomputing long lists after each ``add()``, a query bounds the drift,
+  keeps every candidate that could still make the top k and rescores
+  those few exactly. Cost follows the query terms' posting lists, not N.
+* An optional warm-up (:func:`wikimem.corpus.warm_up`) folds segments into
+  raw occurrences and packs common terms before any query needs them.
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
@@ -46,9 +42,9 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import add, attrgetter
-from typing import NamedTuple
+from operator import attrgetter
 
+from wikimem.maxscore import Term, candidates
 from wikimem.tokenize import ScannedTexts, scan_counts
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
@@ -69,11 +65,8 @@ class _Packed:
 
     ``impact`` caches each posting's BM25 contribution (query tf 1) computed
     with the term's idf and the length norm of the moment (``impact_idf``,
-    ``impact_b``). A write moves N and the average length a little, which
-    makes every cache slightly stale; instead of recomputing whole lists
-    after each write, a query scales the cache by the exact idf ratio and
-    bounds the length-norm drift (see :meth:`InvertedIndex.search`), and
-    recomputes only when the drift is large.
+    ``impact_b``). Writes make it slightly stale; a query bounds the drift
+    (see :meth:`InvertedIndex._terms`) and recomputes only when it is large.
     """
 
     __slots__ = ("docs", "tfs", "dirty", "impact", "impact_idf", "impact_b", "impact_max", "kth")
@@ -89,16 +82,6 @@ class _Packed:
         self.impact_max = 0.0
         #: (k, k-th largest impact) for the last k asked: a floor for theta.
         self.kth: tuple[int, float] | None = None
-
-
-class _Term(NamedTuple):
-    """One query term during a search."""
-
-    ub: float  # the largest value in ``values``
-    scale: float  # values = cached impacts x scale (the query tf)
-    entry: _Packed
-    values: array
-    weight: float  # exact qtf·idf·(k1+1), for rescoring
 
 
 class InvertedIndex:
@@ -192,6 +175,49 @@ class InvertedIndex:
             if type(entry) is _Packed:
                 entry.dirty = True
 
+    # -- warming up (optional; see MemoryIndex.warm) ---------------------------
+
+    @property
+    def segments_left(self) -> int:
+        return len(self._segments)
+
+    def oldest_segment(self) -> tuple[int, ScannedTexts] | None:
+        """The next segment to fold: ``(first doc id, forms)``; its forms never change."""
+        return self._segments[0] if self._segments else None
+
+    def fold_segment(self, segment: tuple[int, ScannedTexts], occ: Mapping[str, array]) -> None:
+        """Replace the oldest segment by its terms' occurrences (doc ids, ascending).
+
+        Packed terms are skipped (packing searched every segment; writes keep
+        them current); raw ones merge in order (a write may have appended a
+        higher doc id already).
+        """
+        if not self._segments or self._segments[0] is not segment:
+            return  # folded already
+        post = self._post
+        for term, found in occ.items():
+            entry = post.get(term)
+            if entry is None:
+                post[term] = found
+            elif type(entry) is array:
+                if entry and entry[-1] > found[0]:
+                    post[term] = array("i", sorted(entry + found))
+                else:
+                    entry.extend(found)
+        del self._segments[0]
+
+    def unpacked_over(self, occurrences: int) -> list[tuple[str, int]]:
+        """Raw terms with at least that many occurrences, and that count (under the lock)."""
+        return [(t, len(e)) for t, e in self._post.items() if type(e) is array and len(e) >= occurrences]
+
+    def pack(self, terms: Iterable[str]) -> None:
+        """Pack ``terms`` and cache their impacts, as their first query would (under the lock)."""
+        n, (_, b) = self.n_alive, self._norm()
+        for term in terms:
+            entry = self._packed(term)
+            if entry is not None and entry.impact is None:
+                self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+
     def needs_compaction(self) -> bool:
         """Tombstones outnumber live docs by enough that a rebuild is cheaper."""
         dead = len(self._dl) - self.n_alive
@@ -267,7 +293,7 @@ class InvertedIndex:
             entry.kth = (k, heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0)
         return entry.kth[1]
 
-    def _terms(self, query: Mapping[str, int]) -> tuple[list[_Term], float]:
+    def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
         """The present query terms, best upper bound first, and the drift ratio.
 
         Each term's values are its cached impacts (times the query tf). A
@@ -298,7 +324,7 @@ class InvertedIndex:
             impact = entry.impact
             assert impact is not None
             values = impact if qtf == 1 else array("d", map(float(qtf).__mul__, impact))
-            out.append(_Term(qtf * entry.impact_max, qtf, entry, values, qtf * idf_now * (K1 + 1.0)))
+            out.append(Term(qtf * entry.impact_max, qtf, entry, values, qtf * idf_now * (K1 + 1.0)))
         out.sort(key=attrgetter("ub"), reverse=True)
         return out, lo / hi
 
@@ -313,59 +339,13 @@ class InvertedIndex:
         terms, rho = self._terms(query)
         if not terms:
             return []
-        pool = self._candidates(terms, k, rho)
+        pool = candidates(terms, k, rho, self._kth_impact)
         if rho < 1.0:
             # Values were (slightly) stale: rescore the few survivors exactly.
             pool = [(d, self._exact(terms, d)) for d, _ in pool]
         return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]
 
-    def _candidates(self, terms: list[_Term], k: int, rho: float) -> list[tuple[int, float]]:
-        """Every doc whose value sum could make the top k, with that sum.
-
-        With exact values (``rho`` = 1) that is the docs scoring at least
-        the k-th best. With stale values it is every doc within ``rho`` of
-        the k-th best value sum: a doc below that cannot beat k others
-        whatever the true factors are.
-        """
-        rest = _suffix_sums([t.ub for t in terms])
-        acc: dict[int, float] = {}
-        # theta: a floor under the k-th best partial sum. Each processed
-        # term's k-th largest value is one (k docs already have at least it).
-        theta = 0.0
-        i = 0
-        while i < len(terms):
-            if len(acc) >= k:
-                theta = _kth_largest(acc.values(), k, theta)
-                if rho * theta > rest[i]:
-                    break  # no unseen doc can reach the top k any more
-            term = terms[i]
-            docs = term.entry.docs
-            if acc:
-                acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), term.values)))
-            else:
-                acc = dict(zip(docs, term.values))
-            theta = max(theta, term.scale * self._kth_impact(term.entry, k))
-            i += 1
-        if i == len(terms):
-            floor = rho * _kth_largest(acc.values(), k, theta) if len(acc) >= k else 0.0
-            return list(compress(acc.items(), map(floor.__le__, acc.values())))
-        # Non-essential terms: only probe candidates that can still make it.
-        floor = rho * theta - rest[i]
-        cands = list(compress(acc.keys(), map(floor.__le__, acc.values())))
-        for j in range(i, len(terms)):
-            docs, values = terms[j].entry.docs, terms[j].values
-            size = len(docs)
-            for d in cands:
-                p = bisect_left(docs, d)
-                if p < size and docs[p] == d:
-                    acc[d] += values[p]
-            scores = [acc[d] for d in cands]
-            theta = _kth_largest(scores, k, theta) if len(cands) >= k else 0.0
-            floor = rho * theta - rest[j + 1]
-            cands = list(compress(cands, map(floor.__le__, scores)))
-        return [(d, acc[d]) for d in cands]
-
-    def _exact(self, terms: list[_Term], doc: int) -> float:
+    def _exact(self, terms: list[Term], doc: int) -> float:
         a, b = self._norm()
         length = self._dl[doc]
         score = 0.0
@@ -413,27 +393,7 @@ class InvertedIndex:
         return sorted(out)
 
 
-def _kth_largest(values: Iterable[float], k: int, floor: float) -> float:
-    """The k-th largest of ``values``, given that at least k of them are >= ``floor``.
-
-    The C-level ``compress`` keeps only values above the floor, so the
-    Python-level heap sees a handful instead of every accumulated doc.
-    """
-    values = list(values) if not isinstance(values, (list, array)) else values
-    above = list(compress(values, map(floor.__le__, values)))
-    if len(above) < k:
-        above = list(values)
-    return heapq.nlargest(k, above)[-1]
-
-
 def _tf(entry: _Packed, doc: int) -> int:
     docs = entry.docs
     p = bisect_left(docs, doc)
     return entry.tfs[p] if p < len(docs) and docs[p] == doc else 0
-
-
-def _suffix_sums(values: list[float]) -> list[float]:
-    out = [0.0] * (len(values) + 1)
-    for i in range(len(values) - 1, -1, -1):
-        out[i] = out[i + 1] + values[i]
-    return out

@@ -38,7 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused
+from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused, warm_up
 from wikimem.fusion import DEFAULT_FUSION, FUSIONS
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.retrieval_vectors import Candidate, Semantic
@@ -93,6 +93,7 @@ class MemoryIndex:
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
         self._pending_lock = threading.Lock()
+        self._warm_lock = threading.Lock()
         self._corpus: WikiCorpus | None = None
         self._rev = getattr(store, "revision", None)
         self._heard = 0
@@ -167,6 +168,27 @@ class MemoryIndex:
         with self._lock:
             self._corpus = corpus
             self._rev = rev
+
+    def warm(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        should_stop: Callable[[], bool] | None = None,
+    ) -> None:
+        """Materialize postings ahead of first queries (optional; for a worker thread).
+
+        Builds first if needed. Works in chunks, holding the index lock per
+        chunk only, so concurrent :meth:`retrieve` calls interleave; writes
+        and refreshes in between stay consistent, and a corpus replaced
+        meanwhile (rebuild, compaction) is warmed instead. Calls
+        ``progress(done, total)`` per chunk; returns early once
+        ``should_stop()`` is true. The library never calls this by itself.
+        """
+        self._ensure_built()
+        stop = should_stop or (lambda: False)
+        with self._warm_lock:
+            while not stop() and not warm_up(self._ensure, self._lock, progress or _ignore, stop):
+                pass
 
     def rebuild(self) -> None:
         """Rescan every file (after out-of-band edits); see :meth:`build`."""
@@ -399,6 +421,10 @@ def _cut(rows: list[RetrievedItem], budget: int | None, explain: bool, result: R
         used += row.tokens_est
         result.items.append(row)
     result.budget_used = used
+
+
+def _ignore(done: int, total: int) -> None:
+    pass
 
 
 def _shift(day: str, days: int) -> str:

@@ -10,7 +10,6 @@ file watching) runs in workers so the first paint never waits for the store.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from pathlib import Path
 from typing import Any
 
@@ -30,9 +29,13 @@ from wikimem_tui.context import Backend, Catalogue
 from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.help import HelpScreen
+from wikimem_tui.widgets.calendar import DiaryCalendar
 from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import TopicTree
+from wikimem_tui.widgets.journal_tail import JournalTail
+from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
 __all__ = ["WikimemApp", "WRITE_ACTIONS"]
 
@@ -40,30 +43,23 @@ __all__ = ["WikimemApp", "WRITE_ACTIONS"]
 WRITE_ACTIONS = {"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary", "promote",
                  "external_editor"}
 
-#: (pane name, tab id, widgets module, class) for the panes another module provides.
-PANES = [
-    ("calendar", "Calendar", "calendar", "DiaryCalendar"),
-    ("journal", "Journal", "journal_tail", "JournalTail"),
-    ("query", "Query", "query_panel", "QueryPanel"),
-    ("health", "Health", "health", "HealthPane"),
+#: (pane name, tab title, widget class) of the panes beside the item pane.
+PANES: list[tuple[str, str, type[Widget]]] = [
+    ("calendar", "Calendar", DiaryCalendar),
+    ("journal", "Journal", JournalTail),
+    ("query", "Query", QueryPanel),
+    ("health", "Health", HealthPane),
 ]
 
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/"}
 
 
-def _pane_widget(module: str, cls: str, pane: str) -> Widget:
-    """The pane's widget, or a visible placeholder when that module is missing."""
-    try:
-        return getattr(importlib.import_module(f"wikimem_tui.widgets.{module}"), cls)(id=f"{pane}-pane")
-    except (ImportError, AttributeError) as exc:
-        return Static(Text(f"{pane} pane unavailable: {exc}", style="italic"), id=f"{pane}-pane")
-
-
 class WikimemApp(App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # narrow: the tree is a sidebar (app.tcss)
     TITLE = "wikimem"
     COMMANDS = App.COMMANDS | {ItemCommands}
 
@@ -130,9 +126,9 @@ class WikimemApp(App[None]):
                     with ContentSwitcher(initial="item-view", id="item-switcher"):
                         yield ItemView(id="item-view")
                         yield ItemEditor(cursor_blink=self.cursor_blink, id="item-editor")
-                for pane, title, module, cls in PANES:
+                for pane, title, widget in PANES:
                     with TabPane(title, id=f"tab-{pane}"):
-                        yield _pane_widget(module, cls, pane)
+                        yield widget(id=f"{pane}-pane")
         yield Static(id="status")
         yield Footer()
 
@@ -199,11 +195,14 @@ class WikimemApp(App[None]):
                 shown[0] = pct
                 self.call_from_thread(self.update_status, f"index: building {pct}% ({done}/{total} files)")
 
-        if files is None:
-            index.build(progress=progress)
-        else:
+        if files is not None:
             index.refresh_files(sorted(files))
+            self.call_from_thread(self._index_built)
+            return
+        index.build(progress=progress)
         self.call_from_thread(self._index_built)
+        worker = get_current_worker()  # pack common terms now, not in the first queries needing them
+        index.warm(should_stop=lambda: worker.is_cancelled)
 
     def _index_built(self) -> None:
         first = not self.index_ready

@@ -4,18 +4,32 @@ Pure functions (no widget state) so the panel stays a controller and the
 rendering can be tested without an App. Every name, term and link here comes
 from memory text an LLM wrote, so all of it is drawn as ``Text`` with control
 characters made visible, never parsed as markup.
+
+Narrow tables (``fit_columns``): below ``COMPACT_BELOW`` columns the bm25
+and cos columns fold away (width 0) so ``file:name`` and the matched terms
+keep their room; ``score`` (the fused score, equal to bm25 when there is no
+embedding) stays. The columns are kept, not removed, because rows always
+carry all eight cells; a wide table looks exactly as before.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.message import Message
+from textual.widgets import DataTable
 
 from wikimem import RetrievalResult, RetrievedItem
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.safe import safe_line
 
-__all__ = ["open_message_for", "row_cells", "summary_lines"]
+__all__ = ["COMPACT_BELOW", "fit_columns", "open_message_for", "row_cells", "summary_lines"]
+
+#: Tables narrower than this hide the low-value columns (the query pane is 84 wide at 120x40: unchanged).
+COMPACT_BELOW = 82
+#: Diagnostic columns a narrow table folds away: ``score`` already holds their fusion.
+LOW_VALUE = ("bm25", "cos")
 
 
 def open_message_for(entry: RetrievedItem) -> Message:
@@ -35,6 +49,28 @@ def _num(value: float | None) -> str:
 
 def _address(entry: RetrievedItem) -> str:
     return f"{entry.item.file}:{entry.item.name}"
+
+
+def fit_columns(table: DataTable[Any], width: int) -> bool:
+    """Fold the low-value columns away when ``width`` is narrow, unfold them when wide.
+
+    Returns True when the table is compact. Column content widths keep being
+    measured while folded, so unfolding restores the exact wide layout.
+    """
+    compact = width < COMPACT_BELOW
+    changed = False
+    for column in table.columns.values():
+        if column.label.plain in LOW_VALUE and column.auto_width == compact:
+            column.auto_width, column.width = not compact, 0
+            changed = True
+    if changed and table.row_count:
+        # A same-value update is the public way to make the table re-measure and re-render.
+        row_key = next(iter(table.rows))
+        column_key = next(iter(table.columns))
+        table.update_cell(row_key, column_key, table.get_cell(row_key, column_key), update_width=True)
+    elif changed:
+        table.refresh()
+    return compact
 
 
 def summary_lines(result: RetrievalResult, *, embedder_configured: bool) -> list[Text]:

@@ -6,6 +6,14 @@ opened, added in chunks of ``CHUNK`` with a "more…" node, so expanding a
 huge RecallFile or typing in the filter never adds 100k nodes at once. Names
 come from the shared ``Catalogue`` (built off the UI thread); every label is
 untrusted text and goes through ``safe_line``.
+
+Below ``NARROW`` columns (the App's ``-narrow`` breakpoint class on the
+screen) the tree is a sidebar: open (``-open``) while the focus is inside it,
+hidden as soon as another pane takes the focus, so the panes get the whole
+width; ``t`` brings it back. Picking an item or a day hands the focus to the
+item pane, which closes the sidebar. (Tried in tmux against a narrower
+always-on tree: at 80 columns even a 22-column tree cut ``file:name`` in the
+query table and wrapped the item view, while the sidebar costs one key.)
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Input, Tree
 from textual.widgets.tree import TreeNode
 
@@ -26,7 +35,10 @@ from wikimem_tui.context import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
 from wikimem_tui.safe import clean_line, safe_line
 
-__all__ = ["NodeRef", "TopicTree"]
+__all__ = ["NARROW", "NodeRef", "TopicTree"]
+
+#: Below this many columns the tree is a sidebar (the App's breakpoint must match).
+NARROW = 100
 
 CHUNK = 200
 #: Under a filter, only this many matching files open by themselves.
@@ -80,6 +92,29 @@ class TopicTree(Vertical):
         tree.guide_depth = 2
         tree.root.add_leaf("loading…", NodeRef("loading"))
         yield tree
+
+    def on_mount(self) -> None:
+        self.watch(self.screen, "focused", self._follow_focus)
+
+    @property
+    def narrow(self) -> bool:
+        """True while the screen is narrow enough for the tree to be a sidebar."""
+        return self.screen.has_class("-narrow")
+
+    def _follow_focus(self, focused: Widget | None) -> None:
+        """Open the sidebar while the focus is in the tree; close it when it leaves."""
+        if focused is None:
+            return  # a click on nothing: keep things as they are
+        inside = self in focused.ancestors_with_self
+        self.set_class(inside, "-open")
+        if not inside and self.narrow:
+            # ``t`` (show_pane) sets an inline ``display``; drop it so the narrow CSS hides the tree again.
+            self.styles.clear_rule("display")
+
+    def _hand_over(self) -> None:
+        """Narrow: after opening something, give the focus (and the width) to the item pane."""
+        if self.narrow:
+            self.call_after_refresh(self.app.run_action, "pane('item')")
 
     @property
     def tree(self) -> SafeTree:
@@ -208,8 +243,10 @@ class TopicTree(Vertical):
             return
         if ref.kind == "item":
             self.post_message(OpenItem(ref.file, ref.name))
+            self._hand_over()
         elif ref.kind == "day":
             self.post_message(OpenDiaryDay(ref.name))
+            self._hand_over()
         elif ref.kind == "file":
             event.node.toggle()
             self.post_message(OpenRecallFile(ref.file))
