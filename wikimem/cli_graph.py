@@ -33,7 +33,7 @@ class LinkGraph:
 
 def build_graph(store: MemoryStore) -> LinkGraph:
     """Collect nodes and edges from every RecallFile, in file and item order."""
-    items = [item for file in store.files() for item in store.items(file)]
+    items = store.items()
     graph = LinkGraph()
     known: set[str] = set()
     for item in items:

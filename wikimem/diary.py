@@ -24,9 +24,10 @@ from wikimem.blocks import (
     render_file,
     store_lock,
 )
-from wikimem.journal import Journal
+from wikimem.journal import Journal, utc_now_iso
 from wikimem.models import DiaryItem
 from wikimem.names import (
+    is_time,
     parse_ts,
     validate_content,
     validate_date,
@@ -35,10 +36,6 @@ from wikimem.names import (
 )
 
 __all__ = ["Diary"]
-
-# [0-9], not \d: \d also matches non-ASCII digits.
-_DAY_FILE_RE = re.compile(r"([0-9]{4}-[0-9]{2}-[0-9]{2})\.md")
-_TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -55,7 +52,7 @@ def _sort_by_time(blocks: list[Block]) -> list[Block]:
     keyed: list[tuple[str, int, Block]] = []
     last = ""
     for position, block in enumerate(blocks):
-        if _TIME_RE.fullmatch(block.heading):
+        if is_time(block.heading):
             last = block.heading
         keyed.append((last, position, block))
     keyed.sort(key=lambda row: (row[0], row[1]))
@@ -93,7 +90,7 @@ class Diary:
         stable for equal minutes. ``ValueError`` on bad input, nothing written.
         """
         text = validate_content(content)
-        stamp = parse_ts(ts if ts is not None else dt.datetime.now(dt.timezone.utc))
+        stamp = parse_ts(ts) if ts is not None else utc_now_iso()
         try:
             local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
         except OverflowError:  # the instant's wall-clock day is past year 9999
@@ -136,7 +133,7 @@ class Diary:
             if start <= date <= end:
                 entries = self.day(date)
                 # Stable: equal minutes keep file order; odd headings sort last.
-                entries.sort(key=lambda e: e.time if _TIME_RE.fullmatch(e.time) else "99:99")
+                entries.sort(key=lambda e: e.time if is_time(e.time) else "99:99")
                 out.extend(entries)
         return out
 
@@ -148,13 +145,11 @@ class Diary:
             return []
         out: list[str] = []
         for name in names:
-            match = _DAY_FILE_RE.fullmatch(name)
-            if match:
+            if name.endswith(".md"):
                 try:
-                    dt.date.fromisoformat(match.group(1))
+                    out.append(validate_date(name[:-3]))
                 except ValueError:
                     continue
-                out.append(match.group(1))
         return sorted(out)
 
     def counts(self, dates: list[str] | None = None) -> dict[str, int]:

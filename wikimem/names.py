@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from wikimem.blocks import is_block_heading, parse_meta_line
+
 __all__ = [
     "normalize_item_name",
     "parse_ts",
@@ -20,6 +22,7 @@ __all__ = [
     "validate_date",
     "validate_file",
     "validate_meta_value",
+    "is_time",
     "validate_time",
 ]
 
@@ -74,9 +77,6 @@ def validate_content(content: str) -> str:
     line that would start a new block, a trailing line that would be read as
     the metadata comment, and text that cannot be encoded as UTF-8.
     """
-    # Imported here: blocks imports this module for its validators.
-    from wikimem.blocks import is_block_heading, parse_meta_line
-
     if not isinstance(content, str):
         raise ValueError("invalid content: must be a string")
     text = content.replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -152,8 +152,13 @@ def validate_date(date: str) -> str:
     return date
 
 
+def is_time(text: str) -> bool:
+    """True when ``text`` is a zero-padded 24-hour ``HH:MM`` (00:00–23:59)."""
+    return _TIME_RE.fullmatch(text) is not None
+
+
 def validate_time(time: str) -> str:
     """Return ``time`` if it is a zero-padded 24-hour ``HH:MM`` (00:00–23:59)."""
-    if not isinstance(time, str) or not _TIME_RE.fullmatch(time):
+    if not isinstance(time, str) or not is_time(time):
         raise ValueError(f"invalid time {time!r}: expected HH:MM between 00:00 and 23:59")
     return time

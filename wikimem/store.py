@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wikimem.blocks import Block, ParsedFile, atomic_write, read_blocks, render_file, store_lock
 from wikimem.diary import Diary
-from wikimem.journal import Journal
+from wikimem.journal import Journal, utc_now_iso
 from wikimem.links import WikiLink, rewrite_link
 from wikimem.models import RecallItem
 from wikimem.names import (
@@ -181,7 +181,8 @@ class MemoryStore:
         target_name = sanitize_item_name(new_name if new_name is not None else name)
         old_name = normalize_item_name(name)
         owner = validate_meta_value("owner", owner)
-        old_link, new_link = f"[[{file}:{old_name}]]", f"[[{target_file}:{target_name}]]"
+        old = WikiLink(file, old_name)
+        old_link, new_link = old.render(), WikiLink(target_file, target_name).render()
         with store_lock(self.root):
             current = self.get(validate_file(file), old_name)
             if current is None:
@@ -199,7 +200,7 @@ class MemoryStore:
             else:
                 self._remove(file, old_name, owner=owner, detail=detail)
             if rewrite_links:
-                self._rewrite_links(WikiLink(file, old_name), new_link, owner, detail)
+                self._rewrite_links(old, new_link, owner, detail)
         self._changed(target_file)
         return moved
 
@@ -267,7 +268,7 @@ class MemoryStore:
             content=validate_content(content),
             owner=validate_meta_value("owner", owner),
             source_conv=validate_meta_value("source_conv", source_conv),
-            ts=parse_ts(ts if ts is not None else dt.datetime.now(dt.timezone.utc)),
+            ts=parse_ts(ts) if ts is not None else utc_now_iso(),
         )
 
     def _write(self, file: str, parsed: ParsedFile, blocks: list[Block]) -> None:
