@@ -25,9 +25,7 @@ def store(tmp_path: Path) -> MemoryStore:
 
 
 def _index(store: MemoryStore, today: str = "2026-07-22") -> MemoryIndex:
-    index = MemoryIndex(store, use_jieba=False)
-    index._today = today
-    return index
+    return MemoryIndex(store, use_jieba=False, today=lambda: dt.date.fromisoformat(today))
 
 
 def _rows(result) -> list[tuple[str, str, str]]:

@@ -28,6 +28,17 @@ def clustered(rows: int, dim: int, seed: int = 3) -> np.ndarray:
     return centres[np.arange(rows) % len(centres)] + noise
 
 
+def mean_recall_at_10(index: MemmapVectorIndex, m: np.ndarray, *, queries: int, seed: int) -> float:
+    """Mean recall@10 against brute force, for noisy copies of ``queries`` random rows."""
+    rng = np.random.default_rng(seed)
+    recalls = []
+    for row in rng.choice(len(m), queries, replace=False):
+        query = m[row] + 0.2 * rng.standard_normal(m.shape[1]).astype(np.float32)
+        got = {r for r, _ in index.search(query, 10)}
+        recalls.append(len(got & set(brute_force(m, query, 10))) / 10)
+    return float(np.mean(recalls))
+
+
 def test_exact_tier_returns_brute_force_order_with_cosines(matrix):
     index = MemmapVectorIndex(matrix)
     query = matrix[5] + 0.1
@@ -114,13 +125,7 @@ def test_binary_tier_finds_a_stored_row_first():
 def test_binary_tier_recall_at_10_stays_high_on_clustered_data():
     m = clustered(20_000, 128)
     index = MemmapVectorIndex(m, binary_threshold=10_000)
-    rng = np.random.default_rng(11)
-    recalls = []
-    for row in rng.choice(len(m), 30, replace=False):
-        query = m[row] + 0.2 * rng.standard_normal(128).astype(np.float32)
-        got = {r for r, _ in index.search(query, 10)}
-        recalls.append(len(got & set(brute_force(m, query, 10))) / 10)
-    assert np.mean(recalls) >= 0.9
+    assert mean_recall_at_10(index, m, queries=30, seed=11) >= 0.9
 
 
 def test_index_searches_a_memory_mapped_cache_matrix(tmp_path):
@@ -158,13 +163,7 @@ def test_binary_tier_centres_signs_of_anisotropic_embeddings():
     m = clustered(20_000, 64) + 6.0 * np.ones(64, dtype=np.float32)
     index = MemmapVectorIndex(m, binary_threshold=10_000)
     assert index._centre is not None
-    rng = np.random.default_rng(5)
-    recalls = []
-    for row in rng.choice(len(m), 20, replace=False):
-        query = m[row] + 0.2 * rng.standard_normal(64).astype(np.float32)
-        got = {r for r, _ in index.search(query, 10)}
-        recalls.append(len(got & set(brute_force(m, query, 10))) / 10)
-    assert np.mean(recalls) >= 0.8
+    assert mean_recall_at_10(index, m, queries=20, seed=5) >= 0.8
 
 
 def test_isotropic_data_keeps_raw_sign_bits(matrix):

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-__all__ = ["DEFAULT_FUSION", "FUSIONS", "RRF_K", "Fusion", "fuse"]
+__all__ = ["DEFAULT_FUSION", "FUSIONS", "RRF_K", "Fusion", "check_weight", "fuse", "get_fusion"]
 
 Scores = Mapping[int, float]
 Fusion = Callable[[Scores, Scores, float], dict[int, float]]
@@ -52,7 +52,8 @@ Fusion = Callable[[Scores, Scores, float], dict[int, float]]
 RRF_K = 60
 
 
-def _check_weight(weight: float) -> float:
+def check_weight(weight: float) -> float:
+    """``weight`` as a float; ``ValueError`` unless it lies within [0, 1]."""
     weight = float(weight)
     if not 0.0 <= weight <= 1.0:  # also rejects NaN
         raise ValueError(f"fusion weight must be within [0, 1], got {weight}")
@@ -110,7 +111,7 @@ def _dbsf_norm(scores: dict[int, float]) -> dict[int, float]:
 
 def minmax(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """The SPEC's reference: min-max over the union, ``w·bm25 + (1−w)·cos``."""
-    weight = _check_weight(weight)
+    weight = check_weight(weight)
     return _combine(
         _minmax_norm(_finite(bm25)), _minmax_norm(_finite(cos)), weight, 0.0, 0.0
     )
@@ -118,7 +119,7 @@ def minmax(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
 
 def zscore(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """Standardise each signal, then ``w·z_bm25 + (1−w)·z_cos``."""
-    weight = _check_weight(weight)
+    weight = check_weight(weight)
     nb, floor_b = _zscore_norm(_finite(bm25))
     nc, floor_c = _zscore_norm(_finite(cos))
     return _combine(nb, nc, weight, floor_b, floor_c)
@@ -126,7 +127,7 @@ def zscore(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
 
 def dbsf(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """Distribution-based score fusion: ``mean ± 3·sd`` onto [0, 1], then weighted."""
-    weight = _check_weight(weight)
+    weight = check_weight(weight)
     return _combine(_dbsf_norm(_finite(bm25)), _dbsf_norm(_finite(cos)), weight, 0.0, 0.0)
 
 
@@ -137,7 +138,7 @@ def _ranks(scores: dict[int, float]) -> dict[int, int]:
 
 def rrf(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """Weighted reciprocal rank fusion: ``w/(k+rank_bm25) + (1−w)/(k+rank_cos)``."""
-    weight = _check_weight(weight)
+    weight = check_weight(weight)
     rb, rc = _ranks(_finite(bm25)), _ranks(_finite(cos))
     return {
         doc: (weight / (RRF_K + rb[doc]) if doc in rb else 0.0)
@@ -156,12 +157,16 @@ FUSIONS: dict[str, Fusion] = {
 DEFAULT_FUSION = "zscore"
 
 
-def fuse(method: str, bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
-    """Fused score per document with the named method (``ValueError`` if unknown)."""
+def get_fusion(method: str) -> Fusion:
+    """The named fusion method (``ValueError`` if unknown)."""
     try:
-        fusion = FUSIONS[method]
+        return FUSIONS[method]
     except KeyError:
         raise ValueError(
             f"unknown fusion {method!r} (choose from {', '.join(sorted(FUSIONS))})"
         ) from None
-    return fusion(bm25, cos, weight)
+
+
+def fuse(method: str, bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
+    """Fused score per document with the named method (``ValueError`` if unknown)."""
+    return get_fusion(method)(bm25, cos, weight)

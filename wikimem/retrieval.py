@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused, warm_up
-from wikimem.fusion import DEFAULT_FUSION, FUSIONS
+from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.names import normalize_item_name
@@ -76,19 +76,14 @@ class MemoryIndex:
         fusion: str = DEFAULT_FUSION,
         today: Callable[[], dt.date] | None = None,
     ) -> None:
-        if fusion not in FUSIONS:
-            raise ValueError(f"unknown fusion {fusion!r} (choose from {', '.join(sorted(FUSIONS))})")
-        if not 0.0 <= float(fusion_weight) <= 1.0:
-            raise ValueError(f"fusion_weight must be within [0, 1], got {fusion_weight}")
+        get_fusion(fusion)  # ValueError if unknown
+        self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
         self.embedder = embedder
-        self.fusion_weight = float(fusion_weight)
         self.fusion = fusion
-        #: Pins "today" for parsed time windows (tests); None = the real today.
-        self._today: dt.date | str | None = None
         #: Where an app's notion of today comes from (called per query), for
-        #: query time words; None = the real today. ``_today`` wins if set.
+        #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
@@ -187,7 +182,7 @@ class MemoryIndex:
         self._ensure_built()
         stop = should_stop or (lambda: False)
         with self._warm_lock:
-            while not stop() and not warm_up(self._ensure, self._lock, progress or _ignore, stop):
+            while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop):
                 pass
 
     def rebuild(self) -> None:
@@ -249,8 +244,7 @@ class MemoryIndex:
             if not isinstance(rev, int) or not isinstance(self._rev, int) or heard < rev - self._rev:
                 self.refresh()  # moved without telling us: trust the files' stats
             self._rev = rev
-        assert self._corpus is not None
-        return self._corpus
+        return self._ensure()  # compaction may have swapped the corpus
 
     # -- retrieval -----------------------------------------------------------
 
@@ -288,7 +282,7 @@ class MemoryIndex:
         if time_range is not None:
             window, result.time_range_source = time_range, "explicit"
         else:
-            today = self._today if self._today is not None or self.today is None else self.today()
+            today = self.today() if self.today is not None else None
             window = parse_time_range(query, tz=tz, today=today)
             if window is None:
                 return []
@@ -421,10 +415,6 @@ def _cut(rows: list[RetrievedItem], budget: int | None, explain: bool, result: R
         used += row.tokens_est
         result.items.append(row)
     result.budget_used = used
-
-
-def _ignore(done: int, total: int) -> None:
-    pass
 
 
 def _shift(day: str, days: int) -> str:
