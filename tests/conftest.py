@@ -10,7 +10,10 @@ reads the developer's config.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,6 +117,14 @@ async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.pause()
 
 
+@asynccontextmanager
+async def started(app, size: tuple[int, int] = (100, 30)) -> AsyncIterator[Any]:  # type: ignore[no-untyped-def]
+    """Run ``app`` headless and yield its pilot once the catalogue and the index are built."""
+    async with app.run_test(size=size) as pilot:
+        await ready(pilot)
+        yield pilot
+
+
 async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-untyped-def]
     """Open an item as the tree, a link or the finder would (they all post OpenItem)."""
     from wikimem_tui.messages import OpenItem
@@ -126,3 +137,10 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
 def notices(app) -> list[str]:  # type: ignore[no-untyped-def]
     """Messages of the toasts currently shown."""
     return [n.message for n in app._notifications]
+
+
+def retrieved(file: str, name: str, source: str = "hit", **kw: Any):  # type: ignore[no-untyped-def]
+    """One retrieval row over a placeholder item (``score`` defaults to 1.0)."""
+    from wikimem import RecallItem, RetrievedItem
+
+    return RetrievedItem(RecallItem(file, name, "x"), source, kw.pop("score", 1.0), **kw)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, ready, screen_text, wait_for
+from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.safe import clean, safe_line, safe_text
@@ -37,8 +37,7 @@ def test_safe_text_keeps_markup_literal() -> None:
 
 
 async def test_tree_lists_recall_files_with_item_counts_and_the_diary(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         text = screen_text(pilot.app)
         assert "people (2)" in text
         assert "preferences (2)" in text
@@ -46,16 +45,14 @@ async def test_tree_lists_recall_files_with_item_counts_and_the_diary(backend) -
 
 
 async def test_expanding_a_file_shows_its_items(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("t", "down", "enter")  # notes, people: the second file node
         await pilot.pause()
         assert "张伟" in screen_text(pilot.app)
 
 
 async def test_tree_filter_narrows_to_matching_items(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.click("#tree-filter")
         await pilot.press(*"tea", "enter")
         assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
@@ -64,8 +61,7 @@ async def test_tree_filter_narrows_to_matching_items(backend) -> None:
 
 
 async def test_opening_an_item_shows_content_provenance_and_backlinks(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "coffee")
         text = screen_text(pilot.app)
         assert "Oat milk flat white" in text
@@ -74,8 +70,7 @@ async def test_opening_an_item_shows_content_provenance_and_backlinks(backend) -
 
 
 async def test_go_to_finds_an_item_by_fuzzy_name(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("g")
         await pilot.pause()
         await pilot.press(*"prcof", "enter")
@@ -83,15 +78,13 @@ async def test_go_to_finds_an_item_by_fuzzy_name(backend) -> None:
 
 
 async def test_dangling_link_is_marked_missing(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "people", "Alice")
         assert "work:apollo  (missing)" in screen_text(pilot.app)
 
 
 async def test_selecting_a_link_opens_its_target(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "people", "Alice")
         pilot.app.query_one("#item-links").focus()
         await pilot.press("enter")  # first link: preferences:coffee
@@ -99,8 +92,7 @@ async def test_selecting_a_link_opens_its_target(backend) -> None:
 
 
 async def test_markup_and_escapes_in_names_and_content_show_literally(backend) -> None:
-    async with make_app(backend).run_test(size=(110, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (110, 30)) as pilot:
         await pilot.press("t", "enter")  # expand "notes"
         pilot.app.post_message(OpenItem("notes", MARKUP_NAME))
         await pilot.pause()
@@ -111,8 +103,7 @@ async def test_markup_and_escapes_in_names_and_content_show_literally(backend) -
 
 
 async def test_chinese_item_renders(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         pilot.app.post_message(OpenItem("people", "张伟"))
         await pilot.pause()
         assert "大学同学，喜欢喝[[preferences:tea]]。" in screen_text(pilot.app)
@@ -122,8 +113,7 @@ async def test_chinese_item_renders(backend) -> None:
 
 
 async def test_delete_asks_then_removes_the_item_with_the_apps_owner(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
         assert isinstance(pilot.app.screen, ConfirmScreen)
@@ -135,8 +125,7 @@ async def test_delete_asks_then_removes_the_item_with_the_apps_owner(backend, me
 
 
 async def test_rename_of_an_item_nobody_links_to_asks_nothing(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "notes", MARKUP_NAME)
         await pilot.press("r", "end", *"!", "enter")
         assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("notes", MARKUP_NAME + "!"))
@@ -145,8 +134,7 @@ async def test_rename_of_an_item_nobody_links_to_asks_nothing(backend, memory_di
 
 async def test_delete_cancelled_writes_nothing(backend, memory_dir) -> None:
     before = (memory_dir / "wiki" / "preferences.md").read_bytes()
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d", "n")
         await pilot.pause()
@@ -154,8 +142,7 @@ async def test_delete_cancelled_writes_nothing(backend, memory_dir) -> None:
 
 
 async def test_rename_adds_the_new_name_and_removes_the_old(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("r", "end", *" green", "enter")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
@@ -167,8 +154,7 @@ async def test_rename_adds_the_new_name_and_removes_the_old(backend, memory_dir)
 
 
 async def test_rename_offers_to_rewrite_links_that_point_at_the_item(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("r", "end", *" green", "enter")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
@@ -179,8 +165,7 @@ async def test_rename_offers_to_rewrite_links_that_point_at_the_item(backend, me
 
 
 async def test_move_puts_the_item_in_another_file(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("m", *"drinks", "enter")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
@@ -192,8 +177,7 @@ async def test_move_puts_the_item_in_another_file(backend, memory_dir) -> None:
 
 
 async def test_new_item_dialog_then_editor_creates_the_item(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("n")
         await pilot.pause()
         await pilot.press(*"hobbies", "enter", *"chess", "enter")
@@ -205,8 +189,7 @@ async def test_new_item_dialog_then_editor_creates_the_item(backend, memory_dir)
 
 
 async def test_new_item_dialog_rejects_a_bad_file_name_inline(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("n")
         await pilot.pause()
         await pilot.press(*"Bad Name", "enter", *"x", "enter")
@@ -219,8 +202,7 @@ async def test_new_item_dialog_rejects_a_bad_file_name_inline(backend) -> None:
 async def test_read_only_refuses_writes_with_a_notice(memory_dir) -> None:
     before = (memory_dir / "wiki" / "preferences.md").read_bytes()
     app = make_app(make_backend(memory_dir, read_only=True))
-    async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(app) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
         await pilot.pause()
@@ -239,8 +221,7 @@ async def test_read_only_refuses_writes_with_a_notice(memory_dir) -> None:
 
 
 async def test_letters_typed_in_the_filter_do_not_trigger_bindings(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.click("#tree-filter")
         await pilot.press("d", "q", "e")
@@ -251,8 +232,7 @@ async def test_letters_typed_in_the_filter_do_not_trigger_bindings(backend, memo
 
 
 async def test_help_lists_bindings_with_their_ids(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 40)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (100, 40)) as pilot:
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(pilot.app.screen, HelpScreen)
@@ -263,16 +243,14 @@ async def test_help_lists_bindings_with_their_ids(backend) -> None:
 async def test_keymap_file_remaps_a_binding_by_id(backend, tmp_path) -> None:
     config = tmp_path / "keymap.toml"
     config.write_text('[keymap]\ngoto = "ctrl+o"\n', encoding="utf-8")
-    async with make_app(backend, config=config).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend, config=config)) as pilot:
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "GoToScreen"
 
 
 async def test_pane_keys_switch_tabs(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         tabs = pilot.app.query_one("#panes")
         for key, tab in (("c", "tab-calendar"), ("t", "tab-calendar"), ("j", "tab-journal"), ("h", "tab-health")):
             await pilot.press(key)
@@ -281,24 +259,21 @@ async def test_pane_keys_switch_tabs(backend) -> None:
 
 
 async def test_shift_n_starts_a_new_recall_file(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("N")
         await pilot.pause()
         assert "New RecallFile" in screen_text(pilot.app)
 
 
 async def test_question_mark_opens_help(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(pilot.app.screen, HelpScreen)
 
 
 async def test_command_palette_offers_items_by_name(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"coffee")
@@ -358,8 +333,7 @@ def test_demo_copy_moves_the_diary_so_its_last_day_is_yesterday(tmp_path, today,
 
 
 async def test_a_appends_a_diary_entry_with_the_apps_owner(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("a")
         await pilot.pause()
         pilot.app.screen.query_one("TextArea").load_text("Wrote the tests.")
@@ -372,8 +346,7 @@ async def test_a_appends_a_diary_entry_with_the_apps_owner(backend, memory_dir) 
 
 
 async def test_clicking_a_link_in_the_content_follows_it(backend) -> None:
-    async with make_app(backend).run_test(size=(120, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (120, 30)) as pilot:
         await open_item(pilot, "preferences", "coffee")
         column = "Oat milk flat white, no sugar. Ask [[".index("[[") + 3
         await pilot.click("#item-body", offset=(column, 0))
@@ -384,8 +357,7 @@ async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
     store = MemoryStore(memory_dir)
     for i in range(230):
         store.add("big", f"item {i:03d}", f"content {i}", ts="2026-07-20T09:00:00+00:00")
-    async with make_app(make_backend(memory_dir)).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(make_backend(memory_dir))) as pilot:
         tree = pilot.app.query_one(TopicTree)
         big = next(n for n in tree.tree.root.children if n.data and n.data.file == "big")
         big.expand()
@@ -420,8 +392,7 @@ def test_a_broken_keymap_file_keeps_the_defaults_and_says_why(tmp_path) -> None:
 async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) -> None:
     root = tmp_path / "memory"
     root.mkdir()
-    async with make_app(make_backend(root)).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(make_backend(root))) as pilot:
         assert "diary (0 days)" in screen_text(pilot.app)
         await pilot.press("N")
         await pilot.pause()
@@ -441,8 +412,7 @@ async def test_notifications_show_escape_characters_visibly(backend) -> None:
 
 
 async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.click("#tree-filter")
         await pilot.press(*"tea")
         assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
@@ -460,8 +430,7 @@ LONG_NAME = "oat-milk-flat-white-before-standup"  # preferences:… is 46 column
 
 
 async def test_narrow_screen_hides_the_tree_while_another_pane_has_focus(backend) -> None:
-    async with make_app(backend).run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (80, 24)) as pilot:
         assert pilot.app.query_one(TopicTree).display  # it starts with the focus
         await pilot.press("c")
         await pilot.pause()
@@ -470,8 +439,7 @@ async def test_narrow_screen_hides_the_tree_while_another_pane_has_focus(backend
 
 
 async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
-    async with make_app(backend).run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (80, 24)) as pilot:
         await pilot.press("h", "t")
         await pilot.pause()
         assert pilot.app.query_one(TopicTree).display
@@ -479,8 +447,7 @@ async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
 
 
 async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(backend) -> None:
-    async with make_app(backend).run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (80, 24)) as pilot:
         tree = pilot.app.query_one(TopicTree)
         node = next(n for n in tree.tree.root.children if n.data and n.data.file == "preferences")
         tree.tree.move_cursor(node)
@@ -493,8 +460,7 @@ async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(bac
 
 async def test_narrow_query_results_show_the_whole_file_and_name(backend, memory_dir) -> None:
     MemoryStore(memory_dir).add("preferences", LONG_NAME, "Oat milk, before the standup.", owner="agent")
-    async with make_app(backend).run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (80, 24)) as pilot:
         await pilot.press("slash", *"standup")
         assert await wait_for(pilot, lambda: LONG_NAME in screen_text(pilot.app))
         text = screen_text(pilot.app)
@@ -503,8 +469,7 @@ async def test_narrow_query_results_show_the_whole_file_and_name(backend, memory
 
 
 async def test_wide_screen_keeps_the_tree_and_every_result_column(backend) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (120, 40)) as pilot:
         await pilot.press("slash", *"coffee")
         assert await wait_for(pilot, lambda: "preferences:coffee" in screen_text(pilot.app))
         text = screen_text(pilot.app)
@@ -515,8 +480,7 @@ async def test_wide_screen_keeps_the_tree_and_every_result_column(backend) -> No
 async def test_a_first_item_saved_on_a_narrow_screen_is_in_the_tree_t_brings_back(tmp_path) -> None:
     root = tmp_path / "memory"
     root.mkdir()
-    async with make_app(make_backend(root)).run_test(size=(80, 24)) as pilot:
-        await ready(pilot)
+    async with started(make_app(make_backend(root)), (80, 24)) as pilot:
         await pilot.press("N")
         await pilot.pause()
         await pilot.press(*"first", "enter", *"hello", "enter")

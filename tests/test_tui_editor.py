@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from conftest import make_app, notices, open_item, ready, screen_text, wait_for
+from conftest import make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.conflict import ConflictScreen
 from wikimem_tui.widgets.editor import ItemEditor
 
 
+def tea_on_disk(memory_dir) -> str:  # type: ignore[no-untyped-def]
+    """What the file holds for preferences:tea, read fresh."""
+    return MemoryStore(memory_dir).get("preferences", "tea").content
+
+
 async def start_editing(pilot, file: str = "preferences", name: str = "tea") -> ItemEditor:  # type: ignore[no-untyped-def]
-    await ready(pilot)
     await open_item(pilot, file, name)
     await pilot.press("e")
     await pilot.pause()
@@ -19,7 +23,7 @@ async def start_editing(pilot, file: str = "preferences", name: str = "tea") -> 
 
 
 async def test_edit_then_save_writes_the_content_with_the_apps_owner(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         editor.area.load_text("Green tea, no milk.")
         await pilot.press("ctrl+s")
@@ -32,7 +36,7 @@ async def test_edit_then_save_writes_the_content_with_the_apps_owner(backend, me
 
 
 async def test_typing_in_the_editor_does_not_trigger_letter_bindings(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         await pilot.press("end", *" dqn")
         await pilot.pause()
@@ -42,7 +46,7 @@ async def test_typing_in_the_editor_does_not_trigger_letter_bindings(backend, me
 
 async def test_invalid_content_shows_the_error_inline_and_writes_nothing(backend, memory_dir) -> None:
     before = (memory_dir / "wiki" / "preferences.md").read_bytes()
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         editor.area.load_text("first line\n## not allowed")
         await pilot.press("ctrl+s")
@@ -55,7 +59,7 @@ async def test_invalid_content_shows_the_error_inline_and_writes_nothing(backend
 
 async def test_escape_with_unsaved_edits_asks_before_discarding(backend, memory_dir) -> None:
     before = (memory_dir / "wiki" / "preferences.md").read_bytes()
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         editor.area.load_text("changed")
         await pilot.press("escape")
@@ -68,7 +72,7 @@ async def test_escape_with_unsaved_edits_asks_before_discarding(backend, memory_
 
 
 async def test_save_after_an_external_change_opens_the_conflict_screen_and_writes_nothing(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         editor = await start_editing(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
         editor.area.load_text("My version.")
@@ -77,7 +81,7 @@ async def test_save_after_an_external_change_opens_the_conflict_screen_and_write
         await pilot.pause()
         text = screen_text(pilot.app)
         assert "My version." in text and "Disk version." in text
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+    assert tea_on_disk(memory_dir) == "Disk version."
 
 
 async def conflict(pilot, memory_dir) -> None:  # type: ignore[no-untyped-def]
@@ -90,44 +94,44 @@ async def conflict(pilot, memory_dir) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_conflict_keep_mine_writes_the_draft(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.click("#keep")
         await pilot.pause()
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "My version."
+    assert tea_on_disk(memory_dir) == "My version."
 
 
 async def test_conflict_take_disk_drops_the_draft(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.click("#disk-btn")
         await pilot.pause()
         assert not pilot.app.editing
         assert "Disk version." in screen_text(pilot.app)
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+    assert tea_on_disk(memory_dir) == "Disk version."
 
 
 async def test_conflict_merge_by_hand_writes_the_merged_text(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         pilot.app.screen.query_one("#merge").load_text("Merged version.")
         await pilot.click("#merge-btn")
         await pilot.pause()
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Merged version."
+    assert tea_on_disk(memory_dir) == "Merged version."
 
 
 async def test_conflict_back_returns_to_the_editor_with_the_draft(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.press("escape")
         await pilot.pause()
         assert pilot.app.editing
         assert pilot.app.query_one(ItemEditor).text == "My version."
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Disk version."
+    assert tea_on_disk(memory_dir) == "Disk version."
 
 
 async def test_quit_with_unsaved_edits_asks_first(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         editor.area.load_text("draft")
         pilot.app.query_one("#topic-tree").focus()
@@ -140,12 +144,12 @@ async def test_quit_with_unsaved_edits_asks_first(backend) -> None:
 
 
 async def test_conflict_keys_work_while_the_merge_box_has_focus(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
+    async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         pilot.app.screen.query_one("#merge").focus()
         await pilot.press("ctrl+k")
         await pilot.pause()
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "My version."
+    assert tea_on_disk(memory_dir) == "My version."
 
 
 async def test_f4_round_trips_the_item_through_editor_and_saves(backend, memory_dir, monkeypatch) -> None:
@@ -155,12 +159,11 @@ async def test_f4_round_trips_the_item_through_editor_and_saves(backend, memory_
 
     monkeypatch.setattr(WikimemApp, "suspend", lambda self: contextlib.nullcontext())
     monkeypatch.setenv("EDITOR", "sed -i s/Jasmine/Green/")
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("f4")
         await pilot.pause()
-    assert MemoryStore(memory_dir).get("preferences", "tea").content == "Green tea in the afternoon."
+    assert tea_on_disk(memory_dir) == "Green tea in the afternoon."
 
 
 async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch) -> None:
@@ -171,8 +174,7 @@ async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch
     before = (memory_dir / "wiki" / "preferences.md").read_bytes()
     monkeypatch.setattr(WikimemApp, "suspend", lambda self: contextlib.nullcontext())
     monkeypatch.setenv("EDITOR", "true")
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("f4")
         await pilot.pause()
@@ -183,8 +185,7 @@ async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch
 async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backend, memory_dir) -> None:
     from wikimem_tui.messages import OpenDiaryDay
 
-    async with make_app(backend).run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend), (120, 40)) as pilot:
         pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))
         await pilot.pause()
         await pilot.press("p")
@@ -198,15 +199,14 @@ async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backen
 
 
 async def test_promote_needs_a_diary_day_on_screen(backend) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(make_app(backend)) as pilot:
         await pilot.press("p")
         await pilot.pause()
         assert any("open a diary day first" in n for n in notices(pilot.app))
 
 
 async def test_after_saving_the_app_keys_work_again_without_clicking(backend, memory_dir) -> None:
-    async with make_app(backend).run_test(size=(100, 30)) as pilot:
+    async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         editor.area.load_text("Green tea, no milk.")
         await pilot.press("ctrl+s")

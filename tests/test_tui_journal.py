@@ -235,11 +235,10 @@ def test_follower_keeps_a_character_cut_mid_write_intact(tmp_path: Path) -> None
 
 
 async def test_journal_key_puts_the_focus_on_the_rows_and_escape_leaves_a_filter(memory_dir: Path) -> None:
-    from conftest import make_app, make_backend, ready
+    from conftest import make_app, make_backend, started
 
     app = make_app(make_backend(memory_dir))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(app, (120, 40)) as pilot:
         await pilot.press("j")
         await wait_for(pilot, lambda: app.focused is app.query_one(JournalView))
         app.query_one("#journal-owner", Input).focus()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_app, notices, open_item, ready, screen_text, wait_for
+from conftest import make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.screens.conflict import ConflictScreen
@@ -47,8 +47,7 @@ def test_own_writes_are_ignored_until_someone_else_writes(tmp_path: Path) -> Non
 
 async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(app) as pilot:
         await pilot.pause(0.3)  # let the watcher start
         MemoryStore(memory_dir).add("projects", "apollo", "Launch in [[people:Alice]]'s team.", owner="agent")
         assert await wait_for(pilot, lambda: "projects (1)" in screen_text(app), 15)
@@ -57,8 +56,7 @@ async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_di
 
 async def test_external_diary_append_is_noticed(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(app) as pilot:
         await pilot.pause(0.3)
         MemoryStore(memory_dir).diary.append("Swam at dawn.", date="2026-07-22", time="06:00", owner="agent")
         assert await wait_for(pilot, lambda: live(notices(app), "diary: 2026-07-22"), 15)
@@ -67,8 +65,7 @@ async def test_external_diary_append_is_noticed(backend, memory_dir) -> None:
 
 async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(app) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.pause(0.3)
         MemoryStore(memory_dir).add("preferences", "tea", "Oolong now.", owner="agent")
@@ -77,8 +74,7 @@ async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> 
 
 async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await ready(pilot)
+    async with started(app) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.pause(0.3)
         await pilot.press("e")
@@ -94,8 +90,7 @@ async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backen
 
 async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(app, (120, 40)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.pause(0.3)
         await pilot.press("e")
@@ -111,8 +106,7 @@ async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(bac
 
 async def test_external_change_without_edits_reloads_the_editor(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(app, (120, 40)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.pause(0.3)
         await pilot.press("e")

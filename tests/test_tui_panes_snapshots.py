@@ -17,7 +17,8 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
-from wikimem import MemoryStore, RecallItem, RetrievalResult, RetrievedItem
+from conftest import retrieved
+from wikimem import MemoryStore, RetrievalResult
 from wikimem_tui.context import Backend
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.widgets.calendar import DiaryCalendar
@@ -90,19 +91,16 @@ def seeded_store(root: Path) -> Backend:
 
 
 def explained() -> RetrievalResult:
-    def row(file: str, name: str, source: str = "hit", **kw: Any) -> RetrievedItem:
-        return RetrievedItem(RecallItem(file, name, "x"), source, kw.pop("score"), **kw)  # type: ignore[arg-type]
-
     return RetrievalResult(
         items=[
-            row("places", "beach", score=0.912, bm25_score=4.331, matched_terms=["beach", "sea"], tokens_est=9),
-            row("places", "harbour", "link", score=0.0, via="beach", tokens_est=8),
-            row("prefs", "likes-the-sea", score=0.402, bm25_score=1.902, matched_terms=["sea"], tokens_est=5),
-            row("2026-07-21", "14:30", score=0.301, bm25_score=1.1, matched_terms=["beach"], tokens_est=5),
+            retrieved("places", "beach", score=0.912, bm25_score=4.331, matched_terms=["beach", "sea"], tokens_est=9),
+            retrieved("places", "harbour", "link", score=0.0, via="beach", tokens_est=8),
+            retrieved("prefs", "likes-the-sea", score=0.402, bm25_score=1.902, matched_terms=["sea"], tokens_est=5),
+            retrieved("2026-07-21", "14:30", score=0.301, bm25_score=1.1, matched_terms=["beach"], tokens_est=5),
         ],
         budget_tokens=30,
         budget_used=27,
-        dropped=[row("notes", "long-[b]essay[/b]", score=0.2, tokens_est=120)],
+        dropped=[retrieved("notes", "long-[b]essay[/b]", score=0.2, tokens_est=120)],
         unresolved_links=["[[places:atlantis]]"],
         time_range=("2026-07-21", "2026-07-21"),
         time_range_source="parsed",

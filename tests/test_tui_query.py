@@ -12,7 +12,8 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from wikimem import MemoryStore, RecallItem, RetrievalResult, RetrievedItem
+from conftest import retrieved
+from wikimem import MemoryStore, RetrievalResult
 from wikimem_tui.context import Backend
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.widgets.query_panel import QueryPanel
@@ -36,19 +37,15 @@ class ScriptedIndex:
         return self.result
 
 
-def entry(file: str, name: str, source: str = "hit", **kw: Any) -> RetrievedItem:
-    return RetrievedItem(RecallItem(file, name, "x"), source, kw.pop("score", 1.0), **kw)  # type: ignore[arg-type]
-
-
 EXPLAINED = RetrievalResult(
     items=[
-        entry("places", "beach", score=0.9, bm25_score=3.21, matched_terms=["beach", "sea"], tokens_est=12),
-        entry("places", "harbour", "link", score=0.0, via="beach", tokens_est=5),
-        entry("2026-07-21", "14:30", score=0.5, bm25_score=1.5, matched_terms=["swim"], tokens_est=4),
+        retrieved("places", "beach", score=0.9, bm25_score=3.21, matched_terms=["beach", "sea"], tokens_est=12),
+        retrieved("places", "harbour", "link", score=0.0, via="beach", tokens_est=5),
+        retrieved("2026-07-21", "14:30", score=0.5, bm25_score=1.5, matched_terms=["swim"], tokens_est=4),
     ],
     budget_tokens=25,
     budget_used=21,
-    dropped=[entry("notes", "[red]long[/red]", score=0.2, tokens_est=40)],
+    dropped=[retrieved("notes", "[red]long[/red]", score=0.2, tokens_est=40)],
     unresolved_links=["[[places:atlantis]]"],
     time_range=("2026-07-20", "2026-07-22"),
     time_range_source="parsed",
@@ -374,11 +371,10 @@ async def test_enter_in_the_query_box_moves_to_the_results_and_escape_back(tmp_p
 
 
 async def test_picking_a_result_in_the_app_shows_the_item_tab(memory_dir: Path) -> None:
-    from conftest import make_app, make_backend, ready
+    from conftest import make_app, make_backend, started
 
     app = make_app(make_backend(memory_dir))
-    async with app.run_test(size=(120, 40)) as pilot:
-        await ready(pilot)
+    async with started(app, (120, 40)) as pilot:
         await pilot.press("slash")
         await type_query(pilot, "coffee")
         await wait_for(pilot, lambda: table_rows(app) and table_rows(app)[0][0] == "1")

@@ -265,10 +265,8 @@ class WikimemApp(App[None]):
             elif change.wiki_files:
                 self._index_stale = True
             flows.check_conflict(self, change)
-        for pane, *_ in PANES:
-            widget = self.query_one(f"#{pane}-pane")
-            if hasattr(widget, "refresh_from_store"):
-                widget.refresh_from_store(change)
+        for pane, *_ in PANES:  # every side pane has refresh_from_store
+            self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]
 
     @on(ItemEditor.Saved)
     def _saved(self, message: ItemEditor.Saved) -> None:

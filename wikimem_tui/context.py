@@ -182,8 +182,7 @@ class Catalogue:
     @classmethod
     def build(cls, store: MemoryStore) -> Catalogue:
         """Read the whole store (wiki and diary)."""
-        empty = cls()
-        return empty.updated(store, files=store.files(), dates=store.diary.dates(), full=True)
+        return cls().updated(store, full=True)
 
     def updated(
         self,
@@ -193,12 +192,19 @@ class Catalogue:
         *,
         full: bool = False,
     ) -> Catalogue:
-        """A new catalogue with ``files`` and diary ``dates`` re-read from disk."""
+        """A new catalogue with ``files`` and diary ``dates`` (all of them when ``full``) re-read from disk.
+
+        Files and days that vanished from disk are dropped either way.
+        """
         names = {} if full else dict(self.names)
         links = {} if full else dict(self.links)
+        diary_counts = {} if full else dict(self.diary_counts)
         present = set(store.files())
-        for file in set(files) | ({f for f in names if f not in present} if not full else set()):
-            for key in [k for k in links if k[0] == file] if not full else []:
+        known_days = set(store.diary.dates())
+        if full:
+            files, dates = present, known_days
+        for file in set(files) | (names.keys() - present):
+            for key in [k for k in links if k[0] == file]:
                 del links[key]
             names.pop(file, None)
             if file not in present:
@@ -207,9 +213,7 @@ class Catalogue:
             names[file] = [item.name for item in items]
             for item in items:
                 links[(file, _norm(item.name))] = [(ln.file, _norm(ln.name)) for ln in item.links]
-        diary_counts = {} if full else dict(self.diary_counts)
-        known_days = set(store.diary.dates())
-        wanted = set(dates) | ({d for d in diary_counts if d not in known_days} if not full else set())
+        wanted = set(dates) | (diary_counts.keys() - known_days)
         for date in wanted:
             diary_counts.pop(date, None)
         diary_counts.update(store.diary.counts(sorted(wanted & known_days)))

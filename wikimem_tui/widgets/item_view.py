@@ -23,7 +23,7 @@ from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links
 from wikimem_tui.context import Catalogue
-from wikimem_tui.messages import OpenItem, StoreChange
+from wikimem_tui.messages import OpenItem
 from wikimem_tui.safe import safe_line, safe_text
 
 __all__ = ["ItemView", "render_content", "provenance"]
@@ -120,9 +120,6 @@ class ItemView(VerticalScroll):
 
     def on_mount(self) -> None:
         self.show_empty()
-
-    def refresh_from_store(self, change: StoreChange | None = None) -> None:
-        """The app re-shows the current item itself (it reads the store)."""
 
     # -- what to show -----------------------------------------------------------
 
