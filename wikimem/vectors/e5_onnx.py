@@ -136,6 +136,9 @@ class OnnxE5:
             options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.log_severity_level = 3  # its warnings about unused initializers are noise
+        # Idle pool threads would otherwise spin between calls, taking CPU
+        # from the app's UI and from BM25 queries on small machines.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self._session = onnxruntime.InferenceSession(
             build_graph(self.weights), options, providers=["CPUExecutionProvider"]
         )
