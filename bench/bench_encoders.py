@@ -125,7 +125,9 @@ class _MiniLM:
         return (x - mean) / np.sqrt(var + 1e-12) * self.w[name + ".weight"] + self.w[name + ".bias"]
 
     def _dense(self, x: Any, name: str) -> Any:
-        return x @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        # One 2-D GEMM over all tokens: a 3-D matmul runs one small GEMM per text.
+        flat = x.reshape(-1, x.shape[-1]) @ self.w[name + ".weight"].T + self.w[name + ".bias"]
+        return flat.reshape(*x.shape[:-1], -1)
 
     def docs(self, texts: list[str]) -> Any:
         import numpy as np
