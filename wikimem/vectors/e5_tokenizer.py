@@ -28,7 +28,8 @@ class E5Tokenizer:
     """Text -> content token ids (no ``<s>``/``</s>``), as ``e5.c`` computes them."""
 
     def __init__(self, weights: E5Weights) -> None:
-        self._pieces = {p: v for p, v in weights.pieces.items() if v[0] != weights.unk}
+        self._pieces = weights.pieces
+        self._scores = weights.scores
         self._unk = weights.unk
         self._unk_score = weights.unk_score
         self._max_chars = max(map(len, self._pieces), default=1)
@@ -51,7 +52,7 @@ class E5Tokenizer:
         back_id = [0] * (n + 1)
         back_from = [0] * (n + 1)
         rounder = array("f", [0.0])  # storing into it rounds a double to float32
-        pieces = self._pieces
+        pieces, scores = self._pieces, self._scores
         max_chars = self._max_chars
         unk, unk_score = self._unk, self._unk_score
         for i in range(n):
@@ -59,13 +60,13 @@ class E5Tokenizer:
             if here <= -1e29:
                 continue
             for end in range(i + 1, min(n, i + max_chars) + 1):
-                hit = pieces.get(chars[i:end])
-                if hit is not None:
-                    rounder[0] = here + hit[1]
+                piece = pieces.get(chars[i:end])
+                if piece is not None:
+                    rounder[0] = here + scores[piece]
                     score = rounder[0]
                     if score > best[end]:
                         best[end] = score
-                        back_id[end] = hit[0]
+                        back_id[end] = piece
                         back_from[end] = i
             rounder[0] = here + unk_score
             score = rounder[0]

@@ -66,8 +66,10 @@ class E5Weights:
     unk: int
     #: The score ``e5.c`` gives a one-character unknown: min piece score - 10.
     unk_score: float
-    #: Vocabulary piece -> (id, score); the normalization map cp -> replacement.
-    pieces: dict[str, tuple[int, float]]
+    #: Vocabulary piece -> id (``<unk>`` left out: ``e5.c`` never matches it);
+    #: scores by id; the normalization map char -> replacement.
+    pieces: dict[str, int]
+    scores: list[float]
     normalize: dict[str, str]
     #: Token embeddings stay quantized (250k x 384) and are dequantized per lookup.
     word_q4: np.ndarray
@@ -110,14 +112,12 @@ class E5Weights:
         off += 4 * n_pieces
         blob = bytes(buf[off:off + blob_len])
         off += blob_len
-        pieces: dict[str, tuple[int, float]] = {}
-        score_list = scores.tolist()
+        pieces: dict[str, int] = {}
         starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
         for i in range(n_pieces):
-            if ends[i] > starts[i]:
+            if ends[i] > starts[i] and i != unk:
                 # setdefault: e5.c's hash lookup finds the first id of a duplicate piece
-                pieces.setdefault(blob[starts[i]:ends[i]].decode("utf-8", "surrogateescape"),
-                                  (i, score_list[i]))
+                pieces.setdefault(blob[starts[i]:ends[i]].decode("utf-8", "surrogateescape"), i)
         n_norm, norm_bytes = struct.unpack_from("<iI", buf, off)
         off += 8
         normalize = _read_norm_map(bytes(buf[off:off + norm_bytes]), n_norm)
@@ -173,7 +173,7 @@ class E5Weights:
             hidden=hidden, layers=layers, heads=heads, ffn=ffn, max_positions=maxp,
             eps=float(eps), bos=bos, eos=eos, unk=unk,
             unk_score=float(np.float32(scores.min()) - np.float32(10.0)),
-            pieces=pieces, normalize=normalize, word_q4=word_q4, tensors=tensors, q4=q4,
+            pieces=pieces, scores=scores.tolist(), normalize=normalize, word_q4=word_q4, tensors=tensors, q4=q4,
         )
         return weights
 
