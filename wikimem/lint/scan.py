@@ -142,6 +142,11 @@ def _first_line(text: str, start: int, line: int) -> int:
     return line + 1 + text.count("\n", end + 1, stop)
 
 
+def _open_fence(content: str) -> bool:
+    """True when a code fence opened in ``content`` is not closed in it."""
+    return ("```" in content or "~~~" in content) and len(_FENCE_RE.findall(content)) % 2 == 1
+
+
 def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findings: list[Finding]) -> None:
     """Everything judged from one block's content and metadata."""
     content, name = facts.content, facts.name
@@ -151,16 +156,6 @@ def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findi
             "cannot be saved as it is", line=facts.line, item=name))
     if "<!--" in content:
         _comment_checks(facts, block, path, findings)
-    if "```" in content or "~~~" in content:
-        if len(_FENCE_RE.findall(content)) % 2:
-            findings.append(make_finding(
-                "heading-in-fence", path, "a code fence is still open at the end of this block: the "
-                "'## ' line after it was probably meant inside the code block", line=facts.line, item=name))
-    if block.ts is not None and not _CANONICAL_TS_RE.fullmatch(block.ts):
-        problem, normal = check_ts(block.ts)
-        findings.append(make_finding(
-            "malformed-meta", path, f"metadata comment: {problem}", line=facts.line, item=name,
-            fixable=normal is not None))
     if "[[" in content:
         links = parse_wiki_links(content)
         facts.links = tuple(
@@ -249,7 +244,8 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
     normal = _normal(text)
     heads, starts = _heading_lines(normal)
     items: list[ItemFacts] = []
-    for block, line, start in zip(blocks, heads, starts):
+    fence_reported = False
+    for index, (block, line, start) in enumerate(zip(blocks, heads, starts)):
         name, content, ts = block.heading, block.content, block.ts
         item = ItemFacts(name, line, line + 2, content, block.owner, block.source_conv, ts)
         items.append(item)
@@ -267,6 +263,24 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         if not content or _INTERESTING_RE.search(content) or (ts is not None and not _CANONICAL_TS_RE.fullmatch(ts)):
             item.first = _first_line(normal, start, line)
             _content_checks(item, block, path, kind, findings)
+            if ts is not None and not _CANONICAL_TS_RE.fullmatch(ts):
+                problem, canonical = check_ts(ts)
+                end = starts[index + 1] if index + 1 < len(starts) else len(normal)
+                while end > start and normal[end - 1].isspace():  # to the comment's line
+                    end -= 1
+                findings.append(make_finding(
+                    "malformed-meta", path, f"metadata comment: {problem}",
+                    line=line + normal.count("\n", start, end), item=name, fixable=canonical is not None))
+            # The block that opened the fence is reported; the one after it,
+            # which holds the fence's other half, is its consequence.
+            if not fence_reported and index + 1 < len(blocks) and _open_fence(content):
+                fence_reported = True
+                findings.append(make_finding(
+                    "heading-in-fence", path, f"a code fence is still open at the end of this block, so "
+                    f"'## {blocks[index + 1].heading}' started a new block; it was probably meant inside "
+                    "the code block", line=line, item=name))
+                continue
+        fence_reported = False
     if kind == "wiki":
         facts.duplicates = _duplicate_findings(path, items, findings)
         if facts.duplicates:
