@@ -22,6 +22,7 @@ SPEC_NAMES = [
     "parse_wiki_links", "parse_time_range", "validate_file", "sanitize_item_name",
     "as_recall_item", "memorize", "diary_tool", "handle_diary_tool", "DIARY_PROMPT",
     "DIARY_TOOL_DESCRIPTION",
+    "ConflictError",  # this project's checked writes (SPEC §2), exported
 ]
 
 REQUIRED = inspect.Parameter.empty
@@ -86,6 +87,14 @@ def test_memory_store_signatures() -> None:
         [("owner", None), ("source_conv", None), ("ts", None)],
     )
     assert_signature(store.remove, [("file", REQUIRED), ("name", REQUIRED)], [("owner", None)])
+
+
+def test_checked_writes_take_an_optional_expected() -> None:
+    from wikimem.store import UNCHECKED
+
+    for method in (wikimem.MemoryStore.add, wikimem.MemoryStore.remove, wikimem.MemoryStore.move):
+        param = inspect.signature(method).parameters["expected"]
+        assert param.kind is inspect.Parameter.KEYWORD_ONLY and param.default is UNCHECKED
 
 
 def test_memory_store_exposes_revision_journal_and_diary(tmp_path: Any) -> None:

@@ -13,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from wikimem.diary import Diary
+from wikimem.errors import ConflictError
 from wikimem.journal import Journal
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
@@ -45,6 +46,7 @@ _LAZY = {
 }
 
 __all__ = [
+    "ConflictError",
     "DIARY_PROMPT",
     "DIARY_TOOL_DESCRIPTION",
     "LLM",
