@@ -8,9 +8,10 @@ exact new text of each file, so ``--dry-run`` prints the very diff that
 ``--fix`` would write. Applying goes through the library's write path and
 refuses a file that changed since it was planned (nothing written to it):
 
-* wiki items: ``MemoryStore.add`` per item, which validates, writes the whole
-  RecallFile atomically under the store lock and journals an ``update``
-  with ``detail = "lint fix: …"``;
+* wiki items: a checked ``MemoryStore.add(..., expected=<content read>)``
+  per item, all under ``store.locked()``, which validates, writes the whole
+  RecallFile atomically and journals an ``update`` with ``detail = "lint
+  fix: …"`` and ``by`` (default ``lint``);
 * a day file: the diary has no API to rewrite an entry (it is append-only
   evidence), so the sorted day is written the way ``Diary.append`` writes
   one (atomic, under the store lock) and journaled as a ``diary`` line for
@@ -31,7 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikimem.blocks import Block, atomic_write, parse_blocks, read_text, render_file, store_lock
+from wikimem.blocks import Block, atomic_write, parse_blocks, read_text, render_file
+from wikimem.errors import ConflictError
 from wikimem.diary import _sort_by_time  # the diary's own order
 from wikimem.drift import BASELINE_FILE, accept, render_baseline
 from wikimem.journal import utc_now_iso
@@ -50,7 +52,8 @@ DETAIL = "lint fix: "
 class FileFix:
     """The planned new text of one file, and why.
 
-    ``items`` (wiki only) lists ``(name, new block)`` for the store writes;
+    ``items`` (wiki only) lists ``(name, new block, content read)`` for the
+    checked store writes;
     ``time`` (diary only) is the heading the journal line names.
     """
 
@@ -58,7 +61,7 @@ class FileFix:
     before: str
     after: str
     reasons: list[str]
-    items: list[tuple[str, Block]] = field(default_factory=list)
+    items: list[tuple[str, Block, str]] = field(default_factory=list)
     time: str | None = None
 
 
@@ -140,7 +143,7 @@ def _plan_wiki(root: Path, path: str, findings: list[Finding], plan: FixPlan, no
         if new.ts is None:  # the store stamps every write; say so in the plan
             new.ts = now
         blocks[i] = new
-        items.append((block.heading, new))
+        items.append((block.heading, new, block.content))
         reasons.append(why)
     if items:
         stem = path[5:-3]
@@ -222,10 +225,10 @@ def apply_fixes(linter: Linter, plan: FixPlan) -> tuple[list[str], list[str]]:
             if fix.path == BASELINE_FILE:
                 accept(root, plan.accepted, by=plan.by, ts=plan.stamp, expected=fix.before)
             elif fix.path.startswith("wiki/"):
-                _apply_wiki(store, fix)
+                _apply_wiki(store, fix, plan.by)
             else:
                 _apply_diary(store, fix)
-        except ValueError as exc:
+        except (ValueError, ConflictError) as exc:
             refused.append(f"{fix.path}: {exc}")
             continue
         done.extend(f"{fix.path}: {reason}" for reason in fix.reasons)
@@ -237,17 +240,17 @@ def _unchanged(root: Path, fix: FileFix) -> None:
         raise ValueError("changed on disk since the fix was planned; nothing written (run lint again)")
 
 
-def _apply_wiki(store: MemoryStore, fix: FileFix) -> None:
+def _apply_wiki(store: MemoryStore, fix: FileFix, by: str) -> None:
     file = fix.path[5:-3]
-    with store_lock(store.root):
+    with store.locked():
         _unchanged(store.root, fix)
-        for (name, block), reason in zip(fix.items, fix.reasons):
+        for (name, block, old), reason in zip(fix.items, fix.reasons):
             store.add(file, name, block.content, owner=block.owner, source_conv=block.source_conv,
-                      ts=block.ts, detail=DETAIL + reason.partition(": ")[2])
+                      ts=block.ts, detail=DETAIL + reason.partition(": ")[2], expected=old, by=by)
 
 
 def _apply_diary(store: MemoryStore, fix: FileFix) -> None:
-    with store_lock(store.root):
+    with store.locked():
         _unchanged(store.root, fix)
         atomic_write(store.root / fix.path, fix.after)
         store.journal.append_diary(date=fix.path[6:-3], time=fix.time or "00:00",

@@ -26,12 +26,13 @@ from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.links import WikiLink, parse_wiki_links
-from wikimem.names import is_time, normalize_item_name, validate_date, validate_file
+from wikimem.names import is_time, normalize_item_name, sanitize_item_name, validate_date, validate_file
 
 __all__ = ["FileFacts", "ItemFacts", "line_of", "scan_file"]
 
 _HEADING_RE = re.compile(r"^## ", re.M)
-_BAD_NAME_RE = re.compile(r"\[\[|\]\]|[:|#]")
+# What sanitize_item_name refuses, as one cheap test; the message comes from it.
+_BAD_NAME_RE = re.compile("\\[\\[|\\]\\]|[:|#\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
 _NON_SPACE_RE = re.compile(r"\S")
@@ -111,6 +112,14 @@ def _decode(data: bytes, path: str, findings: list[Finding]) -> tuple[str, bool]
             "invalid-utf8", path, f"byte {exc.start} is not UTF-8 ({exc.reason}); the next write "
             "replaces such bytes with U+FFFD for good", line=line))
         return data.decode("utf-8", errors="replace"), False
+
+
+def _name_problem(name: str) -> str:
+    try:
+        sanitize_item_name(name)
+    except ValueError as exc:
+        return str(exc)
+    return f"invalid item name {name!r}"
 
 
 def _normal(text: str) -> str:
@@ -251,9 +260,8 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         items.append(item)
         if kind == "wiki":
             if not name or _BAD_NAME_RE.search(name):
-                why = "empty" if not name else "it contains [[, ]], :, | or #"
                 findings.append(make_finding(
-                    "bad-item-name", path, f"item name {name!r} cannot be written or linked: {why}",
+                    "bad-item-name", path, f"{_name_problem(name)}: it cannot be written or linked",
                     line=line, item=name))
         elif not is_time(name):
             findings.append(make_finding(
