@@ -65,8 +65,9 @@ def _snapshot(source: Source) -> Snapshot:
 
     if isinstance(source, Snapshot):
         return source
-    root = getattr(source, "root", source)
-    return Snapshot.read(root)  # type: ignore[arg-type]
+    if isinstance(source, (str, os.PathLike)):  # a Path has a .root too: test paths first
+        return Snapshot.read(source)
+    return Snapshot.read(source.root)
 
 
 def classify_evidence(evidence: Evidence, snapshot: Snapshot) -> EvidenceStatus:
