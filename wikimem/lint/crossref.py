@@ -44,10 +44,13 @@ def link_findings(snapshot: Snapshot) -> list[Finding]:
                     "dangling-link", facts.path, f"links to {link.render()}, which does not exist",
                     line=item.line_of(link.name), item=item.name))
     severity = CODES["orphan"].severity
+    linked: dict[str, set[str]] = {}
+    for file, name in incoming:
+        linked.setdefault(file, set()).add(name)
     for facts in snapshot.wiki_files():
-        path, file = facts.path, facts.stem
+        path, names = facts.path, linked.get(facts.stem, set())
         for item in facts.items:
-            if (file, item.name) not in incoming:
+            if item.name not in names:
                 # Built directly, not via make_finding: most items of a big store are orphans.
                 findings.append(Finding("orphan", severity, Location(path, item.line, item.name),
                                         "no item or diary entry links here"))

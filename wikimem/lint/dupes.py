@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections import Counter
 
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.scan import ItemFacts
@@ -63,7 +64,8 @@ def _similar(a: str, b: str) -> float:
 def _neighbours(order: list[int], keys: list[str], found: set[tuple[int, int]]) -> None:
     """Pairs of items at most :data:`_WINDOW` apart in ``order`` that share their key."""
     size = len(order)
-    for pos in range(size - 1):
+    # One C-speed pass finds the few places where neighbours share a key.
+    for pos in [i for i, (a, b) in enumerate(zip(keys, keys[1:])) if a == b]:
         key = keys[pos]
         for step in range(1, _WINDOW + 1):
             if pos + step >= size or keys[pos + step] != key:
@@ -75,47 +77,53 @@ def _neighbours(order: list[int], keys: list[str], found: set[tuple[int, int]]) 
 def duplicate_findings(snapshot: Snapshot) -> list[Finding]:
     """One finding per duplicate pair, at the later item, the earlier one as ``related``.
 
-    Sorted neighbourhoods instead of buckets: items sorted by their text put
-    those sharing a prefix next to each other (sorted by the reversed text,
-    those sharing a suffix), and each is compared with the next few only.
-    The normalised text is kept on each item's facts, so a re-lint only
-    normalises the items of files that were re-read.
+    Sorted neighbourhoods instead of buckets: items sorted by their opening
+    characters sit next to those sharing it (sorted by their closing
+    characters, next to those sharing that), and each is compared with the
+    next few only. Keys are cut from the raw text (case folded), and only
+    candidates are normalised and compared, so a 100k-item store costs two
+    sorts of short strings. The normalised text is kept on the item's facts.
     """
     entries = list(snapshot.wiki.items())
-    norms: list[str] = []
-    for _, item in entries:
-        norm = item.norm
-        if norm is None:
-            norm = item.norm = normalised(item.content)
-        norms.append(norm)
-    present = [i for i, norm in enumerate(norms) if norm]
+    contents = [item.content for _, item in entries]
     candidates: set[tuple[int, int]] = set()
-    by_text = sorted(present, key=norms.__getitem__)
-    _neighbours(by_text, [norms[i][:KEY_CHARS] for i in by_text], candidates)
-    tails = {i: norms[i][: -KEY_CHARS - 1 : -1] for i in present}  # last chars, reversed
+    repeated = {content for content, count in Counter(contents).items() if count > 1}
+    exact: dict[str, list[int]] = {}
+    if repeated:
+        for index, content in enumerate(contents):
+            if content in repeated:
+                exact.setdefault(content, []).append(index)
+    present = list(range(len(entries)))
+    heads = [content[:KEY_CHARS].casefold() for content in contents]
+    by_head = sorted(present, key=heads.__getitem__)
+    _neighbours(by_head, [heads[i] for i in by_head], candidates)
+    tails = [content[: -KEY_CHARS - 1 : -1].casefold() for content in contents]  # last chars, reversed
     by_tail = sorted(present, key=tails.__getitem__)
     _neighbours(by_tail, [tails[i] for i in by_tail], candidates)
     findings: list[Finding] = []
-    # Runs of identical text: every member against the first, however long the run.
-    exact: dict[int, int] = {}
-    for pos in range(1, len(by_text)):
-        a, b = by_text[pos - 1], by_text[pos]
-        if norms[a] == norms[b]:
-            exact[b] = exact.get(a, a)
-    groups: dict[int, list[int]] = {}
-    for member, head in exact.items():
-        groups.setdefault(head, [head]).append(member)
-    for members in groups.values():
-        members.sort()
-        for other in members[1:]:
-            findings.append(_finding(snapshot, entries, members[0], other, "the same content"))
-    for a, b in sorted(candidates):
-        if norms[a] == norms[b]:
+    seen: set[tuple[int, int]] = set()
+    for members in exact.values():
+        if len(members) > 1 and contents[members[0]].strip():
+            for other in members[1:]:
+                seen.add((members[0], other))
+                findings.append(_finding(snapshot, entries, members[0], other, "the same content"))
+    for a, b in sorted(candidates - seen):
+        one, two = _norm(entries[a][1]), _norm(entries[b][1])
+        if not one or not two:
             continue
-        ratio = _similar(norms[a], norms[b])
+        if one == two:
+            findings.append(_finding(snapshot, entries, a, b, "the same content"))
+            continue
+        ratio = _similar(one, two)
         if ratio >= THRESHOLD:
             findings.append(_finding(snapshot, entries, a, b, f"nearly the same content ({ratio:.0%} alike)"))
     return findings
+
+
+def _norm(item: ItemFacts) -> str:
+    if item.norm is None:
+        item.norm = normalised(item.content)
+    return item.norm
 
 
 def _finding(snapshot: Snapshot, entries: list[tuple[Key, ItemFacts]], a: int, b: int, how: str) -> Finding:
