@@ -351,3 +351,22 @@ def test_the_readme_documents_every_code_with_its_severity() -> None:
     rows = {line.split("|")[1].strip(" `"): line.split("|")[2].strip()
             for line in readme.splitlines() if line.startswith("| `")}
     assert {code: rows.get(code) for code in CODES} == {code: info.severity for code, info in CODES.items()}
+
+
+def test_vector_format_constants_match_the_cache_module() -> None:
+    pytest.importorskip("numpy")
+    from wikimem.lint import vectors as lint_vectors
+    from wikimem.vectors import cache
+
+    assert (lint_vectors.KEYS_FILE, lint_vectors.DIARY_VECTORS_DIR) == (cache.KEYS_FILE, cache.DIARY_VECTORS_DIR)
+    assert lint_vectors._hash("n", "c") == cache.content_hash(cache.embed_text("n", "c"))
+
+
+def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:
+    np = pytest.importorskip("numpy")
+    from wikimem.lint.vectors import read_npy_header
+
+    np.save(tmp_path / "m.npy", np.zeros((3, 5), dtype=np.float32))
+    shape, itemsize, offset = read_npy_header(tmp_path / "m.npy")
+    assert (shape, itemsize) == ((3, 5), 4)
+    assert (tmp_path / "m.npy").stat().st_size == offset + 3 * 5 * 4

@@ -13,18 +13,17 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
+from wikimem.lint.meta import CANONICAL_TS_RE
 
 __all__ = ["JOURNAL_FILE", "JournalFacts", "scan_journal"]
 
 JOURNAL_FILE = "journal.jsonl"
 _GUARD = 64
-_CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 
 
 @dataclass
@@ -81,7 +80,7 @@ def _record(facts: JournalFacts, entry: dict[str, Any]) -> None:
     else:
         return
     ts = entry["ts"]
-    if not _CANONICAL_TS_RE.fullmatch(ts):
+    if not CANONICAL_TS_RE.fullmatch(ts):
         try:
             moment = dt.datetime.fromisoformat(ts)
         except ValueError:

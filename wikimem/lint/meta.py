@@ -18,12 +18,13 @@ from dataclasses import dataclass
 
 from wikimem.names import parse_ts, validate_meta_value
 
-__all__ = ["MetaDiagnosis", "check_ts", "diagnose_comment", "is_wikimem_comment"]
+__all__ = ["CANONICAL_TS_RE", "MetaDiagnosis", "check_ts", "diagnose_comment", "is_wikimem_comment"]
 
 _COMMENT_RE = re.compile(r"<!--\s*wikimem", re.I)
 # The two content markers that merely look like comments: never metadata.
 _MARKER_RE = re.compile(r"<!--\s*wikimem-(derived|review)\b")
-_CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
+#: What the library writes: ISO-8601, UTC, whole seconds, ``+00:00``.
+CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _ALIASES = {"owner": "owner", "source": "source", "source_conv": "source", "ts": "ts"}
 _FIELD = {"owner": "owner", "source": "source_conv", "ts": "ts"}
 
@@ -48,7 +49,7 @@ def is_wikimem_comment(line: str) -> bool:
 
 def check_ts(ts: str) -> tuple[str | None, str | None]:
     """``(problem, canonical)``: the canonical form, and a problem when ``ts`` is not it."""
-    if _CANONICAL_TS_RE.fullmatch(ts):
+    if CANONICAL_TS_RE.fullmatch(ts):
         return None, ts
     try:
         canonical = parse_ts(ts)

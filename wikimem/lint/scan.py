@@ -24,7 +24,7 @@ from wikimem.curation import REVIEW_RE
 from wikimem.diary import _sort_by_time  # the diary's own order, so lint and append agree
 from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.findings import Finding, Location, make_finding
-from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
+from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.names import is_time, normalize_item_name, sanitize_item_name, validate_date, validate_file
 
@@ -33,7 +33,6 @@ __all__ = ["FileFacts", "ItemFacts", "line_of", "scan_file"]
 _HEADING_RE = re.compile(r"^## ", re.M)
 # What sanitize_item_name refuses, as one cheap test; the message comes from it.
 _BAD_NAME_RE = re.compile("\\[\\[|\\]\\]|[:|#\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
 _NON_SPACE_RE = re.compile(r"\S")
 # A name with no whitespace run to collapse (the common case: skip the regex sub).
@@ -268,10 +267,10 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
                 "bad-diary-heading", path, f"diary heading {name!r} is not HH:MM (00:00–23:59)",
                 line=line, item=name))
         # One C-level test decides whether the item needs any content check.
-        if not content or _INTERESTING_RE.search(content) or (ts is not None and not _CANONICAL_TS_RE.fullmatch(ts)):
+        if not content or _INTERESTING_RE.search(content) or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)):
             item.first = _first_line(normal, start, line)
             _content_checks(item, block, path, kind, findings)
-            if ts is not None and not _CANONICAL_TS_RE.fullmatch(ts):
+            if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
                 problem, canonical = check_ts(ts)
                 end = starts[index + 1] if index + 1 < len(starts) else len(normal)
                 while end > start and normal[end - 1].isspace():  # to the comment's line
