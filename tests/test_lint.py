@@ -370,3 +370,15 @@ def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:
     shape, itemsize, offset = read_npy_header(tmp_path / "m.npy")
     assert (shape, itemsize) == ((3, 5), 4)
     assert (tmp_path / "m.npy").stat().st_size == offset + 3 * 5 * 4
+
+
+def test_rerun_keeps_duplicates_across_diary_changes_and_redoes_them_for_wiki_changes(root: Path) -> None:
+    store = __import__("wikimem").MemoryStore(root)
+    linter = Linter(root)
+    store.add("work", "copy", "Project Apollo ships in Q4. Lead is [[people:Alice]].")
+    store.diary.append("[[work:copy]]", date="2026-07-21", time="10:00")
+    assert [f.code for f in linter.run().findings] == ["near-duplicate"]
+    store.diary.append("Another day.", date="2026-07-22", time="10:00")
+    assert [f.code for f in linter.run().findings] == ["near-duplicate"]
+    store.add("work", "copy", "Something else entirely, linked to [[people:Alice]].")
+    assert linter.run().findings == []

@@ -59,10 +59,13 @@ class Linter:
         self.baseline = Baseline({}, {})
         #: Drifted paths of the last run -> their current sha256 (None: gone).
         self.drifted: dict[str, str | None] = {}
+        self._dupes: list[Finding] | None = None
 
     def run(self, changed: Iterable[str | os.PathLike[str]] = ()) -> LintReport:
         """Lint now; ``changed`` names files to re-read even if their stat looks the same."""
-        self.snapshot.refresh(changed)
+        touched = self.snapshot.refresh(changed)
+        if self._dupes is None or any(path.startswith("wiki/") for path in touched):
+            self._dupes = None  # only the wiki takes part in the duplicate check
         self.journal = scan_journal(self.root, self.journal)
         self.baseline = load_baseline(self.root)
         snapshot = self.snapshot
@@ -71,7 +74,9 @@ class Linter:
             findings.extend(facts.findings)
         findings += link_findings(snapshot)
         findings += evidence_findings(snapshot)
-        findings += duplicate_findings(snapshot)
+        if self._dupes is None:
+            self._dupes = duplicate_findings(snapshot)
+        findings += self._dupes
         findings += self.journal.findings
         findings += vector_findings(snapshot, model=self.model)
         findings += self._drift()
