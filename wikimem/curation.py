@@ -159,7 +159,7 @@ def reconcile_queue(
         date = facts.stem
         if (low and date < low) or (high and date > high):
             continue
-        for item in sorted(facts.items, key=lambda i: i.name, reverse=True):
+        for item in sorted(reversed(facts.items), key=lambda i: i.name, reverse=True):
             if (date, item.name) in cited or (owner is not None and item.owner != owner):
                 continue
             was_dismissed = (date, item.name, entry_hash(item.content)) in dismissed
