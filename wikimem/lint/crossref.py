@@ -12,7 +12,6 @@ from __future__ import annotations
 from wikimem.curation import classify_evidence
 from wikimem.lint.findings import CODES, Finding, Location, make_finding
 from wikimem.lint.snapshot import Snapshot
-from wikimem.links import WikiLink
 
 __all__ = ["MAX_EVIDENCE", "evidence_findings", "link_findings"]
 
@@ -30,16 +29,17 @@ def link_findings(snapshot: Snapshot) -> list[Finding]:
             continue
         for item in facts.linking:
             source = (facts.stem, item.name)
-            cited = {ev.evidence.link for ev in item.evidence if ev.evidence and ev.evidence.link} \
-                if item.evidence else ()
-            reported: set[WikiLink] = set()
+            # Plain tuples, not WikiLink: a frozen dataclass hashes in Python.
+            cited = {(ev.evidence.link.file, ev.evidence.link.name) for ev in item.evidence
+                     if ev.evidence and ev.evidence.link} if item.evidence else ()
+            reported: set[tuple[str, str]] = set()
             for link in item.links:
                 target = (link.file, link.name)
-                if target != source or facts.kind == "diary":
+                if target != source:
                     incoming.add(target)
-                if target in wiki or link in cited or link in reported:
+                if target in wiki or target in cited or target in reported:
                     continue
-                reported.add(link)
+                reported.add(target)
                 findings.append(make_finding(
                     "dangling-link", facts.path, f"links to {link.render()}, which does not exist",
                     line=item.line_of(link.name), item=item.name))

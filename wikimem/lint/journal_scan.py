@@ -72,13 +72,14 @@ def _problem(entry: Any) -> str | None:
 
 
 def _record(facts: JournalFacts, entry: dict[str, Any]) -> None:
-    action = entry["action"]
-    if isinstance(entry.get("file"), str):
-        path = f"wiki/{entry['file']}.md"
-    elif isinstance(entry.get("date"), str):
-        path = f"diary/{entry['date']}.md"
+    file = entry.get("file")
+    if type(file) is str:
+        path = f"wiki/{file}.md"
     else:
-        return
+        date = entry.get("date")
+        if type(date) is not str:
+            return
+        path = f"diary/{date}.md"
     ts = entry["ts"]
     if not CANONICAL_TS_RE.fullmatch(ts):
         try:
@@ -90,7 +91,7 @@ def _record(facts: JournalFacts, entry: dict[str, Any]) -> None:
         ts = moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
     old = facts.last.get(path)
     if old is None or ts >= old[0]:
-        facts.last[path] = (ts, action)
+        facts.last[path] = (ts, entry["action"])
 
 
 def _bad(line_no: int, text: str, why: str) -> Finding:
@@ -106,10 +107,17 @@ def _parse_lines(facts: JournalFacts, lines: list[str], first_line: int) -> None
         parsed = json.loads("[" + ",".join(line for _, line in numbered) + "]")
     except ValueError:
         parsed = None
-    if parsed is not None and len(parsed) == len(numbered) and all(_problem(e) is None for e in parsed):
-        for entry in parsed:
-            _record(facts, entry)
-        return
+    if parsed is not None and len(parsed) == len(numbered):
+        try:
+            for entry in parsed:
+                if type(entry["ts"]) is not str or type(entry["action"]) is not str:
+                    raise TypeError
+        except (TypeError, KeyError, IndexError):
+            pass  # some line is not an entry: find which, one by one
+        else:
+            for entry in parsed:
+                _record(facts, entry)
+            return
     for line_no, line in numbered:
         try:
             entry = json.loads(line)

@@ -15,6 +15,7 @@ the common item costs a handful of C-level operations.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Literal
@@ -128,16 +129,9 @@ def _normal(text: str) -> str:
 
 def _heading_lines(text: str) -> tuple[list[int], list[int]]:
     """Per block: the heading's 1-based line and its offset in ``text`` (already normal)."""
-    heads: list[int] = []
-    starts: list[int] = []
-    line, pos = 1, 0
-    for match in _HEADING_RE.finditer(text):
-        start = match.start()
-        line += text.count("\n", pos, start)
-        pos = start
-        heads.append(line)
-        starts.append(start)
-    return heads, starts
+    starts = [match.start() for match in _HEADING_RE.finditer(text)]
+    gaps = [text.count("\n", a, b) for a, b in zip([0, *starts], starts)]
+    return list(itertools.accumulate(gaps, initial=1))[1:], starts
 
 
 def _first_line(text: str, start: int, line: int) -> int:
