@@ -39,7 +39,7 @@ def add_lint_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPa
     lint.add_argument("--embed-model", metavar="NAME",
                       help="the embedding model in use, to check the vector cache's stamp")
     lint.add_argument("--owner", default="lint", metavar="WHO",
-                      help="who accepts drift in lint-baseline.json (default: lint)")
+                      help="who --fix writes as (journal by=, baseline by; default: lint)")
     return lint
 
 
