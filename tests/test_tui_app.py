@@ -51,15 +51,6 @@ async def test_expanding_a_file_shows_its_items(backend) -> None:
         assert "张伟" in screen_text(pilot.app)
 
 
-async def test_tree_filter_narrows_to_matching_items(backend) -> None:
-    async with started(make_app(backend)) as pilot:
-        await pilot.click("#tree-filter")
-        await pilot.press(*"tea", "enter")
-        assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
-        text = screen_text(pilot.app)
-        assert "tea" in text and "people" not in text
-
-
 async def test_opening_an_item_shows_content_provenance_and_backlinks(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "coffee")
