@@ -181,6 +181,7 @@ class WikimemApp(App[None]):
         p = self._pending
         self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
         self.query_one(TopicTree).set_catalogue(catalogue)
+        self.query_one(DiaryCalendar).set_catalogue(catalogue)
         flows.reshow(self)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
