@@ -65,6 +65,8 @@ def entry_text(entry: DiaryItem) -> Text:
 class MonthGrid(Widget, can_focus=True):
     """The month on screen; keyboard and mouse move and pick the day."""
 
+    HELP_TITLE = "Month grid"
+
     DEFAULT_CSS = """
     MonthGrid { width: 42; height: 8; }
     MonthGrid:focus { background: $boost; }

@@ -35,6 +35,8 @@ DETAIL_HINT = Text("↑/↓ highlight a row to read it whole here · enter opens
 class JournalTail(Widget):
     """The journal pane: filters, the live view, and a follow/pending status line."""
 
+    HELP_TITLE = "Journal"
+
     BINDINGS = [Binding("escape", "focus_view", "To the rows", show=False, id="journal.focus-view")]
 
     DEFAULT_CSS = """

@@ -147,6 +147,8 @@ class RowFilter:
 class JournalView(ScrollView, can_focus=True):
     """Virtual list of journal rows: only visible lines are rendered."""
 
+    HELP_TITLE = "Journal rows"
+
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False, id="journal.up"),
         Binding("down", "cursor(1)", "Down", show=False, id="journal.down"),

@@ -74,6 +74,8 @@ class NodeRef:
 class SafeTree(Tree[NodeRef]):
     """A Tree whose string labels are never parsed as markup."""
 
+    HELP_TITLE = "Tree"
+
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
         text = Text(clean_line(label)) if isinstance(label, str) else label
         return text.split()[0] if text.plain else text
@@ -83,6 +85,8 @@ class TopicTree(Vertical):
     """Filter box over a lazily filled tree of the store."""
 
     HELP_TITLE = "Topic tree"
+    HELP_NOTE = ("Any other printable key starts the filter with it. In the filter: ↑/↓ move the cursor, "
+                 "enter opens the match, escape clears it.")
 
     DEFAULT_CSS = """
     TopicTree { height: 1fr; }
@@ -92,8 +96,6 @@ class TopicTree(Vertical):
     BINDINGS = [
         Binding("f", "filter", "Filter", id="tree.filter"),
         Binding("escape", "leave_filter", "Clear filter", id="tree-clear-filter", show=False),
-        Binding("down", "filter_cursor(1)", "Next match", id="tree.next-match", show=False),
-        Binding("up", "filter_cursor(-1)", "Previous match", id="tree.previous-match", show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -350,21 +352,20 @@ class TopicTree(Vertical):
         self.filter_box.input.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Up/down move the tree cursor only from the filter box; escape only when there is a filter to leave."""
-        box = self.filter_box.input
-        if action == "filter_cursor":
-            return box.has_focus
+        """Escape only when there is a filter to leave (else it is the app's)."""
         if action == "leave_filter":
+            box = self.filter_box.input
             return box.has_focus or bool(box.value)
         return True
 
-    def action_filter_cursor(self, delta: int) -> None:
-        """From the filter box: move the tree's cursor (the match enter would open)."""
-        tree = self.tree
-        if delta > 0:
-            tree.action_cursor_down()
+    @on(FilterBox.Move)
+    def _filter_move(self, event: FilterBox.Move) -> None:
+        """Up/down in the filter box: move the tree's cursor (the match enter would open)."""
+        event.stop()
+        if event.delta > 0:
+            self.tree.action_cursor_down()
         else:
-            tree.action_cursor_up()
+            self.tree.action_cursor_up()
 
     @on(FilterBox.Changed)
     def _filter_settled(self, event: FilterBox.Changed) -> None:

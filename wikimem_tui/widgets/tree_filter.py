@@ -16,6 +16,7 @@ from typing import Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
@@ -24,10 +25,25 @@ from textual.worker import get_current_worker
 
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
 
-__all__ = ["FilterBox"]
+__all__ = ["FilterBox", "FilterInput"]
 
 #: Seconds of typing pause before the names filter applies, and before the content scan starts.
 NAME_DELAY, CONTENT_DELAY = 0.12, 0.35
+
+
+class FilterInput(Input):
+    """The filter's text box: up/down move the tree's cursor instead of scrolling the box."""
+
+    HELP_TITLE = "Tree filter"
+
+    BINDINGS = [
+        Binding("down", "move(1)", "Next match", id="tree.next-match", show=False),
+        Binding("up", "move(-1)", "Previous match", id="tree.previous-match", show=False),
+    ]
+
+    def action_move(self, delta: int) -> None:
+        """Ask the tree to move its cursor ``delta`` nodes (the match enter would open)."""
+        self.post_message(FilterBox.Move(delta))
 
 
 class FilterBox(Vertical):
@@ -57,6 +73,13 @@ class FilterBox(Vertical):
     class Submitted(Message):
         """Enter in the box (after the filter was applied)."""
 
+    class Move(Message):
+        """Up/down in the box: move the tree's cursor by ``delta``."""
+
+        def __init__(self, delta: int) -> None:
+            super().__init__()
+            self.delta = delta
+
     def __init__(self, store: Any | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.text = ""
@@ -68,7 +91,7 @@ class FilterBox(Vertical):
         self._found: tuple[int, ContentHits | None, bool] = (0, None, False)
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="f: filter names, content", select_on_focus=False, id="tree-filter")
+        yield FilterInput(placeholder="f: filter names, content", select_on_focus=False, id="tree-filter")
         yield Static(id="tree-filter-status", markup=False)
 
     @property
