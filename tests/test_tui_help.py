@@ -96,3 +96,13 @@ async def test_help_closes_with_escape(backend) -> None:
         await press_help(pilot)
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, HelpScreen))
+
+
+async def test_the_footer_shows_quit_and_help_first_at_80_columns(backend) -> None:
+    async with started(make_app(backend), (80, 24)) as pilot:
+        await pilot.press("c")  # the calendar's own keys would come first in Textual's order
+        await pilot.pause()
+        keys = list(pilot.app.query("FooterKey"))
+        assert [(k.key, k.description) for k in keys[:2]] == [("q", "Quit"), ("f1", "Help")]  # type: ignore[attr-defined]
+        assert all(k.region.right <= 80 and k.region.width > 0 for k in keys[:2])
+        assert ("pagedown", "Next month") in [(k.key, k.description) for k in keys]  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem_tui import flows
@@ -31,6 +31,7 @@ from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.help import show_help
 from wikimem_tui.widgets.calendar import DiaryCalendar
 from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_view import ItemView
 from wikimem_tui.widgets.journal_tail import JournalTail
@@ -129,7 +130,7 @@ class WikimemApp(App[None]):
                     with TabPane(title, id=f"tab-{pane}"):
                         yield widget(id=f"{pane}-pane")
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self.keymap_config.keymap:
