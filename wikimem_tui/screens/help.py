@@ -31,6 +31,8 @@ INTRO = (
     "Remap any of them by id: put `binding-id = \"key\"` lines under [keymap] in "
 )
 
+#: Scrolling keys every scrollable widget has: listing them under each widget buries the keys to learn.
+_SCROLLING = re.compile(r"(scroll|page)_(up|down|left|right|home|end)$")
 #: Titles for Textual's own widgets (ours carry a ``HELP_TITLE``).
 _TITLES = {"Input": "Text box", "DataTable": "Table", "OptionList": "List", "TextArea": "Text editor"}
 
@@ -64,7 +66,7 @@ def help_sections(app: App[object]) -> list[HelpSection]:
     grouped: dict[int, dict[tuple[str, str], tuple[Binding, list[str], bool]]] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
-        if binding.system:
+        if binding.system or _SCROLLING.match(binding.action):
             continue
         per_node = grouped.setdefault(id(active.node), {})
         slot = (binding.id or binding.action, binding.action)
