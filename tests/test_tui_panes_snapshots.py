@@ -223,3 +223,13 @@ async def test_settle_fails_loudly_when_the_pane_never_gets_ready(tmp_path: Path
     async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
         with pytest.raises(AssertionError, match="never got ready"):
             await settle(pilot, lambda: False, timeout=0.2)
+
+
+async def test_health_shows_the_highlighted_finding_whole(tmp_path: Path) -> None:
+    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=(60, 20)) as pilot:
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
+        pilot.app.query_one(DataTable).focus()
+        await pilot.press("down")  # the second finding: the dangling link (journal.jsonl sorts first)
+        await pilot.pause()
+        detail = str(pilot.app.query_one("#health-detail", Static).render())
+        assert "links to [[places:atlantis]], which does not exist" in detail and "places:beach" in detail

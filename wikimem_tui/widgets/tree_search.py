@@ -20,7 +20,7 @@ __all__ = ["ContentHits", "ContentSearch"]
 
 Signature = tuple[int, int] | None
 Texts = list[tuple[str, str]]
-"""``(name or HH:MM, lowered name + content)`` per item, in file order."""
+"""``(name or HH:MM, lowered content)`` per item, in file order."""
 
 
 def _signature(path: Path) -> Signature:
@@ -68,9 +68,9 @@ class ContentSearch:
         return texts
 
     def file_texts(self, file: str) -> Texts:
-        """The lowered name + content of every item of ``file``."""
+        """The lowered content of every item of ``file`` (names are the catalogue's business)."""
         def read() -> Texts:
-            return [(i.name, f"{i.name}\n{i.content}".casefold()) for i in self.store.items(file)]
+            return [(i.name, i.content.casefold()) for i in self.store.items(file)]
 
         return self._texts(self._files, file, self.store.file_path(file), read)
 
