@@ -226,3 +226,40 @@ def test_prompts_are_strings_and_the_diary_prompt_takes_a_character() -> None:
 
 def test_llm_protocol_has_chat() -> None:
     assert callable(getattr(wikimem.LLM, "chat", None))
+
+
+# -- curation (this project's addition) -------------------------------------------
+
+CURATION_NAMES = [
+    "DERIVED_MARKER", "Evidence", "Finding", "LintReport", "Linter", "Location", "audit",
+    "clear_review_marks", "dismiss", "draft_promotion", "is_derived", "mark_derived", "mark_for_review",
+    "parse_evidence", "reconcile_queue", "retraction", "review_reasons", "undismiss",
+]
+
+
+@pytest.mark.parametrize("name", CURATION_NAMES)
+def test_curation_name_is_exported(name: str) -> None:
+    assert name in wikimem.__all__
+    assert getattr(wikimem, name) is not None
+
+
+def test_curation_signatures() -> None:
+    assert_signature(wikimem.Linter.__init__, [("root", REQUIRED)], [("model", None)])
+    assert_signature(wikimem.Linter.run, [("changed", ())])
+    assert_signature(wikimem.reconcile_queue, [("source", REQUIRED)],
+                     [("start", None), ("end", None), ("owner", None), ("include_dismissed", False)])
+    assert_signature(wikimem.draft_promotion, [("entries", REQUIRED), ("existing", None)])
+    assert_signature(wikimem.audit, [("source", REQUIRED), ("file", REQUIRED), ("name", REQUIRED)])
+    assert_signature(wikimem.retraction, [("source", REQUIRED)],
+                     [("entry", None), ("item", None), ("follow_links", False)])
+    assert_signature(wikimem.mark_for_review, [("content", REQUIRED), ("reason", REQUIRED)])
+    assert_signature(wikimem.is_derived, [("text", REQUIRED)])
+    assert_signature(wikimem.parse_evidence, [("line", REQUIRED)])
+    assert_signature(wikimem.dismiss, [("root", REQUIRED), ("entries", REQUIRED)],
+                     [("by", None), ("note", None), ("ts", None)])
+
+
+def test_finding_and_location_fields() -> None:
+    assert field_names(wikimem.Finding) == ["code", "severity", "location", "message", "related", "fixable"]
+    assert field_names(wikimem.Location) == ["path", "line", "item"]
+    assert field_names(wikimem.Evidence) == ["kind", "date", "time", "link", "owner", "source"]

@@ -5,7 +5,7 @@ reads well in a pager. A line is written with a single ``write`` on an
 ``O_APPEND`` descriptor, so concurrent writers interleave whole lines and a
 reader tailing the file never sees half of one. Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
-reported by lint.
+reported by ``wikimem lint`` (``journal-bad-line``).
 """
 
 from __future__ import annotations
