@@ -26,7 +26,7 @@ from typing import Any
 from operator import attrgetter
 
 from wikimem.bm25 import InvertedIndex
-from wikimem.models import DiaryItem, RecallItem
+from wikimem.models import DiaryItem, RecallItem, item_text
 from wikimem.tokenize import _SINGLE_MARK as _ONE_CHAR_RUN
 from wikimem.tokenize import ScannedTexts
 
@@ -68,7 +68,7 @@ class WikiCorpus:
         return self.index.n_alive
 
     def text(self, item: RecallItem) -> str:
-        return f"{item.name}\n{item.content}"
+        return item_text(item.name, item.content)
 
     def tokens(self, item: RecallItem) -> list[str]:
         return self._tokenize(self.text(item))

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
+from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "read_npy_header", "vector_findings"]
@@ -109,7 +110,7 @@ def _check_matrix(folder: Path, header: dict[str, Any], rows: int) -> str | None
 
 
 def _hash(name: str, content: str) -> str:
-    return hashlib.sha256(f"{name}\n{content}".encode()).hexdigest()
+    return hashlib.sha256(item_text(name, content).encode()).hexdigest()
 
 
 def _stale(keys: list[dict[str, str]], current: dict[tuple[str, str], Iterable[str]]) -> tuple[int, int]:

@@ -28,9 +28,18 @@ from typing import Any
 
 from wikimem.blocks import atomic_writer, fsync_dir
 from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
-from wikimem.vectors.plan import Entry, Progress, SyncCancelled, SyncPlan, content_hash, estimate_seconds
+from wikimem.vectors.plan import (
+    Entry,
+    Progress,
+    SyncCancelled,
+    SyncPlan,
+    content_hash,
+    embed_text,
+    estimate_seconds,
+)
 
-__all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCache", "cache_mismatch"]
+# content_hash and embed_text are re-exported: the cache's key is their product.
+__all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCache", "cache_mismatch", "content_hash", "embed_text"]
 
 KEYS_FILE = "vectors.keys.jsonl"
 #: Sub-directory of the store root holding the diary's own cache pair.

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from wikimem.models import item_text
+
 __all__ = [
     "Entry",
     "Progress",
@@ -45,13 +47,9 @@ class _Item(Protocol):
     content: str
 
 
-def embed_text(name: str, content: str) -> str:
-    """The text that is embedded (and hashed) for an item: ``name\\ncontent``.
-
-    The only definition: everything that embeds an item goes through here
-    (or :func:`entries_for`), so a cache row's hash always means the same text.
-    """
-    return f"{name}\n{content}"
+#: The text that is embedded (and hashed) for an item: ``name\\ncontent``, as
+#: indexed by BM25 (:func:`wikimem.models.item_text`, the one definition).
+embed_text = item_text
 
 
 def content_hash(text: str) -> str:
