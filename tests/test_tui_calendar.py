@@ -35,7 +35,7 @@ class CalendarApp(App[None]):
         self.opened: list[tuple[str, str | None]] = []
 
     def compose(self) -> ComposeResult:
-        yield DiaryCalendar()
+        yield DiaryCalendar(self.backend)
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
         self.opened.append((message.date, message.time))
@@ -140,7 +140,7 @@ async def test_append_writes_a_new_entry_on_the_selected_day(tmp_path: Path) -> 
 
 async def test_append_time_defaults_to_the_backend_clock(tmp_path: Path) -> None:
     async with CalendarApp(tmp_path).run_test() as pilot:
-        pilot.app.push_screen(DiaryAppendScreen(None))
+        pilot.app.push_screen(DiaryAppendScreen(pilot.app.backend))
         await pilot.pause()
         screen = pilot.app.screen
         assert screen.query_one("#append-date", Input).value == "2026-07-22"

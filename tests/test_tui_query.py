@@ -64,7 +64,7 @@ class QueryApp(App[None]):
         self.opened: list[tuple[str, str, str | None]] = []
 
     def compose(self) -> ComposeResult:
-        yield QueryPanel()
+        yield QueryPanel(self.backend)
 
     def on_open_item(self, message: OpenItem) -> None:
         self.opened.append(("item", message.file, message.name))
@@ -263,12 +263,13 @@ async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
 async def test_query_waits_for_the_apps_index_build(tmp_path: Path) -> None:
     index = ScriptedIndex(EXPLAINED)
     app = QueryApp(tmp_path, index)
-    app.index_ready = False  # what WikimemApp says while its build worker runs
     async with app.run_test(size=(140, 40)) as pilot:
+        panel = app.query_one(QueryPanel)
+        panel.set_index_building(True)  # what WikimemApp says on start; IndexReady ends it
         await type_query(pilot, "sea")
         await wait_for(pilot, lambda: "index building" in status(pilot.app))
         assert index.calls == []
-        app.index_ready = True
+        panel.set_index_building(False)
         await wait_for(pilot, lambda: len(index.calls) == 1)
         await wait_for(pilot, lambda: status(pilot.app).startswith("2 hits"))
 

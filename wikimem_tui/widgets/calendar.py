@@ -27,6 +27,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenDiaryDay, StoreChange, StoreChanged
 from wikimem_tui.safe import safe_line, safe_text
 
@@ -182,14 +183,11 @@ class DiaryCalendar(Widget):
         Binding("a", "append", "Append entry", id="calendar.append"),
     ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.backend = backend
+        """The app's :class:`~wikimem_tui.backend.Backend` (reads, and the append dialog's writes)."""
         self._month_counts: dict[str, dict[str, int]] = {}
-
-    @property
-    def backend(self) -> Any:
-        """The App's :class:`~wikimem_tui.context.Backend`."""
-        return self.app.backend  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         today = self.backend.today()
@@ -284,7 +282,7 @@ class DiaryCalendar(Widget):
         if self.backend.read_only:
             self.notify("Read-only: the diary cannot be appended to.", severity="warning", markup=False)
             return
-        self.app.push_screen(DiaryAppendScreen(self.selected_date), self._appended)
+        self.app.push_screen(DiaryAppendScreen(self.backend, self.selected_date), self._appended)
 
     def _appended(self, entry: DiaryItem | None) -> None:
         if entry is None:
