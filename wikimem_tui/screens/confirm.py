@@ -26,7 +26,7 @@ class ConfirmScreen(ModalScreen[bool | None]):
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 60; max-width: 90%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
     ConfirmScreen #confirm-details { height: auto; max-height: 12; margin-top: 1; border: round $panel; }
     ConfirmScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
     ConfirmScreen Button { margin-left: 1; }
