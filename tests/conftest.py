@@ -118,9 +118,12 @@ async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 @asynccontextmanager
-async def started(app, size: tuple[int, int] = (100, 30)) -> AsyncIterator[Any]:  # type: ignore[no-untyped-def]
-    """Run ``app`` headless and yield its pilot once the catalogue and the index are built."""
-    async with app.run_test(size=size) as pilot:
+async def started(app, size: tuple[int, int] = (100, 30), *, notifications: bool = False) -> AsyncIterator[Any]:  # type: ignore[no-untyped-def]
+    """Run ``app`` headless and yield its pilot once the catalogue and the index are built.
+
+    ``notifications``: draw toasts on screen (Textual leaves them out of headless runs by default).
+    """
+    async with app.run_test(size=size, notifications=notifications) as pilot:
         await ready(pilot)
         yield pilot
 
