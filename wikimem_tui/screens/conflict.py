@@ -47,7 +47,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
     ConflictScreen #merge { height: 1fr; }
     ConflictScreen #conflict-buttons { height: auto; }
     ConflictScreen Button { margin-right: 1; }
-    ConflictScreen ToastRack { display: none; }
+    ConflictScreen Toast { display: none; }
     """
 
     BINDINGS = [
