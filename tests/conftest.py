@@ -100,8 +100,8 @@ def screen_text(app) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def wait_for(pilot, condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    """Poll ``condition()`` while the app runs; generous, never a timing assertion."""
+async def wait_for(pilot, condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``condition()`` while the app runs; generous (a loaded 2-core machine), never a timing assertion."""
     steps = int(timeout / 0.05)
     for _ in range(steps):
         if condition():
@@ -135,6 +135,21 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
     pilot.app.post_message(OpenItem(file, name))
     await pilot.pause()
     await pilot.pause()
+
+
+def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """From now on, every notification message in order (toasts expire; this list does not)."""
+    from wikimem_tui.safe import clean
+
+    said: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, **kwargs: Any) -> None:
+        notify(message, **kwargs)
+        said.append(clean(message))  # as the app shows it
+
+    app.notify = recording
+    return said
 
 
 def notices(app) -> list[str]:  # type: ignore[no-untyped-def]

@@ -13,7 +13,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from conftest import make_app, make_backend, notices, open_item, screen_text, started, wait_for
+from conftest import make_app, make_backend, notices, open_item, record_toasts, screen_text, started, wait_for
 from wikimem import ConflictError, MemoryStore
 from wikimem_tui.backend import ReadOnlyError
 from wikimem_tui.screens.confirm import ConfirmScreen
@@ -41,12 +41,14 @@ async def edit_and_save(pilot, file: str, name: str, text: str) -> None:  # type
     assert await wait_for(pilot, lambda: not pilot.app.editing)
 
 
-async def undo(pilot) -> None:  # type: ignore[no-untyped-def]
-    before = len(notices(pilot.app))
+async def undo(pilot) -> str:  # type: ignore[no-untyped-def]
+    """Press ctrl+z in the item view; what the app said about it."""
+    said = record_toasts(pilot.app)
     pilot.app.query_one(ItemView).focus()
     await pilot.press("ctrl+z")
-    assert await wait_for(pilot, lambda: len(notices(pilot.app)) > before)
+    assert await wait_for(pilot, lambda: bool(said), 30)
     await pilot.pause()
+    return said[0]
 
 
 # -- undo -------------------------------------------------------------------------------
@@ -57,8 +59,7 @@ async def test_undo_of_an_edit_restores_the_item_exactly_and_journals_what_it_un
     async with started(make_app(backend)) as pilot:
         await edit_and_save(pilot, "preferences", "coffee", "Black, no milk.")
         assert get(memory_dir, "preferences", "coffee").content == "Black, no milk."
-        await undo(pilot)
-        assert "undid the edit of preferences:coffee (journaled)" in notices(pilot.app)
+        assert await undo(pilot) == "undid the edit of preferences:coffee (journaled)"
         assert await wait_for(pilot, lambda: "Oat milk flat white" in screen_text(pilot.app))
     assert get(memory_dir, "preferences", "coffee") == original  # content, owner, source and ts
     last = journal(memory_dir)[-1]
@@ -74,8 +75,7 @@ async def test_undo_repeats_back_through_the_sessions_writes(backend, memory_dir
         assert get(memory_dir, "preferences", "tea").content == "Green tea."
         await undo(pilot)
         assert get(memory_dir, "preferences", "tea").content == "Jasmine tea in the afternoon."
-        await undo(pilot)
-        assert "nothing to undo: the app has written nothing this session" in notices(pilot.app)[-1]
+        assert await undo(pilot) == "nothing to undo: the app has written nothing this session"
 
 
 async def test_undo_of_a_new_item_removes_it(backend, memory_dir) -> None:
@@ -141,8 +141,7 @@ async def test_undo_refuses_when_the_item_changed_on_disk_since_and_writes_nothi
         await edit_and_save(pilot, "preferences", "tea", "Green tea.")
         MemoryStore(memory_dir).add("preferences", "tea", "The agent's tea.", owner="agent")
         before = (memory_dir / "wiki" / "preferences.md").read_bytes(), len(journal(memory_dir))
-        await undo(pilot)
-        said = notices(pilot.app)[-1]
+        said = await undo(pilot)
         assert said.startswith("cannot undo the edit of preferences:tea: preferences:tea changed on disk since")
         assert said.endswith("nothing written")
     assert ((memory_dir / "wiki" / "preferences.md").read_bytes(), len(journal(memory_dir))) == before
@@ -156,8 +155,7 @@ async def test_undo_after_a_diary_append_says_the_diary_is_append_only(backend, 
         pilot.app.screen.query_one("TextArea").load_text("Wrote the tests.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: any(n.startswith("appended diary") for n in notices(pilot.app)))
-        await undo(pilot)
-        assert "the diary is append-only, so it is not undone" in notices(pilot.app)[-1]
+        assert "the diary is append-only, so it is not undone" in await undo(pilot)
         assert any(e.content == "Wrote the tests." for e in MemoryStore(memory_dir).diary.day("2026-07-21"))
         await undo(pilot)  # …and the write before it is next
         assert get(memory_dir, "preferences", "tea").content == "Jasmine tea in the afternoon."
@@ -272,6 +270,7 @@ async def test_read_only_writes_no_byte_whatever_the_user_does(memory_dir) -> No
     app = make_app(make_backend(memory_dir, read_only=True), watch=True)
     async with started(app, (120, 40)) as pilot:
         await open_item(pilot, "preferences", "coffee")
+        said = record_toasts(app)
         for keys in (["e"], ["d"], ["r"], ["m"], ["n"], ["N"], ["a"], ["ctrl+z"], ["f4"], ["slash", *"coffee"],
                      ["escape", "h"], ["j"], ["c"], ["t"]):
             await pilot.press(*keys)
@@ -279,7 +278,6 @@ async def test_read_only_writes_no_byte_whatever_the_user_does(memory_dir) -> No
             while len(app.screen_stack) > 1:
                 await pilot.press("escape")
                 await pilot.pause()
-        said = notices(app)
         assert any("Edit would write to the memory; nothing written" in n for n in said)
         assert any("Undo would write to the memory; nothing written" in n for n in said)
     assert listing(memory_dir) == before  # no lock file, no cache, no journal line, nothing
