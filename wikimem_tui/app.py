@@ -85,7 +85,7 @@ class WikimemApp(App[None]):
         Binding("r", "rename", "Rename", id="rename", show=False),
         Binding("m", "move", "Move", id="move", show=False),
         Binding("d", "delete", "Delete", id="delete"),
-        Binding("ctrl+z", "undo", "Undo", id="undo"),
+        Binding("ctrl+z", "undo", "Undo", id="undo", show=False),  # toasts after each write say "ctrl+z undoes it"
         Binding("a", "append_diary", "Append diary", id="append-diary", show=False),
         Binding("p", "promote", "Promote", id="promote", show=False),
         Binding("g", "goto", "Go to", id="goto"),

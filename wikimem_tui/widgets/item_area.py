@@ -48,6 +48,10 @@ def address(file: str, name: str, style: str = "bold") -> Text:
     return safe_line(f"{file}:{name}", style)
 
 
+def _items_link(count: int) -> str:
+    return "1 item links" if count == 1 else f"{count} items link"
+
+
 class ItemArea(Vertical):
     """Shows one item, RecallFile or diary day, or edits one item."""
 
@@ -270,7 +274,7 @@ class ItemArea(Vertical):
         item = message.item
         self._open(("item", item.file, item.name))
         self.view.focus()  # the editor is gone: keys go back to the item, not the filter
-        self.notify(f"saved {item.file}:{item.name}", markup=False)
+        self.notify(f"saved {item.file}:{item.name} · ctrl+z undoes it", markup=False)
 
     @on(ItemEditor.Closed)
     def _closed(self, message: ItemEditor.Closed) -> None:
@@ -375,7 +379,7 @@ class ItemArea(Vertical):
         lines = self._backlink_lines(item)
         rewrite = False
         if lines:
-            message = Text(f"{len(lines)} item{'s' if len(lines) != 1 else ''} link to ")
+            message = Text(f"{_items_link(len(lines))} to ")
             message.append_text(address(item.file, item.name))
             message.append(". Rewrite those links to ").append_text(address(new_file, new_name)).append("?")
             answer = await self.app.push_screen_wait(
@@ -406,8 +410,7 @@ class ItemArea(Vertical):
         message = Text("Delete ").append_text(address(item.file, item.name)).append("?")
         yes = "Delete"
         if lines:
-            message.append(f"\n{len(lines)} item{'s' if len(lines) != 1 else ''} link to it; "
-                           "their links will dangle (shown as missing):")
+            message.append(f"\n{_items_link(len(lines))} to it; their links will dangle (shown as missing):")
             yes = "Delete, leave links dangling"
         message.append("\nThe journal keeps a record; ctrl+z undoes it.", style="dim")
         if not await self.app.push_screen_wait(ConfirmScreen(message, yes=yes, details=lines)):
