@@ -21,6 +21,15 @@ async def watching(pilot) -> None:  # type: ignore[no-untyped-def]
     assert await wait_for(pilot, lambda: pilot.app.watcher_ready, 15)
 
 
+async def draft_with_watcher(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    """preferences:tea in the editor holding ``text``, with the watcher armed."""
+    await open_item(pilot, "preferences", "tea")
+    await watching(pilot)
+    await pilot.press("e")
+    await pilot.pause()
+    pilot.app.query_one(ItemEditor).area.load_text(text)
+
+
 # -- classification (no app) -------------------------------------------------------------
 
 
@@ -80,11 +89,7 @@ async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> 
 async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
-        await open_item(pilot, "preferences", "tea")
-        await watching(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        app.query_one(ItemEditor).area.load_text("Saved by the app.")
+        await draft_with_watcher(pilot, "Saved by the app.")
         echoes = app.own_echoes
         await pilot.press("ctrl+s")
         # The watcher saw the save's files and dropped them as the app's own (this wait fails if it did not).
@@ -98,11 +103,7 @@ async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backen
 async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "preferences", "tea")
-        await watching(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        app.query_one(ItemEditor).area.load_text("My unsaved draft.")
+        await draft_with_watcher(pilot, "My unsaved draft.")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), 15)
         await pilot.pause()
@@ -147,11 +148,7 @@ async def test_an_own_write_echo_check_can_fail(backend, memory_dir) -> None:
     backend.own_writes.record = lambda paths: None  # type: ignore[method-assign]
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
-        await open_item(pilot, "preferences", "tea")
-        await watching(pilot)
-        await pilot.press("e")
-        await pilot.pause()
-        app.query_one(ItemEditor).area.load_text("Saved by the app.")
+        await draft_with_watcher(pilot, "Saved by the app.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"), 15)
         assert app.own_echoes == 0

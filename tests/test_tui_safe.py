@@ -111,6 +111,14 @@ def test_editor_shows_escapes_as_four_visible_characters() -> None:
 # -- drawn screens ----------------------------------------------------------------------------------
 
 
+async def editing(pilot, name: str) -> ItemEditor:  # type: ignore[no-untyped-def]
+    """Open ``evil:name`` in the editor."""
+    await open_item(pilot, "evil", name)
+    await pilot.press("e")
+    assert await wait_for(pilot, lambda: pilot.app.editing)
+    return pilot.app.query_one(ItemEditor)
+
+
 async def test_tree_item_view_and_window_title_draw_nothing_hidden(hostile_dir: Path) -> None:
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
@@ -122,11 +130,8 @@ async def test_tree_item_view_and_window_title_draw_nothing_hidden(hostile_dir: 
 async def test_the_editor_shows_escapes_and_saves_the_same_characters(hostile_dir: Path) -> None:
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "evil", "plain")
-        await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.editing)
+        editor = await editing(pilot, "plain")
         assert await wait_for(pilot, lambda: shows(app, "\\x1b]0;pwned\\x07", "\\x1b[31mred", "hidden characters"))
-        editor = app.query_one(ItemEditor)
         assert editor.text == HOSTILE and not editor.dirty
         editor.query_one("#editor-owner").value += " "  # touch only the owner field, then change it back
         editor.query_one("#editor-owner").value = editor.query_one("#editor-owner").value[:-1]
@@ -141,10 +146,8 @@ async def test_an_item_whose_name_has_hidden_characters_is_refused_inline_not_re
     before = (hostile_dir / "wiki" / "evil.md").read_bytes()
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "evil", NAME)
-        await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.editing)
-        app.query_one(ItemEditor).area.insert(" edited", app.query_one(ItemEditor).area.document.end)
+        area = (await editing(pilot, NAME)).area
+        area.insert(" edited", area.document.end)
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: shows(app, "not saved:"))
         assert app.editing
@@ -154,10 +157,7 @@ async def test_an_item_whose_name_has_hidden_characters_is_refused_inline_not_re
 async def test_a_pasted_escape_enters_the_editor_as_visible_text(hostile_dir: Path) -> None:
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "evil", "fan")
-        await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.editing)
-        area = app.query_one(ItemEditor).area
+        area = (await editing(pilot, "fan")).area
         area.insert("\x1b]0;PASTED\x07", (0, 0))  # what a paste or a key does: an Edit
         assert await wait_for(pilot, lambda: "PASTED" in area.text)
         assert shows(app, "\\x1b]0;PASTED\\x07")
@@ -167,13 +167,11 @@ async def test_a_pasted_escape_enters_the_editor_as_visible_text(hostile_dir: Pa
 async def test_conflict_screen_and_merge_box_draw_nothing_hidden(hostile_dir: Path) -> None:
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "evil", "fan")
-        await pilot.press("e")
-        assert await wait_for(pilot, lambda: app.editing)
+        editor = await editing(pilot, "fan")
         (hostile_dir / "wiki" / "evil.md").write_text(
             (hostile_dir / "wiki" / "evil.md").read_text(encoding="utf-8").replace("Links to", f"{HOSTILE} Links to"),
             encoding="utf-8")
-        app.query_one(ItemEditor).area.load_text(f"mine {HOSTILE}")
+        editor.area.load_text(f"mine {HOSTILE}")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen))
         assert await wait_for(pilot, lambda: shows(app, "mine", "\\x1b]0;pwned\\x07", "␛]0;pwned␇"))
