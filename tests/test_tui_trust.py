@@ -78,6 +78,29 @@ async def test_undo_repeats_back_through_the_sessions_writes(backend, memory_dir
         assert await undo(pilot) == "nothing to undo: the app has written nothing this session"
 
 
+async def test_undo_from_the_command_palette(backend, memory_dir) -> None:
+    async with started(make_app(backend), (120, 40)) as pilot:
+        await edit_and_save(pilot, "preferences", "tea", "Green tea.")
+        said = record_toasts(pilot.app)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"undo")
+        assert await wait_for(pilot, lambda: "Undo the app's last write" in screen_text(pilot.app))
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: bool(said))
+        assert said[0] == "undid the edit of preferences:tea (journaled)"
+    assert get(memory_dir, "preferences", "tea").content == "Jasmine tea in the afternoon."
+
+
+async def test_ctrl_z_in_the_tree_filter_does_not_undo(backend, memory_dir) -> None:
+    async with started(make_app(backend)) as pilot:
+        await edit_and_save(pilot, "preferences", "tea", "Green tea.")
+        await pilot.click("#tree-filter")
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+    assert get(memory_dir, "preferences", "tea").content == "Green tea."
+
+
 async def test_undo_of_a_new_item_removes_it(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
@@ -319,22 +342,36 @@ def test_read_only_in_a_terminal_asks_nothing_and_creates_nothing(tmp_path) -> N
 # -- the race: another process writing every ~50 ms while the app saves ---------------------------------
 
 WRITER = textwrap.dedent('''
-    import sys, time
+    import pathlib, sys, time
     from wikimem import MemoryStore
-    store = MemoryStore(sys.argv[1])
-    for i in range(int(sys.argv[4])):
+    store, stop = MemoryStore(sys.argv[1]), pathlib.Path(sys.argv[1]).parent / "stop-writer"
+    i = 0
+    while not stop.exists() and i < 2000:
         store.add("preferences", sys.argv[2], f"{sys.argv[3]} {i}", owner="agent")
+        i += 1
         time.sleep(0.05)
 ''')
 
 
-def start_writer(root: Path, name: str, prefix: str, count: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    return subprocess.Popen([sys.executable, "-c", WRITER, str(root), name, prefix, str(count)], env=env)
+class Writer:
+    """Another process writing ``preferences:<name>`` every ~50 ms until stopped (the agent)."""
+
+    def __init__(self, root: Path, name: str, prefix: str) -> None:
+        self.root, self.name, self.prefix = root, name, prefix
+        self.journal_before = len(journal(root))
+        env = {**os.environ, "PYTHONPATH": str(REPO)}
+        self.process = subprocess.Popen([sys.executable, "-c", WRITER, str(root), name, prefix], env=env)
+
+    def stop(self) -> int:
+        """Stop it; how many writes it made (each one journaled)."""
+        (self.root.parent / "stop-writer").touch()
+        assert self.process.wait(timeout=60) == 0
+        return sum(1 for e in journal(self.root)[self.journal_before:]
+                   if e.get("item") == self.name and e.get("owner") == "agent" and "by" not in e)
 
 
 async def test_an_agent_writing_the_same_file_every_50ms_loses_nothing_while_the_app_saves(backend, memory_dir) -> None:
-    writer = start_writer(memory_dir, "coffee", "agent write", 60)
+    writer = Writer(memory_dir, "coffee", "agent write")
     try:
         async with started(make_app(backend)) as pilot:
             assert await wait_for(pilot, lambda: "agent write" in get(memory_dir, "preferences", "coffee").content)
@@ -342,16 +379,14 @@ async def test_an_agent_writing_the_same_file_every_50ms_loses_nothing_while_the
                 await edit_and_save(pilot, "preferences", "tea", f"App save {round_}.")
                 assert not isinstance(pilot.app.screen, ConflictScreen)  # another item: never a conflict
     finally:
-        assert writer.wait(timeout=60) == 0
-    assert get(memory_dir, "preferences", "coffee").content == "agent write 59"
+        writes = writer.stop()
+    assert writes > 0 and get(memory_dir, "preferences", "coffee").content == f"agent write {writes - 1}"
     assert get(memory_dir, "preferences", "tea").content == "App save 4."
-    lines = journal(memory_dir)
-    assert sum(1 for e in lines if e.get("item") == "coffee" and e.get("owner") == "agent" and "by" not in e) >= 60
-    assert sum(1 for e in lines if e.get("item") == "tea" and e.get("by") == "tui:test") == 5
+    assert sum(1 for e in journal(memory_dir) if e.get("item") == "tea" and e.get("by") == "tui:test") == 5
 
 
 async def test_an_agent_rewriting_the_item_being_edited_is_never_overwritten(backend, memory_dir) -> None:
-    writer = start_writer(memory_dir, "tea", "agent tea", 40)
+    writer = Writer(memory_dir, "tea", "agent tea")
     try:
         async with started(make_app(backend), (120, 40)) as pilot:
             assert await wait_for(pilot, lambda: "agent tea" in get(memory_dir, "preferences", "tea").content)
@@ -365,6 +400,6 @@ async def test_an_agent_rewriting_the_item_being_edited_is_never_overwritten(bac
             await pilot.press("ctrl+s")
             assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
     finally:
-        assert writer.wait(timeout=60) == 0
-    assert get(memory_dir, "preferences", "tea").content == "agent tea 39"
+        writes = writer.stop()
+    assert get(memory_dir, "preferences", "tea").content == f"agent tea {writes - 1}"
     assert not any(e.get("by") == "tui:test" for e in journal(memory_dir))  # the app wrote nothing over it

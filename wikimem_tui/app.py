@@ -328,7 +328,10 @@ class WikimemApp(App[None]):
 
     def disabled_reason(self, action: str) -> str | None:
         """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
-        area = self.item_area
+        areas = self.query(ItemArea)
+        if not areas:  # not composed yet, or shutting down
+            return None
+        area = areas.first()
         if action in WRITE_ACTIONS and self.backend.read_only:
             what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
             return f"read-only (--read-only): {what} would write to the memory; nothing written"
