@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 from conftest import make_app, make_backend, notices, open_item, record_toasts, screen_text, started, wait_for
@@ -403,3 +404,53 @@ async def test_an_agent_rewriting_the_item_being_edited_is_never_overwritten(bac
         writes = writer.stop()
     assert get(memory_dir, "preferences", "tea").content == f"agent tea {writes - 1}"
     assert not any(e.get("by") == "tui:test" for e in journal(memory_dir))  # the app wrote nothing over it
+
+
+WINDOW_AGENT = textwrap.dedent('''
+    import pathlib, sys, time
+    from wikimem import MemoryStore
+    root = pathlib.Path(sys.argv[1])
+    go, done = root.parent / "go", root.parent / "done"
+    while not go.exists():
+        time.sleep(0.005)
+    MemoryStore(root).add("preferences", "tea", "The agent wrote in the window.", owner="agent")
+    done.touch()
+''')
+
+
+async def test_no_write_lands_between_the_apps_check_and_its_write(backend, memory_dir) -> None:
+    """The agent is let in right after the save reads the item: it must wait for the store lock.
+
+    A check-then-write (read, compare, then an unchecked add) lets it in and
+    then overwrites it; the checked write holds the lock from the read to the
+    write, so the agent's write lands after the app's and nothing is lost.
+    """
+    go, done = memory_dir.parent / "go", memory_dir.parent / "done"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    agent = subprocess.Popen([sys.executable, "-c", WINDOW_AGENT, str(memory_dir)], env=env)
+    real_get = backend.store.get
+
+    def get_then_open_the_window(file: str, name: str):  # type: ignore[no-untyped-def]
+        item = real_get(file, name)
+        if not go.exists():
+            go.touch()
+            for _ in range(300):  # up to 3 s for a write that must not be able to happen now
+                if done.exists():
+                    break
+                threading.Event().wait(0.01)
+        return item
+
+    try:
+        async with started(make_app(backend)) as pilot:
+            await open_item(pilot, "preferences", "tea")
+            await pilot.press("e")
+            await pilot.pause()
+            pilot.app.query_one(ItemEditor).area.load_text("The app's edit.")
+            backend.store.get = get_then_open_the_window  # type: ignore[method-assign]
+            await pilot.press("ctrl+s")
+            assert await wait_for(pilot, lambda: not pilot.app.editing)
+    finally:
+        assert agent.wait(timeout=60) == 0
+    tea = [e for e in journal(memory_dir) if e.get("item") == "tea"]
+    assert [e.get("by") or e.get("owner") for e in tea[-2:]] == ["tui:test", "agent"]  # the app first, then the agent
+    assert get(memory_dir, "preferences", "tea").content == "The agent wrote in the window."  # not overwritten
