@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.demo import make_demo_copy  # noqa: E402
 from wikimem_tui.messages import OpenItem  # noqa: E402
 

@@ -19,7 +19,7 @@ from textual.widgets import DataTable, Input, Static
 
 from conftest import retrieved
 from wikimem import MemoryStore, RetrievalResult
-from wikimem_tui.context import Backend
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.widgets.calendar import DiaryCalendar
 from wikimem_tui.widgets.health import HealthPane
@@ -47,7 +47,7 @@ class ScriptedIndex:
 class PaneApp(App[None]):
     """One pane, full screen, over a pinned backend."""
 
-    def __init__(self, backend: Backend, pane: Callable[[], Widget]) -> None:
+    def __init__(self, backend: Backend, pane: Callable[[Backend], Widget]) -> None:
         super().__init__()
         self.backend = backend
         self._pane = pane
@@ -55,7 +55,7 @@ class PaneApp(App[None]):
         self.opened: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
-        yield self._pane()
+        yield self._pane(self.backend)
 
     def on_mount(self) -> None:
         for field in self.query(Input):

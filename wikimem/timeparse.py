@@ -198,7 +198,7 @@ def _blocked(m: re.Match[str], chars: set[str]) -> bool:
     return start > 0 and m.string[start - 1] in chars
 
 
-@_rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})(?P<sep>[-/])(?P<m>[0-9]{{1,2}})(?P=sep)(?P<d>[0-9]{{1,2}})(?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])")
 @_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])")
 def _full_date(m: re.Match[str], today: date) -> _Result:
     day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))

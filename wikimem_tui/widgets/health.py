@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Static
 
 from wikimem import sanitize_item_name, validate_file
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenItem, StoreChange
 from wikimem_tui.safe import safe_line
 from wikimem_tui.widgets.journal_reader import JournalFollower
@@ -105,8 +106,10 @@ class HealthPane(Widget):
             super().__init__()
             self.findings, self.ms, self.error = findings, ms, error
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.backend = backend
+        """The app's :class:`~wikimem_tui.backend.Backend` (the store to lint)."""
         self.findings: list[Finding] = []
         """The findings on screen."""
         self.show_timing = True
@@ -144,7 +147,7 @@ class HealthPane(Widget):
     def _check(self) -> None:
         started = time.perf_counter()
         try:
-            findings = collect_findings(self.app.backend)  # type: ignore[attr-defined]
+            findings = collect_findings(self.backend)
         except Exception as exc:  # a broken store must not break the pane
             self.post_message(self.Checked([], 0.0, f"checks failed: {exc!r}"))
             return

@@ -43,7 +43,8 @@ from textual.widget import Widget
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from wikimem_tui.context import Catalogue
+from wikimem_tui.backend import Backend
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
 from wikimem_tui.safe import clean_line, safe_line
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
@@ -98,8 +99,10 @@ class TopicTree(Vertical):
         Binding("escape", "leave_filter", "Clear filter", id="tree-clear-filter", show=False),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.backend = backend
+        """The app's backend: the filter's content scan reads the store through it."""
         self.catalogue: Catalogue | None = None
         """The names the tree shows; None until the first build finishes."""
         self.filter_text = ""
@@ -109,7 +112,7 @@ class TopicTree(Vertical):
         self._name_count = 0
 
     def compose(self) -> ComposeResult:
-        yield FilterBox()
+        yield FilterBox(self.backend.store)
         tree = SafeTree("memory", id="topic-tree")
         tree.show_root = False
         tree.auto_expand = False
