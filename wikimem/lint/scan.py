@@ -22,7 +22,7 @@ from typing import Literal
 
 from wikimem.blocks import Block, parse_blocks, parse_meta_line
 from wikimem.curation import REVIEW_RE
-from wikimem.diary import _sort_by_time  # the diary's own order, so lint and append agree
+from wikimem.diary import sort_by_time
 from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
@@ -297,7 +297,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
 
 
 def _order_check(path: str, blocks: list[Block], items: list[ItemFacts], findings: list[Finding]) -> None:
-    ordered = _sort_by_time(list(blocks))
+    ordered = sort_by_time(list(blocks))
     if all(a is b for a, b in zip(ordered, blocks)):
         return
     position = {id(block): i for i, block in enumerate(blocks)}
