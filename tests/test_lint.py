@@ -19,6 +19,7 @@ from tests.test_lint_fixtures import (
 )
 from wikimem.drift import accept
 from wikimem.lint import CODES, Linter, lint
+from wikimem.lint.scan import ItemFacts
 
 
 @pytest.fixture
@@ -359,7 +360,8 @@ def test_vector_format_constants_match_the_cache_module() -> None:
     from wikimem.vectors import cache
 
     assert (lint_vectors.KEYS_FILE, lint_vectors.DIARY_VECTORS_DIR) == (cache.KEYS_FILE, cache.DIARY_VECTORS_DIR)
-    assert lint_vectors._hash("n", "c") == cache.content_hash(cache.embed_text("n", "c"))
+    item = ItemFacts("n", 1, 3, "c", None, None, None)
+    assert lint_vectors._hash(item, "n") == cache.content_hash(cache.embed_text("n", "c"))
 
 
 def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:
