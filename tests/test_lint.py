@@ -202,7 +202,31 @@ def test_different_items_sharing_a_long_link_are_not_duplicates(root: Path) -> N
     assert found(root) == []
 
 
+def test_exact_copies_far_apart_in_a_crowded_group_are_paired(root: Path) -> None:
+    """More than WINDOW items share both ends; the two identical ones are still paired."""
+    store = __import__("wikimem").MemoryStore(root)
+    opening = "Standing notes from the weekly planning meeting with the whole team: "
+    ending = " Next meeting as usual, same room, same time, bring the numbers."
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split()
+    store.add("aa", "first", opening + "the copy. " * 20 + ending, ts="2026-07-20T09:00:00+00:00")
+    for n in range(6):
+        middle = " ".join(words[(n * 5 + k * 7) % len(words)] + str(k * n) for k in range(30))
+        store.add("mm", f"n{n}", opening + middle + ending, ts="2026-07-20T09:00:00+00:00")
+    store.add("zz", "last", opening + "the copy. " * 20 + ending, ts="2026-07-20T09:00:00+00:00")
+    rows = [(f.location.item, f.related[0].item) for f in lint(root).findings if f.code == "near-duplicate"]
+    assert rows == [("last", "first")]
+
+
 # -- journal, vector cache ------------------------------------------------------------------------
+
+
+def test_a_damaged_reviewed_json_is_reported(root: Path) -> None:
+    (root / "reviewed.json").write_text('{"version": 1, "entries": [{"date": 7}]}', "utf-8")
+    (finding,) = lint(root).findings
+    assert (finding.code, finding.severity, finding.location.path) == ("reviewed-damaged", "warning", "reviewed.json")
+    assert "every entry needs string date, time and hash" in finding.message
+    (root / "reviewed.json").write_text('{"version": 1, "entries": []}', "utf-8")
+    assert found(root) == []
 
 
 def test_journal_lines_that_are_not_entries(root: Path) -> None:
