@@ -35,17 +35,6 @@ Node = tuple[str, str, str]
 Source = tuple[str, str]
 
 
-def _link_edges(facts: FileFacts) -> Iterable[tuple[Target, Source]]:
-    if facts.kind == "diary" and not facts.valid:
-        return  # the library never reads it: its links count for nothing
-    path, stem = facts.path, facts.stem
-    for item in facts.linking:
-        source, own = (path, item.name), (stem, item.name)
-        for target in item.links:
-            if target != own:
-                yield target, source
-
-
 class LinkIndex:
     """``target -> {(path, name)}`` of the items linking to it (a self-link does not count)."""
 
@@ -53,26 +42,35 @@ class LinkIndex:
         self.into: dict[Target, set[Source]] = {}
 
     def update(self, old: Iterable[FileFacts], new: Iterable[FileFacts]) -> set[Target]:
-        """Forget the links of ``old`` facts, learn those of ``new``; returns the targets touched."""
+        """Forget the links of ``old`` facts, learn those of ``new``.
+
+        Returns the targets that gained their first linker or lost their
+        last one (the only ones whose orphan finding can change).
+        """
         into = self.into
-        touched: set[Target] = set()
-        for facts in old:
-            for target, source in _link_edges(facts):
-                bucket = into.get(target)
-                if bucket is not None:
-                    bucket.discard(source)
-                    if not bucket:
-                        del into[target]
-                touched.add(target)
-        for facts in new:
-            for target, source in _link_edges(facts):
-                bucket = into.get(target)
-                if bucket is None:
-                    into[target] = {source}
-                else:
-                    bucket.add(source)
-                touched.add(target)
-        return touched
+        before: dict[Target, bool] = {}
+        for facts, learn in [(f, False) for f in old] + [(f, True) for f in new]:
+            if facts.kind == "diary" and not facts.valid:
+                continue  # the library never reads it: its links count for nothing
+            path, stem = facts.path, facts.stem
+            for item in facts.linking:
+                source, own = (path, item.name), (stem, item.name)
+                for target in item.links:
+                    if target == own:
+                        continue
+                    bucket = into.get(target)
+                    if target not in before:
+                        before[target] = bucket is not None
+                    if learn:
+                        if bucket is None:
+                            into[target] = {source}
+                        else:
+                            bucket.add(source)
+                    elif bucket is not None:
+                        bucket.discard(source)
+                        if not bucket:
+                            del into[target]
+        return {target for target, was in before.items() if was != (target in into)}
 
 
 class Support:

@@ -115,15 +115,14 @@ class Linter:
         changes = snapshot.refresh(changed)
         touched = set(changes.files)
         wiki_touched = {path for path in touched if path.startswith("wiki/")}
-        into, named = snapshot.links.into, changes.named
-        if len(named) > len(into):  # a big change: walk the (smaller) index instead
-            linking = {source[0] for target, sources in into.items() if target in named for source in sources}
+        if touched.issuperset(snapshot.files):  # a first run: every file is to be checked anyway
+            linking = owners = citing = set()
         else:
-            linking = {source[0] for target in named for source in into.get(target, ())}
+            linking = self._linking(changes.named)
+            owners = {f"wiki/{file}.md" for file, _ in changes.linked}
+            citing = {f"wiki/{file}.md" for file, _ in changes.supported}
         dirty = self._redo(self._dangling, touched | linking, dangling_findings)
-        owners = {f"wiki/{file}.md" for file, _ in changes.linked}
         dirty |= self._redo(self._orphans, wiki_touched | owners, orphan_findings)
-        citing = {f"wiki/{file}.md" for file, _ in changes.supported}
         dirty |= self._redo(self._evidence, wiki_touched | citing, evidence_findings)
         olds = [pair[0] for pair in changes.files.values() if pair[0] is not None]
         news = [pair[1] for pair in changes.files.values() if pair[1] is not None]
@@ -132,6 +131,13 @@ class Linter:
         for path in dirty:
             self._place(path)
         return self._report(self._other_findings(touched))
+
+    def _linking(self, named: set[tuple[str, str]]) -> set[str]:
+        """The files linking to any of the ``named`` items (which appeared or vanished)."""
+        into = self.snapshot.links.into
+        if len(named) > len(into):  # a big change: walk the (smaller) index instead
+            return {source[0] for target, sources in into.items() if target in named for source in sources}
+        return {source[0] for target in named for source in into.get(target, ())}
 
     def _redo(self, store: dict[str, list[Finding]], paths: set[str], check: Check) -> set[str]:
         files, snapshot = self.snapshot.files, self.snapshot

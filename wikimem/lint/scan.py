@@ -337,6 +337,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
     items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, owners, sources, stamps))
     _name_findings(path, kind, items, names, findings)
     reported = -2  # the block whose open fence was reported last
+    fences = "```" in normal or "~~~" in normal
     for index in _singled_out(contents, stamps):
         item, block = items[index], blocks[index]
         start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
@@ -350,7 +351,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
                 line=_last_line(normal, start, stop, item.line), item=item.name, fixable=canonical is not None))
         # The block that opened the fence is reported; the one after it,
         # which holds the fence's other half, is its consequence.
-        if reported != index - 1 and index + 1 < len(blocks) and _open_fence(item.content):
+        if fences and reported != index - 1 and index + 1 < len(blocks) and _open_fence(item.content):
             reported = index
             findings.append(make_finding(
                 "heading-in-fence", path, f"a code fence is still open at the end of this block, so "

@@ -44,8 +44,8 @@ class Changes:
     """What one refresh changed, for whoever keeps findings derived from the facts.
 
     ``files`` maps each re-read or dropped path to its ``(old, new)`` facts
-    (``None`` for absent); ``linked`` holds the targets whose linkers
-    changed, ``named`` the wiki items that appeared or disappeared, and
+    (``None`` for absent); ``linked`` holds the targets that gained their
+    first linker or lost their last, ``named`` the wiki items that appeared or disappeared, and
     ``supported`` the wiki items whose evidence standing may have changed.
     """
 
