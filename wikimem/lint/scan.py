@@ -1,16 +1,16 @@
 """One memory file in, its facts and its local findings out.
 
-Everything lint knows about a file comes from one pass here: the blocks (by
-the one block parser, so lint sees exactly what the library sees), the line
-each starts on, what each links to and cites, and every problem that can be
-judged from this file alone. The facts are kept per file so that a re-lint
-after an edit re-reads only the files that changed; the cross-file checks
-(links, duplicates, evidence, drift) then update from the kept facts.
+Everything lint knows about a file comes from one pass here: the blocks
+(exactly as the block parser reads them, see ``wikimem.lint.columns``),
+the line each starts on, what each links to and cites, and every problem
+that can be judged from this file alone. The facts are kept per file so
+that a re-lint after an edit re-reads only the files that changed; the
+cross-file checks (links, duplicates, evidence, drift) then update from the
+kept facts.
 
-Speed is the design constraint (a 100k-item store in well under 3 s, about
-one plain read of the store): after the parser, the common item costs no
-Python statement of its own. Columns of the blocks are taken with C-level
-``map``s, heading lines come from one split of the text, and each check is
+Speed is the design constraint (a 100k-item store in well under 3 s, a
+small multiple of one plain read of the store): the common item costs no
+Python statement of its own. Blocks arrive as columns, and each check is
 first asked of the whole file at once (all names in one regex search, all
 timestamps in one match, every content through one ``map``); only the
 items a whole-file test singles out are looked at one by one.
@@ -22,14 +22,15 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate, compress, repeat
-from operator import add, attrgetter
+from itertools import compress, repeat
+from operator import add
 from typing import Literal
 
-from wikimem.blocks import Block, parse_blocks, parse_meta_line
+from wikimem.blocks import Block, parse_meta_line
 from wikimem.curation import REVIEW_RE
 from wikimem.diary import sort_by_time
 from wikimem.evidence import EvidenceLine, find_evidence, is_derived
+from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
@@ -56,7 +57,6 @@ _PLAIN_NAME_RE = re.compile(r"(?:\S| (?! ))*")
 _NON_SPACE_RE = re.compile(r"\S")
 _INTERESTING_RE = re.compile(r"<!--|```|~~~|\[\[|\(evidence:")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)", re.M)
-_COLUMNS = tuple(attrgetter(name) for name in ("heading", "content", "owner", "source_conv", "ts"))
 # Every scan gets a new number: the duplicate index tells an item apart from
 # the one that held its place before the file was re-read.
 _GENERATION = itertools.count(1)
@@ -149,28 +149,6 @@ def _name_problem(name: str) -> str:
     return f"invalid item name {name!r}"
 
 
-def _normal(text: str) -> str:
-    """The text as the block parser sees it (BOM gone, one kind of newline)."""
-    text = text.lstrip("\ufeff")
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
-
-
-def _headings(text: str) -> tuple[list[int], list[int]]:
-    """Each block heading's 1-based line and offset in ``text`` (already normal).
-
-    The parser splits at ``^## ``, so a block starts exactly where a line
-    starts with ``## ``: ``str.find`` hops from one to the next, and the
-    lines between are counted in one C-level ``map``.
-    """
-    starts = [0] if text.startswith("## ") else []
-    find, at = text.find, text.find("\n## ")
-    while at >= 0:
-        starts.append(at + 1)
-        at = find("\n## ", at + 1)
-    gaps = list(map(text.count, repeat("\n"), [0, *starts[:-1]], starts))
-    return list(accumulate(gaps, initial=1))[1:], starts
-
-
 def _first_line(text: str, start: int, stop: int, line: int) -> int:
     """The line of the first content line of the block at ``start`` (heading on ``line``)."""
     end = text.find("\n", start, stop)
@@ -192,7 +170,7 @@ def _open_fence(content: str) -> bool:
     return ("```" in content or "~~~" in content) and len(_FENCE_RE.findall(content)) % 2 == 1
 
 
-def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findings: list[Finding]) -> None:
+def _content_checks(facts: ItemFacts, path: str, kind: Kind, findings: list[Finding]) -> None:
     """Everything judged from one block's content and metadata."""
     content, name = facts.content, facts.name
     if not content:
@@ -200,7 +178,7 @@ def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findi
             "round-trip", path, "the item has no content; the writer refuses empty content, so it "
             "cannot be saved as it is", line=facts.line, item=name))
     if "<!--" in content:
-        _comment_checks(facts, block, path, findings)
+        _comment_checks(facts, path, findings)
     if "[[" in content:
         facts.links = links = link_targets(content)
         if content.count("[[") != len(links):
@@ -238,9 +216,9 @@ def _malformed_links(facts: ItemFacts, path: str, findings: list[Finding]) -> No
             "(one colon, both parts non-empty)", line=facts.line_of(match.group(0)), item=facts.name))
 
 
-def _comment_checks(facts: ItemFacts, block: Block, path: str, findings: list[Finding]) -> None:
+def _comment_checks(facts: ItemFacts, path: str, findings: list[Finding]) -> None:
     lines = facts.content.split("\n")
-    has_meta = block.owner is not None or block.source_conv is not None or block.ts is not None
+    has_meta = facts.owner is not None or facts.source_conv is not None or facts.ts is not None
     for index, text in enumerate(lines):
         if not is_wikimem_comment(text):
             continue
@@ -328,21 +306,21 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         facts.valid = False
         if kind == "diary":
             return facts
-    blocks = parse_blocks(text).blocks
-    if not blocks:
+    columns = read_columns(text)
+    names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
+    if not names:
         return facts
-    normal = _normal(text)
-    heads, starts = _headings(normal)
-    names, contents, owners, sources, stamps = (list(map(column, blocks)) for column in _COLUMNS)
-    items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, owners, sources, stamps))
+    items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
+                     columns.sources, stamps))
     _name_findings(path, kind, items, names, findings)
+    normal, starts = columns.text, columns.starts
     reported = -2  # the block whose open fence was reported last
     fences = "```" in normal or "~~~" in normal
     for index in _singled_out(contents, stamps):
-        item, block = items[index], blocks[index]
+        item = items[index]
         start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
         item.first = _first_line(normal, start, stop, item.line)
-        _content_checks(item, block, path, kind, findings)
+        _content_checks(item, path, kind, findings)
         ts = item.ts
         if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
             problem, canonical = check_ts(ts)
@@ -351,11 +329,11 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
                 line=_last_line(normal, start, stop, item.line), item=item.name, fixable=canonical is not None))
         # The block that opened the fence is reported; the one after it,
         # which holds the fence's other half, is its consequence.
-        if fences and reported != index - 1 and index + 1 < len(blocks) and _open_fence(item.content):
+        if fences and reported != index - 1 and index + 1 < len(names) and _open_fence(item.content):
             reported = index
             findings.append(make_finding(
                 "heading-in-fence", path, f"a code fence is still open at the end of this block, so "
-                f"'## {blocks[index + 1].heading}' started a new block; it was probably meant inside "
+                f"'## {names[index + 1]}' started a new block; it was probably meant inside "
                 "the code block", line=item.line, item=item.name))
         if item.links:
             facts.linking.append(item)
@@ -370,7 +348,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking = [item for item in facts.linking if id(item) in kept]
             facts.curated = [item for item in facts.curated if id(item) in kept]
     elif names != sorted(names) or not _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
-        _order_check(path, blocks, items, findings)
+        _order_check(path, [columns.block(i) for i in range(len(names))], items, findings)
     facts.items = items
     return facts
 
