@@ -1,10 +1,11 @@
 """Regenerate the bundled demo memory through the public API (run from the repo root).
 
 The demo is checked in as plain files; this script documents how it was
-made and rebuilds it byte for byte apart from the timestamps of the journal
-and of the drift baseline. The baseline (``lint-baseline.json``) accepts
-the files as built, so a copy (``cp -r``, a git checkout, an installed
-package: every file gets a new mtime) lints without drift.
+made and rebuilds it byte for byte apart from timestamps (the journal's,
+the baseline's, and that of the one item written without a ``ts``). The
+baseline (``lint-baseline.json``) accepts the files as built, so a copy
+(``cp -r``, a git checkout, an installed package: every file gets a new
+mtime) lints without drift.
 """
 
 from __future__ import annotations
