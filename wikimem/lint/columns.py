@@ -18,6 +18,7 @@ holds the two readers to the same answers on randomly built files.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import attrgetter, itemgetter
@@ -88,8 +89,12 @@ def _headings(text: str) -> tuple[list[int], list[int]]:
 
 
 def _unset(values: list[str]) -> list[str | None]:
-    """Stripped values, an empty one unset (as the parser reads ``owner=``)."""
-    stripped: list[str | None] = list(map(str.strip, values))
+    """Stripped values, an empty one unset (as the parser reads ``owner=``), interned.
+
+    Owners and conversation ids repeat across thousands of items; one
+    string each instead of one per item is a tenth of a big store's facts.
+    """
+    stripped: list[str | None] = list(map(sys.intern, map(str.strip, values)))
     return [value or None for value in stripped] if "" in stripped else stripped
 
 
@@ -117,5 +122,5 @@ def read_columns(raw: str) -> Columns:
         return _parsed(text, lines, starts)
     if _ODD_SPACE_RE.search("\x00".join(names)):
         names = list(map(normalize_item_name, names))
-    return Columns(text, names, list(map(str.strip, contents)), _unset(owners), _unset(sources), _unset(stamps),
-                   lines, starts)
+    return Columns(text, names, list(map(str.strip, contents)), _unset(owners), _unset(sources),
+                   _unset(stamps), lines, starts)

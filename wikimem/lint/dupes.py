@@ -50,6 +50,8 @@ _SHIFT = 32
 
 Ref = int
 Pair = tuple[Ref, Ref]
+#: The hash of an item's opening or closing characters (see :func:`_keys`).
+Key = int
 
 
 def normalised(content: str) -> str:
@@ -76,20 +78,22 @@ def _similar(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def _keys(texts: list[str]) -> list[bytes]:
-    """Each text as a duplicate key: UTF-8, ASCII letters lower-cased, in three C-level calls.
+def _keys(texts: list[str]) -> list[int]:
+    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8, in C-level calls.
 
     Bytes, not ``str.lower()``: lowering the bytes of all keys joined is a
     table lookup per byte, several times faster on CJK text, and case is an
-    ASCII matter for nearly every near-duplicate an agent writes.
+    ASCII matter for nearly every near-duplicate an agent writes. Kept as
+    hashes (a colliding pair would only be compared, never reported unless
+    alike), at a third of the memory of the keys themselves.
     """
     joined = _SEP.join(texts)
     if joined.count(_SEP) != len(texts) - 1:  # a text holds the separator itself
-        return [text.encode("utf-8", "surrogatepass").lower() for text in texts]
-    return joined.encode("utf-8", "surrogatepass").lower().split(_SEP.encode()) if texts else []
+        return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
+    return list(map(hash, joined.encode("utf-8", "surrogatepass").lower().split(_SEP.encode()))) if texts else []
 
 
-def _keyed(files: Iterable[FileFacts]) -> tuple[list[Ref], list[str], list[bytes], list[bytes]]:
+def _keyed(files: Iterable[FileFacts]) -> tuple[list[Ref], list[str], list[Key], list[Key]]:
     """Refs, contents and the two keys of every item with content in ``files``."""
     refs: list[Ref] = []
     contents: list[str] = []
@@ -111,11 +115,11 @@ class _Groups:
     """Items by one key: a lone holder per key, and member lists for shared keys."""
 
     def __init__(self, order: Callable[[Ref], tuple[str, int]]) -> None:
-        self.single: dict[bytes, Ref] = {}
-        self.multi: dict[bytes, list[Ref]] = {}
+        self.single: dict[Key, Ref] = {}
+        self.multi: dict[Key, list[Ref]] = {}
         self._order = order
 
-    def fill(self, keys: list[bytes], refs: list[Ref]) -> set[bytes]:
+    def fill(self, keys: list[Key], refs: list[Ref]) -> set[Key]:
         """Build from nothing in C-level passes; returns the shared keys."""
         self.single = dict(zip(keys, refs))
         if len(self.single) == len(keys):
@@ -128,7 +132,7 @@ class _Groups:
             self.multi[key].sort(key=self._order)
         return shared
 
-    def remove(self, key: bytes, ref: Ref, dirty: set[bytes]) -> None:
+    def remove(self, key: Key, ref: Ref, dirty: set[Key]) -> None:
         if self.single.get(key) == ref:
             del self.single[key]
             return
@@ -141,7 +145,7 @@ class _Groups:
             del self.multi[key]
         dirty.add(key)
 
-    def add(self, key: bytes, ref: Ref, dirty: set[bytes]) -> None:
+    def add(self, key: Key, ref: Ref, dirty: set[Key]) -> None:
         group = self.multi.get(key)
         if group is not None:
             insort(group, ref, key=self._order)
@@ -152,7 +156,7 @@ class _Groups:
             return
         dirty.add(key)
 
-    def pairs(self, key: bytes, content: Callable[[Ref], str] | None) -> set[Pair]:
+    def pairs(self, key: Key, content: Callable[[Ref], str] | None) -> set[Pair]:
         """Each member with its next :data:`WINDOW`, and (given ``content``) exact copies with the first."""
         group = self.multi.get(key)
         if group is None:
@@ -178,7 +182,7 @@ class DuplicateIndex:
         self._facts: dict[int, FileFacts] = {}  # generation -> the RecallFile's current facts
         self._heads = _Groups(self._order)
         self._tails = _Groups(self._order)
-        self._group_pairs: dict[tuple[int, bytes], set[Pair]] = {}
+        self._group_pairs: dict[tuple[int, Key], set[Pair]] = {}
         self._pair_count: dict[Pair, int] = {}
         self._found: dict[Pair, Finding] = {}
         #: path -> the findings located there, by pair.
@@ -201,7 +205,7 @@ class DuplicateIndex:
         """Swap ``old`` wiki facts for ``new``; returns the paths whose findings changed."""
         old = [f for f in old if f.kind == "wiki"]
         new = [f for f in new if f.kind == "wiki"]
-        dirty: tuple[set[bytes], set[bytes]] = (set(), set())
+        dirty: tuple[set[Key], set[Key]] = (set(), set())
         groups = (self._heads, self._tails)
         refs, _, *keys = _keyed(old)
         for group, column, marks in zip(groups, keys, dirty):
