@@ -52,7 +52,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from wikimem.models import TimeRange
 
-__all__ = ["parse_date_span", "parse_time_range", "resolve_today"]
+__all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]
 
 _DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
 
@@ -356,6 +356,75 @@ def resolve_today(today: date | str | None = None, tz: tzinfo | str | None = Non
     return datetime.now(tz).date()
 
 
+@dataclass(frozen=True)
+class TimeMatch:
+    """A window read from a text, and where in the text its time words are.
+
+    ``spans`` are ``(start, end)`` character offsets into the text that was
+    parsed, ascending and disjoint: every time expression the parser
+    recognised -- the ones that set the window and any less specific ones
+    it outranked (``上周三 7月``: both are time words, the day wins). Retrieval
+    removes them from the scored query, so a word that picked the diary
+    window does not also vote as a search word.
+    """
+
+    time_range: TimeRange
+    spans: tuple[tuple[int, int], ...]
+
+    def words(self, text: str) -> list[str]:
+        """The time expressions as they appear in ``text`` (the parsed text)."""
+        return [text[start:end] for start, end in self.spans]
+
+    def strip(self, text: str) -> str:
+        """``text`` with each time expression replaced by one space.
+
+        A space, not nothing, so the words on either side do not join into
+        a new token (``上周钢琴`` must not give a bigram ``周钢``).
+        """
+        parts, last = [], 0
+        for start, end in self.spans:
+            parts.append(text[last:start])
+            last = end
+        parts.append(text[last:])
+        return " ".join(parts)
+
+
+def _lowered(text: str) -> str:
+    """``text`` lower-cased with every offset unchanged (``İ`` lowers to two characters)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(ch.lower()[0] for ch in text)
+
+
+def match_time_range(
+    text: str,
+    *,
+    tz: tzinfo | str | None = None,
+    today: date | str | None = None,
+) -> TimeMatch | None:
+    """:func:`parse_time_range` plus the spans of ``text`` its time words occupy.
+
+    Same window, same rules, same ``None`` cases; the offsets index ``text``
+    as given (case does not move them).
+    """
+    if not text:
+        return None
+    ref = resolve_today(today, tz)
+    hits = _hits(_lowered(text), ref)
+    if not hits:
+        return None
+    best = min((h.rank, not h.absolute) for h in hits)
+    winners = [h for h in hits if (h.rank, not h.absolute) == best]
+    spans = [h.span for h in winners if h.span is not None]
+    if len(spans) < len(winners) or any(h.span is None for h in hits):
+        return None  # an impossible date: the user meant a day we cannot know
+    start = min(span[0] for span in spans)
+    end = max(span[1] for span in spans)
+    offsets = tuple(sorted((h.start, h.end) for h in hits))
+    return TimeMatch((start.isoformat(), end.isoformat()), offsets)
+
+
 def parse_time_range(
     text: str,
     *,
@@ -367,22 +436,11 @@ def parse_time_range(
     See the module docstring for every expression understood and how
     competing expressions are resolved. ``today`` (a date or ISO string)
     pins the reference day; otherwise it is today in ``tz`` (a ``tzinfo`` or
-    IANA name, default the system's local zone).
+    IANA name, default the system's local zone). :func:`match_time_range`
+    also says where the time words are.
     """
-    if not text:
-        return None
-    ref = resolve_today(today, tz)
-    hits = _hits(text.lower(), ref)
-    if not hits:
-        return None
-    best = min((h.rank, not h.absolute) for h in hits)
-    winners = [h for h in hits if (h.rank, not h.absolute) == best]
-    spans = [h.span for h in winners if h.span is not None]
-    if len(spans) < len(winners) or any(h.span is None for h in hits):
-        return None  # an impossible date: the user meant a day we cannot know
-    start = min(span[0] for span in spans)
-    end = max(span[1] for span in spans)
-    return start.isoformat(), end.isoformat()
+    match = match_time_range(text, tz=tz, today=today)
+    return match.time_range if match is not None else None
 
 
 _ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
