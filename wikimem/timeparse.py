@@ -47,9 +47,9 @@ import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import date, timedelta, tzinfo
 
+from wikimem.days import parse_date_span, resolve_today, safe_date as _safe_date
 from wikimem.models import TimeRange
 
 __all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]
@@ -164,13 +164,6 @@ def _week_start(today: date, back: int) -> date:
 
 def _one_day(day: date) -> tuple[date, date]:
     return day, day
-
-
-def _safe_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
 
 
 def _infer_year(today: date, month: int, day: int = 1) -> int:
@@ -330,32 +323,6 @@ def _hits(text: str, today: date) -> list[_Hit]:
     return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
 
 
-def resolve_today(today: date | str | None = None, tz: tzinfo | str | None = None) -> date:
-    """``today`` as a date: given (date or ISO string) or now in ``tz``.
-
-    ``tz`` is a ``tzinfo`` or an IANA name; ``None`` means the system's local
-    zone. Raises ``ValueError`` for a malformed date or unknown zone name.
-    """
-    if isinstance(today, datetime):
-        return today.date()
-    if isinstance(today, date):
-        return today
-    if isinstance(today, str):
-        text = today.strip()
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            return datetime.fromisoformat(text).date()
-    if isinstance(tz, str):
-        try:
-            tz = ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone: {tz!r}") from exc
-    if tz is None:
-        return datetime.now().astimezone().date()
-    return datetime.now(tz).date()
-
-
 @dataclass(frozen=True)
 class TimeMatch:
     """A window read from a text, and where in the text its time words are.
@@ -441,31 +408,3 @@ def parse_time_range(
     """
     match = match_time_range(text, tz=tz, today=today)
     return match.time_range if match is not None else None
-
-
-_ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
-
-
-def _iso_day(text: str) -> date | None:
-    m = _ISO_DAY.fullmatch(text.strip())
-    return _safe_date(*map(int, m.groups())) if m else None
-
-
-def parse_date_span(text: str) -> TimeRange | None:
-    """Parse the CLI/TUI span syntax: ``YYYY-MM-DD`` or ``YYYY-MM-DD..YYYY-MM-DD``.
-
-    A single date is a one-day window; reversed bounds are swapped; month and
-    day may drop their leading zero; anything else (open ends, other
-    separators, impossible dates, surrounding words) gives ``None``.
-    """
-    parts = text.split("..")
-    if len(parts) > 2:
-        return None
-    days = [_iso_day(part) for part in parts]
-    if any(day is None for day in days):
-        return None
-    first, last = days[0], days[-1]
-    assert first is not None and last is not None
-    if first > last:
-        first, last = last, first
-    return first.isoformat(), last.isoformat()
