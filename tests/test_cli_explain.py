@@ -255,7 +255,13 @@ def test_cos_floor_is_shown_and_applied(store_dir: Path, capsys, monkeypatch) ->
 def test_unknown_model_says_it_has_no_floor(store_dir: Path, capsys, monkeypatch) -> None:
     _use_embedder(monkeypatch, _FakeEmbedder())
     code, lines, _ = explain(capsys, store_dir, "sea", "--embed", "local")
-    assert code == 0 and lines[4].startswith("cos floor: none (positive cosine only;")
+    assert code == 0 and lines[4].startswith("cos floor: none known for this model (positive cosine only;")
+
+
+def test_floor_turned_off_says_so(store_dir: Path, capsys, monkeypatch) -> None:
+    _use_embedder(monkeypatch, _FakeEmbedder())
+    code, lines, _ = explain(capsys, store_dir, "sea", "--embed", "local", "--cos-floor", "none")
+    assert code == 0 and lines[4].startswith("cos floor: off (positive cosine only)")
 
 
 @pytest.mark.parametrize("bad", ["2", "-1.5", "high"])

@@ -85,6 +85,8 @@ def test_auto_floor_uses_the_embedders_own_then_the_calibrated_one(store: Memory
     unknown = MemoryIndex(store, embedder=AxisEmbedder(model="never-calibrated"))
     assert (unknown.cos_floor, unknown.cos_floor_source) == (None, None)
     assert MemoryIndex(store).cos_floor is None
+    off = MemoryIndex(store, embedder=AxisEmbedder(cos_floor=0.4), cos_floor=None)
+    assert (off.cos_floor, off.cos_floor_source) == (None, "off")
 
 
 def test_explicit_floor_beats_the_embedders(store: MemoryStore) -> None:

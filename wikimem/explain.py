@@ -98,8 +98,10 @@ def _cos_floor(result: RetrievalResult) -> str | None:
     if not result.embedding_used:
         return None
     below = f"; {result.below_floor} below it" if result.below_floor else ""
+    if result.cos_floor is None and result.cos_floor_source == "off":
+        return f"cos floor: off (positive cosine only){below}"
     if result.cos_floor is None:
-        return f"cos floor: none (positive cosine only; no floor known for this model, set --cos-floor){below}"
+        return f"cos floor: none known for this model (positive cosine only; set --cos-floor){below}"
     return (
         f"cos floor: {result.cos_floor:.3f} [{result.cos_floor_source}] "
         f"for candidates without a BM25 match{below}"

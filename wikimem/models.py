@@ -105,9 +105,12 @@ class RetrievalResult:
     tokens that were scored -- the query's tokens minus ``time_words``, the
     time expressions that chose the diary window and therefore do not also
     vote as search words. ``cos_floor`` is the relevance floor applied to
-    candidates without a BM25 match (``None``: no floor), with where it came
-    from in ``cos_floor_source``; ``below_floor`` counts the candidates it
-    removed.
+    candidates without a BM25 match (``None``: none), with where it came
+    from in ``cos_floor_source`` (``"explicit"``, ``"embedder"``,
+    ``"calibrated"``, ``"off"`` for ``cos_floor=None``, or ``None`` when no
+    floor is known for the model); ``below_floor`` counts the candidates
+    without a BM25 match that it removed. Both are set only when embeddings
+    ranked the query.
     """
 
     items: list[RetrievedItem] = field(default_factory=list)
@@ -122,5 +125,5 @@ class RetrievalResult:
     query_tokens: list[str] = field(default_factory=list)
     time_words: list[str] = field(default_factory=list)
     cos_floor: float | None = None
-    cos_floor_source: Literal["explicit", "embedder", "calibrated"] | None = None
+    cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
     below_floor: int = 0

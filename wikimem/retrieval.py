@@ -84,7 +84,8 @@ class MemoryIndex:
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
         #: The relevance floor (see :mod:`wikimem.retrieval_vectors`) and
-        #: where it came from ("explicit", "embedder", "calibrated" or None).
+        #: where it came from ("explicit", "off", "embedder", "calibrated", or
+        #: None when no floor is known for the model).
         self.cos_floor, self.cos_floor_source = resolve_floor(cos_floor, embedder)
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()

@@ -59,9 +59,9 @@ COS_FLOORS: dict[str, float] = {
 
 
 def resolve_floor(cos_floor: float | str | None, embedder: Any) -> tuple[float | None, str | None]:
-    """The floor to apply and where it came from: explicit, embedder, calibrated or none."""
+    """The floor to apply and where it came from: explicit, off, embedder, calibrated or None (unknown)."""
     if cos_floor is None:
-        return None, None
+        return None, "off"
     if cos_floor != AUTO:
         if isinstance(cos_floor, str) or isinstance(cos_floor, bool):
             raise ValueError(f"cos_floor must be a number, None or 'auto', got {cos_floor!r}")
