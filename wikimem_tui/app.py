@@ -51,6 +51,7 @@ PANES: list[tuple[str, str, type[Widget]]] = [
     ("query", "Query", QueryPanel),
     ("health", "Health", HealthPane),
 ]
+CURATION_PANES = {"health"}  # panes built from the backend (the app engineer's shape, ahead of the merge)
 
 
 class WikimemApp(App[None]):
@@ -128,7 +129,7 @@ class WikimemApp(App[None]):
                         yield ItemEditor(cursor_blink=self.cursor_blink, id="item-editor")
                 for pane, title, widget in PANES:
                     with TabPane(title, id=f"tab-{pane}"):
-                        yield widget(id=f"{pane}-pane")
+                        yield widget(self.backend, id=f"{pane}-pane") if pane in CURATION_PANES else widget(id=f"{pane}-pane")  # type: ignore[call-arg]
         yield Static(id="status")
         yield KeysFooter()
 
@@ -248,6 +249,10 @@ class WikimemApp(App[None]):
     @on(OpenDiaryDay)
     def _open_day(self, message: OpenDiaryDay) -> None:
         flows.open_day(self, message.date, message.time)
+
+    @on(HealthPane.ShowJournal)
+    def _show_journal(self) -> None:
+        flows.show_pane(self, "journal")
 
     @on(StoreChanged)
     def _store_changed(self, message: StoreChanged) -> None:
