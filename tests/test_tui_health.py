@@ -20,7 +20,7 @@ from conftest import make_app, notices, ready, screen_text
 from test_tui_panes_snapshots import NOW, SIZE, PaneApp, settle
 from wikimem import Linter, MemoryStore
 from wikimem_tui.context import Backend
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
+from wikimem_tui.messages import OpenDiaryDay, OpenRecallFile, StoreChange
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.health_model import FindingFilter, jump_for
 

@@ -36,6 +36,7 @@ from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_view import ItemView
 from wikimem_tui.widgets.journal_tail import JournalTail
 from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
 __all__ = ["WikimemApp", "WRITE_ACTIONS"]
@@ -50,8 +51,9 @@ PANES: list[tuple[str, str, type[Widget]]] = [
     ("journal", "Journal", JournalTail),
     ("query", "Query", QueryPanel),
     ("health", "Health", HealthPane),
+    ("queue", "Queue", ReconcilePane),
 ]
-CURATION_PANES = {"health"}  # panes built from the backend (the app engineer's shape, ahead of the merge)
+CURATION_PANES = {"health", "queue"}  # panes built from the backend (the app engineer's shape, ahead of the merge)
 
 
 class WikimemApp(App[None]):
@@ -71,6 +73,7 @@ class WikimemApp(App[None]):
         Binding("c", "pane('calendar')", "Calendar", id="pane-calendar", show=False),
         Binding("j", "pane('journal')", "Journal", id="pane-journal", show=False),
         Binding("h", "pane('health')", "Health", id="pane-health", show=False),
+        Binding("R", "pane('queue')", "Reconcile queue", id="pane-queue", show=False),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("ctrl+s", "save", "Save", id="save"),
         Binding("escape", "cancel", "Cancel", id="cancel", show=False),

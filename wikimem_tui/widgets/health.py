@@ -19,7 +19,6 @@ a memory file is untrusted and goes through ``safe``.
 from __future__ import annotations
 
 import datetime as dt
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,15 +38,25 @@ from textual.worker import get_current_worker
 
 from wikimem import Linter
 from wikimem.lint import CODES, SEVERITIES, Finding, LintReport
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
-from wikimem_tui.safe import safe_line, safe_text
-from wikimem_tui.widgets.health_model import FindingFilter, Group, group_findings, haystack, jump_for
+from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
+from wikimem_tui.widgets.health_model import (
+    PLURAL,
+    SEVERITY_STYLES,
+    FindingFilter,
+    Group,
+    code_detail,
+    count_of,
+    finding_detail,
+    finding_label,
+    group_findings,
+    haystack,
+    jump_for,
+)
+from wikimem_tui.widgets.incremental import IncrementalRefresh
 from wikimem_tui.widgets.topic_tree import SafeTree
 
-__all__ = ["CHUNK", "HealthPane", "HealthSource", "SEVERITY_STYLES"]
+__all__ = ["CHUNK", "HealthPane", "HealthSource"]
 
-SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "blue"}
-_PLURAL = {"error": "errors", "warning": "warnings", "info": "infos"}
 #: Findings added to an opened group at a time (a "more…" node loads the next ones).
 CHUNK = 200
 #: Error and warning groups up to this size open by themselves; bigger ones (and infos) stay closed.
@@ -62,10 +71,6 @@ class HealthSource(Protocol):
     root: Path
     clock: Callable[[], dt.datetime]
     embedder: Any
-
-
-def _count(n: int, severity: str) -> str:
-    return f"{n} {severity if n == 1 else _PLURAL[severity]}"
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,7 @@ class FindingTree(SafeTree):  # type: ignore[misc]
     HELP_TITLE = "Findings"
 
 
-class HealthPane(Widget):
+class HealthPane(IncrementalRefresh, Widget):
     """Lint findings by severity and code, a filter, the highlighted one in full, enter to go there."""
 
     HELP_TITLE = "Health (lint)"
@@ -140,12 +145,9 @@ class HealthPane(Widget):
         """Lint runs whose result reached the pane (tests wait on it)."""
         self._haystacks: list[str] = []
         self._opened: dict[str, bool] = {}
-        self._lock = threading.Lock()  # held for a whole run
-        self._pending = threading.Lock()  # held only to hand over the changed paths
+        self.init_incremental()
         self._linter: Linter | None = None
-        self._changed: set[str] = set()
         self._fresh = False
-        self._stale = True
         self._running = False
         self._last = Text("not linted yet")
 
@@ -169,31 +171,17 @@ class HealthPane(Widget):
         """The grouped findings."""
         return self.query_one(FindingTree)
 
-    def on_show(self) -> None:
-        # Lint reads every file: run when the pane is looked at, not at launch,
-        # where it would compete with the index build for the GIL.
-        if self._stale:
-            self._request()
-
     # -- running lint -------------------------------------------------------------
-
-    def refresh_from_store(self, change: StoreChange | None = None) -> None:
-        """Re-lint after a change: the changed files now if the pane is on screen, else when next shown."""
-        if change is not None:
-            with self._pending:
-                self._changed.update(f"wiki/{f}.md" for f in change.wiki_files)
-                self._changed.update(f"diary/{d}.md" for d in change.diary_dates)
-        self._stale = True
-        if self.is_on_screen:
-            self._request()
 
     def action_recheck(self) -> None:
         """Lint from scratch (a new Linter re-reads every file)."""
-        self._fresh = True
-        self._request()
+        with self._changed_lock:
+            self._fresh = True
+        self.reload()
 
-    def _request(self) -> None:
-        self._stale = False
+    def reload(self) -> None:
+        """Lint again in the worker (the changed files re-read, the rest from the warm Linter)."""
+        self.stale = False
         self._running = True
         self._show_status()
         self._lint()
@@ -201,11 +189,11 @@ class HealthPane(Widget):
     @work(thread=True, exclusive=True, group="health-lint", exit_on_error=False)
     def _lint(self) -> None:
         worker = get_current_worker()
-        with self._lock:  # one run at a time: the Linter keeps state between runs
+        with self.run_lock:  # one run at a time: the Linter keeps state between runs
             if worker.is_cancelled:
                 return  # a newer request is queued behind us and takes our changes
-            with self._pending:
-                changed, self._changed = self._changed, set()
+            changed = self.take_changed()
+            with self._changed_lock:
                 full, self._fresh = self._fresh or self._linter is None, False
             if full:
                 self._linter = Linter(self.backend.root, model=_model(self.backend.embedder))
@@ -213,7 +201,7 @@ class HealthPane(Widget):
             assert linter is not None
             started = time.perf_counter()
             try:
-                report = linter.run(sorted(changed))
+                report = linter.run(changed)
             except Exception as exc:  # a broken store must not break the pane
                 self._linter = None
                 self.post_message(self.Linted(None, [], 0.0, None, 0, full, f"lint failed: {exc!r}"))
@@ -240,7 +228,7 @@ class HealthPane(Widget):
                 if message.changed else "re-lint")
             when = f" · linted {local} in {message.ms:.0f} ms ({how})"
         counts = message.report.counts
-        self._last = Text(" · ".join(_count(counts[s], s) for s in SEVERITIES) + when)
+        self._last = Text(" · ".join(count_of(counts[s], s) for s in SEVERITIES) + when)
         self._apply()
 
     def _show_status(self) -> None:
@@ -280,7 +268,7 @@ class HealthPane(Widget):
                 continue
             shown = sum(len(g.shown) for g in groups)
             total = sum(g.total for g in groups)
-            label = Text(_PLURAL[severity], style=SEVERITY_STYLES[severity])
+            label = Text(PLURAL[severity], style=SEVERITY_STYLES[severity])
             label.append(f" {shown}" if shown == total else f" {shown}/{total}", style="bold")
             node = tree.root.add(label, HealthRef("severity", severity), expand=self._is_open(f"s:{severity}", True))
             for group in groups:
@@ -315,7 +303,7 @@ class HealthPane(Widget):
         if ref is None or group is None:
             return
         for finding in group.shown[offset:offset + CHUNK]:
-            node.add_leaf(_finding_label(finding), HealthRef("finding", ref.severity, ref.code, finding))
+            node.add_leaf(finding_label(finding), HealthRef("finding", ref.severity, ref.code, finding))
         rest = len(group.shown) - offset - CHUNK
         if rest > 0:
             node.add_leaf(Text(f"more… ({rest} left)", style="italic dim"),
@@ -373,7 +361,7 @@ class HealthPane(Widget):
             detail.update(code_detail(ref.code, self._group(ref)))
         else:
             groups = self.groups.get(ref.severity, [])
-            detail.update(Text(f"{_count(sum(len(g.shown) for g in groups), ref.severity)} in "
+            detail.update(Text(f"{count_of(sum(len(g.shown) for g in groups), ref.severity)} in "
                                f"{len(groups)} code{'s' if len(groups) != 1 else ''} · enter opens or closes"))
 
     @on(Tree.NodeSelected, "#health-findings")
@@ -440,52 +428,3 @@ def _model(embedder: Any) -> str | None:
     """The embedder's model name, to check the vector cache's stamp (None: unknown)."""
     model = getattr(embedder, "model", None)
     return model if isinstance(model, str) and model else None
-
-
-def _finding_label(finding: Finding) -> Text:
-    loc = finding.location
-    label = safe_line(loc.render(), "cyan")
-    if loc.item is not None:
-        label.append(" ")
-        label.append_text(safe_line(loc.item, "bold"))
-    label.append(": ")
-    label.append_text(safe_line(finding.message))
-    return label
-
-
-def finding_detail(finding: Finding) -> Text:
-    """The finding whole: severity, code, place, message, other places, what it means, the fix, where enter goes."""
-    loc = finding.location
-    text = Text.assemble((finding.severity, SEVERITY_STYLES.get(finding.severity, "")), " ",
-                         (finding.code, "bold"), " · ")
-    text.append_text(safe_line(loc.render(), "cyan"))
-    if loc.item is not None:
-        text.append(" · ")
-        text.append_text(safe_line(loc.item, "bold"))
-    text.append("\n")
-    text.append_text(safe_text(finding.message))
-    for where in finding.related:
-        text.append("\nalso ", style="dim")
-        text.append_text(safe_line(where.render(), "cyan"))
-        if where.item is not None:
-            text.append(" ")
-            text.append_text(safe_line(where.item, "bold"))
-    info = CODES.get(finding.code)
-    if info is not None:
-        text.append(f"\nfix: {info.fix}", style="dim")
-        if finding.fixable:
-            text.append(" (wikimem lint --fix repairs this one)", style="dim")
-    text.append(f"\n{jump_for(finding).describe()}", style="italic dim")
-    return text
-
-
-def code_detail(code: str, group: Group | None) -> Text:
-    """What a code means and how to fix it, for a highlighted group."""
-    info = CODES.get(code)
-    text = Text(code, style="bold")
-    if group is not None:
-        text.append(f" · {len(group.shown)} shown of {group.total}")
-    if info is not None:
-        text.append(f"\n{info.what}\nfix: {info.fix}")
-    text.append("\nenter opens or closes the group", style="italic dim")
-    return text

@@ -1,10 +1,12 @@
-"""What the Health pane shows, without the widgets: filtering, grouping, and where enter goes.
+"""What the Health pane shows, without the widgets: filtering, grouping, where enter goes, the text.
 
 Kept apart from ``health.py`` because none of it needs Textual: the filter
-grammar, the severity/code grouping with counts, and the decision of what a
+grammar, the severity/code grouping with counts, the decision of what a
 finding's place is (a wiki item, a RecallFile, a diary day, a journal line,
-or something the app cannot open, which it then says) are plain functions
-over ``wikimem.lint`` findings, tested directly.
+or something the app cannot open, which it then says) and the finding's
+text (a one-line label, and the whole of it for the detail line; memory
+text through ``safe``) are plain functions over ``wikimem.lint`` findings,
+tested directly.
 
 Filter grammar: whitespace-separated terms, all of which must match
 (case-insensitive). ``sev:``/``severity:``, ``code:`` and ``path:`` terms
@@ -21,10 +23,19 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.text import Text
+
 from wikimem import sanitize_item_name
 from wikimem.lint import CODES, SEVERITIES, Finding
+from wikimem_tui.safe import safe_line, safe_text
 
-__all__ = ["FindingFilter", "Group", "Jump", "group_findings", "haystack", "jump_for"]
+__all__ = [
+    "PLURAL", "SEVERITY_STYLES", "FindingFilter", "Group", "Jump", "code_detail", "count_of", "finding_detail",
+    "finding_label", "group_findings", "haystack", "jump_for",
+]
+
+SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "blue"}
+PLURAL = {"error": "errors", "warning": "warnings", "info": "infos"}
 
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TIME_RE = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
@@ -194,3 +205,57 @@ def jump_for(finding: Finding) -> Jump:
     if path == "lint-baseline.json":
         return Jump("none", note=f"{path} is lint's drift baseline, not memory: {fix}")
     return Jump("none", note=f"{path} is not a memory file the app opens" + (f": {fix}" if fix else ""))
+
+
+def count_of(n: int, severity: str) -> str:
+    """``1 error``, ``3 warnings``."""
+    return f"{n} {severity if n == 1 else PLURAL[severity]}"
+
+
+def finding_label(finding: Finding) -> Text:
+    loc = finding.location
+    label = safe_line(loc.render(), "cyan")
+    if loc.item is not None:
+        label.append(" ")
+        label.append_text(safe_line(loc.item, "bold"))
+    label.append(": ")
+    label.append_text(safe_line(finding.message))
+    return label
+
+
+def finding_detail(finding: Finding) -> Text:
+    """The finding whole: severity, code, place, message, other places, what it means, the fix, where enter goes."""
+    loc = finding.location
+    text = Text.assemble((finding.severity, SEVERITY_STYLES.get(finding.severity, "")), " ",
+                         (finding.code, "bold"), " · ")
+    text.append_text(safe_line(loc.render(), "cyan"))
+    if loc.item is not None:
+        text.append(" · ")
+        text.append_text(safe_line(loc.item, "bold"))
+    text.append("\n")
+    text.append_text(safe_text(finding.message))
+    for where in finding.related:
+        text.append("\nalso ", style="dim")
+        text.append_text(safe_line(where.render(), "cyan"))
+        if where.item is not None:
+            text.append(" ")
+            text.append_text(safe_line(where.item, "bold"))
+    info = CODES.get(finding.code)
+    if info is not None:
+        text.append(f"\nfix: {info.fix}", style="dim")
+        if finding.fixable:
+            text.append(" (wikimem lint --fix repairs this one)", style="dim")
+    text.append(f"\n{jump_for(finding).describe()}", style="italic dim")
+    return text
+
+
+def code_detail(code: str, group: Group | None) -> Text:
+    """What a code means and how to fix it, for a highlighted group."""
+    info = CODES.get(code)
+    text = Text(code, style="bold")
+    if group is not None:
+        text.append(f" · {len(group.shown)} shown of {group.total}")
+    if info is not None:
+        text.append(f"\n{info.what}\nfix: {info.fix}")
+    text.append("\nenter opens or closes the group", style="italic dim")
+    return text
