@@ -408,3 +408,56 @@ def test_promote_screen_snapshot(tmp_path: Path, snap_compare: Any) -> None:
         await settle(pilot, lambda: screen.target == ("places", "beach"))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)
+
+
+# -- the derived badge ---------------------------------------------------------------------
+
+
+def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> None:
+    from wikimem_tui.widgets.badges import BADGE, badge_for
+
+    assert badge_for("Likes tea.\n<!-- wikimem-derived -->") is not None
+    assert str(badge_for("<!--wikimem-derived-->\nLikes tea.")) == BADGE
+    assert badge_for("Likes tea. <!-- wikimem-derived --> inline is not the marker") is None
+    assert badge_for("Likes tea.") is None
+
+
+def tree_labels(app: Any) -> list[str]:
+    from wikimem_tui.widgets.topic_tree import TopicTree
+
+    tree = app.query_one(TopicTree).tree
+    out: list[str] = []
+    stack = list(tree.root.children)
+    while stack:
+        node = stack.pop(0)
+        out.append(str(node.label))
+        stack[:0] = list(node.children)
+    return out
+
+
+async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows_changes(backend: Backend) -> None:
+    from wikimem_tui.messages import StoreChanged
+    from wikimem_tui.widgets.topic_tree import TopicTree
+
+    backend.store.add("notes", "echoed", "The user likes tea, says an answer.\n<!-- wikimem-derived -->", ts=TS)
+    backend.store.diary.append(DERIVED, date="2026-07-20", time="20:00", owner="agent", ts=TS)
+    app = make_app(backend)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(pilot)
+        topic = app.query_one(TopicTree)
+        await settle(pilot, lambda: ("notes", "echoed") in topic.derived.items)
+        topic.reveal("notes", "echoed")
+        for node in topic.tree.root.children:
+            if str(node.label).startswith("diary"):
+                node.expand()
+        await pilot.pause()
+        labels = tree_labels(app)
+        assert "echoed  ↺ derived" in labels
+        assert "[bold]loud[/bold]" in labels  # not derived: no badge
+        assert "2026-07-20 (3) ↺ 1 derived" in labels and "2026-07-21 (1)" in labels
+        backend.store.add("preferences", "tea", "Jasmine tea.\n<!-- wikimem-derived -->", ts=TS)
+        app.post_message(StoreChanged(StoreChange(frozenset({"preferences"}))))
+        await settle(pilot, lambda: ("preferences", "tea") in topic.derived.items)
+        topic.reveal("preferences", "tea")
+        await pilot.pause()
+        assert "tea  ↺ derived" in tree_labels(app)

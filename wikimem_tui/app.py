@@ -124,7 +124,7 @@ class WikimemApp(App[None]):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
-            yield TopicTree(id="tree")
+            yield TopicTree(id="tree", store=self.backend.store)
             with TabbedContent(id="panes", initial="tab-item"):
                 with TabPane("Item", id="tab-item"):
                     with ContentSwitcher(initial="item-view", id="item-switcher"):
