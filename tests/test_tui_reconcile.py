@@ -24,6 +24,7 @@ from wikimem_tui.context import Backend
 from wikimem_tui.messages import OpenDiaryDay, StoreChange
 from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen, similarity_text
 from wikimem_tui.widgets.reconcile import ReconcilePane
+from wikimem_tui.widgets.reconcile_list import row_cells
 from wikimem_tui.widgets.reconcile_model import parse_days
 from wikimem_tui.widgets.reconcile_writer import promotion_owner
 
@@ -68,13 +69,9 @@ def pane(app: Any) -> ReconcilePane:
 
 
 def rows(app: Any) -> list[str]:
-    """Each table row as ``day time owner badge first-line`` (the selection mark first when set)."""
-    table = pane(app).table
-    out = []
-    for i in range(table.row_count):
-        cells = [str(c) for c in table.get_row_at(i)]
-        out.append(" ".join(c for c in cells if c.strip()))
-    return out
+    """Each row as the list draws it (at 200 cells), runs of spaces collapsed."""
+    view = pane(app).rows_view
+    return [" ".join("".join(text for text, _ in row_cells(q, view.selected, 200)).split()) for q in view.rows]
 
 
 def status(app: Any) -> str:
@@ -86,8 +83,8 @@ async def loaded(pilot: Any, loads: int = 1) -> None:
 
 
 async def promote_screen(pilot: Any, *keys: str) -> ReconcilePromoteScreen:
-    """Press ``keys`` in the table then ``p``; return the promote screen once its similar items are in."""
-    pane(pilot.app).table.focus()
+    """Press ``keys`` in the list then ``p``; return the promote screen once its similar items are in."""
+    pane(pilot.app).rows_view.focus()
     await pilot.press(*keys, "p")
     await settle(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready)
     return pilot.app.screen  # type: ignore[return-value]
@@ -259,7 +256,7 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
 async def test_x_marks_reviewed_not_promoted_and_u_takes_it_back(tmp_path: Path) -> None:
     async with QueueApp(queue_store(tmp_path)).run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        pane(pilot.app).table.focus()
+        pane(pilot.app).rows_view.focus()
         await pilot.press("down", "x")
         await loaded(pilot, 2)
         assert [r[:16] for r in rows(pilot.app)] == ["2026-07-22 08:10", "2026-07-21 09:00", "2026-07-08 19:00"]
@@ -275,7 +272,7 @@ async def test_x_marks_reviewed_not_promoted_and_u_takes_it_back(tmp_path: Path)
 async def test_v_shows_reviewed_entries_badged_and_x_unmarks_one(tmp_path: Path) -> None:
     async with QueueApp(queue_store(tmp_path)).run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        pane(pilot.app).table.focus()
+        pane(pilot.app).rows_view.focus()
         await pilot.press("space", "space", "x")  # two selected: both marked
         await loaded(pilot, 2)
         assert len(rows(pilot.app)) == 2
@@ -283,7 +280,7 @@ async def test_v_shows_reviewed_entries_badged_and_x_unmarks_one(tmp_path: Path)
         await loaded(pilot, 3)
         assert rows(pilot.app)[1] == "2026-07-21 14:30 agent ✓ reviewed Went swimming at the beach again; the water was cold."
         assert "2 reviewed shown" in status(pilot.app)
-        pane(pilot.app).table.move_cursor(row=1)
+        pane(pilot.app).rows_view.cursor = 1
         await pilot.press("x")
         await loaded(pilot, 4)
         assert rows(pilot.app)[1] == "2026-07-21 14:30 agent Went swimming at the beach again; the water was cold."
@@ -295,7 +292,7 @@ async def test_read_only_refuses_promotion_and_marks_and_writes_nothing(tmp_path
     async with QueueApp(backend).run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert "read-only: promoting and marking are refused" in status(pilot.app)
-        pane(pilot.app).table.focus()
+        pane(pilot.app).rows_view.focus()
         await pilot.press("space", "p")
         await pilot.pause()
         assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
@@ -335,7 +332,7 @@ async def test_a_store_change_re_reads_only_the_changed_files_in_a_worker_thread
 async def test_enter_opens_the_entry_in_its_day(tmp_path: Path) -> None:
     async with QueueApp(queue_store(tmp_path)).run_test(size=SIZE) as pilot:
         await loaded(pilot)
-        pane(pilot.app).table.focus()
+        pane(pilot.app).rows_view.focus()
         await pilot.press("down", "enter")
         assert pilot.app.days == [("2026-07-21", "14:30")]
 
@@ -379,7 +376,7 @@ def test_queue_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
 
     async def ready_(pilot: Any) -> None:
         await loaded(pilot)
-        pane(pilot.app).table.focus()
+        pane(pilot.app).rows_view.focus()
         await pilot.press("down", "space")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=ready_)

@@ -29,7 +29,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, Select, Static
+from textual.widgets import Checkbox, Input, Select, Static
 from textual.worker import get_current_worker
 
 from wikimem import DiaryItem, MemoryStore, RecallItem, reconcile_queue
@@ -37,13 +37,11 @@ from wikimem.lint import Snapshot
 from wikimem_tui.messages import OpenDiaryDay, StoreChange, StoreChanged
 from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
 from wikimem_tui.widgets.incremental import IncrementalRefresh
-from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key, parse_days, row_cells
+from wikimem_tui.widgets.reconcile_list import QueueList, header_cells
+from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key, parse_days
 from wikimem_tui.widgets.reconcile_writer import BackendWriter, CurationWriter
 
-__all__ = ["MAX_ROWS", "QueueSource", "ReconcilePane"]
-
-#: Rows put in the table at most (newest first); the status says how many more wait.
-MAX_ROWS = 1000
+__all__ = ["QueueSource", "ReconcilePane"]
 
 HINT = Text("space select · A all · p promote · x reviewed, not promoted · u undo mark · v show reviewed · "
             "enter open the day · f filter", style="dim")
@@ -58,12 +56,6 @@ class QueueSource(Protocol):
     owner: str
     read_only: bool
     clock: Callable[[], dt.datetime]
-
-
-class QueueTable(DataTable[Text]):  # type: ignore[misc]
-    """The queued entries; enter opens an entry's day."""
-
-    HELP_TITLE = "Queue rows"
 
 
 class ReconcilePane(IncrementalRefresh, Widget):
@@ -82,7 +74,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
     ReconcilePane #queue-owner { width: 26; margin-left: 1; }
     ReconcilePane #queue-reviewed { margin-left: 1; }
     ReconcilePane #queue-status { height: 1; color: $text-muted; padding: 0 1; }
-    ReconcilePane #queue-table { height: 1fr; overflow-x: hidden; }
+    ReconcilePane #queue-columns { height: 1; }
     ReconcilePane #queue-detail-box { height: auto; max-height: 9; background: $boost; padding: 0 1; }
     ReconcilePane #queue-detail { height: auto; }
     """
@@ -121,7 +113,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
         self.entries: list[Any] = []
         """The queue as computed (``wikimem.curation.QueueEntry``), before the owner filter."""
         self.shown: list[Any] = []
-        """The rows in the table, in order."""
+        """The rows in the list, in order (the owner filter applied)."""
         self.selected: set[Key] = set()
         """Selected entries (by day, time and content, so a refresh keeps them)."""
         self.loads = 0
@@ -136,8 +128,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
         self._days_error = ""
 
     def compose(self) -> ComposeResult:
-        table = QueueTable(id="queue-table", cursor_type="row", zebra_stripes=False)
-        yield table
+        yield QueueList(id="queue-list")
         with Vertical(id="queue-header"):
             with Horizontal(id="queue-filters"):
                 yield Input(placeholder="days: 2026-07-21 · 2026-07 · 2026-07-01..2026-07-15",
@@ -145,21 +136,18 @@ class ReconcilePane(IncrementalRefresh, Widget):
                 yield Select[str]([], prompt="any owner", compact=True, id="queue-owner")
                 yield Checkbox("reviewed", compact=True, id="queue-reviewed")
             yield Static(Text("reading the diary…"), id="queue-status", markup=False)
+            yield Static(id="queue-columns", markup=False)
         with VerticalScroll(id="queue-detail-box"):
             yield Static(HINT, id="queue-detail", markup=False)
 
-    def on_mount(self) -> None:
-        self.table.add_column(" ", key="sel", width=1)
-        self.table.add_column("day", key="day", width=10)
-        self.table.add_column("time", key="time", width=5)
-        self.table.add_column("owner", key="owner", width=14)
-        self.table.add_column("", key="badge", width=11)
-        self.table.add_column("entry", key="entry")
+    def on_resize(self) -> None:
+        width = self.size.width
+        self.query_one("#queue-columns", Static).update(Text.assemble(*header_cells(width)))
 
     @property
-    def table(self) -> QueueTable:
+    def rows_view(self) -> QueueList:
         """The rows."""
-        return self.query_one(QueueTable)
+        return self.query_one(QueueList)
 
     # -- computing the queue --------------------------------------------------------
 
@@ -209,22 +197,18 @@ class ReconcilePane(IncrementalRefresh, Widget):
         self._fill()
 
     def _fill(self) -> None:
-        """Put the queue (owner filter applied) in the table, keeping the cursor on the same entry."""
-        table = self.table
+        """Show the queue (owner filter applied), keeping the highlight on the same entry."""
         current = self._current()
         keep = {entry_key(q.entry) for q in self.entries}
         self.selected &= keep
         self.shown = [q for q in self.entries if self.owner_filter is None or q.entry.owner == self.owner_filter]
-        table.clear()
-        for i, q in enumerate(self.shown[:MAX_ROWS]):
-            table.add_row(*row_cells(q, self.selected), key=str(i))
-        self._show_status()
+        rows = self.rows_view
         if current is not None:
-            for i, q in enumerate(self.shown[:MAX_ROWS]):
-                if entry_key(q.entry) == entry_key(current.entry):
-                    table.move_cursor(row=i, animate=False)
-                    break
-        self._show_detail()
+            at = next((i for i, q in enumerate(self.shown) if entry_key(q.entry) == entry_key(current.entry)), None)
+            if at is not None:
+                rows.cursor = at
+        rows.set_rows(self.shown, frozenset(self.selected))
+        self._show_status()
 
     def _show_status(self) -> None:
         if self._days_error:
@@ -244,8 +228,6 @@ class ReconcilePane(IncrementalRefresh, Widget):
                 text.append(f" · {derived} derived")
             if self._query.include_reviewed:
                 text.append(f" · {sum(1 for q in shown if q.dismissed)} reviewed shown")
-            if n > MAX_ROWS:
-                text.append(f" · newest {MAX_ROWS} listed: narrow the days", style="bold")
         if self.selected:
             text.append(f" · {len(self.selected)} selected", style="bold green")
         if self.writer.read_only:
@@ -257,18 +239,16 @@ class ReconcilePane(IncrementalRefresh, Widget):
     # -- the highlighted entry -------------------------------------------------------
 
     def _current(self) -> Any | None:
-        table = self.table
-        if not table.row_count or table.cursor_row < 0 or table.cursor_row >= min(len(self.shown), MAX_ROWS):
-            return None
-        return self.shown[table.cursor_row]
+        rows = self.rows_view
+        return self.shown[rows.cursor] if 0 <= rows.cursor < len(self.shown) else None
 
-    @on(DataTable.RowHighlighted, "#queue-table")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(QueueList.Highlighted)
+    def _highlighted(self, event: QueueList.Highlighted) -> None:
         event.stop()
         self._show_detail()
 
     def _show_detail(self) -> None:
-        """The highlighted entry whole, with its provenance and badges: the table cuts it to one line."""
+        """The highlighted entry whole, with its provenance and badges: the list cuts it to one line."""
         detail = self.query_one("#queue-detail", Static)
         q = self._current()
         if q is None:
@@ -276,13 +256,13 @@ class ReconcilePane(IncrementalRefresh, Widget):
             return
         detail.update(entry_detail(q))
 
-    @on(DataTable.RowSelected, "#queue-table")
-    def _selected_row(self, event: DataTable.RowSelected) -> None:
+    @on(QueueList.Opened)
+    def _opened(self, event: QueueList.Opened) -> None:
         """Enter: read the entry in its day."""
         event.stop()
-        q = self._current()
-        if q is not None:
-            self.post_message(OpenDiaryDay(q.entry.date, q.entry.time))
+        if 0 <= event.index < len(self.shown):
+            entry = self.shown[event.index].entry
+            self.post_message(OpenDiaryDay(entry.date, entry.time))
 
     # -- selection -----------------------------------------------------------------------
 
@@ -299,14 +279,13 @@ class ReconcilePane(IncrementalRefresh, Widget):
         if q is None:
             return
         self.selected ^= {entry_key(q.entry)}
-        row = self.table.cursor_row
-        self.table.update_cell(str(row), "sel", row_cells(q, self.selected)[0])
-        self.table.move_cursor(row=row + 1, animate=False)
+        self.rows_view.set_selected(frozenset(self.selected))
+        self.rows_view.action_cursor(1)
         self._show_status()
 
     def action_select_all(self) -> None:
         """Select every listed entry (or none, when all are selected)."""
-        listed = {entry_key(q.entry) for q in self.shown[:MAX_ROWS]}
+        listed = {entry_key(q.entry) for q in self.shown}
         self.selected = set() if listed and listed <= self.selected else listed
         self._fill()
 
@@ -427,15 +406,15 @@ class ReconcilePane(IncrementalRefresh, Widget):
         """Escape only from a filter (else it is the app's)."""
         if action == "leave_filter":
             focused = self.screen.focused
-            return focused is not None and focused is not self.table and self in focused.ancestors
+            return focused is not None and focused is not self.rows_view and self in focused.ancestors
         return True
 
     def action_leave_filter(self) -> None:
         """Escape from a filter: back to the rows."""
-        self.table.focus()
+        self.rows_view.focus()
 
     @on(Input.Submitted, "#queue-days")
     def _days_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.table.focus()
+        self.rows_view.focus()
 

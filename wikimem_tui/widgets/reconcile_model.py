@@ -1,4 +1,4 @@
-"""How the reconcile queue reads: row cells, the whole entry, the day-range box; no widgets.
+"""How the reconcile queue reads: entry identity, the whole entry, the day-range box; no widgets.
 
 Split from ``reconcile.py`` so the pane holds only layout, keys and the
 worker. Entry text is untrusted and goes through ``safe``; a derived entry
@@ -10,7 +10,6 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from collections.abc import Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,9 +18,9 @@ from rich.text import Text
 from wikimem import DiaryItem, parse_date_span
 from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.screens.reconcile_promote import entry_summary
-from wikimem_tui.widgets.badges import DERIVED_HINT, derived_badge
+from wikimem_tui.widgets.badges import DERIVED_HINT
 
-__all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "parse_days", "row_cells"]
+__all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "parse_days"]
 
 REVIEWED_BADGE = "✓ reviewed"
 _MONTH_RE = re.compile(r"(\d{4})-(\d{1,2})")
@@ -80,26 +79,9 @@ class Query:
 
 
 
-def _first_line(content: str) -> str:
+def first_line(content: str) -> str:
+    """The first line worth showing (the derived marker is a badge, not text)."""
     return next((ln.strip() for ln in content.splitlines() if ln.strip() and "wikimem-derived" not in ln), "")
-
-
-def row_cells(q: Any, selected: Set[Key]) -> list[Text]:
-    """The table cells of a ``QueueEntry``: mark, day, time, owner, badges, first line."""
-    entry = q.entry
-    badge = Text("", end="")
-    if q.derived:
-        badge.append_text(derived_badge())
-    if q.dismissed:
-        badge.append(" ✓" if q.derived else REVIEWED_BADGE, style="green")
-    return [
-        Text("●" if entry_key(entry) in selected else " ", style="bold green"),
-        Text(entry.date),
-        Text(entry.time, style="bold"),
-        safe_line(entry.owner or "-", "dim"),
-        badge,
-        safe_line(_first_line(entry.content)[:300]),  # the detail line shows it whole
-    ]
 
 
 def entry_detail(q: Any) -> Text:
