@@ -85,7 +85,13 @@ def rows(app: Any) -> list[str]:
 
 
 async def linted(pilot: Any, runs: int = 1) -> None:
-    await settle(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app)._running)
+    await settle(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app)._running, timeout=30)
+
+
+async def set_filter(pilot: Any, text: str) -> None:
+    """Type ``text`` into the filter box and wait until the tree shows it (it is grouped in a worker)."""
+    pilot.app.query_one("#health-filter", Input).value = text
+    await settle(pilot, lambda: pane(pilot.app).applied == FindingFilter.parse(text), timeout=30)
 
 
 async def select_row(pilot: Any, startswith: str) -> None:
@@ -125,22 +131,17 @@ async def test_the_filter_narrows_by_words_severity_code_and_path(tmp_path: Path
     backend = planted(tmp_path)
     async with HealthApp(backend).run_test(size=SIZE) as pilot:
         await linted(pilot)
-        box = pilot.app.query_one("#health-filter", Input)
-        box.value = "atlantis"
-        await pilot.pause()
+        await set_filter(pilot, "atlantis")
         assert [r for r in rows(pilot.app) if ":" in r.split(" ")[0]] == [
             "wiki/places.md:5 beach: links to [[places:atlantis]], which does not exist"]
         assert "showing 1 of 9" in status(pilot.app)
         assert "dangling-link 1/2" in " ".join(rows(pilot.app))
-        box.value = "sev:info"
-        await pilot.pause()
+        await set_filter(pilot, "sev:info")
         assert rows(pilot.app)[0] == "infos 3" and len([r for r in rows(pilot.app) if r.startswith(("errors", "warnings"))]) == 0
-        box.value = "code:dangling-link path:diary"
-        await pilot.pause()
+        await set_filter(pilot, "code:dangling-link path:diary")
         assert [r for r in rows(pilot.app) if r.startswith("diary/")] == [
             "diary/2026-07-21.md:12 14:30: links to [[places:reef]], which does not exist"]
-        box.value = "code:danglink"
-        await pilot.pause()
+        await set_filter(pilot, "code:danglink")
         assert "no code 'danglink'" in status(pilot.app)
         assert rows(pilot.app) == ["no findings match the filter"]
 
@@ -190,8 +191,7 @@ async def test_a_heading_the_store_cannot_address_opens_its_file_and_a_cache_fin
         await linted(pilot)
         await select_row(pilot, "wiki/hand.md:3 a:b")
         assert pilot.app.files == ["hand"] and pilot.app.opened == []
-        pilot.app.query_one("#health-filter", Input).value = "code:vector-cache-torn"
-        await pilot.pause()
+        await set_filter(pilot, "code:vector-cache-torn")
         await select_row(pilot, "vectors.keys.jsonl")
         assert any("vector cache, derived state the app does not open" in n and "delete vectors.keys.jsonl" in n
                    for n in notices(pilot.app))
@@ -261,7 +261,7 @@ async def test_a_failing_lint_is_reported_and_the_pane_keeps_working(
 
     monkeypatch.setattr(Linter, "run", broken)
     async with HealthApp(backend).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: pane(pilot.app).runs >= 1)
+        await settle(pilot, lambda: pane(pilot.app).runs >= 1, timeout=30)
         assert "lint failed: OSError('disk on fire')" in status(pilot.app)
 
 
@@ -284,8 +284,7 @@ async def test_in_the_app_h_shows_health_and_a_journal_finding_switches_to_the_j
         await pilot.press("h")
         await linted(pilot)
         assert app.query_one("#panes").active == "tab-health"
-        pane(app).query_one("#health-filter", Input).value = "code:journal-bad-line"
-        await pilot.pause()
+        await set_filter(pilot, "code:journal-bad-line")
         await select_row(pilot, "journal.jsonl:")
         assert app.query_one("#panes").active == "tab-journal"
 

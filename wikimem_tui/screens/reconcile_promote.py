@@ -93,7 +93,8 @@ def _similar_option(row: RetrievedItem) -> Option:
         text.append("  ")
         text.append_text(derived_badge())
     text.append("\n  ")
-    text.append_text(safe_line(_first_line(item.content)[:100], "dim"))
+    text.append_text(safe_line(_first_line(item.content)[:200], "dim"))
+    text.no_wrap, text.overflow = True, "ellipsis"  # two lines per item, cut at the list's width
     return Option(text)
 
 

@@ -33,6 +33,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
+from textual.timer import Timer
 from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
@@ -48,7 +49,7 @@ from wikimem_tui.widgets.health_model import (
     count_of,
     finding_detail,
     finding_label,
-    group_findings,
+    grouped,
     haystack,
     jump_for,
 )
@@ -61,6 +62,8 @@ __all__ = ["CHUNK", "HealthPane", "HealthSource"]
 CHUNK = 200
 #: Error and warning groups up to this size open by themselves; bigger ones (and infos) stay closed.
 AUTO_OPEN = 30
+#: Seconds of typing pause before the filter applies.
+FILTER_DELAY = 0.12
 
 HINT = Text("↑/↓ a finding to read it whole here · enter opens its place · f filter · r re-lint", style="dim")
 
@@ -117,10 +120,19 @@ class HealthPane(IncrementalRefresh, Widget):
         """A lint run finished in the worker (``report`` None when it failed: ``error`` says why)."""
 
         def __init__(self, report: LintReport | None, haystacks: list[str], ms: float, when: dt.datetime | None,
-                     changed: int, full: bool, error: str = "") -> None:
+                     changed: int, full: bool, error: str = "", flt: FindingFilter | None = None,
+                     groups: dict[str, list[Group]] | None = None, counts: dict[str, int] | None = None) -> None:
             super().__init__()
             self.report, self.haystacks, self.ms, self.when = report, haystacks, ms, when
             self.changed, self.full, self.error = changed, full, error
+            self.flt, self.groups, self.counts = flt, groups or {}, counts or {}
+
+    class Filtered(Message):
+        """The filter worker grouped ``report`` under ``flt``."""
+
+        def __init__(self, report: LintReport, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
+            super().__init__()
+            self.report, self.flt, self.groups = report, flt, groups
 
     class ShowJournal(Message):
         """Enter on a journal finding: the app shows the journal pane (``line`` is 1-based)."""
@@ -138,7 +150,9 @@ class HealthPane(IncrementalRefresh, Widget):
         self.groups: dict[str, list[Group]] = {}
         """What the tree shows: severity -> code groups after the filter."""
         self.filter = FindingFilter()
-        """The filter in force."""
+        """The filter typed (the tree follows it after a pause, grouped in a worker)."""
+        self.applied = FindingFilter()
+        """The filter the tree shows now."""
         self.show_timing = True
         """Show when lint ran and how long it took (snapshot tests turn it off)."""
         self.runs = 0
@@ -149,6 +163,7 @@ class HealthPane(IncrementalRefresh, Widget):
         self._linter: Linter | None = None
         self._fresh = False
         self._running = False
+        self._filter_timer: Timer | None = None
         self._last = Text("not linted yet")
 
     def compose(self) -> ComposeResult:
@@ -207,9 +222,13 @@ class HealthPane(IncrementalRefresh, Widget):
                 self.post_message(self.Linted(None, [], 0.0, None, 0, full, f"lint failed: {exc!r}"))
                 return
             ms = (time.perf_counter() - started) * 1000
+            # Everything per finding happens here, not on the UI thread: 80k findings take 0.3 s to group.
             haystacks = [haystack(f) for f in report.findings]
+            flt = self.filter
+            groups = grouped(report.findings, haystacks, flt)
         if not worker.is_cancelled:
-            self.post_message(self.Linted(report, haystacks, ms, self.backend.clock(), len(changed), full))
+            self.post_message(self.Linted(report, haystacks, ms, self.backend.clock(), len(changed), full,
+                                          flt=flt, groups=groups, counts=report.counts))
 
     def on_health_pane_linted(self, message: Linted) -> None:
         message.stop()
@@ -227,15 +246,17 @@ class HealthPane(IncrementalRefresh, Widget):
                 f"re-lint, {message.changed} changed file{'s' if message.changed != 1 else ''}"
                 if message.changed else "re-lint")
             when = f" · linted {local} in {message.ms:.0f} ms ({how})"
-        counts = message.report.counts
-        self._last = Text(" · ".join(count_of(counts[s], s) for s in SEVERITIES) + when)
-        self._apply()
+        self._last = Text(" · ".join(count_of(message.counts.get(s, 0), s) for s in SEVERITIES) + when)
+        if message.flt == self.filter:
+            self._show(message.flt, message.groups)
+        else:  # typed while lint ran
+            self._refilter()
 
     def _show_status(self) -> None:
         text = self._last.copy()
-        if self.filter.error:
-            text = Text(f"filter: {self.filter.error}", style="red")
-        elif self.report is not None and self.filter.active:
+        if self.applied.error:
+            text = Text(f"filter: {self.applied.error}", style="red")
+        elif self.report is not None and self.applied.active:
             shown = sum(len(g.shown) for groups in self.groups.values() for g in groups)
             text.append(f" · showing {shown} of {len(self.report.findings)}", style="bold")
         if self._running:
@@ -248,17 +269,28 @@ class HealthPane(IncrementalRefresh, Widget):
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.filter = FindingFilter.parse(event.value)
-        self._apply()
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DELAY, self._refilter)
 
-    def _apply(self) -> None:
-        """Group the report under the filter and refill the tree, keeping opened groups and the cursor."""
-        report = self.report
+    @work(thread=True, exclusive=True, group="health-filter", exit_on_error=False)
+    def _refilter(self) -> None:
+        """Group the findings under the typed filter off the UI thread."""
+        report, haystacks, flt = self.report, self._haystacks, self.filter
         if report is None:
-            self._show_status()
             return
-        flt = self.filter
-        keep = [flt(f, h) for f, h in zip(report.findings, self._haystacks)] if flt.active else None
-        self.groups = group_findings(report.findings, keep)
+        groups = grouped(report.findings, haystacks, flt)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Filtered(report, flt, groups))
+
+    def on_health_pane_filtered(self, message: Filtered) -> None:
+        message.stop()
+        if message.report is self.report and message.flt == self.filter:
+            self._show(message.flt, message.groups)
+
+    def _show(self, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
+        """Refill the tree with ``groups``, keeping opened groups and the cursor."""
+        self.applied, self.groups = flt, groups
         tree = self.tree
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()

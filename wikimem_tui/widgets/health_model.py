@@ -31,7 +31,7 @@ from wikimem_tui.safe import safe_line, safe_text
 
 __all__ = [
     "PLURAL", "SEVERITY_STYLES", "FindingFilter", "Group", "Jump", "code_detail", "count_of", "finding_detail",
-    "finding_label", "group_findings", "haystack", "jump_for",
+    "finding_label", "group_findings", "grouped", "haystack", "jump_for",
 ]
 
 SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "blue"}
@@ -138,6 +138,12 @@ def group_findings(findings: list[Finding], keep: list[bool] | None = None) -> d
         if group.shown:
             out.setdefault(severity, []).append(group)
     return out
+
+
+def grouped(findings: list[Finding], haystacks: list[str], flt: FindingFilter) -> dict[str, list[Group]]:
+    """``group_findings`` under ``flt`` (``haystacks[i]`` is ``haystack(findings[i])``)."""
+    keep = [flt(f, h) for f, h in zip(findings, haystacks)] if flt.active else None
+    return group_findings(findings, keep)
 
 
 JumpKind = Literal["item", "file", "day", "journal", "none"]

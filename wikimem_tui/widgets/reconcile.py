@@ -81,9 +81,9 @@ class ReconcilePane(IncrementalRefresh, Widget):
 
     BINDINGS = [
         Binding("space", "toggle", "Select", id="queue.select"),
-        Binding("A", "select_all", "Select all", id="queue.select-all"),
+        Binding("A", "select_all", "All", id="queue.select-all"),
         Binding("p", "promote", "Promote", id="queue.promote"),
-        Binding("x", "mark", "Reviewed, not promoted", id="queue.mark"),
+        Binding("x", "mark", "Reviewed", id="queue.mark"),
         Binding("u", "undo_mark", "Undo mark", id="queue.undo-mark"),
         Binding("v", "show_reviewed", "Show reviewed", id="queue.show-reviewed", show=False),
         Binding("f", "filter", "Filter", id="queue.filter"),

@@ -95,7 +95,7 @@ class QueueList(ScrollView, can_focus=True):
         Binding("pagedown", "cursor(20)", "Page down", show=False, id="queue.pagedown"),
         Binding("home", "edge(0)", "Newest", show=False, id="queue.home"),
         Binding("end", "edge(1)", "Oldest", show=False, id="queue.end"),
-        Binding("enter", "open", "Open day", id="queue.open"),
+        Binding("enter", "open", "Open day", id="queue.open", show=False),
     ]
 
     DEFAULT_CSS = """
