@@ -130,6 +130,9 @@ async def app_level(root: Path) -> dict[str, float]:
         await until(lambda: app.catalogue is not None and app.index_ready)
         await pilot.pause()
         ticker.start()
+        await asyncio.sleep(3.0)  # reference: the app alone (its index warm-up runs in the background)
+        out["reference: 3 s idle, stall"] = ticker.stop()
+        ticker.start()
         await pilot.press("c")  # reference: switching to a pane that reads nothing new
         await pilot.pause(0.3)
         out["reference: c (calendar tab), stall"] = ticker.stop()

@@ -199,9 +199,8 @@ class ReconcilePane(IncrementalRefresh, Widget):
     def _fill(self) -> None:
         """Show the queue (owner filter applied), keeping the highlight on the same entry."""
         current = self._current()
-        keep = {entry_key(q.entry) for q in self.entries}
-        self.selected &= keep
         self.shown = [q for q in self.entries if self.owner_filter is None or q.entry.owner == self.owner_filter]
+        self.selected &= {entry_key(q.entry) for q in self.shown}  # what is selected is what p would promote
         rows = self.rows_view
         if current is not None:
             at = next((i for i, q in enumerate(self.shown) if entry_key(q.entry) == entry_key(current.entry)), None)
