@@ -118,9 +118,9 @@ async def test_external_change_without_edits_reloads_the_editor(backend, memory_
         await open_item(pilot, "preferences", "tea")
         await watching(pilot)
         await pilot.press("e")
-        await pilot.pause()
-        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         editor = app.query_one(ItemEditor)
+        assert await wait_for(pilot, lambda: app.editing and editor.text.strip() != "")
+        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.", 15)
         assert not isinstance(app.screen, ConflictScreen)
 

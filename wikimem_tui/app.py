@@ -42,6 +42,7 @@ from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
 from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
 __all__ = ["WikimemApp", "WRITE_ACTIONS"]
@@ -58,6 +59,7 @@ PANES: list[tuple[str, str, type[Widget]]] = [
     ("journal", "Journal", JournalTail),
     ("query", "Query", QueryPanel),
     ("health", "Health", HealthPane),
+    ("queue", "Queue", ReconcilePane),
 ]
 
 
@@ -78,6 +80,7 @@ class WikimemApp(App[None]):
         Binding("c", "pane('calendar')", "Calendar", id="pane-calendar", show=False),
         Binding("j", "pane('journal')", "Journal", id="pane-journal", show=False),
         Binding("h", "pane('health')", "Health", id="pane-health", show=False),
+        Binding("R", "pane('queue')", "Reconcile queue", id="pane-queue", show=False),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("ctrl+s", "save", "Save", id="save"),
         Binding("escape", "cancel", "Cancel", id="cancel", show=False),
@@ -301,6 +304,10 @@ class WikimemApp(App[None]):
         for tree in self.query(TopicTree):  # none while the app shuts down
             tree.reveal(message.file, message.name)
         self._refresh_keys()
+
+    @on(HealthPane.ShowJournal)
+    def _show_journal(self) -> None:
+        self.action_pane("journal")
 
     @on(StoreChanged)
     def _store_changed(self, message: StoreChanged) -> None:

@@ -27,12 +27,12 @@ from __future__ import annotations
 import datetime as dt
 import getpass
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem import ConflictError, Diary, DiaryItem, MemoryStore, RecallItem
+from wikimem import ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, dismiss, undismiss
 from wikimem_tui.catalogue import Key, norm
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
@@ -303,6 +303,44 @@ class Backend:
                                   detail=promotion_detail(entries), expected=_content(existing), by=self.owner)
             self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, existing, item),)), [file])
         return item
+
+    def promote_draft(
+        self,
+        entries: Sequence[DiaryItem],
+        file: str,
+        name: str,
+        content: str,
+        *,
+        expected: str | None,
+        owner: str | None,
+        source: str | None,
+        detail: str,
+    ) -> RecallItem:
+        """The reconcile queue's promotion: ``content`` drafted (with evidence lines) and previewed.
+
+        Written only if ``file:name`` still holds ``expected`` (the text the
+        preview was drafted from; None: must not exist); owner and source are
+        the promotion rule's (``reconcile_writer.promotion_owner``); the
+        journal line says the app wrote it (``by``). Undoable like any edit.
+        """
+        self._writable(f"promoted {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} to {file}:{name}")
+        with self.store.locked():
+            before = self.store.get(file, name)
+            item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
+                                  detail=detail, expected=expected, by=self.owner)
+            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, before, item),)), [file])
+        return item
+
+    def dismiss(self, entries: Sequence[DiaryItem], *, note: str | None = None) -> int:
+        """Mark ``entries`` "reviewed, not promoted" in ``reviewed.json`` (curation state, not memory)."""
+        self._writable(f"marked {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} reviewed")
+        stamp = self.clock().replace(microsecond=0).isoformat()
+        return len(dismiss(self.root, list(entries), by=self.owner, note=note, ts=stamp))
+
+    def undismiss(self, entries: Sequence[DiaryItem]) -> int:
+        """Take "reviewed, not promoted" marks back; returns how many were removed."""
+        self._writable(f"removed the reviewed mark of {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'}")
+        return undismiss(self.root, list(entries))
 
     def append_diary(self, content: str, *, date: str | None = None, time: str | None = None) -> DiaryItem:
         """Append one diary entry (the diary is append-only: this is never undone)."""
