@@ -42,7 +42,7 @@ from synth import generate  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.widgets.journal_tail import JournalView  # noqa: E402
 from wikimem_tui.widgets.query_panel import DEBOUNCE_SECONDS, QueryPanel  # noqa: E402
 

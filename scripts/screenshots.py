@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.context import Backend  # noqa: E402
+from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.demo import make_demo_copy  # noqa: E402
 from wikimem_tui.messages import OpenItem  # noqa: E402
 
@@ -82,6 +82,13 @@ async def _query(pilot: Any) -> None:
     await pilot.pause(1.5)
 
 
+async def _promote(pilot: Any) -> None:
+    await pilot.press("R")
+    await pilot.pause(1.0)
+    await pilot.press("p")
+    await pilot.pause(1.5)  # the similar items are looked up in a worker
+
+
 SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
     ("main-80x24", (80, 24), None),
     ("tree-item", (120, 40), _item),
@@ -90,6 +97,8 @@ SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
     ("journal", (120, 40), _key("j")),
     ("query", (120, 40), _query),
     ("health", (120, 40), _key("h")),
+    ("queue", (120, 40), _key("R")),
+    ("queue-promote", (120, 40), _promote),
     ("help", (120, 40), _key("f1")),
 ]
 

@@ -68,7 +68,7 @@ def memory_dir(tmp_path: Path) -> Path:
 def make_backend(root: Path, *, read_only: bool = False):  # type: ignore[no-untyped-def]
     """A Backend over ``root`` with the pinned clock and today."""
     from wikimem import MemoryIndex, MemoryStore
-    from wikimem_tui.context import Backend
+    from wikimem_tui.backend import Backend
 
     store = MemoryStore(root)
     return Backend(
@@ -100,8 +100,8 @@ def screen_text(app) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def wait_for(pilot, condition, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    """Poll ``condition()`` while the app runs; generous, never a timing assertion."""
+async def wait_for(pilot, condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``condition()`` while the app runs; generous (a loaded 2-core machine), never a timing assertion."""
     steps = int(timeout / 0.05)
     for _ in range(steps):
         if condition():
@@ -118,9 +118,12 @@ async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 @asynccontextmanager
-async def started(app, size: tuple[int, int] = (100, 30)) -> AsyncIterator[Any]:  # type: ignore[no-untyped-def]
-    """Run ``app`` headless and yield its pilot once the catalogue and the index are built."""
-    async with app.run_test(size=size) as pilot:
+async def started(app, size: tuple[int, int] = (100, 30), *, notifications: bool = False) -> AsyncIterator[Any]:  # type: ignore[no-untyped-def]
+    """Run ``app`` headless and yield its pilot once the catalogue and the index are built.
+
+    ``notifications``: draw toasts on screen (Textual leaves them out of headless runs by default).
+    """
+    async with app.run_test(size=size, notifications=notifications) as pilot:
         await ready(pilot)
         yield pilot
 
@@ -132,6 +135,21 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
     pilot.app.post_message(OpenItem(file, name))
     await pilot.pause()
     await pilot.pause()
+
+
+def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
+    """From now on, every notification message in order (toasts expire; this list does not)."""
+    from wikimem_tui.safe import clean
+
+    said: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, **kwargs: Any) -> None:
+        notify(message, **kwargs)
+        said.append(clean(message))  # as the app shows it
+
+    app.notify = recording
+    return said
 
 
 def notices(app) -> list[str]:  # type: ignore[no-untyped-def]

@@ -231,7 +231,7 @@ def test_llm_protocol_has_chat() -> None:
 # -- curation (this project's addition) -------------------------------------------
 
 CURATION_NAMES = [
-    "DERIVED_MARKER", "Evidence", "Finding", "LintReport", "Linter", "Location", "audit",
+    "DERIVED_MARKER", "Evidence", "Finding", "LintReport", "Linter", "Location", "accept_current_state", "audit",
     "clear_review_marks", "dismiss", "draft_promotion", "is_derived", "mark_derived", "mark_for_review",
     "parse_evidence", "reconcile_queue", "retraction", "review_reasons", "undismiss",
 ]
@@ -257,6 +257,7 @@ def test_curation_signatures() -> None:
     assert_signature(wikimem.parse_evidence, [("line", REQUIRED)])
     assert_signature(wikimem.dismiss, [("root", REQUIRED), ("entries", REQUIRED)],
                      [("by", None), ("note", None), ("ts", None)])
+    assert_signature(wikimem.accept_current_state, [("root", REQUIRED)], [("by", "lint"), ("ts", None)])
 
 
 def test_finding_and_location_fields() -> None:

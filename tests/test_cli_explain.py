@@ -213,3 +213,57 @@ def test_named_fusion_is_used(store_dir: Path, capsys, monkeypatch) -> None:
 def test_unknown_fusion_is_exit_2(store_dir: Path, capsys) -> None:
     code, out, err = run(capsys, "-s", str(store_dir), "explain", "coffee", "--fusion", "nope")
     assert (code, out) == (2, "") and err.startswith("bad --fusion")
+
+
+def test_demo_beach_plan_shows_its_own_rank_in_its_link_place(capsys) -> None:
+    from importlib import resources
+
+    demo = Path(str(resources.files("wikimem") / "demo"))
+    code, lines, _ = explain(capsys, demo, "想去海边玩")
+    row = rows(lines)[1]
+    assert code == 0 and row.startswith("2  link  5.929  5.929  -  ")
+    assert row.endswith("daily_life:beach-trip-plan  (via likes-the-sea)  hit #2 [去海, 想去, 海边]")
+
+
+def test_why_names_the_stage_and_exits_1_when_not_recalled(store_dir: Path, capsys) -> None:
+    code, lines, _ = explain(capsys, store_dir, "coffee sugar", "--why", "preferences:likes-the-sea")
+    assert code == 1
+    assert lines[:2] == ["query: coffee sugar", "item: preferences:likes-the-sea"]
+    assert lines[2].startswith("verdict: not_candidate -- ")
+    assert "missing tokens: coffee, sugar" in lines
+
+
+def test_why_of_a_recalled_item_exits_0(store_dir: Path, capsys) -> None:
+    code, lines, _ = explain(capsys, store_dir, "coffee sugar", "--why", "preferences:coffee")
+    assert code == 0 and lines[2] == "verdict: recalled -- recalled at position 1 (hit #1)"
+
+
+@pytest.mark.parametrize("bad", ["nocolon", ":x", "x:"])
+def test_malformed_why_is_exit_2(store_dir: Path, capsys, bad: str) -> None:
+    code, lines, err = explain(capsys, store_dir, "coffee", "--why", bad)
+    assert (code, lines) == (2, []) and err.startswith("bad --why")
+
+
+def test_cos_floor_is_shown_and_applied(store_dir: Path, capsys, monkeypatch) -> None:
+    _use_embedder(monkeypatch, _FakeEmbedder())
+    code, lines, _ = explain(capsys, store_dir, "sea", "--embed", "local", "--cos-floor", "0.9", "--no-links")
+    assert code == 0
+    assert lines[4].startswith("cos floor: 0.900 [explicit] for candidates without a BM25 match")
+    assert all("coffee" not in row for row in rows(lines))
+
+
+def test_unknown_model_says_it_has_no_floor(store_dir: Path, capsys, monkeypatch) -> None:
+    _use_embedder(monkeypatch, _FakeEmbedder())
+    code, lines, _ = explain(capsys, store_dir, "sea", "--embed", "local")
+    assert code == 0 and lines[4].startswith("cos floor: none known for this model (positive cosine only;")
+
+
+def test_floor_turned_off_says_so(store_dir: Path, capsys, monkeypatch) -> None:
+    _use_embedder(monkeypatch, _FakeEmbedder())
+    code, lines, _ = explain(capsys, store_dir, "sea", "--embed", "local", "--cos-floor", "none")
+    assert code == 0 and lines[4].startswith("cos floor: off (positive cosine only)")
+
+
+@pytest.mark.parametrize("bad", ["2", "-1.5", "high"])
+def test_bad_cos_floor_is_exit_2(store_dir: Path, capsys, bad: str) -> None:
+    assert run(capsys, "-s", str(store_dir), "explain", "x", "--cos-floor", bad)[0] == 2

@@ -19,7 +19,7 @@ from wikimem.curation import (
     review_reasons,
 )
 from wikimem.evidence import DERIVED_MARKER
-from wikimem.lint import Snapshot
+from wikimem.lint import Snapshot, lint
 from wikimem.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
 
 TS = "2026-07-20T09:00:00+00:00"
@@ -74,6 +74,33 @@ def test_a_cited_wiki_item_carrying_the_marker_is_derived_evidence(root: Path) -
     store.add("facts", "answer", f"Recall answer.\n{DERIVED_MARKER}", ts=TS)
     store.add("facts", "claim", "Claim.\n(evidence: [[facts:answer]])", ts=TS)
     assert _codes(root, "evidence-echo") == [("claim", 33)]
+
+
+def test_echo_follows_cited_wiki_items_transitively(root: Path) -> None:
+    """An item resting only on an item whose own evidence is only derived is an echo too."""
+    store = MemoryStore(root)
+    store.add("facts", "tea", "Alice likes tea.\n(evidence: diary 2026-07-21 09:00)", ts=TS)
+    store.add("facts", "tea summary", "Tea, as noted.\n(evidence: [[facts:tea]])", ts=TS)
+    store.add("facts", "tea digest", "Tea again.\n(evidence: [[facts:tea summary]])", ts=TS)
+    rows = [(f.location.item, f.message) for f in lint(root).findings if f.code == "evidence-echo"]
+    assert [item for item, _ in rows] == ["tea", "tea summary", "tea digest"]
+    assert "derived (written from recall answers)" in rows[0][1]
+    assert "cites items that themselves rest on derived text" in rows[2][1]
+    snapshot = Snapshot.read(root)
+    assert [ref.status for ref in audit(snapshot, "facts", "tea digest").evidence] == ["derived"]
+    # Independent evidence anywhere down the chain grounds everything above it.
+    store.add("facts", "tea", "Alice likes tea.\n(evidence: diary 2026-07-21 09:00)\n(evidence: source conv_7)",
+              ts=TS)
+    assert _codes(root, "evidence-echo") == []
+
+
+def test_a_citation_circle_supports_nothing_and_is_judged_the_same_from_either_end(root: Path) -> None:
+    store = MemoryStore(root)
+    store.add("facts", "egg", "Egg first.\n(evidence: [[facts:hen]])", ts=TS)
+    store.add("facts", "hen", "Hen first.\n(evidence: [[facts:egg]])", ts=TS)
+    assert sorted(item for item, _ in _codes(root, "evidence-echo")) == ["egg", "hen"]
+    store.add("facts", "hen", "Hen first.\n(evidence: [[facts:egg]])\n(evidence: diary 2026-07-21 10:00)", ts=TS)
+    assert _codes(root, "evidence-echo") == []  # the circle now rests on something independent
 
 
 def test_more_than_three_evidence_lines(root: Path) -> None:

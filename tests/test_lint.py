@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
+import shutil
 import time
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,8 +21,9 @@ from tests.test_lint_fixtures import (
     write_keys,
     write_npy,
 )
-from wikimem.drift import accept
+from wikimem.drift import accept, accept_current_state
 from wikimem.lint import CODES, Linter, lint
+from wikimem.lint.scan import ItemFacts
 
 
 @pytest.fixture
@@ -201,7 +206,31 @@ def test_different_items_sharing_a_long_link_are_not_duplicates(root: Path) -> N
     assert found(root) == []
 
 
+def test_exact_copies_far_apart_in_a_crowded_group_are_paired(root: Path) -> None:
+    """More than WINDOW items share both ends; the two identical ones are still paired."""
+    store = __import__("wikimem").MemoryStore(root)
+    opening = "Standing notes from the weekly planning meeting with the whole team: "
+    ending = " Next meeting as usual, same room, same time, bring the numbers."
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november".split()
+    store.add("aa", "first", opening + "the copy. " * 20 + ending, ts="2026-07-20T09:00:00+00:00")
+    for n in range(6):
+        middle = " ".join(words[(n * 5 + k * 7) % len(words)] + str(k * n) for k in range(30))
+        store.add("mm", f"n{n}", opening + middle + ending, ts="2026-07-20T09:00:00+00:00")
+    store.add("zz", "last", opening + "the copy. " * 20 + ending, ts="2026-07-20T09:00:00+00:00")
+    rows = [(f.location.item, f.related[0].item) for f in lint(root).findings if f.code == "near-duplicate"]
+    assert rows == [("last", "first")]
+
+
 # -- journal, vector cache ------------------------------------------------------------------------
+
+
+def test_a_damaged_reviewed_json_is_reported(root: Path) -> None:
+    (root / "reviewed.json").write_text('{"version": 1, "entries": [{"date": 7}]}', "utf-8")
+    (finding,) = lint(root).findings
+    assert (finding.code, finding.severity, finding.location.path) == ("reviewed-damaged", "warning", "reviewed.json")
+    assert "every entry needs string date, time and hash" in finding.message
+    (root / "reviewed.json").write_text('{"version": 1, "entries": []}', "utf-8")
+    assert found(root) == []
 
 
 def test_journal_lines_that_are_not_entries(root: Path) -> None:
@@ -303,6 +332,50 @@ def test_accepted_drift_is_quiet_until_the_content_changes_again(root: Path) -> 
     assert found(root) == [("drift", "wiki/work.md", None, None)]
 
 
+def _copy_with_new_mtimes(source: Path, target: Path) -> Path:
+    """What ``cp -r`` or a fresh clone does: same bytes, every file newer than the journal."""
+    shutil.copytree(source, target)
+    for path in [*target.glob("wiki/*.md"), *target.glob("diary/*.md")]:
+        _age(path, 3600)
+    return target
+
+
+def test_a_file_whose_hash_is_the_accepted_one_is_never_drift_whatever_its_mtime(root: Path, tmp_path: Path) -> None:
+    path = root / "wiki" / "work.md"
+    path.write_text(path.read_text("utf-8").replace("Q4", "Q1"), "utf-8")
+    accept(root, {"wiki/work.md": sha(path)})
+    copy = _copy_with_new_mtimes(root, tmp_path / "copy")
+    assert sorted(r[1] for r in found(copy)) == ["diary/2026-07-20.md", "wiki/people.md"]  # not accepted
+    accept_current_state(copy, by="test")
+    assert found(copy) == []
+
+
+def test_accept_current_state_accepts_edits_deletions_and_forgets_what_nobody_knows(root: Path) -> None:
+    (root / "wiki" / "work.md").write_text("# work\n\n## apollo\n\nnow [[people:Alice]]\n", "utf-8")
+    _age(root / "wiki" / "work.md", 60)
+    (root / "diary" / "2026-07-20.md").unlink()  # journaled as written, deleted by hand
+    accept(root, {"diary/2026-01-01.md": None})  # an old acceptance of a file nobody knows any more
+    assert "drift" in codes(root)
+    text = accept_current_state(root, by="test", ts="2026-07-22T08:00:00+00:00")
+    files = json.loads(text)["files"]
+    assert set(files) == {"wiki/people.md", "wiki/work.md", "diary/2026-07-20.md", "diary/2026-01-01.md"}
+    assert files["diary/2026-07-20.md"]["sha256"] is None and files["wiki/work.md"]["by"] == "test"
+    assert found(root) == []
+
+
+def test_the_bundled_demo_lints_without_drift_after_a_copy(tmp_path: Path) -> None:
+    copy = _copy_with_new_mtimes(Path(str(resources.files("wikimem") / "demo")), tmp_path / "demo")
+    assert "drift" not in codes(copy)
+
+
+def test_the_apps_demo_copy_lints_without_drift_after_its_days_move(tmp_path: Path) -> None:
+    from wikimem_tui.demo import make_demo_copy
+
+    copy = make_demo_copy(tmp_path, today=dt.date(2031, 2, 3))
+    assert "drift" not in codes(copy)
+    assert "drift" not in codes(_copy_with_new_mtimes(copy, tmp_path / "again"))
+
+
 def test_a_library_write_after_a_hand_edit_is_not_drift(root: Path) -> None:
     store = __import__("wikimem").MemoryStore(root)
     store.add("work", "apollo", "Ships in Q1. Lead is [[people:Alice]].")
@@ -359,7 +432,8 @@ def test_vector_format_constants_match_the_cache_module() -> None:
     from wikimem.vectors import cache
 
     assert (lint_vectors.KEYS_FILE, lint_vectors.DIARY_VECTORS_DIR) == (cache.KEYS_FILE, cache.DIARY_VECTORS_DIR)
-    assert lint_vectors._hash("n", "c") == cache.content_hash(cache.embed_text("n", "c"))
+    item = ItemFacts("n", 1, 3, "c", None, None, None)
+    assert lint_vectors._hash(item, "n") == cache.content_hash(cache.embed_text("n", "c"))
 
 
 def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from wikimem.lint import CODES
 
 LINKS = ("[[My Notes:thing]] [[dupes:same]] [[utf8:bytes]] [[empty:hollow]] [[fence:code]] [[fence:inside]] "
          "[[meta:m]] [[links:l]] [[near:copy]] [[evidence:missing]] [[evidence:echo]] [[evidence:many]] "
-         "[[evidence:bad]] [[evidence:review]]")
+         "[[evidence:bad]] [[evidence:review]] [[evidence:relay]]")
 
 PLANTED: dict[str, str | bytes] = {
     "wiki/My Notes.md": "# notes\n\n## thing\n\nA file name no write accepts.\n",
@@ -31,6 +31,7 @@ PLANTED: dict[str, str | bytes] = {
     "wiki/evidence.md": (
         "# evidence\n\n## missing\n\nX.\n(evidence: diary 2026-01-01 10:00)\n\n"
         "## echo\n\nY.\n(evidence: diary 2026-07-21 09:00)\n\n"
+        "## relay\n\nU, resting on an echo: an echo too.\n(evidence: [[evidence:echo]])\n\n"
         "## many\n\nZ.\n(evidence: source c1)\n(evidence: source c2)\n(evidence: source c3)\n(evidence: source c4)\n\n"
         "## bad\n\nW.\n(evidence: diary yesterday)\n\n"
         "## review\n\nV.\n<!-- wikimem-review: its source was retracted -->\n"
@@ -55,6 +56,7 @@ EXPECTED = sorted([
     ("near-duplicate", "wiki/work.md", "apollo"),
     ("evidence-missing", "wiki/evidence.md", "missing"),
     ("evidence-echo", "wiki/evidence.md", "echo"),
+    ("evidence-echo", "wiki/evidence.md", "relay"),
     ("evidence-too-many", "wiki/evidence.md", "many"),
     ("evidence-malformed", "wiki/evidence.md", "bad"),
     ("marked-for-review", "wiki/evidence.md", "review"),
@@ -66,6 +68,7 @@ EXPECTED = sorted([
     ("vector-cache-model", "diary-vectors/vectors.keys.jsonl", None),
     ("vector-cache-stale", "diary-vectors/vectors.keys.jsonl", None),
     ("drift", "wiki/people.md", None),
+    ("reviewed-damaged", "reviewed.json", None),
 ], key=str)
 
 
@@ -80,6 +83,7 @@ def planted(tmp_path: Path) -> Path:
     accept(root, {p.relative_to(root).as_posix(): sha(p) for p in [*root.glob("wiki/*.md"), *root.glob("diary/*.md")]})
     with open(root / "journal.jsonl", "a", encoding="utf-8") as handle:
         handle.write("not json\n")
+    (root / "reviewed.json").write_text('{"version": 1, "entries": [{"date": 7}]}\n', "utf-8")
     write_keys(root, {"vectors_file": "vectors-000009.npy", "model": "m1", "dim": 4}, [])
     write_npy(root / "diary-vectors" / "vectors-000001.npy", 1, 4)
     write_keys(root / "diary-vectors", {"vectors_file": "vectors-000001.npy", "model": "m1", "dim": 4},
@@ -121,7 +125,7 @@ def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.C
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "8 errors, 13 warnings, 2 infos"
+    assert lines[-1] == "8 errors, 15 warnings, 2 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -124,6 +124,28 @@ def test_link_to_a_whitespace_variant_of_a_name_resolves(tmp_path: Path) -> None
     assert _names(_index(store).retrieve("alpha")) == [("hit", "first"), ("link", "the second")]
 
 
-def test_link_rows_are_unranked(store: MemoryStore) -> None:
-    link = _index(store).retrieve("想去海边玩").items[1]
-    assert (link.source, link.score, link.bm25_score, link.cos_score, link.matched_terms) == ("link", 0.0, 0.0, None, [])
+def test_a_row_that_is_only_a_link_target_is_unranked(store: MemoryStore) -> None:
+    link = _index(store).retrieve("想去海边玩", limit=1).items[1]
+    assert (link.source, link.score, link.bm25_score, link.cos_score, link.matched_terms, link.rank) == (
+        "link", 0.0, 0.0, None, [], None
+    )
+
+
+def test_a_hit_placed_as_a_link_keeps_its_own_rank_and_scores(store: MemoryStore) -> None:
+    index = _index(store)
+    ranked = index.retrieve("想去海边玩", expand_links=False).items
+    assert [(e.item.name, e.rank) for e in ranked][:2] == [("likes-the-sea", 1), ("beach-trip-plan", 2)]
+    row = index.retrieve("想去海边玩").items[1]
+    assert (row.source, row.via, row.item.name) == ("link", "likes-the-sea", "beach-trip-plan")
+    assert row.rank == 2 and row.is_hit
+    assert (row.score, row.bm25_score, row.matched_terms) == (
+        ranked[1].score, ranked[1].bm25_score, ranked[1].matched_terms
+    )
+    assert row.bm25_score > 0 and row.matched_terms
+
+
+def test_hit_rows_carry_their_rank_among_the_hits(store: MemoryStore) -> None:
+    rows = _index(store).retrieve("海边 sea 咖啡").items
+    hits = [row for row in rows if row.source == "hit"]
+    assert [row.rank for row in hits] == sorted(row.rank for row in hits)
+    assert hits[0].rank == 1

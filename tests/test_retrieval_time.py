@@ -68,9 +68,67 @@ def test_query_time_words_resolve_against_the_today_an_app_supplies(store: Memor
     assert index.retrieve("昨天喝咖啡了吗").time_range == ("2026-07-21", "2026-07-21")
 
 
-def test_matching_diary_entry_outranks_unmatched_ones_in_the_window(store: MemoryStore) -> None:
-    rows = _rows(_index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21")))
-    assert rows.index(("hit", "2026-07-21", "09:30")) < rows.index(("hit", "2026-07-21", "19:00"))
+def test_window_entry_matching_no_search_word_is_not_a_hit(store: MemoryStore) -> None:
+    result = _index(store).retrieve("咖啡", time_range=("2026-07-21", "2026-07-21"))
+    rows = _rows(result)
+    assert ("hit", "2026-07-21", "09:30") in rows
+    assert ("hit", "2026-07-21", "19:00") not in rows
+    assert all(e.bm25_score > 0 for e in result.items if e.source == "hit")
+
+
+def test_window_of_unmatched_entries_adds_no_zero_score_rows(store: MemoryStore) -> None:
+    result = _index(store).retrieve("手冲", time_range=("2026-07-20", "2026-07-21"))
+    assert _rows(result) == [("hit", "prefs", "coffee")]
+
+
+def test_query_of_time_words_only_still_returns_the_window_newest_first(store: MemoryStore) -> None:
+    result = _index(store, today="2026-07-22").retrieve("昨天", expand_links=False)
+    assert _rows(result) == [("hit", "2026-07-21", "19:00"), ("hit", "2026-07-21", "09:30")]
+    assert result.time_words == ["昨天"] and result.query_tokens == []
+
+
+def test_time_words_that_chose_the_window_are_not_scored(store: MemoryStore) -> None:
+    store.add("prefs", "yesterday-note", "昨天 昨天 昨天")
+    result = _index(store, today="2026-07-22").retrieve("昨天 咖啡")
+    assert "昨天" not in result.query_tokens and result.time_words == ["昨天"]
+    assert ("hit", "prefs", "yesterday-note") not in _rows(result)
+    assert all("昨天" not in e.matched_terms for e in result.items)
+
+
+def test_english_time_words_do_not_match_items_containing_them(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("work", "busy", "A busy week at work, every week the same.")
+    store.add("health", "sleep", "Sleep has been poor lately.")
+    store.diary.append("Slept badly again.", date="2026-07-15", time="23:00")
+    result = _index(store, today="2026-07-22").retrieve("last week sleep")
+    assert result.time_range == ("2026-07-13", "2026-07-19")
+    assert result.query_tokens == ["sleep"] and result.time_words == ["last week"]
+    assert [e.item.name for e in result.items] == ["sleep"]
+
+
+def test_an_iso_date_does_not_match_its_digits_in_items(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("events", "launch", "The launch slipped to November 11, 2026.")
+    store.diary.append("Dentist at nine.", date="2026-11-21", time="09:00")
+    result = _index(store).retrieve("2026-11-21")
+    assert result.time_range == ("2026-11-21", "2026-11-21") and result.query_tokens == []
+    assert _rows(result) == [("hit", "2026-11-21", "09:00")]
+
+
+def test_time_words_of_an_empty_window_stay_search_words(tmp_path: Path) -> None:
+    # An empty window (even widened) filters nothing: the words are content.
+    store = MemoryStore(tmp_path)
+    store.add("history", "moon", "1969年7月 人类登月。")
+    result = _index(store, today="2026-07-22").retrieve("1969年7月")
+    assert result.time_range_widened and result.time_words == []
+    assert [e.item.name for e in result.items] == ["moon"]
+
+
+def test_an_explicit_window_leaves_the_query_words_alone(store: MemoryStore) -> None:
+    store.add("prefs", "yesterday-note", "昨天的事")
+    result = _index(store).retrieve("昨天", time_range=("2026-07-21", "2026-07-21"))
+    assert result.query_tokens == ["昨天"] and result.time_words == []
+    assert ("hit", "prefs", "yesterday-note") in _rows(result)
 
 
 def test_empty_query_with_a_window_lists_its_entries_newest_first(store: MemoryStore) -> None:

@@ -10,7 +10,7 @@ from datetime import date, timezone
 
 import pytest
 
-from wikimem.timeparse import parse_date_span, parse_time_range, resolve_today
+from wikimem.timeparse import match_time_range, parse_date_span, parse_time_range, resolve_today
 
 TODAY = "2026-07-22"
 
@@ -312,3 +312,39 @@ def test_date_span_syntax(text: str, expected: tuple[str, str]) -> None:
 )
 def test_malformed_date_span_gives_none(text: str) -> None:
     assert parse_date_span(text) is None
+
+
+# -- where the time words are (match_time_range) ------------------------------
+
+
+@pytest.mark.parametrize(
+    "text,words,rest",
+    [
+        ("上周 钢琴", ["上周"], ["钢琴"]),
+        ("last week sleep", ["last week"], ["sleep"]),
+        ("Last Week sleep", ["Last Week"], ["sleep"]),
+        ("2026-07-21", ["2026-07-21"], []),
+        ("上周钢琴", ["上周"], ["钢琴"]),  # a space keeps 周钢 from forming
+        ("昨天和前天去了哪", ["昨天", "前天"], ["和", "去了哪"]),
+        ("上周三 7月 开会", ["上周三", "7月"], ["开会"]),
+        ("the day before yesterday at the park", ["the day before yesterday"], ["at", "the", "park"]),
+    ],
+)
+def test_match_reports_every_time_expression_span(text: str, words: list[str], rest: list[str]) -> None:
+    match = match_time_range(text, today=TODAY)
+    assert match is not None
+    assert match.words(text) == words
+    assert match.strip(text).split() == rest
+    assert match.time_range == parse_time_range(text, today=TODAY)
+
+
+@pytest.mark.parametrize("text", ["", "钢琴", "最近怎么样", "2026-02-30 会议", "since yesterday"])
+def test_no_window_means_no_match(text: str) -> None:
+    assert match_time_range(text, today=TODAY) is None
+    assert parse_time_range(text, today=TODAY) is None
+
+
+def test_offsets_index_the_original_text_even_when_lowering_changes_its_length() -> None:
+    text = "İstanbul yesterday"
+    match = match_time_range(text, today=TODAY)
+    assert match is not None and match.words(text) == ["yesterday"]

@@ -201,10 +201,12 @@ async def test_read_only_refuses_writes_with_a_notice(memory_dir) -> None:
         await pilot.press("e")
         await pilot.pause()
         assert not app.editing
-        assert "read-only: nothing written" in notices(app)
-        text = screen_text(app)
-        assert "READ-ONLY" in text
-        assert "Delete" not in text and "Edit" not in text  # write keys are not offered in the footer
+        said = notices(app)
+        assert "read-only (--read-only): Delete would write to the memory; nothing written" in said
+        assert "read-only (--read-only): Edit would write to the memory; nothing written" in said
+        assert "READ-ONLY" in screen_text(app)
+        bindings = app.screen.active_bindings  # the footer shows write keys dimmed: disabled, with a reason
+        assert not bindings["d"].enabled and not bindings["e"].enabled and bindings["g"].enabled
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
 

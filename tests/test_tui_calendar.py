@@ -9,7 +9,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from wikimem import MemoryStore
-from wikimem_tui.context import Backend, Catalogue
+from wikimem_tui.backend import Backend
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, StoreChanged
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
 from wikimem_tui.widgets.calendar import DiaryCalendar, MonthGrid
@@ -39,7 +40,7 @@ class CalendarApp(App[None]):
         self.recounts = 0
 
     def compose(self) -> ComposeResult:
-        yield DiaryCalendar()
+        yield DiaryCalendar(self.backend)
 
     def on_mount(self) -> None:
         self.rebuild_catalogue()
@@ -156,7 +157,7 @@ async def test_append_writes_a_new_entry_on_the_selected_day(tmp_path: Path) -> 
 
 async def test_append_time_defaults_to_the_backend_clock(tmp_path: Path) -> None:
     async with CalendarApp(tmp_path).run_test() as pilot:
-        pilot.app.push_screen(DiaryAppendScreen(None))
+        pilot.app.push_screen(DiaryAppendScreen(pilot.app.backend))
         await pilot.pause()
         screen = pilot.app.screen
         assert screen.query_one("#append-date", Input).value == "2026-07-22"

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
 from conftest import make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.conflict import ConflictScreen
 from wikimem_tui.widgets.editor import ItemEditor
+
+
+def journal(root) -> list[dict]:  # type: ignore[no-untyped-def]
+    return [json.loads(line) for line in (root / "journal.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
 def tea_on_disk(memory_dir) -> str:  # type: ignore[no-untyped-def]
@@ -22,17 +28,32 @@ async def start_editing(pilot, file: str = "preferences", name: str = "tea") -> 
     return pilot.app.query_one(ItemEditor)
 
 
-async def test_edit_then_save_writes_the_content_with_the_apps_owner(backend, memory_dir) -> None:
+async def test_editing_content_alone_keeps_owner_and_source_and_journals_who_edited(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
-        editor = await start_editing(pilot)
+        editor = await start_editing(pilot, "preferences", "coffee")  # owner agent, source conv-1
         editor.area.load_text("Green tea, no milk.")
         await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert not pilot.app.editing
+        assert await wait_for(pilot, lambda: not pilot.app.editing)
         assert "Green tea, no milk." in screen_text(pilot.app)
-    item = MemoryStore(memory_dir).get("preferences", "tea")
+    item = MemoryStore(memory_dir).get("preferences", "coffee")
     assert item.content == "Green tea, no milk."
-    assert (item.owner, item.ts) == ("tui:test", "2026-07-21T10:00:00+00:00")
+    assert (item.owner, item.source_conv, item.ts) == ("agent", "conv-1", "2026-07-21T10:00:00+00:00")
+    last = journal(memory_dir)[-1]
+    assert (last["action"], last["item"], last["owner"], last["by"]) == ("update", "coffee", "agent", "tui:test")
+
+
+async def test_owner_and_source_change_only_through_their_fields(backend, memory_dir) -> None:
+    async with started(make_app(backend)) as pilot:
+        editor = await start_editing(pilot, "preferences", "coffee")
+        assert (editor.query_one("#editor-owner").value, editor.query_one("#editor-source").value) == ("agent", "conv-1")
+        editor.query_one("#editor-owner").value = "user:xnne"
+        editor.query_one("#editor-source").value = ""
+        assert editor.dirty
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: not pilot.app.editing)
+    item = MemoryStore(memory_dir).get("preferences", "coffee")
+    assert (item.owner, item.source_conv) == ("user:xnne", None)
+    assert item.content.startswith("Oat milk flat white")
 
 
 async def test_typing_in_the_editor_does_not_trigger_letter_bindings(backend, memory_dir) -> None:
@@ -195,7 +216,9 @@ async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backen
     item = MemoryStore(memory_dir).get("people", "Alice")
     assert item.content.startswith("Colleague. Likes [[preferences:coffee]]")
     assert item.content.endswith("Met Alice for coffee.\n(evidence: diary 2026-07-20 08:30, owner agent)")
-    assert item.owner == "tui:test"
+    assert item.owner == "agent"  # an existing item keeps its owner; the journal says who promoted
+    last = journal(memory_dir)[-1]
+    assert (last["by"], last["detail"]) == ("tui:test", "promoted from diary 2026-07-20 08:30")
 
 
 async def test_promote_needs_a_diary_day_on_screen(backend) -> None:

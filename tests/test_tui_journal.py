@@ -25,7 +25,7 @@ class TailApp(App[None]):
         self.opened: list[object] = []
 
     def compose(self) -> ComposeResult:
-        yield JournalTail()
+        yield JournalTail(self.backend)  # type: ignore[arg-type]
 
     def on_open_item(self, message: OpenItem) -> None:
         self.opened.append(("item", message.file, message.name))

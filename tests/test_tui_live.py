@@ -16,6 +16,20 @@ def live(notes: list[str], needle: str) -> bool:
     return any(n.startswith("changed on disk") and needle in n for n in notes)
 
 
+async def watching(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until the app's watcher is armed: a write from now on is seen."""
+    assert await wait_for(pilot, lambda: pilot.app.watcher_ready, 15)
+
+
+async def draft_with_watcher(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    """preferences:tea in the editor holding ``text``, with the watcher armed."""
+    await open_item(pilot, "preferences", "tea")
+    await watching(pilot)
+    await pilot.press("e")
+    await pilot.pause()
+    pilot.app.query_one(ItemEditor).area.load_text(text)
+
+
 # -- classification (no app) -------------------------------------------------------------
 
 
@@ -48,7 +62,7 @@ def test_own_writes_are_ignored_until_someone_else_writes(tmp_path: Path) -> Non
 async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
-        await pilot.pause(0.3)  # let the watcher start
+        await watching(pilot)
         MemoryStore(memory_dir).add("projects", "apollo", "Launch in [[people:Alice]]'s team.", owner="agent")
         assert await wait_for(pilot, lambda: "projects (1)" in screen_text(app), 15)
         assert live(notices(app), "wiki: projects")
@@ -57,7 +71,7 @@ async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_di
 async def test_external_diary_append_is_noticed(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
-        await pilot.pause(0.3)
+        await watching(pilot)
         MemoryStore(memory_dir).diary.append("Swam at dawn.", date="2026-07-22", time="06:00", owner="agent")
         assert await wait_for(pilot, lambda: live(notices(app), "diary: 2026-07-22"), 15)
         assert await wait_for(pilot, lambda: "diary (3 days)" in screen_text(app), 15)
@@ -67,7 +81,7 @@ async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> 
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
         await open_item(pilot, "preferences", "tea")
-        await pilot.pause(0.3)
+        await watching(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "Oolong now.", owner="agent")
         assert await wait_for(pilot, lambda: "Oolong now." in screen_text(app), 15)
 
@@ -75,13 +89,11 @@ async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> 
 async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app) as pilot:
-        await open_item(pilot, "preferences", "tea")
-        await pilot.pause(0.3)
-        await pilot.press("e")
-        await pilot.pause()
-        app.query_one(ItemEditor).area.load_text("Saved by the app.")
+        await draft_with_watcher(pilot, "Saved by the app.")
+        echoes = app.own_echoes
         await pilot.press("ctrl+s")
-        await pilot.pause(1.5)  # well past the watcher's debounce
+        # The watcher saw the save's files and dropped them as the app's own (this wait fails if it did not).
+        assert await wait_for(pilot, lambda: app.own_echoes > echoes, 15)
         assert not any(n.startswith("changed on disk") for n in notices(app))
         # …while a later external write still is noticed.
         MemoryStore(memory_dir).add("preferences", "tea", "Then the agent.", owner="agent")
@@ -91,11 +103,7 @@ async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backen
 async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:
     app = make_app(backend, watch=True)
     async with started(app, (120, 40)) as pilot:
-        await open_item(pilot, "preferences", "tea")
-        await pilot.pause(0.3)
-        await pilot.press("e")
-        await pilot.pause()
-        app.query_one(ItemEditor).area.load_text("My unsaved draft.")
+        await draft_with_watcher(pilot, "My unsaved draft.")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), 15)
         await pilot.pause()
@@ -108,11 +116,11 @@ async def test_external_change_without_edits_reloads_the_editor(backend, memory_
     app = make_app(backend, watch=True)
     async with started(app, (120, 40)) as pilot:
         await open_item(pilot, "preferences", "tea")
-        await pilot.pause(0.3)
+        await watching(pilot)
         await pilot.press("e")
-        await pilot.pause()
-        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         editor = app.query_one(ItemEditor)
+        assert await wait_for(pilot, lambda: app.editing and editor.text.strip() != "")
+        MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.", 15)
         assert not isinstance(app.screen, ConflictScreen)
 
@@ -127,3 +135,20 @@ async def test_a_failing_index_build_is_reported_not_fatal(backend) -> None:
         assert await wait_for(pilot, lambda: any("disk on fire" in n for n in notices(app)))
         assert app.is_running
         assert "index: failed" in screen_text(app)
+
+
+def test_day_files_need_ascii_digits(tmp_path: Path) -> None:
+    arabic_indic = "\u0662\u0660\u0662\u0666-\u0660\u0667-\u0662\u0661"  # ٢٠٢٦-٠٧-٢١: \\d matches it, names.py does not
+    assert classify(tmp_path, [tmp_path / "diary" / f"{arabic_indic}.md"]) is None
+    assert classify(tmp_path, [tmp_path / "diary" / "2026-07-21.md"]) is not None
+
+
+async def test_an_own_write_echo_check_can_fail(backend, memory_dir) -> None:
+    """Without the own-write record the same save comes back as "changed on disk": the check above has teeth."""
+    backend.own_writes.record = lambda paths: None  # type: ignore[method-assign]
+    app = make_app(backend, watch=True)
+    async with started(app) as pilot:
+        await draft_with_watcher(pilot, "Saved by the app.")
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"), 15)
+        assert app.own_echoes == 0

@@ -1,4 +1,4 @@
-"""SVG snapshots of the calendar, journal, query and health panes at 120x40, plus health behaviour.
+"""SVG snapshots of the calendar, journal and query panes at 120x40 (health: test_tui_health.py).
 
 Everything on screen is pinned: the store is written with fixed timestamps,
 the journal is replaced by fixed lines, "today" and the clock are injected,
@@ -15,14 +15,13 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input
 
 from conftest import retrieved
 from wikimem import MemoryStore, RetrievalResult
-from wikimem_tui.context import Backend
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
 from wikimem_tui.widgets.query_panel import QueryPanel
 
@@ -47,7 +46,7 @@ class ScriptedIndex:
 class PaneApp(App[None]):
     """One pane, full screen, over a pinned backend."""
 
-    def __init__(self, backend: Backend, pane: Callable[[], Widget]) -> None:
+    def __init__(self, backend: Backend, pane: Callable[[Backend], Widget]) -> None:
         super().__init__()
         self.backend = backend
         self._pane = pane
@@ -55,7 +54,7 @@ class PaneApp(App[None]):
         self.opened: list[tuple[str, str]] = []
 
     def compose(self) -> ComposeResult:
-        yield self._pane()
+        yield self._pane(self.backend)
 
     def on_mount(self) -> None:
         for field in self.query(Input):
@@ -164,72 +163,9 @@ def test_query_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=queried)
 
 
-def test_health_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
-    app = PaneApp(seeded_store(tmp_path), HealthPane)
-
-    async def checked(pilot: Any) -> None:
-        await settle(pilot, lambda: pilot.app.query_one(DataTable).row_count > 0)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=checked)
-
-
-def health_status(app: App) -> str:
-    return str(app.query_one("#health-status", Static).render())
-
-
-async def test_health_lists_dangling_links_and_non_json_journal_lines(tmp_path: Path) -> None:
-    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "finding" in health_status(pilot.app))
-        pane = pilot.app.query_one(HealthPane)
-        assert sorted((f.code, f.location) for f in pane.findings) == [
-            ("dangling-link", "places:beach"),
-            ("journal-not-json", "journal.jsonl:5"),
-        ]
-        assert any("[[places:atlantis]]" in f.message for f in pane.findings)
-
-
-async def test_health_finding_opens_its_item(tmp_path: Path) -> None:
-    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "finding" in health_status(pilot.app))
-        pilot.app.query_one(DataTable).focus()
-        await pilot.press("down", "enter")
-        assert pilot.app.opened == [("places", "beach")]
-
-
-async def test_health_rechecks_after_a_store_change(tmp_path: Path) -> None:
-    backend = seeded_store(tmp_path)
-    async with PaneApp(backend, HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "finding" in health_status(pilot.app))
-        backend.store.add("places", "atlantis", "Found it.", ts=TS)
-        pilot.app.query_one(HealthPane).refresh_from_store()
-        await settle(pilot, lambda: len(pilot.app.query_one(HealthPane).findings) == 1)
-        assert pilot.app.query_one(HealthPane).findings[0].code == "journal-not-json"
-
-
-async def test_health_flags_hand_edited_names_that_fail_validation(tmp_path: Path) -> None:
-    backend = seeded_store(tmp_path)
-    (tmp_path / "wiki" / "Bad File.md").write_text("# Bad File\n\n## ok\n\nfine\n", encoding="utf-8")
-    (tmp_path / "wiki" / "hand.md").write_text("# hand\n\n## a:b\n\ncolon in the name\n", encoding="utf-8")
-    async with PaneApp(backend, HealthPane).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: "finding" in health_status(pilot.app))
-        found = {(f.code, f.severity, f.location) for f in pilot.app.query_one(HealthPane).findings}
-        assert ("bad-item-name", "error", "hand:a:b") in found
-        assert ("bad-file-name", "error", "wiki/Bad File.md") in found
-
-
 async def test_settle_fails_loudly_when_the_pane_never_gets_ready(tmp_path: Path) -> None:
     import pytest
 
-    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
+    async with PaneApp(seeded_store(tmp_path), DiaryCalendar).run_test(size=SIZE) as pilot:
         with pytest.raises(AssertionError, match="never got ready"):
             await settle(pilot, lambda: False, timeout=0.2)
-
-
-async def test_health_shows_the_highlighted_finding_whole(tmp_path: Path) -> None:
-    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=(60, 20)) as pilot:
-        await settle(pilot, lambda: "finding" in health_status(pilot.app))
-        pilot.app.query_one(DataTable).focus()
-        await pilot.press("down")  # the second finding: the dangling link (journal.jsonl sorts first)
-        await pilot.pause()
-        detail = str(pilot.app.query_one("#health-detail", Static).render())
-        assert "links to [[places:atlantis]], which does not exist" in detail and "places:beach" in detail

@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 
 from conftest import retrieved
 from wikimem import MemoryStore, RetrievalResult
-from wikimem_tui.context import Backend
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.widgets.query_panel import QueryPanel
 
@@ -65,7 +65,7 @@ class QueryApp(App[None]):
         self.opened: list[tuple[str, str, str | None]] = []
 
     def compose(self) -> ComposeResult:
-        yield QueryPanel()
+        yield QueryPanel(self.backend)
 
     def on_open_item(self, message: OpenItem) -> None:
         self.opened.append(("item", message.file, message.name))
@@ -266,12 +266,13 @@ async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
 async def test_query_waits_for_the_apps_index_build(tmp_path: Path) -> None:
     index = ScriptedIndex(EXPLAINED)
     app = QueryApp(tmp_path, index)
-    app.index_ready = False  # what WikimemApp says while its build worker runs
     async with app.run_test(size=(140, 40)) as pilot:
+        panel = app.query_one(QueryPanel)
+        panel.set_index_building(True)  # what WikimemApp says on start; IndexReady ends it
         await type_query(pilot, "sea")
         await wait_for(pilot, lambda: "index building" in status(pilot.app))
         assert index.calls == []
-        app.index_ready = True
+        panel.set_index_building(False)
         await wait_for(pilot, lambda: len(index.calls) == 1)
         await wait_for(pilot, lambda: status(pilot.app).startswith("2 hits"))
 
@@ -467,7 +468,7 @@ async def test_the_copy_key_is_in_the_footer_while_typing_a_query(tmp_path: Path
 
     class WithFooter(QueryApp):
         def compose(self) -> ComposeResult:
-            yield QueryPanel()
+            yield QueryPanel(self.backend)
             yield Footer()
 
     async with WithFooter(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:

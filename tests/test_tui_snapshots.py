@@ -70,3 +70,28 @@ def test_query_results_80x24_tree_folded_away(backend, snap_compare) -> None:
         assert await wait_for(pilot, lambda: "preferences:coffee" in screen_text(pilot.app))
 
     assert snap_compare(make_app(backend), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_editor_with_hidden_characters_120x40(backend, memory_dir, snap_compare) -> None:
+    from wikimem import MemoryStore
+
+    MemoryStore(memory_dir).add("notes", "osc-title", "t \x1b]0;HOOK-PWNED\x07 \x1b[31mred\x1b[0m", owner="agent",
+                                ts="2026-07-20T09:00:00+00:00")
+
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await open_item(pilot, "notes", "osc-title")
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: "hidden characters" in screen_text(pilot.app))
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
+
+
+def test_delete_dialog_lists_backlinks_120x40(backend, snap_compare) -> None:
+    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+        await ready(pilot)
+        await open_item(pilot, "preferences", "coffee")
+        await pilot.press("d")
+        assert await wait_for(pilot, lambda: "their links will dangle" in screen_text(pilot.app))
+
+    assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from conftest import make_app, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.context import Catalogue
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.widgets.item_view import ItemView
@@ -53,7 +53,7 @@ class TreeApp(App[None]):
         self.opened: list[tuple[str, ...]] = []
 
     def compose(self) -> ComposeResult:
-        yield TopicTree()
+        yield TopicTree(self.backend)
 
     def on_mount(self) -> None:
         tree = self.query_one(TopicTree)

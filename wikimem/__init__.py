@@ -45,6 +45,7 @@ if TYPE_CHECKING:
         retraction,
         review_reasons,
     )
+    from wikimem.drift import accept_current_state
     from wikimem.lint import Finding, Linter, LintReport, Location
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.reviewed import dismiss, undismiss
@@ -69,6 +70,7 @@ _LAZY = {
     "clear_review_marks": "wikimem.curation",
     "dismiss": "wikimem.reviewed",
     "undismiss": "wikimem.reviewed",
+    "accept_current_state": "wikimem.drift",
 }
 
 __all__ = [
@@ -104,6 +106,7 @@ __all__ = [
     "LintReport",
     "Linter",
     "Location",
+    "accept_current_state",
     "audit",
     "clear_review_marks",
     "dismiss",

@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--fusion", metavar="NAME", help="fusion method (with --embed)")
     explain.add_argument("--fusion-weight", type=_unit_float, default=None, metavar="W",
                          help="BM25's share of the fused score, 0..1")
+    from wikimem.cli_explain import add_arguments as add_explain_arguments
+
+    add_explain_arguments(explain)
     _add_store_option(explain, top=False)
 
     graph = commands.add_parser("graph", help="print the wiki-link graph")

@@ -1,13 +1,10 @@
 """``wikimem explain``: why a query recalls what it recalls, as plain text.
 
-The layout is part of the CLI contract (scripts and tests parse it), so it
-is spelled out line by line in ``format_explain`` and kept literal: the
-table header is exactly ``#  src  score  bm25  cos  ~tok  item`` and every
-row joins its fields with the same two spaces. Rows are deliberately *not*
-padded into columns: padding would have to change the contract's header
-whenever a value is wider than its header word (``link`` under ``src``, a
-five-character ``0.532`` under ``cos``), and a fixed two-space join is what
-a ``split()`` or a substring check on either line relies on.
+The words and the layout (a CLI contract) live in :mod:`wikimem.explain`,
+shared with any other front end; this module only turns the command line
+into a :class:`MemoryIndex` and a ``retrieve`` (or ``why_not``) call.
+``--why FILE:NAME`` answers for one item instead: which stage removed it, or
+where it is.
 
 Embeddings are optional and expensive to set up (numpy, a model or an HTTP
 endpoint), so ``wikimem.vectors`` is imported only when ``--embed`` is given;
@@ -21,73 +18,41 @@ import argparse
 from typing import Any
 
 from wikimem.cli_io import Output
-from wikimem.models import RetrievalResult, RetrievedItem
+from wikimem.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
 from wikimem.store import MemoryStore
 from wikimem.timeparse import parse_date_span
-from wikimem.tokenize import tokenize
 
-__all__ = ["TABLE_HEADER", "format_explain", "run_explain"]
-
-TABLE_HEADER = "#  src  score  bm25  cos  ~tok  item"
-
-def _number(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
+__all__ = ["TABLE_HEADER", "add_arguments", "format_explain", "run_explain"]
 
 
-def _address(entry: RetrievedItem) -> str:
-    return f"{entry.item.file}:{entry.item.name}"
+def _floor(text: str) -> float | None | str:
+    """``--cos-floor``: a cosine in [-1, 1], ``none`` or ``auto``."""
+    lowered = text.strip().lower()
+    if lowered in ("none", "off"):
+        return None
+    if lowered == "auto":
+        return "auto"
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a cosine, 'none' or 'auto': {text!r}") from None
+    if not -1.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a cosine lies within [-1, 1], got {text!r}")
+    return value
 
 
-def _row(position: int, entry: RetrievedItem) -> str:
-    fields = [
-        str(position),
-        entry.source,
-        _number(entry.score),
-        _number(entry.bm25_score),
-        _number(entry.cos_score),
-        str(entry.tokens_est),
-        _address(entry),
-    ]
-    if entry.source == "link":
-        tail = f"  (via {entry.via})"
-    else:
-        tail = f"  [{', '.join(entry.matched_terms)}]"
-    return "  ".join(fields) + tail
-
-
-def _time_gate(result: RetrievalResult) -> str:
-    if result.time_range is None:
-        return "time gate: none (whole store)"
-    start, end = result.time_range
-    span = start if start == end else f"{start}..{end}"
-    line = f"time gate: {span}  [{result.time_range_source}]"
-    if result.time_range_widened:
-        line += " (widened: window was empty)"
-    return line
-
-
-def format_explain(query: str, tokens: list[str], result: RetrievalResult) -> list[str]:
-    """The report's lines, in the documented order (the caller prints them)."""
-    lines = [
-        f"query: {query}",
-        f"query tokens: {', '.join(tokens) if tokens else '(none)'}",
-        "ranking: BM25 + cosine (fused)" if result.embedding_used
-        else "ranking: BM25 (embedding: off)",
-        _time_gate(result),
-        TABLE_HEADER,
-    ]
-    lines.extend(_row(position, entry) for position, entry in enumerate(result.items, 1))
-    budget = "no limit" if result.budget_tokens is None else str(result.budget_tokens)
-    lines.append(f"budget: used {result.budget_used} / {budget}")
-    if result.dropped:
-        lines.append(f"dropped {len(result.dropped)}:")
-        lines.extend(
-            f"  {_address(entry)} ({entry.source}, ~{entry.tokens_est} tok)"
-            for entry in result.dropped
-        )
-    if result.unresolved_links:
-        lines.append(f"unresolved links: {', '.join(result.unresolved_links)}")
-    return lines
+def add_arguments(explain: argparse.ArgumentParser) -> None:
+    """This project's extra ``explain`` options (the contract's are in ``cli``)."""
+    explain.add_argument(
+        "--cos-floor", type=_floor, default="auto", metavar="C|none|auto",
+        help="relevance floor (with --embed): the least cosine a candidate without a BM25 "
+        "match needs; 'auto' (default) uses the floor calibrated for the model",
+    )
+    explain.add_argument(
+        "--why", metavar="FILE:NAME",
+        help="explain one item's fate instead: which stage removed it, or where it is "
+        "(a diary entry is DAY:HH:MM)",
+    )
 
 
 class _SetupError(Exception):
@@ -112,7 +77,11 @@ def _index(store: MemoryStore, args: argparse.Namespace) -> Any:
     """A fresh index over ``store`` with the command line's knobs."""
     from wikimem.retrieval import MemoryIndex
 
-    kwargs: dict[str, Any] = {"use_jieba": args.use_jieba, "embedder": _embedder(args)}
+    kwargs: dict[str, Any] = {
+        "use_jieba": args.use_jieba,
+        "embedder": _embedder(args),
+        "cos_floor": getattr(args, "cos_floor", "auto"),
+    }
     if args.fusion_weight is not None:
         kwargs["fusion_weight"] = args.fusion_weight
     if args.fusion is not None:
@@ -136,19 +105,35 @@ def run_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
     except _SetupError as exc:
         out.error(str(exc))
         return 2
-    result = index.retrieve(
-        args.query,
-        limit=args.limit,
-        budget_tokens=args.budget,
-        expand_links=not args.no_links,
-        explain=True,
-        time_range=time_range,
-    )
+    knobs: dict[str, Any] = {
+        "limit": args.limit,
+        "budget_tokens": args.budget,
+        "expand_links": not args.no_links,
+        "time_range": time_range,
+    }
+    why_target = getattr(args, "why", None)
+    if why_target is not None:
+        return _run_why(index, args, why_target, knobs, out)
+    result = index.retrieve(args.query, explain=True, **knobs)
     if args.embed and not result.embedding_used:
         out.error("note: embeddings unavailable for this query; ranked with BM25 only")
     if not result.items:
         out.line("no results")
         return 1
-    for line in format_explain(args.query, tokenize(args.query, use_jieba=args.use_jieba), result):
+    for line in explain_lines(args.query, result):
         out.line(line)
     return 0
+
+
+def _run_why(index: Any, args: argparse.Namespace, target: str, knobs: dict[str, Any], out: Output) -> int:
+    """``--why FILE:NAME``: exit 0 when recalled, 1 when not (or missing)."""
+    file, sep, name = target.partition(":")
+    if not sep or not file or not name:
+        out.error(f"bad --why: {target!r} (use FILE:NAME, or DAY:HH:MM for a diary entry)")
+        return 2
+    why = index.why_not(args.query, file.strip(), name.strip(), **knobs)
+    if args.embed and not why.embedding_used:
+        out.error("note: embeddings unavailable for this query; ranked with BM25 only")
+    for line in [f"query: {args.query}", *why_not_lines(why)]:
+        out.line(line)
+    return 0 if why.recalled else 1

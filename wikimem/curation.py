@@ -30,6 +30,7 @@ from wikimem.names import normalize_item_name, validate_date
 from wikimem.reviewed import entry_hash, load_dismissed
 
 if TYPE_CHECKING:
+    from wikimem.lint.graph import EvidenceStatus
     from wikimem.lint.scan import ItemFacts
     from wikimem.lint.snapshot import Snapshot
     from wikimem.store import MemoryStore
@@ -51,7 +52,6 @@ __all__ = [
     "review_reasons",
 ]
 
-EvidenceStatus = Literal["missing", "derived", "independent"]
 Source = Union["Snapshot", "MemoryStore", str, "os.PathLike[str]"]
 #: ``("diary", date, time)`` or ``("wiki", file, name)``: a node of the evidence graph.
 Node = tuple[str, str, str]
@@ -75,30 +75,13 @@ def classify_evidence(evidence: Evidence, snapshot: Snapshot) -> EvidenceStatus:
 
     A diary citation names a minute, which may hold several entries: it is
     derived only when every one of them carries the derived marker. A wiki
-    citation is derived when the cited item carries it. A source-only line
-    cites the original conversation: it cannot be checked here, and it is
-    independent by definition.
+    citation is derived when the cited item is not grounded: it carries
+    the marker, or its own evidence is only derived, however far down the
+    chain (citation circles support nothing; see ``wikimem.lint.graph``).
+    A source-only line cites the original conversation: it cannot be
+    checked here, and it is independent by definition.
     """
-    if evidence.kind == "source":
-        return "independent"
-    if evidence.kind == "diary":
-        entries = snapshot.diary.get((evidence.date or "", evidence.time or ""))
-        if not entries:
-            return "missing"
-        return "derived" if all(entry.derived for entry in entries) else "independent"
-    link = evidence.link
-    item = snapshot.wiki.get((link.file, link.name)) if link is not None else None
-    if item is None:
-        return "missing"
-    return "derived" if item.derived else "independent"
-
-
-def _node(evidence: Evidence) -> Node | None:
-    if evidence.kind == "diary":
-        return ("diary", evidence.date or "", evidence.time or "")
-    if evidence.kind == "wiki" and evidence.link is not None:
-        return ("wiki", evidence.link.file, evidence.link.name)
-    return None
+    return snapshot.support.status(evidence, snapshot.wiki, snapshot.diary)
 
 
 def _recall(file: str, item: ItemFacts) -> RecallItem:
@@ -124,12 +107,7 @@ class QueueEntry:
 
 def cited_entries(snapshot: Snapshot) -> set[tuple[str, str]]:
     """``(date, HH:MM)`` of every diary minute some wiki item cites as evidence."""
-    out: set[tuple[str, str]] = set()
-    for item in snapshot.wiki.values():
-        for line in item.evidence:
-            if line.evidence is not None and line.evidence.kind == "diary":
-                out.add((line.evidence.date or "", line.evidence.time or ""))
-    return out
+    return {(date, time) for kind, date, time in snapshot.support.cites if kind == "diary"}
 
 
 def reconcile_queue(
@@ -262,22 +240,19 @@ class Audit:
     rests_on_it: list[Dependent]
 
 
-def _reverse_index(snapshot: Snapshot) -> dict[Node, list[tuple[str, str, str]]]:
-    """node -> [(file, name, relation)] of wiki items citing or linking to it."""
-    index: dict[Node, list[tuple[str, str, str]]] = {}
-    for (file, name), item in snapshot.wiki.items():
-        cited: set[Node] = set()
-        for line in item.evidence:
-            node = _node(line.evidence) if line.evidence is not None else None
-            if node is not None and node not in cited:
-                cited.add(node)
-                index.setdefault(node, []).append((file, name, "evidence"))
-        for link in dict.fromkeys(item.links):
-            node = ("wiki", link.file, link.name)
-            if node not in cited and (link.file, link.name) != (file, name):
-                cited.add(node)
-                index.setdefault(node, []).append((file, name, "link"))
-    return index
+def _resting_on(snapshot: Snapshot, node: Node) -> list[tuple[str, str, str]]:
+    """``(file, name, relation)`` of the wiki items citing or linking to ``node``, in store order.
+
+    An item that both cites and links counts once, as evidence.
+    """
+    out = {key: "evidence" for key in snapshot.support.cites.get(node, ())}
+    if node[0] == "wiki":
+        for path, name in snapshot.links.into.get((node[1], node[2]), ()):
+            if path.startswith("wiki/"):
+                out.setdefault((path[5:-3], name), "link")
+    wiki = snapshot.wiki
+    rows = [(file, name, relation) for (file, name), relation in out.items() if (file, name) in wiki]
+    return sorted(rows, key=lambda row: (row[0], wiki[(row[0], row[1])].line))
 
 
 def audit(source: Source, file: str, name: str) -> Audit:
@@ -304,7 +279,7 @@ def audit(source: Source, file: str, name: str) -> Audit:
             cited = _recall(ev.link.file, target) if target is not None else None
         refs.append(EvidenceRef(ev, item.first + line.index, classify_evidence(ev, snapshot), entries, cited))
     dependents = [Dependent(f, n, rel) for f, n, rel in  # type: ignore[arg-type]
-                  _reverse_index(snapshot).get(("wiki", file, name), [])]
+                  _resting_on(snapshot, ("wiki", file, name))]
     return Audit(_recall(file, item), refs, malformed, dependents)
 
 
@@ -329,7 +304,6 @@ def retraction(
         raise ValueError("retract exactly one of entry=(date, time) or item=(file, name)")
     snapshot = _snapshot(source)
     start: Node = ("diary", *entry) if entry is not None else ("wiki", item[0], normalize_item_name(item[1]))  # type: ignore[index]
-    index = _reverse_index(snapshot)
     seen: set[Node] = {start}
     chain: dict[Node, tuple[str, ...]] = {start: (_render(start),)}
     out: list[Dependent] = []
@@ -339,7 +313,7 @@ def retraction(
         depth += 1
         nxt: list[Node] = []
         for node in frontier:
-            for file, name, relation in index.get(node, []):
+            for file, name, relation in _resting_on(snapshot, node):
                 if relation == "link" and not follow_links:
                     continue
                 dep: Node = ("wiki", file, name)
@@ -362,7 +336,7 @@ def _with_independent_left(dep: Dependent, snapshot: Snapshot, retracted: set[No
     facts = snapshot.wiki[(dep.file, dep.name)]
     left = sum(
         1 for line in facts.evidence
-        if line.evidence is not None and _node(line.evidence) not in retracted
+        if line.evidence is not None and line.evidence.cited not in retracted
         and classify_evidence(line.evidence, snapshot) == "independent"
     )
     return Dependent(dep.file, dep.name, dep.relation, dep.depth, dep.via, left)

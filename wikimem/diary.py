@@ -35,7 +35,7 @@ from wikimem.names import (
     validate_time,
 )
 
-__all__ = ["Diary"]
+__all__ = ["Diary", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -47,8 +47,14 @@ def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
     return tz
 
 
-def _sort_by_time(blocks: list[Block]) -> list[Block]:
-    """Stable sort by ``HH:MM``; a hand-written odd heading keeps its neighbour's slot."""
+def sort_by_time(blocks: list[Block]) -> list[Block]:
+    """The diary's one order for a day: stable by ``HH:MM``.
+
+    Public because lint judges and ``--fix`` repairs a day's order with it,
+    and both must agree with what ``Diary.append`` writes. Same-minute
+    entries keep their file order; a hand-written odd heading keeps its
+    neighbour's slot (it sorts with the last valid time before it).
+    """
     keyed: list[tuple[str, int, Block]] = []
     last = ""
     for position, block in enumerate(blocks):
@@ -107,7 +113,7 @@ class Diary:
         path = self.path(date)
         with store_lock(self.root):
             parsed = read_blocks(path)
-            blocks = _sort_by_time([*parsed.blocks, block])
+            blocks = sort_by_time([*parsed.blocks, block])
             atomic_write(path, render_file(parsed.preamble or f"# {date}", blocks))
             self.journal.append_diary(
                 date=date, time=time, owner=block.owner, source_conv=block.source_conv

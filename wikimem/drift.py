@@ -17,15 +17,22 @@ is not reported again until its content differs from what was accepted::
       "diary/2026-07-01.md": {"sha256": null, "accepted": "…", "by": "lint"}
     }}
 
-``sha256: null`` accepts that the file is gone. Commit the baseline with
-the memory when it lives in git (a fresh clone gives every file a new
-mtime; the hashes still match). Deleting the baseline is safe: drift is then
-judged from the journal alone again. A damaged baseline is ignored when
-reading and never overwritten.
+``sha256: null`` accepts that the file is gone. The rule is content
+first: a file whose sha256 is its accepted one is never drift, whatever its
+mtime and the journal say, so a baseline survives every copy that keeps the
+bytes (``cp -r``, a fresh clone, ``git checkout``, unpacking an archive),
+all of which give every file a new mtime. Commit the baseline with the
+memory. :func:`accept_current_state` accepts a whole directory as it is now
+(what a tool that just wrote a memory behind the library's back, such as
+the app's demo copier, calls); ``wikimem lint --fix`` accepts only what is
+drift. Deleting the baseline is safe: drift is then judged from the journal
+alone again. A damaged baseline is ignored when reading and never
+overwritten.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -41,6 +48,7 @@ __all__ = [
     "Baseline",
     "DriftState",
     "accept",
+    "accept_current_state",
     "judge",
     "load_baseline",
     "render_baseline",
@@ -140,4 +148,51 @@ def accept(
             raise ValueError(f"{baseline.damaged}; repair or delete it, nothing written")
         text = render_baseline(baseline, updates, by=by, ts=ts or utc_now_iso())
         atomic_write(path, text)
+    return text
+
+
+def _memory_files(root: Path) -> dict[str, str]:
+    """``path -> sha256`` of every ``*.md`` directly in ``wiki/`` and ``diary/``."""
+    out: dict[str, str] = {}
+    for folder in ("wiki", "diary"):
+        try:
+            entries = list(os.scandir(root / folder))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for entry in entries:
+            if entry.name.endswith(".md") and len(entry.name) > 3 and not entry.name.startswith("."):
+                try:
+                    data = Path(entry.path).read_bytes()
+                except (IsADirectoryError, OSError):
+                    continue
+                out[f"{folder}/{entry.name}"] = hashlib.sha256(data).hexdigest()
+    return out
+
+
+def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: str | None = None) -> str:
+    """Accept every memory file under ``root`` as it is now; returns the baseline text written.
+
+    Afterwards lint reports no drift until something changes a file again:
+    each ``wiki/*.md`` and ``diary/*.md`` is accepted with its sha256, a
+    file the old baseline or the journal knows but that is gone is
+    accepted as deleted (``null``), and entries for files neither knows are
+    dropped. Atomic, under the store lock; ``ValueError`` (nothing written)
+    when the baseline is damaged.
+    """
+    from wikimem.lint.journal_scan import scan_journal  # lint builds on this module, not the reverse
+
+    base = Path(root)
+    with store_lock(base):
+        baseline = load_baseline(base)
+        if baseline.damaged:
+            raise ValueError(f"{baseline.damaged}; repair or delete it, nothing written")
+        current: dict[str, str | None] = dict(_memory_files(base))
+        # Gone files lint would still ask about: in the baseline, or last
+        # journaled as anything but a removal.
+        logged = scan_journal(base).last
+        known = set(baseline.files) | {path for path, (_, action) in logged.items() if action != "remove"}
+        current.update({path: None for path in known if path not in current})
+        kept = Baseline({}, {})  # every entry is rewritten: the state as of now
+        text = render_baseline(kept, current, by=by, ts=ts or utc_now_iso())
+        atomic_write(base / BASELINE_FILE, text)
     return text

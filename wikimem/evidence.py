@@ -111,6 +111,19 @@ class Evidence:
         return f"{_PREFIX} " + ", ".join(parts) + ")"
 
     @property
+    def cited(self) -> tuple[str, str, str] | None:
+        """What it points at as a key: ``("diary", date, time)``, ``("wiki", file, name)`` or None.
+
+        The node of the evidence graph (``wikimem.lint.graph``); a
+        source-only line points at nothing the memory holds.
+        """
+        if self.kind == "diary":
+            return ("diary", self.date or "", self.time or "")
+        if self.kind == "wiki" and self.link is not None:
+            return ("wiki", self.link.file, self.link.name)
+        return None
+
+    @property
     def target(self) -> str:
         """Where it points, for messages: ``diary D T``, ``[[f:n]]`` or ``source S``."""
         if self.kind == "diary":

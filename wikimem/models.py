@@ -80,6 +80,13 @@ class RetrievedItem:
 
     ``source`` is ``"hit"`` for a ranked match and ``"link"`` for a one-hop
     expansion, in which case ``via`` names the hit whose link pulled it in.
+
+    ``rank`` is the row's 1-based place among the ranked hits, or ``None``
+    for a row that is only a link target. A link row can carry a rank: an
+    item appears once, at its first place, so a hit that an earlier hit
+    links to is shown right after that hit as a ``"link"`` row -- but it
+    keeps its own rank, scores and matched terms, so it is never mistaken
+    for an unranked neighbour.
     """
 
     item: RecallItem
@@ -90,11 +97,30 @@ class RetrievedItem:
     via: str | None = None
     matched_terms: list[str] = field(default_factory=list)
     tokens_est: int = 0
+    rank: int | None = None
+
+    @property
+    def is_hit(self) -> bool:
+        """Whether the item was ranked (a ``"hit"`` row, or a link row that is also a hit)."""
+        return self.rank is not None
 
 
 @dataclass
 class RetrievalResult:
-    """Everything ``MemoryIndex.retrieve`` decided, for the caller and for explain."""
+    """Everything ``MemoryIndex.retrieve`` decided, for the caller and for explain.
+
+    The fields after ``time_range_widened`` are this project's additions
+    (drop-in compatible: they all have defaults). ``query_tokens`` are the
+    tokens that were scored -- the query's tokens minus ``time_words``, the
+    time expressions that chose the diary window and therefore do not also
+    vote as search words. ``cos_floor`` is the relevance floor applied to
+    candidates without a BM25 match (``None``: none), with where it came
+    from in ``cos_floor_source`` (``"explicit"``, ``"embedder"``,
+    ``"calibrated"``, ``"off"`` for ``cos_floor=None``, or ``None`` when no
+    floor is known for the model); ``below_floor`` counts the candidates
+    without a BM25 match that it removed. Both are set only when embeddings
+    ranked the query.
+    """
 
     items: list[RetrievedItem] = field(default_factory=list)
     budget_tokens: int | None = None
@@ -105,3 +131,8 @@ class RetrievalResult:
     time_range: TimeRange | None = None
     time_range_source: Literal["explicit", "parsed"] | None = None
     time_range_widened: bool = False
+    query_tokens: list[str] = field(default_factory=list)
+    time_words: list[str] = field(default_factory=list)
+    cos_floor: float | None = None
+    cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
+    below_floor: int = 0

@@ -14,18 +14,14 @@ re-tokenized). Edits by other processes are picked up by :meth:`refresh`
 vanished; an app's file watcher calls it) or :meth:`rebuild`. If the store's
 ``revision`` moved without a listener call, ``refresh()`` runs by itself.
 
-Pipeline decisions the contract leaves open:
-
-* A time window's diary entries are candidates next to the wiki hits, scored
-  by BM25 with the *wiki's* statistics (see ``InvertedIndex.score_external``);
-  entries matching no query term still fill the remaining slots, newest first
-  (the window itself is the user's filter).
-* Link expansion places an item once, at its first position: a link target
-  that is also a later hit appears right after the hit linking to it, as a
-  ``"link"`` row, and not again as a hit (the budget then keeps linked
-  context together). Link rows are not ranked: score 0, no matched terms.
-  Links are followed from hits only (one hop).
-* ``tokens_est`` is ``est_tokens(content)``; the budget is a prefix cut.
+The ranking itself -- time gate, candidates, relevance floor, limit, links,
+budget -- is one pipeline in :mod:`wikimem.pipeline`, which documents each
+stage and the decisions the contract leaves open (a window entry matching no
+query word is not a hit; the time words that chose a window do not also
+vote; a hit that an earlier hit links to is placed as that link but keeps
+its own rank and scores). :meth:`MemoryIndex.why_not` runs that same
+pipeline and reads one item's fate off it, so the diagnosis cannot drift
+from the ranking. ``tokens_est`` is ``est_tokens(content)``.
 """
 
 from __future__ import annotations
@@ -34,24 +30,22 @@ import datetime as dt
 import logging
 import threading
 import weakref
-from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused, warm_up
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
-from wikimem.retrieval_vectors import Candidate, Semantic
-from wikimem.names import normalize_item_name
-from wikimem.timeparse import parse_time_range
-from wikimem.tokenize import est_tokens, resolve_jieba, scan_texts, tokenize
+from wikimem.models import RetrievalResult, TimeRange
+from wikimem.pipeline import Knobs, Trace, run
+from wikimem.retrieval_vectors import AUTO, Semantic, resolve_floor
+from wikimem.tokenize import resolve_jieba, scan_texts, tokenize
+from wikimem.why import WhyNot, diagnose
 
 __all__ = ["MemoryIndex", "as_recall_item"]
 
 log = logging.getLogger(__name__)
 
-#: How many candidates each signal contributes before fusion (x limit, at least 50).
-_FUSION_POOL = 5
+T = TypeVar("T")
 
 
 class MemoryIndex:
@@ -59,6 +53,9 @@ class MemoryIndex:
 
     ``fusion`` names the fusion method used when an embedder works (see
     :mod:`wikimem.fusion`; ``"minmax"`` is the SPEC's reference formula).
+    ``cos_floor`` is the relevance floor for candidates without a BM25
+    match: a cosine, ``None`` for none, or ``"auto"`` (the default) for the
+    embedder's own ``cos_floor`` or the floor calibrated for its model.
     ``today`` (a zero-argument callable returning a ``datetime.date``) is the
     day that time words in a query ("昨天", "last week") are resolved
     against; ``None`` means the real date in the query's ``tz``.
@@ -75,6 +72,7 @@ class MemoryIndex:
         binary_threshold: int = 10_000,
         fusion: str = DEFAULT_FUSION,
         today: Callable[[], dt.date] | None = None,
+        cos_floor: float | str | None = AUTO,
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
         self.fusion_weight = check_weight(fusion_weight)
@@ -85,6 +83,10 @@ class MemoryIndex:
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
+        #: The relevance floor (see :mod:`wikimem.retrieval_vectors`) and
+        #: where it came from ("explicit", "off", "embedder", "calibrated", or
+        #: None when no floor is known for the model).
+        self.cos_floor, self.cos_floor_source = resolve_floor(cos_floor, embedder)
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
         self._pending_lock = threading.Lock()
@@ -248,6 +250,32 @@ class MemoryIndex:
 
     # -- retrieval -----------------------------------------------------------
 
+    def _knobs(self, query: str, **kwargs: Any) -> Knobs:
+        today = self.today() if self.today is not None else None
+        return Knobs(
+            query,
+            today=today,
+            fusion=self.fusion,
+            fusion_weight=self.fusion_weight,
+            cos_floor=self.cos_floor,
+            **kwargs,
+        )
+
+    def _run(self, knobs: Knobs, inspect: Callable[[Trace, WikiCorpus], T] | None = None) -> tuple[Trace, T | None]:
+        """The one pipeline run behind both :meth:`retrieve` and :meth:`why_not`.
+
+        ``inspect`` runs under the index lock with the very corpus the run
+        used, so a diagnosis never reads a newer index than the ranking did.
+        """
+        self._ensure_built()
+        with self._lock:
+            corpus = self._fresh()
+            trace = run(knobs, corpus, self._tokenize, self.store.diary.window, self._semantic)
+            result = trace.result
+            if result.embedding_used:
+                result.cos_floor, result.cos_floor_source = self.cos_floor, self.cos_floor_source
+            return trace, inspect(trace, corpus) if inspect is not None else None
+
     def retrieve(
         self,
         query: str,
@@ -259,125 +287,45 @@ class MemoryIndex:
         time_range: TimeRange | None = None,
         tz: Any = None,
     ) -> RetrievalResult:
-        """Rank, expand one hop of links and cut to the budget (see the module doc)."""
-        result = RetrievalResult(budget_tokens=budget_tokens)
-        self._ensure_built()
-        with self._lock:
-            corpus = self._fresh()
-            terms = Counter(self._tokenize(query))
-            diary = self._time_gate(query, time_range, tz, result)
-            if terms:
-                ranked = self._rank(corpus, query, terms, diary, limit, result)
-            else:
-                ranked = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(diary)))]
-                ranked = ranked[: max(limit, 0)]
-            rows = self._expand(corpus, ranked, terms, expand_links, result)
-        _cut(rows, budget_tokens, explain, result)
-        return result
+        """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.pipeline`)."""
+        knobs = self._knobs(
+            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
+            explain=explain, time_range=time_range, tz=tz,
+        )
+        return self._run(knobs)[0].result
 
-    def _time_gate(
-        self, query: str, time_range: TimeRange | None, tz: Any, result: RetrievalResult
-    ) -> list[DiaryItem]:
-        """The window's diary entries (widened once if empty); records the gate in ``result``."""
-        if time_range is not None:
-            window, result.time_range_source = time_range, "explicit"
-        else:
-            today = self.today() if self.today is not None else None
-            window = parse_time_range(query, tz=tz, today=today)
-            if window is None:
-                return []
-            result.time_range_source = "parsed"
-        start, end = sorted(window)
-        entries = self.store.diary.window(start, end)
-        if not entries:
-            start, end = _shift(start, -1), _shift(end, 1)
-            entries = self.store.diary.window(start, end)
-            result.time_range_widened = True
-        result.time_range = (start, end)
-        return entries
-
-    def _rank(
+    def why_not(
         self,
-        corpus: WikiCorpus,
         query: str,
-        terms: Counter[str],
-        diary: list[DiaryItem],
-        limit: int,
-        result: RetrievalResult,
-    ) -> list[Candidate]:
-        if limit <= 0:
-            return []
-        index = corpus.index
-        pool = max(limit * _FUSION_POOL, 50) if self._semantic is not None else limit
-        cands: dict[tuple[Any, ...], Candidate] = {}
-        for doc, score in index.search(terms, pool):
-            item = corpus.items[doc]
-            assert item is not None
-            cands[("w", item.file, item.name)] = Candidate(("w", item.file, item.name), item, doc, score, score)
-        for i, entry in enumerate(diary):
-            item = as_recall_item(entry)
-            score = index.score_external(terms, self._tokenize(corpus.text(item)))
-            cands[("d", i)] = Candidate(("d", i), item, None, score, score)
-        if self._semantic is not None:
-            result.embedding_used = self._semantic.fuse(
-                corpus, query, terms, cands, diary, pool, self.fusion, self.fusion_weight
-            )
-        # Ties: wiki before diary, wiki in index order, diary newest first.
-        order = sorted(
-            cands.values(),
-            key=lambda c: (-c.score, 0, c.doc) if c.doc is not None else (-c.score, 1, -c.key[1]),
-        )
-        return order[:limit]
+        file: str,
+        name: str,
+        *,
+        limit: int = 10,
+        budget_tokens: int | None = None,
+        expand_links: bool = True,
+        time_range: TimeRange | None = None,
+        tz: Any = None,
+    ) -> WhyNot:
+        """Why ``file:name`` is (not) recalled by ``retrieve(query, …)`` with the same knobs.
 
-    def _expand(
-        self,
-        corpus: WikiCorpus,
-        ranked: list[Candidate],
-        terms: Counter[str],
-        expand_links: bool,
-        result: RetrievalResult,
-    ) -> list[RetrievedItem]:
-        seen: set[tuple[Any, ...]] = set()
-        rows: list[RetrievedItem] = []
-        for cand in ranked:
-            if cand.key in seen:
-                continue  # already placed as an earlier hit's link target
-            seen.add(cand.key)
-            rows.append(self._row(corpus, cand, terms))
-            if not expand_links:
-                continue
-            for link in cand.item.links:
-                name = normalize_item_name(link.name)
-                doc = corpus.doc(link.file, name)
-                if doc is None:
-                    rendered = link.render()
-                    if rendered not in result.unresolved_links:
-                        result.unresolved_links.append(rendered)
-                    continue
-                key = ("w", link.file, name)
-                if key in seen:
-                    continue
-                seen.add(key)
-                item = corpus.items[doc]
-                assert item is not None
-                rows.append(RetrievedItem(item, "link", 0.0, via=cand.item.name, tokens_est=est_tokens(item.content)))
-        return rows
-
-    def _row(self, corpus: WikiCorpus, cand: Candidate, terms: Counter[str]) -> RetrievedItem:
-        if cand.doc is not None:
-            matched = corpus.index.matched(terms, cand.doc)
-        else:
-            matched = sorted(set(terms) & set(self._tokenize(corpus.text(cand.item))))
-        return RetrievedItem(
-            item=cand.item,
-            source="hit",
-            score=cand.score,
-            bm25_score=cand.bm25,
-            cos_score=cand.cos,
-            matched_terms=matched,
-            tokens_est=est_tokens(cand.item.content),
+        Runs the very pipeline ``retrieve`` runs and reports the stage that
+        removed the item -- or its position when it is recalled -- with its
+        BM25 score and rank, its cosine when embeddings are on, and the
+        scored query tokens it has and lacks (see :class:`wikimem.why.WhyNot`).
+        A diary entry is named by its day and ``HH:MM``. The retrieval it
+        judged is in ``.result``.
+        """
+        knobs = self._knobs(
+            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
+            explain=True, time_range=time_range, tz=tz,
         )
 
+        def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
+            return diagnose(knobs, trace, corpus, self._tokenize, self._semantic, self.store.diary.day, file, name)
+
+        why = self._run(knobs, inspect)[1]
+        assert why is not None
+        return why
 
 def _weak_listener(index: MemoryIndex, store: Any) -> Callable[[str], None] | None:
     """Register a store listener that does not keep ``index`` alive.
@@ -402,20 +350,3 @@ def _weak_listener(index: MemoryIndex, store: Any) -> Callable[[str], None] | No
 
     add(listener)
     return listener
-
-
-def _cut(rows: list[RetrievedItem], budget: int | None, explain: bool, result: RetrievalResult) -> None:
-    """Prefix cut by ``tokens_est``; the first row always survives."""
-    used = 0
-    for i, row in enumerate(rows):
-        if budget is not None and i > 0 and used + row.tokens_est > budget:
-            if explain:
-                result.dropped = rows[i:]
-            break
-        used += row.tokens_est
-        result.items.append(row)
-    result.budget_used = used
-
-
-def _shift(day: str, days: int) -> str:
-    return (dt.date.fromisoformat(day) + dt.timedelta(days=days)).isoformat()

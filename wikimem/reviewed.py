@@ -37,7 +37,7 @@ from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
 
-__all__ = ["REVIEWED_FILE", "Dismissal", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
+__all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
 
 REVIEWED_FILE = "reviewed.json"
 
@@ -81,6 +81,22 @@ def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
         return _parse(text)
     except ValueError:
         return []
+
+
+def damage(root: str | os.PathLike[str]) -> str | None:
+    """Why ``root/reviewed.json`` cannot be used, or ``None`` when it is fine or absent.
+
+    Reading a damaged file yields no dismissals (the queue shows those
+    entries again) and every write refuses it, so lint reports it.
+    """
+    text = read_text(Path(root) / REVIEWED_FILE)
+    if text is None or not text.strip():
+        return None
+    try:
+        _parse(text)
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _load_for_write(path: Path) -> list[Dismissal]:

@@ -47,12 +47,12 @@ import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from datetime import date, timedelta, tzinfo
 
+from wikimem.days import parse_date_span, resolve_today, safe_date as _safe_date
 from wikimem.models import TimeRange
 
-__all__ = ["parse_date_span", "parse_time_range", "resolve_today"]
+__all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]
 
 _DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
 
@@ -166,13 +166,6 @@ def _one_day(day: date) -> tuple[date, date]:
     return day, day
 
 
-def _safe_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
 def _infer_year(today: date, month: int, day: int = 1) -> int:
     """A month/day later than today means last year's."""
     return today.year - 1 if (month, day) > (today.month, today.day) else today.year
@@ -198,7 +191,7 @@ def _blocked(m: re.Match[str], chars: set[str]) -> bool:
     return start > 0 and m.string[start - 1] in chars
 
 
-@_rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})(?P<sep>[-/])(?P<m>[0-9]{{1,2}})(?P=sep)(?P<d>[0-9]{{1,2}})(?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])")
 @_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])")
 def _full_date(m: re.Match[str], today: date) -> _Result:
     day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
@@ -330,30 +323,73 @@ def _hits(text: str, today: date) -> list[_Hit]:
     return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
 
 
-def resolve_today(today: date | str | None = None, tz: tzinfo | str | None = None) -> date:
-    """``today`` as a date: given (date or ISO string) or now in ``tz``.
+@dataclass(frozen=True)
+class TimeMatch:
+    """A window read from a text, and where in the text its time words are.
 
-    ``tz`` is a ``tzinfo`` or an IANA name; ``None`` means the system's local
-    zone. Raises ``ValueError`` for a malformed date or unknown zone name.
+    ``spans`` are ``(start, end)`` character offsets into the text that was
+    parsed, ascending and disjoint: every time expression the parser
+    recognised -- the ones that set the window and any less specific ones
+    it outranked (``上周三 7月``: both are time words, the day wins). Retrieval
+    removes them from the scored query, so a word that picked the diary
+    window does not also vote as a search word.
     """
-    if isinstance(today, datetime):
-        return today.date()
-    if isinstance(today, date):
-        return today
-    if isinstance(today, str):
-        text = today.strip()
-        try:
-            return date.fromisoformat(text)
-        except ValueError:
-            return datetime.fromisoformat(text).date()
-    if isinstance(tz, str):
-        try:
-            tz = ZoneInfo(tz)
-        except (ZoneInfoNotFoundError, ValueError) as exc:
-            raise ValueError(f"unknown time zone: {tz!r}") from exc
-    if tz is None:
-        return datetime.now().astimezone().date()
-    return datetime.now(tz).date()
+
+    time_range: TimeRange
+    spans: tuple[tuple[int, int], ...]
+
+    def words(self, text: str) -> list[str]:
+        """The time expressions as they appear in ``text`` (the parsed text)."""
+        return [text[start:end] for start, end in self.spans]
+
+    def strip(self, text: str) -> str:
+        """``text`` with each time expression replaced by one space.
+
+        A space, not nothing, so the words on either side do not join into
+        a new token (``上周钢琴`` must not give a bigram ``周钢``).
+        """
+        parts, last = [], 0
+        for start, end in self.spans:
+            parts.append(text[last:start])
+            last = end
+        parts.append(text[last:])
+        return " ".join(parts)
+
+
+def _lowered(text: str) -> str:
+    """``text`` lower-cased with every offset unchanged (``İ`` lowers to two characters)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(ch.lower()[0] for ch in text)
+
+
+def match_time_range(
+    text: str,
+    *,
+    tz: tzinfo | str | None = None,
+    today: date | str | None = None,
+) -> TimeMatch | None:
+    """:func:`parse_time_range` plus the spans of ``text`` its time words occupy.
+
+    Same window, same rules, same ``None`` cases; the offsets index ``text``
+    as given (case does not move them).
+    """
+    if not text:
+        return None
+    ref = resolve_today(today, tz)
+    hits = _hits(_lowered(text), ref)
+    if not hits:
+        return None
+    best = min((h.rank, not h.absolute) for h in hits)
+    winners = [h for h in hits if (h.rank, not h.absolute) == best]
+    spans = [h.span for h in winners if h.span is not None]
+    if len(spans) < len(winners) or any(h.span is None for h in hits):
+        return None  # an impossible date: the user meant a day we cannot know
+    start = min(span[0] for span in spans)
+    end = max(span[1] for span in spans)
+    offsets = tuple(sorted((h.start, h.end) for h in hits))
+    return TimeMatch((start.isoformat(), end.isoformat()), offsets)
 
 
 def parse_time_range(
@@ -367,47 +403,8 @@ def parse_time_range(
     See the module docstring for every expression understood and how
     competing expressions are resolved. ``today`` (a date or ISO string)
     pins the reference day; otherwise it is today in ``tz`` (a ``tzinfo`` or
-    IANA name, default the system's local zone).
+    IANA name, default the system's local zone). :func:`match_time_range`
+    also says where the time words are.
     """
-    if not text:
-        return None
-    ref = resolve_today(today, tz)
-    hits = _hits(text.lower(), ref)
-    if not hits:
-        return None
-    best = min((h.rank, not h.absolute) for h in hits)
-    winners = [h for h in hits if (h.rank, not h.absolute) == best]
-    spans = [h.span for h in winners if h.span is not None]
-    if len(spans) < len(winners) or any(h.span is None for h in hits):
-        return None  # an impossible date: the user meant a day we cannot know
-    start = min(span[0] for span in spans)
-    end = max(span[1] for span in spans)
-    return start.isoformat(), end.isoformat()
-
-
-_ISO_DAY = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
-
-
-def _iso_day(text: str) -> date | None:
-    m = _ISO_DAY.fullmatch(text.strip())
-    return _safe_date(*map(int, m.groups())) if m else None
-
-
-def parse_date_span(text: str) -> TimeRange | None:
-    """Parse the CLI/TUI span syntax: ``YYYY-MM-DD`` or ``YYYY-MM-DD..YYYY-MM-DD``.
-
-    A single date is a one-day window; reversed bounds are swapped; month and
-    day may drop their leading zero; anything else (open ends, other
-    separators, impossible dates, surrounding words) gives ``None``.
-    """
-    parts = text.split("..")
-    if len(parts) > 2:
-        return None
-    days = [_iso_day(part) for part in parts]
-    if any(day is None for day in days):
-        return None
-    first, last = days[0], days[-1]
-    assert first is not None and last is not None
-    if first > last:
-        first, last = last, first
-    return first.isoformat(), last.isoformat()
+    match = match_time_range(text, tz=tz, today=today)
+    return match.time_range if match is not None else None

@@ -4,6 +4,10 @@ All environment and terminal concerns (default directory, the "create it?"
 prompt, embedder construction, login name) are settled here, before the App
 exists, so the App itself only ever sees a ready ``Backend``. Exit codes
 follow the library CLI: 0 ok, 2 usage or store error.
+
+``--read-only`` creates nothing: a missing directory is an error (never
+offered for creation), and embeddings stay off because their vector cache
+lives in the memory directory (the app says so instead of writing it).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ WIKIMEM_EMBED_KEY_ENV (defaults for the --embed flags).
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line, documented in ``--help``."""
-    from wikimem_tui.context import default_owner
+    from wikimem_tui.backend import default_owner
 
     parser = argparse.ArgumentParser(
         prog="wikimem-tui",
@@ -73,14 +77,17 @@ def _resolve_dir(args: argparse.Namespace) -> Path:
     return Path(args.memory_dir or os.environ.get("WIKIMEM_STORE") or "memory")
 
 
-def _ensure_dir(root: Path) -> bool:
-    """True when ``root`` is a directory (possibly just created on the user's say-so)."""
+def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
+    """True when ``root`` is a directory (possibly just created on the user's say-so; never when read-only)."""
     if root.is_dir():
         return True
     if root.exists():
         print(f"wikimem-tui: {root} is not a directory", file=sys.stderr)
         return False
     print(f"wikimem-tui: memory directory not found: {root}", file=sys.stderr)
+    if read_only:
+        print("  --read-only creates nothing, so it is not created; pass an existing MEMORY_DIR", file=sys.stderr)
+        return False
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print("  create it (mkdir -p) or pass another MEMORY_DIR; try --demo for a sample", file=sys.stderr)
         return False
@@ -102,14 +109,18 @@ def main(argv: list[str] | None = None) -> int:
 
         return check_config_main(args.config)
     root = _resolve_dir(args)
-    if not _ensure_dir(root):
+    if not _ensure_dir(root, read_only=args.read_only):
         return 2
 
     from wikimem import MemoryIndex, MemoryStore
-    from wikimem_tui.context import Backend, default_owner
+    from wikimem_tui.backend import Backend, default_owner
 
     embedder, label = None, None
-    if args.embed:
+    if args.embed and args.read_only:
+        print("wikimem-tui: --read-only: embeddings off (their vector cache would be written into the memory "
+              "directory); ranking with BM25 only", file=sys.stderr)
+        label = "off (read-only)"
+    elif args.embed:
         try:
             from wikimem.vectors import make_embedder
 

@@ -1,15 +1,20 @@
 """The App: layout, bindings, message routing, background workers. Nothing else.
 
-It receives a ``Backend`` (store, index, owner, pinned clock) rather than
-building one, so tests and snapshots run against a temporary memory with a
-fixed "today". Widgets never talk to each other: they post messages from
-``messages.py`` and this class routes them. Slow work (catalogue, index,
-file watching) runs in workers so the first paint never waits for the store.
+It receives a ``Backend`` (store, index, owner, pinned clock, the one
+writer) rather than building one, so tests and snapshots run against a
+temporary memory with a fixed "today". Widgets get the backend through their
+constructor and never talk to each other: they post messages from
+``messages.py`` (or their own) and this class routes them. What happens to
+the item in front of the user lives in ``ItemArea``; slow work (catalogue,
+index, warm-up, file watching, undo) runs in workers so the first paint never
+waits for the store. Actions that cannot run now (read-only, nothing open,
+nothing to undo) are disabled through ``check_action`` — dimmed in the
+footer — and say why when invoked anyway, from a key or the palette.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,30 +24,34 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from wikimem_tui import flows
+from wikimem_tui.backend import Backend, ReadOnlyError, UndoRefused
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
-from wikimem_tui.context import Backend, Catalogue
 from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
+from wikimem_tui.screens.diary_append import DiaryAppendScreen
+from wikimem_tui.screens.goto import GoToScreen
 from wikimem_tui.screens.help import show_help
 from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.editor import ItemEditor
 from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
 from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
 __all__ = ["WikimemApp", "WRITE_ACTIONS"]
 
-#: Actions that write; hidden from the footer and refused with a notice when read-only.
+#: Actions that write: disabled (with the reason) when read-only.
 WRITE_ACTIONS = {"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary", "promote",
-                 "external_editor"}
+                 "external_editor", "undo"}
+#: Actions on the item shown in the view.
+ITEM_ACTIONS = {"edit", "rename", "move", "delete", "external_editor", "copy_link", "copy_block"}
 
 #: (pane name, tab title, widget class) of the panes beside the item pane.
 PANES: list[tuple[str, str, type[Widget]]] = [
@@ -50,6 +59,7 @@ PANES: list[tuple[str, str, type[Widget]]] = [
     ("journal", "Journal", JournalTail),
     ("query", "Query", QueryPanel),
     ("health", "Health", HealthPane),
+    ("queue", "Queue", ReconcilePane),
 ]
 
 
@@ -70,6 +80,7 @@ class WikimemApp(App[None]):
         Binding("c", "pane('calendar')", "Calendar", id="pane-calendar", show=False),
         Binding("j", "pane('journal')", "Journal", id="pane-journal", show=False),
         Binding("h", "pane('health')", "Health", id="pane-health", show=False),
+        Binding("R", "pane('queue')", "Reconcile queue", id="pane-queue", show=False),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("ctrl+s", "save", "Save", id="save"),
         Binding("escape", "cancel", "Cancel", id="cancel", show=False),
@@ -78,9 +89,14 @@ class WikimemApp(App[None]):
         Binding("r", "rename", "Rename", id="rename", show=False),
         Binding("m", "move", "Move", id="move", show=False),
         Binding("d", "delete", "Delete", id="delete"),
+        Binding("ctrl+z", "undo", "Undo", id="undo", show=False),  # toasts after each write say "ctrl+z undoes it"
         Binding("a", "append_diary", "Append diary", id="append-diary", show=False),
         Binding("p", "promote", "Promote", id="promote", show=False),
         Binding("g", "goto", "Go to", id="goto"),
+        Binding("alt+left", "back", "Back", id="back", show=False),
+        Binding("alt+right", "forward", "Forward", id="forward", show=False),
+        Binding("y", "copy_link", "Copy [[link]]", id="copy-link", show=False),
+        Binding("Y", "copy_block", "Copy markdown", id="copy-block", show=False),
         Binding("f4", "external_editor", "$EDITOR", id="external-editor", show=False),
         Binding("q", "quit", "Quit", id="quit"),
     ]
@@ -96,7 +112,7 @@ class WikimemApp(App[None]):
     ) -> None:
         super().__init__()
         self.backend = backend
-        """Store, index, owner, clock: everything the app reads and writes."""
+        """Store, index, owner, clock, and the one writer every write goes through."""
         self.animation_level = "none"
         self.cursor_blink = cursor_blink
         """False in tests and snapshots: inputs and text areas do not blink."""
@@ -104,33 +120,41 @@ class WikimemApp(App[None]):
         """Names, counts and the link graph; None until the first build finishes."""
         self.index_ready = False
         """True once the background index build finished."""
+        self.watcher_ready = False
+        """True once the file watcher is armed (writes from then on are seen)."""
+        self.own_echoes = 0
+        """Watcher batches that held only this app's own writes (and were dropped as such)."""
         self.keymap_config = load_keymap(config)
         self.config_file = config_path(config)
         self._watch = watch
         self._force_polling = force_polling
         self._pending: StoreChange = StoreChange(external=False)
         self._index_stale = False
-        if backend.read_only:
-            for key, bindings in list(self._bindings.key_to_bindings.items()):
-                self._bindings.key_to_bindings[key] = [
-                    dataclasses.replace(b, show=False) if b.action in WRITE_ACTIONS else b for b in bindings
-                ]
+        backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
 
     # -- layout -----------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
-            yield TopicTree(id="tree")
+            yield TopicTree(self.backend, id="tree")
             with TabbedContent(id="panes", initial="tab-item"):
                 with TabPane("Item", id="tab-item"):
-                    with ContentSwitcher(initial="item-view", id="item-switcher"):
-                        yield ItemView(id="item-view")
-                        yield ItemEditor(cursor_blink=self.cursor_blink, id="item-editor")
+                    yield ItemArea(self.backend, cursor_blink=self.cursor_blink, id="item-area")
                 for pane, title, widget in PANES:
                     with TabPane(title, id=f"tab-{pane}"):
-                        yield widget(id=f"{pane}-pane")
+                        yield widget(self.backend, id=f"{pane}-pane")  # type: ignore[call-arg]
         yield Static(id="status")
         yield KeysFooter()
+
+    @property
+    def item_area(self) -> ItemArea:
+        """The item view / editor area."""
+        return self.query_one(ItemArea)
+
+    @property
+    def editing(self) -> bool:
+        """True while the editor (not the item view) is shown."""
+        return self.item_area.editing
 
     def on_mount(self) -> None:
         if self.keymap_config.keymap:
@@ -140,8 +164,12 @@ class WikimemApp(App[None]):
         if not self.cursor_blink:
             for widget in self.query("Input, TextArea"):
                 widget.cursor_blink = False  # type: ignore[attr-defined]
+        if self.backend.read_only:
+            self.notify("read-only: nothing is written — no edits, no journal line, no lock file, no vector cache",
+                        severity="warning", markup=False)
         self.query_one("#topic-tree").focus()
         self.update_status()
+        self.query_one(QueryPanel).set_index_building(True, "index building… the query runs when it is ready")
         self.build_catalogue()
         self.build_index()
         if self._watch:
@@ -182,11 +210,12 @@ class WikimemApp(App[None]):
         self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
         self.query_one(TopicTree).set_catalogue(catalogue)
         self.query_one(DiaryCalendar).set_catalogue(catalogue)
-        flows.reshow(self)
+        self.item_area.set_catalogue(catalogue)
+        self._refresh_keys()
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_index(self, files: frozenset[str] | None = None) -> None:
-        """Build (or refresh) the search index with progress on the status line."""
+        """Build (or refresh ``files`` of) the search index, with progress on the status line."""
         index = self.backend.index
         shown = [-1]
 
@@ -198,21 +227,35 @@ class WikimemApp(App[None]):
 
         if files is not None:
             index.refresh_files(sorted(files))
-            self.call_from_thread(self._index_built)
-            return
-        index.build(progress=progress)
-        self.call_from_thread(self._index_built)
-        worker = get_current_worker()  # pack common terms now, not in the first queries needing them
-        index.warm(should_stop=lambda: worker.is_cancelled)
+        else:
+            index.build(progress=progress)
+        self.call_from_thread(self._index_built, files is None)
 
-    def _index_built(self) -> None:
+    @work(thread=True, exclusive=True, group="warm", exit_on_error=False)
+    def warm_index(self) -> None:
+        """Pack common terms now, not in the first queries needing them.
+
+        Its own group: a refresh after an external change (group ``index``)
+        does not cancel it, and queries never wait for it (the index takes
+        its lock per chunk only).
+        """
+        worker = get_current_worker()
+        self.backend.index.warm(should_stop=lambda: worker.is_cancelled)
+
+    def _index_built(self, full: bool) -> None:
         first = not self.index_ready
         self.index_ready = True
         self.update_status()
         self.post_message(IndexReady())
+        if full:
+            self.warm_index()
         if first and self._index_stale:
             self._index_stale = False
             self.build_index(frozenset(self.backend.store.files()))
+
+    @on(IndexReady)
+    def _index_ready(self) -> None:
+        self.query_one(QueryPanel).set_index_building(False)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_files(self) -> None:
@@ -222,15 +265,22 @@ class WikimemApp(App[None]):
         def changed(change: StoreChange) -> None:
             self.post_message(StoreChanged(change))
 
+        def ready() -> None:
+            self.watcher_ready = True
+
+        def own() -> None:
+            self.own_echoes += 1
+
         try:
-            await watch_store(self.backend.root, changed, own=self.backend.own_writes, force_polling=self._force_polling)
+            await watch_store(self.backend.root, changed, own=self.backend.own_writes,
+                              force_polling=self._force_polling, on_ready=ready, on_own=own)
         except Exception as exc:  # inotify limits, vanished directory…
             self.notify(f"live updates off: {exc}", severity="warning", markup=False)
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
         """A background job failed: say so and keep running (the files are untouched)."""
-        if event.state == WorkerState.ERROR and event.worker.group in ("catalogue", "index", "watch"):
+        if event.state == WorkerState.ERROR and event.worker.group in ("catalogue", "index", "warm", "watch", "undo"):
             self.notify_error(f"{event.worker.group} failed: {event.worker.error}")
             if event.worker.group == "index":
                 self.update_status("index: failed (see notification)")
@@ -239,21 +289,29 @@ class WikimemApp(App[None]):
 
     @on(OpenItem)
     def _open_item(self, message: OpenItem) -> None:
-        flows.open_item(self, message.file, message.name)
+        self.item_area.open_item(message.file, message.name)
 
     @on(OpenRecallFile)
     def _open_file(self, message: OpenRecallFile) -> None:
-        flows.open_file(self, message.file)
+        self.item_area.open_file(message.file)
 
     @on(OpenDiaryDay)
     def _open_day(self, message: OpenDiaryDay) -> None:
-        flows.open_day(self, message.date, message.time)
+        self.item_area.open_day(message.date, message.time)
+
+    @on(ItemArea.Opened)
+    def _opened(self, message: ItemArea.Opened) -> None:
+        for tree in self.query(TopicTree):  # none while the app shuts down
+            tree.reveal(message.file, message.name)
+        self._refresh_keys()
+
+    @on(HealthPane.ShowJournal)
+    def _show_journal(self) -> None:
+        self.action_pane("journal")
 
     @on(StoreChanged)
     def _store_changed(self, message: StoreChanged) -> None:
-        change = message.change
-        if not change.external:
-            self.backend.note_write(change.wiki_files, change.diary_dates)
+        change = message.change  # own writes were recorded by the backend, under the store lock
         p = self._pending
         self._pending = StoreChange(p.wiki_files | change.wiki_files, p.diary_dates | change.diary_dates, external=False)
         if change.wiki_files or change.diary_dates or self.catalogue is None:
@@ -265,46 +323,68 @@ class WikimemApp(App[None]):
                 self.build_index(change.wiki_files)
             elif change.wiki_files:
                 self._index_stale = True
-            flows.check_conflict(self, change)
+        self.item_area.store_changed(change)
         for pane, *_ in PANES:  # every side pane has refresh_from_store
             self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]
+        self._refresh_keys()
 
-    @on(ItemEditor.Saved)
-    def _saved(self, message: ItemEditor.Saved) -> None:
-        flows.saved(self, message.item)
+    # -- what can run now -------------------------------------------------------------
 
-    @on(ItemEditor.Conflict)
-    def _conflict(self, message: ItemEditor.Conflict) -> None:
-        flows.show_conflict(self, message.file, message.item_name, message.mine, message.disk)
+    def _refresh_keys(self) -> None:
+        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
+        if self.screen_stack:
+            self.refresh_bindings()
 
-    @on(ItemEditor.Closed)
-    def _closed(self) -> None:
-        self.action_cancel()
+    def disabled_reason(self, action: str) -> str | None:
+        """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
+        areas = self.query(ItemArea)
+        if not areas:  # not composed yet, or shutting down
+            return None
+        area = areas.first()
+        if action in WRITE_ACTIONS and self.backend.read_only:
+            what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
+            return f"read-only (--read-only): {what} would write to the memory; nothing written"
+        if action in ITEM_ACTIONS - {"edit", "external_editor"} and area.editing:
+            return "finish editing first (ctrl+s saves, esc cancels)"
+        if action in ITEM_ACTIONS and not area.editing and area.view.item is None:
+            return "open an item first (t tree, g go to)"
+        if action == "promote" and area.shown_day is None:
+            return "open a diary day first (tree: diary, or the calendar)"
+        if action == "undo" and self.backend.last_write is None:
+            return "nothing to undo: the app has written nothing this session"
+        if action == "back" and not area.can_go_back:
+            return "nothing to go back to"
+        if action == "forward" and not area.can_go_forward:
+            return "nothing to go forward to"
+        if action == "goto" and self.catalogue is None:
+            return "still reading the store…"
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
+        if action in ("save", "cancel") and not self.editing:
+            return False
+        if action == "undo" and isinstance(self.focused, (Input, TextArea)):
+            return False  # the text field's own undo
+        return None if self.disabled_reason(action) else True
+
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
+        handled = await super().run_action(action, default_namespace, namespaces)
+        if not handled and isinstance(action, str) and default_namespace in (None, self):
+            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
+            if reason:
+                self.notify(reason, severity="warning", markup=False)
+        return handled
 
     # -- actions ----------------------------------------------------------------
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Save only while editing; write actions stay runnable when read-only (they explain the refusal)."""
-        if action == "save":
-            return self.editing
-        return True
-
-    @property
-    def editing(self) -> bool:
-        """True while the editor (not the item view) is shown."""
-        return self.query_one("#item-switcher", ContentSwitcher).current == "item-editor"
-
-    def _refuse_write(self) -> bool:
-        if self.backend.read_only:
-            self.notify("read-only: nothing written", severity="warning", markup=False)
-        return self.backend.read_only
-
+    @work(group="app-flow")
     async def action_quit(self) -> None:
         """Quit; asks first when the editor holds unsaved edits."""
-        if self.editing and self.query_one(ItemEditor).dirty:
-            flows.confirm_quit(self)
-        else:
-            self.exit()
+        if self.item_area.dirty and not await self.item_area.confirm_quit():
+            return
+        self.exit()
 
     def action_help(self) -> None:
         """Show the keys of where the focus is first, then the global ones."""
@@ -312,7 +392,20 @@ class WikimemApp(App[None]):
 
     def action_pane(self, pane: str) -> None:
         """Show and focus a pane: tree, item, calendar, journal, query, health."""
-        flows.show_pane(self, pane)
+        if pane == "tree":
+            tree = self.query_one(TopicTree)
+            tree.display = True
+            tree.tree.focus()
+            return
+        self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
+        widget: Widget = self.item_area.view if pane == "item" else self.query_one(f"#{pane}-pane")
+        # The query box for typing; the journal's rows, not its filters (keys then scroll and open).
+        first = {"query": "#query-input", "journal": "#journal-view"}.get(pane, "*")
+        targets = [w for w in widget.query(first) if w.focusable]
+        if widget.focusable:
+            widget.focus()
+        elif targets:
+            targets[0].focus()
 
     def action_toggle_tree(self) -> None:
         """Hide or show the topic tree."""
@@ -321,66 +414,99 @@ class WikimemApp(App[None]):
 
     def action_edit(self) -> None:
         """Edit the open item."""
-        if not self._refuse_write():
-            flows.edit(self)
+        self.item_area.edit()
 
     def action_save(self) -> None:
         """Save the editor's draft."""
-        if not self._refuse_write() and self.editing:
-            self.query_one(ItemEditor).save()
+        self.item_area.editor.save()
 
     def action_cancel(self) -> None:
         """Leave the editor (asks when there are unsaved edits)."""
-        flows.cancel_edit(self)
+        self.item_area.cancel_edit()
 
     def action_new_item(self) -> None:
         """Create a new item (asks for file and name)."""
-        if not self._refuse_write():
-            flows.new_item(self)
+        self.item_area.new_item()
 
     def action_new_file(self) -> None:
         """Create a new RecallFile with its first item."""
-        if not self._refuse_write():
-            flows.new_item(self, new_file=True)
+        self.item_area.new_item(new_file=True)
 
     def action_rename(self) -> None:
         """Rename the open item."""
-        if not self._refuse_write():
-            flows.rename(self)
+        self.item_area.rename()
 
     def action_move(self) -> None:
         """Move the open item to another RecallFile."""
-        if not self._refuse_write():
-            flows.move(self)
+        self.item_area.move()
 
     def action_delete(self) -> None:
-        """Delete the open item after confirmation."""
-        if not self._refuse_write():
-            flows.delete(self)
-
-    def action_append_diary(self) -> None:
-        """Append a diary entry (append-only)."""
-        if not self._refuse_write():
-            flows.append_diary(self)
+        """Delete the open item after confirmation (lists the items linking to it)."""
+        self.item_area.delete()
 
     def action_promote(self) -> None:
         """Promote entries of the diary day shown into a wiki item."""
-        if not self._refuse_write():
-            flows.promote(self)
+        self.item_area.promote()
 
-    def action_goto(self) -> None:
-        """Fuzzy-find an item and open it."""
-        flows.goto(self)
+    def action_back(self) -> None:
+        """Back to the item opened before."""
+        self.item_area.go(-1)
+
+    def action_forward(self) -> None:
+        """Forward again after going back."""
+        self.item_area.go(1)
+
+    def action_copy_link(self) -> None:
+        """Copy the open item as ``[[file:name]]``."""
+        self.item_area.copy("link")
+
+    def action_copy_block(self) -> None:
+        """Copy the open item as its markdown block."""
+        self.item_area.copy("block")
 
     def action_external_editor(self) -> None:
-        """Edit the open item in $EDITOR (suspends the app)."""
-        if not self._refuse_write():
-            flows.external_editor(self)
+        """Edit the open item in $VISUAL/$EDITOR (suspends the app)."""
+        self.item_area.external_editor(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+
+    @work(group="app-flow")
+    async def action_append_diary(self) -> None:
+        """Append a diary entry (append-only) to the day in view (calendar or item view), else today."""
+        active = self.query_one("#panes", TabbedContent).active
+        date: str | None = None
+        if active == "tab-calendar":
+            date = self.query_one(DiaryCalendar).selected_date
+        elif active == "tab-item" and self.item_area.shown_day is not None:
+            date = self.item_area.shown_day[0]
+        entry = await self.push_screen_wait(DiaryAppendScreen(self.backend, date, cursor_blink=self.cursor_blink))
+        if entry is not None:
+            self.notify(f"appended diary {entry.date} {entry.time} (the diary is append-only)", markup=False)
+
+    @work(group="app-flow")
+    async def action_goto(self) -> None:
+        """Fuzzy-find an item and open it."""
+        if self.catalogue is None:
+            return
+        key = await self.push_screen_wait(GoToScreen(self.catalogue.all_items(), cursor_blink=self.cursor_blink))
+        if key is not None:
+            self.item_area.open_item(*key)
+
+    @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
+    def action_undo(self) -> None:
+        """Undo the app's last write (checked: refused when the item changed on disk since)."""
+        try:
+            write = self.backend.undo()
+        except (UndoRefused, ReadOnlyError) as exc:
+            self.call_from_thread(self.notify, str(exc), severity="warning", markup=False)
+            return
+        restored = next((c.before for c in write.changes if c.before is not None), None)
+        self.call_from_thread(self.notify, f"undid the {write.what} (journaled)", markup=False)
+        if restored is not None:
+            self.call_from_thread(self.item_area.open_item, restored.file, restored.name)
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:
-        """Every toast: control characters made visible (names in messages are untrusted)."""
-        super().notify(clean(message), title=clean_line(title), severity=severity, timeout=timeout, markup=markup)
+        """Every toast: hidden characters made visible, never markup (names in messages are untrusted)."""
+        super().notify(clean(message), title=clean_line(title), severity=severity, timeout=timeout, markup=False)
 
     def notify_error(self, message: str) -> None:
         """An error toast with literal text."""

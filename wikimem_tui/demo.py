@@ -18,6 +18,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
+from wikimem import accept_current_state
+
 __all__ = ["demo_source", "make_demo_copy"]
 
 _DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")
@@ -46,6 +48,7 @@ def make_demo_copy(parent: Path | None = None, *, today: dt.date | None = None) 
         shutil.copy2(source / "journal.jsonl", target / "journal.jsonl")
     if today is not None:
         _shift_diary(target, today)
+    accept_current_state(target, by="wikimem-tui --demo")  # the copy is the demo as shipped: no drift
     return target
 
 

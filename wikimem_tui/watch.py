@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from wikimem_tui.messages import StoreChange
 
 __all__ = ["OwnWrites", "classify", "watch_store"]
 
-_DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_DAY_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as names.py
 _FILE_RE = re.compile(r"^[a-z0-9_][a-z0-9_-]*$")
 
 Signature = tuple[int, int] | None
@@ -43,18 +44,22 @@ class OwnWrites:
 
     def __init__(self) -> None:
         self._seen: dict[str, Signature] = {}
+        self._lock = threading.Lock()  # written from worker threads, read by the watcher
 
     def record(self, paths: Iterable[Path]) -> None:
         """Remember how each path looks right now (absent counts: a removed file)."""
-        for path in paths:
-            self._seen[os.path.abspath(path)] = _signature(path)
+        signatures = {os.path.abspath(path): _signature(path) for path in paths}
+        with self._lock:
+            self._seen.update(signatures)
 
     def is_own(self, path: Path) -> bool:
         """True when ``path`` is still exactly as our last write left it."""
         key = os.path.abspath(path)
-        if key not in self._seen:
-            return False
-        return self._seen[key] == _signature(path)
+        with self._lock:
+            if key not in self._seen:
+                return False
+            seen = self._seen[key]
+        return seen == _signature(path)
 
 
 def _kind(root: Path, path: Path) -> tuple[str, str] | None:
@@ -118,11 +123,16 @@ async def watch_store(
     stop_event: Any | None = None,
     debounce_ms: int = 200,
     force_polling: bool | None = None,
+    on_ready: Callable[[], None] | None = None,
+    on_own: Callable[[], None] | None = None,
 ) -> None:
     """Watch ``root`` until cancelled (or ``stop_event`` is set), calling ``on_change`` per batch.
 
     ``debounce_ms`` groups a burst (an atomic replace is several events) into
     one change; it is well under the 1 s "external write visible" goal.
+    ``on_ready`` is called once the watch is armed (events from then on are
+    seen); ``on_own`` for each batch that held only the app's own writes, so
+    a test can wait for the watcher to have seen (and dropped) an own write.
     """
     from watchfiles import awatch
 
@@ -131,15 +141,27 @@ async def watch_store(
     def keep(_change: Any, path: str) -> bool:
         return _kind(root, Path(path)) is not None
 
+    ready = False
+    # yield_on_timeout: an empty batch arrives once the Rust watcher, armed
+    # when awatch starts, has waited rust_timeout: that is "ready".
     async for batch in awatch(
         root,
         watch_filter=keep,
         debounce=debounce_ms,
         step=50,
         stop_event=stop_event,
-        rust_timeout=1000,
+        rust_timeout=200,
+        yield_on_timeout=True,
         force_polling=force_polling,
     ):
+        if not ready:
+            ready = True
+            if on_ready is not None:
+                on_ready()
+        if not batch:
+            continue
         change = classify(root, (Path(p) for _, p in batch), own)
         if change is not None:
             on_change(change)
+        elif on_own is not None and own is not None and any(own.is_own(Path(p)) for _, p in batch):
+            on_own()

@@ -4,37 +4,54 @@ Comparing every pair is out of the question at 100k items, and so is a
 per-character shingle sketch in pure Python (seconds per pass). What an
 agent actually produces is the same text again with a few words changed,
 one sentence added or dropped, or different spacing, case or punctuation.
-So each item's text is normalised (case folded, whitespace removed;
-evidence lines and markers left out, as they are about the text, not in
-it) and bucketed three ways: by the whole normalised text
-(exact duplicates), by its first and by its last :data:`KEY_CHARS`
-characters (an edit anywhere but both ends keeps one of them). Only items
-sharing a key are compared, with ``difflib``'s ratio, and a pair counts
-from :data:`THRESHOLD`. Items sharing a key are found by sorting, and each
-is compared with its next few neighbours only, so a common opening phrase
-shared by thousands of items costs a few comparisons each, not a square. The miss is deliberate and documented: two texts edited at both
-ends are not paired.
+So items are grouped two ways: by their first and by their last
+:data:`KEY_CHARS` characters, ASCII lower-cased (an edit anywhere but both
+ends keeps one of them; exact copies share both). Only items sharing a key
+are compared, with ``difflib``'s ratio after normalising (case folded,
+whitespace removed, evidence lines and markers left out), and a pair counts
+from :data:`THRESHOLD`. In a group, items are in store order (RecallFile
+name, then place in the file) and each is compared with its next
+:data:`WINDOW` members only, so a common opening phrase shared by thousands
+of items costs a few comparisons each, not a square; exact copies in a
+group are each paired with the first. The miss is deliberate and documented: two
+texts edited at both ends are not paired.
+
+The groups are kept between runs (:class:`DuplicateIndex`): a re-lint
+moves the items of the changed files between groups and compares only the
+pairs that appeared, so an edit costs its own items, not the store.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from bisect import insort
 from collections import Counter
+from collections.abc import Callable, Iterable
+from itertools import compress, repeat
+from operator import attrgetter, itemgetter
 
 from wikimem.lint.findings import Finding, Location, make_finding
-from wikimem.lint.scan import ItemFacts
-from wikimem.lint.snapshot import Snapshot
+from wikimem.lint.scan import FileFacts, ItemFacts
 
-__all__ = ["KEY_CHARS", "THRESHOLD", "duplicate_findings", "normalised"]
+__all__ = ["KEY_CHARS", "THRESHOLD", "WINDOW", "DuplicateIndex", "normalised"]
 
 KEY_CHARS = 40
 THRESHOLD = 0.8
-_WINDOW = 3
+WINDOW = 3
 _CHARSET_FLOOR = 0.7
 _ASIDE_RE = re.compile(r"^[ \t]*(\(evidence:.*|<!--\s*wikimem-(derived|review).*)$", re.M)
+_CONTENT = attrgetter("content")
+_HEAD = itemgetter(slice(None, KEY_CHARS))
+_TAIL = itemgetter(slice(-KEY_CHARS, None))
+_SEP = "\x00"
+#: A ref is ``generation << _SHIFT | index``: unique across re-reads of a file.
+_SHIFT = 32
 
-Key = tuple[str, str]
+Ref = int
+Pair = tuple[Ref, Ref]
+#: The hash of an item's opening or closing characters (see :func:`_keys`).
+Key = int
 
 
 def normalised(content: str) -> str:
@@ -61,75 +78,206 @@ def _similar(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def _neighbours(order: list[int], keys: list[str], found: set[tuple[int, int]]) -> None:
-    """Pairs of items at most :data:`_WINDOW` apart in ``order`` that share their key."""
-    size = len(order)
-    # One C-speed pass finds the few places where neighbours share a key.
-    for pos in [i for i, (a, b) in enumerate(zip(keys, keys[1:])) if a == b]:
-        key = keys[pos]
-        for step in range(1, _WINDOW + 1):
-            if pos + step >= size or keys[pos + step] != key:
-                break
-            a, b = order[pos], order[pos + step]
-            found.add((a, b) if a < b else (b, a))
+def _keys(texts: list[str]) -> list[int]:
+    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8, in C-level calls.
 
-
-def duplicate_findings(snapshot: Snapshot) -> list[Finding]:
-    """One finding per duplicate pair, at the later item, the earlier one as ``related``.
-
-    Sorted neighbourhoods instead of buckets: items sorted by their opening
-    characters sit next to those sharing it (sorted by their closing
-    characters, next to those sharing that), and each is compared with the
-    next few only. Keys are cut from the raw text (case folded), and only
-    candidates are normalised and compared, so a 100k-item store costs two
-    sorts of short strings. The normalised text is kept on the item's facts.
+    Bytes, not ``str.lower()``: lowering the bytes of all keys joined is a
+    table lookup per byte, several times faster on CJK text, and case is an
+    ASCII matter for nearly every near-duplicate an agent writes. Kept as
+    hashes (a colliding pair would only be compared, never reported unless
+    alike), at a third of the memory of the keys themselves.
     """
-    entries = list(snapshot.wiki.items())
-    contents = [item.content for _, item in entries]
-    candidates: set[tuple[int, int]] = set()
-    repeated = {content for content, count in Counter(contents).items() if count > 1}
-    exact: dict[str, list[int]] = {}
-    if repeated:
-        for index, content in enumerate(contents):
-            if content in repeated:
-                exact.setdefault(content, []).append(index)
-    present = list(range(len(entries)))
-    heads = [content[:KEY_CHARS].casefold() for content in contents]
-    by_head = sorted(present, key=heads.__getitem__)
-    _neighbours(by_head, [heads[i] for i in by_head], candidates)
-    tails = [content[: -KEY_CHARS - 1 : -1].casefold() for content in contents]  # last chars, reversed
-    by_tail = sorted(present, key=tails.__getitem__)
-    _neighbours(by_tail, [tails[i] for i in by_tail], candidates)
-    findings: list[Finding] = []
-    seen: set[tuple[int, int]] = set()
-    for members in exact.values():
-        if len(members) > 1 and contents[members[0]].strip():
-            for other in members[1:]:
-                seen.add((members[0], other))
-                findings.append(_finding(snapshot, entries, members[0], other, "the same content"))
-    for a, b in sorted(candidates - seen):
-        one, two = _norm(entries[a][1]), _norm(entries[b][1])
-        if not one or not two:
-            continue
-        if one == two:
-            findings.append(_finding(snapshot, entries, a, b, "the same content"))
-            continue
-        ratio = _similar(one, two)
-        if ratio >= THRESHOLD:
-            findings.append(_finding(snapshot, entries, a, b, f"nearly the same content ({ratio:.0%} alike)"))
-    return findings
+    joined = _SEP.join(texts)
+    if joined.count(_SEP) != len(texts) - 1:  # a text holds the separator itself
+        return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
+    return list(map(hash, joined.encode("utf-8", "surrogatepass").lower().split(_SEP.encode()))) if texts else []
+
+
+def _keyed(files: Iterable[FileFacts]) -> tuple[list[Ref], list[str], list[Key], list[Key]]:
+    """Refs, contents and the two keys of every item with content in ``files``."""
+    refs: list[Ref] = []
+    contents: list[str] = []
+    for facts in files:
+        column = list(map(_CONTENT, facts.items))
+        base = facts.generation << _SHIFT
+        ids = range(base, base + len(column))
+        if "" in column:  # empty content is reported on its own and is no duplicate
+            keep = list(map(bool, column))
+            refs.extend(compress(ids, keep))
+            contents.extend(compress(column, keep))
+        else:
+            refs.extend(ids)
+            contents.extend(column)
+    return refs, contents, _keys(list(map(_HEAD, contents))), _keys(list(map(_TAIL, contents)))
+
+
+class _Groups:
+    """Items by one key: a lone holder per key, and member lists for shared keys."""
+
+    def __init__(self, order: Callable[[Ref], tuple[str, int]]) -> None:
+        self.single: dict[Key, Ref] = {}
+        self.multi: dict[Key, list[Ref]] = {}
+        self._order = order
+
+    def fill(self, keys: list[Key], refs: list[Ref]) -> set[Key]:
+        """Build from nothing in C-level passes; returns the shared keys."""
+        self.single = dict(zip(keys, refs))
+        if len(self.single) == len(keys):
+            return set()
+        shared = {key for key, count in Counter(keys).items() if count > 1}
+        for key, ref in compress(zip(keys, refs), map(shared.__contains__, keys)):
+            self.multi.setdefault(key, []).append(ref)
+        for key in shared:
+            del self.single[key]
+            self.multi[key].sort(key=self._order)
+        return shared
+
+    def remove(self, key: Key, ref: Ref, dirty: set[Key]) -> None:
+        if self.single.get(key) == ref:
+            del self.single[key]
+            return
+        group = self.multi.get(key)
+        if group is None or ref not in group:
+            return
+        group.remove(ref)
+        if len(group) == 1:
+            self.single[key] = group[0]
+            del self.multi[key]
+        dirty.add(key)
+
+    def add(self, key: Key, ref: Ref, dirty: set[Key]) -> None:
+        group = self.multi.get(key)
+        if group is not None:
+            insort(group, ref, key=self._order)
+        elif key in self.single:
+            self.multi[key] = sorted((self.single.pop(key), ref), key=self._order)
+        else:
+            self.single[key] = ref
+            return
+        dirty.add(key)
+
+    def pairs(self, key: Key, content: Callable[[Ref], str] | None) -> set[Pair]:
+        """Each member with its next :data:`WINDOW`, and (given ``content``) exact copies with the first."""
+        group = self.multi.get(key)
+        if group is None:
+            return set()
+        size = len(group)
+        out = {(group[i], group[j]) for i in range(size) for j in range(i + 1, min(i + 1 + WINDOW, size))}
+        if content is not None:  # exact copies share their opening: they are all in this group
+            first: dict[str, Ref] = {}
+            for ref in group:
+                earlier = first.setdefault(content(ref), ref)
+                if earlier != ref:
+                    out.add((earlier, ref))
+        return out
+
+
+class DuplicateIndex:
+    """The near-duplicate check, kept between runs; one finding per pair at the later item.
+
+    The earlier item of a pair is named in the message and in ``related``.
+    """
+
+    def __init__(self) -> None:
+        self._facts: dict[int, FileFacts] = {}  # generation -> the RecallFile's current facts
+        self._heads = _Groups(self._order)
+        self._tails = _Groups(self._order)
+        self._group_pairs: dict[tuple[int, Key], set[Pair]] = {}
+        self._pair_count: dict[Pair, int] = {}
+        self._found: dict[Pair, Finding] = {}
+        #: path -> the findings located there, by pair.
+        self._by_path: dict[str, dict[Pair, Finding]] = {}
+
+    def findings(self, path: str) -> list[Finding]:
+        """The near-duplicate findings located in ``path``."""
+        return list(self._by_path.get(path, {}).values())
+
+    def _order(self, ref: Ref) -> tuple[str, int]:
+        return self._facts[ref >> _SHIFT].stem, ref & ((1 << _SHIFT) - 1)
+
+    def _item(self, ref: Ref) -> ItemFacts:
+        return self._facts[ref >> _SHIFT].items[ref & ((1 << _SHIFT) - 1)]
+
+    def _content(self, ref: Ref) -> str:
+        return self._item(ref).content
+
+    def update(self, old: Iterable[FileFacts], new: Iterable[FileFacts]) -> set[str]:
+        """Swap ``old`` wiki facts for ``new``; returns the paths whose findings changed."""
+        old = [f for f in old if f.kind == "wiki"]
+        new = [f for f in new if f.kind == "wiki"]
+        dirty: tuple[set[Key], set[Key]] = (set(), set())
+        groups = (self._heads, self._tails)
+        refs, _, *keys = _keyed(old)
+        for group, column, marks in zip(groups, keys, dirty):
+            for key, ref in zip(column, refs):
+                group.remove(key, ref, marks)
+        for facts in old:
+            self._facts.pop(facts.generation, None)
+        for facts in new:
+            self._facts[facts.generation] = facts
+        refs, _, *keys = _keyed(new)
+        for group, column, marks in zip(groups, keys, dirty):
+            if not group.single and not group.multi:
+                marks.update(group.fill(column, refs))
+            else:
+                for key, ref in zip(column, refs):
+                    group.add(key, ref, marks)
+        changed: set[Pair] = set()
+        for kind, (group, marks) in enumerate(zip(groups, dirty)):
+            for key in marks:
+                before = self._group_pairs.pop((kind, key), set())
+                after = group.pairs(key, self._content if kind == 0 else None)
+                if after:
+                    self._group_pairs[(kind, key)] = after
+                for pair in before - after:
+                    self._pair_count[pair] -= 1
+                    if not self._pair_count[pair]:
+                        del self._pair_count[pair]
+                        changed.add(pair)
+                for pair in after - before:
+                    self._pair_count[pair] = self._pair_count.get(pair, 0) + 1
+                    changed.add(pair)
+        return self._judge(changed)
+
+    def _judge(self, pairs: set[Pair]) -> set[str]:
+        touched: set[str] = set()
+        for pair in pairs:
+            gone = self._found.pop(pair, None)
+            if gone is not None:
+                path = gone.location.path
+                del self._by_path[path][pair]
+                if not self._by_path[path]:
+                    del self._by_path[path]
+                touched.add(path)
+            if pair not in self._pair_count:
+                continue
+            finding = self._compare(pair)
+            if finding is not None:
+                self._found[pair] = finding
+                self._by_path.setdefault(finding.location.path, {})[pair] = finding
+                touched.add(finding.location.path)
+        return touched
+
+    def _compare(self, pair: Pair) -> Finding | None:
+        one, two = self._item(pair[0]), self._item(pair[1])
+        if one.content == two.content:
+            how = "the same content"
+        else:
+            a, b = _norm(one), _norm(two)
+            if not a or not b:
+                return None
+            ratio = 1.0 if a == b else _similar(a, b)
+            if ratio < THRESHOLD:
+                return None
+            how = "the same content" if a == b else f"nearly the same content ({ratio:.0%} alike)"
+        first, second = self._order(pair[0])[0], self._order(pair[1])[0]
+        where = f"wiki/{first}.md"
+        return make_finding(
+            "near-duplicate", f"wiki/{second}.md", f"{how} as [[{first}:{one.name}]] ({where}:{one.line})",
+            line=two.line, item=two.name, related=(Location(where, one.line, one.name),))
 
 
 def _norm(item: ItemFacts) -> str:
     if item.norm is None:
         item.norm = normalised(item.content)
     return item.norm
-
-
-def _finding(snapshot: Snapshot, entries: list[tuple[Key, ItemFacts]], a: int, b: int, how: str) -> Finding:
-    (first, one), (second, two) = entries[a], entries[b]
-    where = snapshot.path_of(first[0])
-    return make_finding(
-        "near-duplicate", snapshot.path_of(second[0]),
-        f"{how} as [[{first[0]}:{first[1]}]] ({where}:{one.line})",
-        line=two.line, item=second[1], related=(Location(where, one.line, first[1]),))

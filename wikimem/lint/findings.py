@@ -110,6 +110,10 @@ CODES: dict[str, CodeInfo] = {
     "drift": CodeInfo(
         "warning", "a memory file changed on disk with no journal line since (written behind the library's back)",
         "review the change; --fix accepts it into lint-baseline.json", fixable=True),
+    "reviewed-damaged": CodeInfo(
+        "warning", "a reviewed.json that is not valid: its dismissals are ignored (those entries are back in "
+        "the reconcile queue) and no new dismissal can be saved",
+        "repair the file, or delete it (the dismissed entries come back to the queue)"),
 }
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from wikimem.blocks import Block, atomic_write, parse_blocks, read_text, render_file
 from wikimem.errors import ConflictError
-from wikimem.diary import _sort_by_time  # the diary's own order
+from wikimem.diary import sort_by_time
 from wikimem.drift import BASELINE_FILE, accept, render_baseline
 from wikimem.journal import utc_now_iso
 from wikimem.lint.findings import Finding, LintReport
@@ -165,7 +165,7 @@ def _plan_diary(root: Path, path: str, findings: list[Finding], plan: FixPlan) -
             if fixed is not None and fixed[0].content:
                 blocks[i], why = fixed
                 reasons.append(why)
-    ordered = _sort_by_time(blocks)
+    ordered = sort_by_time(blocks)
     moved = next((b.heading for a, b in zip(blocks, ordered) if a is not b), None)
     if moved is not None:
         reasons.append("entries sorted by HH:MM")

@@ -13,7 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 from dataclasses import dataclass, field
+from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,9 @@ __all__ = ["JOURNAL_FILE", "JournalFacts", "scan_journal"]
 
 JOURNAL_FILE = "journal.jsonl"
 _GUARD = 64
+_TS, _ACTION = itemgetter("ts"), itemgetter("action")
+_FILE, _DATE = methodcaller("get", "file"), methodcaller("get", "date")
+_ALL_CANONICAL_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
 
 
 @dataclass
@@ -33,7 +38,9 @@ class JournalFacts:
     ``last`` maps a memory path (``wiki/f.md``, ``diary/D.md``) to the ts
     and action of its latest line; ``bad`` holds findings for the lines
     before ``offset``; ``tail`` is the finding for an unterminated last
-    line, re-judged on every scan.
+    line, re-judged on every scan. ``changed`` names the paths whose latest
+    line the last scan changed, and ``fresh`` is true when that scan read
+    the journal from its start (so every path may have changed).
     """
 
     offset: int = 0
@@ -42,6 +49,8 @@ class JournalFacts:
     last: dict[str, tuple[str, str]] = field(default_factory=dict)
     bad: list[Finding] = field(default_factory=list)
     tail: list[Finding] = field(default_factory=list)
+    changed: set[str] = field(default_factory=set)
+    fresh: bool = True
 
     @property
     def findings(self) -> list[Finding]:
@@ -71,27 +80,62 @@ def _problem(entry: Any) -> str | None:
     return None
 
 
-def _record(facts: JournalFacts, entry: dict[str, Any]) -> None:
-    file = entry.get("file")
+def _path(file: object, date: object) -> str | None:
+    """The memory path a journal line is about (``file`` wins, as the library writes one)."""
     if type(file) is str:
-        path = f"wiki/{file}.md"
-    else:
-        date = entry.get("date")
-        if type(date) is not str:
-            return
-        path = f"diary/{date}.md"
-    ts = entry["ts"]
-    if not CANONICAL_TS_RE.fullmatch(ts):
-        try:
-            moment = dt.datetime.fromisoformat(ts)
-        except ValueError:
-            return
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=dt.timezone.utc)
-        ts = moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
+        return f"wiki/{file}.md"
+    return f"diary/{date}.md" if type(date) is str else None
+
+
+def _canonical(ts: str) -> str | None:
+    """``ts`` in the canonical UTC form, so that comparing strings compares instants."""
+    if CANONICAL_TS_RE.fullmatch(ts):
+        return ts
+    try:
+        moment = dt.datetime.fromisoformat(ts)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=dt.timezone.utc)
+    return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+def _remember(facts: JournalFacts, path: str | None, ts: str | None, action: str) -> None:
+    if path is None or ts is None:
+        return
     old = facts.last.get(path)
     if old is None or ts >= old[0]:
-        facts.last[path] = (ts, entry["action"])
+        facts.last[path] = (ts, action)
+        facts.changed.add(path)
+
+
+def _record(facts: JournalFacts, entry: dict[str, Any]) -> None:
+    _remember(facts, _path(entry.get("file"), entry.get("date")), _canonical(entry["ts"]), entry["action"])
+
+
+def _record_all(facts: JournalFacts, parsed: list[Any]) -> bool:
+    """Record a block of parsed lines in C-level passes; False if some line is not an entry.
+
+    The journal is appended in time order, so when every ts is canonical
+    and they are sorted, the latest line per file is simply the last one:
+    a ``dict`` built from the pairs keeps exactly that.
+    """
+    try:
+        stamps = list(map(_TS, parsed))
+        actions = list(map(_ACTION, parsed))
+    except (TypeError, KeyError, IndexError):
+        return False
+    if set(map(type, stamps)) != {str} or set(map(type, actions)) != {str}:
+        return False
+    places = list(zip(map(_FILE, parsed), map(_DATE, parsed)))
+    distinct = set(stamps)
+    if _ALL_CANONICAL_RE.fullmatch("\n".join(distinct) + "\n") and stamps == sorted(stamps):
+        for (file, date), (ts, action) in dict(zip(places, zip(stamps, actions))).items():
+            _remember(facts, _path(file, date), ts, action)
+    else:
+        for (file, date), ts, action in zip(places, stamps, actions):
+            _remember(facts, _path(file, date), _canonical(ts), action)
+    return True
 
 
 def _bad(line_no: int, text: str, why: str) -> Finding:
@@ -99,25 +143,19 @@ def _bad(line_no: int, text: str, why: str) -> Finding:
     return make_finding("journal-bad-line", JOURNAL_FILE, f"{why}: {shown!r}", line=line_no)
 
 
-def _parse_lines(facts: JournalFacts, lines: list[str], first_line: int) -> None:
-    numbered = [(first_line + i, line) for i, line in enumerate(lines) if line.strip()]
-    if not numbered:
-        return
+def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
+    """Parse whole lines ``text`` (ending in a newline); returns how many lines it held."""
+    count = text.count("\n")
+    # The common case, every line an entry, in one C-level parse of the lines
+    # made a JSON array; a blank or bad line makes it invalid (or the count differ).
     try:
-        parsed = json.loads("[" + ",".join(line for _, line in numbered) + "]")
+        parsed = json.loads("[" + text[:-1].replace("\n", ",") + "]")
     except ValueError:
         parsed = None
-    if parsed is not None and len(parsed) == len(numbered):
-        try:
-            for entry in parsed:
-                if type(entry["ts"]) is not str or type(entry["action"]) is not str:
-                    raise TypeError
-        except (TypeError, KeyError, IndexError):
-            pass  # some line is not an entry: find which, one by one
-        else:
-            for entry in parsed:
-                _record(facts, entry)
-            return
+    if parsed is not None and len(parsed) == count and _record_all(facts, parsed):
+        return count
+    lines = text.split("\n")[:-1]
+    numbered = [(first_line + i, line) for i, line in enumerate(lines) if line.strip()]
     for line_no, line in numbered:
         try:
             entry = json.loads(line)
@@ -129,6 +167,7 @@ def _parse_lines(facts: JournalFacts, lines: list[str], first_line: int) -> None
             facts.bad.append(_bad(line_no, line, f"not a journal entry ({problem})"))
         else:
             _record(facts, entry)
+    return count
 
 
 def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFacts:
@@ -138,24 +177,27 @@ def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFac
         with open(path, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
             facts = previous
-            if facts is not None and facts.offset <= size and facts.offset:
+            if facts is not None and facts.offset:
+                # Only grown if the bytes before the old end are still the same.
                 handle.seek(max(0, facts.offset - _GUARD))
-                if handle.read(min(_GUARD, facts.offset)) != facts.guard:
+                if facts.offset > size or handle.read(min(_GUARD, facts.offset)) != facts.guard:
                     facts = None
             if facts is None:
                 facts = JournalFacts()
+            else:
+                facts.fresh = False
+                facts.changed = set()
             handle.seek(facts.offset)
             data = handle.read()
     except FileNotFoundError:
-        return JournalFacts()
+        gone = previous is not None and (previous.offset > 0 or bool(previous.last or previous.tail))
+        return JournalFacts(fresh=previous is None or gone)
     except OSError:
         return previous or JournalFacts()
     end = data.rfind(b"\n") + 1
     complete, torn = data[:end], data[end:]
     if complete:
-        lines = complete.decode("utf-8", errors="replace").split("\n")[:-1]
-        _parse_lines(facts, lines, facts.lines + 1)
-        facts.lines += len(lines)
+        facts.lines += _parse_lines(facts, complete.decode("utf-8", errors="replace"), facts.lines + 1)
         facts.offset += end
         facts.guard = (facts.guard + complete[-_GUARD:])[-_GUARD:]
     facts.tail = []

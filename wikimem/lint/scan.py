@@ -1,15 +1,19 @@
 """One memory file in, its facts and its local findings out.
 
-Everything lint knows about a file comes from one pass here: the blocks (by
-the one block parser, so lint sees exactly what the library sees), the line
-each starts on, what each links to and cites, and every problem that can be
-judged from this file alone. The facts are kept per file so that a re-lint
-after an edit re-reads only the files that changed; the cross-file checks
-(links, duplicates, evidence, drift) then run over the kept facts.
+Everything lint knows about a file comes from one pass here: the blocks
+(exactly as the block parser reads them, see ``wikimem.lint.columns``),
+the line each starts on, what each links to and cites, and every problem
+that can be judged from this file alone. The facts are kept per file so
+that a re-lint after an edit re-reads only the files that changed; the
+cross-file checks (links, duplicates, evidence, drift) then update from the
+kept facts.
 
-Speed matters (a 100k-item store in a few seconds): every per-item check is
-gated on a substring test (``"[[" in content``, ``"<!--" in content``), so
-the common item costs a handful of C-level operations.
+Speed is the design constraint (a 100k-item store in well under 3 s, a
+small multiple of one plain read of the store): the common item costs no
+Python statement of its own. Blocks arrive as columns, and each check is
+first asked of the whole file at once (all names in one regex search, all
+timestamps in one match, every content through one ``map``); only the
+items a whole-file test singles out are looked at one by one.
 """
 
 from __future__ import annotations
@@ -18,28 +22,44 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
+from itertools import compress, repeat
+from operator import add
 from typing import Literal
 
-from wikimem.blocks import Block, parse_blocks, parse_meta_line
+from wikimem.blocks import Block, parse_meta_line
 from wikimem.curation import REVIEW_RE
-from wikimem.diary import _sort_by_time  # the diary's own order, so lint and append agree
+from wikimem.diary import sort_by_time
 from wikimem.evidence import EvidenceLine, find_evidence, is_derived
+from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
-from wikimem.links import WikiLink, parse_wiki_links
-from wikimem.names import is_time, normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 
-__all__ = ["FileFacts", "ItemFacts", "line_of", "scan_file"]
+__all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file"]
+
+#: ``(file, name)`` of a wiki item (or ``(date, HH:MM)`` of a diary minute).
+Target = tuple[str, str]
 
 _HEADING_RE = re.compile(r"^## ", re.M)
 # What sanitize_item_name refuses, as one cheap test; the message comes from it.
 _BAD_NAME_RE = re.compile("\\[\\[|\\]\\]|[:|#\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Joins a file's names for that one search: whitespace, so never inside a
+# parsed heading, and not a character the search looks for.
+_NAME_JOIN = "\u2028"
+_TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]"
+_ALL_TIMES_RE = re.compile(f"(?:{_TIME}\n)*")
+_ALL_CANONICAL_TS_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
+# The link syntax of wikimem.links (both halves without "[", "]", ":" or a newline).
+_LINK_RE = re.compile(r"\[\[([^\[\]:\n]*):([^\[\]:\n]*)\]\]")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
-_NON_SPACE_RE = re.compile(r"\S")
 # A name with no whitespace run to collapse (the common case: skip the regex sub).
 _PLAIN_NAME_RE = re.compile(r"(?:\S| (?! ))*")
+_NON_SPACE_RE = re.compile(r"\S")
 _INTERESTING_RE = re.compile(r"<!--|```|~~~|\[\[|\(evidence:")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)", re.M)
+# Every scan gets a new number: the duplicate index tells an item apart from
+# the one that held its place before the file was re-read.
+_GENERATION = itertools.count(1)
 
 Kind = Literal["wiki", "diary"]
 
@@ -50,8 +70,10 @@ class ItemFacts:
 
     ``name`` is the heading (a wiki item name or a diary ``HH:MM``);
     ``line`` the 1-based heading line and ``first`` the line of the first
-    content line. ``links`` are link targets with names normalized the way
-    the store matches them.
+    content line (exact for items with links, evidence or comments, the
+    only ones whose inner lines are ever reported). ``links`` are
+    ``(file, name)`` targets with names normalized the way the store
+    matches them.
     """
 
     name: str
@@ -63,11 +85,12 @@ class ItemFacts:
     ts: str | None
     # Tuples by default: most items have none of these, and a shared empty
     # tuple costs nothing where three new lists per item would.
-    links: tuple[WikiLink, ...] = ()
+    links: tuple[Target, ...] = ()
     evidence: tuple[EvidenceLine, ...] = ()
     derived: bool = False
     review: tuple[str, ...] = ()
     norm: str | None = None  # filled in by the duplicate check, kept across re-lints
+    vector_hash: str | None = None  # filled in by the vector cache check, kept likewise
 
     def line_of(self, needle: str) -> int:
         """The file line of the first content line containing ``needle`` (else the heading)."""
@@ -82,6 +105,8 @@ class FileFacts:
     headings collapse (last wins, at the first's place); a day keeps all.
     ``valid`` is false for a day file whose name is not a date (the library
     never reads it) and for a RecallFile whose name it cannot write.
+    ``linking`` and ``curated`` are the few items with links, and with
+    evidence lines, a derived marker or a review mark.
     """
 
     path: str
@@ -94,7 +119,9 @@ class FileFacts:
     valid: bool = True
     clean_utf8: bool = True
     duplicates: bool = False
-    linking: list[ItemFacts] = field(default_factory=list)  # the items that have links
+    linking: list[ItemFacts] = field(default_factory=list)
+    curated: list[ItemFacts] = field(default_factory=list)
+    generation: int = 0
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -122,26 +149,20 @@ def _name_problem(name: str) -> str:
     return f"invalid item name {name!r}"
 
 
-def _normal(text: str) -> str:
-    """The text as the block parser sees it (BOM gone, one kind of newline)."""
-    return text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _heading_lines(text: str) -> tuple[list[int], list[int]]:
-    """Per block: the heading's 1-based line and its offset in ``text`` (already normal)."""
-    starts = [match.start() for match in _HEADING_RE.finditer(text)]
-    gaps = [text.count("\n", a, b) for a, b in zip([0, *starts], starts)]
-    return list(itertools.accumulate(gaps, initial=1))[1:], starts
-
-
-def _first_line(text: str, start: int, line: int) -> int:
-    """The line of a block's first content line (its heading at ``start``, on ``line``)."""
-    end = text.find("\n", start)
+def _first_line(text: str, start: int, stop: int, line: int) -> int:
+    """The line of the first content line of the block at ``start`` (heading on ``line``)."""
+    end = text.find("\n", start, stop)
     if end < 0:
         return line + 1
-    body = _NON_SPACE_RE.search(text, end + 1)
-    stop = body.start() if body is not None else len(text)
-    return line + 1 + text.count("\n", end + 1, stop)
+    body = _NON_SPACE_RE.search(text, end + 1, stop)
+    return line + 1 + text.count("\n", end + 1, body.start() if body is not None else stop)
+
+
+def _last_line(text: str, start: int, stop: int, line: int) -> int:
+    """The line of the last non-blank line of the block at ``start`` (where its metadata is)."""
+    while stop > start and text[stop - 1].isspace():
+        stop -= 1
+    return line + text.count("\n", start, stop)
 
 
 def _open_fence(content: str) -> bool:
@@ -149,7 +170,7 @@ def _open_fence(content: str) -> bool:
     return ("```" in content or "~~~" in content) and len(_FENCE_RE.findall(content)) % 2 == 1
 
 
-def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findings: list[Finding]) -> None:
+def _content_checks(facts: ItemFacts, path: str, kind: Kind, findings: list[Finding]) -> None:
     """Everything judged from one block's content and metadata."""
     content, name = facts.content, facts.name
     if not content:
@@ -157,28 +178,11 @@ def _content_checks(facts: ItemFacts, block: Block, path: str, kind: Kind, findi
             "round-trip", path, "the item has no content; the writer refuses empty content, so it "
             "cannot be saved as it is", line=facts.line, item=name))
     if "<!--" in content:
-        _comment_checks(facts, block, path, findings)
+        _comment_checks(facts, path, findings)
     if "[[" in content:
-        links = parse_wiki_links(content)
-        facts.links = tuple(
-            link if _PLAIN_NAME_RE.fullmatch(link.name) else WikiLink(link.file, normalize_item_name(link.name))
-            for link in links
-        )
-        if content.count("[[") == len(links):
-            return _rest_checks(facts, content, kind)
-        for match in _BRACKETS_RE.finditer(content):
-            inner = match.group(1)
-            file, colon, target = inner.partition(":")
-            if colon and file.strip() and target.strip() and ":" not in target and "[" not in inner:
-                continue
-            findings.append(make_finding(
-                "malformed-link", path, f"{match.group(0)!r} is not a link: write [[file:name]] "
-                "(one colon, both parts non-empty)", line=facts.line_of(match.group(0)), item=name))
-    _rest_checks(facts, content, kind)
-
-
-def _rest_checks(facts: ItemFacts, content: str, kind: Kind) -> None:
-    """Evidence lines and content markers."""
+        facts.links = links = link_targets(content)
+        if content.count("[[") != len(links):
+            _malformed_links(facts, path, findings)
     if kind == "wiki" and "(evidence:" in content:
         facts.evidence = tuple(find_evidence(content))
     if "wikimem-" in content:
@@ -186,9 +190,35 @@ def _rest_checks(facts: ItemFacts, content: str, kind: Kind) -> None:
         facts.review = tuple(REVIEW_RE.findall(content))
 
 
-def _comment_checks(facts: ItemFacts, block: Block, path: str, findings: list[Finding]) -> None:
+def link_targets(text: str) -> tuple[Target, ...]:
+    """``(file, name)`` of each link in ``text``: exactly :func:`wikimem.links.parse_wiki_links`.
+
+    Tuples straight from one ``findall`` (a test holds the two to the same
+    answers): most items with links have a few, and a frozen ``WikiLink``
+    per link costs more than the rest of the item's checks.
+    """
+    out = []
+    for file, name in _LINK_RE.findall(text):
+        file, name = file.strip(), name.strip()
+        if file and name:
+            out.append((file, name if _PLAIN_NAME_RE.fullmatch(name) else normalize_item_name(name)))
+    return tuple(out)
+
+
+def _malformed_links(facts: ItemFacts, path: str, findings: list[Finding]) -> None:
+    for match in _BRACKETS_RE.finditer(facts.content):
+        inner = match.group(1)
+        file, colon, target = inner.partition(":")
+        if colon and file.strip() and target.strip() and ":" not in target and "[" not in inner:
+            continue
+        findings.append(make_finding(
+            "malformed-link", path, f"{match.group(0)!r} is not a link: write [[file:name]] "
+            "(one colon, both parts non-empty)", line=facts.line_of(match.group(0)), item=facts.name))
+
+
+def _comment_checks(facts: ItemFacts, path: str, findings: list[Finding]) -> None:
     lines = facts.content.split("\n")
-    has_meta = block.owner is not None or block.source_conv is not None or block.ts is not None
+    has_meta = facts.owner is not None or facts.source_conv is not None or facts.ts is not None
     for index, text in enumerate(lines):
         if not is_wikimem_comment(text):
             continue
@@ -209,21 +239,55 @@ def _comment_checks(facts: ItemFacts, block: Block, path: str, findings: list[Fi
             line=facts.first + index, item=facts.name, fixable=fixable))
 
 
-def _duplicate_findings(path: str, items: list[ItemFacts], findings: list[Finding]) -> bool:
+def _duplicate_findings(path: str, items: list[ItemFacts], findings: list[Finding]) -> None:
     seen: dict[str, list[int]] = {}
     for item in items:
         seen.setdefault(item.name, []).append(item.line)
-    found = False
     for name, lines in seen.items():
         if len(lines) < 2:
             continue
-        found = True
         where = ", ".join(str(n) for n in lines)
         findings.append(make_finding(
             "duplicate-heading", path, f"heading {name!r} appears {len(lines)} times (lines {where}); "
             f"the next write to this file keeps only the last one", line=lines[0], item=name,
             related=tuple(Location(path, n, name) for n in lines[1:])))
-    return found
+
+
+def _name_findings(path: str, kind: Kind, items: list[ItemFacts], names: list[str],
+                   findings: list[Finding]) -> None:
+    """Headings the library cannot write (wiki) or read as a time (diary), if any."""
+    if kind == "wiki":
+        if "" not in names and not _BAD_NAME_RE.search(_NAME_JOIN.join(names)):
+            return
+        for item in items:
+            if not item.name or _BAD_NAME_RE.search(item.name):
+                findings.append(make_finding(
+                    "bad-item-name", path, f"{_name_problem(item.name)}: it cannot be written or linked",
+                    line=item.line, item=item.name))
+        return
+    if _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
+        return
+    for item in items:
+        if not _ALL_TIMES_RE.fullmatch(item.name + "\n"):
+            findings.append(make_finding(
+                "bad-diary-heading", path, f"diary heading {item.name!r} is not HH:MM (00:00–23:59)",
+                line=item.line, item=item.name))
+
+
+def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
+    """Indices of the items that need a look of their own (a few per file).
+
+    One regex ``map`` over the contents finds links, comments, fences and
+    evidence; the timestamps are checked all at once, and one by one only
+    when some is not canonical.
+    """
+    marked = list(map(_INTERESTING_RE.search, contents))
+    if "" in contents:
+        marked = [m or not c for m, c in zip(marked, contents)]
+    present = [ts for ts in stamps if ts is not None]
+    if not _ALL_CANONICAL_TS_RE.fullmatch("\n".join(present) + "\n" if present else ""):
+        marked = [m or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)) for m, ts in zip(marked, stamps)]
+    return list(compress(range(len(contents)), marked))
 
 
 def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[int, int]) -> FileFacts:
@@ -231,7 +295,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
     findings: list[Finding] = []
     text, clean = _decode(data, path, findings)
     facts = FileFacts(path, kind, stem, signature, hashlib.sha256(data).hexdigest(), [], findings,
-                      clean_utf8=clean)
+                      clean_utf8=clean, generation=next(_GENERATION))
     try:
         validate_date(stem) if kind == "diary" else validate_file(stem)
     except ValueError as exc:
@@ -242,62 +306,55 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         facts.valid = False
         if kind == "diary":
             return facts
-    blocks = parse_blocks(text).blocks
-    normal = _normal(text)
-    heads, starts = _heading_lines(normal)
-    items: list[ItemFacts] = []
-    fence_reported = False
-    for index, (block, line, start) in enumerate(zip(blocks, heads, starts)):
-        name, content, ts = block.heading, block.content, block.ts
-        item = ItemFacts(name, line, line + 2, content, block.owner, block.source_conv, ts)
-        items.append(item)
-        if kind == "wiki":
-            if not name or _BAD_NAME_RE.search(name):
-                findings.append(make_finding(
-                    "bad-item-name", path, f"{_name_problem(name)}: it cannot be written or linked",
-                    line=line, item=name))
-        elif not is_time(name):
+    columns = read_columns(text)
+    names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
+    if not names:
+        return facts
+    items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
+                     columns.sources, stamps))
+    _name_findings(path, kind, items, names, findings)
+    normal, starts = columns.text, columns.starts
+    reported = -2  # the block whose open fence was reported last
+    fences = "```" in normal or "~~~" in normal
+    for index in _singled_out(contents, stamps):
+        item = items[index]
+        start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
+        item.first = _first_line(normal, start, stop, item.line)
+        _content_checks(item, path, kind, findings)
+        ts = item.ts
+        if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
+            problem, canonical = check_ts(ts)
             findings.append(make_finding(
-                "bad-diary-heading", path, f"diary heading {name!r} is not HH:MM (00:00–23:59)",
-                line=line, item=name))
-        # One C-level test decides whether the item needs any content check.
-        if not content or _INTERESTING_RE.search(content) or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)):
-            item.first = _first_line(normal, start, line)
-            _content_checks(item, block, path, kind, findings)
-            if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
-                problem, canonical = check_ts(ts)
-                end = starts[index + 1] if index + 1 < len(starts) else len(normal)
-                while end > start and normal[end - 1].isspace():  # to the comment's line
-                    end -= 1
-                findings.append(make_finding(
-                    "malformed-meta", path, f"metadata comment: {problem}",
-                    line=line + normal.count("\n", start, end), item=name, fixable=canonical is not None))
-            # The block that opened the fence is reported; the one after it,
-            # which holds the fence's other half, is its consequence.
-            if not fence_reported and index + 1 < len(blocks) and _open_fence(content):
-                fence_reported = True
-                findings.append(make_finding(
-                    "heading-in-fence", path, f"a code fence is still open at the end of this block, so "
-                    f"'## {blocks[index + 1].heading}' started a new block; it was probably meant inside "
-                    "the code block", line=line, item=name))
-                continue
-        fence_reported = False
+                "malformed-meta", path, f"metadata comment: {problem}",
+                line=_last_line(normal, start, stop, item.line), item=item.name, fixable=canonical is not None))
+        # The block that opened the fence is reported; the one after it,
+        # which holds the fence's other half, is its consequence.
+        if fences and reported != index - 1 and index + 1 < len(names) and _open_fence(item.content):
+            reported = index
+            findings.append(make_finding(
+                "heading-in-fence", path, f"a code fence is still open at the end of this block, so "
+                f"'## {names[index + 1]}' started a new block; it was probably meant inside "
+                "the code block", line=item.line, item=item.name))
+        if item.links:
+            facts.linking.append(item)
+        if item.evidence or item.derived or item.review:
+            facts.curated.append(item)
     if kind == "wiki":
-        facts.duplicates = _duplicate_findings(path, items, findings)
-        if facts.duplicates:
-            by_name: dict[str, ItemFacts] = {}
-            for item in items:
-                by_name[item.name] = item
-            items = list(by_name.values())
-    else:
-        _order_check(path, blocks, items, findings)
+        if len(set(names)) != len(names):
+            facts.duplicates = True
+            _duplicate_findings(path, items, findings)
+            items = list({item.name: item for item in items}.values())
+            kept = {id(item) for item in items}
+            facts.linking = [item for item in facts.linking if id(item) in kept]
+            facts.curated = [item for item in facts.curated if id(item) in kept]
+    elif names != sorted(names) or not _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
+        _order_check(path, [columns.block(i) for i in range(len(names))], items, findings)
     facts.items = items
-    facts.linking = [item for item in items if item.links]
     return facts
 
 
 def _order_check(path: str, blocks: list[Block], items: list[ItemFacts], findings: list[Finding]) -> None:
-    ordered = _sort_by_time(list(blocks))
+    ordered = sort_by_time(list(blocks))
     if all(a is b for a, b in zip(ordered, blocks)):
         return
     position = {id(block): i for i, block in enumerate(blocks)}

@@ -4,21 +4,28 @@ Lint and the curation queries both need "every item, what it links to and
 what it cites". The snapshot reads each ``wiki/*.md`` and ``diary/*.md``
 once into :class:`~wikimem.lint.scan.FileFacts` and remembers each file's
 ``(mtime_ns, size)``; :meth:`Snapshot.refresh` re-reads only the files whose
-signature changed (or that the caller names), so an app that re-lints after
-every edit pays for the edit, not for the store. Nothing here writes.
+signature changed (or that the caller names) and updates every index from
+the difference (items by name, diary minutes, who links to what, who cites
+what, which claims are grounded), so an app that re-lints after every edit
+pays for the edit, not for the store. Nothing here writes.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from itertools import repeat
+from operator import attrgetter
 from pathlib import Path
 
-from wikimem.lint.scan import FileFacts, ItemFacts, scan_file
+from wikimem.lint.graph import LinkIndex, Support
+from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file
 
-__all__ = ["Snapshot", "relative_path"]
+__all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 
 _KINDS = (("wiki", "wiki"), ("diary", "diary"))
+_NAME = attrgetter("name")
 
 
 def relative_path(root: Path, path: str | os.PathLike[str]) -> str:
@@ -32,14 +39,38 @@ def relative_path(root: Path, path: str | os.PathLike[str]) -> str:
     return candidate.as_posix()
 
 
+@dataclass
+class Changes:
+    """What one refresh changed, for whoever keeps findings derived from the facts.
+
+    ``files`` maps each re-read or dropped path to its ``(old, new)`` facts
+    (``None`` for absent); ``linked`` holds the targets that gained their
+    first linker or lost their last, ``named`` the wiki items that appeared or disappeared, and
+    ``supported`` the wiki items whose evidence standing may have changed.
+    """
+
+    files: dict[str, tuple[FileFacts | None, FileFacts | None]] = field(default_factory=dict)
+    linked: set[Target] = field(default_factory=set)
+    named: set[Target] = field(default_factory=set)
+    supported: set[Target] = field(default_factory=set)
+
+
 class Snapshot:
-    """The memory files under ``root`` as facts, keyed by relative path."""
+    """The memory files under ``root`` as facts, keyed by relative path.
+
+    ``wiki`` maps ``(file, name)`` to each wiki item (the last of a repeated
+    heading), ``diary`` maps ``(date, HH:MM)`` to the entries of that minute
+    in readable days; ``links`` and ``support`` are the reverse indexes of
+    :mod:`wikimem.lint.graph`. All are kept current by :meth:`refresh`.
+    """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self.files: dict[str, FileFacts] = {}
-        self._wiki: dict[tuple[str, str], ItemFacts] | None = None
-        self._diary: dict[tuple[str, str], list[ItemFacts]] | None = None
+        self.wiki: dict[Target, ItemFacts] = {}
+        self.diary: dict[Target, list[ItemFacts]] = {}
+        self.links = LinkIndex()
+        self.support = Support()
 
     @classmethod
     def read(cls, root: str | os.PathLike[str]) -> Snapshot:
@@ -69,8 +100,8 @@ class Snapshot:
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
         return out
 
-    def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> set[str]:
-        """Re-read what changed; returns the relative paths that were (re)read or dropped.
+    def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> Changes:
+        """Re-read what changed and update every index; returns what changed.
 
         A file is re-read when its ``(mtime_ns, size)`` differs from the
         last read, or when it is named in ``changed`` (for editors that keep
@@ -78,11 +109,10 @@ class Snapshot:
         """
         forced = {relative_path(self.root, p) for p in changed}
         listing = self._listing()
-        touched: set[str] = set()
+        changes = Changes()
         for path in list(self.files):
             if path not in listing:
-                del self.files[path]
-                touched.add(path)
+                changes.files[path] = (self.files.pop(path), None)
         for path, (kind, stem, signature) in listing.items():
             old = self.files.get(path)
             if old is not None and old.signature == signature and path not in forced:
@@ -90,14 +120,46 @@ class Snapshot:
             try:
                 data = (self.root / path).read_bytes()
             except OSError:
-                self.files.pop(path, None)
-                touched.add(path)
+                if old is not None:
+                    changes.files[path] = (self.files.pop(path), None)
                 continue
-            self.files[path] = scan_file(path, kind, stem, data, signature)  # type: ignore[arg-type]
-            touched.add(path)
-        if touched:
-            self._wiki = self._diary = None
-        return touched
+            new = scan_file(path, kind, stem, data, signature)  # type: ignore[arg-type]
+            self.files[path] = new
+            changes.files[path] = (old, new)
+        if changes.files:
+            self._apply(changes)
+        return changes
+
+    def _apply(self, changes: Changes) -> None:
+        old = [pair[0] for pair in changes.files.values() if pair[0] is not None]
+        new = [pair[1] for pair in changes.files.values() if pair[1] is not None]
+        wiki, diary = self.wiki, self.diary
+        before: set[Target] = set()
+        for facts in old:
+            if facts.kind == "wiki":
+                keys = item_keys(facts)
+                before.update(keys)
+                for key in keys:
+                    wiki.pop(key, None)
+            elif facts.valid:
+                for key in item_keys(facts):
+                    diary.pop(key, None)
+        after: set[Target] = set()
+        for facts in new:
+            if facts.kind == "wiki":
+                keys = item_keys(facts)
+                after.update(keys)
+                wiki.update(zip(keys, facts.items))
+            elif facts.valid:
+                for key, item in zip(item_keys(facts), facts.items):
+                    entries = diary.get(key)
+                    if entries is None:
+                        diary[key] = [item]
+                    else:
+                        entries.append(item)
+        changes.named = before ^ after if before else after
+        changes.linked = self.links.update(old, new)
+        changes.supported = self.support.update(old, new, changes.named, wiki, diary)
 
     # -- lookups over the current facts ---------------------------------------
 
@@ -109,24 +171,11 @@ class Snapshot:
         """Day files that the library reads (named as real dates), in date order."""
         return sorted((f for f in self.files.values() if f.kind == "diary" and f.valid), key=lambda f: f.stem)
 
-    @property
-    def wiki(self) -> dict[tuple[str, str], ItemFacts]:
-        """``(file, name) -> item`` for every wiki item (last of a repeated heading)."""
-        if self._wiki is None:
-            self._wiki = {(f.stem, item.name): item for f in self.wiki_files() for item in f.items}
-        return self._wiki
-
-    @property
-    def diary(self) -> dict[tuple[str, str], list[ItemFacts]]:
-        """``(date, HH:MM) -> entries`` (a minute may hold several) for readable days."""
-        if self._diary is None:
-            out: dict[tuple[str, str], list[ItemFacts]] = {}
-            for f in self.diary_files():
-                for item in f.items:
-                    out.setdefault((f.stem, item.name), []).append(item)
-            self._diary = out
-        return self._diary
-
     def path_of(self, file: str) -> str:
         """The relative path of RecallFile ``file``."""
         return f"wiki/{file}.md"
+
+
+def item_keys(facts: FileFacts) -> list[Target]:
+    """``(file or date, name)`` of each item in ``facts``, in file order."""
+    return list(zip(repeat(facts.stem), map(_NAME, facts.items)))

@@ -17,15 +17,16 @@ import json
 import os
 import re
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
+from wikimem.lint.scan import ItemFacts
 from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
 
-__all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "read_npy_header", "vector_findings"]
+__all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
 
 KEYS_FILE = "vectors.keys.jsonl"
 DIARY_VECTORS_DIR = "diary-vectors"
@@ -109,82 +110,166 @@ def _check_matrix(folder: Path, header: dict[str, Any], rows: int) -> str | None
     return None
 
 
-def _hash(name: str, content: str) -> str:
-    return hashlib.sha256(item_text(name, content).encode()).hexdigest()
+def _hash(item: ItemFacts, name: str) -> str:
+    """The cache key of an item's row (kept on its facts: computed once per read)."""
+    if item.vector_hash is None:
+        item.vector_hash = hashlib.sha256(item_text(name, item.content).encode()).hexdigest()
+    return item.vector_hash
 
 
-def _stale(keys: list[dict[str, str]], current: dict[tuple[str, str], Iterable[str]]) -> tuple[int, int]:
-    """``(changed, gone)`` rows among ``keys`` against the current hashes per key."""
-    changed = gone = 0
-    for key in keys:
-        hashes = current.get((key["file"], key["name"]))
-        if hashes is None:
-            gone += 1
-        elif key["hash"] not in hashes:
-            changed += 1
-    return changed, gone
-
-
-def _folder_findings(snapshot: Snapshot, folder: Path, label: str, model: str | None,
-                     current: dict[tuple[str, str], Iterable[str]]) -> tuple[list[Finding], str | None]:
-    keys_rel = f"{label}{KEYS_FILE}"
-    has_keys = (folder / KEYS_FILE).exists()
+def _signature(folder: Path) -> tuple[object, ...] | None:
+    """What the cache in ``folder`` looks like from outside: ``None`` when there is none."""
     try:
-        versions = [n for n in os.listdir(folder) if _VERSION_RE.match(n)]
+        st = os.stat(folder / KEYS_FILE)
+        keys: object = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        keys = None
+    try:
+        versions = sorted(n for n in os.listdir(folder) if _VERSION_RE.match(n))
     except OSError:
         versions = []
-    if not has_keys:
-        if versions:
-            return [make_finding("vector-cache-torn", f"{label}{sorted(versions)[-1]}",
-                                 "a vector matrix without its keys file: the cache is ignored and rebuilt "
-                                 "(every row re-embedded) on the next sync")], None
-        return [], None
-    keys = _read_keys(folder)
-    problem = keys if isinstance(keys, str) else _check_matrix(folder, keys[0], len(keys[1]))
-    if problem is not None:
-        return [make_finding("vector-cache-torn", keys_rel, f"{problem}: the cache is ignored and rebuilt "
-                             "(every row re-embedded) on the next sync")], None
-    assert not isinstance(keys, str)
-    header, rows = keys
-    findings: list[Finding] = []
-    stamped = header.get("model") if isinstance(header.get("model"), str) and header.get("model") else None
-    if model is not None and stamped is not None and stamped != model:
-        findings.append(make_finding(
-            "vector-cache-model", keys_rel, f"built with model {stamped!r} but the embedder in use is "
-            f"{model!r}: ranking falls back to BM25 only until the cache is deleted and re-embedded"))
-    changed, gone = _stale(rows, current)
-    if changed or gone:
-        findings.append(make_finding(
-            "vector-cache-stale", keys_rel, f"{changed} row(s) for changed content and {gone} for items "
-            f"that no longer exist, of {len(rows)}: the next sync re-embeds what changed"))
-    return findings, stamped
+    if keys is None and not versions:
+        return None
+    stats = []
+    for name in versions:
+        try:
+            st = os.stat(folder / name)
+            stats.append((name, st.st_mtime_ns, st.st_size))
+        except OSError:
+            stats.append((name, None, None))
+    return keys, tuple(stats)
+
+
+class _Folder:
+    """One cache pair (the wiki's at the root, the diary's in ``diary-vectors/``)."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.signature: tuple[object, ...] | None = None
+        self.problem: Finding | None = None
+        self.header: dict[str, Any] = {}
+        self.rows = 0
+        self.by_file: dict[str, list[tuple[str, str]]] = {}
+        self.stale: dict[str, tuple[int, int]] = {}
+
+    def refresh(self, folder: Path) -> bool:
+        """Re-read the keys file if the cache changed on disk; True when it did."""
+        signature = _signature(folder)
+        if signature == self.signature and signature is not None:
+            return False
+        self.signature, self.problem, self.header, self.rows, self.by_file = signature, None, {}, 0, {}
+        self.stale = {}
+        if signature is None:
+            return True
+        keys_rel = f"{self.label}{KEYS_FILE}"
+        if signature[0] is None:
+            versions = signature[1]
+            self.problem = make_finding(
+                "vector-cache-torn", f"{self.label}{versions[-1][0]}",  # type: ignore[index]
+                "a vector matrix without its keys file: the cache is ignored and rebuilt "
+                "(every row re-embedded) on the next sync")
+            return True
+        keys = _read_keys(folder)
+        problem = keys if isinstance(keys, str) else _check_matrix(folder, keys[0], len(keys[1]))
+        if problem is not None:
+            self.problem = make_finding("vector-cache-torn", keys_rel, f"{problem}: the cache is ignored and "
+                                        "rebuilt (every row re-embedded) on the next sync")
+            return True
+        assert not isinstance(keys, str)
+        self.header, rows = keys
+        self.rows = len(rows)
+        for row in rows:
+            self.by_file.setdefault(row["file"], []).append((row["name"], row["hash"]))
+        return True
+
+    def recount(self, files: Iterable[str], current: Callable[[str, str], Iterable[str] | None]) -> None:
+        """Re-judge the rows of ``files`` against the current hashes."""
+        for file in files:
+            changed = gone = 0
+            for name, digest in self.by_file.get(file, ()):
+                hashes = current(file, name)
+                if hashes is None:
+                    gone += 1
+                elif digest not in hashes:
+                    changed += 1
+            if changed or gone:
+                self.stale[file] = (changed, gone)
+            else:
+                self.stale.pop(file, None)
+
+    @property
+    def model(self) -> str | None:
+        model = self.header.get("model")
+        return model if isinstance(model, str) and model else None
+
+    def findings(self, model: str | None) -> list[Finding]:
+        if self.problem is not None:
+            return [self.problem]
+        if self.signature is None:
+            return []
+        keys_rel = f"{self.label}{KEYS_FILE}"
+        out: list[Finding] = []
+        stamped = self.model
+        if model is not None and stamped is not None and stamped != model:
+            out.append(make_finding(
+                "vector-cache-model", keys_rel, f"built with model {stamped!r} but the embedder in use is "
+                f"{model!r}: ranking falls back to BM25 only until the cache is deleted and re-embedded"))
+        changed = sum(c for c, _ in self.stale.values())
+        gone = sum(g for _, g in self.stale.values())
+        if changed or gone:
+            out.append(make_finding(
+                "vector-cache-stale", keys_rel, f"{changed} row(s) for changed content and {gone} for items "
+                f"that no longer exist, of {self.rows}: the next sync re-embeds what changed"))
+        return out
+
+
+class VectorCheck:
+    """The vector cache checks, kept between runs.
+
+    The keys files are re-read only when a cache file changed on disk, and
+    rows are re-judged only for the RecallFiles and days that changed, so
+    a re-lint after an edit does not hash the store again.
+    """
+
+    def __init__(self) -> None:
+        self._wiki = _Folder("")
+        self._diary = _Folder(f"{DIARY_VECTORS_DIR}/")
+
+    def run(self, snapshot: Snapshot, touched: Iterable[str], *, model: str | None = None) -> list[Finding]:
+        """Findings for the wiki cache (store root) and the diary cache (``diary-vectors/``).
+
+        ``touched`` are the memory paths re-read since the last run.
+        """
+        wiki, diary = snapshot.wiki, snapshot.diary
+
+        def wiki_hashes(file: str, name: str) -> Iterable[str] | None:
+            item = wiki.get((file, name))
+            return None if item is None else (_hash(item, name),)
+
+        def diary_hashes(date: str, time: str) -> Iterable[str] | None:
+            entries = diary.get((date, time))
+            return None if entries is None else {_hash(entry, time) for entry in entries}
+
+        touched = list(touched)
+        for folder, where, current, prefix in (
+            (self._wiki, snapshot.root, wiki_hashes, "wiki/"),
+            (self._diary, snapshot.root / DIARY_VECTORS_DIR, diary_hashes, "diary/"),
+        ):
+            if folder.refresh(where):
+                folder.recount(list(folder.by_file), current)
+            else:
+                files = [p[len(prefix):-3] for p in touched if p.startswith(prefix)]
+                folder.recount([f for f in files if f in folder.by_file], current)
+        findings = self._wiki.findings(model) + self._diary.findings(model)
+        wiki_model, diary_model = self._wiki.model, self._diary.model
+        if model is None and wiki_model and diary_model and wiki_model != diary_model \
+                and self._wiki.problem is None and self._diary.problem is None:
+            findings.append(make_finding(
+                "vector-cache-model", f"{DIARY_VECTORS_DIR}/{KEYS_FILE}", f"built with model {diary_model!r} "
+                f"but the wiki cache with {wiki_model!r}: one of them is from another model"))
+        return findings
 
 
 def vector_findings(snapshot: Snapshot, *, model: str | None = None) -> list[Finding]:
-    """Findings for the wiki cache (store root) and the diary cache (``diary-vectors/``)."""
-    root = snapshot.root
-    if not (root / KEYS_FILE).exists() and not (root / DIARY_VECTORS_DIR).is_dir() and not any(
-        _VERSION_RE.match(n) for n in _listdir(root)
-    ):
-        return []
-    wiki: dict[tuple[str, str], Iterable[str]] = {
-        key: (_hash(key[1], item.content),) for key, item in snapshot.wiki.items()
-    }
-    diary: dict[tuple[str, str], Iterable[str]] = {
-        key: {_hash(key[1], e.content) for e in entries} for key, entries in snapshot.diary.items()
-    }
-    findings, wiki_model = _folder_findings(snapshot, root, "", model, wiki)
-    more, diary_model = _folder_findings(snapshot, root / DIARY_VECTORS_DIR, f"{DIARY_VECTORS_DIR}/", model, diary)
-    findings += more
-    if model is None and wiki_model and diary_model and wiki_model != diary_model:
-        findings.append(make_finding(
-            "vector-cache-model", f"{DIARY_VECTORS_DIR}/{KEYS_FILE}", f"built with model {diary_model!r} "
-            f"but the wiki cache with {wiki_model!r}: one of them is from another model"))
-    return findings
-
-
-def _listdir(folder: Path) -> list[str]:
-    try:
-        return os.listdir(folder)
-    except OSError:
-        return []
+    """The vector cache findings of ``snapshot``, checked once."""
+    return VectorCheck().run(snapshot, (), model=model)

@@ -2,7 +2,9 @@
 
 The app never picks a winner by itself: the user keeps their draft, takes
 the disk version, or merges by hand. Escape backs out to the editor with the
-draft intact and nothing written.
+draft intact and nothing written. The merge box is a ``SafeTextArea`` (hidden
+characters as reversible escapes, like the editor), and toasts are not shown
+on this screen (they would cover its buttons): they appear once it closes.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, Static
 
 from wikimem_tui.safe import safe_line, safe_text
+from wikimem_tui.widgets.safe_inputs import SafeTextArea
 
 __all__ = ["ConflictChoice", "ConflictScreen"]
 
@@ -44,6 +47,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
     ConflictScreen #merge { height: 1fr; }
     ConflictScreen #conflict-buttons { height: auto; }
     ConflictScreen Button { margin-right: 1; }
+    ConflictScreen Toast { display: none; }
     """
 
     BINDINGS = [
@@ -75,9 +79,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
                         disk = safe_text(self.disk) if self.disk is not None else Text("(deleted on disk)", style="italic")
                         yield Static(disk, id="disk")
             yield Static("merge by hand (edit, then Save merge):", classes="side-title")
-            area = TextArea(self.mine, id="merge", soft_wrap=True)
-            area.cursor_blink = self._cursor_blink
-            yield area
+            yield SafeTextArea(self.mine, id="merge", soft_wrap=True, cursor_blink=self._cursor_blink)
             with Horizontal(id="conflict-buttons"):
                 yield Button("Keep mine ^k", id="keep", variant="warning")
                 yield Button("Take disk ^t", id="disk-btn", variant="primary")
@@ -91,7 +93,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
         elif action == "disk":
             self.dismiss(ConflictChoice("disk", self.disk))
         else:
-            self.dismiss(ConflictChoice("merge", self.query_one("#merge", TextArea).text))
+            self.dismiss(ConflictChoice("merge", self.query_one("#merge", SafeTextArea).raw))
 
     def action_back(self) -> None:
         """Back to the editor; nothing written."""

@@ -1,12 +1,16 @@
 """Small forms: new item, new RecallFile, rename, move.
 
 Each validates with the library's own rules (``validate_file``,
-``sanitize_item_name``) before closing, shows the error inline and stays
-open, so a dialog never hands the app a name the store would reject.
+``sanitize_item_name``) and the caller's ``check`` (e.g. "already exists")
+before closing, shows the error inline and stays open with what was typed,
+so a dialog never hands the app a name the store would reject. Escape with
+typed text asks before discarding it. Fields are ``SafeInput``s: a name
+pre-filled from memory shows hidden characters as escapes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -19,6 +23,8 @@ from textual.widgets import Button, Input, Label, Static
 
 from wikimem import sanitize_item_name, validate_file
 from wikimem_tui.safe import clean_line, safe_line
+from wikimem_tui.screens.confirm import confirm_discard
+from wikimem_tui.widgets.safe_inputs import SafeInput
 
 __all__ = ["Field", "FormScreen", "move_form", "new_file_form", "new_item_form", "rename_form"]
 
@@ -48,19 +54,30 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="form.cancel")]
 
-    def __init__(self, title: Text, fields: list[Field], *, known_files: list[str] | None = None, hint: str = "") -> None:
+    def __init__(
+        self,
+        title: Text,
+        fields: list[Field],
+        *,
+        hint: str = "",
+        check: Callable[[dict[str, str]], str | None] | None = None,
+        cursor_blink: bool = True,
+    ) -> None:
         super().__init__()
         self.title_text = title
         self.fields = fields
-        self.known_files = known_files
         self.hint = hint
+        self.check = check
+        """Extra validation of the cleaned values: an error message keeps the dialog open."""
+        self._cursor_blink = cursor_blink
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.title_text, id="form-title")
             for field in self.fields:
-                yield Label(field.label)
-                yield Input(field.value, placeholder=field.placeholder, id=f"field-{field.key}")
+                yield Label(Text(field.label))  # a Text: "[a-z0-9_-]" is not markup
+                yield SafeInput(field.value, placeholder=field.placeholder, id=f"field-{field.key}",
+                                cursor_blink=self._cursor_blink)
             if self.hint:
                 yield Static(Text(clean_line(self.hint), style="dim"))
             yield Static(id="form-error")
@@ -71,7 +88,7 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
     def _values(self) -> dict[str, str]:
         out: dict[str, str] = {}
         for field in self.fields:
-            raw = self.query_one(f"#field-{field.key}", Input).value.strip()
+            raw = self.query_one(f"#field-{field.key}", SafeInput).raw.strip()
             if field.kind == "file":
                 validate_file(raw)
                 out[field.key] = raw
@@ -83,14 +100,26 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
         """Validate; close with the values or show what is wrong."""
         try:
             values = self._values()
+            problem = self.check(values) if self.check is not None else None
         except ValueError as exc:
-            self.query_one("#form-error", Static).update(safe_line(str(exc)))
+            problem = str(exc)
+        if problem:
+            self.query_one("#form-error", Static).update(safe_line(problem))
             return
         self.dismiss(values)
 
+    @property
+    def typed(self) -> bool:
+        """True when any field differs from what the dialog opened with."""
+        return any(self.query_one(f"#field-{f.key}", SafeInput).raw != f.value for f in self.fields)
+
     def action_cancel(self) -> None:
-        """Close without a result."""
-        self.dismiss(None)
+        """Close without a result; asks first when something was typed."""
+        if not self.typed:
+            self.dismiss(None)
+            return
+
+        confirm_discard(self)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -118,31 +147,39 @@ def _title(prefix: str, subject: str | None = None) -> Text:
     return text
 
 
-def new_item_form(files: list[str], default_file: str | None) -> FormScreen:
+Check = Callable[[dict[str, str]], str | None]
+
+
+def _listing(label: str, files: list[str]) -> str:
+    return f"{label}: " + ", ".join(files[:12]) + (" …" if len(files) > 12 else "") if files else ""
+
+
+def new_item_form(files: list[str], default_file: str | None, check: Check, *, cursor_blink: bool = True) -> FormScreen:
     """Ask for RecallFile + item name of a new item."""
-    hint = "Existing files: " + ", ".join(files[:12]) + (" …" if len(files) > 12 else "") if files else ""
     return FormScreen(
         _title("New item"),
         [Field("file", "RecallFile", "file", default_file or "", "e.g. preferences"), Field("name", "Item name", "name")],
-        hint=hint,
+        hint=_listing("Existing files", files), check=check, cursor_blink=cursor_blink,
     )
 
 
-def new_file_form() -> FormScreen:
+def new_file_form(check: Check, *, cursor_blink: bool = True) -> FormScreen:
     """Ask for a new RecallFile name and its first item's name."""
     return FormScreen(
         _title("New RecallFile (it exists once its first item is saved)"),
         [Field("file", "RecallFile name ([a-z0-9_-])", "file", "", "e.g. projects"), Field("name", "First item name", "name")],
+        check=check, cursor_blink=cursor_blink,
     )
 
 
-def rename_form(file: str, name: str) -> FormScreen:
+def rename_form(file: str, name: str, check: Check, *, cursor_blink: bool = True) -> FormScreen:
     """Ask for the new name of ``file:name``."""
-    return FormScreen(_title("Rename ", f"{file}:{name}"), [Field("name", "New name", "name", name)])
+    return FormScreen(_title("Rename ", f"{file}:{name}"), [Field("name", "New name", "name", name)],
+                      check=check, cursor_blink=cursor_blink)
 
 
-def move_form(file: str, name: str, files: list[str]) -> FormScreen:
+def move_form(file: str, name: str, files: list[str], check: Check, *, cursor_blink: bool = True) -> FormScreen:
     """Ask for the RecallFile to move ``file:name`` to."""
     others = [f for f in files if f != file]
-    hint = "Files: " + ", ".join(others[:12]) + (" …" if len(others) > 12 else "") if others else ""
-    return FormScreen(_title("Move ", f"{file}:{name}"), [Field("file", "To RecallFile", "file", "")], hint=hint)
+    return FormScreen(_title("Move ", f"{file}:{name}"), [Field("file", "To RecallFile", "file", "")],
+                      hint=_listing("Files", others), check=check, cursor_blink=cursor_blink)

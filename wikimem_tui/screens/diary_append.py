@@ -4,12 +4,12 @@ The diary is append-only, so this dialog is the whole editing story for it:
 no edit, no delete. Validation is the library's (``Diary.append`` raises
 ``ValueError`` and writes nothing), shown inline so the user can fix the
 entry without losing it. The time defaults to the backend's clock, not the
-real one, so tests and screenshots are reproducible.
+real one, so tests and screenshots are reproducible. The write is the
+Backend's (``append_diary``: read-only checked and the own write recorded
+there, once); Escape with a typed entry asks before discarding it.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -20,6 +20,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from wikimem import DiaryItem
+from wikimem_tui.backend import Backend, ReadOnlyError
+from wikimem_tui.screens.confirm import confirm_discard
 
 __all__ = ["DiaryAppendScreen"]
 
@@ -47,15 +49,12 @@ class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
         Binding("escape", "cancel", "Cancel", id="diary_append.cancel"),
     ]
 
-    def __init__(self, date: str | None = None) -> None:
+    def __init__(self, backend: Backend, date: str | None = None, *, cursor_blink: bool = True) -> None:
         super().__init__()
+        self.backend = backend
         self.date = date
         """The day the entry goes to (default: the backend's today)."""
-
-    @property
-    def backend(self) -> Any:
-        """The App's backend."""
-        return self.app.backend  # type: ignore[attr-defined]
+        self._cursor_blink = cursor_blink
 
     def compose(self) -> ComposeResult:
         backend = self.backend
@@ -75,9 +74,8 @@ class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
                 yield Button("Cancel  esc", id="append-cancel")
 
     def on_mount(self) -> None:
-        blink = getattr(self.app, "cursor_blink", True)  # the App turns blinking off in tests
         for field in self.query("Input, TextArea"):
-            field.cursor_blink = blink  # type: ignore[attr-defined]
+            field.cursor_blink = self._cursor_blink  # type: ignore[attr-defined]
         self.query_one(TextArea).focus()
 
     def _error(self, message: str) -> None:
@@ -85,28 +83,23 @@ class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
 
     def action_save(self) -> None:
         """Append the entry, or show why the library refused it."""
-        backend = self.backend
-        if backend.read_only:
-            self._error("read-only: nothing written")
-            return
         date = self.query_one("#append-date", Input).value.strip() or None
         time = self.query_one("#append-time", Input).value.strip() or None
         content = self.query_one(TextArea).text
         try:
-            entry = backend.diary.append(
-                content, ts=backend.clock(), date=date, time=time, owner=backend.owner
-            )
-        except ValueError as exc:
+            entry = self.backend.append_diary(content, date=date, time=time)
+        except (ValueError, ReadOnlyError) as exc:
             self._error(f"not appended: {exc}")
             return
-        # Recorded now, not in the dismiss callback: the watcher may look at the
-        # files before the dialog is gone and would report our write as external.
-        backend.note_write(diary_dates=[entry.date])
         self.dismiss(entry)
 
     def action_cancel(self) -> None:
-        """Close without writing."""
-        self.dismiss(None)
+        """Close without writing; asks first when an entry was typed."""
+        if not self.query_one(TextArea).text.strip():
+            self.dismiss(None)
+            return
+
+        confirm_discard(self, "Discard the entry you typed?")
 
     @on(Button.Pressed, "#append-save")
     def _save_pressed(self) -> None:

@@ -4,8 +4,8 @@ The diary is evidence, the wiki is the reviewed state: promotion copies the
 chosen entries' text into a new or existing item and keeps a visible trail
 back to them — one ``(evidence: diary DATE HH:MM, owner …)`` line per entry —
 so a reader can always find where a memory came from. The write itself is
-``Backend.promote`` (one ``MemoryStore.add``, content from
-``context.promotion_content``); a rejected write is shown here
+``Backend.promote`` (one checked ``MemoryStore.add`` under the store lock,
+content from ``backend.promotion_content``); a rejected write is shown here
 and nothing is written.
 """
 
@@ -21,15 +21,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
-from wikimem import DiaryItem, sanitize_item_name, validate_file
-from wikimem_tui.messages import StoreChange
+from wikimem import ConflictError, DiaryItem, RecallItem, sanitize_item_name, validate_file
+from wikimem_tui.backend import Backend, ReadOnlyError
+from wikimem_tui.screens.confirm import confirm_discard
 from wikimem_tui.safe import clean_line, safe_line
 
 __all__ = ["PromoteScreen"]
 
 
-class PromoteScreen(ModalScreen[tuple[StoreChange, str, str] | None]):
-    """Pick entries of one day and the item they become; dismisses with ``(change, file, name)``."""
+class PromoteScreen(ModalScreen[RecallItem | None]):
+    """Pick entries of one day and the item they become; dismisses with the item written."""
 
     DEFAULT_CSS = """
     PromoteScreen { align: center middle; }
@@ -45,8 +46,10 @@ class PromoteScreen(ModalScreen[tuple[StoreChange, str, str] | None]):
         Binding("escape", "cancel", "Cancel", id="promote.cancel"),
     ]
 
-    def __init__(self, date: str, entries: list[DiaryItem], time: str | None = None, file: str = "") -> None:
+    def __init__(self, backend: Backend, date: str, entries: list[DiaryItem], time: str | None = None,
+                 file: str = "") -> None:
         super().__init__()
+        self.backend = backend
         self.date, self.entries, self.time, self.file = date, entries, time, file
 
     def compose(self) -> ComposeResult:
@@ -82,15 +85,21 @@ class PromoteScreen(ModalScreen[tuple[StoreChange, str, str] | None]):
         try:
             file = validate_file(self.query_one("#promote-file", Input).value.strip())
             name = sanitize_item_name(self.query_one("#promote-name", Input).value)
-            change = self.app.backend.promote(chosen, file, name)  # type: ignore[attr-defined]
-        except (ValueError, PermissionError) as exc:
+            item = self.backend.promote(chosen, file, name)
+        except (ValueError, ReadOnlyError, ConflictError) as exc:
             self._error(f"not promoted: {exc}")
             return
-        self.dismiss((change, file, name))
+        self.dismiss(item)
 
     def action_cancel(self) -> None:
-        """Close without writing."""
-        self.dismiss(None)
+        """Close without writing; asks first when a file or name was typed."""
+        typed = any(self.query_one(f"#promote-{key}", Input).value.strip() != default
+                    for key, default in (("file", self.file), ("name", "")))
+        if not typed:
+            self.dismiss(None)
+            return
+
+        confirm_discard(self)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

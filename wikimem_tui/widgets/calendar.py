@@ -30,7 +30,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem
-from wikimem_tui.context import Catalogue
+from wikimem_tui.backend import Backend
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, StoreChange, StoreChanged
 from wikimem_tui.safe import safe_line, safe_text
 
@@ -194,15 +195,12 @@ class DiaryCalendar(Widget):
                 key_display="]"),
     ]
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.backend = backend
+        """The app's :class:`~wikimem_tui.backend.Backend` (reads, and the append dialog's writes)."""
         self.catalogue: Catalogue | None = None
         """Where the per-day counts come from; None until the app's first build finishes."""
-
-    @property
-    def backend(self) -> Any:
-        """The App's :class:`~wikimem_tui.context.Backend`."""
-        return self.app.backend  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         today = self.backend.today()
@@ -305,7 +303,7 @@ class DiaryCalendar(Widget):
         if self.backend.read_only:
             self.notify("Read-only: the diary cannot be appended to.", severity="warning", markup=False)
             return
-        self.app.push_screen(DiaryAppendScreen(self.selected_date), self._appended)
+        self.app.push_screen(DiaryAppendScreen(self.backend, self.selected_date), self._appended)
 
     def _appended(self, entry: DiaryItem | None) -> None:
         if entry is None:

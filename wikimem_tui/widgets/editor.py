@@ -1,11 +1,19 @@
-"""The item editor: a TextArea whose save is ``MemoryStore.add`` and nothing else.
+"""The item editor: a draft whose save is one checked write through the Backend.
 
-Two promises live here. Bad input writes nothing: the store validates and
-raises ``ValueError``, which is shown inline under the text, and the buffer
-is kept so the user can fix it. And nobody's edit is lost silently: the
-editor remembers the content it was opened with (``base``); if the disk
-version differs from it at save time (another process wrote the item), it
-does not write but posts ``Conflict`` so the app can show both versions.
+Three promises live here. Bad input writes nothing: the store validates and
+raises ``ValueError``, shown inline under the text, and the draft is kept.
+Nobody's edit is lost silently: the editor remembers the content it was
+opened with (``base``) and saves with ``expected=base``, so the store
+compares it under its lock; another process's write in between raises
+``ConflictError`` and the conflict screen shows both versions (there is no
+check-then-write window). And provenance survives: the owner and source are
+two explicit fields, pre-filled with the item's own values, so saving an
+edit of the content alone keeps them.
+
+Hidden characters (terminal escapes, bidi overrides…) in the item appear as
+visible ``\\x1b``-style escapes and are saved back as the same characters
+(``SafeTextArea``), so the terminal never receives them and an edit that
+does not touch them changes no byte.
 """
 
 from __future__ import annotations
@@ -16,25 +24,37 @@ import tempfile
 from pathlib import Path
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, Label, Static
 
-from wikimem import RecallItem
-from wikimem_tui.safe import safe_line
+from wikimem import ConflictError, RecallItem
+from wikimem_tui.backend import Backend, ReadOnlyError
+from wikimem_tui.safe import has_hidden, safe_line
+from wikimem_tui.screens.conflict import ConflictScreen
+from wikimem_tui.widgets.safe_inputs import SafeInput, SafeTextArea
 
 __all__ = ["ItemEditor"]
 
 
+def _content(item: RecallItem | None) -> str | None:
+    return item.content if item is not None else None
+
+
 class ItemEditor(Vertical):
-    """Edit the content of one item (``file:name``)."""
+    """Edit the content, owner and source of one item (``file:name``)."""
 
     DEFAULT_CSS = """
     ItemEditor { height: 1fr; }
     ItemEditor #editor-title { height: 1; text-style: bold; padding: 0 1; }
     ItemEditor TextArea { height: 1fr; }
+    ItemEditor #editor-provenance { height: auto; }
+    ItemEditor #editor-provenance Label { padding: 1 1 0 1; }
+    ItemEditor #editor-provenance Input { width: 1fr; }
+    ItemEditor #editor-hidden { color: $warning; height: auto; padding: 0 1; display: none; }
+    ItemEditor #editor-hidden.shown { display: block; }
     ItemEditor #editor-error { color: $error; height: auto; padding: 0 1; display: none; }
     ItemEditor #editor-error.shown { display: block; }
     ItemEditor #editor-buttons { height: auto; align-horizontal: right; }
@@ -48,67 +68,87 @@ class ItemEditor(Vertical):
             super().__init__()
             self.item = item
 
-    class Conflict(Message):
-        """The disk version changed since editing began; nothing was written."""
-
-        def __init__(self, file: str, name: str, mine: str, disk: RecallItem | None) -> None:
-            super().__init__()
-            self.file = file
-            self.item_name = name
-            self.mine = mine
-            self.disk = disk
-
     class Closed(Message):
-        """The user left the editor without saving."""
+        """The editor is done without a save of its own (cancel, or the disk version was taken)."""
 
-    def __init__(self, *, cursor_blink: bool = True, id: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, cursor_blink: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.backend = backend
         self._cursor_blink = cursor_blink
         self.file = ""
         """RecallFile of the item being edited."""
         self.item_name = ""
         """Item name being edited (its heading)."""
         self.base: str | None = None
-        """Content as it was on disk when editing began (None: a new item)."""
+        """Content as last read from disk (None: a new item); the save's ``expected``."""
+        self._base_owner = ""
+        self._base_source = ""
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-title")
-        area = TextArea(id="editor-area", soft_wrap=True, tab_behavior="focus")
-        area.cursor_blink = self._cursor_blink
-        yield area
+        yield SafeTextArea(id="editor-area", soft_wrap=True, tab_behavior="focus", cursor_blink=self._cursor_blink)
+        with Horizontal(id="editor-provenance"):
+            yield Label("owner")
+            yield SafeInput(id="editor-owner", placeholder="who this memory is from", cursor_blink=self._cursor_blink)
+            yield Label("source")
+            yield SafeInput(id="editor-source", placeholder="conversation id", cursor_blink=self._cursor_blink)
+        yield Static(Text("This item holds hidden characters (terminal escapes, bidi or zero-width): they show as "
+                          "\\x1b-style escapes and are saved back as the same characters; \\\\ before an escape "
+                          "keeps it literal."), id="editor-hidden")
         yield Static(id="editor-error")
         with Horizontal(id="editor-buttons"):
             yield Button("Save ^s", id="editor-save", variant="primary")
             yield Button("Cancel esc", id="editor-cancel")
 
     @property
-    def area(self) -> TextArea:
-        """The TextArea holding the draft."""
-        return self.query_one(TextArea)
+    def area(self) -> SafeTextArea:
+        """The TextArea holding the (escaped) draft."""
+        return self.query_one(SafeTextArea)
 
     @property
     def text(self) -> str:
-        """The draft as typed."""
-        return self.area.text
+        """The draft as it will be saved (escapes turned back into characters)."""
+        return self.area.raw
+
+    @property
+    def owner(self) -> str:
+        """The owner field as it will be saved."""
+        return self.query_one("#editor-owner", SafeInput).raw.strip()
+
+    @property
+    def source(self) -> str:
+        """The source field as it will be saved."""
+        return self.query_one("#editor-source", SafeInput).raw.strip()
 
     @property
     def dirty(self) -> bool:
-        """True when the draft differs from what editing started with."""
-        return self.text.strip() != (self.base or "").strip()
+        """True when the draft (content, owner or source) differs from what editing started with."""
+        return (self.text.strip() != (self.base or "").strip()
+                or (self.owner, self.source) != (self._base_owner, self._base_source))
 
-    def load(self, file: str, name: str, content: str | None) -> None:
-        """Start editing ``file:name``; ``content`` None means a new item."""
-        self.file, self.item_name, self.base = file, name, content
+    def load(self, file: str, name: str, item: RecallItem | None) -> None:
+        """Start editing ``file:name``; ``item`` None means a new item (owned by the app)."""
+        self.file, self.item_name = file, name
         title = Text("editing ", style="dim")
         title.append_text(safe_line(file, "bold"))
         title.append(":")
         title.append_text(safe_line(name, "bold"))
-        if content is None:
+        if item is None:
             title.append("  (new)", style="italic")
         self.query_one("#editor-title", Static).update(title)
-        self.area.load_text(content or "")
-        self.show_error(None)
+        self._take(item, new_owner=self.backend.owner)
         self.area.focus()
+
+    def _take(self, item: RecallItem | None, *, new_owner: str = "") -> None:
+        """Draft, base and provenance fields from ``item`` (None: empty, owner ``new_owner``)."""
+        self.base = _content(item)
+        self._base_owner = (item.owner or "") if item is not None else new_owner
+        self._base_source = (item.source_conv or "") if item is not None else ""
+        self.area.load_raw(self.base or "")
+        self.query_one("#editor-owner", SafeInput).raw = self._base_owner
+        self.query_one("#editor-source", SafeInput).raw = self._base_source
+        self.query_one("#editor-hidden").set_class(has_hidden(self.base or ""), "shown")
+        self.show_error(None)
 
     def show_error(self, message: str | None) -> None:
         """Show (or clear) a validation error under the text."""
@@ -116,35 +156,55 @@ class ItemEditor(Vertical):
         error.update(safe_line(message or ""))
         error.set_class(bool(message), "shown")
 
-    def save(self, *, force: bool = False) -> RecallItem | None:
-        """Write the draft via ``store.add``; None when nothing was written.
+    # -- saving -------------------------------------------------------------------
 
-        Without ``force``, a disk version different from ``base`` (and from
-        the draft) posts ``Conflict`` instead of writing.
-        """
-        backend = self.app.backend  # type: ignore[attr-defined]
-        if backend.read_only:
-            self.app.notify("read-only: nothing saved", severity="warning", markup=False)
-            return None
-        store = backend.store
-        disk = store.get(self.file, self.item_name)
-        if not force:
-            disk_content = disk.content if disk is not None else None
-            if disk_content != self.base and disk_content != self.text.strip():
-                self.post_message(self.Conflict(self.file, self.item_name, self.text, disk))
-                return None
-        # The edit is this app's (owner, ts); where the memory came from (source) stays.
-        source = disk.source_conv if disk is not None else None
-        try:
-            item = store.add(self.file, self.item_name, self.text, owner=backend.owner,
-                             source_conv=source, ts=backend.clock())
-        except ValueError as exc:
-            self.show_error(f"not saved: {exc}")
-            return None
-        self.base = item.content
-        self.show_error(None)
-        self.post_message(self.Saved(item))
-        return item
+    def save(self) -> None:
+        """Write the draft, checked against ``base``; a conflict opens the conflict screen."""
+        if not isinstance(self.app.screen, ConflictScreen):
+            self._write(self.text, self.base, None)
+
+    def disk_changed(self) -> None:
+        """The file changed on disk: reload a clean draft, or show both versions when there are edits."""
+        disk = self.backend.store.get(self.file, self.item_name)
+        if _content(disk) == self.base or isinstance(self.app.screen, ConflictScreen):
+            return
+        if not self.dirty:
+            self._take(disk)
+            self.notify("reloaded the item from disk (you had no edits)", markup=False)
+            return
+        self._write(self.text, self.base, ConflictError(self.file, self.item_name, self.base, disk))
+
+    @work(group="editor-save")
+    async def _write(self, content: str, expected: str | None, conflict: ConflictError | None) -> None:
+        """Save ``content`` if the item still holds ``expected``; on a conflict let the user choose, and retry."""
+        while True:
+            if conflict is not None:
+                screen = ConflictScreen(self.file, self.item_name, content, conflict.current,
+                                        cursor_blink=self._cursor_blink)
+                choice = await self.app.push_screen_wait(screen)
+                if choice is None:  # back to the draft; nothing written
+                    return
+                if choice.action == "disk":
+                    self._take(conflict.item)
+                    self.post_message(self.Closed())
+                    return
+                content, expected, conflict = choice.text or "", conflict.current, None
+                self.area.load_raw(content)
+            try:
+                item = self.backend.save(self.file, self.item_name, content, expected=expected,
+                                         owner=self.owner, source=self.source)
+            except ConflictError as exc:
+                conflict = exc
+                continue
+            except ReadOnlyError as exc:
+                self.notify(str(exc), severity="warning", markup=False)
+                return
+            except ValueError as exc:
+                self.show_error(f"not saved: {exc}")
+                return
+            self._take(item)
+            self.post_message(self.Saved(item))
+            return
 
     def run_external(self, command: str) -> bool:
         """Round-trip the draft through an external editor (the app suspends meanwhile).
@@ -161,20 +221,15 @@ class ItemEditor(Vertical):
                 with self.app.suspend():
                     subprocess.run([*shlex.split(command), str(path)], check=False)
             except Exception as exc:  # SuspendNotSupported, editor not found…
-                self.app.notify(f"cannot run $EDITOR ({command}): {exc}", severity="error", markup=False)
+                self.notify(f"cannot run $EDITOR ({command}): {exc}", severity="error", markup=False)
                 return False
             new_text = path.read_text(encoding="utf-8")
         if new_text.strip() == text.strip():
-            self.app.notify("unchanged: nothing written", markup=False)
+            self.notify("unchanged: nothing written", markup=False)
             return False
-        self.area.load_text(new_text)
-        return self.save() is not None
-
-    def take(self, content: str | None) -> None:
-        """Replace the draft and the base with the disk version (after a conflict)."""
-        self.base = content
-        self.area.load_text(content or "")
-        self.show_error(None)
+        self.area.load_raw(new_text)
+        self.save()
+        return True
 
     @on(Button.Pressed, "#editor-save")
     def _save_pressed(self, event: Button.Pressed) -> None:

@@ -1,195 +1,462 @@
-"""Health pane: cheap consistency checks over the memory, each finding jumps to its place.
+"""Health pane: ``wikimem lint`` live, grouped by severity and code, each finding one key from its place.
 
-This is a stand-in data source until ``wikimem lint`` exists: it computes only
-what the public API can tell (dangling links, names that would not pass
-validation, journal lines that are not JSON). ``collect_findings`` is the one
-function to replace; the pane only needs ``Finding`` rows. Checks read every
-file, so they run in a thread worker and never on the event loop.
+The findings are exactly the library's (``wikimem.lint.Linter``), so the
+pane and ``wikimem lint`` never disagree. One ``Linter`` is kept warm: after
+a store change the pane hands it the changed files and it re-reads only
+those (plus whatever changed its stat), so a re-lint costs the edit, not the
+store. Lint reads files, so it always runs in a thread worker; the Linter is
+not thread-safe, so runs are serialised by a lock, and a run superseded by a
+newer request drops its result (the newer run includes its changes).
+
+A 100k-item store can yield tens of thousands of findings (orphans are
+info), so the tree holds only the severity and code nodes plus the children
+of the groups the user opened, added ``CHUNK`` at a time. Tree rows are cut
+at the pane's width; the highlighted finding is shown whole, wrapping,
+below the tree with what its code means and how to fix it. Everything from
+a memory file is untrusted and goes through ``safe``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import DataTable, Static
+from textual.widgets import Input, Static, Tree
+from textual.timer import Timer
+from textual.widgets.tree import TreeNode
+from textual.worker import get_current_worker
 
-from wikimem import sanitize_item_name, validate_file
-from wikimem_tui.messages import OpenItem, StoreChange
-from wikimem_tui.safe import safe_line
-from wikimem_tui.widgets.journal_reader import JournalFollower
+from wikimem import Linter
+from wikimem.lint import CODES, SEVERITIES, Finding, LintReport
+from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
+from wikimem_tui.widgets.health_model import (
+    PLURAL,
+    SEVERITY_STYLES,
+    FindingFilter,
+    Group,
+    code_detail,
+    count_of,
+    finding_detail,
+    finding_label,
+    grouped,
+    haystack,
+    jump_for,
+)
+from wikimem_tui.widgets.incremental import IncrementalRefresh
+from wikimem_tui.widgets.topic_tree import SafeTree
 
-__all__ = ["Finding", "HealthPane", "collect_findings"]
+__all__ = ["CHUNK", "HealthPane", "HealthSource"]
 
-SEVERITY_STYLES = {"error": "bold red", "warning": "yellow", "info": "blue"}
+#: Findings added to an opened group at a time (a "more…" node loads the next ones).
+CHUNK = 200
+#: Error and warning groups up to this size open by themselves; bigger ones (and infos) stay closed.
+AUTO_OPEN = 30
+#: Seconds of typing pause before the filter applies.
+FILTER_DELAY = 0.12
+
+HINT = Text("↑/↓ a finding to read it whole here · enter opens its place · f filter · r re-lint", style="dim")
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+class HealthSource(Protocol):
+    """What the pane reads: the memory directory, the clock (for "linted at"), the embedder in use."""
+
+    root: Path
+    clock: Callable[[], dt.datetime]
+    embedder: Any
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One problem: stable code, severity, where, what; ``file``/``name`` to open it."""
+class HealthRef:
+    """What a tree node stands for; ``offset`` is where a "more…" node resumes."""
 
-    code: str
-    severity: str
-    location: str
-    message: str
-    file: str | None = None
-    name: str | None = None
-
-
-def collect_findings(backend: Any) -> list[Finding]:
-    """Run every check; errors first, then by location."""
-    store = backend.store
-    findings: list[Finding] = []
-    items = store.items()
-    known = {(item.file, item.name) for item in items}
-    for file in store.files():
-        try:
-            validate_file(file)
-        except ValueError as exc:
-            findings.append(Finding("bad-file-name", "error", f"wiki/{file}.md", str(exc)))
-    for item in items:
-        where = f"{item.file}:{item.name}"
-        try:
-            if sanitize_item_name(item.name) != item.name:
-                raise ValueError("name is not normalized (whitespace)")
-        except ValueError as exc:
-            findings.append(Finding("bad-item-name", "error", where, str(exc), item.file, item.name))
-        for link in item.links:
-            try:
-                target = (link.file, sanitize_item_name(link.name))
-            except ValueError:
-                target = (link.file, link.name)
-            if target not in known:
-                message = f"links to {link.render()}, which does not exist"
-                findings.append(
-                    Finding("dangling-link", "warning", where, message, item.file, item.name)
-                )
-    _, rows = JournalFollower(backend.journal_path).poll()
-    for row in rows:
-        if row.malformed:
-            findings.append(
-                Finding("journal-not-json", "warning", f"journal.jsonl:{row.lineno}", row.raw[:120])
-            )
-    order = {"error": 0, "warning": 1, "info": 2}
-    findings.sort(key=lambda f: (order.get(f.severity, 3), f.location))
-    return findings
+    kind: Literal["severity", "code", "finding", "more", "none"]
+    severity: str = ""
+    code: str = ""
+    finding: Finding | None = None
+    offset: int = 0
 
 
-class HealthPane(Widget):
-    """Findings table; enter/click on one opens the item it is about."""
+class FindingTree(SafeTree):  # type: ignore[misc]
+    """The findings, grouped; labels are built as Text, never parsed as markup."""
+
+    HELP_TITLE = "Findings"
+
+
+class HealthPane(IncrementalRefresh, Widget):
+    """Lint findings by severity and code, a filter, the highlighted one in full, enter to go there."""
+
+    HELP_TITLE = "Health (lint)"
+    HELP_NOTE = ("Filter: every word must match; sev:error (or sev:warn), code:dangling-link and "
+                 "path:wiki/people narrow by field. Enter on a finding opens its item, diary day, "
+                 "RecallFile or the journal; on a group it opens or closes it.")
 
     DEFAULT_CSS = """
     HealthPane { height: 1fr; }
-    HealthPane #health-status { height: 1; color: $text-muted; }
-    HealthPane #health-findings { height: 1fr; }
-    HealthPane #health-detail { height: auto; max-height: 4; background: $boost; padding: 0 1; }
+    HealthPane #health-header { dock: top; height: auto; }
+    HealthPane #health-status { height: 1; color: $text-muted; padding: 0 1; }
+    HealthPane #health-findings { height: 1fr; overflow-x: hidden; }
+    HealthPane #health-detail-box { height: auto; max-height: 9; background: $boost; padding: 0 1; }
+    HealthPane #health-detail { height: auto; }
     """
 
-    BINDINGS = [Binding("r", "recheck", "Re-check", id="health.recheck")]
+    BINDINGS = [
+        Binding("f", "filter", "Filter", id="health.filter"),
+        Binding("r", "recheck", "Re-lint", id="health.recheck"),
+        Binding("escape", "leave_filter", "Clear filter", id="health.clear-filter", show=False),
+    ]
 
-    class Checked(Message):
-        """Findings computed by the worker."""
+    class Linted(Message):
+        """A lint run finished in the worker (``report`` None when it failed: ``error`` says why)."""
 
-        def __init__(self, findings: list[Finding], ms: float, error: str = "") -> None:
+        def __init__(self, report: LintReport | None, haystacks: list[str], ms: float, when: dt.datetime | None,
+                     changed: int, full: bool, error: str = "", flt: FindingFilter | None = None,
+                     groups: dict[str, list[Group]] | None = None, counts: dict[str, int] | None = None) -> None:
             super().__init__()
-            self.findings, self.ms, self.error = findings, ms, error
+            self.report, self.haystacks, self.ms, self.when = report, haystacks, ms, when
+            self.changed, self.full, self.error = changed, full, error
+            self.flt, self.groups, self.counts = flt, groups or {}, counts or {}
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    class Filtered(Message):
+        """The filter worker grouped ``report`` under ``flt``."""
+
+        def __init__(self, report: LintReport, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
+            super().__init__()
+            self.report, self.flt, self.groups = report, flt, groups
+
+    class ShowJournal(Message):
+        """Enter on a journal finding: the app shows the journal pane (``line`` is 1-based)."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
+    def __init__(self, backend: HealthSource, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self.findings: list[Finding] = []
-        """The findings on screen."""
+        self.backend = backend
+        """Where to lint (``root``), the clock for "linted at", the embedder whose model the cache must match."""
+        self.report: LintReport | None = None
+        """The last lint's findings (all of them; the tree shows those passing the filter)."""
+        self.groups: dict[str, list[Group]] = {}
+        """What the tree shows: severity -> code groups after the filter."""
+        self.filter = FindingFilter()
+        """The filter typed (the tree follows it after a pause, grouped in a worker)."""
+        self.applied = FindingFilter()
+        """The filter the tree shows now."""
         self.show_timing = True
-        """Show how long the checks took (snapshot tests turn it off)."""
-        self._stale = True
+        """Show when lint ran and how long it took (snapshot tests turn it off)."""
+        self.runs = 0
+        """Lint runs whose result reached the pane (tests wait on it)."""
+        self._haystacks: list[str] = []
+        self._opened: dict[str, bool] = {}
+        self.init_incremental()
+        self._linter: Linter | None = None
+        self._fresh = False
+        self._running = False
+        self._filter_timer: Timer | None = None
+        self._last = Text("not linted yet")
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("checking…"), id="health-status", markup=False)
-        yield DataTable(id="health-findings", cursor_type="row")
-        yield Static(Text("↑/↓ highlight a finding to read it whole here · enter opens its item", style="dim"),
-                     id="health-detail", markup=False)
+        # The tree comes first in the DOM (the header is docked above it), so
+        # showing the pane focuses the findings, not the filter box.
+        tree = FindingTree("findings", id="health-findings")
+        tree.show_root = False
+        tree.auto_expand = False
+        tree.guide_depth = 2
+        yield tree
+        with Vertical(id="health-header"):
+            yield Input(placeholder="filter: words · sev:error · code:dangling-link · path:wiki/people",
+                        compact=True, id="health-filter")
+            yield Static(Text("linting…"), id="health-status", markup=False)
+        with VerticalScroll(id="health-detail-box"):
+            yield Static(HINT, id="health-detail", markup=False)
 
-    def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns("severity", "code", "location", "message")
+    @property
+    def tree(self) -> FindingTree:
+        """The grouped findings."""
+        return self.query_one(FindingTree)
 
-    def on_show(self) -> None:
-        # Checks read every file: run them when the pane is looked at, not at
-        # launch, where they would compete with the index build for the GIL.
-        if self._stale:
-            self.action_recheck()
-
-    def refresh_from_store(self, change: StoreChange | None = None) -> None:
-        """Re-run the checks after any change (now if on screen, else when next shown)."""
-        self._stale = True
-        if self.is_on_screen:
-            self.action_recheck()
+    # -- running lint -------------------------------------------------------------
 
     def action_recheck(self) -> None:
-        """Run the checks again (in a worker)."""
-        self._stale = False
-        self.query_one("#health-status", Static).update(Text("checking…"))
-        self._check()
+        """Lint from scratch (a new Linter re-reads every file)."""
+        with self._changed_lock:
+            self._fresh = True
+        self.reload()
 
-    @work(thread=True, exclusive=True, group="health")
-    def _check(self) -> None:
-        started = time.perf_counter()
-        try:
-            findings = collect_findings(self.app.backend)  # type: ignore[attr-defined]
-        except Exception as exc:  # a broken store must not break the pane
-            self.post_message(self.Checked([], 0.0, f"checks failed: {exc!r}"))
-            return
-        self.post_message(self.Checked(findings, (time.perf_counter() - started) * 1000))
+    def reload(self) -> None:
+        """Lint again in the worker (the changed files re-read, the rest from the warm Linter)."""
+        self.stale = False
+        self._running = True
+        self._show_status()
+        self._lint()
 
-    def on_health_pane_checked(self, message: Checked) -> None:
+    @work(thread=True, exclusive=True, group="health-lint", exit_on_error=False)
+    def _lint(self) -> None:
+        worker = get_current_worker()
+        with self.run_lock:  # one run at a time: the Linter keeps state between runs
+            if worker.is_cancelled:
+                return  # a newer request is queued behind us and takes our changes
+            changed = self.take_changed()
+            with self._changed_lock:
+                full, self._fresh = self._fresh or self._linter is None, False
+            if full:
+                self._linter = Linter(self.backend.root, model=_model(self.backend.embedder))
+            linter = self._linter
+            assert linter is not None
+            started = time.perf_counter()
+            try:
+                report = linter.run(changed)
+            except Exception as exc:  # a broken store must not break the pane
+                self._linter = None
+                self.post_message(self.Linted(None, [], 0.0, None, 0, full, f"lint failed: {exc!r}"))
+                return
+            ms = (time.perf_counter() - started) * 1000
+            # Everything per finding happens here, not on the UI thread: 80k findings take 0.3 s to group.
+            haystacks = [haystack(f) for f in report.findings]
+            flt = self.filter
+            groups = grouped(report.findings, haystacks, flt)
+        if not worker.is_cancelled:
+            self.post_message(self.Linted(report, haystacks, ms, self.backend.clock(), len(changed), full,
+                                          flt=flt, groups=groups, counts=report.counts))
+
+    def on_health_pane_linted(self, message: Linted) -> None:
         message.stop()
-        self.findings = message.findings
-        table = self.query_one(DataTable)
-        table.clear()
-        for i, f in enumerate(message.findings):
-            table.add_row(
-                Text(f.severity, style=SEVERITY_STYLES.get(f.severity, "")),
-                Text(f.code),
-                safe_line(f.location),
-                safe_line(f.message),
-                key=str(i),
-            )
-        counts = {s: sum(1 for f in message.findings if f.severity == s) for s in SEVERITY_STYLES}
-        timing = f" · checked in {message.ms:.0f} ms" if self.show_timing else ""
-        status = message.error or (
-            f"{_count(len(message.findings), 'finding')} ({_count(counts['error'], 'error')}, "
-            f"{_count(counts['warning'], 'warning')}){timing}"
-        )
-        self.query_one("#health-status", Static).update(Text(status))
-
-    @on(DataTable.RowHighlighted, "#health-findings")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        """The whole finding below the table: its columns cut long locations and messages."""
-        event.stop()
-        key = event.row_key.value
-        if key is None or not key.isdigit() or int(key) >= len(self.findings):
+        self._running = False
+        self.runs += 1
+        if message.report is None:
+            self._last = Text(message.error, style="bold red")
+            self._show_status()
             return
-        f = self.findings[int(key)]
-        text = Text.assemble((f.severity, SEVERITY_STYLES.get(f.severity, "")), " ", (f.code, "bold"), " ",
-                             safe_line(f.location, "cyan"), "\n")
-        text.append_text(safe_line(f.message))
-        self.query_one("#health-detail", Static).update(text)
+        self.report, self._haystacks = message.report, message.haystacks
+        when = ""
+        if self.show_timing and message.when is not None:
+            local = message.when.astimezone().strftime("%H:%M:%S")
+            how = "full lint" if message.full else (
+                f"re-lint, {message.changed} changed file{'s' if message.changed != 1 else ''}"
+                if message.changed else "re-lint")
+            when = f" · linted {local} in {message.ms:.0f} ms ({how})"
+        self._last = Text(" · ".join(count_of(message.counts.get(s, 0), s) for s in SEVERITIES) + when)
+        if message.flt == self.filter:
+            self._show(message.flt, message.groups)
+        else:  # typed while lint ran
+            self._refilter()
 
-    @on(DataTable.RowSelected, "#health-findings")
-    def _selected(self, event: DataTable.RowSelected) -> None:
+    def _show_status(self) -> None:
+        text = self._last.copy()
+        if self.applied.error:
+            text = Text(f"filter: {self.applied.error}", style="red")
+        elif self.report is not None and self.applied.active:
+            shown = sum(len(g.shown) for groups in self.groups.values() for g in groups)
+            text.append(f" · showing {shown} of {len(self.report.findings)}", style="bold")
+        if self._running:
+            text.append(" · linting…", style="italic")
+        self.query_one("#health-status", Static).update(text)
+
+    # -- the tree -------------------------------------------------------------------
+
+    @on(Input.Changed, "#health-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
-        key = event.row_key.value
-        if key is None:
+        self.filter = FindingFilter.parse(event.value)
+        if self._filter_timer is not None:
+            self._filter_timer.stop()
+        self._filter_timer = self.set_timer(FILTER_DELAY, self._refilter)
+
+    @work(thread=True, exclusive=True, group="health-filter", exit_on_error=False)
+    def _refilter(self) -> None:
+        """Group the findings under the typed filter off the UI thread."""
+        report, haystacks, flt = self.report, self._haystacks, self.filter
+        if report is None:
             return
-        finding = self.findings[int(key)]
-        if finding.file is not None and finding.name is not None:
-            self.post_message(OpenItem(finding.file, finding.name))
+        groups = grouped(report.findings, haystacks, flt)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Filtered(report, flt, groups))
+
+    def on_health_pane_filtered(self, message: Filtered) -> None:
+        message.stop()
+        if message.report is self.report and message.flt == self.filter:
+            self._show(message.flt, message.groups)
+
+    def _show(self, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
+        """Refill the tree with ``groups``, keeping opened groups and the cursor."""
+        self.applied, self.groups = flt, groups
+        tree = self.tree
+        cursor = tree.cursor_node.data if tree.cursor_node is not None else None
+        tree.clear()
+        for severity in SEVERITIES:
+            groups = self.groups.get(severity, [])
+            if not groups:
+                continue
+            shown = sum(len(g.shown) for g in groups)
+            total = sum(g.total for g in groups)
+            label = Text(PLURAL[severity], style=SEVERITY_STYLES[severity])
+            label.append(f" {shown}" if shown == total else f" {shown}/{total}", style="bold")
+            node = tree.root.add(label, HealthRef("severity", severity), expand=self._is_open(f"s:{severity}", True))
+            for group in groups:
+                key = f"c:{severity}:{group.code}"
+                default = severity != "info" and len(group.shown) <= AUTO_OPEN
+                label = Text(group.code, style="bold")
+                n = len(group.shown)
+                label.append(f" {n}" if n == group.total else f" {n}/{group.total}")
+                label.append(f"  {CODES[group.code].what}" if group.code in CODES else "", style="dim")
+                child = node.add(label, HealthRef("code", severity, group.code), expand=False)
+                if self._is_open(key, default):
+                    self._add_chunk(child, 0)
+                    child.expand()
+        if not tree.root.children:
+            note = "no findings match the filter" if flt.active else "no findings: the memory is clean"
+            tree.root.add_leaf(Text(note, style="italic dim"), HealthRef("none"))
+        self._show_status()
+        if cursor is None or not self._restore_cursor(cursor):
+            first = self._first_finding()
+            if first is not None:
+                self._move_to(first)
+
+    def _is_open(self, key: str, default: bool) -> bool:
+        return self._opened.get(key, default)
+
+    def _group(self, ref: HealthRef) -> Group | None:
+        return next((g for g in self.groups.get(ref.severity, []) if g.code == ref.code), None)
+
+    def _add_chunk(self, node: TreeNode[HealthRef], offset: int) -> None:
+        ref = node.data
+        group = self._group(ref) if ref is not None else None
+        if ref is None or group is None:
+            return
+        for finding in group.shown[offset:offset + CHUNK]:
+            node.add_leaf(finding_label(finding), HealthRef("finding", ref.severity, ref.code, finding))
+        rest = len(group.shown) - offset - CHUNK
+        if rest > 0:
+            node.add_leaf(Text(f"more… ({rest} left)", style="italic dim"),
+                          HealthRef("more", ref.severity, ref.code, offset=offset + CHUNK))
+
+    def _tree_nodes(self) -> Iterable[TreeNode[HealthRef]]:
+        for severity in self.tree.root.children:
+            yield severity
+            for code in severity.children:
+                yield code
+                yield from code.children
+
+    def _first_finding(self) -> TreeNode[HealthRef] | None:
+        nodes = list(self._tree_nodes())
+        return next((n for n in nodes if n.data and n.data.kind == "finding"), nodes[0] if nodes else None)
+
+    def _restore_cursor(self, ref: HealthRef) -> bool:
+        for node in self._tree_nodes():
+            if node.data == ref:
+                self._move_to(node)
+                return True
+        return False
+
+    def _move_to(self, node: TreeNode[HealthRef]) -> None:
+        _ = self.tree.last_line  # computes the line numbers of nodes added since the last paint
+        self.tree.move_cursor(node)
+
+    @on(Tree.NodeExpanded, "#health-findings")
+    def _expanded(self, event: Tree.NodeExpanded[HealthRef]) -> None:
+        event.stop()
+        ref = event.node.data
+        if ref is None:
+            return
+        self._opened[_key(ref)] = True
+        if ref.kind == "code" and not event.node.children:
+            self._add_chunk(event.node, 0)
+
+    @on(Tree.NodeCollapsed, "#health-findings")
+    def _collapsed(self, event: Tree.NodeCollapsed[HealthRef]) -> None:
+        event.stop()
+        if event.node.data is not None:
+            self._opened[_key(event.node.data)] = False
+
+    @on(Tree.NodeHighlighted, "#health-findings")
+    def _highlighted(self, event: Tree.NodeHighlighted[HealthRef]) -> None:
+        """The whole finding (or what a group means) below the tree: rows are cut at the pane's width."""
+        event.stop()
+        ref = event.node.data
+        detail = self.query_one("#health-detail", Static)
+        if ref is None or ref.kind in ("none", "more"):
+            detail.update(HINT)
+        elif ref.kind == "finding" and ref.finding is not None:
+            detail.update(finding_detail(ref.finding))
+        elif ref.kind == "code":
+            detail.update(code_detail(ref.code, self._group(ref)))
+        else:
+            groups = self.groups.get(ref.severity, [])
+            detail.update(Text(f"{count_of(sum(len(g.shown) for g in groups), ref.severity)} in "
+                               f"{len(groups)} code{'s' if len(groups) != 1 else ''} · enter opens or closes"))
+
+    @on(Tree.NodeSelected, "#health-findings")
+    def _selected(self, event: Tree.NodeSelected[HealthRef]) -> None:
+        event.stop()
+        node = event.node
+        ref = node.data
+        if ref is None:
+            return
+        if ref.kind in ("severity", "code"):
+            node.toggle()
+        elif ref.kind == "more" and node.parent is not None:
+            parent = node.parent
+            node.remove()
+            self._add_chunk(parent, ref.offset)
+        elif ref.kind == "finding" and ref.finding is not None:
+            self.open_finding(ref.finding)
+
+    def open_finding(self, finding: Finding) -> None:
+        """Go to the finding's place, or say why the app cannot show it."""
+        jump = jump_for(finding)
+        if jump.kind == "item":
+            self.post_message(OpenItem(jump.file, jump.name))
+        elif jump.kind == "file":
+            self.post_message(OpenRecallFile(jump.file))
+        elif jump.kind == "day":
+            self.post_message(OpenDiaryDay(jump.date, jump.time))
+        elif jump.kind == "journal":
+            self.post_message(self.ShowJournal(jump.line))
+            self.notify(f"journal.jsonl line {jump.line}: the journal pane lists it as 'line {jump.line}' "
+                        "(action filter: malformed)", markup=False)
+        else:
+            self.notify(jump.note, markup=False)
+
+    # -- the filter box ---------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        """Put the focus in the filter box."""
+        self.query_one("#health-filter", Input).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape only when there is a filter to leave (else it is the app's)."""
+        if action == "leave_filter":
+            box = self.query_one("#health-filter", Input)
+            return box.has_focus or bool(box.value)
+        return True
+
+    def action_leave_filter(self) -> None:
+        """Escape: clear the filter and go back to the findings."""
+        self.query_one("#health-filter", Input).value = ""
+        self.tree.focus()
+
+    @on(Input.Submitted, "#health-filter")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.tree.focus()
+
+
+def _key(ref: HealthRef) -> str:
+    return f"s:{ref.severity}" if ref.kind == "severity" else f"c:{ref.severity}:{ref.code}"
+
+
+def _model(embedder: Any) -> str | None:
+    """The embedder's model name, to check the vector cache's stamp (None: unknown)."""
+    model = getattr(embedder, "model", None)
+    return model if isinstance(model, str) and model else None

@@ -22,7 +22,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links
-from wikimem_tui.context import Catalogue
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.safe import safe_line, safe_text
 
@@ -101,6 +101,8 @@ class ItemView(VerticalScroll):
         super().__init__(id=id)
         self.current: tuple[str, str] | None = None
         """``(file, name)`` of the item shown, None for files, days and the empty view."""
+        self.item: RecallItem | None = None
+        """The item shown, as read (its content is what a delete or move expects on disk)."""
         self.shown: tuple[str, ...] = ()
         """What is on screen: ``("item", file, name)``, ``("file", file)``, ``("day", date, time)`` or ``()``."""
         self.links: list[WikiLink] = []
@@ -154,6 +156,7 @@ class ItemView(VerticalScroll):
     def show_empty(self, message: str = "Select an item in the tree (t), or go to one (g).") -> None:
         """The placeholder when nothing is selected."""
         self.current = None
+        self.item = None
         self.shown = ()
         self.links = []
         self._set(Text("wikimem"), Text(""), Text(message, style="dim"))
@@ -162,6 +165,7 @@ class ItemView(VerticalScroll):
     def show_item(self, item: RecallItem, catalogue: Catalogue | None, *, home: bool = True) -> None:
         """Render one wiki item with provenance, links and backlinks."""
         self.current = (item.file, item.name)
+        self.item = item
         self.shown = ("item", item.file, item.name)
         self.links = []
         body = render_content(item.content, catalogue, self.links)
@@ -180,6 +184,7 @@ class ItemView(VerticalScroll):
     def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None) -> None:
         """A whole RecallFile: every item's heading and content."""
         self.current = None
+        self.item = None
         self.shown = ("file", file)
         self.links = []
         body = Text(end="")
@@ -196,6 +201,7 @@ class ItemView(VerticalScroll):
     def show_day(self, date: str, entries: list[DiaryItem], catalogue: Catalogue | None, time: str | None = None) -> None:
         """A diary day: every entry, the one at ``time`` (if given) highlighted."""
         self.current = None
+        self.item = None
         self.shown = ("day", date, time or "")
         self.links = []
         body = Text(end="")

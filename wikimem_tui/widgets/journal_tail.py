@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Select, Static
 from textual.worker import get_current_worker
 
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.journal_reader import MALFORMED, POLL_SECONDS, JournalFollower, JournalRow
 from wikimem_tui.widgets.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
@@ -56,8 +57,10 @@ class JournalTail(Widget):
             self.rows = rows
             self.reset = reset
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.backend = backend
+        """The app's :class:`~wikimem_tui.backend.Backend` (where the journal is)."""
         self._wake = threading.Event()
         self._follower: JournalFollower | None = None
         self._started = False
@@ -83,7 +86,7 @@ class JournalTail(Widget):
         self.view.focus()
 
     def on_mount(self) -> None:
-        self._follower = JournalFollower(self.app.backend.journal_path)  # type: ignore[attr-defined]
+        self._follower = JournalFollower(self.backend.journal_path)
         self.watch(self.view, "pending", self._update_status, init=False)
         self.watch(self.view, "following", self._update_status, init=False)
         self._update_status()

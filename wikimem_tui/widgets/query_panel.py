@@ -32,6 +32,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import RetrievalResult, RetrievedItem
+from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
 from wikimem_tui.widgets.query_results import agent_text, open_message_for, row_cells, summary_lines
@@ -79,9 +80,6 @@ class QueryPanel(Widget):
             super().__init__()
             self.seq, self.result, self.ms, self.error = seq, result, ms, error
 
-    class Waiting(Message):
-        """The worker is waiting for the App's index build before querying."""
-
     class IndexSwapped(Message):
         """The index was rebuilt (``ok``) with another tokenizer, or could not be."""
 
@@ -89,23 +87,22 @@ class QueryPanel(Widget):
             super().__init__()
             self.note, self.ok = note, ok
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.backend = backend
+        """The app's :class:`~wikimem_tui.backend.Backend` (its index answers the queries)."""
         self._seq = 0
         self._debounce: Timer | None = None
         self._lock = threading.Lock()
         self._rows: list[RetrievedItem] = []
         self.index_building = False
         """While True, queries wait and the status says so (see ``set_index_building``)."""
+        self._first_build_started: float | None = None
+        self._first_build_told = False
         self.last_result: RetrievalResult | None = None
         """The result on screen (None before the first query)."""
         self.show_timing = True
         """Show how long retrieve took (snapshot tests turn it off)."""
-
-    @property
-    def backend(self) -> Any:
-        """The App's backend."""
-        return self.app.backend  # type: ignore[attr-defined]
 
     @property
     def knobs(self) -> QueryKnobs:
@@ -132,13 +129,18 @@ class QueryPanel(Widget):
         table = self.query_one(DataTable)
         table.add_columns("#", "src", "score", "bm25", "cos", "~tok", "item", "terms / via")
         self._status("type a query")
-        if self._use_jieba() and self._index_busy():
-            self._time_first_build()
 
     # -- public API ---------------------------------------------------------
 
     def set_index_building(self, building: bool, note: str = "") -> None:
-        """The App says the index is (re)building; when done, re-run the query."""
+        """The App says the index is (re)building; when done, re-run the query (no polling: it is told)."""
+        if building and self._first_build_started is None:
+            self._first_build_started = time.perf_counter()
+        elif not building and self.index_building and self._first_build_started and not self._first_build_told:
+            self._first_build_told = True  # started with jieba: say what the first build cost
+            if self._use_jieba():
+                seconds = time.perf_counter() - self._first_build_started
+                self.notify(f"index built with jieba in {seconds:.1f} s (bigrams are faster)", markup=False)
         self.index_building = building
         if building:
             self._status(note or "index building…")
@@ -254,17 +256,6 @@ class QueryPanel(Widget):
         seconds = time.perf_counter() - started
         self.post_message(self.IndexSwapped(f"index rebuilt with {_tokens(use_jieba)} in {seconds:.1f} s"))
 
-    @work(thread=True, exclusive=True, group="query-jieba-startup")
-    def _time_first_build(self) -> None:
-        """Started with jieba: say how long loading it and the first build took."""
-        started = time.perf_counter()
-        worker = get_current_worker()
-        while self._index_busy() and not worker.is_cancelled:
-            time.sleep(0.05)
-        if not worker.is_cancelled:
-            seconds = time.perf_counter() - started
-            self.post_message(self.IndexSwapped(f"index built with jieba in {seconds:.1f} s (bigrams are faster)"))
-
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
         self.notify(message.note, markup=False, severity="information" if message.ok else "error")
@@ -274,26 +265,9 @@ class QueryPanel(Widget):
 
     # -- the worker and its results -----------------------------------------
 
-    def _index_busy(self) -> bool:
-        """Is the App still building (or refreshing) the index?
-
-        The App signals this by ``index_ready`` and by its ``index`` worker
-        group; a standalone panel (no such App) never waits.
-        """
-        if getattr(self.app, "index_ready", True) is False:
-            return True
-        return any(w.group == "index" and w.is_running for w in list(self.app.workers))
-
     @work(thread=True, exclusive=True, group="query")
     def _retrieve(self, seq: int, params: QueryParams) -> None:
         worker = get_current_worker()
-        told = False
-        # Waiting here (not in retrieve) avoids a second cold build racing the App's.
-        while self._index_busy() and seq == self._seq and not worker.is_cancelled:
-            if not told:
-                self.post_message(self.Waiting())
-                told = True
-            time.sleep(0.05)
         with self._lock:
             if seq != self._seq or worker.is_cancelled:
                 return  # superseded while waiting
@@ -312,10 +286,6 @@ class QueryPanel(Widget):
                 return
         ms = (time.perf_counter() - started) * 1000
         self.post_message(self.Results(seq, result, ms))
-
-    def on_query_panel_waiting(self, message: Waiting) -> None:
-        message.stop()
-        self._status("index building… the query runs when it is ready")
 
     def on_query_panel_results(self, message: Results) -> None:
         message.stop()

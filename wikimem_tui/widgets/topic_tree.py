@@ -22,6 +22,12 @@ but only for files of at most ``CHUNK`` items: rendering a 5,000-item file
 as one page took 1.6 s on the UI thread (bench/bench_tree.py), and such a
 file is browsed in the tree, not read whole.
 
+Derived items (text written from recall answers, ``badges.badge_for``) carry
+the derived badge, and a diary day says how many of its entries are
+derived. Which ones are is found by ``badges.DerivedMarks`` in a thread
+worker after each new catalogue (re-reading only the files whose stat
+changed); the tree then redraws its labels.
+
 Below ``NARROW`` columns (the App's ``-narrow`` breakpoint class on the
 screen) the tree is a sidebar: open (``-open``) while the focus is inside it,
 hidden as soon as another pane takes the focus, so the panes get the whole
@@ -31,21 +37,25 @@ item pane, which closes the sidebar.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import Literal
 
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from wikimem_tui.context import Catalogue
+from wikimem_tui.backend import Backend
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
 from wikimem_tui.safe import clean_line, safe_line
+from wikimem_tui.widgets.badges import BADGE_STYLE, DerivedMarks, derived_badge
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
 from wikimem_tui.widgets.tree_search import ContentHits
 
@@ -98,8 +108,18 @@ class TopicTree(Vertical):
         Binding("escape", "leave_filter", "Clear filter", id="tree-clear-filter", show=False),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    class DerivedFound(Message):
+        """The derived scan finished with marks different from the ones shown."""
+
+    def __init__(self, backend: Backend, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.backend = backend
+        """The app's backend: the filter's content scan and the derived-badge scan read its store."""
+        self.store = backend.store
+        """Read (in a worker) to badge derived items and days."""
+        self.derived = DerivedMarks()
+        """Which items and how many entries per day are derived (as of the last scan)."""
+        self._derived_lock = threading.Lock()
         self.catalogue: Catalogue | None = None
         """The names the tree shows; None until the first build finishes."""
         self.filter_text = ""
@@ -109,7 +129,7 @@ class TopicTree(Vertical):
         self._name_count = 0
 
     def compose(self) -> ComposeResult:
-        yield FilterBox()
+        yield FilterBox(self.backend.store)
         tree = SafeTree("memory", id="topic-tree")
         tree.show_root = False
         tree.auto_expand = False
@@ -157,6 +177,21 @@ class TopicTree(Vertical):
         self.catalogue = catalogue
         self._rebuild()
         self._search_content(0.01)  # under a filter, content may have changed with the catalogue
+        if self.store is not None:
+            self._scan_derived()
+
+    @work(thread=True, exclusive=True, group="tree-derived", exit_on_error=False)
+    def _scan_derived(self) -> None:
+        """Find derived items and entries off the UI thread (only files whose stat changed are read)."""
+        assert self.store is not None
+        with self._derived_lock:  # the marks are refreshed in place
+            changed = self.derived.refresh(self.store)
+        if changed:
+            self.post_message(self.DerivedFound())
+
+    def on_topic_tree_derived_found(self, message: DerivedFound) -> None:
+        message.stop()
+        self._rebuild()
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Nothing to read here: the app hands a new catalogue via ``set_catalogue``."""
@@ -291,10 +326,17 @@ class TopicTree(Vertical):
                 label = Text(name, style="" if not needle or needle in name else "italic")
                 count = cat.diary_counts.get(name, 0) if cat else 0
                 label.append(f" ({count})", style="dim")
+                derived = self.derived.days.get(name, 0)
+                if derived:
+                    label.append(f" ↺ {derived} derived", style=BADGE_STYLE)
                 node.add_leaf(label, NodeRef("day", name=name))
             else:
                 in_content_only = bool(needle) and needle not in name.casefold() and needle not in node.data.file
-                node.add_leaf(safe_line(name, "italic" if in_content_only else ""), NodeRef("item", node.data.file, name))
+                label = safe_line(name, "italic" if in_content_only else "")
+                if (node.data.file, name) in self.derived.items:
+                    label.append("  ")
+                    label.append_text(derived_badge())
+                node.add_leaf(label, NodeRef("item", node.data.file, name))
         rest = len(names) - offset - CHUNK
         if rest > 0:
             node.add_leaf(

@@ -11,7 +11,6 @@ says what the filter found — "3 names · 2 in content", "searching content…
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -23,6 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from wikimem import MemoryStore
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
 
 __all__ = ["FilterBox", "FilterInput"]
@@ -80,7 +80,7 @@ class FilterBox(Vertical):
             super().__init__()
             self.delta = delta
 
-    def __init__(self, store: Any | None = None, *, id: str | None = None) -> None:
+    def __init__(self, store: MemoryStore, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.text = ""
         """The filter in force."""
@@ -153,8 +153,7 @@ class FilterBox(Vertical):
         """Read item and diary text in a thread; one message at the end, progress every 10%."""
         worker = get_current_worker()
         if self._search is None:
-            store = self._store if self._store is not None else self.app.backend.store  # type: ignore[attr-defined]
-            self._search = ContentSearch(store)
+            self._search = ContentSearch(self._store)
         shown = [-1]
 
         def progress(done: int, total: int) -> None:

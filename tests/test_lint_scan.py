@@ -1,0 +1,145 @@
+"""The fast per-file scan against plain oracles: the block parser, the link parser, line by line.
+
+``scan_file`` asks most questions of a whole file at once (one search over
+all headings, all timestamps in one match, heading lines from ``str.find``
+hops) and looks at single items only when a whole-file test points at
+them. These tests hold that shortcut to the slow, obvious answer on
+randomly built files full of the odd things hand edits produce.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from wikimem.blocks import Block, parse_blocks, render_file
+from wikimem.lint import columns
+from wikimem.links import parse_wiki_links
+from wikimem.lint.scan import link_targets, scan_file
+from wikimem.names import normalize_item_name
+
+PIECES = [
+    "plain text", "[[people:Alice]]", "[[ people : Bob  Smith ]]", "[[x]]", "[[:y]]", "[[a:b:c]]", "[[a:]]",
+    "```", "~~~", "## not at line start", "<!-- wikimem-derived -->", "<!-- wikimem owner=x -->",
+    "(evidence: diary 2026-07-21 10:00)", "(evidence: nonsense)", "中文内容", "\t tabs \t", "", "   ",
+]
+HEADINGS = ["alice", "  spaced   out ", "a: b", "", "10:00", "9:5", "#hash", "dup", "dup", "x\u202ey"]
+METAS = [
+    "", "<!-- wikimem: owner=a | source=c | ts=2026-07-20T09:00:00+00:00 -->",
+    "<!-- wikimem: ts=2026-07-20T11:00:00+02:00 -->", "<!-- wikimem: owner=a -->", "<!-- wikimem: ts=yesterday -->",
+]
+
+
+def _random_file(rng: random.Random) -> str:
+    parts = [rng.choice(["# title\n", "", "\ufeff# bom\n", "preamble [[p:q]]\n"])]
+    for _ in range(rng.randrange(8)):
+        heading = rng.choice(HEADINGS)
+        body = "\n".join(rng.choice(PIECES) for _ in range(rng.randrange(4)))
+        gap = rng.choice(["\n", "\n\n", "\n\n\n", "\n  \n"])
+        parts.append(f"## {heading}{gap}{body}\n{rng.choice(['', chr(10)])}{rng.choice(METAS)}\n")
+    text = rng.choice(["", "\n"]).join(parts)
+    return text.replace("\n", "\r\n") if rng.random() < 0.2 else text
+
+
+def _heading_lines(text: str) -> list[int]:
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return [n for n, line in enumerate(lines, 1) if line.startswith("## ")]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_scan_agrees_with_the_parser_and_with_counting_lines(seed: int) -> None:
+    rng = random.Random(seed)
+    text = _random_file(rng)
+    kind = rng.choice(["wiki", "diary"])
+    facts = scan_file(f"{kind}/f.md", kind, "2026-07-21" if kind == "diary" else "f", text.encode(), (0, 0))
+    blocks = parse_blocks(text).blocks
+    lines = _heading_lines(text)
+    assert len(lines) == len(blocks)
+    expected = [(b.heading, line, b.content, b.owner, b.source_conv, b.ts) for b, line in zip(blocks, lines)]
+    if kind == "wiki":  # repeated headings collapse: the last one wins, at the first's place
+        kept: dict[str, tuple[object, ...]] = {}
+        for row in expected:
+            kept[row[0]] = row
+        expected = list(kept.values())
+    assert [(i.name, i.line, i.content, i.owner, i.source_conv, i.ts) for i in facts.items] == expected
+    normal = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for item in facts.items:
+        if item.links or item.evidence or "<!--" in item.content:  # items looked at one by one
+            first = next((n for n in range(item.line + 1, len(normal) + 1) if normal[n - 1].strip()), None)
+            assert item.first == first, (item.name, text)
+            assert item.links == link_targets(item.content)
+    for finding in facts.findings:
+        if finding.message.startswith("metadata comment:"):  # a ts not in canonical form: on its line
+            line = finding.location.line
+            assert line is not None and "ts=" in normal[line - 1], (finding, text)
+
+
+@pytest.mark.parametrize("text", [
+    "[[a:b]] [[ a : b ]] [[a:  b   c]] [[a:\tb]] [[:b]] [[a:]] [[a]] [[a:b:c]] [[[a:b]]] [[a:b]]]",
+    "[[ 中文 : 名 字 ]] [[x:y\u3000z]] [[x:y\nz]] [[x:[y]] [[x:y]]",
+    "", "no links", "[[]]", "[[:]]",
+])
+def test_link_targets_are_what_the_link_parser_finds(text: str) -> None:
+    assert link_targets(text) == tuple((link.file, normalize_item_name(link.name)) for link in parse_wiki_links(text))
+
+
+# -- the whole-file reader against the block parser -------------------------------------------
+
+TRICKY = [
+    "plain", "two\nlines", "<!-- wikimem: owner=a | source=b | ts=c -->", "x\n\n<!-- wikimem: ts=2026 -->\nmore",
+    "ends with a comment-looking line\n<!-- wikimem: ts=x -->", "not ## a heading", "#not", "  indented",
+    "trailing spaces   ", "\u3000ideographic space\u3000", "a -->b", "[[a:b]]", "中文\n\n\n段落",
+    "<!-- wikimem-derived -->", "tab\there", "line\x0bwith vertical tab",
+]
+METAS_OK = [(None, None, None), (None, None, "2026-07-20T09:00:00+00:00"), ("agent", None, "2026-07-20T09:00:00+00:00"),
+            ("user:x", "conv_1", "2026-07-20T09:00:00+00:00"), (None, "c --> d", "t -->"), ("o=p", None, "ts")]
+
+
+def _library_file(rng: random.Random) -> str:
+    blocks = []
+    for n in range(rng.randrange(1, 6)):
+        content = "\n".join(rng.choice(TRICKY) for _ in range(rng.randrange(1, 4))).strip() or "x"
+        owner, source, ts = rng.choice(METAS_OK)
+        if ts is None and content.rpartition("\n")[2].startswith("<!--"):
+            content += "\nthe parser reads a last comment line as metadata: the reader leaves such files to it"
+        blocks.append(Block(rng.choice(["alice", "a b", "10:00", "中文", f"n{n}"]), content, owner, source, ts))
+    return render_file("# title", blocks)
+
+
+def _perturbed(rng: random.Random, text: str) -> str:
+    edits = [
+        lambda t: t.replace(" -->\n", " -->   \n", 1),
+        lambda t: t.replace("\n\n## ", "\n\n\n  \n## ", 1),
+        lambda t: t.replace("## ", "##  ", 1),
+        lambda t: t.replace("## ", "## \t", 1),
+        lambda t: t.replace("owner=", "owner= ", 1),
+        lambda t: t.replace("<!-- wikimem: ", "<!--wikimem: ", 1),
+        lambda t: t.replace("\n<!-- wikimem:", "\n  <!-- wikimem:", 1),
+        lambda t: t.replace("ts=", "ts =", 1),
+        lambda t: t + "## trailing block without metadata\n\ntext\n",
+        lambda t: t.rstrip("\n"),
+        lambda t: "\ufeff" + t.replace("\n", "\r\n"),
+        lambda t: "prose before\n" + t,
+        lambda t: t.replace("\n\n## ", "\n<!--wikimem: ts=x-->\n\n## ", 1),
+        lambda t: t.replace("\n\n## ", "\n<!-- wikimem: owner=x -->\n\n## ", 1),
+    ]
+    return rng.choice(edits)(text)
+
+
+def _rows(columns: object) -> list[tuple[object, ...]]:
+    c = columns  # type: ignore[assignment]
+    return list(zip(c.names, c.contents, c.owners, c.sources, c.stamps))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_whole_file_reader_returns_what_the_parser_returns(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(seed)
+    text = _library_file(rng)
+    expected = [(b.heading, b.content, b.owner, b.source_conv, b.ts) for b in parse_blocks(text).blocks]
+    with monkeypatch.context() as patch:  # what the library writes is read without the parser
+        patch.setattr(columns, "parse_blocks", lambda text: pytest.fail("fell back to the parser"))
+        assert _rows(columns.read_columns(text)) == expected
+    odd = _perturbed(rng, text)
+    assert _rows(columns.read_columns(odd)) == [
+        (b.heading, b.content, b.owner, b.source_conv, b.ts) for b in parse_blocks(odd).blocks]

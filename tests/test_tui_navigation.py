@@ -1,0 +1,214 @@
+"""Everyday keys (issue 9): history, copy, dialogs that keep what you typed, disabled actions that say why, warm-up."""
+
+from __future__ import annotations
+
+import threading
+
+from conftest import make_app, notices, open_item, screen_text, started, wait_for
+from wikimem import MemoryStore
+from wikimem_tui.messages import StoreChange, StoreChanged
+from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.screens.conflict import ConflictScreen
+from wikimem_tui.screens.dialogs import FormScreen
+from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.widgets.item_view import ItemView
+
+
+def current(pilot):  # type: ignore[no-untyped-def]
+    return pilot.app.query_one(ItemView).current
+
+
+# -- back / forward ----------------------------------------------------------------------------
+
+
+async def test_alt_left_and_alt_right_walk_the_items_opened(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await open_item(pilot, "preferences", "coffee")
+        await open_item(pilot, "people", "Alice")
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("alt+left")
+        assert await wait_for(pilot, lambda: current(pilot) == ("people", "Alice"))
+        await pilot.press("alt+left")
+        assert await wait_for(pilot, lambda: current(pilot) == ("preferences", "coffee"))
+        await pilot.press("alt+right")
+        assert await wait_for(pilot, lambda: current(pilot) == ("people", "Alice"))
+        await open_item(pilot, "people", "张伟")  # a new branch drops what was ahead
+        await pilot.press("alt+right")
+        await pilot.pause()
+        assert current(pilot) == ("people", "张伟")
+        assert "nothing to go forward to" in notices(pilot.app)[-1]
+
+
+async def test_backspace_in_the_item_view_goes_back(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await open_item(pilot, "preferences", "coffee")
+        await open_item(pilot, "preferences", "tea")
+        pilot.app.query_one(ItemView).focus()
+        await pilot.press("backspace")
+        assert await wait_for(pilot, lambda: current(pilot) == ("preferences", "coffee"))
+
+
+async def test_following_a_link_then_going_back_returns(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await open_item(pilot, "people", "Alice")
+        pilot.app.query_one("#item-links").focus()
+        await pilot.press("enter")  # preferences:coffee
+        assert await wait_for(pilot, lambda: current(pilot) == ("preferences", "coffee"))
+        await pilot.press("alt+left")
+        assert await wait_for(pilot, lambda: current(pilot) == ("people", "Alice"))
+
+
+# -- copy --------------------------------------------------------------------------------------------
+
+
+async def test_y_copies_the_link_and_shift_y_the_markdown_block(backend) -> None:
+    copied: list[str] = []
+    app = make_app(backend)
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    async with started(app) as pilot:
+        await open_item(pilot, "preferences", "coffee")
+        await pilot.press("y", "Y")
+        await pilot.pause()
+    assert copied == ["[[preferences:coffee]]",
+                      "## coffee\n\nOat milk flat white, no sugar. Ask [[people:Alice]] for the place.\n"]
+
+
+# -- dialogs keep what you typed ----------------------------------------------------------------------
+
+
+async def test_an_existing_address_keeps_the_new_item_dialog_open_with_the_input(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+a", *"preferences", "enter", *"tea", "enter")
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, FormScreen)
+        assert "preferences:tea already exists" in str(screen.query_one("#form-error").render())
+        assert screen.query_one("#field-name").value == "tea"
+        assert not pilot.app.editing
+
+
+async def test_escape_with_typed_text_asks_before_discarding_it(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"hobbies", "escape")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        assert "Discard what you typed?" in screen_text(pilot.app)
+        await pilot.press("n")  # keep editing
+        await pilot.pause()
+        assert isinstance(pilot.app.screen, FormScreen)
+        assert pilot.app.screen.query_one("#field-file").value == "hobbies"
+        await pilot.press("escape", "y")
+        await pilot.pause()
+        assert not isinstance(pilot.app.screen, (FormScreen, ConfirmScreen))
+
+
+async def test_escape_in_an_untouched_dialog_just_closes_it(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("r")  # pre-filled with the name: nothing typed yet
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert pilot.app.screen is pilot.app.screen_stack[0]
+
+
+async def test_the_new_file_dialog_shows_the_allowed_characters(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        await pilot.press("N")
+        await pilot.pause()
+        assert "RecallFile name ([a-z0-9_-])" in screen_text(pilot.app)
+
+
+async def test_escape_in_the_diary_dialog_with_an_entry_asks_first(backend, memory_dir) -> None:
+    async with started(make_app(backend)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press(*"half a thought", "escape")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await pilot.press("n")
+        await pilot.pause()
+        assert pilot.app.screen.query_one("TextArea").text == "half a thought"
+
+
+# -- disabled actions say why ---------------------------------------------------------------------------
+
+
+async def test_a_disabled_key_says_why(backend, memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    async with started(make_app(backend)) as pilot:
+        assert not pilot.app.screen.active_bindings["d"].enabled  # dimmed in the footer
+        await pilot.press("d")
+        await pilot.pause()
+        assert "open an item first (t tree, g go to)" in notices(pilot.app)
+        assert not isinstance(pilot.app.screen, ConfirmScreen)
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_the_palette_lists_a_disabled_action_with_its_reason(backend) -> None:
+    async with started(make_app(backend), (120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"undo")
+        assert await wait_for(pilot, lambda: "unavailable now: nothing to undo" in screen_text(pilot.app))
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: any(n.startswith("nothing to undo") for n in notices(pilot.app)))
+
+
+# -- toasts stay off the conflict screen's buttons --------------------------------------------------------
+
+
+async def test_toasts_never_cover_the_conflict_screens_buttons(backend, memory_dir) -> None:
+    from textual.widgets import Button
+    from textual.widgets._toast import Toast
+
+    async with started(make_app(backend), (80, 24), notifications=True) as pilot:
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("e")
+        await pilot.pause()
+        MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
+        pilot.app.query_one(ItemEditor).area.load_text("Mine.")
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
+        pilot.app.notify("a long notification " * 6)
+        await pilot.pause()
+        screen = pilot.app.screen
+        buttons = [b.region for b in screen.query(Button)]
+        toasts = [t.region for t in screen.query(Toast) if t.region.area]
+        assert buttons and not any(t.overlaps(b) for t in toasts for b in buttons)
+        await pilot.press("escape")  # back to the editor: the toast shows there
+        assert await wait_for(pilot, lambda: "a long notification" in screen_text(pilot.app))
+
+
+# -- warm-up never blocks a query ---------------------------------------------------------------------------
+
+
+async def test_a_query_is_answered_while_the_warm_up_runs_and_a_refresh_does_not_cancel_it(backend) -> None:
+    warming, release, refreshed = threading.Event(), threading.Event(), threading.Event()
+    refresh = backend.index.refresh_files
+
+    def slow_warm(progress=None, *, should_stop=None):  # type: ignore[no-untyped-def]
+        warming.set()
+        release.wait(30)
+
+    def refresh_files(files):  # type: ignore[no-untyped-def]
+        result = refresh(files)
+        refreshed.set()
+        return result
+
+    backend.index.warm = slow_warm
+    backend.index.refresh_files = refresh_files
+    app = make_app(backend)
+    try:
+        async with started(app, (120, 40)) as pilot:
+            assert await wait_for(pilot, warming.is_set)
+            await pilot.press("slash", *"coffee")
+            assert await wait_for(pilot, lambda: "preferences:coffee" in screen_text(app))
+            app.post_message(StoreChanged(StoreChange(frozenset({"preferences"}))))  # another process wrote
+            assert await wait_for(pilot, refreshed.is_set)
+            assert any(w.group == "warm" and w.is_running for w in app.workers)
+            release.set()
+    finally:
+        release.set()

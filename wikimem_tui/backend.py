@@ -1,0 +1,394 @@
+"""The backend the App is handed, and the app's one writer.
+
+Following harlequin, the App receives its backend as a constructor argument
+so tests hand it a temporary store, a fixed "today" and a frozen clock, and
+nothing in the widgets reads the environment, the real clock or the user's
+config on its own. Widgets that need it get it through their constructor.
+
+Every write the app makes goes through this object and nowhere else, so each
+promise is kept in one place:
+
+* **read-only is checked once**, here: a refused write raises
+  :class:`ReadOnlyError` saying what it would have done;
+* **every write is checked**: the caller passes what it last read
+  (``expected``) and the store compares it under its lock with the file
+  re-read there (``wikimem.ConflictError`` on a mismatch, nothing written);
+* **own writes are recorded once**, while the store lock is still held, so
+  the watcher can tell them from another process's write that follows;
+* **provenance survives edits**: an edit keeps the item's owner and source
+  unless the caller changes them explicitly; the journal line says who
+  edited (``by``);
+* **undo** replays the app's own writes backwards, each undo itself one
+  checked, journaled step under ``store.locked()``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import getpass
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from wikimem import ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, dismiss, undismiss
+from wikimem_tui.catalogue import Key, norm
+from wikimem_tui.messages import StoreChange
+from wikimem_tui.watch import OwnWrites
+
+if TYPE_CHECKING:  # retrieval loads lazily; the app must paint before it is imported
+    from wikimem import MemoryIndex
+
+__all__ = [
+    "Backend", "ItemChange", "KEEP", "ReadOnlyError", "UndoRefused", "Write", "default_owner",
+    "evidence_line", "promotion_content", "promotion_detail",
+]
+
+
+def default_owner() -> str:
+    """``tui:<login>``: who the journal says edited, when no --owner is given."""
+    try:
+        login = getpass.getuser()
+    except Exception:  # no login name in some containers
+        login = "unknown"
+    return f"tui:{login}"
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def evidence_line(entry: DiaryItem) -> str:
+    """The trail back to one diary entry (promotion keeps one per entry)."""
+    who = f", owner {entry.owner}" if entry.owner else ""
+    return f"(evidence: diary {entry.date} {entry.time}{who})"
+
+
+def promotion_content(entries: list[DiaryItem], existing: str | None = None) -> str:
+    """Existing content (if any), then each entry's text followed by its evidence line."""
+    parts = [existing] if existing else []
+    parts += [f"{entry.content}\n{evidence_line(entry)}" for entry in entries]
+    return "\n\n".join(parts)
+
+
+def promotion_detail(entries: list[DiaryItem]) -> str:
+    """The journal's note on a promotion: which diary entries it came from."""
+    return "promoted from diary " + ", ".join(f"{entry.date} {entry.time}" for entry in entries)
+
+
+class ReadOnlyError(PermissionError):
+    """The app runs with --read-only: the write was not made (the message says what it would have been)."""
+
+
+class UndoRefused(Exception):
+    """Undo did not write anything; the message says why."""
+
+
+class _Keep:
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+#: ``owner=`` / ``source=`` default of :meth:`Backend.save`: keep what the item has.
+KEEP: Any = _Keep()
+
+
+@dataclass(frozen=True)
+class ItemChange:
+    """One item as a write found it (``before``) and left it (``after``); None: absent."""
+
+    file: str
+    name: str
+    before: RecallItem | None
+    after: RecallItem | None
+
+
+@dataclass(frozen=True)
+class Write:
+    """One write the app made, as undo needs it: what it was and what it changed."""
+
+    what: str
+    """Human words for it: "edit of preferences:tea"."""
+    changes: tuple[ItemChange, ...] = ()
+    diary: DiaryItem | None = None
+    """Set for a diary append: append-only, never undone."""
+
+
+def _content(item: RecallItem | None) -> str | None:
+    return item.content if item is not None else None
+
+
+@dataclass
+class Backend:
+    """Everything the app reads and writes, plus the knobs a test pins down.
+
+    ``clock`` returns an aware UTC datetime (used for write timestamps and
+    relative times on screen); ``today`` is the local date the calendar opens
+    on and the query's time expressions are resolved against.
+    """
+
+    root: Path
+    store: MemoryStore
+    index: MemoryIndex
+    owner: str = field(default_factory=default_owner)
+    read_only: bool = False
+    clock: Callable[[], dt.datetime] = _utc_now
+    today: Callable[[], dt.date] = dt.date.today
+    embedder: Any | None = None
+    embed_label: str | None = None
+    use_jieba: bool | None = None
+    own_writes: OwnWrites = field(default_factory=OwnWrites)
+    """Signatures of files as the app's own writes left them (the watcher skips those)."""
+    history: list[Write] = field(default_factory=list)
+    """This session's writes, oldest first; undo pops from the end."""
+    _listeners: list[Callable[[StoreChange], None]] = field(default_factory=list, repr=False)
+    _lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
+
+    def __post_init__(self) -> None:
+        self.pin_index_today()
+
+    def pin_index_today(self) -> None:
+        """Make the index resolve query time words (昨天, yesterday) against ``today``.
+
+        Call again whenever ``index`` is replaced by a new one.
+        """
+        if self.index is not None:
+            self.index.today = self.today
+
+    @property
+    def diary(self) -> Diary:
+        """The store's diary (shares its journal)."""
+        return self.store.diary
+
+    @property
+    def journal_path(self) -> Path:
+        """Where the journal lives, for the tail widget."""
+        return self.root / "journal.jsonl"
+
+    def subscribe(self, listener: Callable[[StoreChange], None]) -> None:
+        """Call ``listener`` after every write with what it changed (from the writing thread)."""
+        self._listeners.append(listener)
+
+    # -- the bookkeeping every write shares ---------------------------------------
+
+    def _writable(self, what: str) -> None:
+        if self.read_only:
+            raise ReadOnlyError(f"read-only: would have {what}; nothing written")
+
+    def _done(self, write: Write, files: Iterable[str] = (), dates: Iterable[str] = (), *, remember: bool = True) -> None:
+        """Record an own write (call with the store lock held), remember it for undo, tell the views."""
+        files, dates = frozenset(files), frozenset(dates)
+        paths = [self.store.file_path(f) for f in files] + [self.diary.path(d) for d in dates]
+        self.own_writes.record([*paths, self.journal_path])
+        if remember:
+            with self._lock:
+                self.history.append(write)
+        change = StoreChange(files, dates, journal=True, external=False)
+        for listener in list(self._listeners):
+            listener(change)
+
+    @property
+    def last_write(self) -> Write | None:
+        """The write undo would take back next (None: nothing written this session)."""
+        with self._lock:
+            return self.history[-1] if self.history else None
+
+    # -- writes ------------------------------------------------------------------
+
+    def save(
+        self,
+        file: str,
+        name: str,
+        content: str,
+        *,
+        expected: str | None,
+        owner: str | None = KEEP,
+        source: str | None = KEEP,
+    ) -> RecallItem:
+        """Write ``content`` to ``file:name`` if it still holds ``expected`` (None: a new item).
+
+        Owner and source stay what the item has unless given; a new item is
+        the app's (``owner``) with no source. ``ts`` is the edit time; the
+        journal line names the app as ``by``. ``ConflictError`` /
+        ``ValueError`` → nothing written.
+        """
+        self._writable(f"saved {file}:{name}")
+        with self.store.locked():
+            before = self.store.get(file, name)
+            if owner is KEEP:
+                owner = before.owner if before is not None else self.owner
+            if source is KEEP:
+                source = before.source_conv if before is not None else None
+            item = self.store.add(file, name, content, owner=owner or None, source_conv=source or None,
+                                  ts=self.clock(), expected=expected, by=self.owner)
+            what = f"edit of {file}:{item.name}" if before is not None else f"new item {file}:{item.name}"
+            self._done(Write(what, (ItemChange(file, item.name, before, item),)), [file])
+        return item
+
+    def delete(self, file: str, name: str, *, expected: str) -> RecallItem:
+        """Remove ``file:name`` if it still holds ``expected``; returns what was removed."""
+        self._writable(f"deleted {file}:{name}")
+        with self.store.locked():
+            before = self.store.get(file, name)
+            self.store.remove(file, name, owner=self.owner, expected=expected)
+            assert before is not None  # remove raised ConflictError otherwise
+            self._done(Write(f"delete of {file}:{before.name}", (ItemChange(file, before.name, before, None),)), [file])
+        return before
+
+    def relocate(
+        self, file: str, name: str, new_file: str, new_name: str, *, expected: str, rewrite_links: bool = False
+    ) -> RecallItem:
+        """Rename and/or move ``file:name`` (one locked, journaled ``MemoryStore.move``).
+
+        With ``rewrite_links`` every link to the old address is rewritten
+        too; the items it rewrites are read before and after (under the same
+        lock) so undo can put each one back exactly. Refuses (``ValueError``)
+        when the target exists; ``ConflictError`` when the item changed.
+        """
+        self._writable(f"moved {file}:{name} to {new_file}:{new_name}")
+        with self.store.locked():
+            before = self.store.get(file, name)
+            old: Key = (file, norm(name))
+            linking = self._linking(old) if rewrite_links else {}
+            touched: set[str] = set()
+            self.store.add_listener(touched.add)
+            try:
+                self.store.move(file, name, new_file=new_file, new_name=new_name, owner=self.owner,
+                                rewrite_links=rewrite_links, expected=expected)
+            finally:
+                self.store.remove_listener(touched.add)
+            assert before is not None  # move raised ConflictError otherwise
+            moved = self.store.get(new_file, new_name)
+            assert moved is not None
+            changes = [ItemChange(file, before.name, before, None), ItemChange(new_file, moved.name, None, moved)]
+            for (f, n), item in linking.items():
+                now = self.store.get(f, n)
+                if (f, n) not in (old, (new_file, norm(moved.name))) and now is not None and now.content != item.content:
+                    changes.append(ItemChange(f, item.name, item, now))
+            what = f"move of {file}:{before.name} to {new_file}:{moved.name}"
+            if len(changes) > 2:
+                what += f" (and {len(changes) - 2} link rewrite{'s' if len(changes) > 3 else ''})"
+            self._done(Write(what, tuple(changes)), touched | {file, new_file})
+        return moved
+
+    def _linking(self, target: Key) -> dict[Key, RecallItem]:
+        """Every item whose content links to ``target`` (read from disk: the catalogue may lag).
+
+        Only content holding the name's first word can link to it, so links
+        are parsed for those alone (parsing every item's links tripled the
+        cost of a move on a 20k store).
+        """
+        word = target[1].split()[0] if target[1].split() else target[1]
+        return {(item.file, norm(item.name)): item for item in self.store.items()
+                if word in item.content and any((link.file, norm(link.name)) == target for link in item.links)}
+
+    def promote(self, entries: list[DiaryItem], file: str, name: str) -> RecallItem:
+        """Write diary ``entries`` into ``file:name`` (appended when it exists) with evidence lines.
+
+        An existing item keeps its owner (and its source, unless it had
+        none and every entry shares one); a new item is the app's. The
+        existing content is read and checked under one lock hold, so an
+        agent write in between cannot be lost. ``ValueError`` → nothing written.
+        """
+        self._writable(f"promoted {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} to {file}:{name}")
+        with self.store.locked():
+            existing = self.store.get(file, name)
+            sources = {e.source_conv for e in entries}
+            shared = sources.pop() if len(sources) == 1 else None
+            owner = existing.owner if existing is not None else self.owner
+            source = (existing.source_conv if existing is not None else None) or shared
+            content = promotion_content(entries, _content(existing))
+            item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
+                                  detail=promotion_detail(entries), expected=_content(existing), by=self.owner)
+            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, existing, item),)), [file])
+        return item
+
+    def promote_draft(
+        self,
+        entries: Sequence[DiaryItem],
+        file: str,
+        name: str,
+        content: str,
+        *,
+        expected: str | None,
+        owner: str | None,
+        source: str | None,
+        detail: str,
+    ) -> RecallItem:
+        """The reconcile queue's promotion: ``content`` drafted (with evidence lines) and previewed.
+
+        Written only if ``file:name`` still holds ``expected`` (the text the
+        preview was drafted from; None: must not exist); owner and source are
+        the promotion rule's (``reconcile_writer.promotion_owner``); the
+        journal line says the app wrote it (``by``). Undoable like any edit.
+        """
+        self._writable(f"promoted {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} to {file}:{name}")
+        with self.store.locked():
+            before = self.store.get(file, name)
+            item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
+                                  detail=detail, expected=expected, by=self.owner)
+            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, before, item),)), [file])
+        return item
+
+    def dismiss(self, entries: Sequence[DiaryItem], *, note: str | None = None) -> int:
+        """Mark ``entries`` "reviewed, not promoted" in ``reviewed.json`` (curation state, not memory)."""
+        self._writable(f"marked {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} reviewed")
+        stamp = self.clock().replace(microsecond=0).isoformat()
+        return len(dismiss(self.root, list(entries), by=self.owner, note=note, ts=stamp))
+
+    def undismiss(self, entries: Sequence[DiaryItem]) -> int:
+        """Take "reviewed, not promoted" marks back; returns how many were removed."""
+        self._writable(f"removed the reviewed mark of {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'}")
+        return undismiss(self.root, list(entries))
+
+    def append_diary(self, content: str, *, date: str | None = None, time: str | None = None) -> DiaryItem:
+        """Append one diary entry (the diary is append-only: this is never undone)."""
+        self._writable("appended a diary entry")
+        with self.store.locked():
+            entry = self.diary.append(content, ts=self.clock(), date=date, time=time, owner=self.owner)
+            self._done(Write(f"diary entry {entry.date} {entry.time}", diary=entry), dates=[entry.date])
+        return entry
+
+    # -- undo ----------------------------------------------------------------------
+
+    def undo(self) -> Write:
+        """Take back the last write of this session; returns the write undone.
+
+        Every item the write changed must still be as the write left it,
+        checked under the store lock; otherwise :class:`UndoRefused` and
+        nothing is written. A diary append is not undone (append-only).
+        Either way the write leaves the history, so the next undo reaches
+        the one before it.
+        """
+        self._writable("undone the last write")
+        with self._lock:
+            if not self.history:
+                raise UndoRefused("nothing to undo: the app has written nothing this session")
+            write = self.history.pop()
+        if write.diary is not None:
+            raise UndoRefused(f"the last write was the {write.what}: the diary is append-only, so it is not "
+                              "undone (undo again for the write before it)")
+        detail = f"undo of {write.what}"
+        try:
+            with self.store.locked():
+                for change in write.changes:
+                    current = self.store.get(change.file, change.name)
+                    if _content(current) != _content(change.after):
+                        raise ConflictError(change.file, change.name, _content(change.after), current)
+                for change in write.changes:
+                    self._restore(change, detail)
+                self._done(Write(detail), {c.file for c in write.changes}, remember=False)  # undo is not undone
+        except ConflictError as exc:
+            raise UndoRefused(f"cannot undo the {write.what}: {exc.file}:{exc.name} changed on disk since; "
+                              "nothing written") from exc
+        return write
+
+    def _restore(self, change: ItemChange, detail: str) -> None:
+        expected = _content(change.after)
+        if change.before is None:
+            self.store.remove(change.file, change.name, owner=self.owner, expected=expected, detail=detail)
+            return
+        b = change.before
+        self.store.add(b.file, b.name, b.content, owner=b.owner, source_conv=b.source_conv, ts=b.ts,
+                       detail=detail, expected=expected, by=self.owner)

@@ -1,0 +1,451 @@
+"""The item area: item view, editor and day view behind one switcher, and the flows on them.
+
+This widget owns its ids (``#item-switcher``, ``#item-view``,
+``#item-editor``) and everything a user does to the item in front of them:
+open (with back/forward history, like a browser), edit, save, rename, move,
+delete, promote diary entries, copy. Multi-step flows are ``@work`` methods
+that ``await push_screen_wait(...)``, so a flow reads top to bottom. Every
+write goes through the injected ``Backend`` with the content as it was read
+(``expected``): if another process changed the item since, nothing is
+written and the user is told. The App only routes messages and keys here;
+this module knows nothing about the App.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Literal
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import ContentSwitcher, TabbedContent, TabPane
+from textual.worker import WorkerFailed
+
+from wikimem import ConflictError, RecallItem, WikiLink
+from wikimem_tui.backend import Backend, ReadOnlyError
+from wikimem_tui.catalogue import Catalogue
+from wikimem_tui.messages import StoreChange
+from wikimem_tui.safe import safe_line
+from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.screens.dialogs import move_form, new_file_form, new_item_form, rename_form
+from wikimem_tui.screens.promote import PromoteScreen
+from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.widgets.item_view import ItemView
+
+__all__ = ["ItemArea", "address"]
+
+Shown = tuple[str, ...]
+#: How many opened things back/forward remembers.
+HISTORY = 100
+
+
+def address(file: str, name: str, style: str = "bold") -> Text:
+    """``file:name`` as literal, styled Text."""
+    return safe_line(f"{file}:{name}", style)
+
+
+def _items_link(count: int) -> str:
+    return "1 item links" if count == 1 else f"{count} items link"
+
+
+class ItemArea(Vertical):
+    """Shows one item, RecallFile or diary day, or edits one item."""
+
+    DEFAULT_CSS = """
+    ItemArea { height: 1fr; }
+    ItemArea > ContentSwitcher { height: 1fr; }
+    ItemArea #item-view, ItemArea #item-editor { height: 1fr; }
+    """
+
+    BINDINGS = [
+        Binding("backspace", "back", "Back", id="item.back", show=False),
+    ]
+
+    class Opened(Message):
+        """An item is on screen (the tree reveals it)."""
+
+        def __init__(self, file: str, name: str) -> None:
+            super().__init__()
+            self.file = file
+            self.name = name
+
+    def __init__(self, backend: Backend, *, cursor_blink: bool = True, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.backend = backend
+        self.catalogue: Catalogue | None = None
+        """Names and links (for link marks and backlinks); None until the first build."""
+        self._cursor_blink = cursor_blink
+        self._history: list[Shown] = []
+        self._position = -1
+
+    def compose(self) -> ComposeResult:
+        with ContentSwitcher(initial="item-view", id="item-switcher"):
+            yield ItemView(id="item-view")
+            yield ItemEditor(self.backend, cursor_blink=self._cursor_blink, id="item-editor")
+
+    @property
+    def view(self) -> ItemView:
+        """The read-only view."""
+        return self.query_one(ItemView)
+
+    @property
+    def editor(self) -> ItemEditor:
+        """The editor."""
+        return self.query_one(ItemEditor)
+
+    @property
+    def editing(self) -> bool:
+        """True while the editor (not the view) is shown."""
+        return self.query_one(ContentSwitcher).current == "item-editor"
+
+    @property
+    def dirty(self) -> bool:
+        """True while the editor holds unsaved edits."""
+        return self.editing and self.editor.dirty
+
+    @property
+    def shown_day(self) -> tuple[str, str | None] | None:
+        """``(date, time)`` when the view shows a diary day, else None."""
+        shown = self.view.shown
+        if self.editing or not shown or shown[0] != "day":
+            return None
+        return shown[1], shown[2] or None
+
+    @property
+    def can_go_back(self) -> bool:
+        """Whether back has somewhere to go."""
+        return self._position > 0
+
+    @property
+    def can_go_forward(self) -> bool:
+        """Whether forward has somewhere to go."""
+        return 0 <= self._position < len(self._history) - 1
+
+    # -- showing -------------------------------------------------------------------
+
+    def _switch(self, to: Literal["item-view", "item-editor"]) -> None:
+        """Show the view or the editor and make this area the visible tab.
+
+        Focus left in another tab would make the tabs switch right back, so
+        it moves here; focus elsewhere (the tree) stays where it is.
+        """
+        self.query_one(ContentSwitcher).current = to
+        pane = next((a for a in self.ancestors if isinstance(a, TabPane)), None)
+        tabs = next((a for a in self.ancestors if isinstance(a, TabbedContent)), None)
+        focused = self.app.focused
+        if pane is not None and tabs is not None and pane.id:
+            tabs.active = pane.id
+        inside_tabs = tabs is not None and focused is not None and tabs in focused.ancestors
+        if to == "item-view" and inside_tabs and self.view not in focused.ancestors_with_self:  # type: ignore[union-attr]
+            self.view.focus()
+
+    def blocked_by_draft(self) -> bool:
+        """True (and says so) when unsaved edits stand in the way; leaves a clean editor."""
+        if self.dirty:
+            self.notify("unsaved edits: save (ctrl+s) or cancel (esc) first", severity="warning", markup=False)
+            return True
+        return False
+
+    def open_item(self, file: str, name: str) -> None:
+        """Show ``file:name`` (remembered for back/forward)."""
+        self._open(("item", file, name))
+
+    def open_file(self, file: str) -> None:
+        """Show a whole RecallFile."""
+        self._open(("file", file))
+
+    def open_day(self, date: str, time: str | None = None) -> None:
+        """Show one diary day (``time`` highlighted)."""
+        self._open(("day", date, time or ""))
+
+    def _open(self, shown: Shown, *, remember: bool = True) -> bool:
+        if self.blocked_by_draft() or not self._read_into_view(shown, home=True):
+            return False
+        if remember:
+            del self._history[self._position + 1 :]
+            if not self._history or self._history[-1] != self.view.shown:
+                self._history.append(self.view.shown)
+            del self._history[:-HISTORY]
+            self._position = len(self._history) - 1
+        self._switch("item-view")
+        return True
+
+    def _read_into_view(self, shown: Shown, *, home: bool) -> bool:
+        """Read ``shown`` from disk into the view; False when it cannot be shown."""
+        view, store = self.view, self.backend.store
+        kind, *args = shown
+        if kind == "item":
+            item = store.get(args[0], args[1])
+            if item is None:
+                view.show_missing(args[0], args[1])
+            else:
+                view.show_item(item, self.catalogue, home=home)
+                self.post_message(self.Opened(item.file, item.name))
+        elif kind == "file":
+            view.show_file(args[0], store.items(args[0]), self.catalogue)
+        elif kind == "day":
+            try:
+                entries = self.backend.diary.day(args[0])
+            except ValueError:
+                self.notify(f"not a diary date: {args[0]}", severity="error", markup=False)
+                return False
+            view.show_day(args[0], entries, self.catalogue, args[1] or None)
+        return True
+
+    def reshow(self) -> None:
+        """Re-read whatever the view shows (after a store change); scroll and tab stay."""
+        if self.view.shown:
+            self._read_into_view(self.view.shown, home=False)
+
+    def set_catalogue(self, catalogue: Catalogue) -> None:
+        """A new catalogue: link marks and backlinks may have changed."""
+        self.catalogue = catalogue
+        self.reshow()
+
+    def store_changed(self, change: StoreChange) -> None:
+        """Another process wrote: the item being edited may need a reload or a choice."""
+        if change.external and self.editing and self.editor.file in change.wiki_files:
+            self.editor.disk_changed()
+
+    def go(self, step: int) -> None:
+        """Back (-1) or forward (+1) through what was opened."""
+        target = self._position + step
+        if not 0 <= target < len(self._history):
+            self.notify("no more history that way", markup=False)
+            return
+        if self._open(self._history[target], remember=False):
+            self._position = target
+
+    def action_back(self) -> None:
+        """Back to what was open before."""
+        self.go(-1)
+
+    # -- editing ---------------------------------------------------------------------
+
+    def _current_item(self) -> RecallItem | None:
+        current = self.view.current
+        item = self.backend.store.get(*current) if current else None
+        if item is None:
+            self.notify("open an item first (t tree, g go to)", markup=False)
+        return item
+
+    def edit(self) -> None:
+        """Open the editor on the item shown (read fresh: that is what the save expects)."""
+        if self.editing:
+            self.editor.area.focus()
+            return
+        item = self._current_item()
+        if item is not None:
+            self._switch("item-editor")
+            self.editor.load(item.file, item.name, item)
+
+    def _draft_question(self, question: str) -> Text:
+        return Text(question).append_text(address(self.editor.file, self.editor.item_name)).append("?")
+
+    @work(group="item-flow")
+    async def cancel_edit(self) -> None:
+        """Leave the editor; ask first when the draft has changes."""
+        if not self.editing:
+            return
+        if self.editor.dirty:
+            question = ConfirmScreen(self._draft_question("Discard unsaved edits to "), yes="Discard")
+            if not await self.app.push_screen_wait(question):
+                return
+        self.close_editor()
+
+    def close_editor(self) -> None:
+        """Back to the view of the item, focused."""
+        self._switch("item-view")
+        self.reshow()
+        self.view.focus()
+
+    async def confirm_quit(self) -> bool:
+        """Ask whether to drop the draft and quit (call from a worker)."""
+        question = ConfirmScreen(self._draft_question("Quit and discard unsaved edits to "), yes="Quit")
+        return bool(await self.app.push_screen_wait(question))
+
+    @on(ItemEditor.Saved)
+    def _saved(self, message: ItemEditor.Saved) -> None:
+        message.stop()
+        item = message.item
+        self._open(("item", item.file, item.name))
+        self.view.focus()  # the editor is gone: keys go back to the item, not the filter
+        self.notify(f"saved {item.file}:{item.name} · ctrl+z undoes it", markup=False)
+
+    @on(ItemEditor.Closed)
+    def _closed(self, message: ItemEditor.Closed) -> None:
+        message.stop()
+        self.cancel_edit()
+
+    def external_editor(self, command: str) -> None:
+        """Hand the draft (or the open item) to ``command``; what comes back is saved by the editor."""
+        if not self.editing:
+            item = self._current_item()
+            if item is None:
+                return
+            self._switch("item-editor")
+            self.editor.load(item.file, item.name, item)
+        if not self.editor.run_external(command) and not self.editor.dirty:
+            self.close_editor()
+
+    # -- new, rename, move, delete, promote ------------------------------------------------
+
+    def _shown_item(self) -> RecallItem | None:
+        """The item in the view, as read (None, with a hint, when there is none or the editor is open)."""
+        if self.editing:
+            self.notify("finish editing first (ctrl+s or esc)", markup=False)
+            return None
+        if self.view.item is None:
+            self.notify("open an item first (t tree, g go to)", markup=False)
+        return self.view.item
+
+    def _refused(self, what: str, exc: BaseException | None) -> None:
+        """Say why a write did not happen (nothing was written)."""
+        if isinstance(exc, ReadOnlyError):
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        if isinstance(exc, ConflictError):
+            self.notify(f"not {what}: {exc.file}:{exc.name} changed on disk since it was shown; nothing written. "
+                        "Showing the current version.", severity="error", markup=False)
+            self.reshow()
+            return
+        self.notify(f"not {what}: {exc}", severity="error", markup=False)
+
+    @work(group="item-flow")
+    async def new_item(self, new_file: bool = False) -> None:
+        """Ask for an address (an existing one keeps the dialog open), then edit an empty draft."""
+        store = self.backend.store
+        files = store.files()
+
+        def check(values: dict[str, str]) -> str | None:
+            file, name = values["file"], values["name"]
+            if new_file and file in files:
+                return f"RecallFile {file} already exists (n adds an item to it)"
+            if store.get(file, name) is not None:
+                return f"{file}:{name} already exists"
+            return None
+
+        current = self.view.current
+        form = (new_file_form(check, cursor_blink=self._cursor_blink) if new_file else
+                new_item_form(files, current[0] if current else None, check, cursor_blink=self._cursor_blink))
+        values = await self.app.push_screen_wait(form)
+        if values is None or self.blocked_by_draft():
+            return
+        self._switch("item-editor")
+        self.editor.load(values["file"], values["name"], None)
+
+    @work(group="item-flow")
+    async def rename(self) -> None:
+        """Ask for a new name; offer a link rewrite when others link here."""
+        item = self._shown_item()
+        if item is None:
+            return
+        store = self.backend.store
+
+        def check(values: dict[str, str]) -> str | None:
+            taken = values["name"] != item.name and store.get(item.file, values["name"]) is not None
+            return f"{item.file}:{values['name']} already exists" if taken else None
+
+        values = await self.app.push_screen_wait(rename_form(item.file, item.name, check, cursor_blink=self._cursor_blink))
+        if values is not None and values["name"] != item.name:
+            await self._relocate(item, item.file, values["name"])
+
+    @work(group="item-flow")
+    async def move(self) -> None:
+        """Ask for another RecallFile; offer a link rewrite when others link here."""
+        item = self._shown_item()
+        if item is None:
+            return
+        store = self.backend.store
+
+        def check(values: dict[str, str]) -> str | None:
+            taken = values["file"] != item.file and store.get(values["file"], item.name) is not None
+            return f"{values['file']}:{item.name} already exists" if taken else None
+
+        form = move_form(item.file, item.name, store.files(), check, cursor_blink=self._cursor_blink)
+        values = await self.app.push_screen_wait(form)
+        if values is not None and values["file"] != item.file:
+            await self._relocate(item, values["file"], item.name)
+
+    def _backlink_lines(self, item: RecallItem) -> list[Text]:
+        backlinks = self.catalogue.backlinks_of(item.file, item.name) if self.catalogue else []
+        return [address(file, name, "") for file, name in backlinks]
+
+    async def _relocate(self, item: RecallItem, new_file: str, new_name: str) -> None:
+        lines = self._backlink_lines(item)
+        rewrite = False
+        if lines:
+            message = Text(f"{_items_link(len(lines))} to ")
+            message.append_text(address(item.file, item.name))
+            message.append(". Rewrite those links to ").append_text(address(new_file, new_name)).append("?")
+            answer = await self.app.push_screen_wait(
+                ConfirmScreen(message, yes="Rewrite links", no="Keep links", details=lines))
+            if answer is None:  # escape: no move at all
+                return
+            rewrite = answer
+        # In a thread: rewriting links re-reads every RecallFile, seconds on a 100k store.
+        job = partial(self.backend.relocate, item.file, item.name, new_file, new_name,
+                      expected=item.content, rewrite_links=rewrite)
+        worker = self.run_worker(job, thread=True, group="item-write", exit_on_error=False)
+        try:
+            moved = await worker.wait()
+        except WorkerFailed:
+            self._refused("moved", worker.error)
+            return
+        self.notify(f"{item.file}:{item.name} → {moved.file}:{moved.name}" + (" (links rewritten)" if rewrite else "")
+                    + " · ctrl+z undoes it", markup=False)
+        self.open_item(moved.file, moved.name)
+
+    @work(group="item-flow")
+    async def delete(self) -> None:
+        """Ask (listing the items that link here), then remove the item shown."""
+        item = self._shown_item()
+        if item is None:
+            return
+        lines = self._backlink_lines(item)
+        message = Text("Delete ").append_text(address(item.file, item.name)).append("?")
+        yes = "Delete"
+        if lines:
+            message.append(f"\n{_items_link(len(lines))} to it; their links will dangle (shown as missing):")
+            yes = "Delete, leave links dangling"
+        message.append("\nThe journal keeps a record; ctrl+z undoes it.", style="dim")
+        if not await self.app.push_screen_wait(ConfirmScreen(message, yes=yes, details=lines)):
+            return
+        try:
+            self.backend.delete(item.file, item.name, expected=item.content)
+        except (ReadOnlyError, ConflictError, ValueError) as exc:
+            self._refused("deleted", exc)
+            return
+        self.view.show_missing(item.file, item.name)
+        self.notify(f"deleted {item.file}:{item.name} · ctrl+z undoes it", markup=False)
+
+    @work(group="item-flow")
+    async def promote(self) -> None:
+        """Diary day shown → pick entries → a new or extended wiki item with evidence lines."""
+        day = self.shown_day
+        if day is None:
+            self.notify("open a diary day first (tree: diary, or the calendar)", markup=False)
+            return
+        date, time = day
+        screen = PromoteScreen(self.backend, date, self.backend.diary.day(date), time)
+        item = await self.app.push_screen_wait(screen)
+        if item is not None:
+            self.notify(f"promoted to {item.file}:{item.name} (the journal lists the diary entries)", markup=False)
+            self.open_item(item.file, item.name)
+
+    # -- copy ------------------------------------------------------------------------------
+
+    def copy(self, what: Literal["link", "block"]) -> None:
+        """Copy the item shown as ``[[file:name]]`` or as its markdown block (heading and content)."""
+        item = self.view.item
+        if item is None:
+            self.notify("open an item first (t tree, g go to)", markup=False)
+            return
+        link = WikiLink(item.file, item.name).render()
+        text = link if what == "link" else f"## {item.name}\n\n{item.content}\n"
+        self.app.copy_to_clipboard(text)
+        self.notify(f"copied {link}" if what == "link" else f"copied the markdown of {link}", markup=False)
