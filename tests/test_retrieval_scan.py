@@ -7,9 +7,11 @@ import random
 from collections import Counter
 
 from wikimem.bm25 import InvertedIndex
-from wikimem.corpus import WikiCorpus, gc_paused
+from wikimem.corpus import WikiCorpus
+from wikimem.loader import gc_paused
 from wikimem.models import RecallItem
-from wikimem.tokenize import scan_counts, scan_texts, tokenize
+from wikimem.scan import scan_counts, scan_texts
+from wikimem.tokenize import tokenize
 
 # Latin, CJK ideographs, kana, Hangul, doubled characters, separators and
 # characters that lowercase into (or look like) latin.

@@ -6,7 +6,7 @@ markdown at startup. Everything here is shaped by what CPython does fast:
 * Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
   not dicts of Counters: 8 bytes per posting instead of ~100.
 * A cold build posts nothing. It keeps each batch of documents (a file) as
-  searchable forms made by a few C-level passes (:func:`wikimem.tokenize.
+  searchable forms made by a few C-level passes (:func:`wikimem.scan.
   scan_texts`) plus their lengths; the first query that needs a term finds
   its postings with one search per batch and a C-level ``count`` per
   document of the batches that hold it, and the result is cached. Documents
@@ -24,7 +24,7 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   recomputing long lists after each ``add()``, a query bounds the drift,
   keeps every candidate that could still make the top k and rescores
   those few exactly. Cost follows the query terms' posting lists, not N.
-* An optional warm-up (:func:`wikimem.corpus.warm_up`) folds segments into
+* An optional warm-up (:func:`wikimem.warmup.warm_up`) folds segments into
   raw occurrences and packs common terms before any query needs them.
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
@@ -45,7 +45,7 @@ from itertools import compress, repeat
 from operator import attrgetter
 
 from wikimem.maxscore import Term, candidates
-from wikimem.tokenize import ScannedTexts, scan_counts
+from wikimem.scan import ScannedTexts, scan_counts
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 

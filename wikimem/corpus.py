@@ -7,35 +7,18 @@ keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
-
-:func:`warm_up` lives here because it is bound to a corpus, not an index:
-a rebuild or compaction swaps the corpus, and a warm-up of the old one
-must stop rather than race the new one.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from array import array
-from collections import defaultdict, deque
 from collections.abc import Callable, Iterator
-from functools import partial
-from itertools import count, repeat
-from typing import Any
 from operator import attrgetter
 
 from wikimem.bm25 import InvertedIndex
-from wikimem.models import DiaryItem, RecallItem
-from wikimem.tokenize import _SINGLE_MARK as _ONE_CHAR_RUN
-from wikimem.tokenize import ScannedTexts
+from wikimem.models import RecallItem
+from wikimem.scan import ScannedTexts
 
-__all__ = ["WARM_MIN_OCCURRENCES", "WikiCorpus", "as_recall_item", "gc_paused", "scanned_occurrences", "warm_up"]
-
-
-def as_recall_item(entry: DiaryItem) -> RecallItem:
-    """A diary entry as a retrievable item: file = the day, name = ``HH:MM``."""
-    return RecallItem(entry.date, entry.time, entry.content, entry.owner, entry.source_conv, entry.ts)
+__all__ = ["WikiCorpus"]
 
 
 class WikiCorpus:
@@ -61,7 +44,7 @@ class WikiCorpus:
         self.version = 0
         self._tokenize = tokenize
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
-        #: :func:`wikimem.tokenize.scan_texts`; bigram mode only).
+        #: :func:`wikimem.scan.scan_texts`; bigram mode only).
         self._scan = scan
 
     def __len__(self) -> int:
@@ -140,103 +123,3 @@ class WikiCorpus:
             fresh.load_file(file, [self.items[d] for d in names.values()], self.stats.get(file))
         fresh.version = self.version + 1
         return fresh
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC during a cold load.
-
-    A load creates objects that all survive (an item per block) and no
-    cycles; generational collection would keep traversing them -- and every
-    other object of the process -- for nothing (10-20% of a 100k load, far
-    more next to a large heap). Re-enabled afterwards only if it was on.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-#: Raw terms with this many occurrences are packed by a warm-up; rarer ones
-#: pack in well under a millisecond on first use and stay compact until then.
-WARM_MIN_OCCURRENCES = 1000
-#: Occurrences packed per lock hold during a warm-up (a few ms of work).
-_WARM_CHUNK = 100_000
-
-
-def warm_up(
-    current: Callable[[], WikiCorpus],
-    lock: contextlib.AbstractContextManager[Any],
-    progress: Callable[[int, int], None],
-    should_stop: Callable[[], bool],
-) -> bool:
-    """Warm the current corpus's index; True when done, False if stopped or replaced.
-
-    Each segment's occurrences are found without the lock (its forms never
-    change) and folded in under it; then the common raw terms are packed, a
-    chunk per lock hold, so queries interleave. Each step leaves the index
-    in a state its lazy paths serve exactly, so writes in between stay
-    consistent (see ``InvertedIndex.fold_segment``). A corpus
-    swapped out meanwhile (rebuild, compaction) is abandoned: the caller
-    warms the new one.
-    """
-    corpus = current()
-    index = corpus.index
-    total = index.segments_left + 1
-    progress(0, total)
-    for done in range(1, total):
-        if should_stop():
-            return False
-        segment = index.oldest_segment()
-        if segment is None:
-            break
-        occ = scanned_occurrences(*segment)
-        with lock:
-            if current() is not corpus:
-                return False
-            index.fold_segment(segment, occ)
-        progress(done, total)
-    with lock:
-        if current() is not corpus:
-            return False
-        terms = index.unpacked_over(WARM_MIN_OCCURRENCES)
-    chunks: list[list[str]] = [[]]
-    size = 0
-    for term, occurrences in terms:
-        chunks[-1].append(term)
-        size += occurrences
-        if size >= _WARM_CHUNK:
-            chunks.append([])
-            size = 0
-    for chunk in chunks:
-        if should_stop():
-            return False
-        with lock:
-            if current() is not corpus:
-                return False
-            index.pack(chunk)
-    progress(total, total)
-    return True
-
-
-def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array]:
-    """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
-
-    The tokens of a text are a C-level ``split`` of its latin form plus the
-    bigrams of each CJK run (``x\\x01`` marks a one-character run), the
-    same terms :func:`wikimem.tokenize.scan_counts` finds.
-    """
-    occ: defaultdict[str, array] = defaultdict(partial(array, "i"))
-    get = occ.__getitem__
-    for doc, latin, cjk in zip(count(base), scanned.latin, scanned.cjk):
-        tokens = latin.decode().split()
-        for run in cjk.split():
-            if run[-1] == _ONE_CHAR_RUN:
-                tokens.append(run[0])
-            else:
-                tokens.extend([run[i : i + 2] for i in range(len(run) - 1)])
-        deque(map(array.append, map(get, tokens), repeat(doc)), 0)
-    return occ

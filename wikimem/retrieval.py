@@ -38,13 +38,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused, warm_up
+from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
+from wikimem.loader import gc_paused
+from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.names import normalize_item_name
 from wikimem.timeparse import parse_time_range
-from wikimem.tokenize import est_tokens, resolve_jieba, scan_texts, tokenize
+from wikimem.scan import scan_texts
+from wikimem.tokenize import est_tokens, resolve_jieba, tokenize
+from wikimem.warmup import warm_up
 
 __all__ = ["MemoryIndex", "as_recall_item"]
 

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikimem.corpus import WikiCorpus, as_recall_item
+from wikimem.corpus import WikiCorpus
+from wikimem.models import as_recall_item
 from wikimem.fusion import fuse
 from wikimem.models import DiaryItem, RecallItem
 
