@@ -40,6 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from goals import goal  # noqa: E402
+
 #: (vocabulary, ranks joined into one query) for the 10 fixed strings.
 _QUERY_RANKS: list[tuple[str, tuple[int, ...]]] = [
     ("en", (0,)),  # the most common English word: in a large share of items
@@ -196,17 +198,14 @@ def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: in
     for n in sizes:
         if n >= 100_000:
             ratio = results[n]["tail_ratio"][0] / GOAL_TAIL
-            _goal(f"{n:,d}: p95 <= 10 x p50 (p95/p50 = {results[n]['tail_ratio'][0]:.1f})", ratio)
+            goal(f"{n:,d}: p95 <= 10 x p50 (p95/p50 = {results[n]['tail_ratio'][0]:.1f})", ratio)
     if 1_000_000 in results:
         r = results[1_000_000]
-        _goal(f"1,000,000: peak RSS {r['rss_peak_mb'][0]:.0f} MB <= {GOAL_RSS_MB:.0f} MB", r["rss_peak_mb"][0] / GOAL_RSS_MB)
-        _goal(f"1,000,000: cold load {r['cold_load_s'][0]:.2f} s <= {GOAL_COLD_S:.0f} s", r["cold_load_s"][0] / GOAL_COLD_S)
+        goal(f"1,000,000: peak RSS {r['rss_peak_mb'][0]:.0f} MB <= {GOAL_RSS_MB:.0f} MB", r["rss_peak_mb"][0] / GOAL_RSS_MB)
+        goal(f"1,000,000: cold load {r['cold_load_s'][0]:.2f} s <= {GOAL_COLD_S:.0f} s", r["cold_load_s"][0] / GOAL_COLD_S)
     else:
         print("  (1M not run: RSS and cold-load goals not measured)")
 
-
-def _goal(label: str, ratio: float) -> None:
-    print(f"  {label}: ratio {ratio:.2f} {'ok' if ratio <= 1.0 else 'MISS'}")
 
 
 def main(argv: list[str] | None = None) -> int:
