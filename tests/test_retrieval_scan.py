@@ -6,11 +6,13 @@ import gc
 import random
 from collections import Counter
 
+import pytest
+
 from wikimem.bm25 import InvertedIndex
 from wikimem.corpus import WikiCorpus
 from wikimem.loader import gc_paused
 from wikimem.models import RecallItem
-from wikimem.scan import scan_counts, scan_texts
+from wikimem.scan import ScannedTexts, scan_postings, scan_texts
 from wikimem.tokenize import tokenize
 
 # Latin, CJK ideographs, kana, Hangul, doubled characters, separators and
@@ -30,12 +32,26 @@ def bigrams(text: str) -> list[str]:
     return tokenize(text, use_jieba=False)
 
 
-def test_scanned_forms_count_every_term_exactly_like_tokenize() -> None:
+def scan_counts(term: str, scanned: ScannedTexts) -> list[int] | None:
+    """scan_postings as one count per text (None when no text holds the term)."""
+    found = scan_postings(term, scanned)
+    if found is None:
+        return None
+    dense = [0] * len(scanned.lengths)
+    for text, tf in zip(*found):
+        dense[text] = tf
+    return dense
+
+
+@pytest.mark.parametrize("sparse", [0.0, 0.25, 2.0], ids=["counted-per-text", "default", "by-positions"])
+def test_scanned_forms_count_every_term_exactly_like_tokenize(sparse: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Both ways of locating a term (match positions, one count per text) must agree with tokenize().
+    monkeypatch.setattr("wikimem.scan._SPARSE", sparse)
     texts = _random_texts(1, 400)
     scanned = scan_texts(texts)
     assert scanned is not None
     counts = [Counter(bigrams(text)) for text in texts]
-    assert scanned.lengths == [sum(c.values()) for c in counts]
+    assert list(scanned.lengths) == [sum(c.values()) for c in counts]
     vocabulary = set().union(*counts)
     assert any(len(t) == 2 and t[0] == t[1] for t in vocabulary)  # overlapping bigrams are covered
     for term in vocabulary:

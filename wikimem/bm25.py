@@ -8,8 +8,9 @@ markdown at startup. Everything here is shaped by what CPython does fast:
 * A cold build posts nothing. It keeps each batch of documents (a file) as
   searchable forms made by a few C-level passes (:func:`wikimem.scan.
   scan_texts`) plus their lengths; the first query that needs a term finds
-  its postings with one search per batch and a C-level ``count`` per
-  document of the batches that hold it, and the result is cached. Documents
+  its postings with one search per batch and, in the batches that hold
+  it, its match positions or a C-level ``count`` per document
+  (:func:`wikimem.scan.scan_postings`), and the result is cached. Documents
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.
@@ -42,10 +43,10 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import attrgetter
+from operator import add, attrgetter
 
 from wikimem.maxscore import Term, candidates
-from wikimem.scan import ScannedTexts, scan_counts
+from wikimem.scan import ScannedTexts, scan_postings
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -253,10 +254,10 @@ class InvertedIndex:
         """Postings from the segments' forms plus raw occurrences, ascending, live only."""
         docs, tfs = array("i"), array("i")
         for base, scanned in self._segments:
-            counts = scan_counts(term, scanned)
-            if counts is not None:
-                docs.extend(compress(range(base, base + len(counts)), counts))
-                tfs.extend(compress(counts, counts))
+            found = scan_postings(term, scanned)
+            if found is not None:
+                docs.extend(map(add, found[0], repeat(base)))
+                tfs.extend(found[1])
         if raw is not None:
             counted = Counter(raw)
             if docs and docs[-1] > raw[0]:

@@ -11,14 +11,64 @@ dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 
 from wikimem.bm25 import InvertedIndex
+from wikimem.loader import FileBlocks, block_names, item_at
 from wikimem.models import RecallItem
 from wikimem.scan import ScannedTexts
 
-__all__ = ["WikiCorpus"]
+__all__ = ["ItemTable", "WikiCorpus"]
+
+#: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
+_NAME_MAPS_KEPT = 256
+
+
+class ItemTable:
+    """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
+
+    A 1M-item store must not hold a million item objects: a file read in
+    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its text and block
+    offsets, and an item is parsed from them when a query shows it. Items
+    written later (and files the parser had to read) are held as objects.
+    """
+
+    def __init__(self) -> None:
+        self._objects: dict[int, RecallItem | None] = {}
+        self._bases: list[int] = []  # first doc id of each bulk file, ascending
+        self._bulk: list[tuple[str, FileBlocks]] = []
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, doc: int) -> RecallItem | None:
+        found = self._objects.get(doc, self)
+        if found is not self:
+            return found  # type: ignore[return-value]
+        if not 0 <= doc < self._n:
+            raise IndexError(doc)
+        i = bisect_right(self._bases, doc) - 1
+        file, blocks = self._bulk[i]
+        return item_at(file, blocks, doc - self._bases[i])
+
+    def __setitem__(self, doc: int, item: RecallItem | None) -> None:
+        self._objects[doc] = item
+
+    def append(self, item: RecallItem) -> None:
+        self._objects[self._n] = item
+        self._n += 1
+
+    def add_blocks(self, file: str, blocks: FileBlocks) -> range:
+        """Take a bulk-read file's blocks as the next docs; returns their ids."""
+        base = self._n
+        self._bases.append(base)
+        self._bulk.append((file, blocks))
+        self._n += len(blocks.starts) - 1
+        return range(base, self._n)
 
 
 class WikiCorpus:
@@ -36,8 +86,7 @@ class WikiCorpus:
         scan: Callable[[list[str]], ScannedTexts | None] | None = None,
     ) -> None:
         self.index = InvertedIndex()
-        self.items: list[RecallItem | None] = []
-        self.files: dict[str, dict[str, int]] = {}
+        self.items = ItemTable()
         #: file -> (mtime_ns, size) as last read: the change detector.
         self.stats: dict[str, tuple[int, int] | None] = {}
         #: Bumped on every change of indexed text (vector caches sync on it).
@@ -46,6 +95,12 @@ class WikiCorpus:
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
         #: :func:`wikimem.scan.scan_texts`; bigram mode only).
         self._scan = scan
+        #: name -> doc of files loaded item by item or written since.
+        self._names: dict[str, dict[str, int]] = {}
+        #: Files loaded in bulk and not written since: (first doc id, blocks);
+        #: their name maps are made on demand (and a few kept).
+        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
+        self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -56,40 +111,76 @@ class WikiCorpus:
     def tokens(self, item: RecallItem) -> list[str]:
         return self._tokenize(self.text(item))
 
+    def files(self) -> list[str]:
+        """The indexed RecallFiles."""
+        return [*self._names, *self._bulk]
+
     def doc(self, file: str, name: str) -> int | None:
-        return self.files.get(file, {}).get(name)
+        return self._name_map(file).get(name)
+
+    def _name_map(self, file: str) -> dict[str, int]:
+        names = self._names.get(file)
+        if names is not None:
+            return names
+        bulk = self._bulk.get(file)
+        if bulk is None:
+            return {}
+        names = self._name_maps.get(file)
+        if names is None:
+            base, blocks = bulk
+            names = dict(zip(block_names(blocks.text), range(base, base + len(blocks.starts) - 1)))
+            self._name_maps[file] = names
+            if len(self._name_maps) > _NAME_MAPS_KEPT:
+                self._name_maps.popitem(last=False)
+        return names
 
     def live(self) -> Iterator[tuple[int, RecallItem]]:
-        return ((d, it) for d, it in enumerate(self.items) if it is not None)
+        items = self.items
+        return ((d, it) for d, it in ((d, items[d]) for d in range(len(items))) if it is not None)
+
+    def load_blocks(self, file: str, blocks: FileBlocks, stat: tuple[int, int] | None) -> None:
+        """Cold path: index a file read in bulk (:func:`wikimem.loader.read_file_blocks`)."""
+        if not self.index.cold or file in self._names or file in self._bulk:
+            raise RuntimeError("load_blocks() is for a cold load of a file not indexed yet")
+        docs = self.index.add_scanned(blocks.scanned)
+        if self.items.add_blocks(file, blocks) != docs:
+            raise RuntimeError("doc ids of the index and the item table diverged")
+        self._bulk[file] = (docs.start, blocks)
+        self.stats[file] = stat
+        self.version += 1
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
-        """Cold path: index a file not indexed yet (in one batch when it can be scanned)."""
-        names = self.files.setdefault(file, {})
+        """Cold path: index a file's items (in one batch when they can be scanned)."""
+        names = self._names.setdefault(file, {})
         scanned = self._scan(list(map(self.text, items))) if self._scan and items and self.index.cold else None
         if scanned is not None:
             docs = self.index.add_scanned(scanned)
             names.update(zip(map(attrgetter("name"), items), docs))
-            self.items.extend(items)
+            for item in items:
+                self.items.append(item)
         else:
             add = self.index.add_bulk
             for item in items:
                 names[item.name] = add(self.tokens(item))
                 self.items.append(item)
         if not names:
-            del self.files[file]
+            del self._names[file]
         self.stats[file] = stat
         self.version += 1
 
     def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
         """Make ``file``'s docs match ``items``; True when indexed text changed."""
-        old = self.files.pop(file, {})
+        old = dict(self._name_map(file))
+        self._names.pop(file, None)
+        self._bulk.pop(file, None)
+        self._name_maps.pop(file, None)
         new: dict[str, int] = {}
         changed = False
         for item in items:
             doc = old.pop(item.name, None)
             current = self.items[doc] if doc is not None else None
             if current is not None and current.content == item.content:
-                self.items[doc] = item
+                self.items[doc] = item  # type: ignore[index]
             else:
                 if doc is not None:
                     self._drop(doc)
@@ -101,7 +192,7 @@ class WikiCorpus:
             self._drop(doc)
             changed = True
         if new:
-            self.files[file] = new
+            self._names[file] = new
         if stat is None:
             self.stats.pop(file, None)
         else:
@@ -119,7 +210,8 @@ class WikiCorpus:
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
         fresh = WikiCorpus(self._tokenize, self._scan)
-        for file, names in self.files.items():
-            fresh.load_file(file, [self.items[d] for d in names.values()], self.stats.get(file))
+        for file in self.files():
+            docs = self._name_map(file).values()
+            fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))
         fresh.version = self.version + 1
         return fresh

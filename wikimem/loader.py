@@ -1,16 +1,110 @@
-"""Cold loads at scale: what a build of the whole store does differently from a write.
+"""Cold loads at scale: a RecallFile read straight into search forms, no object per item.
 
-Design constraint: a cold load creates hundreds of thousands of objects that
-all survive, and must not pay for machinery tuned to short-lived ones.
+Design constraint: a cold load of a 1M-item store must stay within seconds
+and well under a gigabyte, so it cannot afford the block parser's Python
+steps and an item object per block. :func:`read_file_blocks` reads a file
+in a few whole-file C-level passes: where each block starts, its item name,
+and the search forms of every block's name + content
+(:func:`wikimem.scan.scan_joined`). Items are made from the kept text only
+when asked for (:func:`item_at`, with the block parser itself). It serves
+the files the store writes; anything unusual -- a repeated heading, a
+comment that is not the store's own metadata line, a byte the forms use as
+a marker -- returns ``None`` and the caller reads that file through the
+store's parser. Oracle tests hold both readings equal.
+
+A cold load also pauses the cyclic GC (:func:`gc_paused`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import re
+from array import array
 from collections.abc import Iterator
+from operator import methodcaller
+from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["gc_paused"]
+from wikimem.blocks import parse_blocks
+from wikimem.models import RecallItem
+from wikimem.scan import LOWERS_TO_ASCII, ScannedTexts, scan_joined
+
+__all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
+
+# The block format's heading: a line starting "## " (see wikimem.blocks).
+# Searched as "\n## " in "\n" + text: a literal prefix the regex engine
+# finds fast, where a multiline "^" is checked at every position.
+_HEADING_RE = re.compile("\n## ")
+_HEADING_BYTES = b"\n## "
+_BOM = "\ufeff".encode()
+_HEADING_LINE = re.compile(r"\n## ([^\n]*)")
+# The metadata line the store writes (render_meta: owner, source, ts in
+# that order, each optional), when it is a block's last non-blank line (the
+# parser's rule); any other comment -- indented, reordered, hand-made --
+# sends the file to the parser.
+_V = rb"=[^|\n]*"
+_META_LAST = re.compile(
+    rb"\n<!-- wikimem: (?:owner" + _V + rb"(?: \| source" + _V + rb")?(?: \| ts" + _V + rb")?"
+    rb"|source" + _V + rb"(?: \| ts" + _V + rb")?|ts" + _V + rb") -->[ \t]*(?=\s*(?:\n## |\Z))"
+)
+_match_start = methodcaller("start")
+
+
+class FileBlocks(NamedTuple):
+    """One RecallFile as a cold load keeps it."""
+
+    text: str  # the file's text as the block parser reads it (BOM and CR gone)
+    starts: array  # where each block's "## " line starts, then len(text)
+    scanned: ScannedTexts  # search forms of each block's name + content
+
+
+def read_file_blocks(path: Path) -> FileBlocks | None:
+    """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    # The parser's reading (BOM and CR dropped), as bytes first: the search
+    # forms are made from the UTF-8 bytes, the text is kept for the items.
+    data = data.removeprefix(_BOM).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\x00" in data or b"\x01" in data:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # the parser replaces bad bytes
+    lined = "\n" + text  # position p of "\n## " in lined is where the block starts in text
+    starts = array("i", map(_match_start, _HEADING_RE.finditer(lined)))
+    if not starts:
+        return None
+    names = block_names(text)
+    if len(set(names)) != len(names):
+        return None  # repeated headings collapse (last wins): the parser's job
+    first = b"\n" + data
+    body = _META_LAST.sub(b"", first[first.index(_HEADING_BYTES) :])
+    if b"<!--" in body:
+        return None
+    # Each heading becomes a break; the first one opens the first text.
+    joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
+    if any(map(text.__contains__, LOWERS_TO_ASCII)):
+        joined = joined.decode("utf-8").lower().encode("utf-8")
+    scanned = scan_joined(joined, len(names))
+    if scanned is None:
+        return None
+    starts.append(len(text))
+    return FileBlocks(text, starts, scanned)
+
+
+def block_names(text: str) -> list[str]:
+    """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
+    return list(map(" ".join, map(str.split, _HEADING_LINE.findall("\n" + text))))
+
+
+def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
+    """Block ``i`` of a file read by :func:`read_file_blocks`, parsed as the store parses it."""
+    block = parse_blocks(blocks.text[blocks.starts[i] : blocks.starts[i + 1]]).blocks[0]
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
 
 
 @contextlib.contextmanager

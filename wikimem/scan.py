@@ -4,9 +4,10 @@ Design constraint: a cold load of a large store must not pay a Python-level
 step per token, yet the index must hold exactly the terms
 :func:`wikimem.tokenize.tokenize` yields (bigram mode). :func:`scan_texts`
 turns many texts at once (a few C-level substitutions over all of them
-joined) into forms where :func:`scan_counts` finds one term's frequency per
-text with C-level ``count`` calls, and :func:`scanned_occurrences` lists
-every term's occurrences when a warm-up folds a batch. Both read the same
+joined) into two joined forms plus each text's offsets in them -- no
+object per text -- where :func:`scan_postings` finds one term's postings
+with C-level searches, and :func:`scanned_occurrences` lists every term's
+occurrences when a warm-up folds a batch. Both read the same
 encoding of the bigram rule (:func:`wikimem.tokenize.cjk_run_tokens`): a
 latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
@@ -21,106 +22,156 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections import defaultdict, deque
+from bisect import bisect_right
+from collections import Counter, defaultdict, deque
 from functools import partial
-from itertools import count, repeat
+from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, sub
 from typing import NamedTuple
 
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
-__all__ = ["DOC_BREAK", "ONE_CHAR_RUN", "ScannedTexts", "scan_counts", "scan_texts", "scanned_occurrences"]
+__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
 DOC_BREAK = "\x00"
 #: Marks a one-character CJK run in the CJK form (a run of one yields itself).
 ONE_CHAR_RUN = "\x01"
 _BREAK_BYTE = DOC_BREAK.encode()
+_MARK_BYTE = ONE_CHAR_RUN.encode()
+#: The only non-ASCII characters whose lowercase holds ASCII letters (İ, the Kelvin sign).
+LOWERS_TO_ASCII = ("\u0130", "\u212a")
 _LATIN_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
-# Byte tables: latin bytes kept (or all made "a"), the break kept, all else a space.
-_LATIN_BYTES = bytes(c if c in _LATIN_BYTE or c == 0 else 32 for c in range(256))
+# Byte tables: latin bytes kept (ASCII capitals lowercased), the break kept,
+# all else a space; or only the break and non-ASCII bytes kept.
+_LATIN_BYTES = bytes(
+    c if c in _LATIN_BYTE or c == 0 else c + 32 if 65 <= c <= 90 else 32 for c in range(256)
+)
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
-_LATIN_STARTS = bytes(97 if c in _LATIN_BYTE else c if c == 0 else 32 for c in range(256))
+_NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
 _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 class ScannedTexts(NamedTuple):
-    """Searchable forms of many texts (see :func:`scan_texts`)."""
+    """Searchable forms of many texts (see :func:`scan_texts`), joined by ``DOC_BREAK``."""
 
-    latin: list[bytes]  # per text: b"  tok    tok  " (two or more spaces between tokens)
-    cjk: list[str]  # per text: "  run  x\x01  " (\x01 marks a one-character run)
-    lengths: list[int]  # per text: its token count in bigram mode
-    latin_all: bytes  # the latin forms joined by DOC_BREAK (one search finds a term's texts)
-    cjk_all: str
+    latin: bytes  # b"  tok  tok  \x00  tok  ": tokens between double spaces
+    cjk: str  # "  run  x\x01  \x00  run  ": runs between double spaces, \x01 marks a one-character run
+    latin_starts: array  # text i's latin form is latin[latin_starts[i]:latin_starts[i + 1] - 1]
+    cjk_starts: array
+    lengths: array  # per text: its token count in bigram mode
 
 
 def scan_texts(texts: list[str]) -> ScannedTexts | None:
-    """Searchable forms of many texts for a lazily built index, in bulk.
+    """Searchable forms of many texts, in bulk; ``None`` if one holds ``\\x00`` or ``\\x01``.
 
-    A few C-level passes over all texts joined, no per-token Python;
-    :func:`scan_counts` counts a term's occurrences in these forms. ``None``
-    when a text contains ``\\x00`` or ``\\x01`` (the caller then tokenizes
-    text by text).
+    The caller then tokenizes text by text.
     """
-    joined = " " + f" {DOC_BREAK} ".join(texts).lower() + " "
-    if joined.count(DOC_BREAK) != max(len(texts) - 1, 0) or ONE_CHAR_RUN in joined:
+    if not texts:
         return None
-    # Latin is ASCII, so bytes.translate (a C table lookup per byte) can blank
-    # everything else (a multibyte character's continuation bytes go away);
-    # doubled spaces keep the matches of " tok " in "tok tok" apart.
-    encoded = joined.encode("utf-8")
-    latin_all = encoded.translate(_LATIN_BYTES, _CONTINUATION_BYTES).replace(b" ", b"  ")
-    latin = latin_all.split(_BREAK_BYTE)
-    # Every latin token starts where a space meets a token byte.
-    n_latin = map(bytes.count, encoded.translate(_LATIN_STARTS).split(_BREAK_BYTE), repeat(b" a"))
-    cjk_all = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", joined))
-    cjk = cjk_all.split(DOC_BREAK)
+    return scan_joined(DOC_BREAK.join(texts).lower().encode("utf-8"), len(texts))
+
+
+def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
+    """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
+
+    A few C-level passes, no per-token Python. ASCII letters are lowercased
+    here; the caller lowercases first when the text holds one of the two
+    non-ASCII characters whose lowercase is ASCII (see :data:`LOWERS_TO_ASCII`).
+    ``None`` when the joined text does not hold exactly ``n_texts`` texts or
+    holds ``\\x01``.
+    """
+    if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
+        return None
+    joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
+    # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
+    # lowercase it and blank everything else (a multibyte character's
+    # continuation bytes go away); tokens are then joined by double blanks
+    # so that the matches of " tok " in "tok tok" stay apart.
+    latin = b"  " + b"  ".join(joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()) + b"  "
+    latin_starts = _starts(map(len, latin.split(_BREAK_BYTE)))
+    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
+    # first (C-level), so the regex only walks the non-ASCII rest.
+    rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
+    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", f" {rest} "))
+    cjk_texts = cjk.split(DOC_BREAK)
+    cjk_starts = _starts(map(len, cjk_texts))
+    # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks.
+    n_latin = map(latin.count, repeat(b"  "), latin_starts, latin_starts[1:])
     # CJK separators are exactly two spaces, at both ends too: k runs show
     # k + 1 of them. A run of c characters has c - 1 bigrams, a single run
     # (c = 1, plus its mark) one token, so with s spaces a form of length n
     # holds n - s - (k + 1) + 1 CJK tokens.
-    n_cjk = map(sub, map(len, cjk), map(add, map(str.count, cjk, repeat(" ")), map(str.count, cjk, repeat("  "))))
-    lengths = list(map(add, map(add, n_latin, n_cjk), repeat(1)))
-    return ScannedTexts(latin, cjk, lengths, latin_all, cjk_all)
+    n_cjk = map(sub, map(len, cjk_texts), map(add, map(str.count, cjk_texts, repeat(" ")), map(str.count, cjk_texts, repeat("  "))))
+    lengths = array("i", map(add, n_latin, n_cjk))
+    return ScannedTexts(latin, cjk, latin_starts, cjk_starts, lengths)
 
 
-def scan_counts(term: str, scanned: ScannedTexts) -> list[int] | None:
-    """Per text of ``scanned``, how often ``term`` occurs; ``None`` if in none.
+def _starts(lengths: object) -> array:
+    """Offsets of texts joined by a one-character break, plus the end (+1) as a sentinel."""
+    out = array("i", [0])
+    out.extend(accumulate(map(add, lengths, repeat(1))))  # type: ignore[call-overload]
+    return out
 
-    One search over all texts' forms first (most terms miss most batches),
-    then one C-level ``count`` per text. A doubled bigram (``"哈哈"`` in
-    ``"哈哈哈"``) has overlapping matches, counted with a lookahead regex. A
-    term bigram mode never produces is in no text.
+
+#: Below this share of occurrences per text, positions beat one count per text.
+_SPARSE = 0.25
+
+
+def scan_postings(term: str, scanned: ScannedTexts) -> tuple[list[int], list[int]] | None:
+    """The texts of ``scanned`` holding ``term`` (ascending indexes) and its counts there.
+
+    ``None`` when no text holds it. One C-level search over the joined form
+    first (most terms miss most batches). A term in few texts is then
+    located by its match positions (cost follows its occurrences); a
+    common one is counted text by text, one C-level ``count`` per text. A
+    doubled bigram (``"哈哈"`` in ``"哈哈哈"``) has overlapping matches, found
+    with a lookahead. A term bigram mode never produces is in no text.
     """
     if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
         return None
     if term[0] < "\x80":
         if not term.isascii():
             return None
-        needle = f" {term} ".encode()
+        hay: bytes | str = scanned.latin
+        starts = scanned.latin_starts
+        needle: bytes | str = f" {term} ".encode()
         # The bare term first: the space-ended needle is slow to search for.
-        if term.encode() not in scanned.latin_all or needle not in scanned.latin_all:
+        if term.encode() not in hay:
             return None
-        return list(map(methodcaller("count", needle), scanned.latin))
-    key = term + ONE_CHAR_RUN if len(term) == 1 else term
-    if len(key) != 2 or key not in scanned.cjk_all:
+        total = hay.count(needle)
+    else:
+        key = term + ONE_CHAR_RUN if len(term) == 1 else term
+        if len(key) != 2 or key not in scanned.cjk:
+            return None
+        hay, starts, needle = scanned.cjk, scanned.cjk_starts, key
+        total = -1 if key[0] == key[1] else hay.count(key)
+    if total == 0:
         return None
-    if key[0] != key[1]:
-        return list(map(methodcaller("count", key), scanned.cjk))
-    findall = re.compile(f"(?={re.escape(key)})").findall
-    return [len(findall(text)) for text in scanned.cjk]
+    n = len(starts) - 1
+    if total < 0 or total < n * _SPARSE:
+        pattern = re.compile(f"(?={re.escape(needle)})" if total < 0 else re.escape(needle))  # type: ignore[arg-type]
+        per_text = Counter(map(bisect_right, repeat(starts), map(_match_start, pattern.finditer(hay))))  # type: ignore[arg-type]
+        if not per_text:
+            return None
+        return [i - 1 for i in per_text], list(per_text.values())
+    counts = list(map(hay.count, repeat(needle), starts, starts[1:]))  # type: ignore[arg-type]
+    texts = list(compress(range(n), counts))
+    return texts, list(compress(counts, counts))
 
+
+_match_start = methodcaller("start")
 
 
 def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array]:
     """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
 
     The tokens of a text are a C-level ``split`` of its latin form plus the
-    bigrams of each CJK run, the same terms :func:`scan_counts` finds.
+    bigrams of each CJK run, the same terms :func:`scan_postings` finds.
     """
     occ: defaultdict[str, array] = defaultdict(partial(array, "i"))
     get = occ.__getitem__
-    for doc, latin, cjk in zip(count(base), scanned.latin, scanned.cjk):
+    for doc, latin, cjk in zip(count(base), scanned.latin.split(_BREAK_BYTE), scanned.cjk.split(DOC_BREAK)):
         tokens = latin.decode().split()
         for run in cjk.split():
             if run[-1] == ONE_CHAR_RUN:
