@@ -10,7 +10,7 @@ import pytest
 
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.loader import block_names, item_at, read_file_blocks
-from wikimem.scan import scan_postings
+from wikimem.scan import scan_joined, scan_postings
 from wikimem.tokenize import tokenize
 
 # Lines a hand-edited or damaged RecallFile may hold, besides what the store writes.
@@ -55,17 +55,20 @@ def _store_file(tmp_path: Path, text: str | bytes) -> tuple[MemoryStore, Path]:
 
 
 def _assert_read_like_the_parser(store: MemoryStore, path: Path) -> bool:
-    blocks = read_file_blocks(path)
-    if blocks is None:
+    read = read_file_blocks(path)
+    if read is None:
         return False
+    blocks, joined = read
     items = store.file_items("f")
+    scanned = scan_joined(joined, len(items))
+    assert scanned is not None
     n = len(blocks.starts) - 1
     assert [item_at("f", blocks, i) for i in range(n)] == items
     assert block_names(blocks.text) == [item.name for item in items]
     counts = [Counter(tokenize(f"{item.name}\n{item.content}", use_jieba=False)) for item in items]
-    assert list(blocks.scanned.lengths) == [sum(c.values()) for c in counts]
+    assert list(scanned.lengths) == [sum(c.values()) for c in counts]
     for term in set().union(*counts):
-        found = scan_postings(term, blocks.scanned)
+        found = scan_postings(term, scanned)
         assert found is not None, term
         assert dict(zip(*found)) == {i: c[term] for i, c in enumerate(counts) if c[term]}, term
     return True
@@ -138,7 +141,7 @@ def test_an_index_loaded_in_bulk_answers_like_one_loaded_item_by_item(tmp_path: 
     bulk.build()
     assert bulk._corpus is not None and bulk._corpus._bulk  # the bulk path ran
     expected = [_hits(bulk, q) for q in queries]
-    monkeypatch.setattr("wikimem.retrieval.read_file_blocks", lambda path: None)
+    monkeypatch.setattr("wikimem.corpus.read_file_blocks", lambda path: None)
     assert [_hits(MemoryIndex(store, use_jieba=False), q) for q in queries] == expected
     # Writes after a bulk load: the written file becomes item objects, the rest stays lazy.
     # (Doc ids now differ from a fresh load's, so ties may order differently.)

@@ -26,6 +26,8 @@ def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pack every raw term, a few per lock hold, so tiny stores take every path.
     monkeypatch.setattr("wikimem.warmup.WARM_MIN_OCCURRENCES", 1)
     monkeypatch.setattr("wikimem.warmup._WARM_CHUNK", 5)
+    # One index segment per file, so that a warm-up folds several.
+    monkeypatch.setattr("wikimem.corpus.SEGMENT_DOCS", 1)
 
 
 def _text(rng: random.Random) -> str:

@@ -13,18 +13,22 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from operator import attrgetter
+from typing import Any
 
 from wikimem.bm25 import InvertedIndex
-from wikimem.loader import FileBlocks, block_names, item_at
+from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem
-from wikimem.scan import ScannedTexts
+from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
+#: Items per index segment on a bulk load: large enough that a term's first
+#: search pays few per-segment steps, small enough to scan in a few ms.
+SEGMENT_DOCS = 4096
 
 
 class ItemTable:
@@ -138,15 +142,51 @@ class WikiCorpus:
         items = self.items
         return ((d, it) for d, it in ((d, items[d]) for d in range(len(items))) if it is not None)
 
-    def load_blocks(self, file: str, blocks: FileBlocks, stat: tuple[int, int] | None) -> None:
-        """Cold path: index a file read in bulk (:func:`wikimem.loader.read_file_blocks`)."""
-        if not self.index.cold or file in self._names or file in self._bulk:
-            raise RuntimeError("load_blocks() is for a cold load of a file not indexed yet")
-        docs = self.index.add_scanned(blocks.scanned)
-        if self.items.add_blocks(file, blocks) != docs:
+    def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
+        """Cold load of every RecallFile of ``store``, calling ``progress(done, total)`` per file.
+
+        With a bulk scanner, files are read in bulk (:func:`wikimem.loader.
+        read_file_blocks`) and scanned a group at a time (one index segment
+        per ~``SEGMENT_DOCS`` items: fewer, larger C-level passes for the
+        load and for each term's first search); a file that needs the
+        parser is read through the store.
+        """
+        files = store.files()
+        bulk = self._scan is not None and hasattr(store, "file_path")
+        group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
+        size = 0
+        if progress is not None:
+            progress(0, len(files))
+        for done, file in enumerate(files, 1):
+            stat = store.file_stat(file)
+            read = read_file_blocks(store.file_path(file)) if bulk else None
+            if read is not None:
+                group.append((file, *read, stat))
+                size += len(read[0].starts) - 1
+            if group and (read is None or size >= SEGMENT_DOCS):
+                self._load_group(group, store)
+                group, size = [], 0
+            if read is None:
+                self.load_file(file, store.file_items(file), stat)
+            if progress is not None:
+                progress(done, len(files))
+        if group:
+            self._load_group(group, store)
+
+    def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
+        """Index files read in bulk as one segment (item by item if that fails)."""
+        n = sum(len(blocks.starts) - 1 for _, blocks, _, _ in group)
+        scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
+        if scanned is None:
+            for file, _, _, stat in group:
+                self.load_file(file, store.file_items(file), stat)
+            return
+        docs = self.index.add_scanned(scanned)
+        for file, blocks, _, stat in group:
+            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
+            self.stats[file] = stat
+        if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
-        self._bulk[file] = (docs.start, blocks)
-        self.stats[file] = stat
         self.version += 1
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:

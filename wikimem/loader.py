@@ -4,8 +4,8 @@ Design constraint: a cold load of a 1M-item store must stay within seconds
 and well under a gigabyte, so it cannot afford the block parser's Python
 steps and an item object per block. :func:`read_file_blocks` reads a file
 in a few whole-file C-level passes: where each block starts, its item name,
-and the search forms of every block's name + content
-(:func:`wikimem.scan.scan_joined`). Items are made from the kept text only
+and every block's name + content ready to be made search forms
+(:func:`wikimem.scan.scan_joined`, for many files at once). Items are made from the kept text only
 when asked for (:func:`item_at`, with the block parser itself). It serves
 the files the store writes; anything unusual -- a repeated heading, a
 comment that is not the store's own metadata line, a byte the forms use as
@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from wikimem.blocks import parse_blocks
 from wikimem.models import RecallItem
-from wikimem.scan import LOWERS_TO_ASCII, ScannedTexts, scan_joined
+from wikimem.scan import LOWERS_TO_ASCII
 
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
@@ -52,15 +52,19 @@ _match_start = methodcaller("start")
 
 
 class FileBlocks(NamedTuple):
-    """One RecallFile as a cold load keeps it."""
+    """One RecallFile as a cold load keeps it: its text and where its blocks start."""
 
     text: str  # the file's text as the block parser reads it (BOM and CR gone)
     starts: array  # where each block's "## " line starts, then len(text)
-    scanned: ScannedTexts  # search forms of each block's name + content
 
 
-def read_file_blocks(path: Path) -> FileBlocks | None:
-    """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty)."""
+def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
+    """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty).
+
+    Also returns the blocks' searchable text: each block's name + content,
+    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.scan.scan_joined`
+    (several files' at once: joined by ``DOC_BREAK`` again).
+    """
     try:
         data = path.read_bytes()
     except OSError:
@@ -89,11 +93,8 @@ def read_file_blocks(path: Path) -> FileBlocks | None:
     joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
     if any(map(text.__contains__, LOWERS_TO_ASCII)):
         joined = joined.decode("utf-8").lower().encode("utf-8")
-    scanned = scan_joined(joined, len(names))
-    if scanned is None:
-        return None
     starts.append(len(text))
-    return FileBlocks(text, starts, scanned)
+    return FileBlocks(text, starts), joined
 
 
 def block_names(text: str) -> list[str]:

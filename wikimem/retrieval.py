@@ -40,7 +40,7 @@ from typing import Any
 
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.loader import gc_paused, read_file_blocks
+from wikimem.loader import gc_paused
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.names import normalize_item_name
@@ -154,20 +154,8 @@ class MemoryIndex:
         self._take_pending()
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts)
-        files = self.store.files()
-        if progress is not None:
-            progress(0, len(files))
-        bulk = not self.use_jieba and hasattr(self.store, "file_path")
         with gc_paused():
-            for done, file in enumerate(files, 1):
-                stat = self.store.file_stat(file)
-                blocks = read_file_blocks(self.store.file_path(file)) if bulk else None
-                if blocks is not None:
-                    corpus.load_blocks(file, blocks, stat)
-                else:
-                    corpus.load_file(file, self.store.file_items(file), stat)
-                if progress is not None:
-                    progress(done, len(files))
+            corpus.load(self.store, progress)
         with self._lock:
             self._corpus = corpus
             self._rev = rev
