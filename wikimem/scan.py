@@ -114,50 +114,49 @@ def _starts(lengths: object) -> array:
     return out
 
 
-#: Below this share of occurrences per text, positions beat one count per text.
-_SPARSE = 0.25
-
-
 def scan_postings(term: str, scanned: ScannedTexts) -> tuple[list[int], list[int]] | None:
     """The texts of ``scanned`` holding ``term`` (ascending indexes) and its counts there.
 
-    ``None`` when no text holds it. One C-level search over the joined form
-    first (most terms miss most batches). A term in few texts is then
-    located by its match positions (cost follows its occurrences); a
-    common one is counted text by text, one C-level ``count`` per text. A
-    doubled bigram (``"哈哈"`` in ``"哈哈哈"``) has overlapping matches, found
-    with a lookahead. A term bigram mode never produces is in no text.
+    ``None`` when no text holds it. A C-level ``in`` first (most terms miss
+    most segments), then one ``split`` on the term: the text of each
+    occurrence is the number of breaks before it, counted piece by piece
+    (C-level ``count``, ``accumulate`` and ``Counter``) -- no Python step
+    per text or per occurrence. A doubled bigram (``"哈哈"`` in ``"哈哈哈"``)
+    has overlapping matches, found with a lookahead instead. A term bigram
+    mode never produces is in no text.
     """
     if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
         return None
     if term[0] < "\x80":
         if not term.isascii():
             return None
-        hay: bytes | str = scanned.latin
-        starts = scanned.latin_starts
-        needle: bytes | str = f" {term} ".encode()
+        latin = scanned.latin
         # The bare term first: the space-ended needle is slow to search for.
-        if term.encode() not in hay:
+        needle = f" {term} ".encode()
+        if term.encode() not in latin or needle not in latin:
             return None
-        total = hay.count(needle)
+        pieces: list[bytes] | list[str] = latin.split(needle)
+        breaks: bytes | str = _BREAK_BYTE
     else:
         key = term + ONE_CHAR_RUN if len(term) == 1 else term
         if len(key) != 2 or key not in scanned.cjk:
             return None
-        hay, starts, needle = scanned.cjk, scanned.cjk_starts, key
-        total = -1 if key[0] == key[1] else hay.count(key)
-    if total == 0:
+        if key[0] == key[1]:
+            return _overlapping(key, scanned)
+        pieces, breaks = scanned.cjk.split(key), DOC_BREAK
+    del pieces[-1]  # after the last occurrence
+    per_text = Counter(accumulate(map(type(breaks).count, pieces, repeat(breaks))))  # type: ignore[arg-type]
+    return list(per_text), list(per_text.values())
+
+
+def _overlapping(key: str, scanned: ScannedTexts) -> tuple[list[int], list[int]] | None:
+    """:func:`scan_postings` for a doubled bigram, whose matches overlap."""
+    starts = scanned.cjk_starts
+    found = re.compile(f"(?={re.escape(key)})").finditer(scanned.cjk)
+    per_text = Counter(map(bisect_right, repeat(starts), map(_match_start, found)))
+    if not per_text:
         return None
-    n = len(starts) - 1
-    if total < 0 or total < n * _SPARSE:
-        pattern = re.compile(f"(?={re.escape(needle)})" if total < 0 else re.escape(needle))  # type: ignore[arg-type]
-        per_text = Counter(map(bisect_right, repeat(starts), map(_match_start, pattern.finditer(hay))))  # type: ignore[arg-type]
-        if not per_text:
-            return None
-        return [i - 1 for i in per_text], list(per_text.values())
-    counts = list(map(hay.count, repeat(needle), starts, starts[1:]))  # type: ignore[arg-type]
-    texts = list(compress(range(n), counts))
-    return texts, list(compress(counts, counts))
+    return [i - 1 for i in per_text], list(per_text.values())
 
 
 _match_start = methodcaller("start")
