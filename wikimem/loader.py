@@ -22,7 +22,8 @@ import gc
 import re
 from array import array
 from collections.abc import Iterator
-from operator import methodcaller
+from itertools import repeat
+from operator import add, methodcaller
 from pathlib import Path
 from typing import NamedTuple
 
@@ -33,8 +34,8 @@ from wikimem.scan import LOWERS_TO_ASCII
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
 # The block format's heading: a line starting "## " (see wikimem.blocks).
-# Searched as "\n## " in "\n" + text: a literal prefix the regex engine
-# finds fast, where a multiline "^" is checked at every position.
+# Searched as "\n## " (plus the text's start): a literal prefix the regex
+# engine finds fast, where a multiline "^" is checked at every position.
 _HEADING_RE = re.compile("\n## ")
 _HEADING_BYTES = b"\n## "
 _BOM = "\ufeff".encode()
@@ -78,8 +79,9 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return None  # the parser replaces bad bytes
-    lined = "\n" + text  # position p of "\n## " in lined is where the block starts in text
-    starts = array("i", map(_match_start, _HEADING_RE.finditer(lined)))
+    # A block starts at the text's start or one past a "\n## ".
+    starts = array("i", [0] if text.startswith("## ") else [])
+    starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(text)), repeat(1)))
     if not starts:
         return None
     names = block_names(text)
@@ -99,7 +101,10 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
 
 def block_names(text: str) -> list[str]:
     """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
-    return list(map(" ".join, map(str.split, _HEADING_LINE.findall("\n" + text))))
+    lines = _HEADING_LINE.findall(text)
+    if text.startswith("## "):
+        lines.insert(0, text[3:].partition("\n")[0])
+    return list(map(" ".join, map(str.split, lines)))
 
 
 def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:

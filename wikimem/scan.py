@@ -89,7 +89,8 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
     latin = b"  " + b"  ".join(joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()) + b"  "
-    latin_starts = _starts(map(len, latin.split(_BREAK_BYTE)))
+    latin_texts = latin.split(_BREAK_BYTE)
+    latin_starts = _starts(map(len, latin_texts))
     # The CJK form: ASCII blanked by a byte table and blank runs collapsed
     # first (C-level), so the regex only walks the non-ASCII rest.
     rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
@@ -97,7 +98,7 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     cjk_texts = cjk.split(DOC_BREAK)
     cjk_starts = _starts(map(len, cjk_texts))
     # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks.
-    n_latin = map(latin.count, repeat(b"  "), latin_starts, latin_starts[1:])
+    n_latin = map(bytes.count, latin_texts, repeat(b"  "))
     # CJK separators are exactly two spaces, at both ends too: k runs show
     # k + 1 of them. A run of c characters has c - 1 bigrams, a single run
     # (c = 1, plus its mark) one token, so with s spaces a form of length n
