@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -39,6 +40,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+#: --reference: the child imports wikimem from another checkout (same script, same data).
+if os.environ.get("WIKIMEM_BENCH_TREE"):
+    sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 
 from goals import goal  # noqa: E402
 
@@ -82,16 +86,17 @@ def _rss_mb() -> float:
 
 def child(root: Path, seed: int) -> dict[str, Any]:
     """One measurement in this (fresh) process; public API only."""
+    import wikimem  # noqa: PLC0415
     from wikimem import MemoryIndex, MemoryStore  # noqa: PLC0415
 
     queries = fixed_queries(seed)
     base_rss = _rss_mb()
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     index = MemoryIndex(MemoryStore(root), use_jieba=False)
     index.build()
     t1 = time.perf_counter()
     first = index.retrieve(queries[0])
-    t2 = time.perf_counter()
+    c2, t2 = time.process_time(), time.perf_counter()
     build_rss = _rss_mb()
     times, hits = [], []
     for i in range(30):
@@ -101,7 +106,10 @@ def child(root: Path, seed: int) -> dict[str, Any]:
         hits.append(len(result.items))
     return {
         "items": len(index),
+        "wikimem": str(Path(wikimem.__file__).parent),
         "build_s": t1 - t0,
+        "cold_cpu_s": c2 - c0,
+        "load_avg": os.getloadavg()[0],
         "first_query_s": t2 - t1,
         "first_hits": len(first.items),
         "times": times,
@@ -112,12 +120,17 @@ def child(root: Path, seed: int) -> dict[str, Any]:
     }
 
 
-def run_child(root: Path, seed: int) -> dict[str, Any]:
+def run_child(root: Path, seed: int, tree: Path | None = None) -> dict[str, Any]:
+    env = dict(os.environ)
+    env.pop("WIKIMEM_BENCH_TREE", None)
+    if tree is not None:
+        env["WIKIMEM_BENCH_TREE"] = str(tree)
     out = subprocess.run(
         [sys.executable, __file__, "--child", str(root), "--seed", str(seed)],
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     )
     return json.loads(out.stdout)
 
@@ -131,6 +144,8 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, tuple[float, float, float
         repeated = r["times"][10:]
         figures = {
             "cold_load_s": r["build_s"] + r["first_query_s"],
+            "cold_cpu_s": r["cold_cpu_s"],
+            "load_avg": r["load_avg"],
             "build_s": r["build_s"],
             "first_query_s": r["first_query_s"],
             "p50_ms": statistics.median(times) * 1000,
@@ -156,6 +171,7 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 ROWS = [
     ("cold load: build + first query (s)", "cold_load_s", "{:.2f}"),
+    ("  the same in CPU time (s)", "cold_cpu_s", "{:.2f}"),
     ("  build() (s)", "build_s", "{:.2f}"),
     ("  first retrieve() (ms)", "first_query_s", "ms"),
     ("query p50, all 30 (ms)", "p50_ms", "{:.1f}"),
@@ -167,6 +183,7 @@ ROWS = [
     ("p95 / p50", "tail_ratio", "{:.1f}"),
     ("peak RSS (MB)", "rss_peak_mb", "{:.0f}"),
     ("RSS after build + 1st query (MB)", "rss_after_build_mb", "{:.0f}"),
+    ("machine load average (1 min) at the end", "load_avg", "{:.1f}"),
 ]
 
 
@@ -181,9 +198,12 @@ def _cell(stats: tuple[float, float, float], fmt: str, spread: bool) -> str:
     return text
 
 
-def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: int) -> None:
+def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: int, goals: bool = True) -> None:
     sizes = sorted(results)
-    print(f"median of {repeat} fresh processes per size (min-max in brackets); machine shared, 2 cores\n")
+    print(
+        f"median of {repeat} fresh processes per size (min-max in brackets); machine shared, {os.cpu_count()} cores:"
+        " wall times grow with its load (last row), CPU times much less\n"
+    )
     print("| figure | " + " | ".join(f"{n:,d} items" for n in sizes) + " |")
     print("|---|" + "---|" * len(sizes))
     for label, key, fmt in ROWS:
@@ -194,6 +214,8 @@ def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: in
             f"\ngrowth {lo:,d} -> {hi:,d} ({hi / lo:g}x items): "
             + ", ".join(f"{k} x{v:.1f}" for k, v in growth.items())
         )
+    if not goals:
+        return
     print("\ngoals (ratio = figure / goal; <= 1 meets it):")
     for n in sizes:
         if n >= 100_000:
@@ -214,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--data", type=Path, default=Path("/tmp/wikimem-bench"))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--reference",
+        type=Path,
+        help="another checkout of wikimem (e.g. the code before a change), run interleaved on the same data",
+    )
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
@@ -221,15 +248,31 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bench_core import ensure_store  # noqa: PLC0415
 
-    results = {}
+    results, references = {}, {}
     for n in (int(s) for s in args.sizes.split(",") if s):
         root = ensure_store(args.data, n, args.seed)
-        runs = []
+        runs, ref_runs = [], []
         for i in range(args.repeat):
             print(f"... {n:,d} items, run {i + 1}/{args.repeat}", file=sys.stderr)
             runs.append(run_child(root, args.seed))
+            if args.reference is not None:
+                ref_runs.append(run_child(root, args.seed, args.reference))
         results[n] = summarize(runs)
+        if ref_runs:
+            references[n] = summarize(ref_runs)
     report(results, args.repeat)
+    if references:
+        print(f"\nreference: {args.reference} (interleaved with ours, same data; ratio = ours / reference)\n")
+        report(references, args.repeat, goals=False)
+        for n in sorted(references):
+            ours, ref = results[n], references[n]
+            print(
+                f"  {n:,d}: cold load {ours['cold_load_s'][0] / ref['cold_load_s'][0]:.2f}"
+                f" (CPU {ours['cold_cpu_s'][0] / ref['cold_cpu_s'][0]:.2f}),"
+                f" p95 {ours['p95_ms'][0] / ref['p95_ms'][0]:.2f}, cold max {ours['cold_max_ms'][0] / ref['cold_max_ms'][0]:.2f},"
+                f" repeated p50 {ours['repeat_p50_ms'][0] / ref['repeat_p50_ms'][0]:.2f},"
+                f" peak RSS {ours['rss_peak_mb'][0] / ref['rss_peak_mb'][0]:.2f}"
+            )
     return 0
 
 
