@@ -5,12 +5,12 @@ markdown at startup. Everything here is shaped by what CPython does fast:
 
 * Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
   not dicts of Counters: 8 bytes per posting instead of ~100.
-* A cold build posts nothing. It keeps each batch of documents (a file) as
-  searchable forms made by a few C-level passes (:func:`wikimem.scan.
-  scan_texts`) plus their lengths; the first query that needs a term finds
-  its postings with one search per batch and, in the batches that hold
-  it, its match positions or a C-level ``count`` per document
-  (:func:`wikimem.scan.scan_postings`), and the result is cached. Documents
+* A cold build posts nothing. It keeps each batch of documents (a group of
+  files, a few thousand items) as searchable forms made by a few C-level
+  passes (:mod:`wikimem.scan`) plus their lengths; the first query that
+  needs a term finds its postings with one search per batch and, in the
+  batches that hold it, one ``split`` whose pieces tell each occurrence's
+  document (:func:`wikimem.scan.scan_postings`); the result is cached. Documents
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.

@@ -7,6 +7,10 @@ keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
+
+At scale the corpus holds no object per item: a cold load keeps each
+file's text and block offsets (:class:`ItemTable`), items are parsed when a
+query shows them, and name -> doc maps are made per file on demand.
 """
 
 from __future__ import annotations
