@@ -5,8 +5,9 @@ and well under a gigabyte, so it cannot afford the block parser's Python
 steps and an item object per block. :func:`read_file_blocks` reads a file
 in a few whole-file C-level passes: where each block starts, its item name,
 and every block's name + content ready to be made search forms
-(:func:`wikimem.scan.scan_joined`, for many files at once). Items are made from the kept text only
-when asked for (:func:`item_at`, with the block parser itself). It serves
+(:func:`wikimem.scan.scan_joined`, for many files at once). Items are made
+from the kept text only when asked for (:func:`item_at`, with the block
+parser itself). It serves
 the files the store writes; anything unusual -- a repeated heading, a
 comment that is not the store's own metadata line, a byte the forms use as
 a marker -- returns ``None`` and the caller reads that file through the
