@@ -64,7 +64,7 @@ def _assert_read_like_the_parser(store: MemoryStore, path: Path) -> bool:
     assert scanned is not None
     n = len(blocks.starts) - 1
     assert [item_at("f", blocks, i) for i in range(n)] == items
-    assert block_names(blocks.text) == [item.name for item in items]
+    assert block_names(blocks.data) == [item.name for item in items]
     counts = [Counter(tokenize(f"{item.name}\n{item.content}", use_jieba=False)) for item in items]
     assert list(scanned.lengths) == [sum(c.values()) for c in counts]
     for term in set().union(*counts):
@@ -109,7 +109,9 @@ def test_files_the_store_writes_are_read_in_bulk(tmp_path: Path) -> None:
 )
 def test_files_needing_the_parser_are_declined(tmp_path: Path, text: str | bytes) -> None:
     store, path = _store_file(tmp_path, text)
-    assert read_file_blocks(path) is None
+    read = read_file_blocks(path)
+    # Invalid UTF-8 is only found when the search forms are made.
+    assert read is None or scan_joined(read[1], len(read[0].starts) - 1) is None
 
 
 def test_metadata_not_on_the_last_line_stays_content(tmp_path: Path) -> None:
@@ -155,3 +157,16 @@ def test_an_index_loaded_in_bulk_answers_like_one_loaded_item_by_item(tmp_path: 
 def _scores(index: MemoryIndex, query: str) -> dict[tuple[str, str], float]:
     result = index.retrieve(query, limit=100, expand_links=False)
     return {(e.item.file, e.item.name): round(e.score, 9) for e in result.items}
+
+
+def test_a_file_with_invalid_utf8_sends_its_group_to_the_parser(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("a", "one", "sea coffee")
+    store.add("c", "three", "sea tea")
+    path = store.file_path("b")
+    path.write_bytes("## two\n\nsea ".encode() + b"\xff\xfe broken " + "海边\n".encode())
+    index = MemoryIndex(store, use_jieba=False)
+    assert set(_scores(index, "sea")) == {("a", "one"), ("b", "two"), ("c", "three")}
+    monkeypatch.setattr("wikimem.corpus.read_file_blocks", lambda path: None)
+    assert _scores(index, "broken 海边") == _scores(MemoryIndex(store, use_jieba=False), "broken 海边")
+    assert index.retrieve("broken").items[0].item.content == "sea \ufffd\ufffd broken 海边"

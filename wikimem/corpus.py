@@ -39,7 +39,7 @@ class ItemTable:
     """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
 
     A 1M-item store must not hold a million item objects: a file read in
-    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its text and block
+    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its bytes and block
     offsets, and an item is parsed from them when a query shows it. Items
     written later (and files the parser had to read) are held as objects.
     """
@@ -136,7 +136,7 @@ class WikiCorpus:
         names = self._name_maps.get(file)
         if names is None:
             base, blocks = bulk
-            names = dict(zip(block_names(blocks.text), range(base, base + len(blocks.starts) - 1)))
+            names = dict(zip(block_names(blocks.data), range(base, base + len(blocks.starts) - 1)))
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)

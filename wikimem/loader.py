@@ -37,10 +37,11 @@ __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_block
 # The block format's heading: a line starting "## " (see wikimem.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
 # engine finds fast, where a multiline "^" is checked at every position.
-_HEADING_RE = re.compile("\n## ")
 _HEADING_BYTES = b"\n## "
+_HEADING_RE = re.compile(_HEADING_BYTES)
+_HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
 _BOM = "\ufeff".encode()
-_HEADING_LINE = re.compile(r"\n## ([^\n]*)")
+_LOWERS_TO_ASCII = tuple(c.encode() for c in LOWERS_TO_ASCII)
 # The metadata line the store writes (render_meta: owner, source, ts in
 # that order, each optional), when it is a block's last non-blank line (the
 # parser's rule); any other comment -- indented, reordered, hand-made --
@@ -54,10 +55,14 @@ _match_start = methodcaller("start")
 
 
 class FileBlocks(NamedTuple):
-    """One RecallFile as a cold load keeps it: its text and where its blocks start."""
+    """One RecallFile as a cold load keeps it: its UTF-8 bytes and where its blocks start.
 
-    text: str  # the file's text as the block parser reads it (BOM and CR gone)
-    starts: array  # where each block's "## " line starts, then len(text)
+    Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
+    that as ``str``, and a block is decoded only when its item is asked for.
+    """
+
+    data: bytes  # the file as the block parser reads it (BOM and CR gone), UTF-8
+    starts: array  # byte offset where each block's "## " line starts, then len(data)
 
 
 def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
@@ -65,52 +70,53 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
 
     Also returns the blocks' searchable text: each block's name + content,
     joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.scan.scan_joined`
-    (several files' at once: joined by ``DOC_BREAK`` again).
+    (several files' at once: joined by ``DOC_BREAK`` again). Invalid UTF-8
+    is found there (the parser replaces it; the caller then uses the parser).
     """
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    # The parser's reading (BOM and CR dropped), as bytes first: the search
-    # forms are made from the UTF-8 bytes, the text is kept for the items.
     data = data.removeprefix(_BOM).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"\x00" in data or b"\x01" in data:
         return None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # the parser replaces bad bytes
-    # A block starts at the text's start or one past a "\n## ".
-    starts = array("i", [0] if text.startswith("## ") else [])
-    starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(text)), repeat(1)))
+    # A block starts at the file's start or one past a "\n## ".
+    starts = array("i", [0] if data.startswith(b"## ") else [])
+    starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(data)), repeat(1)))
     if not starts:
         return None
-    names = block_names(text)
+    names = block_names(data)
     if len(set(names)) != len(names):
         return None  # repeated headings collapse (last wins): the parser's job
-    first = b"\n" + data
-    body = _META_LAST.sub(b"", first[first.index(_HEADING_BYTES) :])
+    body = _META_LAST.sub(b"", b"\n" + data[starts[0] :])
     if b"<!--" in body:
         return None
     # Each heading becomes a break; the first one opens the first text.
     joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
-    if any(map(text.__contains__, LOWERS_TO_ASCII)):
-        joined = joined.decode("utf-8").lower().encode("utf-8")
-    starts.append(len(text))
-    return FileBlocks(text, starts), joined
+    if any(map(data.__contains__, _LOWERS_TO_ASCII)):
+        try:
+            joined = joined.decode("utf-8").lower().encode("utf-8")
+        except UnicodeDecodeError:
+            return None
+    starts.append(len(data))
+    return FileBlocks(data, starts), joined
 
 
-def block_names(text: str) -> list[str]:
+def block_names(data: bytes) -> list[str]:
     """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
-    lines = _HEADING_LINE.findall(text)
-    if text.startswith("## "):
-        lines.insert(0, text[3:].partition("\n")[0])
-    return list(map(" ".join, map(str.split, lines)))
+    lines = _HEADING_LINE.findall(data)
+    if data.startswith(b"## "):
+        lines.insert(0, data[3:].partition(b"\n")[0])
+    return list(map(" ".join, map(str.split, map(_decode, lines))))
+
+
+def _decode(line: bytes) -> str:
+    return line.decode("utf-8", "replace")
 
 
 def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
     """Block ``i`` of a file read by :func:`read_file_blocks`, parsed as the store parses it."""
-    block = parse_blocks(blocks.text[blocks.starts[i] : blocks.starts[i + 1]]).blocks[0]
+    block = parse_blocks(_decode(blocks.data[blocks.starts[i] : blocks.starts[i + 1]])).blocks[0]
     return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
 
 

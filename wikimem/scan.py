@@ -78,8 +78,8 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     A few C-level passes, no per-token Python. ASCII letters are lowercased
     here; the caller lowercases first when the text holds one of the two
     non-ASCII characters whose lowercase is ASCII (see :data:`LOWERS_TO_ASCII`).
-    ``None`` when the joined text does not hold exactly ``n_texts`` texts or
-    holds ``\\x01``.
+    ``None`` when the joined text does not hold exactly ``n_texts`` texts,
+    holds ``\\x01`` or is not valid UTF-8.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
@@ -93,7 +93,10 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     latin_starts = _starts(map(len, latin_texts))
     # The CJK form: ASCII blanked by a byte table and blank runs collapsed
     # first (C-level), so the regex only walks the non-ASCII rest.
-    rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
+    try:
+        rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", f" {rest} "))
     cjk_texts = cjk.split(DOC_BREAK)
     cjk_starts = _starts(map(len, cjk_texts))
