@@ -54,6 +54,8 @@ K1 = 1.5
 B = 0.75
 
 _new_occurrences = partial(array, "i")
+#: A term in more than 1/_COMMON of a segment's documents is counted document by document.
+_COMMON = 4
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -253,11 +255,14 @@ class InvertedIndex:
     def _pack(self, term: str, raw: array | None) -> _Packed:
         """Postings from the segments' forms plus raw occurrences, ascending, live only."""
         docs, tfs = array("i"), array("i")
+        common = False
         for base, scanned in self._segments:
-            found = scan_postings(term, scanned)
+            found = scan_postings(term, scanned, common)
             if found is not None:
                 docs.extend(map(add, found[0], repeat(base)))
                 tfs.extend(found[1])
+                # Terms spread evenly enough that one segment tells the way to count the next.
+                common = len(found[0]) * _COMMON > len(scanned.lengths)
         if raw is not None:
             counted = Counter(raw)
             if docs and docs[-1] > raw[0]:
