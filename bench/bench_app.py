@@ -175,7 +175,8 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
     app = WikimemApp(backend, cursor_blink=False)
     async with app.run_test(size=SIZE) as pilot:
         figures["first paint"] = time.perf_counter() - started
-        figures.update(await query_while_building(app, pilot, store, started))
+        for name, value in (await query_while_building(app, pilot, store, started)).items():
+            figures[name] = value
         await until(pilot, lambda: app.index_ready, timeout=WAIT_FOR_ANSWER)
         if "index ready" not in figures:
             figures["index ready"] = time.perf_counter() - started
