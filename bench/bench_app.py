@@ -180,7 +180,11 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         await until(pilot, lambda: app.index_ready, timeout=WAIT_FOR_ANSWER)
         if "index ready" not in figures:
             figures["index ready"] = time.perf_counter() - started
-        await until(pilot, lambda: app.catalogue is not None, timeout=WAIT_FOR_ANSWER)
+        try:
+            await until(pilot, lambda: app.catalogue is not None, timeout=WAIT_FOR_ANSWER)
+        except TimeoutError:
+            figures["catalogue (tree names) ready"] = f"not within {WAIT_FOR_ANSWER:.0f} s: tree, query and journal figures skipped"
+            return figures
         figures["catalogue (tree names) ready"] = time.perf_counter() - started
 
         # -- journal tail: first load of the whole file (it starts when first shown) --
@@ -286,12 +290,15 @@ def bench_size(items: int, tmp: Path, use_jieba: bool | None, big_file: int) -> 
     mode = {None: "auto (jieba when importable)", False: "off (bigrams)"}[use_jieba]
     print(f"  jieba: {mode}")
     figures = asyncio.run(run(root, n_journal, use_jieba, big_file))
-    baseline = figures["pilot no-op key (baseline)"]
+    baseline = figures.get("pilot no-op key (baseline)", 0.0)
     for name, value in figures.items():
         if "per key" in name:
             print(f"  {name:32s} net of the no-op key: {ms(max(value - baseline, 0.0)).strip()}")
     print("  BENCH.md goals (ratio = figure / goal):")
     goal(f"first paint <= {GOAL_FIRST_PAINT:g} s", figures["first paint"] / GOAL_FIRST_PAINT)
+    if "query after debounce max" not in figures:
+        print("  query, external-write and tree goals: not measured (the app never got that far): MISS")
+        return
     goal("query keystroke -> results <= 100 ms after the debounce (max)", figures["query after debounce max"] / GOAL_QUERY)
     key = f"tree expand {big_file:,}-item file"
     if key in figures:
