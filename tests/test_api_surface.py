@@ -22,6 +22,7 @@ SPEC_NAMES = [
     "parse_wiki_links", "parse_time_range", "validate_file", "sanitize_item_name",
     "as_recall_item", "memorize", "diary_tool", "handle_diary_tool", "DIARY_PROMPT",
     "DIARY_TOOL_DESCRIPTION",
+    "ConflictError",  # this project's checked writes (SPEC §2), exported
 ]
 
 REQUIRED = inspect.Parameter.empty
@@ -86,6 +87,14 @@ def test_memory_store_signatures() -> None:
         [("owner", None), ("source_conv", None), ("ts", None)],
     )
     assert_signature(store.remove, [("file", REQUIRED), ("name", REQUIRED)], [("owner", None)])
+
+
+def test_checked_writes_take_an_optional_expected() -> None:
+    from wikimem.store import UNCHECKED
+
+    for method in (wikimem.MemoryStore.add, wikimem.MemoryStore.remove, wikimem.MemoryStore.move):
+        param = inspect.signature(method).parameters["expected"]
+        assert param.kind is inspect.Parameter.KEYWORD_ONLY and param.default is UNCHECKED
 
 
 def test_memory_store_exposes_revision_journal_and_diary(tmp_path: Any) -> None:
@@ -217,3 +226,40 @@ def test_prompts_are_strings_and_the_diary_prompt_takes_a_character() -> None:
 
 def test_llm_protocol_has_chat() -> None:
     assert callable(getattr(wikimem.LLM, "chat", None))
+
+
+# -- curation (this project's addition) -------------------------------------------
+
+CURATION_NAMES = [
+    "DERIVED_MARKER", "Evidence", "Finding", "LintReport", "Linter", "Location", "audit",
+    "clear_review_marks", "dismiss", "draft_promotion", "is_derived", "mark_derived", "mark_for_review",
+    "parse_evidence", "reconcile_queue", "retraction", "review_reasons", "undismiss",
+]
+
+
+@pytest.mark.parametrize("name", CURATION_NAMES)
+def test_curation_name_is_exported(name: str) -> None:
+    assert name in wikimem.__all__
+    assert getattr(wikimem, name) is not None
+
+
+def test_curation_signatures() -> None:
+    assert_signature(wikimem.Linter.__init__, [("root", REQUIRED)], [("model", None)])
+    assert_signature(wikimem.Linter.run, [("changed", ())])
+    assert_signature(wikimem.reconcile_queue, [("source", REQUIRED)],
+                     [("start", None), ("end", None), ("owner", None), ("include_dismissed", False)])
+    assert_signature(wikimem.draft_promotion, [("entries", REQUIRED), ("existing", None)])
+    assert_signature(wikimem.audit, [("source", REQUIRED), ("file", REQUIRED), ("name", REQUIRED)])
+    assert_signature(wikimem.retraction, [("source", REQUIRED)],
+                     [("entry", None), ("item", None), ("follow_links", False)])
+    assert_signature(wikimem.mark_for_review, [("content", REQUIRED), ("reason", REQUIRED)])
+    assert_signature(wikimem.is_derived, [("text", REQUIRED)])
+    assert_signature(wikimem.parse_evidence, [("line", REQUIRED)])
+    assert_signature(wikimem.dismiss, [("root", REQUIRED), ("entries", REQUIRED)],
+                     [("by", None), ("note", None), ("ts", None)])
+
+
+def test_finding_and_location_fields() -> None:
+    assert field_names(wikimem.Finding) == ["code", "severity", "location", "message", "related", "fixable"]
+    assert field_names(wikimem.Location) == ["path", "line", "item"]
+    assert field_names(wikimem.Evidence) == ["kind", "date", "time", "link", "owner", "source"]

@@ -105,3 +105,23 @@ def test_a_sanitized_name_is_the_heading_that_reads_back(tmp_path: Path, name: s
     assert item.name == sanitize_item_name(name)
     assert [i.name for i in store.items("notes")] == [item.name]
     assert store.get("notes", name) == item
+
+
+@pytest.mark.parametrize("bad", ["x\x00y", "ok\x1b[31m", "a\x7fb", "c\x9bd", "evil\u202eeman", "iso\u2066x", "lrm\u200e"])
+def test_item_names_with_control_characters_are_refused(bad):
+    with pytest.raises(ValueError, match="control character"):
+        sanitize_item_name(bad)
+
+
+def test_store_refuses_a_nul_in_a_heading(tmp_path):
+    from wikimem import MemoryStore
+
+    store = MemoryStore(tmp_path)
+    with pytest.raises(ValueError, match="U\\+0000"):
+        store.add("ok", "x\x00y", "content")
+    assert not (tmp_path / "wiki" / "ok.md").exists()
+
+
+def test_whitespace_controls_still_collapse_in_item_names():
+    assert sanitize_item_name("a\tb\nc") == "a b c"
+    assert sanitize_item_name("zwj \u200d emoji") == "zwj \u200d emoji"

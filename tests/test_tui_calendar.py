@@ -9,8 +9,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from wikimem import MemoryStore
-from wikimem_tui.context import Backend
-from wikimem_tui.messages import OpenDiaryDay
+from wikimem_tui.context import Backend, Catalogue
+from wikimem_tui.messages import OpenDiaryDay, StoreChanged
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
 from wikimem_tui.widgets.calendar import DiaryCalendar, MonthGrid
 
@@ -19,7 +19,10 @@ NOW = dt.datetime(2026, 7, 22, 9, 15, tzinfo=dt.timezone.utc)
 
 
 class CalendarApp(App[None]):
-    """Mounts only the calendar over a temp store."""
+    """Mounts only the calendar over a temp store, routing changes as the App does.
+
+    ``recounts`` counts catalogue builds: the calendar itself never counts.
+    """
 
     def __init__(self, root: Path, *, read_only: bool = False) -> None:
         super().__init__()
@@ -33,9 +36,22 @@ class CalendarApp(App[None]):
             today=lambda: TODAY,
         )
         self.opened: list[tuple[str, str | None]] = []
+        self.recounts = 0
 
     def compose(self) -> ComposeResult:
         yield DiaryCalendar()
+
+    def on_mount(self) -> None:
+        self.rebuild_catalogue()
+
+    def rebuild_catalogue(self) -> None:
+        """What the App's catalogue worker does after a change (here on the UI thread: a test)."""
+        self.recounts += 1
+        self.query_one(DiaryCalendar).set_catalogue(Catalogue.build(self.backend.store))
+
+    def on_store_changed(self, message: StoreChanged) -> None:
+        self.query_one(DiaryCalendar).refresh_from_store(message.change)
+        self.rebuild_catalogue()
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
         self.opened.append((message.date, message.time))
@@ -176,12 +192,48 @@ async def test_refresh_from_store_picks_up_external_appends(tmp_path: Path) -> N
 
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         MemoryStore(tmp_path).diary.append("external", date="2026-07-22", time="07:00")
-        pilot.app.query_one(DiaryCalendar).refresh_from_store(
-            StoreChange(diary_dates=frozenset({"2026-07-22"}))
-        )
+        pilot.app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-22"}))))
         await pilot.pause()
         assert "22·1" in grid_text(pilot.app)
         assert "external" in entries_text(pilot.app)
+
+
+async def test_counts_come_from_the_catalogue_not_from_the_diary(tmp_path: Path) -> None:
+    from wikimem_tui.messages import StoreChange
+
+    async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
+        calendar = pilot.app.query_one(DiaryCalendar)
+        MemoryStore(tmp_path).diary.append("external", date="2026-07-22", time="07:00")
+        calendar.refresh_from_store(StoreChange(diary_dates=frozenset({"2026-07-22"})))
+        await pilot.pause()
+        assert "external" in entries_text(pilot.app)  # the day on screen is re-read…
+        assert "22·1" not in grid_text(pilot.app)  # …but nothing is re-counted on the UI thread
+        pilot.app.rebuild_catalogue()
+        await pilot.pause()
+        assert "22·1" in grid_text(pilot.app)
+
+
+async def test_dot_jumps_to_today(tmp_path: Path) -> None:
+    async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
+        pilot.app.query_one(MonthGrid).focus()
+        await pilot.press("pageup", "pageup", "full_stop")
+        assert pilot.app.query_one(MonthGrid).selected == TODAY
+        assert "July 2026" in grid_text(pilot.app)
+
+
+async def test_brackets_jump_to_the_previous_and_next_day_with_entries(tmp_path: Path) -> None:
+    async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
+        grid = pilot.app.query_one(MonthGrid)
+        grid.focus()
+        await pilot.press("left_square_bracket")  # from 07-22 (today, no entries)
+        assert grid.selected == dt.date(2026, 7, 21)
+        await pilot.press("left_square_bracket", "left_square_bracket")  # over the empty days, into June
+        assert grid.selected == dt.date(2026, 6, 30) and "June 2026" in grid_text(pilot.app)
+        await pilot.press("left_square_bracket")  # nothing earlier: stays, says so
+        assert grid.selected == dt.date(2026, 6, 30)
+        await pilot.press("right_square_bracket")
+        assert grid.selected == dt.date(2026, 7, 3)
+        assert day_title(pilot.app).startswith("2026-07-03 (Friday) — 1 entry")
 
 
 async def test_weeks_run_monday_to_sunday(tmp_path: Path) -> None:

@@ -244,3 +244,57 @@ async def test_journal_key_puts_the_focus_on_the_rows_and_escape_leaves_a_filter
         app.query_one("#journal-owner", Input).focus()
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.focused is app.query_one(JournalView))
+
+
+async def test_the_highlighted_row_is_shown_whole_below_the_rows(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    owner = "user:someone-with-a-very-long-login-name"
+    item = "an-item-name-far-too-long-for-the-target-column-of-a-side-pane"
+    write(journal, line("update", 1, owner=owner, item=item, detail="link rewrite: 3 files"))
+    async with TailApp(journal).run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await wait_for(pilot, lambda: "prefs:an-item" in screen_text(app))
+        assert owner not in screen_text(app) and item not in screen_text(app)  # the columns cut them
+        app.query_one(JournalView).focus()
+        await pilot.press("up")
+        await wait_for(pilot, lambda: owner in detail(app))
+        assert f"prefs:{item}" in detail(app) and "link rewrite: 3 files" in detail(app)
+
+
+async def test_a_writer_who_is_not_the_owner_is_shown_and_filterable(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    write(journal, line("update", 1, owner="user:x", by="tui:me"), line("add", 2, owner="agent"))
+    async with TailApp(journal).run_test(size=(120, 24)) as pilot:
+        app = pilot.app
+        await wait_for(pilot, lambda: "prefs:item-2" in screen_text(app))
+        assert "user:x by tui:me" in screen_text(app)
+        app.query_one("#journal-owner", Input).value = "tui:me"
+        await wait_for(pilot, lambda: "prefs:item-2" not in screen_text(app))
+        assert "prefs:item-1" in screen_text(app)
+        app.query_one(JournalView).focus()
+        await pilot.press("up")
+        await wait_for(pilot, lambda: "by tui:me" in detail(app))
+
+
+def detail(app: App) -> str:
+    return str(app.query_one("#journal-detail", Static).render())
+
+
+async def test_toasts_do_not_cover_the_newest_journal_rows(memory_dir: Path) -> None:
+    from textual.geometry import Region
+
+    from conftest import make_app, make_backend, ready
+
+    app = make_app(make_backend(memory_dir))
+    async with app.run_test(size=(120, 40), notifications=True) as pilot:
+        await ready(pilot)
+        await pilot.press("j")
+        view = app.query_one(JournalView)
+        await wait_for(pilot, lambda: len(view.rows) > 0)
+        app.notify("saved preferences:coffee\nand a second line", markup=False)
+        await wait_for(pilot, lambda: len(app.screen.query("Toast")) > 0)
+        await pilot.pause()
+        [toast] = app.screen.query("Toast")
+        r = view.region
+        newest = Region(r.x, r.bottom - 8, r.width, 8)  # where following puts the newest rows
+        assert toast.region.area > 0 and not toast.region.overlaps(newest)

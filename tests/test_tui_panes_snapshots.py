@@ -107,12 +107,14 @@ def explained() -> RetrievalResult:
     )
 
 
-async def settle(pilot: Any, cond: Callable[[], bool]) -> None:
-    for _ in range(200):
+async def settle(pilot: Any, cond: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait until ``cond()`` holds, then one more repaint; a picture of a half-loaded pane is a failure."""
+    for _ in range(int(timeout / 0.02)):
         if cond():
-            break
+            await pilot.pause()
+            return
         await pilot.pause(0.02)
-    await pilot.pause()
+    raise AssertionError(f"settle: the pane never got ready within {timeout} s; no snapshot taken")
 
 
 def test_calendar_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
@@ -213,3 +215,21 @@ async def test_health_flags_hand_edited_names_that_fail_validation(tmp_path: Pat
         found = {(f.code, f.severity, f.location) for f in pilot.app.query_one(HealthPane).findings}
         assert ("bad-item-name", "error", "hand:a:b") in found
         assert ("bad-file-name", "error", "wiki/Bad File.md") in found
+
+
+async def test_settle_fails_loudly_when_the_pane_never_gets_ready(tmp_path: Path) -> None:
+    import pytest
+
+    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=SIZE) as pilot:
+        with pytest.raises(AssertionError, match="never got ready"):
+            await settle(pilot, lambda: False, timeout=0.2)
+
+
+async def test_health_shows_the_highlighted_finding_whole(tmp_path: Path) -> None:
+    async with PaneApp(seeded_store(tmp_path), HealthPane).run_test(size=(60, 20)) as pilot:
+        await settle(pilot, lambda: "finding" in health_status(pilot.app))
+        pilot.app.query_one(DataTable).focus()
+        await pilot.press("down")  # the second finding: the dangling link (journal.jsonl sorts first)
+        await pilot.pause()
+        detail = str(pilot.app.query_one("#health-detail", Static).render())
+        assert "links to [[places:atlantis]], which does not exist" in detail and "places:beach" in detail

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, DataTable, Input, Static
 
@@ -248,14 +249,16 @@ async def test_querying_never_writes_to_the_store(tmp_path: Path) -> None:
 
 
 async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
-    from textual.widgets import Select
+    pytest.importorskip("jieba", reason="switching to jieba needs jieba installed")
+    from wikimem import MemoryIndex
 
-    index = real_store(tmp_path)
+    real_store(tmp_path)
+    index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
     app = QueryApp(tmp_path, index)
     async with app.run_test(size=(140, 40)) as pilot:
-        app.query_one("#query-jieba", Select).value = "off"
-        await wait_for(pilot, lambda: app.backend.index is not index)
-        assert app.backend.index.use_jieba is False and app.backend.use_jieba is False
+        app.query_one("#query-jieba", Checkbox).value = True
+        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        assert app.backend.index.use_jieba is True and app.backend.use_jieba is True
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: "places:beach" in [r[6] for r in table_rows(app)])
 
@@ -303,33 +306,55 @@ def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -
     assert knobs.params("q", TODAY).time_range == ("2026-07-21", "2026-07-21")
 
 
-async def test_jieba_knob_starts_at_the_index_mode_and_mount_does_not_rebuild(tmp_path: Path) -> None:
-    from textual.widgets import Select
+def toasts(app: App) -> list[str]:
+    """The notifications on screen (the app must run with ``notifications=True``)."""
+    return [str(toast.render()) for toast in app.screen.query("Toast")]
 
+
+async def test_jieba_knob_starts_at_the_index_mode_and_mount_does_not_rebuild(tmp_path: Path) -> None:
     from wikimem import MemoryIndex
 
     index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
     app = QueryApp(tmp_path, index)
-    async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause(0.3)
-        assert app.query_one("#query-jieba", Select).value == "off"
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        await type_query(pilot, "x")
+        await wait_for(pilot, lambda: status(app).endswith("ms"))
+        assert app.query_one("#query-jieba", Checkbox).value is False
         assert app.backend.index is index
-        assert not [n for n in app._notifications if "rebuilt" in n.message]
+        assert toasts(app) == []
 
 
 async def test_choosing_jieba_says_it_loads_and_how_long_the_rebuild_took(tmp_path: Path) -> None:
-    from textual.widgets import Select
-
+    pytest.importorskip("jieba", reason="switching to jieba needs jieba installed")
     from wikimem import MemoryIndex
 
     index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
     app = QueryApp(tmp_path, index)
-    async with app.run_test(size=(140, 40)) as pilot:
-        app.query_one("#query-jieba", Select).value = "on"
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        app.query_one("#query-jieba", Checkbox).value = True
         await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
-        await wait_for(pilot, lambda: any("rebuilt with jieba in" in n.message for n in app._notifications))
-        assert any("loading jieba" in n.message for n in app._notifications)
+        await wait_for(pilot, lambda: any("rebuilt with jieba in" in t for t in toasts(app)))
+        assert any("loading jieba" in t for t in toasts(app))
         assert app.backend.index.use_jieba is True
+
+
+async def test_choosing_jieba_when_it_is_not_installed_says_so_and_stays_on_bigrams(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from wikimem import MemoryIndex
+
+    monkeypatch.setitem(sys.modules, "jieba", None)  # "import jieba" now fails, as when it is absent
+    index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False)
+    app = QueryApp(tmp_path, index)
+    async with app.run_test(size=(140, 40), notifications=True) as pilot:
+        app.query_one("#query-jieba", Checkbox).value = True
+        await wait_for(pilot, lambda: any("jieba is not installed" in t for t in toasts(app)))
+        assert app.query_one("#query-jieba", Checkbox).value is False
+        assert app.backend.index is index and not any("rebuilt" in t for t in toasts(app))
+        await type_query(pilot, "x")
+        await wait_for(pilot, lambda: status(app).endswith("ms"))  # no rebuild left the panel waiting
 
 
 def test_backend_pins_the_index_today_to_its_own() -> None:
@@ -346,7 +371,8 @@ async def test_time_word_in_the_query_resolves_against_the_pinned_today(tmp_path
 
     async with QueryApp(tmp_path, MemoryIndex(store)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "swam 昨天")
-        await wait_for(pilot, lambda: "time gate" in summary(pilot.app))
+        # Typed key by key: an earlier result (for "swam", no window) may show first.
+        await wait_for(pilot, lambda: "time gate: 2026" in summary(pilot.app))
         start, end = pilot.app.query_one(QueryPanel).last_result.time_range
         assert (start, end) == ("2026-07-21", "2026-07-21")
 
@@ -383,3 +409,102 @@ async def test_picking_a_result_in_the_app_shows_the_item_tab(memory_dir: Path) 
         await pilot.pause(0.2)
         assert app.query_one("#panes").active == "tab-item"
         assert app.focused is app.query_one("#item-view")
+
+
+# -- diary rows, names with ":", copying for an agent -----------------------------------------
+
+
+def hand_edited_store(root: Path) -> Any:
+    """A wiki item named with a ':' (only a hand edit can do that) beside a diary entry."""
+    from wikimem import MemoryIndex
+
+    store = MemoryStore(root)
+    store.diary.append("Swam at the beach at noon.", date="2026-07-21", time="12:00")
+    (root / "wiki").mkdir(exist_ok=True)
+    (root / "wiki" / "notes.md").write_text("# notes\n\n## 10:30\n\nThe beach meeting notes.\n", encoding="utf-8")
+    return MemoryIndex(store)
+
+
+async def test_a_wiki_item_named_like_a_time_opens_as_an_item_not_a_diary_day(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, hand_edited_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        pilot.app.query_one("#query-time", Input).value = "2026-07-21"
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 2)
+        items = [r[6].strip() for r in table_rows(pilot.app)]
+        pilot.app.query_one("#query-results", DataTable).focus()
+        for _ in items:
+            await pilot.press("enter", "down")
+        opened = dict(zip(items, pilot.app.opened))
+        assert opened["notes:10:30"] == ("item", "notes", "10:30")
+        assert opened["2026-07-21:12:00"] == ("diary", "2026-07-21", "12:00")
+
+
+async def test_copy_puts_the_agents_text_on_the_clipboard(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(pilot.app)))
+        await pilot.press("ctrl+y")
+        copied = pilot.app.clipboard
+        assert "## places:beach\nSandy beach, see [[places:harbour]] and [[places:atlantis]].\n" in copied
+        assert "## places:harbour (linked from beach)\nBoats [bold]moored[/bold] here.\n" in copied
+        assert copied.index("## places:beach") < copied.index("## places:harbour")
+
+
+async def test_copy_leaves_out_what_the_budget_dropped(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        pilot.app.query_one("#query-budget", Input).value = "3"
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: "dropped" in summary(pilot.app))
+        await pilot.press("ctrl+y")
+        result = pilot.app.query_one(QueryPanel).last_result
+        kept = [f"## {e.item.file}:{e.item.name}" for e in result.items]
+        assert [line for line in pilot.app.clipboard.splitlines() if line.startswith("## ")] == kept
+        assert result.dropped and all(f"## {e.item.file}:{e.item.name}" not in pilot.app.clipboard for e in result.dropped)
+
+
+async def test_the_copy_key_is_in_the_footer_while_typing_a_query(tmp_path: Path) -> None:
+    from textual.widgets import Footer
+
+    class WithFooter(QueryApp):
+        def compose(self) -> ComposeResult:
+            yield QueryPanel()
+            yield Footer()
+
+    async with WithFooter(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        await pilot.pause()
+        keys = {(k.key, k.description) for k in pilot.app.query("FooterKey")}  # type: ignore[attr-defined]
+        assert ("ctrl+y", "Copy result") in keys
+
+
+# -- against a real index: the knobs change what comes back ------------------------------------
+
+
+async def test_real_index_limit_and_links_knobs_change_the_rows(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        app = pilot.app
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(app)))
+        hits = [r for r in table_rows(app) if r[1] == "hit"]
+        assert len(hits) == 2  # places:beach and the note whose content says beach
+        app.query_one("#query-limit", Input).value = "1"
+        await wait_for(pilot, lambda: len([r for r in table_rows(app) if r[1] == "hit"]) == 1)
+        app.query_one("#query-links", Checkbox).value = False
+        await wait_for(pilot, lambda: not any(r[1] == "link" for r in table_rows(app)))
+        assert [r[6].strip() for r in table_rows(app)] == ["places:beach"]
+
+
+async def test_real_index_answers_a_different_query_differently(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "boats")
+        await wait_for(pilot, lambda: status(pilot.app).startswith("1 hit"))
+        assert [r[6].strip() for r in table_rows(pilot.app) if r[1] == "hit"] == ["places:harbour"]
+        assert table_rows(pilot.app)[0][7] == "boats"
+
+
+async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        box = pilot.app.query_one("#query-links", Checkbox)
+        box.focus()
+        await pilot.pause()
+        assert box.content_region.height == 1 and box.content_region.width >= len("▐X▌ links")

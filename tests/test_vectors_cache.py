@@ -400,3 +400,13 @@ def test_a_failed_write_keeps_the_previous_cache_whole(tmp_path, monkeypatch):
     keys, matrix = VectorCache(tmp_path).load()
     assert [k["name"] for k in keys] == ["sea", "tea"] and matrix.shape == (2, 8)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["vectors-000001.npy", "vectors.keys.jsonl"]
+
+
+def test_header_of_an_unnamed_embedder_has_no_model_key(tmp_path):
+    cache = VectorCache(tmp_path)
+    cache.sync(BASE, StubEmbedder(model=None))
+    header = cache.header()
+    assert "model" not in header
+    assert header["dim"] == 8 and header["vectors_file"].startswith("vectors-")
+    first = cache.keys_path.read_text(encoding="utf-8").splitlines()[0]
+    assert "model" not in json.loads(first)

@@ -13,6 +13,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from wikimem.diary import Diary
+from wikimem.evidence import DERIVED_MARKER, Evidence, is_derived, mark_derived, parse_evidence
+from wikimem.errors import ConflictError
 from wikimem.journal import Journal
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
@@ -34,7 +36,18 @@ from wikimem.memorize import (  # isort: skip
 )
 
 if TYPE_CHECKING:
+    from wikimem.curation import (
+        audit,
+        clear_review_marks,
+        draft_promotion,
+        mark_for_review,
+        reconcile_queue,
+        retraction,
+        review_reasons,
+    )
+    from wikimem.lint import Finding, Linter, LintReport, Location
     from wikimem.retrieval import MemoryIndex, as_recall_item
+    from wikimem.reviewed import dismiss, undismiss
 
 __version__ = "0.4.0"
 
@@ -42,9 +55,24 @@ __version__ = "0.4.0"
 _LAZY = {
     "MemoryIndex": "wikimem.retrieval",
     "as_recall_item": "wikimem.retrieval",
+    # Curation (SPEC §4): lint and the read-only curation queries.
+    "Linter": "wikimem.lint",
+    "LintReport": "wikimem.lint",
+    "Finding": "wikimem.lint",
+    "Location": "wikimem.lint",
+    "reconcile_queue": "wikimem.curation",
+    "draft_promotion": "wikimem.curation",
+    "audit": "wikimem.curation",
+    "retraction": "wikimem.curation",
+    "mark_for_review": "wikimem.curation",
+    "review_reasons": "wikimem.curation",
+    "clear_review_marks": "wikimem.curation",
+    "dismiss": "wikimem.reviewed",
+    "undismiss": "wikimem.reviewed",
 }
 
 __all__ = [
+    "ConflictError",
     "DIARY_PROMPT",
     "DIARY_TOOL_DESCRIPTION",
     "LLM",
@@ -69,6 +97,25 @@ __all__ = [
     "sanitize_item_name",
     "tokenize",
     "validate_file",
+    # curation (this project's addition, SPEC §4)
+    "DERIVED_MARKER",
+    "Evidence",
+    "Finding",
+    "LintReport",
+    "Linter",
+    "Location",
+    "audit",
+    "clear_review_marks",
+    "dismiss",
+    "draft_promotion",
+    "is_derived",
+    "mark_derived",
+    "mark_for_review",
+    "parse_evidence",
+    "reconcile_queue",
+    "retraction",
+    "review_reasons",
+    "undismiss",
 ]
 
 

@@ -5,7 +5,7 @@ layouts are what scripts written against the original wikimem parse, so the
 layouts live in plain format strings here and in ``cli_explain`` /
 ``cli_graph``, not in a table library. No command changes a memory file or
 the journal (``explain --embed`` may fill the derived vector cache, exactly
-as the library does).
+as the library does), except ``lint --fix``, which says so in its name.
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
 always *returns* the code (argparse's own usage errors included), so tests can
@@ -158,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     graph = commands.add_parser("graph", help="print the wiki-link graph")
     graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid")
     _add_store_option(graph, top=False)
+
+    from wikimem.cli_lint import add_lint_parser
+
+    _add_store_option(add_lint_parser(commands), top=False)
     return parser
 
 
@@ -278,12 +282,19 @@ def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
     return 0
 
 
+def _cmd_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli_lint import run_lint
+
+    return run_lint(store, args, out)
+
+
 _COMMANDS: dict[str, Callable[..., int]] = {
     "ls": _cmd_ls,
     "show": _cmd_show,
     "grep": _cmd_grep,
     "explain": _cmd_explain,
     "graph": _cmd_graph,
+    "lint": _cmd_lint,
 }
 
 
@@ -296,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         return stop.status
     if args.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph)\n")
+        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint)\n")
         return 2
     prepare_stdout()
     out = Output()

@@ -5,7 +5,7 @@ reads well in a pager. A line is written with a single ``write`` on an
 ``O_APPEND`` descriptor, so concurrent writers interleave whole lines and a
 reader tailing the file never sees half of one. Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
-reported by lint.
+reported by ``wikimem lint`` (``journal-bad-line``).
 """
 
 from __future__ import annotations
@@ -39,10 +39,15 @@ class Journal:
         owner: str | None = None,
         source_conv: str | None = None,
         detail: str | None = None,
+        by: str | None = None,
     ) -> dict[str, Any]:
-        """Record a wiki mutation (``add``, ``update``, ``remove``); returns the entry."""
+        """Record a wiki mutation (``add``, ``update``, ``remove``); returns the entry.
+
+        ``by`` (written only when given) names who made the change when that
+        is not the item's ``owner``: an edit keeps the memory's owner.
+        """
         entry: dict[str, Any] = {"ts": utc_now_iso(), "action": action, "file": file, "item": name}
-        return self._write(entry, owner, source_conv, detail)
+        return self._write(entry, owner, source_conv, detail, by)
 
     def append_diary(
         self,
@@ -84,8 +89,9 @@ class Journal:
         owner: str | None,
         source_conv: str | None,
         detail: str | None,
+        by: str | None = None,
     ) -> dict[str, Any]:
-        for key, value in (("owner", owner), ("source_conv", source_conv), ("detail", detail)):
+        for key, value in (("owner", owner), ("source_conv", source_conv), ("detail", detail), ("by", by)):
             if value is not None:
                 entry[key] = value
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")

@@ -32,6 +32,10 @@ _WS_RE = re.compile(r"\s+")
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 _FORBIDDEN_IN_NAME = ("[[", "]]", ":", "|", "#")
+# Left after whitespace runs collapse: C0 and C1 controls, DEL, and the bidi
+# embeddings/overrides/isolates/marks that reorder what a terminal shows. A
+# heading holding them would be an address nobody can type or see.
+_CONTROL_IN_NAME_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def validate_file(name: str) -> str:
@@ -57,7 +61,10 @@ def sanitize_item_name(name: str) -> str:
 
     Whitespace runs (newlines included) collapse to one space, because the
     name is a single heading line. ``[[``, ``]]``, ``:``, ``|`` and ``#``
-    are refused: they would break wiki-links or the heading itself.
+    are refused: they would break wiki-links or the heading itself. Control
+    characters (NUL, ESC, DEL, C1) and bidi overrides are refused too: a
+    name is shown and typed as an address, and those would hide or reorder
+    it.
     """
     if not isinstance(name, str):
         raise ValueError(f"invalid item name {name!r}: must be a string")
@@ -67,6 +74,12 @@ def sanitize_item_name(name: str) -> str:
     for bad in _FORBIDDEN_IN_NAME:
         if bad in cleaned:
             raise ValueError(f"invalid item name {cleaned!r}: must not contain {bad!r}")
+    control = _CONTROL_IN_NAME_RE.search(cleaned)
+    if control is not None:
+        raise ValueError(
+            f"invalid item name {cleaned!r}: must not contain the control character "
+            f"U+{ord(control.group()):04X}"
+        )
     return cleaned
 
 

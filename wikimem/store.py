@@ -5,17 +5,26 @@ content, so what it returns is what is on disk right now. Every write is a
 locked read-modify-write of one whole file: the file is re-read under the
 store lock (another process may have written it a moment ago), changed,
 validated, written atomically, and journaled.
+
+Checked writes (``expected=`` on ``add``/``remove``/``move``) compare the
+caller's last read with the file re-read *under that same lock*, so no write
+can land between the check and the write it guards. ``locked()`` extends
+the lock over several writes (an undo that restores a move and its link
+rewrites, say) so they are checked and applied as one step.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from wikimem.blocks import Block, ParsedFile, atomic_write, read_blocks, render_file, store_lock
 from wikimem.diary import Diary
+from wikimem.errors import ConflictError
 from wikimem.journal import Journal, utc_now_iso
 from wikimem.links import WikiLink, rewrite_link
 from wikimem.models import RecallItem
@@ -32,6 +41,17 @@ __all__ = ["MemoryStore"]
 
 #: Called with a RecallFile name after every successful in-process write to it.
 WriteListener = Callable[[str], None]
+
+
+class _Unchecked:
+    """The default of ``expected=``: no check (``None`` means "must not exist")."""
+
+    def __repr__(self) -> str:
+        return "UNCHECKED"
+
+
+#: ``expected=`` omitted: the write is unchecked, as in the reference library.
+UNCHECKED: Any = _Unchecked()
 
 
 def _to_item(file: str, block: Block) -> RecallItem:
@@ -116,40 +136,69 @@ class MemoryStore:
         source_conv: str | None = None,
         ts: str | dt.datetime | None = None,
         detail: str | None = None,
+        expected: str | None = UNCHECKED,
+        by: str | None = None,
     ) -> RecallItem:
         """Insert or replace ``file:name``; journals ``add`` or ``update``.
 
         ``ts`` defaults to now (UTC). ``detail`` is a free-form note for the
-        journal line (e.g. why a curation step wrote this). Raises
-        ``ValueError`` naming the problem, and writes nothing, when a name,
-        the content or a provenance value would not survive a round trip.
+        journal line (e.g. why a curation step wrote this). ``by`` records
+        who wrote it on the journal line when that is not the item's owner
+        (an app editing an agent's memory keeps the memory's owner and says
+        who edited). Raises ``ValueError`` naming the problem, and writes
+        nothing, when a name, the content or a provenance value would not
+        survive a round trip. With ``expected`` (the content last read, or
+        ``None`` for "must not exist yet") a different current content
+        raises :class:`~wikimem.ConflictError` and nothing is written.
         """
         block = self._make_block(file, name, content, owner, source_conv, ts)
+        by = validate_meta_value("by", by)
         with store_lock(self.root):
             parsed = self._read(file)
             by_name = _collapse(parsed.blocks)
+            self._check(file, by_name, block.heading, expected)
             action = "update" if block.heading in by_name else "add"
             by_name[block.heading] = block
             self._write(file, parsed, list(by_name.values()))
             self.journal.append(action, file=file, name=block.heading, owner=block.owner,
-                                source_conv=block.source_conv, detail=detail)
+                                source_conv=block.source_conv, detail=detail, by=by)
         self._changed(file)
         return _to_item(file, block)
 
-    def remove(self, file: str, name: str, *, owner: str | None = None) -> bool:
+    def remove(
+        self,
+        file: str,
+        name: str,
+        *,
+        owner: str | None = None,
+        expected: str | None = UNCHECKED,
+        detail: str | None = None,
+    ) -> bool:
         """Delete ``file:name``; the last item's removal deletes the file.
 
         Returns ``False`` (and journals nothing) when there was no such item.
+        With ``expected`` the item must still hold that content (``None``:
+        must not exist, which makes this a no-op) or
+        :class:`~wikimem.ConflictError` is raised and nothing is written.
         """
-        return self._remove(file, name, owner=owner)
+        return self._remove(file, name, owner=owner, detail=detail, expected=expected)
 
-    def _remove(self, file: str, name: str, *, owner: str | None, detail: str | None = None) -> bool:
+    def _remove(
+        self,
+        file: str,
+        name: str,
+        *,
+        owner: str | None,
+        detail: str | None = None,
+        expected: str | None = UNCHECKED,
+    ) -> bool:
         validate_file(file)
         wanted = normalize_item_name(name)
         owner = validate_meta_value("owner", owner)
         with store_lock(self.root):
             parsed = self._read(file)
             by_name = _collapse(parsed.blocks)
+            self._check(file, by_name, wanted, expected)
             if wanted not in by_name:
                 return False
             del by_name[wanted]
@@ -167,6 +216,8 @@ class MemoryStore:
         new_name: str | None = None,
         owner: str | None = None,
         rewrite_links: bool = True,
+        expected: str | None = UNCHECKED,
+        detail: str | None = None,
     ) -> RecallItem:
         """Rename ``file:name`` and/or move it to another RecallFile, as one operation.
 
@@ -175,7 +226,10 @@ class MemoryStore:
         is rewritten to the new one, so nothing dangles. Everything happens
         under one lock; the journal gets ``add`` for the new address,
         ``update`` for each item whose links were rewritten and ``remove``
-        for the old address, each with a ``detail`` saying why.
+        for the old address, each with a ``detail`` saying why (``detail``,
+        when given, replaces the default "moved from … to …"). With
+        ``expected`` the item must still hold that content or
+        :class:`~wikimem.ConflictError` is raised and nothing is written.
         """
         target_file = validate_file(new_file if new_file is not None else file)
         target_name = sanitize_item_name(new_name if new_name is not None else name)
@@ -185,13 +239,15 @@ class MemoryStore:
         old_link, new_link = old.render(), WikiLink(target_file, target_name).render()
         with store_lock(self.root):
             current = self.get(validate_file(file), old_name)
+            if expected is not UNCHECKED and (current.content if current else None) != expected:
+                raise ConflictError(file, old_name, expected, current)
             if current is None:
                 raise ValueError(f"no item {file}:{old_name}")
             if (target_file, target_name) == (file, old_name):
                 return current
             if self.get(target_file, target_name) is not None:
                 raise ValueError(f"{target_file}:{target_name} already exists")
-            detail = f"moved from {old_link} to {new_link}"
+            detail = detail or f"moved from {old_link} to {new_link}"
             block = Block(target_name, current.content, current.owner, current.source_conv, current.ts)
             moved = self._put(target_file, block, replacing=old_name if target_file == file else None)
             self.journal.append("add", file=target_file, name=target_name, owner=owner, detail=detail)
@@ -231,6 +287,18 @@ class MemoryStore:
                                         detail=f"link rewrite: {detail}")
                 self._changed(file)
 
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the store's write lock across several writes (re-entrant in a thread).
+
+        Other processes' writes wait; this thread's ``add``/``remove``/``move``
+        run inside it. Use it to check and apply a group of writes as one
+        step: read, compare, write, with nothing landing in between.
+        Creates the memory directory and its lock file, like any write.
+        """
+        with store_lock(self.root):
+            yield
+
     def add_listener(self, callback: WriteListener) -> None:
         """Call ``callback(file)`` after each successful in-process write to ``file``.
 
@@ -245,6 +313,15 @@ class MemoryStore:
             self._listeners.remove(callback)
 
     # -- internals ----------------------------------------------------------
+
+    def _check(self, file: str, by_name: dict[str, Block], name: str, expected: str | None) -> None:
+        """Raise ``ConflictError`` unless ``file:name`` (re-read under the lock) holds ``expected``."""
+        if expected is UNCHECKED:
+            return
+        block = by_name.get(name)
+        current = block.content if block is not None else None
+        if current != expected:
+            raise ConflictError(file, name, expected, _to_item(file, block) if block is not None else None)
 
     def _read(self, file: str) -> ParsedFile:
         # Reads never raise, but a name with a path in it must not reach

@@ -59,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="never write: editing, deleting and appending are disabled")
     parser.add_argument("--config", metavar="PATH", default=None,
                         help="keymap file (TOML: [keymap] binding-id = \"key\")")
+    parser.add_argument("--check-config", action="store_true",
+                        help="check the keymap file (unknown ids, bad key names, keys that shadow another "
+                             "binding), print the problems and exit: 0 when clean, 1 otherwise")
     return parser
 
 
@@ -94,6 +97,10 @@ def _ensure_dir(root: Path) -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``wikimem-tui`` console script."""
     args = build_parser().parse_args(argv)
+    if args.check_config:
+        from wikimem_tui.config import check_config_main
+
+        return check_config_main(args.config)
     root = _resolve_dir(args)
     if not _ensure_dir(root):
         return 2

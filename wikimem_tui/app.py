@@ -19,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher, Footer, Static, TabbedContent, TabPane
+from textual.widgets import ContentSwitcher, Static, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem_tui import flows
@@ -28,9 +28,10 @@ from wikimem_tui.config import config_path, load_keymap
 from wikimem_tui.context import Backend, Catalogue
 from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
-from wikimem_tui.screens.help import HelpScreen
+from wikimem_tui.screens.help import show_help
 from wikimem_tui.widgets.calendar import DiaryCalendar
 from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_view import ItemView
 from wikimem_tui.widgets.journal_tail import JournalTail
@@ -52,9 +53,6 @@ PANES: list[tuple[str, str, type[Widget]]] = [
 ]
 
 
-_KEY_NAMES = {"question_mark": "?", "slash": "/"}
-
-
 class WikimemApp(App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
@@ -64,7 +62,9 @@ class WikimemApp(App[None]):
     COMMANDS = App.COMMANDS | {ItemCommands}
 
     BINDINGS = [
-        Binding("f1,question_mark", "help", "Help", id="help", key_display="F1"),
+        # f1 has priority so it also works on modal screens (conflict, dialogs); ? must still type into boxes.
+        Binding("f1", "help", "Help", id="help", key_display="F1", priority=True),
+        Binding("question_mark", "help", "Help", id="help", show=False),
         Binding("slash", "pane('query')", "Query", id="focus-query", key_display="/"),
         Binding("t", "pane('tree')", "Tree", id="pane-tree"),
         Binding("c", "pane('calendar')", "Calendar", id="pane-calendar", show=False),
@@ -130,7 +130,7 @@ class WikimemApp(App[None]):
                     with TabPane(title, id=f"tab-{pane}"):
                         yield widget(id=f"{pane}-pane")
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         if self.keymap_config.keymap:
@@ -181,6 +181,7 @@ class WikimemApp(App[None]):
         p = self._pending
         self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
         self.query_one(TopicTree).set_catalogue(catalogue)
+        self.query_one(DiaryCalendar).set_catalogue(catalogue)
         flows.reshow(self)
 
     @work(thread=True, exclusive=True, group="index", exit_on_error=False)
@@ -306,16 +307,8 @@ class WikimemApp(App[None]):
             self.exit()
 
     def action_help(self) -> None:
-        """Show every binding with its id."""
-        keymap = self.keymap_config.keymap
-
-        def keys(binding: Binding) -> str:
-            names = keymap.get(binding.id or "", binding.key).split(",")
-            return " / ".join(_KEY_NAMES.get(k.strip(), k.strip()) for k in names)
-
-        rows = [(b.id or "", keys(b), b.description) for b in self.BINDINGS]
-        rows.append(("command-palette", "ctrl+p", "Command palette"))
-        self.push_screen(HelpScreen(rows, str(self.config_file)))
+        """Show the keys of where the focus is first, then the global ones."""
+        show_help(self, str(self.config_file))
 
     def action_pane(self, pane: str) -> None:
         """Show and focus a pane: tree, item, calendar, journal, query, health."""

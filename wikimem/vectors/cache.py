@@ -222,7 +222,10 @@ class VectorCache:
         try:
             with atomic_writer(self.root / name) as fh:
                 np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
-            header = {"vectors_file": name, "model": model, "dim": int(matrix.shape[1])}
+            # No model name -> no "model" key at all (the reference's layout), not "model": null.
+            header: dict[str, Any] = {"vectors_file": name, "dim": int(matrix.shape[1])}
+            if model is not None:
+                header = {"vectors_file": name, "model": model, "dim": int(matrix.shape[1])}
             lines = [json.dumps(header, ensure_ascii=False)]
             lines += [json.dumps(k, ensure_ascii=False) for k in keys]
             with atomic_writer(self.keys_path) as fh:

@@ -1,14 +1,17 @@
 """Diary calendar: a month grid (Monday first) over the day files, and a day's entries.
 
-The diary can span years, so the grid never reads more than the month on
-screen: which days exist comes from a directory listing and the per-day
-counts from ``Diary.counts`` (it counts ``## `` lines rather than parsing
-blocks), cached per month until the store reports a change. Only the picked
-day is parsed in full. Entry text is untrusted and drawn as plain ``Text``.
+The diary can span years, so this pane never counts anything itself: which
+days have entries, and how many, come from the app's ``Catalogue`` (built
+and re-built after every change in a thread worker, handed in through
+``set_catalogue``). Only the highlighted day is read, in full, to list its
+entries. ``.`` jumps to today and ``[`` / ``]`` to the previous / next day
+that has entries, so a sparse diary is walked without paging through empty
+months. Entry text is untrusted and drawn as plain ``Text``.
 """
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import datetime as dt
 import re
@@ -27,6 +30,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem
+from wikimem_tui.context import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, StoreChange, StoreChanged
 from wikimem_tui.safe import safe_line, safe_text
 
@@ -60,6 +64,8 @@ def entry_text(entry: DiaryItem) -> Text:
 
 class MonthGrid(Widget, can_focus=True):
     """The month on screen; keyboard and mouse move and pick the day."""
+
+    HELP_TITLE = "Month grid"
 
     DEFAULT_CSS = """
     MonthGrid { width: 42; height: 8; }
@@ -176,15 +182,22 @@ class DiaryCalendar(Widget):
     DiaryCalendar #diary-entries { height: 1fr; }
     """
 
-    HINT = "arrows: day · pgup/pgdn or </>: month\nenter/click: open day · "
+    HELP_TITLE = "Diary calendar"
+    HINT = "arrows: day · pgup/pgdn or </>: month\n. today · [ ]: day with entries\nenter/click: open day · "
 
     BINDINGS = [
         Binding("a", "append", "Append entry", id="calendar.append"),
+        Binding("full_stop", "today", "Today", id="calendar.today", key_display="."),
+        Binding("left_square_bracket", "entry_day(-1)", "Prev entry day", id="calendar.prev-entry-day",
+                key_display="["),
+        Binding("right_square_bracket", "entry_day(1)", "Next entry day", id="calendar.next-entry-day",
+                key_display="]"),
     ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._month_counts: dict[str, dict[str, int]] = {}
+        self.catalogue: Catalogue | None = None
+        """Where the per-day counts come from; None until the app's first build finishes."""
 
     @property
     def backend(self) -> Any:
@@ -222,28 +235,36 @@ class DiaryCalendar(Widget):
         """Highlight ``date`` (ISO) and list its entries, e.g. from OpenDiaryDay."""
         self.grid.selected = dt.date.fromisoformat(date)
 
-    def refresh_from_store(self, change: StoreChange | None = None) -> None:
-        """Re-count the affected months and re-read the highlighted day."""
-        if change is None:
-            self._month_counts.clear()
-        else:
-            for date in change.diary_dates:
-                self._month_counts.pop(date[:7], None)
-            if not change.diary_dates:
-                return
-        self._show_day(self.grid.selected)
+    def set_catalogue(self, catalogue: Catalogue) -> None:
+        """New counts (the app's worker re-built the catalogue): redraw the grid, nothing is read."""
+        self.catalogue = catalogue
+        grid = self.grid
+        grid.counts = catalogue.diary_counts
+        grid.refresh()
 
-    def _counts_for(self, month: str) -> dict[str, int]:
-        if month not in self._month_counts:
-            diary = self.backend.diary
-            dates = [d for d in diary.dates() if d.startswith(month)]
-            self._month_counts[month] = diary.counts(dates) if dates else {}
-        return self._month_counts[month]
+    def refresh_from_store(self, change: StoreChange | None = None) -> None:
+        """Re-read the highlighted day if it changed (its count arrives with the next catalogue)."""
+        if change is None or self.selected_date in change.diary_dates:
+            self._show_day(self.grid.selected)
+
+    def action_today(self) -> None:
+        """Highlight today (the backend's, so tests and snapshots pin it)."""
+        self.grid.selected = self.backend.today()
+
+    def action_entry_day(self, step: int) -> None:
+        """Highlight the nearest earlier (``step`` -1) or later (1) day that has entries."""
+        days = list(self.catalogue.diary_counts) if self.catalogue is not None else []  # sorted ISO dates
+        here = self.selected_date
+        if step < 0:
+            at = bisect.bisect_left(days, here) - 1
+        else:
+            at = bisect.bisect_right(days, here)
+        if 0 <= at < len(days):
+            self.grid.selected = dt.date.fromisoformat(days[at])
+        else:
+            self.notify("no earlier diary entries" if step < 0 else "no later diary entries", markup=False)
 
     def _show_day(self, day: dt.date) -> None:
-        grid = self.grid
-        grid.counts = self._counts_for(day.isoformat()[:7])
-        grid.refresh()
         entries = self.backend.diary.day(day.isoformat())
         n = len(entries)
         title = f"{day.isoformat()} ({day.strftime('%A')}) — "
@@ -290,6 +311,5 @@ class DiaryCalendar(Widget):
         if entry is None:
             return
         change = StoreChange(diary_dates=frozenset({entry.date}), journal=True, external=False)
-        self.show_date(entry.date)
-        self.refresh_from_store(change)
+        self.show_date(entry.date)  # the app routes the change back: refresh_from_store, then a new catalogue
         self.post_message(StoreChanged(change))

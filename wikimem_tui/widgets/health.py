@@ -93,6 +93,7 @@ class HealthPane(Widget):
     HealthPane { height: 1fr; }
     HealthPane #health-status { height: 1; color: $text-muted; }
     HealthPane #health-findings { height: 1fr; }
+    HealthPane #health-detail { height: auto; max-height: 4; background: $boost; padding: 0 1; }
     """
 
     BINDINGS = [Binding("r", "recheck", "Re-check", id="health.recheck")]
@@ -115,6 +116,8 @@ class HealthPane(Widget):
     def compose(self) -> ComposeResult:
         yield Static(Text("checking…"), id="health-status", markup=False)
         yield DataTable(id="health-findings", cursor_type="row")
+        yield Static(Text("↑/↓ highlight a finding to read it whole here · enter opens its item", style="dim"),
+                     id="health-detail", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns("severity", "code", "location", "message")
@@ -167,6 +170,19 @@ class HealthPane(Widget):
             f"{_count(counts['warning'], 'warning')}){timing}"
         )
         self.query_one("#health-status", Static).update(Text(status))
+
+    @on(DataTable.RowHighlighted, "#health-findings")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The whole finding below the table: its columns cut long locations and messages."""
+        event.stop()
+        key = event.row_key.value
+        if key is None or not key.isdigit() or int(key) >= len(self.findings):
+            return
+        f = self.findings[int(key)]
+        text = Text.assemble((f.severity, SEVERITY_STYLES.get(f.severity, "")), " ", (f.code, "bold"), " ",
+                             safe_line(f.location, "cyan"), "\n")
+        text.append_text(safe_line(f.message))
+        self.query_one("#health-detail", Static).update(text)
 
     @on(DataTable.RowSelected, "#health-findings")
     def _selected(self, event: DataTable.RowSelected) -> None:

@@ -24,13 +24,18 @@ from textual.worker import get_current_worker
 
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.journal_reader import MALFORMED, POLL_SECONDS, JournalFollower, JournalRow
-from wikimem_tui.widgets.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells
+from wikimem_tui.widgets.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
 
 __all__ = ["JournalFollower", "JournalRow", "JournalTail", "JournalView", "row_cells"]
+
+#: The detail line before a row is highlighted.
+DETAIL_HINT = Text("↑/↓ highlight a row to read it whole here · enter opens its item or day", style="dim")
 
 
 class JournalTail(Widget):
     """The journal pane: filters, the live view, and a follow/pending status line."""
+
+    HELP_TITLE = "Journal"
 
     BINDINGS = [Binding("escape", "focus_view", "To the rows", show=False, id="journal.focus-view")]
 
@@ -40,6 +45,7 @@ class JournalTail(Widget):
     JournalTail #journal-filters Select { width: 18; }
     JournalTail #journal-filters Input { width: 1fr; margin-left: 1; }
     JournalTail #journal-status { height: 1; color: $text-muted; }
+    JournalTail #journal-detail { height: auto; max-height: 4; color: $text; background: $boost; padding: 0 1; }
     """
 
     class Batch(Message):
@@ -64,6 +70,7 @@ class JournalTail(Widget):
             yield Input(placeholder="owner contains…", compact=True, id="journal-owner")
             yield Input(placeholder="file / date contains…", compact=True, id="journal-file")
         yield JournalView(id="journal-view")
+        yield Static(DETAIL_HINT, id="journal-detail", markup=False)
         yield Static(id="journal-status", markup=False)
 
     @property
@@ -109,6 +116,13 @@ class JournalTail(Widget):
                 first = False
             self._wake.wait(POLL_SECONDS)
             self._wake.clear()
+
+    @on(JournalView.Highlighted)
+    def _highlighted(self, event: JournalView.Highlighted) -> None:
+        """The highlighted row in full below the rows: columns cut long owners and targets."""
+        event.stop()
+        detail = self.query_one("#journal-detail", Static)
+        detail.update(DETAIL_HINT if event.row is None else row_detail(event.row))
 
     def on_journal_tail_batch(self, message: Batch) -> None:
         message.stop()

@@ -16,6 +16,7 @@ from typing import Any
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -24,10 +25,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.safe import clean_line
+from wikimem_tui.safe import clean_line, safe_line
 from wikimem_tui.widgets.journal_reader import JournalRow
 
-__all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells"]
+__all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells", "row_detail", "who"]
 
 ACTION_STYLES: dict[str, str] = {
     "add": "green",
@@ -61,6 +62,32 @@ def _fit(text: str, width: int) -> str:
     return set_cell_size(text, width)
 
 
+def who(row: JournalRow) -> str:
+    """The owner, and the writer when someone else wrote (``by``): ``user:x by tui:me``."""
+    owner, by = row.field("owner"), row.field("by")
+    if by and by != owner:
+        return f"{owner} by {by}" if owner else f"by {by}"
+    return owner
+
+
+def row_detail(row: JournalRow) -> Text:
+    """The whole row, nothing cut: what the fitted columns may have shortened, for the detail line."""
+    if row.data is None:
+        return Text.assemble((f"line {row.lineno} is not JSON: ", "bold red"), safe_line(row.raw))
+    text = Text.assemble(safe_line(row.field("ts"), "dim"), " ",
+                         (row.action, f"bold {ACTION_STYLES.get(row.action, '')}".strip()), " ",
+                         safe_line(row.target, "bold"))
+    for key in ("owner", "by", "detail", "source_conv"):
+        if row.field(key):
+            text.append(f"  {key} ", style="dim")
+            text.append_text(safe_line(row.field(key), "cyan" if key in ("owner", "by") else ""))
+    known = {"ts", "action", "file", "item", "date", "time", "owner", "by", "detail", "source_conv"}
+    for key in sorted(set(row.data) - known):  # fields a newer writer added are shown, not dropped
+        text.append(f"  {clean_line(key)} ", style="dim")
+        text.append_text(safe_line(row.field(key)))
+    return text
+
+
 Cell = tuple[str, str]
 """A column's text, already fitted to its width, and its style spec."""
 
@@ -89,7 +116,7 @@ def row_cells(row: JournalRow, width: int) -> list[Cell]:
     cells = [
         (_fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
         (" " + _fit(row.action, 7), f"bold {style}".strip()),
-        (" " + _fit(row.field("owner"), owner_w), "cyan"),
+        (" " + _fit(who(row), owner_w), "cyan"),
         (" " + _fit(row.target, target_w), style),
     ]
     if rest > 0:
@@ -108,7 +135,7 @@ class RowFilter:
     def __call__(self, row: JournalRow) -> bool:
         if self.action and row.action != self.action:
             return False
-        if self.owner and self.owner.lower() not in row.field("owner").lower():
+        if self.owner and self.owner.lower() not in who(row).lower():
             return False
         if self.file:
             where = row.target if row.data is not None else row.raw
@@ -119,6 +146,8 @@ class RowFilter:
 
 class JournalView(ScrollView, can_focus=True):
     """Virtual list of journal rows: only visible lines are rendered."""
+
+    HELP_TITLE = "Journal rows"
 
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False, id="journal.up"),
@@ -138,6 +167,15 @@ class JournalView(ScrollView, can_focus=True):
     """Matching rows that arrived while the user was scrolled up."""
     following: reactive[bool] = reactive(True)
     """Whether new rows scroll the view to the bottom."""
+    cursor: reactive[int | None] = reactive(None)
+    """Index into ``shown`` of the highlighted row (None: nothing highlighted)."""
+
+    class Highlighted(Message):
+        """The highlighted row changed (``row`` is None when nothing is highlighted)."""
+
+        def __init__(self, row: JournalRow | None) -> None:
+            super().__init__()
+            self.row = row
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -146,8 +184,6 @@ class JournalView(ScrollView, can_focus=True):
         self.shown: list[JournalRow] = []
         """The rows passing ``row_filter``."""
         self.row_filter = RowFilter()
-        self.cursor: int | None = None
-        """Index into ``shown`` of the highlighted row."""
         self._strips: dict[tuple[int, int, bool], Strip] = {}
         self._base_style: Style | None = None
 
@@ -187,6 +223,10 @@ class JournalView(ScrollView, can_focus=True):
         self._resize()
         self._stick_to_end()
         self.refresh()
+
+    def watch_cursor(self, cursor: int | None) -> None:
+        row = self.shown[cursor] if cursor is not None and cursor < len(self.shown) else None
+        self.post_message(self.Highlighted(row))
 
     def _resize(self) -> None:
         self.virtual_size = Size(0, len(self.shown))

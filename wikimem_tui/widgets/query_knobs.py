@@ -2,11 +2,12 @@
 
 A widget of its own so the panel only hears *meaningful* changes: every
 control's raw ``Changed`` event stops here and becomes one of three messages
-(query knobs changed, fusion weight changed, tokenizer changed). That matters
-for the tokenizer: Textual posts ``Select.Changed`` when a Select is first
-given its value, and treating that as a user choice rebuilt the index at
-startup. The Select therefore starts at the index's real mode and a change to
-the mode already in force is dropped.
+(query knobs changed, fusion weight changed, tokenizer changed). The
+tokenizer knob starts at the index's real mode and a change to the mode
+already in force (the knob being set back after a failed switch) is dropped,
+so only a user's click or space rebuilds the index. It is a checkbox, not a
+dropdown: two modes need no menu, and a menu opened over the status line
+and the first result rows.
 
 Reading the knobs is pure (``params``): bad values raise ``ValueError`` with a
 message for the status line, and time words resolve against the backend's
@@ -24,16 +25,12 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, Label, Select
+from textual.widgets import Checkbox, DataTable, Input, Label
 
 from wikimem import TimeRange, parse_date_span, parse_time_range
 from wikimem_tui.widgets.query_results import fit_columns
 
-__all__ = ["QueryKnobs", "QueryParams", "TOKENIZERS"]
-
-#: Select value → ``use_jieba``; labels say what the tokens are.
-TOKENIZERS: dict[str, bool] = {"off": False, "on": True}
-_LABELS = {"off": "bigrams", "on": "jieba"}
+__all__ = ["QueryKnobs", "QueryParams"]
 
 
 @dataclass(frozen=True)
@@ -47,23 +44,20 @@ class QueryParams:
     time_range: TimeRange | None = None
 
 
-def _mode(use_jieba: bool) -> str:
-    return "on" if use_jieba else "off"
-
-
 class QueryKnobs(Widget):
     """The knob grid under the query box (three columns when narrow)."""
 
     DEFAULT_CSS = """
     QueryKnobs {
-        layout: grid; height: auto; grid-size: 6; grid-columns: 13 15 11 17 14 1fr; grid-gutter: 0 1;
+        layout: grid; height: auto; grid-size: 6; grid-columns: 13 15 11 11 14 1fr; grid-gutter: 0 1;
     }
     QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
     QueryKnobs Horizontal { height: 1; }
     QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
     QueryKnobs Input { width: 1fr; }
-    QueryKnobs Select { width: 1fr; }
-    QueryKnobs Checkbox { border: none; padding: 0; height: 1; }
+    /* Textual's focused checkbox draws a tall border, which in one row hides the label. */
+    QueryKnobs Checkbox, QueryKnobs Checkbox:focus { border: none; padding: 0; height: 1; }
+    QueryKnobs Checkbox:focus > .toggle--label { text-style: bold reverse; }
     """
 
     class Changed(Message):
@@ -106,11 +100,8 @@ class QueryKnobs(Widget):
         with Horizontal():
             yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
         with Horizontal():
-            yield Label("cjk")
-            yield Select(
-                [(_LABELS[k], k) for k in TOKENIZERS], value=_mode(self.use_jieba), allow_blank=False,
-                compact=True, id="query-jieba", tooltip="Chinese tokens: character bigrams (fast) or jieba words",
-            )
+            yield Checkbox("jieba", self.use_jieba, id="query-jieba",
+                           tooltip="Chinese tokens: jieba words (checked) or character bigrams (fast, the default)")
         with Horizontal():
             yield Label("fusion")
             enabled = self._fusion is not None
@@ -156,7 +147,7 @@ class QueryKnobs(Widget):
     def set_tokenizer(self, use_jieba: bool) -> None:
         """Show ``use_jieba`` as the mode in force (after a swap, or to undo a failed one)."""
         self.use_jieba = use_jieba
-        self.query_one("#query-jieba", Select).value = _mode(use_jieba)
+        self.query_one("#query-jieba", Checkbox).value = use_jieba
 
     @on(Input.Changed, "#query-limit, #query-budget, #query-time")
     @on(Checkbox.Changed, "#query-links")
@@ -178,10 +169,10 @@ class QueryKnobs(Widget):
         else:
             self.post_message(self.Invalid("fusion weight must be between 0 and 1"))
 
-    @on(Select.Changed, "#query-jieba")
-    def _tokenizer_changed(self, event: Select.Changed) -> None:
+    @on(Checkbox.Changed, "#query-jieba")
+    def _tokenizer_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
-        use_jieba = TOKENIZERS.get(str(event.value))
-        if use_jieba is not None and use_jieba != self.use_jieba:
+        use_jieba = event.value
+        if use_jieba != self.use_jieba:
             self.use_jieba = use_jieba  # asked for; set_tokenizer() undoes it if the swap fails
             self.post_message(self.TokenizerChanged(use_jieba))

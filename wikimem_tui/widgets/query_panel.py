@@ -16,6 +16,7 @@ Every name and term on screen comes from memory text and is drawn as ``Text``
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 import time
 from typing import Any
@@ -33,11 +34,20 @@ from textual.worker import get_current_worker
 from wikimem import RetrievalResult, RetrievedItem
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
-from wikimem_tui.widgets.query_results import open_message_for, row_cells, summary_lines
+from wikimem_tui.widgets.query_results import agent_text, open_message_for, row_cells, summary_lines
 
-__all__ = ["QueryPanel", "QueryParams", "open_message_for", "summary_lines"]
+__all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
 DEBOUNCE_SECONDS = 0.15
+NO_JIEBA = "jieba is not installed (pip install jieba): staying on bigrams"
+
+
+def jieba_installed() -> bool:
+    """Whether ``import jieba`` can work, asked now (not cached: it may be installed meanwhile)."""
+    try:
+        return importlib.util.find_spec("jieba") is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _tokens(use_jieba: bool) -> str:
@@ -47,7 +57,12 @@ def _tokens(use_jieba: bool) -> str:
 class QueryPanel(Widget):
     """Query input, knobs, the explained result table and its summary."""
 
-    BINDINGS = [Binding("escape", "toggle_focus", "Results ⇄ query", show=False, id="query.toggle-focus")]
+    HELP_TITLE = "Query pane"
+
+    BINDINGS = [
+        Binding("escape", "toggle_focus", "Results ⇄ query", show=False, id="query.toggle-focus"),
+        Binding("ctrl+y", "copy_for_agent", "Copy result", id="query.copy"),
+    ]
 
     DEFAULT_CSS = """
     QueryPanel { height: 1fr; }
@@ -197,6 +212,10 @@ class QueryPanel(Widget):
 
     def on_query_knobs_tokenizer_changed(self, message: QueryKnobs.TokenizerChanged) -> None:
         message.stop()
+        if message.use_jieba and not jieba_installed():
+            self.notify(NO_JIEBA, severity="warning", markup=False)
+            self.knobs.set_tokenizer(False)
+            return
         what = "loading jieba and rebuilding the index…" if message.use_jieba else "rebuilding the index with bigrams…"
         self.set_index_building(True, what)
         if message.use_jieba:
@@ -220,6 +239,10 @@ class QueryPanel(Widget):
             index.rebuild()
         except Exception as exc:  # e.g. jieba failing to load: keep the old index
             self.post_message(self.IndexSwapped(f"index not rebuilt: {exc!r}", ok=False))
+            return
+        if use_jieba and not index.use_jieba:  # installed but broken: the index fell back to bigrams
+            index.close()
+            self.post_message(self.IndexSwapped("jieba could not be loaded: staying on bigrams", ok=False))
             return
         if get_current_worker().is_cancelled:
             index.close()
@@ -336,8 +359,19 @@ class QueryPanel(Widget):
     def _row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         key = event.row_key.value
-        if key is not None and key.isdigit() and int(key) < len(self._rows):
-            self.post_message(open_message_for(self._rows[int(key)]))
+        if key is not None and key.isdigit() and int(key) < len(self._rows) and self.last_result is not None:
+            self.post_message(open_message_for(self._rows[int(key)], self.last_result))
+
+    def action_copy_for_agent(self) -> None:
+        """Copy what an agent would be handed for this query (hits and links within the budget)."""
+        result = self.last_result
+        if result is None or not result.items:
+            self.notify("nothing to copy: run a query first", severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(agent_text(result))
+        rows = len(result.items)
+        self.notify(f"copied {rows} row{'' if rows == 1 else 's'} (~{result.budget_used} tokens) for an agent",
+                    markup=False)
 
     def _status(self, text: str) -> None:
         status = self.query_one("#query-status", Static)

@@ -14,6 +14,8 @@ carry all eight cells; a wide table looks exactly as before.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from typing import Any
 
 from rich.text import Text
@@ -24,7 +26,8 @@ from wikimem import RetrievalResult, RetrievedItem
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.safe import safe_line
 
-__all__ = ["COMPACT_BELOW", "fit_columns", "open_message_for", "row_cells", "summary_lines"]
+__all__ = ["COMPACT_BELOW", "agent_text", "fit_columns", "is_diary_row", "open_message_for", "row_cells",
+           "summary_lines"]
 
 #: Tables narrower than this hide the low-value columns (the query pane is 84 wide at 120x40: unchanged).
 COMPACT_BELOW = 82
@@ -32,15 +35,57 @@ COMPACT_BELOW = 82
 LOW_VALUE = ("bm25", "cos")
 
 
-def open_message_for(entry: RetrievedItem) -> Message:
-    """OpenItem for a wiki row; OpenDiaryDay for a diary row (name ``HH:MM``).
+_HHMM = re.compile(r"[0-2][0-9]:[0-5][0-9]")
 
-    Item names can never contain ``:``, so a name that does is a diary time.
+
+def is_diary_row(entry: RetrievedItem, result: RetrievalResult) -> bool:
+    """Whether ``entry`` is a diary entry (``as_recall_item``: file = the day, name = ``HH:MM``).
+
+    Decided from where such rows can come from, not from the name's shape: a
+    hand-edited wiki item may well be called ``a:b``. The diary is searched
+    only inside the result's time window and only ranked hits come from it,
+    so a diary row is a hit whose file is a real ISO date inside that window
+    and whose name is a time.
     """
+    if entry.source != "hit" or result.time_range is None:
+        return False
+    day, name = entry.item.file, entry.item.name
+    try:
+        if dt.date.fromisoformat(day).isoformat() != day:
+            return False
+    except ValueError:
+        return False
+    start, end = result.time_range
+    return start <= day <= end and _HHMM.fullmatch(name) is not None
+
+
+def open_message_for(entry: RetrievedItem, result: RetrievalResult) -> Message:
+    """OpenDiaryDay for a diary row, OpenItem for everything else."""
     item = entry.item
-    if ":" in item.name:
+    if is_diary_row(entry, result):
         return OpenDiaryDay(item.file, item.name)
     return OpenItem(item.file, item.name)
+
+
+def agent_text(result: RetrievalResult) -> str:
+    """The result as the text an agent is handed: every row kept within the budget, in order.
+
+    One markdown section per row (``## file:name``, or ``## diary DAY HH:MM``
+    for a diary entry; a link row says which hit pulled it in), then the
+    content verbatim. Dropped rows are left out: that is what the budget is
+    for. Plain text for the clipboard, never rendered.
+    """
+    parts = []
+    for entry in result.items:
+        item = entry.item
+        if is_diary_row(entry, result):
+            head = f"## diary {item.file} {item.name}"
+        else:
+            head = f"## {item.file}:{item.name}"
+        if entry.source == "link" and entry.via:
+            head += f" (linked from {entry.via})"
+        parts.append(f"{head}\n{item.content.strip()}\n")
+    return "\n".join(parts)
 
 
 def _num(value: float | None) -> str:

@@ -7,13 +7,26 @@ huge RecallFile or typing in the filter never adds 100k nodes at once. Names
 come from the shared ``Catalogue`` (built off the UI thread); every label is
 untrusted text and goes through ``safe_line``.
 
+Keys follow one model, the one the footer shows: single keys are commands
+(the app's ``e``, ``d``, ``q``…), and typing goes into the filter box. ``f``
+puts the focus in the box; so does any printable key that is *not* a command
+where the focus is (it becomes the first character of the filter), so
+typing a name mostly just works while a command key never types. In the box,
+the tree narrows as you type (names at once, content after a scan in a
+worker) and the cursor jumps to the best match (type-ahead); ``up``/``down``
+move that cursor without leaving the box, ``enter`` opens it, ``escape``
+clears the filter and goes back to the tree.
+
+Enter on a RecallFile expands it and shows the whole file in the item pane,
+but only for files of at most ``CHUNK`` items: rendering a 5,000-item file
+as one page took 1.6 s on the UI thread (bench/bench_tree.py), and such a
+file is browsed in the tree, not read whole.
+
 Below ``NARROW`` columns (the App's ``-narrow`` breakpoint class on the
 screen) the tree is a sidebar: open (``-open``) while the focus is inside it,
 hidden as soon as another pane takes the focus, so the panes get the whole
 width; ``t`` brings it back. Picking an item or a day hands the focus to the
-item pane, which closes the sidebar. (Tried in tmux against a narrower
-always-on tree: at 80 columns even a 22-column tree cut ``file:name`` in the
-query table and wrapped the item view, while the sidebar costs one key.)
+item pane, which closes the sidebar.
 """
 
 from __future__ import annotations
@@ -22,20 +35,21 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Tree
+from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from wikimem_tui.context import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
 from wikimem_tui.safe import clean_line, safe_line
+from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
+from wikimem_tui.widgets.tree_search import ContentHits
 
-__all__ = ["NARROW", "NodeRef", "TopicTree"]
+__all__ = ["CHUNK", "NARROW", "NodeRef", "TopicTree"]
 
 #: Below this many columns the tree is a sidebar (the App's breakpoint must match).
 NARROW = 100
@@ -44,12 +58,14 @@ CHUNK = 200
 #: Under a filter, only this many matching files open by themselves.
 AUTO_EXPAND = 20
 
+Kind = Literal["file", "item", "diary", "day", "more", "loading", "none"]
+
 
 @dataclass(frozen=True)
 class NodeRef:
     """What a tree node stands for; ``offset`` is where a "more…" node resumes."""
 
-    kind: Literal["file", "item", "diary", "day", "more", "loading"]
+    kind: Kind
     file: str = ""
     name: str = ""
     offset: int = 0
@@ -58,21 +74,27 @@ class NodeRef:
 class SafeTree(Tree[NodeRef]):
     """A Tree whose string labels are never parsed as markup."""
 
+    HELP_TITLE = "Tree"
+
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
         text = Text(clean_line(label)) if isinstance(label, str) else label
         return text.split()[0] if text.plain else text
 
 
 class TopicTree(Vertical):
-    """Filter input over a lazily filled tree of the store."""
+    """Filter box over a lazily filled tree of the store."""
+
+    HELP_TITLE = "Topic tree"
+    HELP_NOTE = ("Any other printable key starts the filter with it. In the filter: ↑/↓ move the cursor, "
+                 "enter opens the match, escape clears it.")
 
     DEFAULT_CSS = """
     TopicTree { height: 1fr; }
-    TopicTree > Input { height: 3; }
     TopicTree > SafeTree { height: 1fr; }
     """
 
     BINDINGS = [
+        Binding("f", "filter", "Filter", id="tree.filter"),
         Binding("escape", "leave_filter", "Clear filter", id="tree-clear-filter", show=False),
     ]
 
@@ -81,11 +103,13 @@ class TopicTree(Vertical):
         self.catalogue: Catalogue | None = None
         """The names the tree shows; None until the first build finishes."""
         self.filter_text = ""
-        """The current filter (casefolded substring over file and item names)."""
-        self._filter_timer: Timer | None = None
+        """The filter in force (casefolded substring of names, then of content)."""
+        self.content_hits: ContentHits | None = None
+        """What the content scan found for ``filter_text`` (None while it runs or with no filter)."""
+        self._name_count = 0
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter…", id="tree-filter")
+        yield FilterBox()
         tree = SafeTree("memory", id="topic-tree")
         tree.show_root = False
         tree.auto_expand = False
@@ -121,28 +145,53 @@ class TopicTree(Vertical):
         """The inner Tree widget."""
         return self.query_one(SafeTree)
 
+    @property
+    def filter_box(self) -> FilterBox:
+        """The filter box above the tree."""
+        return self.query_one(FilterBox)
+
     # -- data ---------------------------------------------------------------
 
     def set_catalogue(self, catalogue: Catalogue) -> None:
         """Show ``catalogue``, keeping open branches and the cursor where they were."""
         self.catalogue = catalogue
         self._rebuild()
+        self._search_content(0.01)  # under a filter, content may have changed with the catalogue
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Nothing to read here: the app hands a new catalogue via ``set_catalogue``."""
 
-    def _matches(self, file: str) -> list[str] | None:
-        """Item names of ``file`` to show under the filter (None: show the file lazily)."""
+    def _name_matches(self, file: str) -> list[str]:
         assert self.catalogue is not None
-        names = self.catalogue.names.get(file, [])
+        return [n for n in self.catalogue.names.get(file, []) if self.filter_text in n.casefold()]
+
+    def _matches(self, file: str, *, count: bool = False) -> list[str] | None:
+        """Item names of ``file`` to show under the filter (None: the whole file, lazily)."""
+        assert self.catalogue is not None
         if not self.filter_text:
             return None
-        hits = [n for n in names if self.filter_text in n.casefold()]
-        if hits:
-            return hits
+        names = self._name_matches(file)
+        if count:  # for the status line, once per rebuild
+            self._name_count += len(names)
+        found = set(self.content_hits.items.get(file, ())) if self.content_hits else set()
+        if found:
+            wanted = set(names) | found
+            names = [n for n in self.catalogue.names.get(file, []) if n in wanted]
+        if names:
+            return names
         return None if self.filter_text in file.casefold() else []
 
-    def _rebuild(self) -> None:
+    def _days(self) -> list[str]:
+        """Diary days to list, newest first (all of them without a filter)."""
+        assert self.catalogue is not None
+        days = list(reversed(self.catalogue.diary_counts))
+        if not self.filter_text:
+            return days
+        found = set(self.content_hits.days) if self.content_hits else set()
+        return [d for d in days if self.filter_text in d or d in found]
+
+    def _rebuild(self, *, jump: bool = False) -> None:
+        """Refill the tree from the catalogue and the filter; ``jump``: cursor to the best match."""
         tree = self.tree
         cat = self.catalogue
         if cat is None:
@@ -152,8 +201,9 @@ class TopicTree(Vertical):
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
         budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
+        self._name_count = 0
         for file, names in cat.names.items():
-            matches = self._matches(file)
+            matches = self._matches(file, count=True)
             if matches == []:
                 continue
             label = safe_line(file, "bold")
@@ -167,7 +217,7 @@ class TopicTree(Vertical):
             elif file in opened:
                 self._load(node)
                 node.expand()
-        days = [d for d in reversed(cat.diary_counts) if not self.filter_text or self.filter_text in d]
+        days = self._days()
         if days or not self.filter_text:
             label = Text("diary", style="bold italic")
             label.append(f" ({len(cat.diary_counts)} days)", style="dim")
@@ -175,19 +225,38 @@ class TopicTree(Vertical):
             if diary_open or self.filter_text:
                 self._load(diary)
                 diary.expand()
-        if cursor is not None and cursor.kind != "loading":
-            self._restore_cursor(cursor)
+        if self.filter_text and not tree.root.children:
+            scanning = self.content_hits is None
+            note = "no matching names yet (searching content…)" if scanning else "no matches"
+            tree.root.add_leaf(Text(note, style="italic dim"), NodeRef("none"))
+        self.filter_box.show_status(self._name_count, self.content_hits, self._empty())
+        restored = not jump and cursor is not None and cursor.kind != "loading" and self._restore_cursor(cursor)
+        if restored:
+            return
+        if self.filter_text:
+            self._jump_to_best()
         elif tree.root.children:
-            tree.move_cursor(tree.root.children[0])
+            self._move_to(tree.root.children[0])
+
+    def _empty(self) -> bool:
+        """True when the filter left nothing (only the "no matches" node)."""
+        children = self.tree.root.children
+        return not children or (len(children) == 1 and children[0].data == NodeRef("none"))
 
     def _file_nodes(self) -> list[TreeNode[NodeRef]]:
         return [n for n in self.tree.root.children if n.data and n.data.kind == "file"]
 
-    def _restore_cursor(self, ref: NodeRef) -> None:
+    def _move_to(self, node: TreeNode[NodeRef]) -> None:
+        """Move the cursor to ``node``, which may have been added since the last paint."""
+        _ = self.tree.last_line  # computes the line numbers of new nodes (move_cursor reads them)
+        self.tree.move_cursor(node)
+
+    def _restore_cursor(self, ref: NodeRef) -> bool:
         for node in self._walk():
             if node.data == ref:
-                self.tree.move_cursor(node)
-                return
+                self._move_to(node)
+                return True
+        return False
 
     def _walk(self) -> list[TreeNode[NodeRef]]:
         out: list[TreeNode[NodeRef]] = []
@@ -203,7 +272,7 @@ class TopicTree(Vertical):
         if cat is None:
             return []
         if ref.kind == "diary":
-            return [d for d in reversed(cat.diary_counts) if self.filter_text in d]
+            return self._days()
         matches = self._matches(ref.file)
         return matches if matches is not None else cat.names.get(ref.file, [])
 
@@ -216,14 +285,16 @@ class TopicTree(Vertical):
     def _add_chunk(self, node: TreeNode[NodeRef], names: list[str], offset: int) -> None:
         assert node.data is not None
         cat = self.catalogue
+        needle = self.filter_text
         for name in names[offset : offset + CHUNK]:
             if node.data.kind == "diary":
-                label = Text(name)
+                label = Text(name, style="" if not needle or needle in name else "italic")
                 count = cat.diary_counts.get(name, 0) if cat else 0
                 label.append(f" ({count})", style="dim")
                 node.add_leaf(label, NodeRef("day", name=name))
             else:
-                node.add_leaf(safe_line(name), NodeRef("item", node.data.file, name))
+                in_content_only = bool(needle) and needle not in name.casefold() and needle not in node.data.file
+                node.add_leaf(safe_line(name, "italic" if in_content_only else ""), NodeRef("item", node.data.file, name))
         rest = len(names) - offset - CHUNK
         if rest > 0:
             node.add_leaf(
@@ -238,7 +309,11 @@ class TopicTree(Vertical):
     @on(Tree.NodeSelected)
     def _selected(self, event: Tree.NodeSelected[NodeRef]) -> None:
         event.stop()
-        ref = event.node.data
+        self._activate(event.node)
+
+    def _activate(self, node: TreeNode[NodeRef]) -> None:
+        """What enter does on ``node``: open an item or day, toggle a branch, load more."""
+        ref = node.data
         if ref is None:
             return
         if ref.kind == "item":
@@ -248,29 +323,79 @@ class TopicTree(Vertical):
             self.post_message(OpenDiaryDay(ref.name))
             self._hand_over()
         elif ref.kind == "file":
-            event.node.toggle()
-            self.post_message(OpenRecallFile(ref.file))
+            node.toggle()
+            small = self.catalogue is None or self.catalogue.count(ref.file) <= CHUNK
+            if node.is_expanded and small:
+                self.post_message(OpenRecallFile(ref.file))
         elif ref.kind == "diary":
-            event.node.toggle()
-        elif ref.kind == "more" and event.node.parent is not None:
-            parent = event.node.parent
-            event.node.remove()
+            node.toggle()
+        elif ref.kind == "more" and node.parent is not None:
+            parent = node.parent
+            node.remove()
             assert parent.data is not None
             self._add_chunk(parent, self._children_of(parent.data), ref.offset)
 
     # -- filter ---------------------------------------------------------------
 
-    @on(Input.Changed, "#tree-filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
+    def on_key(self, event: events.Key) -> None:
+        """Type-to-filter: a printable key that is no command here starts the filter with it."""
+        if not self.tree.has_focus or not event.is_printable or not event.character:
+            return
+        if event.character.isspace() or event.key in self.screen.active_bindings:
+            return
         event.stop()
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        value = event.value.strip().casefold()
-        self._filter_timer = self.set_timer(0.15, lambda: self._apply_filter(value))
+        event.prevent_default()
+        self.filter_box.type(event.character)
 
-    def _apply_filter(self, value: str) -> None:
-        self.filter_text = value
-        self._rebuild()
+    def action_filter(self) -> None:
+        """Put the focus in the filter box (the tree narrows as you type)."""
+        self.filter_box.input.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Escape only when there is a filter to leave (else it is the app's)."""
+        if action == "leave_filter":
+            box = self.filter_box.input
+            return box.has_focus or bool(box.value)
+        return True
+
+    @on(FilterBox.Move)
+    def _filter_move(self, event: FilterBox.Move) -> None:
+        """Up/down in the filter box: move the tree's cursor (the match enter would open)."""
+        event.stop()
+        if event.delta > 0:
+            self.tree.action_cursor_down()
+        else:
+            self.tree.action_cursor_up()
+
+    @on(FilterBox.Changed)
+    def _filter_settled(self, event: FilterBox.Changed) -> None:
+        """Names now; content after a pause (the box's worker reads the files)."""
+        event.stop()
+        if event.text != self.filter_text:
+            self.filter_text = event.text
+            self.content_hits = None
+        self._rebuild(jump=True)
+        self._search_content(CONTENT_DELAY)
+
+    def _search_content(self, delay: float) -> None:
+        if self.filter_text and self.catalogue is not None:
+            self.filter_box.search_content(self.catalogue.names, self.catalogue.diary_counts, delay=delay)
+
+    @on(FilterBox.ContentFound)
+    def _content_found(self, event: FilterBox.ContentFound) -> None:
+        event.stop()
+        if event.hits.text == self.filter_text:  # else the filter moved on meanwhile
+            self.content_hits = event.hits
+            self._rebuild()
+
+    def _jump_to_best(self) -> None:
+        """Type-ahead: the cursor on the first item (or day) whose name starts with the filter, else the first match."""
+        needle = self.filter_text
+        leaves = [n for n in self._walk() if n.data and n.data.kind in ("item", "day")]
+        best = next((n for n in leaves if n.data and n.data.name.casefold().startswith(needle)), None)
+        target = best or (leaves[0] if leaves else (self.tree.root.children[0] if self.tree.root.children else None))
+        if target is not None:
+            self._move_to(target)
 
     def action_leave_filter(self) -> None:
         """Escape: clear the filter (if any) and hand the keys back to the tree.
@@ -278,21 +403,18 @@ class TopicTree(Vertical):
         Without this, focus stuck in the filter swallows every letter key,
         including ``/`` and ``q``, and the app seems to ignore its bindings.
         """
-        field = self.query_one("#tree-filter", Input)
-        if field.value:
-            field.value = ""
-            if self._filter_timer is not None:
-                self._filter_timer.stop()
-            self._apply_filter("")
+        if self.filter_box.input.value:
+            self.filter_box.clear()
         self.tree.focus()
 
-    @on(Input.Submitted, "#tree-filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
+    @on(FilterBox.Submitted)
+    def _filter_submitted(self, event: FilterBox.Submitted) -> None:
+        """Enter in the box: open the match under the cursor (or just go to the tree)."""
         event.stop()
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        self._apply_filter(event.value.strip().casefold())
         self.tree.focus()
+        node = self.tree.cursor_node
+        if node is not None and node.data is not None and node.data.kind in ("item", "day"):
+            self._activate(node)
 
     # -- navigation -------------------------------------------------------------
 
@@ -307,7 +429,7 @@ class TopicTree(Vertical):
             while True:
                 for child in node.children:
                     if child.data and child.data.kind == "item" and child.data.name == name:
-                        self.tree.move_cursor(child)
+                        self._move_to(child)
                         return
                 more = [c for c in node.children if c.data and c.data.kind == "more"]
                 if not more:

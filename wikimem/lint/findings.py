@@ -1,0 +1,238 @@
+"""The findings model: what lint reports, in a shape other tools can rely on.
+
+A finding's ``code`` is stable (scripts filter on it, the app groups by it,
+the README documents each one); its ``message`` is complete on its own (the
+app shows it without cutting, a CI log shows nothing else). ``CODES`` is the
+single table of codes, severities, explanations and fixes: the checks take
+their severity from it and the README's table is tested against it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "CODES",
+    "SEVERITIES",
+    "CodeInfo",
+    "Finding",
+    "LintReport",
+    "Location",
+    "Severity",
+    "make_finding",
+]
+
+Severity = Literal["error", "warning", "info"]
+#: Most severe first: the order reports are sorted in.
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    """What a code means: its severity, what it detects, how to fix it."""
+
+    severity: Severity
+    what: str
+    fix: str
+    fixable: bool = False
+
+
+CODES: dict[str, CodeInfo] = {
+    "bad-file-name": CodeInfo(
+        "error", "a wiki/*.md file whose stem is not a valid RecallFile name, so no write to it can succeed",
+        "rename the file to match [a-z0-9_][a-z0-9_-]*"),
+    "bad-item-name": CodeInfo(
+        "error", "a wiki heading that is empty or contains [[, ]], :, | or #, so it cannot be written or linked",
+        "rename the heading"),
+    "duplicate-heading": CodeInfo(
+        "error", "the same heading twice in one RecallFile: the next write keeps only the last one",
+        "rename or merge one of them"),
+    "invalid-utf8": CodeInfo(
+        "error", "bytes that are not UTF-8: they read as U+FFFD and the next write makes that permanent",
+        "re-save the file as UTF-8"),
+    "round-trip": CodeInfo(
+        "error", "content the strict writer refuses (empty, or ending in a metadata comment), so the item cannot be saved",
+        "edit the content"),
+    "heading-in-fence": CodeInfo(
+        "warning", "a code fence left open at the end of a block: a '## ' line inside it started a new block",
+        "indent the '## ' line or close the fence"),
+    "malformed-meta": CodeInfo(
+        "warning", "a <!-- wikimem … --> comment meant as metadata that the parser reads as content "
+        "(missing ':', unknown or repeated key, ts not ISO-8601, not the last line)",
+        "--fix normalises it when every field can be recovered; otherwise edit it", fixable=True),
+    "bad-day-file": CodeInfo(
+        "error", "a diary/*.md file whose name is not a real YYYY-MM-DD date: its entries are invisible",
+        "rename the file to the day it holds"),
+    "bad-diary-heading": CodeInfo(
+        "error", "a diary heading that is not a zero-padded HH:MM (00:00–23:59)",
+        "rewrite the heading as HH:MM"),
+    "diary-order": CodeInfo(
+        "warning", "diary headings out of HH:MM order", "--fix sorts them (stable)", fixable=True),
+    "dangling-link": CodeInfo(
+        "warning", "a [[file:name]] link to an item that does not exist", "fix the link or create the item"),
+    "malformed-link": CodeInfo(
+        "warning", "text like [[x]] or [[:x]] that was meant as a link but is ignored by the parser",
+        "write it as [[file:name]]"),
+    "orphan": CodeInfo(
+        "info", "a wiki item nothing links to (neither another item nor a diary entry)",
+        "link it from a related item, if it should be found by link expansion"),
+    "near-duplicate": CodeInfo(
+        "warning", "the same or nearly the same content under two names",
+        "merge them into one item"),
+    "evidence-malformed": CodeInfo(
+        "warning", "a line starting '(evidence:' that does not parse", "fix the line (see Evidence lines)"),
+    "evidence-missing": CodeInfo(
+        "error", "an evidence line citing a diary entry or wiki item that does not exist: the claim is unsupported",
+        "cite the right entry, or mark the item for review"),
+    "evidence-echo": CodeInfo(
+        "warning", "a reviewed item whose only evidence is derived (written from recall answers): anti-echo",
+        "add independent evidence, or mark it for review"),
+    "evidence-too-many": CodeInfo(
+        "warning", "more than three evidence lines on one item", "split it by independent outcome"),
+    "marked-for-review": CodeInfo(
+        "warning", "an item carrying <!-- wikimem-review: … --> (e.g. after a retraction)",
+        "review it, then delete the marker line (or the item)"),
+    "vector-cache-torn": CodeInfo(
+        "warning", "a vector cache that is unreadable or inconsistent: it is ignored and rebuilt (re-embedded)",
+        "delete vectors.keys.jsonl and vectors-*.npy (or let the next sync rebuild it)"),
+    "vector-cache-model": CodeInfo(
+        "warning", "a vector cache stamped with another model than the one in use: ranking falls back to BM25",
+        "delete the cache to re-embed with the current model"),
+    "vector-cache-stale": CodeInfo(
+        "info", "vector cache rows for items that changed or no longer exist: the next sync re-embeds them",
+        "nothing: the next sync refreshes it"),
+    "journal-bad-line": CodeInfo(
+        "warning", "a journal.jsonl line that is not a JSON object with ts and action (torn or hand-edited)",
+        "delete or repair the line"),
+    "drift": CodeInfo(
+        "warning", "a memory file changed on disk with no journal line since (written behind the library's back)",
+        "review the change; --fix accepts it into lint-baseline.json", fixable=True),
+}
+
+
+# Mutable-by-construction but treated as values (hashable, compared by
+# fields): a frozen dataclass costs five times as much to create, and a
+# 100k-item store yields tens of thousands of findings per run.
+@dataclass(slots=True, unsafe_hash=True)
+class Location:
+    """Where a finding is: ``path`` relative to the memory directory (``/``-separated).
+
+    ``line`` is 1-based (``None`` for a whole file); ``item`` is the wiki
+    item name or the diary ``HH:MM`` the line belongs to (``None`` outside
+    any block). For a RecallFile ``recall_file`` gives its name, for a day
+    file ``date`` gives the day, so the app can open the place directly.
+    """
+
+    path: str
+    line: int | None = None
+    item: str | None = None
+
+    @property
+    def recall_file(self) -> str | None:
+        """The RecallFile name when the place is under ``wiki/``."""
+        if self.path.startswith("wiki/") and self.path.endswith(".md"):
+            return self.path[5:-3]
+        return None
+
+    @property
+    def date(self) -> str | None:
+        """The day (file stem) when the place is under ``diary/``."""
+        if self.path.startswith("diary/") and self.path.endswith(".md"):
+            return self.path[6:-3]
+        return None
+
+    def render(self) -> str:
+        """``path:line`` (or just ``path``), as compilers print places."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: ``{"path", "line", "item"}``."""
+        return {"path": self.path, "line": self.line, "item": self.item}
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Finding:
+    """One problem: stable code, severity, location, complete message.
+
+    ``related`` holds the other places involved (the other near-duplicate,
+    the earlier duplicate heading). ``fixable`` is true when ``--fix`` can
+    repair this very finding mechanically.
+    """
+
+    code: str
+    severity: Severity
+    location: Location
+    message: str
+    related: tuple[Location, ...] = ()
+    fixable: bool = False
+
+    def render(self) -> str:
+        """One line: ``path:line: severity[code] item: message``."""
+        item = f" {self.location.item}:" if self.location.item is not None else ""
+        also = "".join(f" (also {where.render()})" for where in self.related)
+        return f"{self.location.render()}: {self.severity}[{self.code}]{item} {self.message}{also}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form used by ``wikimem lint --json``."""
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "location": self.location.to_json(),
+            "message": self.message,
+            "related": [where.to_json() for where in self.related],
+            "fixable": self.fixable,
+        }
+
+    def sort_key(self) -> tuple[int, str, int, str, str]:
+        """Errors first, then by place, then by code and message."""
+        loc = self.location
+        return (_RANK[self.severity], loc.path, loc.line or 0, self.code, self.message)
+
+
+def make_finding(
+    code: str,
+    path: str,
+    message: str,
+    *,
+    line: int | None = None,
+    item: str | None = None,
+    related: tuple[Location, ...] = (),
+    fixable: bool | None = None,
+) -> Finding:
+    """A finding whose severity (and default fixability) come from ``CODES``."""
+    info = CODES[code]
+    return Finding(code, info.severity, Location(path, line, item), message, related,
+                   info.fixable if fixable is None else fixable)
+
+
+@dataclass
+class LintReport:
+    """The result of one lint run: findings sorted most severe first."""
+
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Findings per severity (every severity present, zero included)."""
+        tally = Counter(f.severity for f in self.findings)
+        return {severity: tally.get(severity, 0) for severity in SEVERITIES}
+
+    def by_code(self) -> dict[str, list[Finding]]:
+        """Findings grouped by code, codes in ``CODES`` order."""
+        groups: dict[str, list[Finding]] = {}
+        order = {code: i for i, code in enumerate(CODES)}
+        for finding in sorted(self.findings, key=lambda f: order.get(f.code, len(order))):
+            groups.setdefault(finding.code, []).append(finding)
+        return groups
+
+    def exit_code(self, *, strict: bool = False) -> int:
+        """1 when there are errors (or, with ``strict``, warnings), else 0."""
+        counts = self.counts
+        return 1 if counts["error"] or (strict and counts["warning"]) else 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"findings": [...], "counts": {"error", "warning", "info"}}``."""
+        return {"findings": [f.to_json() for f in self.findings], "counts": self.counts}

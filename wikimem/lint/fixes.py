@@ -1,0 +1,257 @@
+"""``wikimem lint --fix``: the few repairs that are safe to make mechanically.
+
+Three kinds, nothing else: a malformed metadata comment whose fields can all
+be recovered is rewritten as the metadata it meant; diary entries out of
+``HH:MM`` order are sorted (stable, as ``Diary.append`` sorts them); drift
+is accepted into ``lint-baseline.json``. A fix is first *planned* as the
+exact new text of each file, so ``--dry-run`` prints the very diff that
+``--fix`` would write. Applying goes through the library's write path and
+refuses a file that changed since it was planned (nothing written to it):
+
+* wiki items: a checked ``MemoryStore.add(..., expected=<content read>)``
+  per item, all under ``store.locked()``, which validates, writes the whole
+  RecallFile atomically and journals an ``update`` with ``detail = "lint
+  fix: …"`` and ``by`` (default ``lint``);
+* a day file: the diary has no API to rewrite an entry (it is append-only
+  evidence), so the sorted day is written the way ``Diary.append`` writes
+  one (atomic, under the store lock) and journaled as a ``diary`` line for
+  the day with ``detail = "lint fix: …"``: nothing was appended;
+* the baseline: ``wikimem.drift.accept`` (atomic, under the store lock;
+  not journaled, since no memory changed — the baseline records who and when).
+
+Files lint cannot rewrite without loss are left alone, with the reason: a
+RecallFile with repeated headings (a write keeps only the last), a file
+with bytes that are not UTF-8, a RecallFile whose name is not writable.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from wikimem.blocks import Block, atomic_write, parse_blocks, read_text, render_file
+from wikimem.errors import ConflictError
+from wikimem.diary import _sort_by_time  # the diary's own order
+from wikimem.drift import BASELINE_FILE, accept, render_baseline
+from wikimem.journal import utc_now_iso
+from wikimem.lint.findings import Finding, LintReport
+from wikimem.lint.linter import Linter
+from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
+from wikimem.names import sanitize_item_name, validate_content
+from wikimem.store import MemoryStore
+
+__all__ = ["FileFix", "FixPlan", "apply_fixes", "plan_fixes"]
+
+DETAIL = "lint fix: "
+
+
+@dataclass
+class FileFix:
+    """The planned new text of one file, and why.
+
+    ``items`` (wiki only) lists ``(name, new block, content read)`` for the
+    checked store writes;
+    ``time`` (diary only) is the heading the journal line names.
+    """
+
+    path: str
+    before: str
+    after: str
+    reasons: list[str]
+    items: list[tuple[str, Block, str]] = field(default_factory=list)
+    time: str | None = None
+
+
+@dataclass
+class FixPlan:
+    """Every planned file change, plus the fixable findings left alone and why."""
+
+    files: list[FileFix] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    accepted: dict[str, str | None] = field(default_factory=dict)
+    stamp: str = ""
+    by: str = "lint"
+
+    def diff(self) -> str:
+        """A unified diff of every planned change (``a/`` and ``b/`` relative paths)."""
+        out: list[str] = []
+        for fix in self.files:
+            out.extend(difflib.unified_diff(
+                fix.before.splitlines(keepends=True), fix.after.splitlines(keepends=True),
+                f"a/{fix.path}", f"b/{fix.path}"))
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
+
+    @property
+    def empty(self) -> bool:
+        """True when there is nothing to write."""
+        return not self.files
+
+
+def _meta_fix(block: Block) -> tuple[Block, str] | None:
+    """The block with its malformed metadata repaired, or None when that needs a person."""
+    lines = block.content.split("\n")
+    if lines and is_wikimem_comment(lines[-1]):
+        diagnosis = diagnose_comment(lines[-1])
+        if diagnosis.fields is None:
+            return None
+        fields = diagnosis.fields
+        content = "\n".join(lines[:-1]).strip()
+        return Block(block.heading, content, fields.get("owner"), fields.get("source_conv"), fields.get("ts")), \
+            f"{block.heading}: metadata comment rewritten as metadata"
+    if block.ts is not None:
+        _, canonical = check_ts(block.ts)
+        if canonical is not None and canonical != block.ts:
+            return Block(block.heading, block.content, block.owner, block.source_conv, canonical), \
+                f"{block.heading}: ts {block.ts!r} written as {canonical!r}"
+    return None
+
+
+def _plan_wiki(root: Path, path: str, findings: list[Finding], plan: FixPlan, now: str) -> None:
+    facts_note = f"{path}: "
+    text = read_text(root / path)
+    if text is None:
+        return
+    parsed = parse_blocks(text)
+    names = [b.heading for b in parsed.blocks]
+    if len(set(names)) != len(names):
+        plan.skipped.append(facts_note + "repeated headings: a write would keep only the last; fix those first")
+        return
+    blocks = list(parsed.blocks)
+    reasons: list[str] = []
+    items: list[tuple[str, Block]] = []
+    wanted = {f.location.item for f in findings}
+    for i, block in enumerate(blocks):
+        if block.heading not in wanted:
+            continue
+        fixed = _meta_fix(block)
+        if fixed is None:
+            continue
+        try:
+            sanitize_item_name(block.heading)
+        except ValueError as exc:
+            plan.skipped.append(f"{facts_note}{exc}")
+            continue
+        new, why = fixed
+        try:
+            new.content = validate_content(new.content)
+        except ValueError as exc:
+            plan.skipped.append(f"{facts_note}{block.heading}: {exc}")
+            continue
+        if new.ts is None:  # the store stamps every write; say so in the plan
+            new.ts = now
+        blocks[i] = new
+        items.append((block.heading, new, block.content))
+        reasons.append(why)
+    if items:
+        stem = path[5:-3]
+        after = render_file(parsed.preamble or f"# {stem}", blocks)
+        plan.files.append(FileFix(path, text, after, reasons, items))
+
+
+def _plan_diary(root: Path, path: str, findings: list[Finding], plan: FixPlan) -> None:
+    text = read_text(root / path)
+    if text is None:
+        return
+    parsed = parse_blocks(text)
+    blocks = list(parsed.blocks)
+    reasons: list[str] = []
+    metas = {f.location.item for f in findings if f.code == "malformed-meta"}
+    for i, block in enumerate(blocks):
+        if block.heading in metas:
+            fixed = _meta_fix(block)
+            if fixed is not None and fixed[0].content:
+                blocks[i], why = fixed
+                reasons.append(why)
+    ordered = _sort_by_time(blocks)
+    moved = next((b.heading for a, b in zip(blocks, ordered) if a is not b), None)
+    if moved is not None:
+        reasons.append("entries sorted by HH:MM")
+    if not reasons:
+        return
+    after = render_file(parsed.preamble or f"# {path[6:-3]}", ordered)
+    plan.files.append(FileFix(path, text, after, reasons, time=moved or ordered[0].heading))
+
+
+def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
+               clock: Callable[[], dt.datetime] | None = None) -> FixPlan:
+    """Plan the fixes for the fixable findings of ``report`` (from ``linter``'s last run)."""
+    root = linter.root
+    now = (clock() if clock else dt.datetime.now(dt.timezone.utc)).astimezone(dt.timezone.utc)
+    stamp = now.replace(microsecond=0).isoformat() if clock else utc_now_iso()
+    plan = FixPlan(stamp=stamp, by=by)
+    by_path: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        if finding.fixable and finding.code != "drift":
+            by_path.setdefault(finding.location.path, []).append(finding)
+    for path, findings in sorted(by_path.items()):
+        facts = linter.snapshot.files.get(path)
+        if facts is None:
+            continue
+        if not facts.clean_utf8:
+            plan.skipped.append(f"{path}: bytes that are not UTF-8 would be lost by a rewrite; fix the encoding first")
+            continue
+        if facts.kind == "wiki":
+            if not facts.valid:
+                plan.skipped.append(f"{path}: the file name is not writable")
+                continue
+            _plan_wiki(root, path, findings, plan, stamp)
+        else:
+            _plan_diary(root, path, findings, plan)
+    rewritten = {fix.path for fix in plan.files}
+    accepted = {p: sha for p, sha in linter.drifted.items() if p not in rewritten}
+    if accepted:
+        before = read_text(root / BASELINE_FILE) or ""
+        if linter.baseline.damaged:
+            plan.skipped.append(f"{BASELINE_FILE}: {linter.baseline.damaged}; drift not accepted")
+        else:
+            after = render_baseline(linter.baseline, accepted, by=by, ts=stamp)
+            plan.files.append(FileFix(BASELINE_FILE, before, after, [f"accepted the current state of {p}"
+                                                                    for p in sorted(accepted)]))
+            plan.accepted = accepted
+    return plan
+
+
+def apply_fixes(linter: Linter, plan: FixPlan) -> tuple[list[str], list[str]]:
+    """Write ``plan``; returns ``(done, refused)`` descriptions, one per file reason."""
+    root = linter.root
+    store = MemoryStore(root)
+    done: list[str] = []
+    refused: list[str] = []
+    for fix in plan.files:
+        try:
+            if fix.path == BASELINE_FILE:
+                accept(root, plan.accepted, by=plan.by, ts=plan.stamp, expected=fix.before)
+            elif fix.path.startswith("wiki/"):
+                _apply_wiki(store, fix, plan.by)
+            else:
+                _apply_diary(store, fix)
+        except (ValueError, ConflictError) as exc:
+            refused.append(f"{fix.path}: {exc}")
+            continue
+        done.extend(f"{fix.path}: {reason}" for reason in fix.reasons)
+    return done, refused
+
+
+def _unchanged(root: Path, fix: FileFix) -> None:
+    if read_text(root / fix.path) != fix.before:
+        raise ValueError("changed on disk since the fix was planned; nothing written (run lint again)")
+
+
+def _apply_wiki(store: MemoryStore, fix: FileFix, by: str) -> None:
+    file = fix.path[5:-3]
+    with store.locked():
+        _unchanged(store.root, fix)
+        for (name, block, old), reason in zip(fix.items, fix.reasons):
+            store.add(file, name, block.content, owner=block.owner, source_conv=block.source_conv,
+                      ts=block.ts, detail=DETAIL + reason.partition(": ")[2], expected=old, by=by)
+
+
+def _apply_diary(store: MemoryStore, fix: FileFix) -> None:
+    with store.locked():
+        _unchanged(store.root, fix)
+        atomic_write(store.root / fix.path, fix.after)
+        store.journal.append_diary(date=fix.path[6:-3], time=fix.time or "00:00",
+                                   detail=DETAIL + "; ".join(fix.reasons))

@@ -1,0 +1,139 @@
+"""``reviewed.json``: diary entries looked at and deliberately not promoted.
+
+The reconcile queue lists diary entries no wiki item cites yet. Most events
+are never worth promoting, and a queue that shows them again every day is a
+queue nobody reads, so the user can dismiss an entry as "reviewed, not
+promoted". That decision is curation state, not memory: it lives in one
+small file under the memory directory, never in the day file (the diary is
+append-only evidence and stays untouched)::
+
+    {"version": 1, "entries": [
+      {"date": "2026-07-21", "time": "14:30", "hash": "9f8a…",
+       "by": "tui:xnne", "ts": "2026-07-22T08:00:00+00:00", "note": "small talk"}
+    ]}
+
+``hash`` is the first 16 hex digits of the sha256 of the entry's content:
+two entries may share a minute, and an entry edited by hand after it was
+dismissed comes back to the queue, since what was reviewed is not what is
+there now. Each record says who dismissed it and when, so the file is its
+own audit trail; it is not journaled (the journal records changes to
+memory, and nothing in the memory changed). Writes are atomic, under the
+store lock, read-modify-write. A file that is not valid JSON is never
+overwritten: reading it yields nothing and writing raises ``ValueError``,
+so a damaged file loses nothing more. Deleting the file only brings the
+dismissed entries back to the queue.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from wikimem.blocks import atomic_write, read_text, store_lock
+from wikimem.journal import utc_now_iso
+from wikimem.models import DiaryItem
+
+__all__ = ["REVIEWED_FILE", "Dismissal", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
+
+REVIEWED_FILE = "reviewed.json"
+
+
+@dataclass(frozen=True)
+class Dismissal:
+    """One diary entry marked "reviewed, not promoted"."""
+
+    date: str
+    time: str
+    hash: str
+    by: str | None = None
+    ts: str | None = None
+    note: str | None = None
+
+
+def entry_hash(content: str) -> str:
+    """The short content hash that identifies an entry within its minute."""
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()[:16]
+
+
+def _parse(text: str) -> list[Dismissal]:
+    data = json.loads(text)
+    if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+        raise ValueError("expected an object with an 'entries' list")
+    out: list[Dismissal] = []
+    for record in data["entries"]:
+        if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("date", "time", "hash")):
+            raise ValueError("every entry needs string date, time and hash")
+        optional = {k: record.get(k) if isinstance(record.get(k), str) else None for k in ("by", "ts", "note")}
+        out.append(Dismissal(record["date"], record["time"], record["hash"], **optional))
+    return out
+
+
+def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
+    """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
+    text = read_text(Path(root) / REVIEWED_FILE)
+    if text is None or not text.strip():
+        return []
+    try:
+        return _parse(text)
+    except ValueError:
+        return []
+
+
+def _load_for_write(path: Path) -> list[Dismissal]:
+    text = read_text(path)
+    if text is None or not text.strip():
+        return []
+    try:
+        return _parse(text)
+    except ValueError as exc:
+        raise ValueError(f"{path.name} is damaged ({exc}); repair or delete it, nothing was written") from None
+
+
+def _write(path: Path, records: list[Dismissal]) -> None:
+    payload = {"version": 1, "entries": [{k: v for k, v in asdict(r).items() if v is not None} for r in records]}
+    atomic_write(path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+
+
+def dismiss(
+    root: str | os.PathLike[str],
+    entries: Iterable[DiaryItem],
+    *,
+    by: str | None = None,
+    note: str | None = None,
+    ts: str | None = None,
+) -> list[Dismissal]:
+    """Mark ``entries`` "reviewed, not promoted"; returns the records added.
+
+    Already dismissed entries are left as they were (first decision kept).
+    """
+    path = Path(root) / REVIEWED_FILE
+    stamp = ts or utc_now_iso()
+    with store_lock(Path(root)):
+        records = _load_for_write(path)
+        known = {(r.date, r.time, r.hash) for r in records}
+        added: list[Dismissal] = []
+        for entry in entries:
+            key = (entry.date, entry.time, entry_hash(entry.content))
+            if key in known:
+                continue
+            known.add(key)
+            added.append(Dismissal(*key, by=by, ts=stamp, note=note))
+        if added:
+            _write(path, records + added)
+    return added
+
+
+def undismiss(root: str | os.PathLike[str], entries: Iterable[DiaryItem]) -> int:
+    """Put ``entries`` back in the queue; returns how many records were removed."""
+    path = Path(root) / REVIEWED_FILE
+    with store_lock(Path(root)):
+        records = _load_for_write(path)
+        drop = {(e.date, e.time, entry_hash(e.content)) for e in entries}
+        kept = [r for r in records if (r.date, r.time, r.hash) not in drop]
+        if len(kept) != len(records):
+            _write(path, kept)
+    return len(records) - len(kept)

@@ -1,0 +1,34 @@
+"""The footer: quit and help first, then the keys of where the focus is.
+
+Textual's ``Footer`` lists the active bindings from the focused widget up to
+the App, so the App's own keys come last and an 80-column screen cuts them
+off exactly where a new user looks for "how do I get out / get help". It has
+no ordering option (``priority`` changes which binding wins a key, not where
+it is drawn; ``compact`` only trims spaces), so this subclass moves the keys
+of ``FIRST`` to the front of what ``Footer.compose`` yields and changes
+nothing else.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.widgets import Footer
+
+__all__ = ["KeysFooter"]
+
+
+class KeysFooter(Footer):
+    """``Footer`` with the actions of ``FIRST`` drawn first, in that order."""
+
+    FIRST = ("quit", "help")
+
+    def compose(self) -> ComposeResult:
+        widgets = list(super().compose())
+
+        def rank(widget: object) -> int:
+            action = getattr(widget, "action", None)
+            if widget.has_class("-command-palette") or action not in self.FIRST:  # type: ignore[attr-defined]
+                return len(self.FIRST)
+            return self.FIRST.index(action)
+
+        yield from sorted(widgets, key=rank)  # stable: the rest keep Textual's order
