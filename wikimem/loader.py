@@ -124,10 +124,11 @@ def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
 def gc_paused() -> Iterator[None]:
     """Pause the cyclic GC during a cold load.
 
-    A load creates objects that all survive (an item per block) and no
-    cycles; generational collection would keep traversing them -- and every
-    other object of the process -- for nothing (10-20% of a 100k load, far
-    more next to a large heap). Re-enabled afterwards only if it was on.
+    A load creates objects that all survive (search forms, offsets, and an
+    item per block for files read through the parser) and no cycles;
+    generational collection would keep traversing them -- and every other
+    object of the process -- for nothing (10-20% of a 100k load, far more
+    next to a large heap). Re-enabled afterwards only if it was on.
     """
     was_enabled = gc.isenabled()
     gc.disable()

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.corpus import WikiCorpus
-from wikimem.models import as_recall_item
 from wikimem.fusion import fuse
-from wikimem.models import DiaryItem, RecallItem
+from wikimem.models import DiaryItem, RecallItem, as_recall_item
 
 __all__ = ["Candidate", "Semantic"]
 
