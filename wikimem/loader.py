@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 from wikimem.blocks import parse_blocks
 from wikimem.models import RecallItem
-from wikimem.scan import LOWERS_TO_ASCII
 
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
@@ -41,7 +40,6 @@ _HEADING_BYTES = b"\n## "
 _HEADING_RE = re.compile(_HEADING_BYTES)
 _HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
 _BOM = "\ufeff".encode()
-_LOWERS_TO_ASCII = tuple(c.encode() for c in LOWERS_TO_ASCII)
 # The metadata line the store writes (render_meta: owner, source, ts in
 # that order, each optional), when it is a block's last non-blank line (the
 # parser's rule); any other comment -- indented, reordered, hand-made --
@@ -93,11 +91,6 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         return None
     # Each heading becomes a break; the first one opens the first text.
     joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
-    if any(map(data.__contains__, _LOWERS_TO_ASCII)):
-        try:
-            joined = joined.decode("utf-8").lower().encode("utf-8")
-        except UnicodeDecodeError:
-            return None
     starts.append(len(data))
     return FileBlocks(data, starts), joined
 
@@ -107,7 +100,8 @@ def block_names(data: bytes) -> list[str]:
     lines = _HEADING_LINE.findall(data)
     if data.startswith(b"## "):
         lines.insert(0, data[3:].partition(b"\n")[0])
-    return list(map(" ".join, map(str.split, map(_decode, lines))))
+    # One decode for all names: a bad byte never spans the "\n" between them.
+    return list(map(" ".join, map(str.split, _decode(b"\n".join(lines)).split("\n")))) if lines else []
 
 
 def _decode(line: bytes) -> str:

@@ -69,21 +69,29 @@ def scan_texts(texts: list[str]) -> ScannedTexts | None:
     """
     if not texts:
         return None
-    return scan_joined(DOC_BREAK.join(texts).lower().encode("utf-8"), len(texts))
+    return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts))
 
 
 def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
 
     A few C-level passes, no per-token Python. ASCII letters are lowercased
-    here; the caller lowercases first when the text holds one of the two
-    non-ASCII characters whose lowercase is ASCII (see :data:`LOWERS_TO_ASCII`).
-    ``None`` when the joined text does not hold exactly ``n_texts`` texts,
-    holds ``\\x01`` or is not valid UTF-8.
+    by a byte table; texts holding one of the two non-ASCII characters whose
+    lowercase is ASCII (:data:`LOWERS_TO_ASCII`) are lowercased as ``str``
+    first, as ``tokenize()`` does. ``None`` when the joined text does not
+    hold exactly ``n_texts`` texts, holds ``\\x01`` or is not valid UTF-8.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
+    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
+    # first (C-level), so the regex only walks the non-ASCII rest.
+    try:
+        rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
+    if any(map(rest.__contains__, LOWERS_TO_ASCII)):
+        joined = joined.decode("utf-8").lower().encode("utf-8")
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
@@ -91,12 +99,6 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     latin = b"  " + b"  ".join(joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()) + b"  "
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
-    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
-    # first (C-level), so the regex only walks the non-ASCII rest.
-    try:
-        rest = b" ".join(joined.translate(_NON_ASCII_KEPT).split()).decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", f" {rest} "))
     cjk_texts = cjk.split(DOC_BREAK)
     cjk_starts = _starts(map(len, cjk_texts))
