@@ -29,8 +29,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from goals import goal  # noqa: E402
 
 from wikimem.vectors import MemmapVectorIndex, VectorCache, embed_text  # noqa: E402
+
+
+RECALL_GOAL = 0.95
 
 
 def p50s(fns: list, queries, rounds: int = 3) -> list[float]:
@@ -83,6 +89,9 @@ def bench_exact(tmp: Path, rows: int, dim: int = 1024) -> None:
     print(f"| numpy matvec `M @ q` (reference, no top-k) | {ref:.2f} | 1.00 |")
     print(f"| MemmapVectorIndex exact tier (threshold above N) | {ex:.2f} | {ex / ref:.2f} |")
     print(f"| MemmapVectorIndex default (binary tier at 100k) | {bi:.2f} | {bi / ref:.2f} |")
+    print("\nBENCH.md goal: cosine top-10 <= numpy matvec")
+    goal("exact tier", ex / ref)
+    goal("default tiers", bi / ref)
     del exact, tiered, m
 
 
@@ -124,6 +133,8 @@ def bench_binary(tmp: Path, rows: int, dim: int) -> None:
     print(f"| brute-force matvec `M @ q` | {ref_mv:.1f} | {ref_mv / ref_ham:.2f} |")
     print(f"| MemmapVectorIndex binary coarse + exact rerank of 40 | {ours:.1f} | {ours / ref_ham:.2f} |")
     print(f"\nrecall@10 vs brute-force cosine: {recall:.3f} (50 queries)")
+    print("BENCH.md goal: binary coarse + exact rerank keeps recall@10 >= 0.95")
+    goal(f"synthetic clustered rows, recall {recall:.3f}", RECALL_GOAL / recall if recall else float("inf"))
     del index, m
 
 
@@ -147,9 +158,11 @@ def bench_real_recall() -> None:
             raw = MemmapVectorIndex(docs, binary_threshold=0)
         finally:
             index_module._CENTRE_ABOVE = saved
+        recall = recall_at_10(index, docs, queries)
         print(f"| {p.name.rsplit('-p-', 1)[0]} | {docs.shape[0]} x {docs.shape[1]} | "
               f"{'centred' if index._centre is not None else 'raw'} | "
-              f"{recall_at_10(index, docs, queries):.3f} | {recall_at_10(raw, docs, queries):.3f} |")
+              f"{recall:.3f}{'' if recall >= RECALL_GOAL else ' MISS (< 0.95)'} | "
+              f"{recall_at_10(raw, docs, queries):.3f} |")
 
 
 class CountingEmbedder:
@@ -167,28 +180,31 @@ def bench_sync(tmp: Path, n: int = 10_000) -> None:
     print(f"\n## 3. cache sync, {n:,} entries\n")
     entries = [((f"f{i // 200}", f"item {i}"), embed_text(f"item {i}", f"content {i}"))
                for i in range(n)]
-    cache = VectorCache(tmp / "cache")
-    first = CountingEmbedder()
-    t0 = time.perf_counter()
-    cache.sync(entries, first)
-    full = time.perf_counter() - t0
-    before = {p.name: p.stat().st_mtime_ns for p in (tmp / "cache").iterdir()}
-    again = CountingEmbedder()
-    t0 = time.perf_counter()
-    cache.sync(entries, again)
-    noop = time.perf_counter() - t0
-    after = {p.name: p.stat().st_mtime_ns for p in (tmp / "cache").iterdir()}
-    one = CountingEmbedder()
+    cache_dir = tmp / "cache"
+    cache = VectorCache(cache_dir)
+    print("| sync | embed calls | files written | ms |\n|---|---|---|---|")
     changed = list(entries)
     changed[5] = (changed[5][0], "changed text")
-    t0 = time.perf_counter()
-    cache.sync(changed, one)
-    incr = time.perf_counter() - t0
-    print("| sync | embed calls | files written | ms |\n|---|---|---|---|")
-    print(f"| first (cold) | {first.calls} | 2 | {full * 1000:.0f} |")
-    print(f"| nothing changed | {again.calls} | {0 if after == before else 'CHANGED'} | "
-          f"{noop * 1000:.0f} |")
-    print(f"| one entry changed | {one.calls} | 2 | {incr * 1000:.0f} |")
+    for label, batch in (("first (cold)", entries), ("nothing changed", entries), ("one entry changed", changed)):
+        embedder = CountingEmbedder()
+        before = _files(cache_dir)
+        t0 = time.perf_counter()
+        cache.sync(batch, embedder)
+        ms = (time.perf_counter() - t0) * 1000
+        after = _files(cache_dir)
+        written = sum(1 for name, sig in after.items() if before.get(name) != sig)
+        print(f"| {label} | {embedder.calls} | {written} | {ms:.0f} |")
+        if label == "nothing changed":
+            noop = (embedder.calls, written)
+    print("\nBENCH.md goal: cache sync with nothing changed -> zero embedding calls, no file written: "
+          + ("ok" if noop == (0, 0) else f"MISS ({noop[0]} calls, {noop[1]} files)"))
+
+
+def _files(folder: Path) -> dict[str, tuple[int, int, int]]:
+    """Each file's (inode, mtime_ns, size): a file replaced or rewritten changes it."""
+    if not folder.exists():
+        return {}
+    return {p.name: (p.stat().st_ino, p.stat().st_mtime_ns, p.stat().st_size) for p in folder.iterdir() if p.is_file()}
 
 
 def main() -> None:

@@ -140,6 +140,7 @@ def test_results_stay_exact_when_cached_impacts_drift_after_small_writes() -> No
         index.add_bulk(tokens)
     rng = random.Random(7)
     queries = [rng.choices([f"w{i}" for i in range(60)], k=rng.randint(1, 4)) for _ in range(25)]
+    queries += [["w0"], ["w1", "w1"], ["w40"]]  # one term: ranked by its own k-th value
     for query in queries:
         index.search(Counter(query), 10)  # cache impacts for the current N and length
     for tokens in docs[1497:]:

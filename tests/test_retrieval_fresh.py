@@ -10,6 +10,9 @@ import sys
 import weakref
 from pathlib import Path
 
+import pytest
+
+import wikimem.corpus
 from wikimem import MemoryIndex, MemoryStore
 
 
@@ -170,7 +173,9 @@ def test_retrieval_imports_no_numpy_without_an_embedder(tmp_path: Path) -> None:
     assert out.stdout.strip() == ""
 
 
-def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(tmp_path: Path) -> None:
+def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False)
     started, release = threading.Event(), threading.Event()
@@ -186,6 +191,9 @@ def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(tmp_
     reads: list[str] = []
     original = store.file_items
     store.file_items = lambda file: (reads.append(file), original(file))[1]  # type: ignore[method-assign]
+    # A cold load reads a file in bulk (wikimem.loader) unless it needs the parser.
+    bulk_read = wikimem.corpus.read_file_blocks
+    monkeypatch.setattr("wikimem.corpus.read_file_blocks", lambda path: (reads.append(path.stem), bulk_read(path))[1])
     timer = threading.Timer(0.05, release.set)
     timer.start()
     assert _names(index, "jasmine") == ["tea"]

@@ -6,10 +6,14 @@ import gc
 import random
 from collections import Counter
 
+import pytest
+
 from wikimem.bm25 import InvertedIndex
-from wikimem.corpus import WikiCorpus, gc_paused
+from wikimem.corpus import WikiCorpus
+from wikimem.loader import gc_paused
 from wikimem.models import RecallItem
-from wikimem.tokenize import scan_counts, scan_texts, tokenize
+from wikimem.scan import ScannedTexts, scan_postings, scan_texts
+from wikimem.tokenize import tokenize
 
 # Latin, CJK ideographs, kana, Hangul, doubled characters, separators and
 # characters that lowercase into (or look like) latin.
@@ -28,16 +32,28 @@ def bigrams(text: str) -> list[str]:
     return tokenize(text, use_jieba=False)
 
 
-def test_scanned_forms_count_every_term_exactly_like_tokenize() -> None:
+def scan_counts(term: str, scanned: ScannedTexts, common: bool = False) -> list[int] | None:
+    """scan_postings as one count per text (None when no text holds the term)."""
+    found = scan_postings(term, scanned, common)
+    if found is None:
+        return None
+    dense = [0] * len(scanned.lengths)
+    for text, tf in zip(*found):
+        dense[text] = tf
+    return dense
+
+
+@pytest.mark.parametrize("common", [False, True], ids=["by-occurrence", "text-by-text"])
+def test_scanned_forms_count_every_term_exactly_like_tokenize(common: bool) -> None:
     texts = _random_texts(1, 400)
     scanned = scan_texts(texts)
     assert scanned is not None
     counts = [Counter(bigrams(text)) for text in texts]
-    assert scanned.lengths == [sum(c.values()) for c in counts]
+    assert list(scanned.lengths) == [sum(c.values()) for c in counts]
     vocabulary = set().union(*counts)
     assert any(len(t) == 2 and t[0] == t[1] for t in vocabulary)  # overlapping bigrams are covered
     for term in vocabulary:
-        assert scan_counts(term, scanned) == [c[term] for c in counts], term
+        assert scan_counts(term, scanned, common) == [c[term] for c in counts], term
 
 
 def test_latin_tokens_repeated_back_to_back_are_all_counted() -> None:

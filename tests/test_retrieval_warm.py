@@ -10,9 +10,12 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.corpus import WikiCorpus, scanned_occurrences, warm_up
+from wikimem.corpus import WikiCorpus
+from wikimem.scan import scanned_occurrences
+from wikimem.warmup import warm_up
 from wikimem.models import RecallItem
-from wikimem.tokenize import scan_texts, tokenize
+from wikimem.scan import scan_texts
+from wikimem.tokenize import tokenize
 
 _WORDS = ["sea", "beach", "coffee", "tea", "morning", "hike", "a1", "海边", "喜欢", "哈哈哈", "日本", "我"]
 _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈", "我", "日本 beach", "zzz", "w9 w3"]
@@ -21,8 +24,10 @@ _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈"
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pack every raw term, a few per lock hold, so tiny stores take every path.
-    monkeypatch.setattr("wikimem.corpus.WARM_MIN_OCCURRENCES", 1)
-    monkeypatch.setattr("wikimem.corpus._WARM_CHUNK", 5)
+    monkeypatch.setattr("wikimem.warmup.WARM_MIN_OCCURRENCES", 1)
+    monkeypatch.setattr("wikimem.warmup._WARM_CHUNK", 5)
+    # One index segment per file, so that a warm-up folds several.
+    monkeypatch.setattr("wikimem.corpus.SEGMENT_DOCS", 1)
 
 
 def _text(rng: random.Random) -> str:

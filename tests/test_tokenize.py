@@ -142,3 +142,16 @@ def test_est_tokens_adds_latin_words_and_cjk_characters() -> None:
 
 def test_est_tokens_of_empty_text_is_zero() -> None:
     assert est_tokens("") == 0
+
+
+@needs_jieba
+def test_kana_runs_follow_the_same_bigram_rule_in_jieba_mode() -> None:
+    # One rule for CJK runs in both modes: jieba segments ideographs only.
+    assert tokenize("カタカナ ひ", use_jieba=True) == tokenize("カタカナ ひ", use_jieba=False) == ["カタ", "タカ", "カナ", "ひ"]
+
+
+def test_the_bigram_rule_lives_in_one_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tokenizer's CJK output comes from cjk_run_tokens, so changing the
+    # rule in that one place changes every path that tokenizes.
+    monkeypatch.setattr(tokenize_module, "cjk_run_tokens", lambda run: [run])
+    assert bigrams("sea 海边玩 x") == ["sea", "海边玩", "x"]

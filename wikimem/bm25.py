@@ -5,11 +5,12 @@ markdown at startup. Everything here is shaped by what CPython does fast:
 
 * Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
   not dicts of Counters: 8 bytes per posting instead of ~100.
-* A cold build posts nothing. It keeps each batch of documents (a file) as
-  searchable forms made by a few C-level passes (:func:`wikimem.tokenize.
-  scan_texts`) plus their lengths; the first query that needs a term finds
-  its postings with one search per batch and a C-level ``count`` per
-  document of the batches that hold it, and the result is cached. Documents
+* A cold build posts nothing. It keeps each batch of documents (a group of
+  files, a few thousand items) as searchable forms made by a few C-level
+  passes (:mod:`wikimem.scan`) plus their lengths; the first query that
+  needs a term finds its postings with one search per batch and, in the
+  batches that hold it, one ``split`` whose pieces tell each occurrence's
+  document (:func:`wikimem.scan.scan_postings`); the result is cached. Documents
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.
@@ -24,7 +25,7 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   recomputing long lists after each ``add()``, a query bounds the drift,
   keeps every candidate that could still make the top k and rescores
   those few exactly. Cost follows the query terms' posting lists, not N.
-* An optional warm-up (:func:`wikimem.corpus.warm_up`) folds segments into
+* An optional warm-up (:func:`wikimem.warmup.warm_up`) folds segments into
   raw occurrences and packs common terms before any query needs them.
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
@@ -42,10 +43,10 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import attrgetter
+from operator import add, attrgetter
 
 from wikimem.maxscore import Term, candidates
-from wikimem.tokenize import ScannedTexts, scan_counts
+from wikimem.scan import ScannedTexts, scan_postings
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -53,6 +54,8 @@ K1 = 1.5
 B = 0.75
 
 _new_occurrences = partial(array, "i")
+#: A term in more than 1/_COMMON of a segment's documents is counted document by document.
+_COMMON = 4
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -252,11 +255,14 @@ class InvertedIndex:
     def _pack(self, term: str, raw: array | None) -> _Packed:
         """Postings from the segments' forms plus raw occurrences, ascending, live only."""
         docs, tfs = array("i"), array("i")
+        common = False
         for base, scanned in self._segments:
-            counts = scan_counts(term, scanned)
-            if counts is not None:
-                docs.extend(compress(range(base, base + len(counts)), counts))
-                tfs.extend(compress(counts, counts))
+            found = scan_postings(term, scanned, common)
+            if found is not None:
+                docs.extend(map(add, found[0], repeat(base)))
+                tfs.extend(found[1])
+                # Terms spread evenly enough that one segment tells the way to count the next.
+                common = len(found[0]) * _COMMON > len(scanned.lengths)
         if raw is not None:
             counted = Counter(raw)
             if docs and docs[-1] > raw[0]:

@@ -8,34 +8,75 @@ a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
-:func:`warm_up` lives here because it is bound to a corpus, not an index:
-a rebuild or compaction swaps the corpus, and a warm-up of the old one
-must stop rather than race the new one.
+At scale the corpus holds no object per item: a cold load keeps each
+file's text and block offsets (:class:`ItemTable`), items are parsed when a
+query shows them, and name -> doc maps are made per file on demand.
 """
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from array import array
-from collections import defaultdict, deque
+from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
-from functools import partial
-from itertools import count, repeat
-from typing import Any
 from operator import attrgetter
+from typing import Any
 
 from wikimem.bm25 import InvertedIndex
-from wikimem.models import DiaryItem, RecallItem, item_text
-from wikimem.tokenize import _SINGLE_MARK as _ONE_CHAR_RUN
-from wikimem.tokenize import ScannedTexts
+from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
+from wikimem.models import RecallItem, item_text
+from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
 
-__all__ = ["WARM_MIN_OCCURRENCES", "WikiCorpus", "as_recall_item", "gc_paused", "scanned_occurrences", "warm_up"]
+__all__ = ["ItemTable", "WikiCorpus"]
+
+#: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
+_NAME_MAPS_KEPT = 256
+#: Items per index segment on a bulk load: large enough that a term's first
+#: search pays few per-segment steps, small enough to scan in a few ms.
+SEGMENT_DOCS = 4096
 
 
-def as_recall_item(entry: DiaryItem) -> RecallItem:
-    """A diary entry as a retrievable item: file = the day, name = ``HH:MM``."""
-    return RecallItem(entry.date, entry.time, entry.content, entry.owner, entry.source_conv, entry.ts)
+class ItemTable:
+    """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
+
+    A 1M-item store must not hold a million item objects: a file read in
+    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its bytes and block
+    offsets, and an item is parsed from them when a query shows it. Items
+    written later (and files the parser had to read) are held as objects.
+    """
+
+    def __init__(self) -> None:
+        self._objects: dict[int, RecallItem | None] = {}
+        self._bases: list[int] = []  # first doc id of each bulk file, ascending
+        self._bulk: list[tuple[str, FileBlocks]] = []
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, doc: int) -> RecallItem | None:
+        found = self._objects.get(doc, self)
+        if found is not self:
+            return found  # type: ignore[return-value]
+        if not 0 <= doc < self._n:
+            raise IndexError(doc)
+        i = bisect_right(self._bases, doc) - 1
+        file, blocks = self._bulk[i]
+        return item_at(file, blocks, doc - self._bases[i])
+
+    def __setitem__(self, doc: int, item: RecallItem | None) -> None:
+        self._objects[doc] = item
+
+    def append(self, item: RecallItem) -> None:
+        self._objects[self._n] = item
+        self._n += 1
+
+    def add_blocks(self, file: str, blocks: FileBlocks) -> range:
+        """Take a bulk-read file's blocks as the next docs; returns their ids."""
+        base = self._n
+        self._bases.append(base)
+        self._bulk.append((file, blocks))
+        self._n += len(blocks.starts) - 1
+        return range(base, self._n)
 
 
 class WikiCorpus:
@@ -53,16 +94,21 @@ class WikiCorpus:
         scan: Callable[[list[str]], ScannedTexts | None] | None = None,
     ) -> None:
         self.index = InvertedIndex()
-        self.items: list[RecallItem | None] = []
-        self.files: dict[str, dict[str, int]] = {}
+        self.items = ItemTable()
         #: file -> (mtime_ns, size) as last read: the change detector.
         self.stats: dict[str, tuple[int, int] | None] = {}
         #: Bumped on every change of indexed text (vector caches sync on it).
         self.version = 0
         self._tokenize = tokenize
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
-        #: :func:`wikimem.tokenize.scan_texts`; bigram mode only).
+        #: :func:`wikimem.scan.scan_texts`; bigram mode only).
         self._scan = scan
+        #: name -> doc of files loaded item by item or written since.
+        self._names: dict[str, dict[str, int]] = {}
+        #: Files loaded in bulk and not written since: (first doc id, blocks);
+        #: their name maps are made on demand (and a few kept).
+        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
+        self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -73,40 +119,112 @@ class WikiCorpus:
     def tokens(self, item: RecallItem) -> list[str]:
         return self._tokenize(self.text(item))
 
+    def files(self) -> list[str]:
+        """The indexed RecallFiles."""
+        return [*self._names, *self._bulk]
+
     def doc(self, file: str, name: str) -> int | None:
-        return self.files.get(file, {}).get(name)
+        return self._name_map(file).get(name)
+
+    def _name_map(self, file: str) -> dict[str, int]:
+        names = self._names.get(file)
+        if names is not None:
+            return names
+        bulk = self._bulk.get(file)
+        if bulk is None:
+            return {}
+        names = self._name_maps.get(file)
+        if names is None:
+            base, blocks = bulk
+            names = dict(zip(block_names(blocks.data), range(base, base + len(blocks.starts) - 1)))
+            self._name_maps[file] = names
+            if len(self._name_maps) > _NAME_MAPS_KEPT:
+                self._name_maps.popitem(last=False)
+        return names
 
     def live(self) -> Iterator[tuple[int, RecallItem]]:
-        return ((d, it) for d, it in enumerate(self.items) if it is not None)
+        items = self.items
+        return ((d, it) for d, it in ((d, items[d]) for d in range(len(items))) if it is not None)
+
+    def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
+        """Cold load of every RecallFile of ``store``, calling ``progress(done, total)`` per file.
+
+        With a bulk scanner, files are read in bulk (:func:`wikimem.loader.
+        read_file_blocks`) and scanned a group at a time (one index segment
+        per ~``SEGMENT_DOCS`` items: fewer, larger C-level passes for the
+        load and for each term's first search); a file that needs the
+        parser is read through the store.
+        """
+        files = store.files()
+        bulk = self._scan is not None and hasattr(store, "file_path")
+        group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
+        size = 0
+        if progress is not None:
+            progress(0, len(files))
+        for done, file in enumerate(files, 1):
+            stat = store.file_stat(file)
+            read = read_file_blocks(store.file_path(file)) if bulk else None
+            if read is not None:
+                group.append((file, *read, stat))
+                size += len(read[0].starts) - 1
+            if group and (read is None or size >= SEGMENT_DOCS):
+                self._load_group(group, store)
+                group, size = [], 0
+            if read is None:
+                self.load_file(file, store.file_items(file), stat)
+            if progress is not None:
+                progress(done, len(files))
+        if group:
+            self._load_group(group, store)
+
+    def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
+        """Index files read in bulk as one segment (item by item if that fails)."""
+        n = sum(len(blocks.starts) - 1 for _, blocks, _, _ in group)
+        scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
+        if scanned is None:
+            for file, _, _, stat in group:
+                self.load_file(file, store.file_items(file), stat)
+            return
+        docs = self.index.add_scanned(scanned)
+        for file, blocks, _, stat in group:
+            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
+            self.stats[file] = stat
+        if len(self.items) != docs.stop:
+            raise RuntimeError("doc ids of the index and the item table diverged")
+        self.version += 1
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
-        """Cold path: index a file not indexed yet (in one batch when it can be scanned)."""
-        names = self.files.setdefault(file, {})
+        """Cold path: index a file's items (in one batch when they can be scanned)."""
+        names = self._names.setdefault(file, {})
         scanned = self._scan(list(map(self.text, items))) if self._scan and items and self.index.cold else None
         if scanned is not None:
             docs = self.index.add_scanned(scanned)
             names.update(zip(map(attrgetter("name"), items), docs))
-            self.items.extend(items)
+            for item in items:
+                self.items.append(item)
         else:
             add = self.index.add_bulk
             for item in items:
                 names[item.name] = add(self.tokens(item))
                 self.items.append(item)
         if not names:
-            del self.files[file]
+            del self._names[file]
         self.stats[file] = stat
         self.version += 1
 
     def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
         """Make ``file``'s docs match ``items``; True when indexed text changed."""
-        old = self.files.pop(file, {})
+        old = dict(self._name_map(file))
+        self._names.pop(file, None)
+        self._bulk.pop(file, None)
+        self._name_maps.pop(file, None)
         new: dict[str, int] = {}
         changed = False
         for item in items:
             doc = old.pop(item.name, None)
             current = self.items[doc] if doc is not None else None
             if current is not None and current.content == item.content:
-                self.items[doc] = item
+                self.items[doc] = item  # type: ignore[index]
             else:
                 if doc is not None:
                     self._drop(doc)
@@ -118,7 +236,7 @@ class WikiCorpus:
             self._drop(doc)
             changed = True
         if new:
-            self.files[file] = new
+            self._names[file] = new
         if stat is None:
             self.stats.pop(file, None)
         else:
@@ -136,107 +254,8 @@ class WikiCorpus:
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
         fresh = WikiCorpus(self._tokenize, self._scan)
-        for file, names in self.files.items():
-            fresh.load_file(file, [self.items[d] for d in names.values()], self.stats.get(file))
+        for file in self.files():
+            docs = self._name_map(file).values()
+            fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))
         fresh.version = self.version + 1
         return fresh
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC during a cold load.
-
-    A load creates objects that all survive (an item per block) and no
-    cycles; generational collection would keep traversing them -- and every
-    other object of the process -- for nothing (10-20% of a 100k load, far
-    more next to a large heap). Re-enabled afterwards only if it was on.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-#: Raw terms with this many occurrences are packed by a warm-up; rarer ones
-#: pack in well under a millisecond on first use and stay compact until then.
-WARM_MIN_OCCURRENCES = 1000
-#: Occurrences packed per lock hold during a warm-up (a few ms of work).
-_WARM_CHUNK = 100_000
-
-
-def warm_up(
-    current: Callable[[], WikiCorpus],
-    lock: contextlib.AbstractContextManager[Any],
-    progress: Callable[[int, int], None],
-    should_stop: Callable[[], bool],
-) -> bool:
-    """Warm the current corpus's index; True when done, False if stopped or replaced.
-
-    Each segment's occurrences are found without the lock (its forms never
-    change) and folded in under it; then the common raw terms are packed, a
-    chunk per lock hold, so queries interleave. Each step leaves the index
-    in a state its lazy paths serve exactly, so writes in between stay
-    consistent (see ``InvertedIndex.fold_segment``). A corpus
-    swapped out meanwhile (rebuild, compaction) is abandoned: the caller
-    warms the new one.
-    """
-    corpus = current()
-    index = corpus.index
-    total = index.segments_left + 1
-    progress(0, total)
-    for done in range(1, total):
-        if should_stop():
-            return False
-        segment = index.oldest_segment()
-        if segment is None:
-            break
-        occ = scanned_occurrences(*segment)
-        with lock:
-            if current() is not corpus:
-                return False
-            index.fold_segment(segment, occ)
-        progress(done, total)
-    with lock:
-        if current() is not corpus:
-            return False
-        terms = index.unpacked_over(WARM_MIN_OCCURRENCES)
-    chunks: list[list[str]] = [[]]
-    size = 0
-    for term, occurrences in terms:
-        chunks[-1].append(term)
-        size += occurrences
-        if size >= _WARM_CHUNK:
-            chunks.append([])
-            size = 0
-    for chunk in chunks:
-        if should_stop():
-            return False
-        with lock:
-            if current() is not corpus:
-                return False
-            index.pack(chunk)
-    progress(total, total)
-    return True
-
-
-def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array]:
-    """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
-
-    The tokens of a text are a C-level ``split`` of its latin form plus the
-    bigrams of each CJK run (``x\\x01`` marks a one-character run), the
-    same terms :func:`wikimem.tokenize.scan_counts` finds.
-    """
-    occ: defaultdict[str, array] = defaultdict(partial(array, "i"))
-    get = occ.__getitem__
-    for doc, latin, cjk in zip(count(base), scanned.latin, scanned.cjk):
-        tokens = latin.decode().split()
-        for run in cjk.split():
-            if run[-1] == _ONE_CHAR_RUN:
-                tokens.append(run[0])
-            else:
-                tokens.extend([run[i : i + 2] for i in range(len(run) - 1)])
-        deque(map(array.append, map(get, tokens), repeat(doc)), 0)
-    return occ

@@ -48,6 +48,13 @@ def candidates(
     cannot beat k others whatever the true factors are. ``kth_impact(entry,
     k)`` is the k-th largest cached impact of a term (a floor for theta).
     """
+    if len(terms) == 1:
+        # One term: its k-th largest value is the floor, no accumulator needed.
+        term = terms[0]
+        if len(term.values) <= k:
+            return list(zip(term.entry.docs, term.values))
+        floor = rho * term.scale * kth_impact(term.entry, k)
+        return list(compress(zip(term.entry.docs, term.values), map(floor.__le__, term.values)))
     rest = _suffix_sums([t.ub for t in terms])
     acc: dict[int, float] = {}
     # theta: a floor under the k-th best partial sum. Each processed

@@ -22,6 +22,7 @@ __all__ = [
     "RetrievedItem",
     "TimeRange",
     "WikiLink",
+    "as_recall_item",
 ]
 
 
@@ -72,6 +73,11 @@ class DiaryItem(_Linked):
     owner: str | None = None
     source_conv: str | None = None
     ts: str | None = None
+
+
+def as_recall_item(entry: DiaryItem) -> RecallItem:
+    """A diary entry as a retrievable item: file = the day, name = ``HH:MM``."""
+    return RecallItem(entry.date, entry.time, entry.content, entry.owner, entry.source_conv, entry.ts)
 
 
 @dataclass

@@ -41,9 +41,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.corpus import WikiCorpus, as_recall_item
+from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION
-from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange
+from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.names import normalize_item_name
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range

@@ -33,12 +33,15 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from wikimem.corpus import WikiCorpus, as_recall_item, gc_paused, warm_up
+from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.models import RetrievalResult, TimeRange
+from wikimem.loader import gc_paused
+from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
 from wikimem.retrieval_vectors import AUTO, Semantic, resolve_floor
-from wikimem.tokenize import resolve_jieba, scan_texts, tokenize
+from wikimem.scan import scan_texts
+from wikimem.tokenize import resolve_jieba, tokenize
+from wikimem.warmup import warm_up
 from wikimem.why import WhyNot, diagnose
 
 __all__ = ["MemoryIndex", "as_recall_item"]
@@ -153,15 +156,8 @@ class MemoryIndex:
         self._take_pending()
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts)
-        files = self.store.files()
-        if progress is not None:
-            progress(0, len(files))
         with gc_paused():
-            for done, file in enumerate(files, 1):
-                stat = self.store.file_stat(file)
-                corpus.load_file(file, self.store.file_items(file), stat)
-                if progress is not None:
-                    progress(done, len(files))
+            corpus.load(self.store, progress)
         with self._lock:
             self._corpus = corpus
             self._rev = rev

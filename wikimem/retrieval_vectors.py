@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikimem.corpus import WikiCorpus, as_recall_item
+from wikimem.corpus import WikiCorpus
 from wikimem.fusion import fuse
-from wikimem.models import DiaryItem, RecallItem
+from wikimem.models import DiaryItem, RecallItem, as_recall_item
 
 __all__ = ["AUTO", "COS_FLOORS", "Candidate", "Semantic", "resolve_floor"]
 

@@ -25,12 +25,12 @@ jieba's dictionary does not cover) still become bigrams, and latin runs are
 the same ``[a-z0-9]+`` tokens as without jieba, so only the Chinese part of
 the vocabulary changes between the two modes.
 
-A cold index load must not pay a Python-level step per token, so
-:func:`scan_texts` turns many texts at once (a few C-level substitutions)
-into searchable forms where :func:`scan_counts` finds a term's frequency per
-text with ``count``, plus each text's token count; the index finds a term's
-postings with them on first use. The tests hold these counts equal to
-:func:`tokenize`'s (bigram mode).
+The bigram rule itself (a CJK run of c characters yields its c - 1
+bigrams, a one-character run that character) lives in :func:`cjk_run_tokens`
+only; the bulk scan forms of a cold load (:mod:`wikimem.scan`) are held to
+it by oracle tests. Index terms come from :func:`tokenize`; a later
+per-term stage (an English analyzer) maps them after this module, so this
+module's output stays the documented one.
 """
 
 from __future__ import annotations
@@ -38,19 +38,14 @@ from __future__ import annotations
 import importlib.util
 import logging
 import re
-from itertools import repeat
-from operator import add, methodcaller, sub
 from types import ModuleType
-from typing import NamedTuple
 
 __all__ = [
-    "DOC_BREAK",
-    "ScannedTexts",
+    "CJK_CLASS",
+    "cjk_run_tokens",
     "est_tokens",
     "jieba_available",
     "resolve_jieba",
-    "scan_counts",
-    "scan_texts",
     "tokenize",
 ]
 
@@ -70,18 +65,6 @@ CJK_CLASS = _IDEOGRAPHS + _KANA_HANGUL
 _RUNS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]+")
 # The jieba path keeps ideographs apart from kana/Hangul.
 _RUNS_SPLIT = re.compile(f"[a-z0-9]+|([{_IDEOGRAPHS}]+)|[{_KANA_HANGUL}]+")
-#: Joins texts for :func:`scan_texts`; kept by both substitutions.
-DOC_BREAK = "\x00"
-_SINGLE_MARK = "\x01"
-_BREAK_BYTE = DOC_BREAK.encode()
-_LATIN_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
-# Byte tables: latin bytes kept (or all made "a"), the break kept, all else a space.
-_LATIN_BYTES = bytes(c if c in _LATIN_BYTE or c == 0 else 32 for c in range(256))
-_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
-_LATIN_STARTS = bytes(97 if c in _LATIN_BYTE else c if c == 0 else 32 for c in range(256))
-_NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
-# Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
-_SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # est_tokens: one per latin word, one per CJK character.
 _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 
@@ -132,15 +115,22 @@ def _jieba() -> ModuleType | None:
     return jieba
 
 
+def cjk_run_tokens(run: str) -> list[str]:
+    """The bigram rule: a CJK run's character bigrams, or the one character of a one-character run."""
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
 def _bigram_tokens(lowered: str) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
     for run in _RUNS.findall(lowered):
-        if run[0] < "\x80" or len(run) == 1:
+        if run[0] < "\x80":
             append(run)
         else:
-            extend([run[i : i + 2] for i in range(len(run) - 1)])
+            extend(cjk_run_tokens(run))
     return out
 
 
@@ -155,10 +145,10 @@ def _jieba_tokens(lowered: str, jieba: ModuleType) -> list[str]:
             # The run holds ideographs only, so every piece jieba returns is a
             # word: no punctuation or whitespace can come back.
             extend(cut(run))
-        elif run[0] < "\x80" or len(run) == 1:
+        elif run[0] < "\x80":
             append(run)
         else:
-            extend([run[i : i + 2] for i in range(len(run) - 1)])
+            extend(cjk_run_tokens(run))
     return out
 
 
@@ -176,73 +166,6 @@ def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
         if jieba is not None:
             return _jieba_tokens(lowered, jieba)
     return _bigram_tokens(lowered)
-
-
-class ScannedTexts(NamedTuple):
-    """Searchable forms of many texts (see :func:`scan_texts`)."""
-
-    latin: list[bytes]  # per text: b"  tok    tok  " (two or more spaces between tokens)
-    cjk: list[str]  # per text: "  run  x\x01  " (\x01 marks a one-character run)
-    lengths: list[int]  # per text: its token count in bigram mode
-    latin_all: bytes  # the latin forms joined by DOC_BREAK (one search finds a term's texts)
-    cjk_all: str
-
-
-def scan_texts(texts: list[str]) -> ScannedTexts | None:
-    """Searchable forms of many texts for a lazily built index, in bulk.
-
-    A few C-level passes over all texts joined, no per-token Python;
-    :func:`scan_counts` counts a term's occurrences in these forms. ``None``
-    when a text contains ``\\x00`` or ``\\x01`` (the caller then tokenizes
-    text by text).
-    """
-    joined = " " + f" {DOC_BREAK} ".join(texts).lower() + " "
-    if joined.count(DOC_BREAK) != max(len(texts) - 1, 0) or _SINGLE_MARK in joined:
-        return None
-    # Latin is ASCII, so bytes.translate (a C table lookup per byte) can blank
-    # everything else (a multibyte character's continuation bytes go away);
-    # doubled spaces keep the matches of " tok " in "tok tok" apart.
-    encoded = joined.encode("utf-8")
-    latin_all = encoded.translate(_LATIN_BYTES, _CONTINUATION_BYTES).replace(b" ", b"  ")
-    latin = latin_all.split(_BREAK_BYTE)
-    # Every latin token starts where a space meets a token byte.
-    n_latin = map(bytes.count, encoded.translate(_LATIN_STARTS).split(_BREAK_BYTE), repeat(b" a"))
-    cjk_all = _SINGLE_RUN.sub(f"  \\1{_SINGLE_MARK}", _NON_CJK.sub("  ", joined))
-    cjk = cjk_all.split(DOC_BREAK)
-    # CJK separators are exactly two spaces, at both ends too: k runs show
-    # k + 1 of them. A run of c characters has c - 1 bigrams, a single run
-    # (c = 1, plus its mark) one token, so with s spaces a form of length n
-    # holds n - s - (k + 1) + 1 CJK tokens.
-    n_cjk = map(sub, map(len, cjk), map(add, map(str.count, cjk, repeat(" ")), map(str.count, cjk, repeat("  "))))
-    lengths = list(map(add, map(add, n_latin, n_cjk), repeat(1)))
-    return ScannedTexts(latin, cjk, lengths, latin_all, cjk_all)
-
-
-def scan_counts(term: str, scanned: ScannedTexts) -> list[int] | None:
-    """Per text of ``scanned``, how often ``term`` occurs; ``None`` if in none.
-
-    One search over all texts' forms first (most terms miss most batches),
-    then one C-level ``count`` per text. A doubled bigram (``"哈哈"`` in
-    ``"哈哈哈"``) has overlapping matches, counted with a lookahead regex. A
-    term bigram mode never produces is in no text.
-    """
-    if not term or " " in term or DOC_BREAK in term or _SINGLE_MARK in term:
-        return None
-    if term[0] < "\x80":
-        if not term.isascii():
-            return None
-        needle = f" {term} ".encode()
-        # The bare term first: the space-ended needle is slow to search for.
-        if term.encode() not in scanned.latin_all or needle not in scanned.latin_all:
-            return None
-        return list(map(methodcaller("count", needle), scanned.latin))
-    key = term + _SINGLE_MARK if len(term) == 1 else term
-    if len(key) != 2 or key not in scanned.cjk_all:
-        return None
-    if key[0] != key[1]:
-        return list(map(methodcaller("count", key), scanned.cjk))
-    findall = re.compile(f"(?={re.escape(key)})").findall
-    return [len(findall(text)) for text in scanned.cjk]
 
 
 def est_tokens(text: str) -> int:

@@ -32,8 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from wikimem.corpus import WikiCorpus, as_recall_item
-from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem
+from wikimem.corpus import WikiCorpus
+from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.names import normalize_item_name
 from wikimem.pipeline import Key, Knobs, Trace
 from wikimem.retrieval_vectors import Candidate, Semantic
@@ -87,7 +87,7 @@ class _Target:
 def _find(
     corpus: WikiCorpus, trace: Trace, file: str, name: str, diary_day: Callable[[str], list[DiaryItem]]
 ) -> _Target | None:
-    if _DAY.fullmatch(file) and file not in corpus.files:
+    if _DAY.fullmatch(file) and file not in corpus.stats:
         keys = [("d", i) for i, e in enumerate(trace.diary) if (e.date, e.time) == (file, name)]
         if keys:
             return _Target(as_recall_item(trace.diary[keys[0][1]]), keys, None)

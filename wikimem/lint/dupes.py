@@ -28,7 +28,7 @@ import re
 from bisect import insort
 from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import compress, repeat
+from itertools import compress
 from operator import attrgetter, itemgetter
 
 from wikimem.lint.findings import Finding, Location, make_finding

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from pathlib import Path
 
-from wikimem.corpus import gc_paused
+from wikimem.loader import gc_paused
 from wikimem.drift import BASELINE_FILE, Baseline, DriftState, judge, load_baseline
 from wikimem.lint.crossref import dangling_findings, evidence_findings, orphan_findings
 from wikimem.lint.dupes import DuplicateIndex

@@ -1,0 +1,133 @@
+"""Cold loads at scale: a RecallFile read straight into search forms, no object per item.
+
+Design constraint: a cold load of a 1M-item store must stay within seconds
+and well under a gigabyte, so it cannot afford the block parser's Python
+steps and an item object per block. :func:`read_file_blocks` reads a file
+in a few whole-file C-level passes: where each block starts, its item name,
+and every block's name + content ready to be made search forms
+(:func:`wikimem.scan.scan_joined`, for many files at once). Items are made
+from the kept text only when asked for (:func:`item_at`, with the block
+parser itself). It serves
+the files the store writes; anything unusual -- a repeated heading, a
+comment that is not the store's own metadata line, a byte the forms use as
+a marker -- returns ``None`` and the caller reads that file through the
+store's parser. Oracle tests hold both readings equal.
+
+A cold load also pauses the cyclic GC (:func:`gc_paused`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import re
+from array import array
+from collections.abc import Iterator
+from itertools import repeat
+from operator import add, methodcaller
+from pathlib import Path
+from typing import NamedTuple
+
+from wikimem.blocks import parse_blocks
+from wikimem.models import RecallItem
+
+__all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
+
+# The block format's heading: a line starting "## " (see wikimem.blocks).
+# Searched as "\n## " (plus the text's start): a literal prefix the regex
+# engine finds fast, where a multiline "^" is checked at every position.
+_HEADING_BYTES = b"\n## "
+_HEADING_RE = re.compile(_HEADING_BYTES)
+_HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
+_BOM = "\ufeff".encode()
+# The metadata line the store writes (render_meta: owner, source, ts in
+# that order, each optional), when it is a block's last non-blank line (the
+# parser's rule); any other comment -- indented, reordered, hand-made --
+# sends the file to the parser.
+_V = rb"=[^|\n]*"
+_META_LAST = re.compile(
+    rb"\n<!-- wikimem: (?:owner" + _V + rb"(?: \| source" + _V + rb")?(?: \| ts" + _V + rb")?"
+    rb"|source" + _V + rb"(?: \| ts" + _V + rb")?|ts" + _V + rb") -->[ \t]*(?=\s*(?:\n## |\Z))"
+)
+_match_start = methodcaller("start")
+
+
+class FileBlocks(NamedTuple):
+    """One RecallFile as a cold load keeps it: its UTF-8 bytes and where its blocks start.
+
+    Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
+    that as ``str``, and a block is decoded only when its item is asked for.
+    """
+
+    data: bytes  # the file as the block parser reads it (BOM and CR gone), UTF-8
+    starts: array  # byte offset where each block's "## " line starts, then len(data)
+
+
+def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
+    """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty).
+
+    Also returns the blocks' searchable text: each block's name + content,
+    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.scan.scan_joined`
+    (several files' at once: joined by ``DOC_BREAK`` again). Invalid UTF-8
+    is found there (the parser replaces it; the caller then uses the parser).
+    """
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    data = data.removeprefix(_BOM).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\x00" in data or b"\x01" in data:
+        return None
+    # A block starts at the file's start or one past a "\n## ".
+    starts = array("i", [0] if data.startswith(b"## ") else [])
+    starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(data)), repeat(1)))
+    if not starts:
+        return None
+    names = block_names(data)
+    if len(set(names)) != len(names):
+        return None  # repeated headings collapse (last wins): the parser's job
+    body = _META_LAST.sub(b"", b"\n" + data[starts[0] :])
+    if b"<!--" in body:
+        return None
+    # Each heading becomes a break; the first one opens the first text.
+    joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
+    starts.append(len(data))
+    return FileBlocks(data, starts), joined
+
+
+def block_names(data: bytes) -> list[str]:
+    """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
+    lines = _HEADING_LINE.findall(data)
+    if data.startswith(b"## "):
+        lines.insert(0, data[3:].partition(b"\n")[0])
+    # One decode for all names: a bad byte never spans the "\n" between them.
+    return list(map(" ".join, map(str.split, _decode(b"\n".join(lines)).split("\n")))) if lines else []
+
+
+def _decode(line: bytes) -> str:
+    return line.decode("utf-8", "replace")
+
+
+def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
+    """Block ``i`` of a file read by :func:`read_file_blocks`, parsed as the store parses it."""
+    block = parse_blocks(_decode(blocks.data[blocks.starts[i] : blocks.starts[i + 1]])).blocks[0]
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC during a cold load.
+
+    A load creates objects that all survive (search forms, offsets, and an
+    item per block for files read through the parser) and no cycles;
+    generational collection would keep traversing them -- and every other
+    object of the process -- for nothing (10-20% of a 100k load, far more
+    next to a large heap). Re-enabled afterwards only if it was on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
