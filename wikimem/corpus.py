@@ -23,7 +23,7 @@ from typing import Any
 
 from wikimem.bm25 import InvertedIndex
 from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
-from wikimem.models import RecallItem
+from wikimem.models import RecallItem, item_text
 from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
@@ -114,7 +114,7 @@ class WikiCorpus:
         return self.index.n_alive
 
     def text(self, item: RecallItem) -> str:
-        return f"{item.name}\n{item.content}"
+        return item_text(item.name, item.content)
 
     def tokens(self, item: RecallItem) -> list[str]:
         return self._tokenize(self.text(item))
