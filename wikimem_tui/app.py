@@ -196,7 +196,8 @@ class WikimemApp(App[None]):
             text.append(f"  embed {clean_line(b.embed_label)}", style="dim")
         if b.read_only:
             text.append("  READ-ONLY", style="bold red")
-        self.query_one("#status", Static).update(text)
+        for status in self.query("#status").results(Static):  # none once the app is shutting down
+            status.update(text)
 
     # -- workers ----------------------------------------------------------------
 
@@ -215,6 +216,8 @@ class WikimemApp(App[None]):
 
     def _catalogue_built(self, catalogue: Catalogue, done: StoreChange) -> None:
         self.catalogue = catalogue
+        if not self.query(ItemArea):  # the app is shutting down: nothing left to show it in
+            return
         p = self._pending
         self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
         self.query_one(TopicTree).set_catalogue(catalogue)
@@ -264,7 +267,8 @@ class WikimemApp(App[None]):
 
     @on(IndexReady)
     def _index_ready(self) -> None:
-        self.query_one(QueryPanel).set_index_building(False)
+        for panel in self.query(QueryPanel):  # none once the app is shutting down
+            panel.set_index_building(False)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_files(self) -> None:
@@ -332,6 +336,8 @@ class WikimemApp(App[None]):
                 self.build_index(change.wiki_files)
             elif change.wiki_files:
                 self._index_stale = True
+        if not self.query(ItemArea):  # the app is shutting down
+            return
         self.item_area.store_changed(change)
         for pane, *_ in PANES:  # every side pane has refresh_from_store
             self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]
