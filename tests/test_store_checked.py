@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import random
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -136,13 +138,21 @@ def test_locked_groups_checked_writes(store: MemoryStore) -> None:
 
 
 def _hammer(root: str, stop: Any, ready: Any) -> None:
+    """Write as fast as an agent could, with a jittered pause between writes.
+
+    Without any pause a loaded machine can let the agent win every race (the
+    test then never sees one of ours land); the pause is random so our read
+    and write still overlap its writes in every possible order.
+    """
     store = MemoryStore(root)
+    jitter = random.Random(7)
     n = 0
     while not stop.is_set():
         store.add("prefs", "sea", f"agent write {n}", ts=TS, detail=json.dumps([f"agent write {n}", None]))
         n += 1
         if n == 5:
             ready.set()
+        time.sleep(jitter.random() * 0.002)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses fork")
@@ -165,7 +175,10 @@ def test_checked_writes_never_overwrite_a_concurrent_writer(tmp_path: Path) -> N
     ok = conflicts = 0
     try:
         assert ready.wait(30)
-        for i in range(150):
+        # Until both outcomes were seen often enough (bounded, so a broken lock fails, not hangs).
+        for i in range(20_000):
+            if ok >= 20 and conflicts >= 20:
+                break
             seen = store.get("prefs", "sea").content
             new = f"app edit {i}"
             try:
@@ -178,7 +191,7 @@ def test_checked_writes_never_overwrite_a_concurrent_writer(tmp_path: Path) -> N
         stop.set()
         proc.join(30)
     assert proc.exitcode == 0
-    assert ok > 0 and conflicts > 0, (ok, conflicts)
+    assert ok >= 20 and conflicts >= 20, (ok, conflicts)
     current = "start"
     checked = 0
     for entry in store.journal.entries()[1:]:
