@@ -103,7 +103,7 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
     def __init__(self, backend: Backend, file: str, name: str) -> None:
         super().__init__()
         self.backend = backend
-        self.file, self.name = file, name
+        self.file, self.item_name = file, name
         self.history: History | None = None
         self.current: RecallItem | None = None
         """The item as it is now (read with the history): a restore's ``expected``."""
@@ -113,7 +113,7 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(safe_line(f"History of {self.file}:{self.name}", "bold"), id="history-title")
+            yield Static(safe_line(f"History of {self.file}:{self.item_name}", "bold"), id="history-title")
             yield Static(Text("asking git…", style="italic"), id="history-status")
             yield OptionList(id="history-versions")
             with VerticalScroll(id="history-detail"):
@@ -129,9 +129,9 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def _read(self) -> None:
         worker = get_current_worker()
-        current = self.backend.store.get(self.file, self.name)
+        current = self.backend.store.get(self.file, self.item_name)
         try:
-            history: History | GitUnavailable = item_history(self.backend.root, self.file, self.name)
+            history: History | GitUnavailable = item_history(self.backend.root, self.file, self.item_name)
         except GitUnavailable as exc:
             history = exc
         if not worker.is_cancelled:
@@ -151,8 +151,10 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
             return
         self.history, self.versions = history, history.versions
         n = len(history.versions)
+        where = ("the memory directory" if history.repo.resolve() == self.backend.root.resolve()
+                 else str(history.repo))
         line = safe_line(f"{n} version{'s' if n != 1 else ''} in {history.commits_read} commit"
-                         f"{'s' if history.commits_read != 1 else ''} of {history.path} (repository {history.repo})")
+                         f"{'s' if history.commits_read != 1 else ''} of {history.path} (repository: {where})")
         if history.truncated:
             line.append(f" — only the newest {history.commits_read} commits were read", style="yellow")
         if current is not None and (not history.versions or not _same(history.versions[0].item, current)):
@@ -180,13 +182,13 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
         body = diff_text(version, self.current)
         body.append("\n")
         body.append(f"Version {version.short} in full", style="bold underline")
-        item = version.item
-        body.append_text(safe_line(f"  owner {item.owner or '-'} · source {item.source_conv or '-'} · "
-                                   f"ts {item.ts or '-'} · {version.path}", "dim"))
         body.append("\n")
+        item = version.item
+        body.append_text(safe_line(f"owner {item.owner or '-'} · source {item.source_conv or '-'} · "
+                                   f"ts {item.ts or '-'} · {version.path}", "dim"))
+        body.append("\n\n")
         body.append_text(safe_text(item.content))
         self.query_one("#history-diff", Static).update(body)
-        self.query_one("#history-error", Static).update("")
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
@@ -197,15 +199,19 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
     async def action_restore(self) -> None:
         """Ask, then write the highlighted version back, checked against the text shown as current."""
         error = self.query_one("#history-error", Static)
+        error.update("")
         index = self.query_one(OptionList).highlighted
         if index is None or not 0 <= index < len(self.versions):
             error.update(Text("no version to restore"))
             return
         version = self.versions[index]
+        if self.backend.read_only:
+            error.update(Text("read-only (--read-only): restoring would write to the memory; nothing written"))
+            return
         if self.current is not None and _same(version.item, self.current):
             error.update(Text("that version is the current text: nothing to restore"))
             return
-        question = safe_line(f"Restore {self.file}:{self.name} to version {version.short} "
+        question = safe_line(f"Restore {self.file}:{self.item_name} to version {version.short} "
                              f"({version.date[:10]})?")
         question.append("\nOne checked write, journaled; ctrl+z undoes it.", style="dim")
         if not await self.app.push_screen_wait(ConfirmScreen(question, yes="Restore")):

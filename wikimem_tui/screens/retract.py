@@ -39,6 +39,7 @@ from wikimem_tui.backend import Backend, ReadOnlyError, Write
 from wikimem_tui.curation_reads import CurationReader
 from wikimem_tui.safe import safe_line
 from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.widgets.safe_inputs import SafeInput
 
 __all__ = ["Action", "Candidate", "RetractScreen"]
 
@@ -137,7 +138,7 @@ class RetractScreen(ModalScreen[Write | None]):
                              id="retract-rows")
             with Horizontal(id="retract-fields"):
                 yield Label("review reason")
-                yield Input(f"retracted: {self.target}", id="retract-reason", cursor_blink=self._cursor_blink)
+                yield SafeInput(f"retracted: {self.target}", id="retract-reason", cursor_blink=self._cursor_blink)
             yield Static(id="retract-summary")
             yield Static(id="retract-error")
             with Horizontal(id="retract-buttons"):
@@ -197,7 +198,8 @@ class RetractScreen(ModalScreen[Write | None]):
             options.add_option(Option(Text("nothing rests on it: no wiki item cites it"
                                            + (" or links to it" if self.query_one(Checkbox).value else ""),
                                            style="italic"), disabled=True))
-        self.query_one("#retract-error", Static).update(safe_line(error))
+        if error:  # otherwise keep what the last apply said (e.g. why the list was read again)
+            self.query_one("#retract-error", Static).update(safe_line(error))
         self.loaded = True
 
     def _render_rows(self) -> None:
@@ -275,7 +277,7 @@ class RetractScreen(ModalScreen[Write | None]):
             lines = [safe_line(f"[[{item.file}:{item.name}]]") for item in deletes]
             if not await self.app.push_screen_wait(ConfirmScreen(question, yes="Delete", details=lines)):
                 return
-        reason = self.query_one("#retract-reason", Input).value
+        reason = self.query_one("#retract-reason", SafeInput).raw
         try:
             write = self.backend.curate(marks, deletes, reason=reason, what=f"retraction of {self.target}")
         except ConflictError as exc:
