@@ -187,11 +187,11 @@ class AuditScreen(ModalScreen[AuditChoice | None]):
 
     DEFAULT_CSS = """
     AuditScreen { align: center middle; }
-    AuditScreen > Vertical { width: 110; max-width: 98%; height: 90%; border: thick $primary; background: $surface;
-                             padding: 0 1; }
+    AuditScreen > Vertical { width: 110; max-width: 98%; height: auto; max-height: 90%; border: thick $primary;
+                             background: $surface; padding: 0 1; }
     AuditScreen #audit-title { text-style: bold; height: auto; }
     AuditScreen #audit-subtitle { color: $text-muted; height: auto; }
-    AuditScreen OptionList { height: 1fr; border: none; margin-top: 1; }
+    AuditScreen OptionList { height: auto; max-height: 75vh; border: none; margin-top: 1; }
     AuditScreen #audit-hint { color: $text-muted; height: auto; }
     """
 

@@ -88,11 +88,11 @@ class RetractScreen(ModalScreen[Write | None]):
 
     DEFAULT_CSS = """
     RetractScreen { align: center middle; }
-    RetractScreen > Vertical { width: 110; max-width: 98%; height: 90%; border: thick $warning; background: $surface;
-                               padding: 0 1; }
+    RetractScreen > Vertical { width: 110; max-width: 98%; height: auto; max-height: 94%; border: thick $warning;
+                               background: $surface; padding: 0 1; }
     RetractScreen #retract-title { text-style: bold; height: auto; }
     RetractScreen #retract-note { color: $text-muted; height: auto; }
-    RetractScreen OptionList { height: 1fr; border: round $panel; }
+    RetractScreen OptionList { height: auto; min-height: 3; max-height: 60vh; border: round $panel; }
     RetractScreen #retract-fields { height: auto; }
     RetractScreen #retract-fields Label { padding: 1 1 0 0; }
     RetractScreen #retract-reason { width: 1fr; }
