@@ -208,6 +208,10 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
             tree.reveal(message.file, message.name)
         self._refresh_keys()
 
+    @on(ItemArea.ShownChanged)
+    def _shown_changed(self) -> None:
+        self._refresh_keys()  # audit, promote, history… depend on what is shown
+
     @on(HealthPane.ShowJournal)
     def _show_journal(self) -> None:
         self.action_pane("journal")

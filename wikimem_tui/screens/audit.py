@@ -66,8 +66,20 @@ class Row:
     """A review mark of the audited item (``c`` clears them)."""
 
 
+#: Rows are cut to this many cells (the dialog's width), so an excerpt never wraps under its row.
+ROW_WIDTH = 94
+
+
 def _first_line(content: str) -> str:
     return next((line.strip() for line in content.splitlines() if line.strip() and "wikimem-derived" not in line), "")
+
+
+def _excerpt(text: Text, content: str) -> Text:
+    """``text`` followed by the first line of ``content``, cut with … to fit ``ROW_WIDTH`` (enter opens it whole)."""
+    room = max(ROW_WIDTH - text.cell_len, 20)
+    line = _first_line(content)
+    text.append_text(safe_line(line if len(line) <= room else line[: room - 1] + "…"))
+    return text
 
 
 def _heading(title: str, count: int | None = None) -> Row:
@@ -89,8 +101,7 @@ def _entry_line(entry: DiaryItem, indent: str = "      ") -> Text:
         text.append("  ")
         text.append_text(derived_badge())
     text.append("  ")
-    text.append_text(safe_line(_first_line(entry.content)[:100]))
-    return text
+    return _excerpt(text, entry.content)
 
 
 def _evidence_rows(ref: EvidenceRef) -> list[Row]:
@@ -115,8 +126,7 @@ def _evidence_rows(ref: EvidenceRef) -> list[Row]:
         if ref.item is None:
             text.append("  — no such item", style="red")
             return [Row(text)]
-        line = Text("      ")
-        line.append_text(safe_line(_first_line(ref.item.content)[:100]))
+        line = _excerpt(Text("      "), ref.item.content)
         place = ("item", ev.link.file, ev.link.name)
         return [Row(text, place), Row(line, place)]
     text.append("  — the original conversation: outside the memory, independent by definition", style="dim")

@@ -63,6 +63,9 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
             self.file = file
             self.name = name
 
+    class ShownChanged(Message):
+        """Something else is on screen (item, file or day): the keys that depend on it may change."""
+
     def __init__(self, backend: Backend, *, cursor_blink: bool = True, id: str | None = None) -> None:
         super().__init__(id=id)
         self.backend = backend
@@ -162,6 +165,7 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
             del self._history[:-HISTORY]
             self._position = len(self._history) - 1
         self._switch("item-view")
+        self.post_message(self.ShownChanged())
         return True
 
     def _read_into_view(self, shown: Shown, *, home: bool) -> bool:
