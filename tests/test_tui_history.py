@@ -205,3 +205,15 @@ async def test_restoring_is_refused_read_only(memory_dir: Path) -> None:
         error = screen.query_one("#history-error", Static)
         assert await wait_for(pilot, lambda: "read-only" in str(error.render()))
     assert MemoryStore(memory_dir).get("preferences", "coffee").content == "Espresso, uncommitted."
+
+
+def test_the_diff_highlights_the_words_that_changed_in_a_line() -> None:
+    from wikimem import RecallItem
+    from wikimem_tui.git_history import Version
+    from wikimem_tui.screens.history import diff_text
+
+    version = Version("a" * 40, "x", "2026-07-20T09:00:00+00:00", "s", RecallItem("f", "n", "Tea with milk, no sugar."),
+                      "wiki/f.md")
+    text = diff_text(version, RecallItem("f", "n", "Tea with lemon, no sugar."))
+    marked = {text.plain[span.start:span.end] for span in text.spans if "reverse" in str(span.style)}
+    assert marked == {"milk", "lemon"}

@@ -14,6 +14,9 @@ author names are untrusted text, shown through ``wikimem_tui.safe``.
 
 from __future__ import annotations
 
+import difflib
+import re
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -68,14 +71,57 @@ def diff_text(version: Version, current: RecallItem | None) -> Text:
     lines = diff_lines(item.content, current.content if current else None, f"version {version.short}", "now")
     if current is not None and not lines:
         out.append("The content is the same as now.\n", style="dim")
+    rendered = []
     for line in lines:
         style = ("green" if line.startswith("+") else "red" if line.startswith("-") else
                  "cyan" if line.startswith("@@") else "")
         if line.startswith(("+++", "---")):
             style = "bold"
-        out.append_text(safe_line(line, style))
+        rendered.append(safe_line(line, style))
+    _mark_changed_words(lines, rendered)
+    for text in rendered:
+        out.append_text(text)
         out.append("\n")
     return out
+
+
+_TOKEN_RE = re.compile(r"\s+|\w+|[^\w\s]")
+
+
+def _mark_changed_words(lines: list[str], rendered: list[Text]) -> None:
+    """Where n removed lines are followed by n added ones, highlight the words that changed in each pair.
+
+    A one-line item edited in one word otherwise shows as two long lines to
+    compare by eye. Lines holding hidden characters are left plain (their
+    shown text is longer than the text, so offsets would not match).
+    """
+    i = 0
+    while i < len(lines):
+        j = i
+        while j < len(lines) and lines[j].startswith("-") and not lines[j].startswith("---"):
+            j += 1
+        k = j
+        while k < len(lines) and lines[k].startswith("+") and not lines[k].startswith("+++"):
+            k += 1
+        if j > i and k - j == j - i:
+            for old, new in zip(range(i, j), range(j, k)):
+                _highlight_pair(lines[old], lines[new], rendered[old], rendered[new])
+        i = max(k, i + 1)
+
+
+def _highlight_pair(old: str, new: str, old_text: Text, new_text: Text) -> None:
+    if old_text.plain != old or new_text.plain != new:
+        return
+    a, b = _TOKEN_RE.findall(old[1:]), _TOKEN_RE.findall(new[1:])
+    starts_a = [1 + sum(len(t) for t in a[:n]) for n in range(len(a) + 1)]
+    starts_b = [1 + sum(len(t) for t in b[:n]) for n in range(len(b) + 1)]
+    for tag, a1, a2, b1, b2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if a2 > a1:
+            old_text.stylize("bold reverse", starts_a[a1], starts_a[a2])
+        if b2 > b1:
+            new_text.stylize("bold reverse", starts_b[b1], starts_b[b2])
 
 
 class HistoryScreen(ModalScreen[RecallItem | None]):

@@ -138,7 +138,9 @@ class RetractScreen(ModalScreen[Write | None]):
                              id="retract-rows")
             with Horizontal(id="retract-fields"):
                 yield Label("review reason")
-                yield SafeInput(f"retracted: {self.target}", id="retract-reason", cursor_blink=self._cursor_blink)
+                # Not the [[link]] form: a reason in the item's content must not add a link to what it retracts.
+                reason = self.target.strip("[]") if self.subject[0] == "item" else self.target
+                yield SafeInput(f"retracted: {reason}", id="retract-reason", cursor_blink=self._cursor_blink)
             yield Static(id="retract-summary")
             yield Static(id="retract-error")
             with Horizontal(id="retract-buttons"):
