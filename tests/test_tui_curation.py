@@ -371,3 +371,23 @@ def test_the_backend_has_one_promotion_only() -> None:
     for gone in ("evidence_line", "promotion_content", "promotion_detail"):
         assert not hasattr(backend, gone)
 
+
+
+def test_the_audit_snapshot_re_reads_a_file_a_store_change_names_even_when_its_stat_is_unchanged(
+        memory_dir: Path) -> None:
+    import os
+
+    from wikimem_tui.curation_reads import CurationReader
+    from wikimem_tui.messages import StoreChange
+
+    curated(memory_dir)
+    reader = CurationReader(memory_dir)
+    assert [d.name for d in reader.audit("people", "Alice-city").rests_on_it] == ["trip", "pointer"]
+    path = memory_dir / "wiki" / "notes.md"
+    stat = path.stat()
+    path.write_text(path.read_text(encoding="utf-8").replace("[[people:Alice-city]]", "[[people:Alice-town]]"),
+                    encoding="utf-8")  # same length, and the time put back: an editor that keeps the mtime
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert [d.name for d in reader.audit("people", "Alice-city").rests_on_it] == ["trip", "pointer"]  # stale
+    reader.changed(StoreChange(frozenset({"notes"})))
+    assert reader.audit("people", "Alice-city").rests_on_it == []

@@ -3,8 +3,9 @@
 ``wikimem.audit`` and ``wikimem.retraction`` read the whole memory when
 handed a path. The app asks them again after every edit, so it keeps one
 ``wikimem.lint.Snapshot`` and refreshes it before each question: only files
-whose ``(mtime_ns, size)`` changed are re-read, so on a big store an audit
-costs the edit, not the store. The snapshot is not thread-safe and the
+whose ``(mtime_ns, size)`` changed, or that a store change named
+(:meth:`CurationReader.changed`: an edit that keeps both is still seen), are
+re-read, so on a big store an audit costs the edit, not the store. The snapshot is not thread-safe and the
 questions run in thread workers, so each one holds a lock from refresh to
 answer. Nothing here writes.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from wikimem import DiaryItem, audit, retraction
 from wikimem.curation import Audit, Dependent
 from wikimem.lint import Snapshot
+from wikimem_tui.messages import StoreChange
 
 __all__ = ["CurationReader", "MinuteCiters"]
 
@@ -39,13 +41,23 @@ class CurationReader:
         self.root = root
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
+        self._changed_lock = threading.Lock()  # the UI thread adds while a question may be running
+        self._changed: set[str] = set()
+
+    def changed(self, change: StoreChange) -> None:
+        """Remember the files a store change names: the next question re-reads them whatever their stat says."""
+        with self._changed_lock:
+            self._changed.update(f"wiki/{f}.md" for f in change.wiki_files)
+            self._changed.update(f"diary/{d}.md" for d in change.diary_dates)
 
     def _fresh(self) -> Snapshot:
         """The snapshot, brought up to date (call with the lock held)."""
+        with self._changed_lock:
+            changed, self._changed = self._changed, set()
         if self._snapshot is None:
             self._snapshot = Snapshot.read(self.root)
         else:
-            self._snapshot.refresh()
+            self._snapshot.refresh(changed)
         return self._snapshot
 
     def audit(self, file: str, name: str) -> Audit:

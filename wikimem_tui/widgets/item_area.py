@@ -28,6 +28,7 @@ from textual.widgets import ContentSwitcher, TabbedContent, TabPane
 from wikimem import RecallItem
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
+from wikimem_tui.curation_reads import CurationReader
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.widgets.editor import ItemEditor
@@ -72,6 +73,8 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         self.catalogue: Catalogue | None = None
         """Names and links (for link marks and backlinks); None until the first build."""
         self._cursor_blink = cursor_blink
+        self.curation = CurationReader(backend.root)
+        """The warm snapshot audit and retraction read (``item_curation.py``)."""
         self._history: list[Shown] = []
         self._position = -1
 
@@ -201,7 +204,8 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         self.reshow()
 
     def store_changed(self, change: StoreChange) -> None:
-        """Another process wrote: the item being edited may need a reload or a choice."""
+        """A write, ours or another process's: audits re-read its files; an open draft may need a reload or a choice."""
+        self.curation.changed(change)
         if change.external and self.editing and self.editor.file in change.wiki_files:
             self.editor.disk_changed()
 

@@ -38,6 +38,7 @@ class ItemCuration(Widget):
     """Audit, retract and history for the item or diary day shown."""
 
     backend: Backend
+    curation: CurationReader
     _cursor_blink: bool
 
     if TYPE_CHECKING:
@@ -51,14 +52,6 @@ class ItemCuration(Widget):
         def open_day(self, date: str, time: str | None = None) -> None: ...
         def reshow(self) -> None: ...
         def _refused(self, what: str, exc: BaseException | None) -> None: ...
-
-    @property
-    def curation(self) -> CurationReader:
-        """The warm snapshot the audit and retraction lists are read from (made on first use)."""
-        reader = getattr(self, "_curation_reader", None)
-        if reader is None:
-            reader = self._curation_reader = CurationReader(self.backend.root)
-        return reader
 
     def _subject(self, what: str) -> tuple[str, str, str] | None:
         """``("item", file, name)`` or ``("day", date, time)`` of what is shown; None (with a hint) otherwise."""
