@@ -295,11 +295,28 @@ async def test_c_in_the_audit_clears_review_marks_as_an_undoable_edit(memory_dir
         assert "Marked for review" in screen_text(pilot.app)
         await pilot.press("c")
         assert await wait_for(pilot, lambda: review_reasons(get(memory_dir, "notes", "trip").content) == [])
-        assert get(memory_dir, "notes", "trip").content == item.content
+        cleared = get(memory_dir, "notes", "trip")
+        assert (cleared.content, cleared.owner, cleared.ts) == (item.content, "agent", TS)  # checked, not new knowledge
+        assert journal(memory_dir)[-1]["detail"] == "review of notes:trip"
         assert await wait_for(pilot, lambda: "marked for review" not in screen_text(pilot.app))
         pilot.app.query_one(ItemView).focus()
         await pilot.press("ctrl+z")
         assert await wait_for(pilot, lambda: review_reasons(get(memory_dir, "notes", "trip").content) == ["check the date"])
+
+
+async def test_clearing_marks_of_an_item_changed_since_the_audit_writes_nothing(memory_dir: Path) -> None:
+    curated(memory_dir)
+    store = MemoryStore(memory_dir)
+    store.add("notes", "trip", mark_for_review(store.get("notes", "trip").content, "check"), owner="agent", ts=TS)
+    async with started(make_app(make_backend(memory_dir)), (120, 40), notifications=True) as pilot:
+        said = record_toasts(pilot.app)
+        await open_item(pilot, "notes", "trip")
+        await audit_screen(pilot)
+        changed = mark_for_review("Visit Alice in Berlin in June.\n(evidence: [[people:Alice-city]])", "check")
+        store.add("notes", "trip", changed, owner="agent", ts=TS)  # the agent, while the curator reads
+        await pilot.press("c")
+        assert await wait_for(pilot, lambda: any("changed on disk since it was shown" in s for s in said))
+    assert get(memory_dir, "notes", "trip").content == changed  # not reviewed as shown: the mark stays
 
 
 def test_curate_keeps_owner_source_and_ts_of_a_marked_item(memory_dir: Path) -> None:

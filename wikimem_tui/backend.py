@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem import (ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, dismiss, mark_for_review,
-                     review_reasons, undismiss)
+from wikimem import (ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, clear_review_marks, dismiss,
+                     mark_for_review, review_reasons, undismiss)
 from wikimem_tui.catalogue import Key, norm
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
@@ -246,39 +246,44 @@ class Backend:
         marks: Sequence[RecallItem] = (),
         deletes: Sequence[RecallItem] = (),
         *,
+        clears: Sequence[RecallItem] = (),
         reason: str = "",
         what: str,
     ) -> Write:
-        """Mark ``marks`` for review (``reason``) and delete ``deletes``: checked, all or nothing, one undo step.
+        """Mark ``marks`` for review, delete ``deletes``, clear the marks of ``clears``: all or nothing, one undo step.
 
         Each item is passed as it was read and shown; under one hold of the
         store lock every one of them is compared with the file first, so a
         single change on disk (``ConflictError``) writes nothing at all. A
         review mark is a line in the item's own content
-        (``wikimem.mark_for_review``; an item already marked with the same
-        reason is left alone) and keeps the item's owner, source and ``ts``:
-        a mark says "check this", it is not new knowledge, so the item must
-        not look fresh to a time-gated query. ``what`` names the step in the
-        journal's detail and in undo ("retraction of diary 2026-07-21 14:30").
+        (``wikimem.mark_for_review`` with ``reason``; an item already marked
+        with the same reason is left alone), and clearing removes those lines
+        (the item was reviewed as shown). Both keep the item's owner, source
+        and ``ts``: a mark says "check this", a cleared mark "checked", and
+        neither is new knowledge, so the item must not look fresh to a
+        time-gated query. ``what`` names the step in the journal's detail and
+        in undo ("retraction of diary 2026-07-21 14:30").
         """
-        self._writable(f"marked {len(marks)} and deleted {len(deletes)} item(s) ({what})")
+        self._writable(f"changed {len(marks) + len(deletes) + len(clears)} item(s) ({what})")
+        text = " ".join(reason.split())
         new = {(m.file, m.name): mark_for_review(m.content, reason) for m in marks
-               if " ".join(reason.split()) not in review_reasons(m.content)}  # ValueError before any write
+               if text not in review_reasons(m.content)}  # ValueError before any write
+        new.update({(c.file, c.name): clear_review_marks(c.content) for c in clears if review_reasons(c.content)})
         changes: list[ItemChange] = []
         files: set[str] = set()
         with self.store.locked():
-            for item in [*marks, *deletes]:
+            for item in [*marks, *deletes, *clears]:
                 current = self.store.get(item.file, item.name)
                 if content_of(current) != item.content:
                     raise ConflictError(item.file, item.name, item.content, current)
             try:
-                for m in marks:
-                    if (m.file, m.name) in new:
-                        after = self.store.add(m.file, m.name, new[(m.file, m.name)], owner=m.owner,
-                                               source_conv=m.source_conv, ts=m.ts, detail=what,
-                                               expected=m.content, by=self.owner)
-                        changes.append(ItemChange(m.file, m.name, m, after))
-                        files.add(m.file)
+                for item in [*marks, *clears]:
+                    if (item.file, item.name) in new:
+                        after = self.store.add(item.file, item.name, new[(item.file, item.name)], owner=item.owner,
+                                               source_conv=item.source_conv, ts=item.ts, detail=what,
+                                               expected=item.content, by=self.owner)
+                        changes.append(ItemChange(item.file, item.name, item, after))
+                        files.add(item.file)
                 for d in deletes:
                     self.store.remove(d.file, d.name, owner=self.owner, detail=what, expected=d.content)
                     changes.append(ItemChange(d.file, d.name, d, None))

@@ -19,7 +19,7 @@ from rich.text import Text
 from textual import work
 from textual.widget import Widget
 
-from wikimem import ConflictError, DiaryItem, clear_review_marks
+from wikimem import ConflictError, DiaryItem, RecallItem
 from wikimem_tui.backend import Backend, ReadOnlyError, Write
 from wikimem_tui.curation_reads import CurationReader
 from wikimem_tui.safe import safe_line
@@ -76,8 +76,8 @@ class ItemCuration(Widget):
         if subject is None:
             return
         kind, a, b = subject
+        item = self.view.item
         if kind == "item":
-            item = self.view.item
             assert item is not None
             title = safe_line(f"Audit of {a}:{b}", "bold")
             screen = AuditScreen(title, subject, lambda: item_rows(self.curation.audit(a, b)), provenance(item))
@@ -97,25 +97,21 @@ class ItemCuration(Widget):
                 self.open_day(choice[2], choice[3] or None)
         elif choice[0] == "retract":
             await self._retract((choice[1], choice[2], choice[3]))
-        elif choice[0] == "reviewed":
-            self._clear_marks(choice[1], choice[2])
+        elif choice[0] == "reviewed" and item is not None:
+            self._clear_marks(item)
 
     def _day_rows(self, date: str, entries: list[DiaryItem], time: str | None) -> list[Row]:
         return day_rows(self.curation.day(date, entries, time))
 
-    def _clear_marks(self, file: str, name: str) -> None:
-        """The item has been reviewed: its review mark lines go (one checked, undoable edit)."""
-        item = self.backend.store.get(file, name)
-        if item is None:
-            self.notify(f"{file}:{name} no longer exists", severity="warning", markup=False)
-            return
+    def _clear_marks(self, item: RecallItem) -> None:
+        """The item has been reviewed as shown: its review mark lines go (checked against that text, undoable)."""
         try:
-            self.backend.save(file, name, clear_review_marks(item.content), expected=item.content)
+            self.backend.curate(clears=[item], what=f"review of {item.file}:{item.name}")
         except (ReadOnlyError, ConflictError, ValueError) as exc:
             self._refused("cleared", exc)
             return
-        self.notify(f"review marks of {file}:{name} cleared · ctrl+z undoes it", markup=False)
-        self.open_item(file, name)
+        self.notify(f"review marks of {item.file}:{item.name} cleared · ctrl+z undoes it", markup=False)
+        self.open_item(item.file, item.name)
 
     # -- retraction ----------------------------------------------------------------------------
 
