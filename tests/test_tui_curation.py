@@ -61,6 +61,12 @@ def wiki_items(root: Path) -> set[Any]:
     return {(i.file, i.name, i.content, i.owner, i.source_conv, i.ts) for i in MemoryStore(root).items()}
 
 
+async def open_day(pilot: Any, date: str, time: str | None = None) -> None:
+    """Show a diary day in the item view, as the calendar, the tree or the queue would."""
+    pilot.app.post_message(OpenDiaryDay(date, time))
+    await pilot.pause()
+
+
 async def audit_screen(pilot: Any) -> AuditScreen:
     await pilot.press("A")
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
@@ -125,8 +131,7 @@ async def test_enter_on_an_audit_row_opens_its_place(memory_dir: Path) -> None:
 async def test_A_on_a_diary_day_lists_what_cites_each_entry_transitively(memory_dir: Path) -> None:
     curated(memory_dir)
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        pilot.app.post_message(OpenDiaryDay("2026-07-21"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21")
         await audit_screen(pilot)
         text = screen_text(pilot.app)
     at_ten = text[text.index("diary 2026-07-21 10:00"):text.index("diary 2026-07-21 11:00")]
@@ -152,8 +157,7 @@ async def test_retracting_an_entry_marks_everything_resting_on_it_and_lint_repor
     curated(memory_dir)
     diary_before = (memory_dir / "diary" / "2026-07-21.md").read_bytes()
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        pilot.app.post_message(OpenDiaryDay("2026-07-21", "10:00"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("X")
         screen = await retract_screen(pilot)
         assert rows(screen) == {"people:Alice-city": "mark", "notes:trip": "mark"}  # transitive; the link-only one not
@@ -215,8 +219,7 @@ async def test_an_item_changed_on_disk_after_the_listing_writes_nothing(memory_d
     curated(memory_dir)
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
         await open_item(pilot, "notes", "trip")
-        pilot.app.post_message(OpenDiaryDay("2026-07-21", "10:00"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("X")
         screen = await retract_screen(pilot)
         MemoryStore(memory_dir).add("notes", "trip", "Visit Alice in Berlin in May.\n(evidence: [[people:Alice-city]])",
@@ -236,8 +239,7 @@ async def test_an_item_changed_on_disk_after_the_listing_writes_nothing(memory_d
 async def test_retracting_from_a_day_with_several_entries_asks_which(memory_dir: Path) -> None:
     curated(memory_dir)
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        pilot.app.post_message(OpenDiaryDay("2026-07-21"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21")
         await pilot.press("X")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
         picker = pilot.app.screen
@@ -343,8 +345,7 @@ async def test_derived_items_and_entries_carry_the_badge_in_the_item_and_day_vie
         assert "notes:said" in title and "↺ derived" in title
         await open_item(pilot, "notes", "trip")
         assert "↺ derived" not in str(pilot.app.query_one("#item-title").render())
-        pilot.app.post_message(OpenDiaryDay("2026-07-21"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21")
         body = str(pilot.app.query_one("#item-body").render()).splitlines()
     headings = [line for line in body if line.startswith("## ")]
     assert headings == ["## 09:15", "## 10:00", "## 11:00  ↺ derived"]
@@ -353,8 +354,7 @@ async def test_derived_items_and_entries_carry_the_badge_in_the_item_and_day_vie
 async def test_day_view_promotion_is_the_librarys_draft_with_its_provenance_rule_and_undo(memory_dir: Path) -> None:
     curated(memory_dir)
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        pilot.app.post_message(OpenDiaryDay("2026-07-21", "10:00"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("p")
         await pilot.pause()
         await pilot.press(*"places", "enter", *"berlin", "enter")
@@ -374,8 +374,7 @@ async def test_day_view_promotion_is_the_librarys_draft_with_its_provenance_rule
 async def test_day_view_promotion_warns_when_every_entry_is_derived(memory_dir: Path) -> None:
     curated(memory_dir)
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        pilot.app.post_message(OpenDiaryDay("2026-07-21", "11:00"))
-        await pilot.pause()
+        await open_day(pilot, "2026-07-21", "11:00")
         await pilot.press("p")
         assert await wait_for(pilot, lambda: "every selected entry is derived" in screen_text(pilot.app))
         assert "↺ derived" in screen_text(pilot.app)
