@@ -3,13 +3,19 @@
 Run ``python scripts/screenshots.py`` from the repository root. The app runs
 headless on a fresh copy of ``wikimem/demo`` with a pinned "today" and clock,
 so the pictures change only when the app or the demo does: one per pane at
-120x40 plus the main screen at 80x24.
+120x40 plus the main screen at 80x24. The curation shots (audit, retract,
+history) first curate the copy the way a user would — two diary entries
+promoted with evidence lines, an item citing one of them, and a git
+repository with a few commits (pinned dates and author, so the commit ids
+in the picture are stable) — then open the screen.
 """
 
 from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
@@ -19,26 +25,63 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from wikimem import MemoryIndex, MemoryStore  # noqa: E402
+from wikimem import MemoryIndex, MemoryStore, draft_promotion  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
 from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.demo import make_demo_copy  # noqa: E402
-from wikimem_tui.messages import OpenItem  # noqa: E402
+from wikimem_tui.messages import OpenDiaryDay, OpenItem  # noqa: E402
 
 TODAY = dt.date(2026, 11, 28)
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
 OUT = ROOT / "screenshots"
 
 Step = Callable[[Any], Awaitable[None]]
+Prepare = Callable[[Path], None]
 
 
-def make_app(scratch: Path) -> WikimemApp:
+def _git(root: Path, *args: str, date: str = "2026-11-20T09:00:00+00:00") -> None:
+    env = {**os.environ, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date}
+    subprocess.run(["git", "-C", str(root), "-c", "user.name=wikimem demo", "-c", "user.email=demo@example.invalid",
+                    "-c", "commit.gpgsign=false", *args], check=True, capture_output=True, env=env)
+
+
+def _curated(root: Path) -> None:
+    """Promote two entries with evidence, cite one promoted item, and keep a git history of the wiki."""
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "wiki", "diary")
+    _git(root, "commit", "-q", "-m", "memory as of 20 November", date="2026-11-20T09:00:00+00:00")
+    store = MemoryStore(root)
+    scope = store.diary.day("2026-11-19")
+    draft = draft_promotion(scope)
+    store.add("work", "q4-demo-scope", draft.content, owner="agent:companion", detail=draft.detail,
+              ts="2026-11-21T08:00:00+00:00")
+    store.add("agent_notes", "demo-week-plan", "Keep the week before the Q4 demo free of new tasks.\n"
+              "(evidence: [[work:q4-demo-scope]])", owner="agent:companion", ts="2026-11-21T08:05:00+00:00")
+    knee = draft_promotion(store.diary.day("2026-11-16")[:1], store.get("health", "knee-injury"))
+    store.add("health", "knee-injury", knee.content, owner="user:xnne", detail=knee.detail,
+              ts="2026-11-21T08:10:00+00:00")
+    _git(root, "add", "wiki")
+    _git(root, "commit", "-q", "-m", "promoted the Q4 scope and the knee", date="2026-11-21T09:00:00+00:00")
+    music = store.get("preferences", "music")
+    assert music is not None
+    changed = music.content.replace("Mogwai and", "Mogwai, Explosions in the Sky and")
+    store.add("preferences", "music", changed, owner=music.owner, source_conv=music.source_conv,
+              ts="2026-11-28T08:00:00+00:00")
+    _git(root, "add", "wiki")
+    _git(root, "commit", "-q", "-m", "music: more post-rock", date="2026-11-28T09:00:00+00:00")
+    store.add("preferences", "music", changed + " Lo-fi beats in the evening, never while coding.",
+              owner=music.owner, source_conv=music.source_conv, ts="2026-11-28T11:00:00+00:00")
+
+
+def make_app(scratch: Path, prepare: Prepare | None = None) -> WikimemApp:
     """The app over a fresh demo copy, pinned and non-blinking, no watcher.
 
     The Backend hands its pinned ``today`` to the index, so "昨天" & co. in
     the pictured query resolve against TODAY.
     """
     root = make_demo_copy(scratch)
+    if prepare is not None:
+        prepare(root)
     store = MemoryStore(root)
     index = MemoryIndex(store, use_jieba=False)
     backend = Backend(root=root, store=store, index=index, owner="tui:demo",
@@ -89,6 +132,36 @@ async def _promote(pilot: Any) -> None:
     await pilot.pause(1.5)  # the similar items are looked up in a worker
 
 
+async def _loaded(pilot: Any) -> None:
+    """Until the screen's worker answered (the evidence graph, or git)."""
+    for _ in range(600):
+        if getattr(pilot.app.screen, "loaded", False):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)
+
+
+async def _audit(pilot: Any) -> None:
+    pilot.app.post_message(OpenItem("work", "q4-demo-scope"))
+    await pilot.pause(0.3)
+    await pilot.press("A")
+    await _loaded(pilot)
+
+
+async def _retract(pilot: Any) -> None:
+    pilot.app.post_message(OpenDiaryDay("2026-11-19", "13:15"))
+    await pilot.pause(0.3)
+    await pilot.press("X")
+    await _loaded(pilot)
+
+
+async def _history(pilot: Any) -> None:
+    pilot.app.post_message(OpenItem("preferences", "music"))
+    await pilot.pause(0.3)
+    await pilot.press("H")
+    await _loaded(pilot)
+
+
 SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
     ("main-80x24", (80, 24), None),
     ("tree-item", (120, 40), _item),
@@ -100,12 +173,17 @@ SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
     ("queue", (120, 40), _key("R")),
     ("queue-promote", (120, 40), _promote),
     ("help", (120, 40), _key("f1")),
+    ("audit", (120, 40), _audit),
+    ("retract", (120, 40), _retract),
+    ("history", (120, 40), _history),
 ]
+#: Shots taken on a curated copy (see ``_curated``).
+CURATED = {"audit", "retract", "history"}
 
 
 async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Path) -> Path:
     """Run one app, do ``step``, save ``screenshots/<name>.svg``."""
-    app = make_app(scratch)
+    app = make_app(scratch, _curated if name in CURATED else None)
     async with app.run_test(size=size) as pilot:
         await _ready(pilot)
         if step is not None:

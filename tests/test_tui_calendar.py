@@ -8,7 +8,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.widgets import Input, OptionList, Static, TextArea
 
-from wikimem import MemoryStore
+from wikimem import MemoryStore, draft_promotion
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, StoreChanged
@@ -257,6 +257,9 @@ async def test_clicking_the_month_arrows_changes_month(tmp_path: Path) -> None:
 def test_promotion_journals_which_diary_entries_it_came_from(tmp_path: Path) -> None:
     store = MemoryStore(seeded(tmp_path))
     backend = Backend(root=tmp_path, store=store, index=None, owner="tui:test", clock=lambda: NOW)  # type: ignore[arg-type]
-    backend.promote(store.diary.day("2026-07-21"), "places", "beach")
+    entries = store.diary.day("2026-07-21")
+    draft = draft_promotion(entries)
+    backend.promote_draft(entries, "places", "beach", draft.content, expected=None, owner="tui:test", source=None,
+                          detail=draft.detail)
     last = store.journal.entries()[-1]
     assert last["detail"] == "promoted from diary 2026-07-21 09:00, 2026-07-21 14:30"

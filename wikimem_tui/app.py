@@ -1,4 +1,4 @@
-"""The App: layout, bindings, message routing, background workers. Nothing else.
+"""The App: layout, bindings, message routing. Nothing else.
 
 It receives a ``Backend`` (store, index, owner, pinned clock, the one
 writer) rather than building one, so tests and snapshots run against a
@@ -6,10 +6,11 @@ temporary memory with a fixed "today". Widgets get the backend through their
 constructor and never talk to each other: they post messages from
 ``messages.py`` (or their own) and this class routes them. What happens to
 the item in front of the user lives in ``ItemArea``; slow work (catalogue,
-index, warm-up, file watching, undo) runs in workers so the first paint never
-waits for the store. Actions that cannot run now (read-only, nothing open,
-nothing to undo) are disabled through ``check_action`` — dimmed in the
-footer — and say why when invoked anyway, from a key or the palette.
+index, warm-up, file watching) runs in workers (``app_workers.py``) so the
+first paint never waits for the store. Actions that cannot run now
+(read-only, nothing open, nothing to undo) are disabled through
+``check_action`` (``app_guards.py``) — dimmed in the footer — and say why
+when invoked anyway, from a key or the palette.
 """
 
 from __future__ import annotations
@@ -24,15 +25,16 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Input, Static, TabbedContent, TabPane, TextArea
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.widgets import Static, TabbedContent, TabPane
 
+from wikimem_tui.app_guards import ITEM_ACTIONS, WRITE_ACTIONS, AppGuards
+from wikimem_tui.app_workers import AppWorkers
 from wikimem_tui.backend import Backend, ReadOnlyError, UndoRefused
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
 from wikimem_tui.live_notice import LiveNotices
-from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
+from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
 from wikimem_tui.screens.goto import GoToScreen
@@ -46,13 +48,7 @@ from wikimem_tui.widgets.query_panel import QueryPanel
 from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
-__all__ = ["WikimemApp", "WRITE_ACTIONS"]
-
-#: Actions that write: disabled (with the reason) when read-only.
-WRITE_ACTIONS = {"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary", "promote",
-                 "external_editor", "undo"}
-#: Actions on the item shown in the view.
-ITEM_ACTIONS = {"edit", "rename", "move", "delete", "external_editor", "copy_link", "copy_block"}
+__all__ = ["ITEM_ACTIONS", "WRITE_ACTIONS", "WikimemApp"]
 
 #: (pane name, tab title, widget class) of the panes beside the item pane.
 PANES: list[tuple[str, str, type[Widget]]] = [
@@ -64,7 +60,7 @@ PANES: list[tuple[str, str, type[Widget]]] = [
 ]
 
 
-class WikimemApp(App[None]):
+class WikimemApp(AppWorkers, AppGuards, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -93,6 +89,9 @@ class WikimemApp(App[None]):
         Binding("ctrl+z", "undo", "Undo", id="undo", show=False),  # toasts after each write say "ctrl+z undoes it"
         Binding("a", "append_diary", "Append diary", id="append-diary", show=False),
         Binding("p", "promote", "Promote", id="promote", show=False),
+        Binding("A", "audit", "Audit", id="audit"),
+        Binding("X", "retract", "Retract", id="retract", show=False),
+        Binding("H", "history", "History", id="history", show=False),
         Binding("g", "goto", "Go to", id="goto"),
         Binding("alt+left", "back", "Back", id="back", show=False),
         Binding("alt+right", "forward", "Forward", id="forward", show=False),
@@ -199,105 +198,6 @@ class WikimemApp(App[None]):
         for status in self.query("#status").results(Static):  # none once the app is shutting down
             status.update(text)
 
-    # -- workers ----------------------------------------------------------------
-
-    @work(thread=True, exclusive=True, group="catalogue", exit_on_error=False)
-    def build_catalogue(self) -> None:
-        """(Re)build the catalogue off the UI thread and hand it to the tree."""
-        worker = get_current_worker()
-        pending, current = self._pending, self.catalogue
-        store = self.backend.store
-        if current is None:
-            catalogue = Catalogue.build(store)
-        else:
-            catalogue = current.updated(store, pending.wiki_files, pending.diary_dates)
-        if not worker.is_cancelled:
-            self.call_from_thread(self._catalogue_built, catalogue, pending)
-
-    def _catalogue_built(self, catalogue: Catalogue, done: StoreChange) -> None:
-        self.catalogue = catalogue
-        if not self.query(ItemArea):  # the app is shutting down: nothing left to show it in
-            return
-        p = self._pending
-        self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
-        self.query_one(TopicTree).set_catalogue(catalogue)
-        self.query_one(DiaryCalendar).set_catalogue(catalogue)
-        self.item_area.set_catalogue(catalogue)
-        self._refresh_keys()
-
-    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
-    def build_index(self, files: frozenset[str] | None = None) -> None:
-        """Build (or refresh ``files`` of) the search index, with progress on the status line."""
-        index = self.backend.index
-        shown = [-1]
-
-        def progress(done: int, total: int) -> None:
-            pct = 100 * done // total if total else 100
-            if pct != shown[0]:  # one UI update per percent, not per file
-                shown[0] = pct
-                self.call_from_thread(self.update_status, f"index: building {pct}% ({done}/{total} files)")
-
-        if files is not None:
-            index.refresh_files(sorted(files))
-        else:
-            index.build(progress=progress)
-        self.call_from_thread(self._index_built, files is None)
-
-    @work(thread=True, exclusive=True, group="warm", exit_on_error=False)
-    def warm_index(self) -> None:
-        """Pack common terms now, not in the first queries needing them.
-
-        Its own group: a refresh after an external change (group ``index``)
-        does not cancel it, and queries never wait for it (the index takes
-        its lock per chunk only).
-        """
-        worker = get_current_worker()
-        self.backend.index.warm(should_stop=lambda: worker.is_cancelled)
-
-    def _index_built(self, full: bool) -> None:
-        first = not self.index_ready
-        self.index_ready = True
-        self.update_status()
-        self.post_message(IndexReady())
-        if full:
-            self.warm_index()
-        if first and self._index_stale:
-            self._index_stale = False
-            self.build_index(frozenset(self.backend.store.files()))
-
-    @on(IndexReady)
-    def _index_ready(self) -> None:
-        for panel in self.query(QueryPanel):  # none once the app is shutting down
-            panel.set_index_building(False)
-
-    @work(exclusive=True, group="watch", exit_on_error=False)
-    async def watch_files(self) -> None:
-        """Follow edits by other processes under the memory directory."""
-        from wikimem_tui.watch import watch_store
-
-        def changed(change: StoreChange) -> None:
-            self.post_message(StoreChanged(change))
-
-        def ready() -> None:
-            self.watcher_ready = True
-
-        def own() -> None:
-            self.own_echoes += 1
-
-        try:
-            await watch_store(self.backend.root, changed, own=self.backend.own_writes,
-                              force_polling=self._force_polling, on_ready=ready, on_own=own)
-        except Exception as exc:  # inotify limits, vanished directory…
-            self.notify(f"live updates off: {exc}", severity="warning", markup=False)
-
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        """A background job failed: say so and keep running (the files are untouched)."""
-        if event.state == WorkerState.ERROR and event.worker.group in ("catalogue", "index", "warm", "watch", "undo"):
-            self.notify_error(f"{event.worker.group} failed: {event.worker.error}")
-            if event.worker.group == "index":
-                self.update_status("index: failed (see notification)")
-
     # -- routing ----------------------------------------------------------------
 
     @on(OpenItem)
@@ -317,6 +217,10 @@ class WikimemApp(App[None]):
         for tree in self.query(TopicTree):  # none while the app shuts down
             tree.reveal(message.file, message.name)
         self._refresh_keys()
+
+    @on(ItemArea.ShownChanged)
+    def _shown_changed(self) -> None:
+        self._refresh_keys()  # audit, promote, history… depend on what is shown
 
     @on(HealthPane.ShowJournal)
     def _show_journal(self) -> None:
@@ -342,55 +246,6 @@ class WikimemApp(App[None]):
         for pane, *_ in PANES:  # every side pane has refresh_from_store
             self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]
         self._refresh_keys()
-
-    # -- what can run now -------------------------------------------------------------
-
-    def _refresh_keys(self) -> None:
-        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
-        if self.screen_stack:
-            self.refresh_bindings()
-
-    def disabled_reason(self, action: str) -> str | None:
-        """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
-        areas = self.query(ItemArea)
-        if not areas:  # not composed yet, or shutting down
-            return None
-        area = areas.first()
-        if action in WRITE_ACTIONS and self.backend.read_only:
-            what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
-            return f"read-only (--read-only): {what} would write to the memory; nothing written"
-        if action in ITEM_ACTIONS - {"edit", "external_editor"} and area.editing:
-            return "finish editing first (ctrl+s saves, esc cancels)"
-        if action in ITEM_ACTIONS and not area.editing and area.view.item is None:
-            return "open an item first (t tree, g go to)"
-        if action == "promote" and area.shown_day is None:
-            return "open a diary day first (tree: diary, or the calendar)"
-        if action == "undo" and self.backend.last_write is None:
-            return "nothing to undo: the app has written nothing this session"
-        if action == "back" and not area.can_go_back:
-            return "nothing to go back to"
-        if action == "forward" and not area.can_go_forward:
-            return "nothing to go forward to"
-        if action == "goto" and self.catalogue is None:
-            return "still reading the store…"
-        return None
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
-        if action in ("save", "cancel") and not self.editing:
-            return False
-        if action == "undo" and isinstance(self.focused, (Input, TextArea)):
-            return False  # the text field's own undo
-        return None if self.disabled_reason(action) else True
-
-    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
-        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
-        handled = await super().run_action(action, default_namespace, namespaces)
-        if not handled and isinstance(action, str) and default_namespace in (None, self):
-            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
-            if reason:
-                self.notify(reason, severity="warning", markup=False)
-        return handled
 
     # -- actions ----------------------------------------------------------------
 
@@ -462,6 +317,18 @@ class WikimemApp(App[None]):
     def action_promote(self) -> None:
         """Promote entries of the diary day shown into a wiki item."""
         self.item_area.promote()
+
+    def action_audit(self) -> None:
+        """What the item shown rests on and what rests on it (for a diary day: what cites its entries)."""
+        self.item_area.audit()
+
+    def action_retract(self) -> None:
+        """Retract the item shown or a diary entry: mark or delete what rests on it."""
+        self.item_area.retract()
+
+    def action_history(self) -> None:
+        """Past versions of the item shown, from git, with diff and restore."""
+        self.item_area.history()
 
     def action_back(self) -> None:
         """Back to the item opened before."""

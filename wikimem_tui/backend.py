@@ -25,98 +25,29 @@ promise is kept in one place:
 from __future__ import annotations
 
 import datetime as dt
-import getpass
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem import ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, dismiss, undismiss
+from wikimem import (ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, clear_review_marks, dismiss,
+                     mark_for_review, review_reasons, undismiss)
 from wikimem_tui.catalogue import Key, norm
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
+from wikimem_tui.writes import KEEP, ItemChange, ReadOnlyError, UndoRefused, Write, content_of, default_owner
 
 if TYPE_CHECKING:  # retrieval loads lazily; the app must paint before it is imported
     from wikimem import MemoryIndex
 
 __all__ = [
     "Backend", "ItemChange", "KEEP", "ReadOnlyError", "UndoRefused", "Write", "default_owner",
-    "evidence_line", "promotion_content", "promotion_detail",
 ]
-
-
-def default_owner() -> str:
-    """``tui:<login>``: who the journal says edited, when no --owner is given."""
-    try:
-        login = getpass.getuser()
-    except Exception:  # no login name in some containers
-        login = "unknown"
-    return f"tui:{login}"
 
 
 def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.timezone.utc)
-
-
-def evidence_line(entry: DiaryItem) -> str:
-    """The trail back to one diary entry (promotion keeps one per entry)."""
-    who = f", owner {entry.owner}" if entry.owner else ""
-    return f"(evidence: diary {entry.date} {entry.time}{who})"
-
-
-def promotion_content(entries: list[DiaryItem], existing: str | None = None) -> str:
-    """Existing content (if any), then each entry's text followed by its evidence line."""
-    parts = [existing] if existing else []
-    parts += [f"{entry.content}\n{evidence_line(entry)}" for entry in entries]
-    return "\n\n".join(parts)
-
-
-def promotion_detail(entries: list[DiaryItem]) -> str:
-    """The journal's note on a promotion: which diary entries it came from."""
-    return "promoted from diary " + ", ".join(f"{entry.date} {entry.time}" for entry in entries)
-
-
-class ReadOnlyError(PermissionError):
-    """The app runs with --read-only: the write was not made (the message says what it would have been)."""
-
-
-class UndoRefused(Exception):
-    """Undo did not write anything; the message says why."""
-
-
-class _Keep:
-    def __repr__(self) -> str:
-        return "KEEP"
-
-
-#: ``owner=`` / ``source=`` default of :meth:`Backend.save`: keep what the item has.
-KEEP: Any = _Keep()
-
-
-@dataclass(frozen=True)
-class ItemChange:
-    """One item as a write found it (``before``) and left it (``after``); None: absent."""
-
-    file: str
-    name: str
-    before: RecallItem | None
-    after: RecallItem | None
-
-
-@dataclass(frozen=True)
-class Write:
-    """One write the app made, as undo needs it: what it was and what it changed."""
-
-    what: str
-    """Human words for it: "edit of preferences:tea"."""
-    changes: tuple[ItemChange, ...] = ()
-    diary: DiaryItem | None = None
-    """Set for a diary append: append-only, never undone."""
-
-
-def _content(item: RecallItem | None) -> str | None:
-    return item.content if item is not None else None
 
 
 @dataclass
@@ -283,27 +214,6 @@ class Backend:
         return {(item.file, norm(item.name)): item for item in self.store.items()
                 if word in item.content and any((link.file, norm(link.name)) == target for link in item.links)}
 
-    def promote(self, entries: list[DiaryItem], file: str, name: str) -> RecallItem:
-        """Write diary ``entries`` into ``file:name`` (appended when it exists) with evidence lines.
-
-        An existing item keeps its owner (and its source, unless it had
-        none and every entry shares one); a new item is the app's. The
-        existing content is read and checked under one lock hold, so an
-        agent write in between cannot be lost. ``ValueError`` → nothing written.
-        """
-        self._writable(f"promoted {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} to {file}:{name}")
-        with self.store.locked():
-            existing = self.store.get(file, name)
-            sources = {e.source_conv for e in entries}
-            shared = sources.pop() if len(sources) == 1 else None
-            owner = existing.owner if existing is not None else self.owner
-            source = (existing.source_conv if existing is not None else None) or shared
-            content = promotion_content(entries, _content(existing))
-            item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
-                                  detail=promotion_detail(entries), expected=_content(existing), by=self.owner)
-            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, existing, item),)), [file])
-        return item
-
     def promote_draft(
         self,
         entries: Sequence[DiaryItem],
@@ -329,6 +239,77 @@ class Backend:
             item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
                                   detail=detail, expected=expected, by=self.owner)
             self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, before, item),)), [file])
+        return item
+
+    def curate(
+        self,
+        marks: Sequence[RecallItem] = (),
+        deletes: Sequence[RecallItem] = (),
+        *,
+        clears: Sequence[RecallItem] = (),
+        reason: str = "",
+        what: str,
+    ) -> Write:
+        """Mark ``marks`` for review, delete ``deletes``, clear the marks of ``clears``: all or nothing, one undo step.
+
+        Each item is passed as it was read and shown; under one hold of the
+        store lock every one of them is compared with the file first, so a
+        single change on disk (``ConflictError``) writes nothing at all. A
+        review mark is a line in the item's own content
+        (``wikimem.mark_for_review`` with ``reason``; an item already marked
+        with the same reason is left alone), and clearing removes those lines
+        (the item was reviewed as shown). Both keep the item's owner, source
+        and ``ts``: a mark says "check this", a cleared mark "checked", and
+        neither is new knowledge, so the item must not look fresh to a
+        time-gated query. ``what`` names the step in the journal's detail and
+        in undo ("retraction of diary 2026-07-21 14:30").
+        """
+        self._writable(f"changed {len(marks) + len(deletes) + len(clears)} item(s) ({what})")
+        text = " ".join(reason.split())
+        new = {(m.file, m.name): mark_for_review(m.content, reason) for m in marks
+               if text not in review_reasons(m.content)}  # ValueError before any write
+        new.update({(c.file, c.name): clear_review_marks(c.content) for c in clears if review_reasons(c.content)})
+        changes: list[ItemChange] = []
+        files: set[str] = set()
+        with self.store.locked():
+            for item in [*marks, *deletes, *clears]:
+                current = self.store.get(item.file, item.name)
+                if content_of(current) != item.content:
+                    raise ConflictError(item.file, item.name, item.content, current)
+            try:
+                for item in [*marks, *clears]:
+                    if (item.file, item.name) in new:
+                        after = self.store.add(item.file, item.name, new[(item.file, item.name)], owner=item.owner,
+                                               source_conv=item.source_conv, ts=item.ts, detail=what,
+                                               expected=item.content, by=self.owner)
+                        changes.append(ItemChange(item.file, item.name, item, after))
+                        files.add(item.file)
+                for d in deletes:
+                    self.store.remove(d.file, d.name, owner=self.owner, detail=what, expected=d.content)
+                    changes.append(ItemChange(d.file, d.name, d, None))
+                    files.add(d.file)
+            finally:  # what was written is undoable even when a later write failed (disk full…)
+                write = Write(what, tuple(changes))
+                if changes:
+                    self._done(write, files)
+        return write
+
+    def restore(self, version: RecallItem, *, expected: str | None, label: str) -> RecallItem:
+        """Put an older ``version`` of an item back (content, owner and source), e.g. from git history.
+
+        Checked like an edit: ``expected`` is the content shown as current
+        (None: the item does not exist now); ``ts`` is the restore's time
+        and the journal's detail names the version (``label``). Undoable.
+        """
+        file = version.file
+        self._writable(f"restored {file}:{version.name} to {label}")
+        with self.store.locked():
+            before = self.store.get(file, version.name)
+            item = self.store.add(file, version.name, version.content, owner=version.owner,
+                                  source_conv=version.source_conv, ts=self.clock(), detail=f"restored {label}",
+                                  expected=expected, by=self.owner)
+            self._done(Write(f"restore of {file}:{item.name} to {label}", (ItemChange(file, item.name, before, item),)),
+                       [file])
         return item
 
     def dismiss(self, entries: Sequence[DiaryItem], *, note: str | None = None) -> int:
@@ -374,8 +355,8 @@ class Backend:
             with self.store.locked():
                 for change in write.changes:
                     current = self.store.get(change.file, change.name)
-                    if _content(current) != _content(change.after):
-                        raise ConflictError(change.file, change.name, _content(change.after), current)
+                    if content_of(current) != content_of(change.after):
+                        raise ConflictError(change.file, change.name, content_of(change.after), current)
                 for change in write.changes:
                     self._restore(change, detail)
                 self._done(Write(detail), {c.file for c in write.changes}, remember=False)  # undo is not undone
@@ -385,7 +366,7 @@ class Backend:
         return write
 
     def _restore(self, change: ItemChange, detail: str) -> None:
-        expected = _content(change.after)
+        expected = content_of(change.after)
         if change.before is None:
             self.store.remove(change.file, change.name, owner=self.owner, expected=expected, detail=detail)
             return

@@ -7,6 +7,12 @@ only needs positions). A resolved link is underlined and clickable (the
 click action carries an index into ``self.links``, never the untrusted name),
 a dangling one is marked. Backlinks come from the ``Catalogue``'s reverse
 map, built off the UI thread once per store change.
+
+Curation state is shown where the text is read: the derived badge
+(``badges.badge_for``: written from recall answers, not independent
+evidence) on an item's title and on each diary entry, and an item's review
+marks (``<!-- wikimem-review: … -->``, e.g. left by a retraction) as a
+banner above its content, with the keys that act on them.
 """
 
 from __future__ import annotations
@@ -21,10 +27,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links
+from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links, review_reasons
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.safe import safe_line, safe_text
+from wikimem_tui.widgets.badges import badge_for
 
 __all__ = ["ItemView", "render_content", "provenance"]
 
@@ -68,6 +75,20 @@ def provenance(item: RecallItem | DiaryItem) -> Text:
     return line
 
 
+def review_banner(content: str) -> Text | None:
+    """The review marks of ``content`` as a banner (None when unmarked)."""
+    reasons = review_reasons(content)
+    if not reasons:
+        return None
+    text = Text(end="")
+    for reason in reasons:
+        text.append_text(safe_line(f"⚑ marked for review: {reason or '(no reason given)'}", "bold"))
+        text.append("\n")
+    text.append("A audits what it rests on (c there clears the mark once checked) · X retracts it · "
+                "lint reports it until then", style="dim")
+    return text
+
+
 def _key_label(file: str, name: str) -> Text:
     text = safe_line(file, "bold")
     text.append(":")
@@ -92,6 +113,8 @@ class ItemView(VerticalScroll):
     ItemView { padding: 0 1; }
     ItemView #item-title { text-style: bold; color: $accent; }
     ItemView #item-meta { color: $text-muted; }
+    ItemView #item-review { display: none; background: $warning 20%; color: $text; padding: 0 1; margin-top: 1; }
+    ItemView #item-review.shown { display: block; }
     ItemView #item-body { margin: 1 0; }
     ItemView .section { text-style: bold; margin-top: 1; }
     ItemView OptionList { height: auto; max-height: 10; border: none; padding: 0; }
@@ -114,6 +137,7 @@ class ItemView(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static(id="item-title")
         yield Static(id="item-meta")
+        yield Static(id="item-review")
         yield _Body(id="item-body")
         yield Static("Links", classes="section", id="links-title")
         yield OptionList(id="item-links")
@@ -125,9 +149,12 @@ class ItemView(VerticalScroll):
 
     # -- what to show -----------------------------------------------------------
 
-    def _set(self, title: Text, meta: Text, body: Text) -> None:
+    def _set(self, title: Text, meta: Text, body: Text, review: Text | None = None) -> None:
         self.query_one("#item-title", Static).update(title)
         self.query_one("#item-meta", Static).update(meta)
+        banner = self.query_one("#item-review", Static)
+        banner.update(review or "")
+        banner.set_class(review is not None, "shown")
         self.query_one("#item-body", Static).update(body)
 
     def _set_lists(self, links: list[WikiLink], catalogue: Catalogue | None, backlinks: list[tuple[str, str]]) -> None:
@@ -170,7 +197,12 @@ class ItemView(VerticalScroll):
         self.links = []
         body = render_content(item.content, catalogue, self.links)
         backlinks = catalogue.backlinks_of(item.file, item.name) if catalogue else []
-        self._set(_key_label(item.file, item.name), provenance(item), body)
+        title = _key_label(item.file, item.name)
+        badge = badge_for(item.content)
+        if badge is not None:
+            title.append("  ")
+            title.append_text(badge)
+        self._set(title, provenance(item), body, review_banner(item.content))
         self._set_lists(self.links, catalogue, backlinks)
         if home:
             self.scroll_home(animate=False)
@@ -179,7 +211,8 @@ class ItemView(VerticalScroll):
         """The item is gone (deleted here or on disk)."""
         self.show_empty()
         self.shown = ("item", file, name)
-        self._set(_key_label(file, name), Text(""), Text("This item does not exist (any more).", style="italic"))
+        self._set(_key_label(file, name), Text("H: its history in git (a deleted item can be restored from there)",
+                                               style="dim"), Text("This item does not exist (any more).", style="italic"))
 
     def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None) -> None:
         """A whole RecallFile: every item's heading and content."""
@@ -208,6 +241,10 @@ class ItemView(VerticalScroll):
         for entry in entries:
             style = "bold reverse" if time is not None and entry.time == time else "bold"
             body.append(f"## {entry.time}", style=style)
+            badge = badge_for(entry.content)
+            if badge is not None:
+                body.append("  ")
+                body.append_text(badge)
             body.append("\n")
             body.append_text(render_content(entry.content, catalogue, self.links))
             body.append("\n")
@@ -215,7 +252,9 @@ class ItemView(VerticalScroll):
             body.append("\n\n")
         if not entries:
             body.append("No entries.", style="dim")
-        self._set(Text(f"diary {date}", style="bold"), Text(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'} · p: promote to the wiki", style="dim"), body)
+        count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+        hint = f"{count} · p promote to the wiki · A what rests on them · X retract an entry"
+        self._set(Text(f"diary {date}", style="bold"), Text(hint, style="dim"), body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)
 
