@@ -223,3 +223,14 @@ def test_cos_floor_can_be_changed_on_a_live_index(store: MemoryStore) -> None:
     with pytest.raises(ValueError):
         index.set_cos_floor(3.0)
     assert (index.cos_floor, index.cos_floor_source) == (None, "off")
+
+
+def test_a_replacement_index_shares_the_in_memory_vectors(store: MemoryStore) -> None:
+    embedder = CountingEmbedder()
+    old = manual(store, embedder, vector_cache="read")
+    old.sync_vectors()
+    new = MemoryIndex(store, use_jieba=False, embedder=embedder, vector_sync="manual", vector_cache="read")
+    new.share_vectors(old)
+    assert new.plan_vectors().to_embed == 0
+    assert new.retrieve("ocean").embedding_used
+    assert len(embedder.texts) == 4  # three items once, then the query

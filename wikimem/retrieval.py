@@ -87,6 +87,8 @@ class MemoryIndex:
         get_fusion(fusion)  # ValueError if unknown
         if vector_sync not in SYNC_MODES or vector_cache not in CACHE_MODES:
             raise ValueError(f"vector_sync must be one of {SYNC_MODES} and vector_cache one of {CACHE_MODES}")
+        #: Who embeds the wiki's items ("query" or "manual"), and whether vectors reach the disk.
+        self.vector_sync, self.vector_cache = vector_sync, vector_cache
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
@@ -376,6 +378,18 @@ class MemoryIndex:
         with self._lock:
             semantic.adopt(keys, matrix)
             return semantic.status(self._fresh())
+
+    def share_vectors(self, other: MemoryIndex) -> None:
+        """Use ``other``'s vector caches (same embedder), e.g. for an index rebuilt with another tokenizer.
+
+        The vectors belong to the items' text, not to the tokenizer, so a
+        replacement index need not embed anything again -- which matters
+        when they are held in memory only (``vector_cache="read"``).
+        """
+        mine, theirs = self._semantic, other._semantic
+        if mine is not None and theirs is not None and mine.embedder is theirs.embedder:
+            with self._lock:
+                mine.share(theirs)
 
     def _vector_entries(self) -> tuple[Semantic, list[tuple[tuple[str, str], str]]] | None:
         """The embedding half and the cache entries of the index as it is now (None without one)."""

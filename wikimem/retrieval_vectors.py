@@ -199,6 +199,12 @@ class Semantic:
         self._use(keys, matrix)
         self.synced = True
 
+    def share(self, other: Semantic) -> None:
+        """Read and write ``other``'s caches from now on (in-memory vectors included)."""
+        self.wiki_cache, self.diary_cache = other.wiki_cache, other.diary_cache
+        self.synced = other.synced
+        self._loaded = None
+
     def _use(self, keys: list[dict[str, str]], matrix: Any) -> None:
         self._loaded = (keys, matrix)
         self._row_of = {}
