@@ -371,7 +371,7 @@ class QueryPanel(Widget):
         self._show(message.result)
         if message.why is not None and self.pinned is not None:
             self.why_box.show_why(message.why)
-        hits = sum(1 for e in message.result.items if e.is_hit)
+        hits = sum(1 for e in message.result.items if e.source == "hit" or e.rank is not None)  # link-hits too
         links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
         self._status(f"{hits} hit{'' if hits == 1 else 's'}, {links} linked{timing}")

@@ -92,11 +92,10 @@ class WhyNotBox(Static, can_focus=True):
             return
         title = Text("why (not) recalled  ", style="bold")
         title.append_text(safe_line(f"{self.pinned[0]}:{self.pinned[1]}"))
-        title.append("   ")
-        title.append("w", style=Style(bold=True, meta={"@click": "pick"}))
-        title.append(" another · ", style=Style(dim=True))
-        title.append("x", style=Style(bold=True, meta={"@click": "unpin"}))
-        title.append(" unpin", style=Style(dim=True))
+        title.append("    ")
+        title.append("w: pin another", style=Style(dim=True, meta={"@click": "pick"}))
+        title.append(" · ", style=Style(dim=True))
+        title.append("x: unpin", style=Style(dim=True, meta={"@click": "unpin"}))
         lines = [title]
         if self.why is None:
             lines.append(Text(note or "", style="dim italic"))
