@@ -138,21 +138,28 @@ async def test_bm25_only_for_now_embeds_nothing_and_queries_say_why(root: Path) 
 
 
 @pytest.fixture()
-def one_per_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    """One text per embedding call, so progress and pausing can be watched batch by batch."""
+def held(monkeypatch: pytest.MonkeyPatch) -> ScriptedEmbedder:
+    """An embedder whose batches (one text each) wait for the test: progress is watched batch by batch."""
     import wikimem_tui.widgets.query_embed as query_embed
 
     monkeypatch.setattr(query_embed, "BATCH", 1)
-
-
-async def test_start_now_syncs_in_a_worker_with_progress_and_then_queries_fuse(root: Path, one_per_batch: None) -> None:
     embedder = ScriptedEmbedder()
     embedder.gate = threading.Semaphore(0)
+    return embedder
+
+
+async def start_now(pilot: Any) -> None:
+    """Answer the cost dialog with "start now"; the sync is then running (its batches held)."""
+    await plan_dialog(pilot)
+    await pilot.press("s")
+    assert await wait_for(pilot, lambda: embed_state(pilot.app).state == "syncing")
+
+
+async def test_start_now_syncs_in_a_worker_with_progress_and_then_queries_fuse(root: Path, held: ScriptedEmbedder) -> None:
+    embedder = held
     app = embed_app(root, embedder)
     async with app.run_test(size=(120, 40)) as pilot:
-        await plan_dialog(pilot)
-        await pilot.press("s")
-        assert await wait_for(pilot, lambda: embed_state(app).state == "syncing")
+        await start_now(pilot)
         await ask_query(pilot, "ocean")  # answered while the sync is held back: BM25 only, says so
         assert await wait_for(pilot, lambda: "not ready: embedding 0% (0/3)" in summary(app))
         embedder.gate.release()
@@ -166,13 +173,11 @@ async def test_start_now_syncs_in_a_worker_with_progress_and_then_queries_fuse(r
     assert len(VectorCache(root).load()[0]) == 3
 
 
-async def test_e_pauses_the_sync_keeps_its_rows_and_the_next_start_resumes(root: Path, one_per_batch: None) -> None:
-    embedder = ScriptedEmbedder()
-    embedder.gate = threading.Semaphore(0)
+async def test_e_pauses_the_sync_keeps_its_rows_and_the_next_start_resumes(root: Path, held: ScriptedEmbedder) -> None:
+    embedder = held
     app = embed_app(root, embedder)
     async with app.run_test(size=(120, 40)) as pilot:
-        await plan_dialog(pilot)
-        await pilot.press("s")
+        await start_now(pilot)
         embedder.gate.release()
         assert await wait_for(pilot, lambda: "(1/3)" in status_line(app))
         app.query_one("#topic-tree").focus()

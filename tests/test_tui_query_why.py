@@ -41,6 +41,15 @@ def verdict(app: Any) -> str:
     return next((line for line in box(app).splitlines() if line.startswith("verdict:")), "")
 
 
+async def pin_and_ask(pilot: Any, file: str, name: str, query: str, stage: str = "") -> QueryPanel:
+    """Pin ``file:name``, type ``query``, and wait for a verdict (starting with ``stage``)."""
+    panel = pilot.app.query_one(QueryPanel)
+    panel.pin(file, name)
+    await type_query(pilot, query)
+    await wait_for(pilot, lambda: verdict(pilot.app).startswith(f"verdict: {stage}"))
+    return panel
+
+
 async def test_pinned_item_below_the_limit_then_recalled_as_the_limit_grows(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, beach_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         app = pilot.app
@@ -60,10 +69,7 @@ async def test_pinned_item_below_the_limit_then_recalled_as_the_limit_grows(tmp_
 async def test_the_verdict_is_about_the_very_rows_shown(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, beach_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         app = pilot.app
-        panel = app.query_one(QueryPanel)
-        panel.pin("places", "harbour")
-        await type_query(pilot, "beach")
-        await wait_for(pilot, lambda: verdict(app).startswith("verdict: not_candidate"))
+        panel = await pin_and_ask(pilot, "places", "harbour", "beach", "not_candidate")
         why = app.query_one(WhyNotBox).why
         assert why is not None and panel.last_result is why.result  # one run, not two
         assert box(app).splitlines()[1:] == why_not_lines(why)[1:]  # explain --why's words
@@ -74,11 +80,8 @@ async def test_the_verdict_is_about_the_very_rows_shown(tmp_path: Path) -> None:
 async def test_budget_cut_and_time_gate_are_named(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, beach_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         app = pilot.app
-        panel = app.query_one(QueryPanel)
-        panel.pin("places", "dunes")
         app.query_one("#query-budget", Input).value = "3"
-        await type_query(pilot, "beach")
-        await wait_for(pilot, lambda: verdict(app).startswith("verdict: budget"))
+        panel = await pin_and_ask(pilot, "places", "dunes", "beach", "budget")
         assert "cut by the token budget" in verdict(app)
         panel.pin("2026-07-21", "07:00")
         await wait_for(pilot, lambda: verdict(app).startswith("verdict: time_gate"))
@@ -91,10 +94,7 @@ async def test_budget_cut_and_time_gate_are_named(tmp_path: Path) -> None:
 async def test_x_on_the_box_unpins_and_the_table_stays(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, beach_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         app = pilot.app
-        panel = app.query_one(QueryPanel)
-        panel.pin("places", "harbour")
-        await type_query(pilot, "beach")
-        await wait_for(pilot, lambda: verdict(app).startswith("verdict:"))
+        panel = await pin_and_ask(pilot, "places", "harbour", "beach")
         assert app.query_one(WhyNotBox).display
         app.query_one(WhyNotBox).focus()
         await pilot.press("x")

@@ -34,6 +34,8 @@ ACTION_COMMANDS: list[tuple[str, str, str]] = [
     ("Append diary entry", "Append an entry to the diary", "append_diary"),
     ("Promote diary entries", "Turn entries of the day shown into a wiki item", "promote"),
     ("Go to item", "Fuzzy-find an item by file and name", "goto"),
+    ("Why not recalled?", "Pin an item in the query pane: why the query does (not) recall it", "why_not"),
+    ("Embeddings", "Start embedding the store (shows the cost first), or pause it (--embed)", "embeddings"),
     ("Undo", "Undo the app's last write (edit, new, delete, rename, move, promotion)", "undo"),
     ("Back", "Back to the item opened before", "back"),
     ("Forward", "Forward again after going back", "forward"),
