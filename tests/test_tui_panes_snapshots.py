@@ -92,10 +92,13 @@ def seeded_store(root: Path) -> Backend:
 def explained() -> RetrievalResult:
     return RetrievalResult(
         items=[
-            retrieved("places", "beach", score=0.912, bm25_score=4.331, matched_terms=["beach", "sea"], tokens_est=9),
+            retrieved("places", "beach", score=0.912, bm25_score=4.331, matched_terms=["beach", "sea"], tokens_est=9,
+                      rank=1),
             retrieved("places", "harbour", "link", score=0.0, via="beach", tokens_est=8),
-            retrieved("prefs", "likes-the-sea", score=0.402, bm25_score=1.902, matched_terms=["sea"], tokens_est=5),
-            retrieved("2026-07-21", "14:30", score=0.301, bm25_score=1.1, matched_terms=["beach"], tokens_est=5),
+            retrieved("prefs", "likes-the-sea", "link", score=0.402, bm25_score=1.902, matched_terms=["sea"],
+                      tokens_est=5, via="beach", rank=2),
+            retrieved("2026-07-21", "14:30", score=0.301, bm25_score=1.1, matched_terms=["beach"], tokens_est=5,
+                      rank=3),
         ],
         budget_tokens=30,
         budget_used=27,
@@ -103,6 +106,8 @@ def explained() -> RetrievalResult:
         unresolved_links=["[[places:atlantis]]"],
         time_range=("2026-07-21", "2026-07-21"),
         time_range_source="parsed",
+        query_tokens=["beach", "sea"],
+        time_words=["昨天"],
     )
 
 

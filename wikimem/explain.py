@@ -32,6 +32,7 @@ __all__ = [
     "footer_lines",
     "format_explain",
     "header_lines",
+    "ranking_line",
     "row_fields",
     "row_line",
     "row_note",
@@ -108,13 +109,26 @@ def _cos_floor(result: RetrievalResult) -> str | None:
     )
 
 
-def header_lines(query: str, result: RetrievalResult, tokens: list[str] | None = None) -> list[str]:
-    """The lines before the table: the query, its scored tokens, the ranking and gates."""
+def ranking_line(result: RetrievalResult, embedding: str | None = None) -> str:
+    """How the rows were ranked; ``embedding`` says why an embedder that is configured did not rank them."""
+    if result.embedding_used:
+        return "ranking: BM25 + cosine (fused)"
+    return f"ranking: BM25 (embedding: {embedding or 'off'})"
+
+
+def header_lines(
+    query: str, result: RetrievalResult, tokens: list[str] | None = None, *, embedding: str | None = None
+) -> list[str]:
+    """The lines before the table: the query, its scored tokens, the ranking and gates.
+
+    ``embedding``: see :func:`ranking_line` (e.g. an app whose vectors are
+    still being embedded says so instead of "off").
+    """
     shown = result.query_tokens if tokens is None else tokens
     lines = [
         f"query: {query}",
         f"query tokens: {', '.join(shown) if shown else '(none)'}",
-        "ranking: BM25 + cosine (fused)" if result.embedding_used else "ranking: BM25 (embedding: off)",
+        ranking_line(result, embedding),
         _time_gate(result),
     ]
     if result.time_words:

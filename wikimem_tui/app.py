@@ -39,12 +39,15 @@ from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
 from wikimem_tui.screens.goto import GoToScreen
 from wikimem_tui.screens.help import show_help
+from wikimem_tui.screens.pin_picker import PinPicker
 from wikimem_tui.widgets.calendar import DiaryCalendar
 from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
+from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.query_why import WhyNotBox
 from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
 
@@ -93,6 +96,8 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
         Binding("X", "retract", "Retract", id="retract", show=False),
         Binding("H", "history", "History", id="history", show=False),
         Binding("g", "goto", "Go to", id="goto"),
+        Binding("w", "why_not", "Why not recalled?", id="why-not", show=False),
+        Binding("E", "embeddings", "Embeddings", id="embeddings", show=False),
         Binding("alt+left", "back", "Back", id="back", show=False),
         Binding("alt+right", "forward", "Forward", id="forward", show=False),
         Binding("y", "copy_link", "Copy [[link]]", id="copy-link", show=False),
@@ -131,6 +136,7 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
         self._force_polling = force_polling
         self._pending: StoreChange = StoreChange(external=False)
         self._index_stale = False
+        self._embed_note: str | None = None
         backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
 
     # -- layout -----------------------------------------------------------------
@@ -192,11 +198,65 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
         text.append(note or ("index ready" if self.index_ready else "index: building…"), style="bold")
         text.append(f"  owner {clean_line(b.owner)}", style="dim")
         if b.embed_label:
-            text.append(f"  embed {clean_line(b.embed_label)}", style="dim")
+            embed = f"{b.embed_label} · {self._embed_note}" if self._embed_note else b.embed_label
+            text.append(f"  embed {clean_line(embed)}", style="dim")
         if b.read_only:
             text.append("  READ-ONLY", style="bold red")
         for status in self.query("#status").results(Static):  # none once the app is shutting down
             status.update(text)
+
+    # -- query pane: build progress, why not recalled, embeddings (routing only) --
+
+    def _index_progress(self, pct: int, done: int, total: int) -> None:
+        """The index build's progress: on the status line, and in the query pane (a query may be waiting)."""
+        self.update_status(f"index: building {pct}% ({done}/{total} files)")
+        for panel in self.query(QueryPanel):
+            panel.index_progress(done, total)
+
+    @work(group="app-flow")
+    async def action_why_not(self) -> None:
+        """Pin an item in the query pane to see why the query does (not) recall it.
+
+        The tree's item under the cursor, or the item open in the view; from
+        anywhere else, pick one by name (the query row under the cursor first).
+        """
+        panel = self.query_one(QueryPanel)
+        focused = self.focused
+        key: tuple[str, str] | None = None
+        tree = self.query_one(TopicTree)
+        node = tree.tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
+        if node is not None and node.data is not None and node.data.kind == "item":
+            key = (node.data.file, node.data.name)
+        elif focused is not None and self.item_area in focused.ancestors_with_self and self.item_area.view.item:
+            item = self.item_area.view.item
+            key = (item.file, item.name)
+        elif self.catalogue is None:
+            self.notify("still reading the store…", severity="warning", markup=False)
+            return
+        else:
+            picker = PinPicker(self.catalogue.all_items(), suggested=panel.suggested_pin(),
+                               cursor_blink=self.cursor_blink)
+            key = await self.push_screen_wait(picker)
+        if key is not None:
+            panel.pin(*key)
+            self.action_pane("query")
+
+    @on(WhyNotBox.PickRequested)
+    def _pick_pin(self) -> None:
+        self.action_why_not()
+
+    def action_embeddings(self) -> None:
+        """Embeddings: pause the running sync, or show what embedding costs and offer to start."""
+        embed = self.query_one(QueryPanel).embed_status
+        if embed is None:
+            self.notify("embeddings are off: start with --embed local (offline) or --embed URL", markup=False)
+            return
+        embed.toggle()
+
+    @on(EmbedStatus.Changed)
+    def _embed_changed(self, message: EmbedStatus.Changed) -> None:
+        self._embed_note = message.text
+        self.update_status()
 
     # -- routing ----------------------------------------------------------------
 

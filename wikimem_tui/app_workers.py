@@ -46,6 +46,7 @@ class AppWorkers(App[None]):
         def item_area(self) -> ItemArea: ...
         def update_status(self, note: str | None = None) -> None: ...
         def _refresh_keys(self) -> None: ...
+        def _index_progress(self, pct: int, done: int, total: int) -> None: ...
         def notify_error(self, message: str) -> None: ...
 
     @work(thread=True, exclusive=True, group="catalogue", exit_on_error=False)
@@ -82,7 +83,7 @@ class AppWorkers(App[None]):
             pct = 100 * done // total if total else 100
             if pct != shown[0]:  # one UI update per percent, not per file
                 shown[0] = pct
-                self.call_from_thread(self.update_status, f"index: building {pct}% ({done}/{total} files)")
+                self.call_from_thread(self._index_progress, pct, done, total)
 
         if files is not None:
             index.refresh_files(sorted(files))

@@ -37,6 +37,8 @@ ACTION_COMMANDS: list[tuple[str, str, str]] = [
     ("Retract", "Retract the item or a diary entry shown: mark or delete what rests on it", "retract"),
     ("History", "Past versions of the item shown, from git: diff and restore", "history"),
     ("Go to item", "Fuzzy-find an item by file and name", "goto"),
+    ("Why not recalled?", "Pin an item in the query pane: why the query does (not) recall it", "why_not"),
+    ("Embeddings", "Start embedding the store (shows the cost first), or pause it (--embed)", "embeddings"),
     ("Undo", "Undo the app's last write (edit, new, delete, rename, move, promotion)", "undo"),
     ("Back", "Back to the item opened before", "back"),
     ("Forward", "Forward again after going back", "forward"),

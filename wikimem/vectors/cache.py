@@ -14,6 +14,10 @@ Design constraints, in order:
   still memory-map an older version, so old versions are removed best-effort
   and only versions older than the one just written (a concurrent writer's
   newer file is left alone).
+* **Read-only is in memory.** ``VectorCache(root, persist=False)`` reads the
+  cache on disk (its rows are reused) but keeps whatever a sync produces in
+  this object only: nothing is created, written or swept under ``root``. A
+  read-only app embeds into it and forgets the vectors when it exits.
 """
 
 from __future__ import annotations
@@ -72,18 +76,30 @@ def _np() -> Any:
 
 
 class VectorCache:
-    """One keys file + one matrix in ``root`` (the store root, or ``diary-vectors/``)."""
+    """One keys file + one matrix in ``root`` (the store root, or ``diary-vectors/``).
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    ``persist=False``: read what is on disk, never write there (see the
+    module docstring); what a sync makes is held in memory instead.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, persist: bool = True) -> None:
         self.root = Path(root)
         self.keys_path = self.root / KEYS_FILE
+        #: False: syncs keep their result in memory and nothing under ``root`` is touched.
+        self.persist = persist
+        #: What the last in-memory write made (``persist=False`` only): None = not
+        #: written yet (read the disk), ``()`` = cleared, else (header, keys, matrix).
+        self._memory: tuple[()] | tuple[dict[str, Any], list[Key], Any] | None = None
 
     def __repr__(self) -> str:
-        return f"VectorCache({str(self.root)!r})"
+        return f"VectorCache({str(self.root)!r})" if self.persist else f"VectorCache({str(self.root)!r}, persist=False)"
 
     # ------------------------------------------------------------------ read
     def _read(self) -> tuple[dict[str, Any], list[Key], Any] | None:
         """(header, keys, memmapped matrix), or ``None`` when absent or not trustworthy."""
+        memory = self._memory
+        if memory is not None:
+            return memory or None
         try:
             text = self.keys_path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
@@ -185,7 +201,7 @@ class VectorCache:
         state = self._read()
         header, old_keys, old_matrix = state if state is not None else ({}, [], None)
         if not entries and not merge:
-            if state is not None or self.keys_path.exists():
+            if state is not None or (self.persist and self.keys_path.exists()):
                 self.clear()
             return [], None
         new_keys = [
@@ -237,6 +253,10 @@ class VectorCache:
 
     def _write(self, keys: list[Key], matrix: Any, model: str | None) -> tuple[list[Key], Any]:
         np = _np()
+        if not self.persist:
+            kept = np.ascontiguousarray(matrix, dtype=np.float32)
+            self._memory = (_header("(memory)", model, kept.shape[1]), list(keys), kept)
+            return list(keys), kept
         self.root.mkdir(parents=True, exist_ok=True)
         version = max(self._versions(), default=0) + 1
         while True:  # reserve the name so a concurrent writer cannot pick it too
@@ -249,11 +269,7 @@ class VectorCache:
         try:
             with atomic_writer(self.root / name) as fh:
                 np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
-            # No model name -> no "model" key at all (the reference's layout), not "model": null.
-            header: dict[str, Any] = {"vectors_file": name, "dim": int(matrix.shape[1])}
-            if model is not None:
-                header = {"vectors_file": name, "model": model, "dim": int(matrix.shape[1])}
-            lines = [json.dumps(header, ensure_ascii=False)]
+            lines = [json.dumps(_header(name, model, matrix.shape[1]), ensure_ascii=False)]
             lines += [json.dumps(k, ensure_ascii=False) for k in keys]
             with atomic_writer(self.keys_path) as fh:
                 fh.write(("\n".join(lines) + "\n").encode("utf-8"))
@@ -266,7 +282,10 @@ class VectorCache:
         return keys, np.load(self.root / name, mmap_mode="r", allow_pickle=False)
 
     def clear(self) -> None:
-        """Remove the keys file and every matrix version (best-effort)."""
+        """Remove the keys file and every matrix version (best-effort); in memory when not persisting."""
+        if not self.persist:
+            self._memory = ()
+            return
         with contextlib.suppress(OSError):
             self.keys_path.unlink()
         self._sweep(keep=None)
@@ -284,6 +303,13 @@ class VectorCache:
                 # Best-effort: Windows refuses while a live index maps it.
                 with contextlib.suppress(OSError):
                     (self.root / f"vectors-{version:06d}.npy").unlink()
+
+
+def _header(vectors_file: str, model: str | None, dim: int) -> dict[str, Any]:
+    """The keys file's first line. No model name -> no "model" key at all (the reference's layout)."""
+    if model is None:
+        return {"vectors_file": vectors_file, "dim": int(dim)}
+    return {"vectors_file": vectors_file, "model": model, "dim": int(dim)}
 
 
 class _Run:

@@ -1,8 +1,10 @@
-"""The query panel's knobs: limit, budget, links, tokenizer, fusion weight, time range.
+"""The query panel's knobs: limit, budget, links, tokenizer, fusion weight, cos floor, time range.
 
 A widget of its own so the panel only hears *meaningful* changes: every
-control's raw ``Changed`` event stops here and becomes one of three messages
-(query knobs changed, fusion weight changed, tokenizer changed). The
+control's raw ``Changed`` event stops here and becomes one of four messages
+(query knobs changed, fusion weight changed, cos floor changed, tokenizer
+changed). The cos floor knob (``auto``, ``off`` or a cosine) exists only
+when an embedder is configured: without embeddings there is no floor. The
 tokenizer knob starts at the index's real mode and a change to the mode
 already in force (the knob being set back after a failed switch) is dropped,
 so only a user's click or space rebuilds the index. It is a checkbox, not a
@@ -30,7 +32,25 @@ from textual.widgets import Checkbox, DataTable, Input, Label
 from wikimem import TimeRange, parse_date_span, parse_time_range
 from wikimem_tui.widgets.query_results import fit_columns
 
-__all__ = ["QueryKnobs", "QueryParams"]
+__all__ = ["QueryKnobs", "QueryParams", "parse_floor"]
+
+FLOOR_HELP = "cos floor: auto, off, or a cosine within [-1, 1]"
+
+
+def parse_floor(text: str) -> float | str | None:
+    """The cos floor knob's value as ``MemoryIndex.set_cos_floor`` takes it; ``ValueError`` if bad."""
+    lowered = text.strip().lower()
+    if lowered in ("", "auto"):
+        return "auto"
+    if lowered in ("off", "none"):
+        return None
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise ValueError(FLOOR_HELP) from None
+    if not -1.0 <= value <= 1.0:  # also rejects NaN
+        raise ValueError(FLOOR_HELP)
+    return value
 
 
 @dataclass(frozen=True)
@@ -51,6 +71,7 @@ class QueryKnobs(Widget):
     QueryKnobs {
         layout: grid; height: auto; grid-size: 6; grid-columns: 13 15 11 11 14 1fr; grid-gutter: 0 1;
     }
+    QueryKnobs.-embed { grid-size: 7; grid-columns: 13 15 11 11 14 13 1fr; }
     QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
     QueryKnobs Horizontal { height: 1; }
     QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
@@ -70,6 +91,13 @@ class QueryKnobs(Widget):
             super().__init__()
             self.weight = weight
 
+    class FloorChanged(Message):
+        """A valid cos floor was typed: a cosine, ``None`` (off) or ``"auto"``."""
+
+        def __init__(self, floor: float | str | None) -> None:
+            super().__init__()
+            self.floor = floor
+
     class TokenizerChanged(Message):
         """The user picked another tokenizer than the one in force."""
 
@@ -84,11 +112,14 @@ class QueryKnobs(Widget):
             super().__init__()
             self.text = text
 
-    def __init__(self, *, use_jieba: bool, fusion: float | None, id: str | None = None) -> None:
-        super().__init__(id=id)
+    def __init__(
+        self, *, use_jieba: bool, fusion: float | None, floor: str | None = None, id: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes="-embed" if floor is not None else None)
         self.use_jieba = use_jieba
         """The tokenizer of the index in force (a Select event for it is not a change)."""
         self._fusion = fusion
+        self._floor = floor
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -109,6 +140,11 @@ class QueryKnobs(Widget):
                 str(self._fusion) if enabled else "", placeholder="w", compact=True, id="query-fusion",
                 disabled=not enabled, tooltip="BM25's share in the fused score" if enabled else "needs an embedder",
             )
+        if self._floor is not None:  # only with embeddings: the floor is a cosine's
+            with Horizontal():
+                yield Label("floor")
+                yield Input(self._floor, placeholder="auto", compact=True, id="query-floor",
+                            tooltip="cos floor for items without a BM25 match: auto (the model's), off, or a cosine")
         with Horizontal():
             yield Label("time")
             yield Input(placeholder="A or A..B / 昨天", compact=True, id="query-time")
@@ -168,6 +204,16 @@ class QueryKnobs(Widget):
             self.post_message(self.FusionChanged(weight))
         else:
             self.post_message(self.Invalid("fusion weight must be between 0 and 1"))
+
+    @on(Input.Changed, "#query-floor")
+    def _floor_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        try:
+            floor = parse_floor(event.value)
+        except ValueError as exc:
+            self.post_message(self.Invalid(str(exc)))
+            return
+        self.post_message(self.FloorChanged(floor))
 
     @on(Checkbox.Changed, "#query-jieba")
     def _tokenizer_changed(self, event: Checkbox.Changed) -> None:

@@ -8,18 +8,36 @@ index is not promised to be thread-safe) and a worker whose query is no
 longer the newest skips the call; results that arrive for an older sequence
 number are dropped, so a slow query can never overwrite a newer one.
 
-Querying is read-only by construction: this module calls ``retrieve`` and,
-for the tokenizer knob, builds a *new* in-memory index (swapped in whole); it never writes a file.
-Every name and term on screen comes from memory text and is drawn as ``Text``
-(see ``query_results``); the knobs and their validation live in ``query_knobs``.
+What the table and summary say is what the library decided, in the words of
+``wikimem.explain`` (see ``query_results``): ranks and scores of link rows
+that are also hits, the scored query tokens, the time words that chose the
+window, the cosine floor and what it removed.
+
+Why (not) recalled: an item can be pinned (``pin``; the App's ``w`` pins the
+tree's or the item view's item, or picks one by name). While one is, the
+worker asks ``MemoryIndex.why_not`` instead of ``retrieve`` -- the same
+pipeline run -- and shows its ``result`` in the table and its verdict in the
+``WhyNotBox``, live as the query and the knobs change.
+
+While the index builds, a typed query waits and the status line says how far
+the build is (``index_progress``); it runs the moment the App says the index
+is ready. With an embedder, ``EmbedStatus`` (``query_embed``) plans and runs
+the vector sync; until it is done queries rank with BM25 only and the
+ranking line says why.
+
+Querying is read-only by construction: this module calls ``retrieve`` /
+``why_not`` and, for the tokenizer knob, builds a *new* in-memory index
+(swapped in whole); it never writes a file (the vector sync writes the
+derived cache, unless read-only). Every name and term on screen comes from
+memory text and is drawn as ``Text``; the knobs and their validation live in
+``query_knobs``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -34,25 +52,18 @@ from textual.worker import get_current_worker
 from wikimem import RetrievalResult, RetrievedItem
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
+from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
-from wikimem_tui.widgets.query_results import agent_text, open_message_for, row_cells, summary_lines
+from wikimem_tui.widgets.query_results import COLUMNS, agent_text, open_message_for, row_cells, summary_lines
+from wikimem_tui.widgets.query_tokenizer import NO_JIEBA, floor_text, jieba_installed, rebuilt_index, tokens_name
+from wikimem_tui.widgets.query_why import WhyNotBox
+
+if TYPE_CHECKING:
+    from wikimem.why import WhyNot
 
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
 DEBOUNCE_SECONDS = 0.15
-NO_JIEBA = "jieba is not installed (pip install jieba): staying on bigrams"
-
-
-def jieba_installed() -> bool:
-    """Whether ``import jieba`` can work, asked now (not cached: it may be installed meanwhile)."""
-    try:
-        return importlib.util.find_spec("jieba") is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _tokens(use_jieba: bool) -> str:
-    return "jieba" if use_jieba else "bigrams"
 
 
 class QueryPanel(Widget):
@@ -70,15 +81,17 @@ class QueryPanel(Widget):
     QueryPanel #query-status { height: 1; color: $text-muted; }
     QueryPanel #query-status.-error { color: $error; }
     QueryPanel #query-results { height: 1fr; }
-    QueryPanel #query-summary { height: auto; max-height: 8; }
+    QueryPanel #query-summary { height: auto; max-height: 10; overflow-y: auto; }
     """
 
     class Results(Message):
-        """A finished retrieval (from the worker thread)."""
+        """A finished retrieval (from the worker thread); ``why`` when an item is pinned."""
 
-        def __init__(self, seq: int, result: RetrievalResult | None, ms: float, error: str = "") -> None:
+        def __init__(
+            self, seq: int, result: RetrievalResult | None, ms: float, error: str = "", why: WhyNot | None = None
+        ) -> None:
             super().__init__()
-            self.seq, self.result, self.ms, self.error = seq, result, ms, error
+            self.seq, self.result, self.ms, self.error, self.why = seq, result, ms, error, why
 
     class IndexSwapped(Message):
         """The index was rebuilt (``ok``) with another tokenizer, or could not be."""
@@ -97,6 +110,7 @@ class QueryPanel(Widget):
         self._rows: list[RetrievedItem] = []
         self.index_building = False
         """While True, queries wait and the status says so (see ``set_index_building``)."""
+        self._building_note = "waiting for the index…"
         self._first_build_started: float | None = None
         self._first_build_told = False
         self.last_result: RetrievalResult | None = None
@@ -114,20 +128,35 @@ class QueryPanel(Widget):
         mode = getattr(self.backend.index, "use_jieba", self.backend.use_jieba)
         return bool(mode)
 
+    @property
+    def why_box(self) -> WhyNotBox:
+        """The pinned item's verdict."""
+        return self.query_one(WhyNotBox)
+
+    @property
+    def embed_status(self) -> EmbedStatus | None:
+        """The embedding sync (None without an embedder)."""
+        found = self.query(EmbedStatus)
+        return found.first() if found else None
+
     def compose(self) -> ComposeResult:
         backend = self.backend
-        fusion = None
+        fusion = floor = None
         if backend.embedder is not None:
             fusion = getattr(backend.index, "fusion_weight", 0.5)
+            floor = floor_text(backend.index)
         yield Input(placeholder="query… (e.g. beach 昨天)", id="query-input")
-        yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, id="query-knobs")
+        yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, floor=floor, id="query-knobs")
+        if backend.embedder is not None:
+            yield EmbedStatus(backend, id="query-embed")
         yield Static(id="query-status", markup=False)
+        yield WhyNotBox(id="query-why")
         yield DataTable(id="query-results", cursor_type="row", zebra_stripes=True)
         yield Static(id="query-summary", markup=False)
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("#", "src", "score", "bm25", "cos", "~tok", "item", "terms / via")
+        table.add_columns(*COLUMNS)
         self._status("type a query")
 
     # -- public API ---------------------------------------------------------
@@ -143,14 +172,51 @@ class QueryPanel(Widget):
                 self.notify(f"index built with jieba in {seconds:.1f} s (bigrams are faster)", markup=False)
         self.index_building = building
         if building:
-            self._status(note or "index building…")
+            self._building_note = note or "waiting for the index…"
+            self._status(self._building_note)
         else:
             self.run_query()
+            embed = self.embed_status
+            if embed is not None:
+                embed.index_ready()
+
+    def index_progress(self, done: int, total: int) -> None:
+        """How far the App's index build is: a waiting query says so."""
+        pct = 100 * done // total if total else 100
+        self._building_note = f"waiting for the index ({pct}%): the query runs when it is ready"
+        if self.index_building:
+            self._status(self._building_note)
+            if self.why_box.pinned is not None:
+                self.why_box.waiting(self._building_note)
+
+    @property
+    def pinned(self) -> tuple[str, str] | None:
+        """The item whose fate is shown (``pin``), or None."""
+        return self.why_box.pinned
+
+    def pin(self, file: str, name: str) -> None:
+        """Show why ``file:name`` is (not) recalled by the current query, live as it changes."""
+        self.why_box.pin(file, name)
+        self.run_query()
+
+    def unpin(self) -> None:
+        """Stop showing the pinned item's fate."""
+        self.why_box.unpin()
+        self.run_query()
+
+    def suggested_pin(self) -> tuple[str, str] | None:
+        """The result row under the table's cursor (what a picker should offer first), or None."""
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        return (self._rows[row].item.file, self._rows[row].item.name) if 0 <= row < len(self._rows) else None
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
-        """Memory changed: the same query may now recall something else."""
+        """Memory changed: the same query may now recall something else (and new items need vectors)."""
         if change is None or change.wiki_files or change.diary_dates:
             self.run_query()
+        embed = self.embed_status
+        if embed is not None and change is not None and change.wiki_files and not change.external:
+            embed.store_changed()  # external changes reach it through the index refresh (set_index_building)
 
     def run_query(self) -> None:
         """Run the current query with the current knobs now (no debounce)."""
@@ -167,12 +233,14 @@ class QueryPanel(Widget):
         if not params.query.strip() and params.time_range is None:
             self._show(None)
             self._status("type a query")
+            self.why_box.waiting("type a query: its verdict on this item shows here")
             return
         if self.index_building or self.backend.index is None:
-            self._status("index building… the query runs when it is ready")
+            self._status(self._building_note)
+            self.why_box.waiting(self._building_note)
             return
         self._status("searching…")
-        self._retrieve(self._seq, params)
+        self._retrieve(self._seq, params, self.pinned)
 
     # -- input and knobs ----------------------------------------------------
 
@@ -204,6 +272,23 @@ class QueryPanel(Widget):
         message.stop()
         self._error(message.text)
 
+    def on_query_knobs_floor_changed(self, message: QueryKnobs.FloorChanged) -> None:
+        message.stop()
+        index = self.backend.index
+        if index is not None and hasattr(index, "set_cos_floor"):
+            with self._lock:
+                index.set_cos_floor(message.floor)
+        self.run_query()
+
+    def on_embed_status_changed(self, message: EmbedStatus.Changed) -> None:
+        """Fusion became possible (or stopped being): the same query ranks differently. The App shows it too."""
+        if self.last_result is not None and message.ready != self.last_result.embedding_used:
+            self.run_query()
+
+    def on_why_not_box_unpinned(self, message: WhyNotBox.Unpinned) -> None:
+        message.stop()
+        self.run_query()
+
     def on_query_knobs_fusion_changed(self, message: QueryKnobs.FusionChanged) -> None:
         message.stop()
         index = self.backend.index
@@ -226,25 +311,12 @@ class QueryPanel(Widget):
 
     @work(thread=True, exclusive=True, group="query-index")
     def _rebuild_index(self, use_jieba: bool) -> None:
-        from wikimem import MemoryIndex  # lazy: retrieval is only needed here
-
         backend = self.backend
         started = time.perf_counter()
         old = backend.index
-        kwargs: dict[str, Any] = {"use_jieba": use_jieba, "embedder": backend.embedder, "vectors_dir": backend.root}
-        for knob in ("fusion_weight", "fusion"):  # keep the knobs the old index was built with
-            if hasattr(old, knob):
-                kwargs[knob] = getattr(old, knob)
-        try:
-            index = MemoryIndex(backend.store, **kwargs)
-            index.today = backend.today  # query time words resolve against the app's today
-            index.rebuild()
-        except Exception as exc:  # e.g. jieba failing to load: keep the old index
-            self.post_message(self.IndexSwapped(f"index not rebuilt: {exc!r}", ok=False))
-            return
-        if use_jieba and not index.use_jieba:  # installed but broken: the index fell back to bigrams
-            index.close()
-            self.post_message(self.IndexSwapped("jieba could not be loaded: staying on bigrams", ok=False))
+        index, problem = rebuilt_index(backend, use_jieba)
+        if index is None:
+            self.post_message(self.IndexSwapped(problem, ok=False))
             return
         if get_current_worker().is_cancelled:
             index.close()
@@ -254,7 +326,7 @@ class QueryPanel(Widget):
         if hasattr(old, "close"):
             old.close()
         seconds = time.perf_counter() - started
-        self.post_message(self.IndexSwapped(f"index rebuilt with {_tokens(use_jieba)} in {seconds:.1f} s"))
+        self.post_message(self.IndexSwapped(f"index rebuilt with {tokens_name(use_jieba)} in {seconds:.1f} s"))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
@@ -266,26 +338,27 @@ class QueryPanel(Widget):
     # -- the worker and its results -----------------------------------------
 
     @work(thread=True, exclusive=True, group="query")
-    def _retrieve(self, seq: int, params: QueryParams) -> None:
+    def _retrieve(self, seq: int, params: QueryParams, pinned: tuple[str, str] | None) -> None:
         worker = get_current_worker()
+        knobs = {"limit": params.limit, "budget_tokens": params.budget, "expand_links": params.expand_links,
+                 "time_range": params.time_range}
+        why = None
         with self._lock:
             if seq != self._seq or worker.is_cancelled:
                 return  # superseded while waiting
             started = time.perf_counter()
+            index = self.backend.index
             try:
-                result = self.backend.index.retrieve(
-                    params.query,
-                    limit=params.limit,
-                    budget_tokens=params.budget,
-                    expand_links=params.expand_links,
-                    explain=True,
-                    time_range=params.time_range,
-                )
+                if pinned is not None:  # the same run: the verdict is about the rows shown
+                    why = index.why_not(params.query, *pinned, **knobs)
+                    result = why.result
+                else:
+                    result = index.retrieve(params.query, explain=True, **knobs)
             except Exception as exc:  # never let a query take the app down
                 self.post_message(self.Results(seq, None, 0.0, f"query failed: {exc!r}"))
                 return
         ms = (time.perf_counter() - started) * 1000
-        self.post_message(self.Results(seq, result, ms))
+        self.post_message(self.Results(seq, result, ms, why=why))
 
     def on_query_panel_results(self, message: Results) -> None:
         message.stop()
@@ -293,9 +366,12 @@ class QueryPanel(Widget):
             return  # a newer query is on its way
         if message.result is None:
             self._error(message.error)
+            self.why_box.waiting(message.error)
             return
         self._show(message.result)
-        hits = sum(1 for e in message.result.items if e.source == "hit")
+        if message.why is not None and self.pinned is not None:
+            self.why_box.show_why(message.why)
+        hits = sum(1 for e in message.result.items if e.source == "hit" or e.rank is not None)  # link-hits too
         links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
         self._status(f"{hits} hit{'' if hits == 1 else 's'}, {links} linked{timing}")
@@ -309,20 +385,26 @@ class QueryPanel(Widget):
         if result is None:
             summary.update(Text())
             return
-        rank = 0
-        for entry in result.items:
-            if entry.source == "hit":
-                rank += 1
-            self._add_row(table, str(rank) if entry.source == "hit" else "↳", entry, "")
+        for position, entry in enumerate(result.items, 1):
+            self._add_row(table, position, entry, "")
         for entry in result.dropped:
             self._add_row(table, "✂", entry, "dim strike")
         if not result.items:
             table.add_row(Text("no results", style="dim italic"), key="none")
-        lines = summary_lines(result, embedder_configured=self.backend.embedder is not None)
-        summary.update(Text("\n").join(lines))
+        summary.update(Text("\n").join(summary_lines(result, **self._embedding_note(result))))
 
-    def _add_row(self, table: DataTable[Any], rank: str, entry: RetrievedItem, style: str) -> None:
-        table.add_row(*row_cells(rank, entry, style), key=str(len(self._rows)))
+    def _embedding_note(self, result: RetrievalResult) -> dict[str, Any]:
+        """Why an embedder that is configured did not rank this query (for the ranking line)."""
+        if result.embedding_used or self.backend.embedder is None:
+            return {}
+        embed = self.embed_status
+        note = embed.ranking_note() if embed is not None else None
+        if note is None:  # the vectors are ready: the embedder itself failed on this query
+            return {"embedding": "failed for this query, BM25 only", "failed": True}
+        return {"embedding": note, "failed": embed is not None and embed.state == "failed"}
+
+    def _add_row(self, table: DataTable[Any], position: int | str, entry: RetrievedItem, style: str) -> None:
+        table.add_row(*row_cells(position, entry, style), key=str(len(self._rows)))
         self._rows.append(entry)
 
     @on(DataTable.RowSelected, "#query-results")

@@ -5,6 +5,12 @@ rendering can be tested without an App. Every name, term and link here comes
 from memory text an LLM wrote, so all of it is drawn as ``Text`` with control
 characters made visible, never parsed as markup.
 
+The words are ``wikimem.explain``'s, the very ones ``wikimem explain``
+prints: the table's cells and notes (a link row that is also a hit says
+``(via X)  hit #N [terms]``), the query tokens, the time words that chose the
+window, the cosine floor, the budget. This module only lays them out and
+colours them; it writes no sentence of its own about a result.
+
 Narrow tables (``fit_columns``): below ``COMPACT_BELOW`` columns the bm25
 and cos columns fold away (width 0) so ``file:name`` and the matched terms
 keep their room; ``score`` (the fused score, equal to bm25 when there is no
@@ -23,11 +29,15 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from wikimem import RetrievalResult, RetrievedItem
+from wikimem.explain import TABLE_HEADER, footer_lines, header_lines, row_fields, row_note
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.safe import safe_line
 
-__all__ = ["COMPACT_BELOW", "agent_text", "fit_columns", "is_diary_row", "open_message_for", "row_cells",
-           "summary_lines"]
+__all__ = ["COLUMNS", "COMPACT_BELOW", "agent_text", "fit_columns", "is_diary_row", "open_message_for",
+           "row_cells", "summary_lines"]
+
+#: The table's columns: explain's header, then the note (matched terms, or where a link came from).
+COLUMNS = (*TABLE_HEADER.split(), "terms / via")
 
 #: Tables narrower than this hide the low-value columns (the query pane is 84 wide at 120x40: unchanged).
 COMPACT_BELOW = 82
@@ -88,14 +98,6 @@ def agent_text(result: RetrievalResult) -> str:
     return "\n".join(parts)
 
 
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:.3f}"
-
-
-def _address(entry: RetrievedItem) -> str:
-    return f"{entry.item.file}:{entry.item.name}"
-
-
 def fit_columns(table: DataTable[Any], width: int) -> bool:
     """Fold the low-value columns away when ``width`` is narrow, unfold them when wide.
 
@@ -118,48 +120,45 @@ def fit_columns(table: DataTable[Any], width: int) -> bool:
     return compact
 
 
-def summary_lines(result: RetrievalResult, *, embedder_configured: bool) -> list[Text]:
-    """Budget, dropped rows, unresolved links, the time gate and the ranking used."""
-    budget = "no limit" if result.budget_tokens is None else str(result.budget_tokens)
-    lines = [Text(f"budget: used {result.budget_used} / {budget}")]
-    if result.dropped:
-        dropped = Text(f"dropped {len(result.dropped)}: ", style="yellow")
-        parts = [
-            safe_line(f"{_address(e)} ({e.source}, ~{e.tokens_est} tok)") for e in result.dropped
-        ]
-        lines.append(dropped + Text(", ").join(parts))
-    if result.unresolved_links:
-        unresolved = Text("unresolved links: ", style="red")
-        lines.append(unresolved + safe_line(", ".join(result.unresolved_links)))
-    if result.time_range is None:
-        gate = "time gate: none (whole store)"
-    else:
-        start, end = result.time_range
-        gate = f"time gate: {start if start == end else f'{start}..{end}'}"
-        gate += f"  [{result.time_range_source}]"
-        if result.time_range_widened:
-            gate += " (widened: window was empty)"
-    lines.append(Text(gate))
-    if result.embedding_used:
-        lines.append(Text("ranking: BM25 + cosine (fused) · embedding: on", style="green"))
-    elif embedder_configured:
-        lines.append(Text("ranking: embedding: failed → BM25 only", style="bold red"))
-    else:
-        lines.append(Text("ranking: BM25 (embedding: off)"))
-    return lines
+#: Colours of summary lines, by how the line starts (explain's words).
+_LINE_STYLES = (
+    ("ranking: BM25 + cosine", "green"),
+    ("time words:", "cyan"),
+    ("cos floor:", "cyan"),
+    ("dropped ", "yellow"),
+    ("  ", "yellow"),  # one dropped row per line, under "dropped N:"
+    ("unresolved links:", "red"),
+)
 
 
-def row_cells(rank: str, entry: RetrievedItem, style: str = "") -> list[Text]:
-    """One table row: rank, source, scores, tokens, address, matched terms or ``via``."""
+def summary_lines(result: RetrievalResult, *, embedding: str | None = None, failed: bool = False) -> list[Text]:
+    """explain's lines around its table (less the query itself, which is in the box above).
+
+    ``embedding`` replaces "off" in the ranking line when an embedder is
+    configured but did not rank this query (vectors not ready yet, or
+    ``failed``: then the line is red).
+    """
+    lines = header_lines("", result, embedding=embedding)[1:] + footer_lines(result)
+    out = []
+    for line in lines:
+        style = next((s for start, s in _LINE_STYLES if line.startswith(start)), "")
+        if line.startswith("ranking: BM25 (") and embedding:
+            style = "bold red" if failed else "yellow"
+        out.append(safe_line(line, style))
+    return out
+
+
+def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> list[Text]:
+    """One table row as explain prints it: its cells (``#`` is the row's place), then its note."""
     link = entry.source == "link"
-    tail = f"via {entry.via}" if link else ", ".join(entry.matched_terms)
+    cells = row_fields(1, entry)
+    cells[0] = str(position)
+    number, src, score, bm25, cos, tokens, address = cells
+    right = [Text(value, style=style, justify="right") for value in (score, bm25, cos, tokens)]
     return [
-        Text(rank, style=style),
-        Text(entry.source, style=f"{style} {'cyan' if link else 'green'}".strip()),
-        Text(_num(entry.score), style=style, justify="right"),
-        Text(_num(entry.bm25_score), style=style, justify="right"),
-        Text(_num(entry.cos_score), style=style, justify="right"),
-        Text(str(entry.tokens_est), style=style, justify="right"),
-        safe_line(("  " if link else "") + _address(entry), style),
-        safe_line(tail, f"{style} {'italic' if link else ''}".strip()),
+        Text(number, style=style),
+        Text(src, style=f"{style} {'cyan' if link else 'green'}".strip()),
+        *right,
+        safe_line(("  " if link else "") + address, style),
+        safe_line(row_note(entry), f"{style} {'italic' if link else ''}".strip()),
     ]
