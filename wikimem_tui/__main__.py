@@ -132,7 +132,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.jieba:
         print("wikimem-tui: loading jieba; the index build takes longer with it", file=sys.stderr)
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=args.jieba, embedder=embedder, vectors_dir=root)
+    index = MemoryIndex(
+        store, use_jieba=args.jieba, embedder=embedder, vectors_dir=root,
+        postings_cache="read" if args.read_only else "readwrite",  # read-only writes no cache
+    )
     if args.jieba and not index.use_jieba:
         print("wikimem-tui: jieba is not installed (pip install jieba); using bigrams", file=sys.stderr)
     backend = Backend(  # pins index.today to backend.today: query time words use the app's day
