@@ -78,7 +78,7 @@ class ItemTable:
         base = self._n
         self._bases.append(base)
         self._bulk.append((file, blocks))
-        self._n += len(blocks.starts) - 1
+        self._n += blocks.count
         return range(base, self._n)
 
 
@@ -143,7 +143,7 @@ class WikiCorpus:
         names = self._name_maps.get(file)
         if names is None:
             base, blocks = bulk
-            names = dict(zip(block_names(blocks.data), range(base, base + len(blocks.starts) - 1)))
+            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
@@ -173,7 +173,7 @@ class WikiCorpus:
             read = read_file_blocks(store.file_path(file)) if bulk else None
             if read is not None:
                 group.append((file, *read, stat))
-                size += len(read[0].starts) - 1
+                size += read[0].count
             if group and (read is None or size >= SEGMENT_DOCS):
                 self._load_group(group, store)
                 group, size = [], 0
@@ -188,7 +188,7 @@ class WikiCorpus:
 
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment (item by item if that fails)."""
-        n = sum(len(blocks.starts) - 1 for _, blocks, _, _ in group)
+        n = sum(blocks.count for _, blocks, _, _ in group)
         scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
         if scanned is None:
             for file, _, _, stat in group:
