@@ -45,8 +45,9 @@ from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import add, attrgetter
+from typing import Any
 
 from wikimem.maxscore import Term, candidates
 from wikimem.postings_cache import PostingsCache
@@ -87,8 +88,9 @@ class _Packed:
         self.impact_idf = 0.0
         self.impact_b = 0.0
         self.impact_max = 0.0
-        #: (k, k-th largest impact) for the last k asked: a floor for theta.
-        self.kth: tuple[int, float] | None = None
+        #: k -> k-th largest impact, for the k asked so far: floors for theta;
+        #: -m -> docs of the ~m highest impacts (seeds for theta).
+        self.kth: dict[int, Any] | None = None
 
 
 class InvertedIndex:
@@ -318,11 +320,29 @@ class InvertedIndex:
         entry.impact_max = max(entry.impact)
         entry.kth = None
 
-    def _kth_impact(self, entry: _Packed, k: int) -> float:
-        if entry.kth is None or entry.kth[0] != k:
+    def _top_docs(self, entry: _Packed, m: int) -> list[int]:
+        """Docs of the term's ~m highest impacts (ties past 2m cut), cached like the k-th impact."""
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(-m)
+        if found is None:
             impact = entry.impact
-            entry.kth = (k, heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0)
-        return entry.kth[1]
+            if impact is None or len(impact) <= m:
+                found = list(entry.docs)
+            else:
+                kth = self._kth_impact(entry, m)
+                found = list(islice(compress(entry.docs, map(kth.__le__, impact)), 2 * m))
+            entry.kth[-m] = found
+        return found
+
+    def _kth_impact(self, entry: _Packed, k: int) -> float:
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(k)
+        if found is None:
+            impact = entry.impact
+            found = entry.kth[k] = heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0
+        return found
 
     def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
         """The present query terms, best upper bound first, and the drift ratio.
@@ -370,7 +390,7 @@ class InvertedIndex:
         terms, rho = self._terms(query)
         if not terms:
             return []
-        pool = candidates(terms, k, rho, self._kth_impact)
+        pool = candidates(terms, k, rho, self._kth_impact, self._top_docs)
         if rho < 1.0:
             # Values were (slightly) stale: rescore the few survivors exactly.
             pool = [(d, self._exact(terms, d)) for d, _ in pool]
