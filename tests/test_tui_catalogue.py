@@ -70,6 +70,27 @@ def test_catalogue_names_and_links_equal_the_parsers(tmp_path: Path, seed: int) 
     assert {k: sorted(v) for k, v in catalogue.backlinks.items()} == {k: sorted(v) for k, v in backlinks.items()}
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_an_update_equals_a_full_build_and_leaves_the_old_catalogue_alone(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    store = MemoryStore(tmp_path)
+    for f in range(5):
+        _store_written(rng, store, f"f{f}")
+    before = Catalogue.build(store)
+    snapshot = (repr(before.names), repr(before.links), repr(before.backlinks))
+    changed = {f"f{rng.randrange(6)}" for _ in range(3)}
+    for file in changed:
+        if rng.random() < 0.3 and file in store.files():
+            store.file_path(file).unlink()
+        else:
+            _store_written(rng, store, file)
+    after = before.updated(store, changed)
+    full = Catalogue.build(store)
+    assert after.names == full.names and after.links == full.links
+    assert {k: sorted(v) for k, v in after.backlinks.items()} == {k: sorted(v) for k, v in full.backlinks.items()}
+    assert (repr(before.names), repr(before.links), repr(before.backlinks)) == snapshot
+
+
 def test_an_update_rereads_only_the_changed_file_and_drops_its_old_links(tmp_path: Path) -> None:
     store = MemoryStore(tmp_path)
     store.add("a", "one", "to [[b:two]]")

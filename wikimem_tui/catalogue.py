@@ -72,6 +72,37 @@ def read_file(store: Any, file: str) -> tuple[list[str], dict[str, list[Key]]]:
     return names, links
 
 
+def _link(backlinks: dict[Key, list[Key]], owned: set[Key], file: str, per_item: dict[str, list[Key]]) -> None:
+    """Add one file's items as sources of their targets' backlinks.
+
+    A list not in ``owned`` may be shared with an older catalogue: it is
+    copied once before it changes.
+    """
+    for name, targets in per_item.items():
+        source = (file, name)
+        for target in dict.fromkeys(targets):
+            if target == source:
+                continue
+            if target not in owned:
+                backlinks[target] = list(backlinks.get(target, ()))
+                owned.add(target)
+            backlinks[target].append(source)
+
+
+def _unlink(backlinks: dict[Key, list[Key]], owned: set[Key], file: str, per_item: dict[str, list[Key]]) -> None:
+    """Remove one file's items from their targets' backlinks (copies, as in :func:`_link`)."""
+    for name, targets in per_item.items():
+        source = (file, name)
+        for target in dict.fromkeys(targets):
+            kept = [s for s in backlinks.get(target, ()) if s != source]
+            if kept:
+                backlinks[target] = kept
+                owned.add(target)
+            else:
+                backlinks.pop(target, None)
+                owned.discard(target)
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Derived, read-only view of what the store holds: names, counts, link graph.
@@ -79,8 +110,8 @@ class Catalogue:
     Built in a thread worker (never on the UI thread), then replaced, not
     mutated, on every change, so widgets reading the old one while a new
     one is built never see a half-updated map. ``updated`` re-reads only the
-    files that changed; the reverse-link map is recomputed from the
-    per-file forward links, one pass over link lists, not a re-read.
+    files that changed and moves only their entries of the reverse-link map
+    (a 1M-item store has hundreds of thousands of links).
     """
 
     names: dict[str, list[str]] = field(default_factory=dict)
@@ -108,6 +139,8 @@ class Catalogue:
         """
         names = {} if full else dict(self.names)
         links = {} if full else dict(self.links)
+        backlinks = {} if full else dict(self.backlinks)
+        owned: set[Key] = set()  # backlink lists made by this update (the rest are the old catalogue's)
         diary_counts = {} if full else dict(self.diary_counts)
         present = set(store.files())
         known_days = set(store.diary.dates())
@@ -115,22 +148,16 @@ class Catalogue:
             files, dates = present, known_days
         for file in set(files) | (names.keys() - present):
             names.pop(file, None)
-            links.pop(file, None)
+            _unlink(backlinks, owned, file, links.pop(file, {}))
             if file in present:
                 names[file], file_links = read_file(store, file)
                 if file_links:
                     links[file] = file_links
+                    _link(backlinks, owned, file, file_links)
         wanted = set(dates) | (diary_counts.keys() - known_days)
         for date in wanted:
             diary_counts.pop(date, None)
         diary_counts.update(store.diary.counts(sorted(wanted & known_days)))
-        backlinks: dict[Key, list[Key]] = {}
-        for file, per_item in links.items():
-            for name, targets in per_item.items():
-                source = (file, name)
-                for target in dict.fromkeys(targets):
-                    if target != source:
-                        backlinks.setdefault(target, []).append(source)
         return Catalogue(dict(sorted(names.items())), links, backlinks, dict(sorted(diary_counts.items())))
 
     def links_of(self, file: str, name: str) -> list[Key]:
