@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.postings_cache import CACHE_NAME
+from wikimem.postings_cache import CACHE_NAME, PostingsCache
 
 _WORDS = ["sea", "beach", "coffee", "tea", "morning", "hike", "a1", "海边", "喜欢", "哈哈哈", "日本", "我"]
 _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈", "我", "日本 beach", "zzz", "w9 w3"]
@@ -103,6 +103,27 @@ def test_writes_after_a_cached_load_are_merged_like_scanned_postings(tmp_path: P
     store.remove("f3", "item-3-2")
     store.add("f0", "item-0-1", "morning tea")  # replaced content
     assert _scores(index) == _scores(MemoryIndex(store, use_jieba=False, postings_cache="off"))
+
+
+def test_writes_during_warm_never_reach_the_cache(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    index = MemoryIndex(store, use_jieba=False)
+    index.build()
+    steps = [0]
+
+    def write_meanwhile(done: int, total: int) -> None:
+        steps[0] += 1
+        if steps[0] == 3:  # common terms already packed: the write appends to their arrays
+            store.add("f9", "late", "sea coffee 海边 w1 w2 w3 tea beach")
+            index.retrieve("sea")  # applies the write to the index
+
+    index.warm(write_meanwhile)
+    cache = PostingsCache.open(tmp_path / CACHE_NAME, index._corpus.fingerprint)
+    assert cache is not None
+    end = index._corpus.index.load_end
+    for term in cache._terms:
+        docs, _ = cache.get(term)
+        assert not docs or docs[-1] < end, term
 
 
 def test_read_mode_reads_but_never_writes_and_off_does_neither(tmp_path: Path) -> None:

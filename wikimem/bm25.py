@@ -106,6 +106,8 @@ class InvertedIndex:
         self._segments: list[tuple[int, ScannedTexts]] = []
         #: Postings of the segments' common terms from an earlier process (or None).
         self.cache: PostingsCache | None = None
+        #: Docs of the cold load (set by its owner when it ends): later ids are writes.
+        self.load_end = 0
         self._dl = array("i")
         self._alive = bytearray()
         self.n_alive = 0
@@ -231,16 +233,38 @@ class InvertedIndex:
                 common = len(hit[0]) * _COMMON > len(scanned.lengths)
         return docs, tfs
 
-    def adopt(self, term: str, found: tuple[array, array]) -> None:
-        """Pack ``term`` from its :meth:`segment_postings` found outside the lock (under the lock)."""
+    def prepare(self, found: tuple[array, array]) -> _Packed:
+        """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
+
+        The impacts use the statistics of the moment; a write meanwhile
+        makes them slightly stale, which queries bound and repair (see
+        :meth:`_terms`), as after any write.
+        """
+        entry = _Packed(*found)
+        if entry.docs:
+            n, (_, b) = self.n_alive, self._norm()
+            self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+        return entry
+
+    def adopt(self, term: str, prepared: _Packed) -> None:
+        """Install a :meth:`prepare`-d term unless a query packed it first (under the lock).
+
+        With no raw occurrences of the term and no removed doc it is
+        exact as it is (a pointer swap: the lock is held for nothing
+        else); otherwise it is merged like a first use.
+        """
         entry = self._post.get(term)
-        if type(entry) is not _Packed:
-            packed = self._pack(term, entry, found)
-            self._post[term] = packed
-            self._any_packed = True
+        if type(entry) is _Packed:
+            return
+        if entry is None and self.n_alive == len(self._dl):
+            packed = prepared
+        else:
+            packed = self._pack(term, entry, (prepared.docs, prepared.tfs))
             if packed.docs:
                 n, (_, b) = self.n_alive, self._norm()
                 self._refresh_impacts(packed, idf(n, len(packed.docs)), b)
+        self._post[term] = packed
+        self._any_packed = True
 
     def unpacked_over(self, occurrences: int) -> list[tuple[str, int]]:
         """Raw terms with at least that many occurrences, and that count (under the lock)."""

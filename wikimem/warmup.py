@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
@@ -70,10 +71,11 @@ def warm_up(
         if should_stop():
             return False
         postings = index.segment_postings(term)  # no lock: segments never change
+        prepared = index.prepare(postings)  # impacts too: the lock is held for a swap only
         with lock:
             if current() is not corpus:
                 return False
-            index.adopt(term, postings)
+            index.adopt(term, prepared)
         found[term] = postings
         progress(done, total)
     chunks: list[list[str]] = [[]]
@@ -92,6 +94,13 @@ def warm_up(
                 return False
             index.pack(chunk)
     if save is not None and found:
+        with lock:
+            if current() is not corpus:
+                return False
+            # A packed term's arrays may be the very ones found here, and
+            # writes append to them: keep each one's cold-load prefix (a copy).
+            end = index.load_end
+            found = {term: (docs[:n], tfs[:n]) for term, (docs, tfs) in found.items() for n in (bisect_left(docs, end),)}
         save(corpus, found)
     progress(total, total)
     return True
