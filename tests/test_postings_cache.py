@@ -109,12 +109,13 @@ def test_writes_during_warm_never_reach_the_cache(tmp_path: Path) -> None:
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False)
     index.build()
+    first_packed = " ".join(index._corpus.index.sample_common(0.01, 3))
     steps = [0]
 
     def write_meanwhile(done: int, total: int) -> None:
         steps[0] += 1
-        if steps[0] == 3:  # common terms already packed: the write appends to their arrays
-            store.add("f9", "late", "sea coffee 海边 w1 w2 w3 tea beach")
+        if steps[0] == 4:  # these terms are packed now: the write appends to their arrays
+            store.add("f9", "late", first_packed)
             index.retrieve("sea")  # applies the write to the index
 
     index.warm(write_meanwhile)
