@@ -33,12 +33,14 @@ from pathlib import Path
 
 from wikimem.blocks import atomic_writer
 
-__all__ = ["CACHE_NAME", "FORMAT", "PostingsCache", "write_cache"]
+__all__ = ["CACHE_MIN_DOCS", "CACHE_NAME", "FORMAT", "PostingsCache", "write_cache"]
 
 log = logging.getLogger(__name__)
 
 #: The file name in the memory directory.
 CACHE_NAME = "postings.cache"
+#: Stores with fewer items get no cache: their first queries cost milliseconds.
+CACHE_MIN_DOCS = 20_000
 #: Bumped whenever the scan forms or this layout change meaning.
 FORMAT = 1
 _ITEM = array("i").itemsize

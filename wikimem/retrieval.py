@@ -39,7 +39,7 @@ from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
-from wikimem.postings_cache import CACHE_NAME, PostingsCache, write_cache
+from wikimem.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
 from wikimem.retrieval_vectors import AUTO, Semantic, resolve_floor
 from wikimem.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
@@ -194,7 +194,8 @@ class MemoryIndex:
         ``progress(done, total)`` per term; returns early once
         ``should_stop()`` is true. The library never calls this by itself.
         When done, it writes the postings cache (unless ``postings_cache``
-        says not to), so the next process with the same files starts warm.
+        says not to, or the store has under ``CACHE_MIN_DOCS`` items), so
+        the next process with the same files starts warm.
         """
         self._ensure_built()
         stop = should_stop or (lambda: False)
@@ -206,8 +207,8 @@ class MemoryIndex:
     def _save_postings(self, corpus: WikiCorpus, postings: dict[str, Any]) -> None:
         """Write the postings cache for ``corpus``'s load, unless the file already holds exactly these terms."""
         path, fingerprint = self.postings_cache_path, corpus.fingerprint
-        if path is None or fingerprint is None:
-            return
+        if path is None or fingerprint is None or len(corpus) < CACHE_MIN_DOCS:
+            return  # a small store's first queries are fast without one: no file to clutter its directory
         cache = corpus.index.cache
         if cache is not None and cache.path == path and all(term in cache for term in postings):
             return  # read from this very file: nothing new to say

@@ -170,15 +170,10 @@ class WikimemApp(App[None]):
         self.query_one("#topic-tree").focus()
         self.update_status()
         self.query_one(QueryPanel).set_index_building(True, "index building… the query runs when it is ready")
-        # Only once the first screen is drawn: on a large store the builds'
-        # long C-level passes hold the GIL and would delay the first paint.
-        self.call_after_refresh(self._start_builds)
-        if self._watch:
-            self.watch_files()
-
-    def _start_builds(self) -> None:
         self.build_catalogue()
         self.build_index()
+        if self._watch:
+            self.watch_files()
 
     def update_status(self, note: str | None = None) -> None:
         """One line: memory dir, index state, owner, read-only, embeddings."""
