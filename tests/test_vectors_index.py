@@ -168,3 +168,20 @@ def test_binary_tier_centres_signs_of_anisotropic_embeddings():
 
 def test_isotropic_data_keeps_raw_sign_bits(matrix):
     assert MemmapVectorIndex(matrix, binary_threshold=0)._centre is None
+
+
+@pytest.mark.parametrize(("dim", "rows"), [(4096, 40), (2048, 40), (1024, 80), (512, 160), (384, 214)])
+def test_narrow_rows_rerank_more_candidates_for_the_same_bytes(dim, rows):
+    index = MemmapVectorIndex(np.ones((3, dim), dtype=np.float32), binary_threshold=0)
+    assert index.rerank_count(10) == rows
+
+
+def test_a_narrow_model_in_a_cone_keeps_recall_at_10_of_095():
+    # 384 dims around one strong shared direction, loose clusters of 100: the
+    # shape of E5 embeddings. A fixed 4·top_k rerank gave 0.82 here (and 0.90
+    # on real E5 vectors of CMRC2018); a rerank of fixed bytes gives 1.0.
+    rng = np.random.default_rng(9)
+    centres = rng.standard_normal((120, 384)).astype(np.float32)
+    m = centres[np.arange(12_000) % 120] + 0.7 * rng.standard_normal((12_000, 384)).astype(np.float32) + 5.0
+    index = MemmapVectorIndex(m, binary_threshold=10_000)
+    assert mean_recall_at_10(index, m, queries=30, seed=13) >= 0.95

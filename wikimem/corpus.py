@@ -25,7 +25,7 @@ from typing import Any
 
 from wikimem.bm25 import InvertedIndex
 from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
-from wikimem.models import RecallItem
+from wikimem.models import RecallItem, item_text
 from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
 
@@ -121,7 +121,7 @@ class WikiCorpus:
         return self.index.n_alive
 
     def text(self, item: RecallItem) -> str:
-        return f"{item.name}\n{item.content}"
+        return item_text(item.name, item.content)
 
     def tokens(self, item: RecallItem) -> list[str]:
         return self._tokenize(self.text(item))

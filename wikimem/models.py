@@ -26,6 +26,15 @@ __all__ = [
 ]
 
 
+def item_text(name: str, content: str) -> str:
+    """An item's searchable text, ``name + "\\n" + content``: what BM25 indexes and what is embedded.
+
+    The one definition: the index, the vector cache's row hashes and lint's
+    staleness check all build it here, so they cannot drift apart.
+    """
+    return f"{name}\n{content}"
+
+
 class _Linked:
     """The ``links`` property wiki items and diary entries share.
 

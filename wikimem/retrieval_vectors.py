@@ -146,7 +146,7 @@ class Semantic:
         docs, entries = [], []
         for doc, item in corpus.live():
             docs.append(doc)
-            entries.append(((item.file, item.name), corpus.text(item)))
+            entries.append(((item.file, item.name), self._v.embed_text(item.name, item.content)))
         _, matrix = self.wiki_cache.sync(entries, self.embedder)
         self._index = self._v.MemmapVectorIndex(matrix, binary_threshold=self.binary_threshold) if docs else None
         self._matrix = matrix
@@ -246,7 +246,7 @@ class Semantic:
         entries = []
         for entry in diary:
             item = as_recall_item(entry)
-            entries.append(((item.file, item.name), corpus.text(item)))
+            entries.append(((item.file, item.name), self._v.embed_text(item.name, item.content)))
         keys, matrix = self.diary_cache.sync(entries, self.embedder, merge=True)
         row_of = {(k["file"], k["name"], k["hash"]): r for r, k in enumerate(keys)}
         rows = [row_of[(f, n, self._v.content_hash(text))] for (f, n), text in entries]

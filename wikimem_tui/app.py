@@ -31,6 +31,7 @@ from wikimem_tui.backend import Backend, ReadOnlyError, UndoRefused
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
+from wikimem_tui.live_notice import LiveNotices
 from wikimem_tui.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
@@ -127,12 +128,20 @@ class WikimemApp(App[None]):
         self.keymap_config = load_keymap(config)
         self.config_file = config_path(config)
         self._watch = watch
+        self._live: LiveNotices | None = None
         self._force_polling = force_polling
         self._pending: StoreChange = StoreChange(external=False)
         self._index_stale = False
         backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
 
     # -- layout -----------------------------------------------------------------
+
+    @property
+    def _live_notices(self) -> LiveNotices:
+        """Coalesces "changed on disk" toasts (made on first use: it needs the running app's timers)."""
+        if self._live is None:
+            self._live = LiveNotices(lambda text: self.notify(text, title="live", markup=False), self.set_timer)
+        return self._live
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
@@ -187,7 +196,8 @@ class WikimemApp(App[None]):
             text.append(f"  embed {clean_line(b.embed_label)}", style="dim")
         if b.read_only:
             text.append("  READ-ONLY", style="bold red")
-        self.query_one("#status", Static).update(text)
+        for status in self.query("#status").results(Static):  # none once the app is shutting down
+            status.update(text)
 
     # -- workers ----------------------------------------------------------------
 
@@ -206,6 +216,8 @@ class WikimemApp(App[None]):
 
     def _catalogue_built(self, catalogue: Catalogue, done: StoreChange) -> None:
         self.catalogue = catalogue
+        if not self.query(ItemArea):  # the app is shutting down: nothing left to show it in
+            return
         p = self._pending
         self._pending = StoreChange(p.wiki_files - done.wiki_files, p.diary_dates - done.diary_dates, external=False)
         self.query_one(TopicTree).set_catalogue(catalogue)
@@ -255,7 +267,8 @@ class WikimemApp(App[None]):
 
     @on(IndexReady)
     def _index_ready(self) -> None:
-        self.query_one(QueryPanel).set_index_building(False)
+        for panel in self.query(QueryPanel):  # none once the app is shutting down
+            panel.set_index_building(False)
 
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_files(self) -> None:
@@ -318,11 +331,13 @@ class WikimemApp(App[None]):
             self.build_catalogue()
         if change.external:
             if change.wiki_files or change.diary_dates or change.journal:  # not for derived caches
-                self.notify(f"changed on disk: {change.describe()}", title="live", markup=False)
+                self._live_notices.add(change)  # one toast per burst, not per write
             if change.wiki_files and self.index_ready:
                 self.build_index(change.wiki_files)
             elif change.wiki_files:
                 self._index_stale = True
+        if not self.query(ItemArea):  # the app is shutting down
+            return
         self.item_area.store_changed(change)
         for pane, *_ in PANES:  # every side pane has refresh_from_store
             self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]

@@ -23,6 +23,7 @@ from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import ItemFacts
+from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
@@ -112,7 +113,7 @@ def _check_matrix(folder: Path, header: dict[str, Any], rows: int) -> str | None
 def _hash(item: ItemFacts, name: str) -> str:
     """The cache key of an item's row (kept on its facts: computed once per read)."""
     if item.vector_hash is None:
-        item.vector_hash = hashlib.sha256(f"{name}\n{item.content}".encode()).hexdigest()
+        item.vector_hash = hashlib.sha256(item_text(name, item.content).encode()).hexdigest()
     return item.vector_hash
 
 

@@ -1,9 +1,20 @@
 """Semantic recall: embedders, the content-hash vector cache and vector search.
 
 This package is the embedding extra (numpy; httpx for HTTP endpoints; a
-bundled offline model for ``LocalEmbedder``). Nothing in ``wikimem`` imports
-it unless an embedder is actually passed, and it is not re-exported from
-``wikimem``: the core stays dependency-free.
+bundled offline model for ``LocalEmbedder``, optionally run by onnxruntime).
+Nothing in ``wikimem`` imports it unless an embedder is actually passed, and
+it is not re-exported from ``wikimem``: the core stays dependency-free.
+
+To show what embedding a store will cost before it starts (the app does)::
+
+    cache = VectorCache(store.root)
+    entries = entries_for(store.items())
+    plan = cache.plan(entries, embedder)       # hashes + a few timed texts
+    print(plan.describe())                     # "120 of 5,000 items to embed (~2 min)"
+    cache.sync(entries, embedder, progress=on_progress, should_stop=stop.is_set)
+
+A cancelled sync raises :class:`SyncCancelled` after keeping what it
+embedded; a ``MemoryIndex`` with the same embedder then reuses every row.
 """
 
 from wikimem.vectors.cache import (
@@ -11,19 +22,27 @@ from wikimem.vectors.cache import (
     KEYS_FILE,
     VectorCache,
     cache_mismatch,
-    content_hash,
-    embed_text,
 )
 from wikimem.vectors.embedders import (
     LOCAL_BACKENDS,
+    LOCAL_RUNTIMES,
     Embedder,
     HttpEmbedder,
     LocalEmbedder,
     make_embedder,
     model_id,
+    onnx_runtime_available,
     validate_vectors,
 )
 from wikimem.vectors.index import RERANK_FACTOR, MemmapVectorIndex, VectorIndex
+from wikimem.vectors.plan import (
+    SyncCancelled,
+    SyncPlan,
+    content_hash,
+    embed_text,
+    entries_for,
+    format_duration,
+)
 
 __all__ = [
     "DIARY_VECTORS_DIR",
@@ -31,15 +50,21 @@ __all__ = [
     "HttpEmbedder",
     "KEYS_FILE",
     "LOCAL_BACKENDS",
+    "LOCAL_RUNTIMES",
     "LocalEmbedder",
     "MemmapVectorIndex",
     "RERANK_FACTOR",
+    "SyncCancelled",
+    "SyncPlan",
     "VectorCache",
     "VectorIndex",
     "cache_mismatch",
     "content_hash",
     "embed_text",
+    "entries_for",
+    "format_duration",
     "make_embedder",
     "model_id",
+    "onnx_runtime_available",
     "validate_vectors",
 ]

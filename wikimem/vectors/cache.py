@@ -19,25 +19,27 @@ Design constraints, in order:
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from wikimem.blocks import atomic_writer, fsync_dir
 from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
+from wikimem.vectors.plan import (
+    Entry,
+    Progress,
+    SyncCancelled,
+    SyncPlan,
+    content_hash,
+    embed_text,
+    estimate_seconds,
+)
 
-__all__ = [
-    "DIARY_VECTORS_DIR",
-    "KEYS_FILE",
-    "VectorCache",
-    "cache_mismatch",
-    "content_hash",
-    "embed_text",
-]
+# content_hash and embed_text are re-exported: the cache's key is their product.
+__all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCache", "cache_mismatch", "content_hash", "embed_text"]
 
 KEYS_FILE = "vectors.keys.jsonl"
 #: Sub-directory of the store root holding the diary's own cache pair.
@@ -45,17 +47,6 @@ DIARY_VECTORS_DIR = "diary-vectors"
 _VERSION_RE = re.compile(r"^vectors-(\d{6,})\.npy$")
 
 Key = dict[str, str]
-Entry = tuple[tuple[str, str], str]
-
-
-def content_hash(text: str) -> str:
-    """sha256 hex of the UTF-8 text: the cache key of one embedded row."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def embed_text(name: str, content: str) -> str:
-    """The text that is embedded (and hashed) for an item: ``name\\ncontent``."""
-    return f"{name}\n{content}"
 
 
 def cache_mismatch(header: dict[str, Any], embedder: object) -> str | None:
@@ -138,6 +129,30 @@ class VectorCache:
         state = self._read()
         return dict(state[0]) if state is not None else {}
 
+    # ------------------------------------------------------------------ plan
+    def plan(self, entries: Sequence[Entry], embedder: Embedder) -> SyncPlan:
+        """What :meth:`sync` of the same entries would embed, without embedding.
+
+        Hashes the texts and reads the keys file; the time estimate is the
+        embedder's own (``estimate_seconds``, e.g. a local model timing a few
+        of these very texts), ``None`` when it has none. A merge sync embeds
+        the same texts, so one plan serves both.
+        """
+        state = self._read()
+        header, old_keys, old_matrix = state if state is not None else ({}, [], None)
+        mismatch = cache_mismatch(header, embedder) if old_matrix is not None else None
+        cached = {k["hash"] for k in old_keys} if old_matrix is not None and mismatch is None else set()
+        hashes = [content_hash(text) for _, text in entries]
+        missing = list({h: text for h, (_, text) in zip(hashes, entries) if h not in cached}.values())
+        return SyncPlan(
+            entries=len(entries),
+            to_embed=len(missing),
+            reused=sum(1 for h in hashes if h in cached),
+            chars=sum(map(len, missing)),
+            est_seconds=estimate_seconds(embedder, missing),
+            mismatch=mismatch,
+        )
+
     # ----------------------------------------------------------------- write
     def sync(
         self,
@@ -146,6 +161,8 @@ class VectorCache:
         *,
         batch_size: int = 64,
         merge: bool = False,
+        progress: Progress | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> tuple[list[Key], Any]:
         """Make the cache hold exactly ``entries`` (or add them, with ``merge``).
 
@@ -155,6 +172,13 @@ class VectorCache:
         propagate and leave the cache untouched. ``merge=True`` (the diary)
         keeps cached rows for keys not in ``entries``; without it (the wiki)
         empty ``entries`` remove the cache.
+
+        ``progress(done, total)`` is called before the first batch and after
+        each one (texts embedded so far, texts to embed). ``should_stop()``
+        is asked before each batch; once it says yes, what was embedded so
+        far is written -- a valid cache of the entries whose rows exist --
+        and :class:`SyncCancelled` is raised, so the next sync embeds only
+        the rest.
         """
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
@@ -179,34 +203,37 @@ class VectorCache:
         missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
         if not missing and new_keys == old_keys:
             return old_keys, old_matrix
-        fresh = self._embed([texts[h] for h in missing], embedder, batch_size)
-        if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
-            # The width changed under an unknown model name: nothing old is reusable.
-            where = {h: (fresh, i) for i, h in enumerate(missing)}
-            new_keys = [k for k in new_keys if k["hash"] in texts]
-            missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
-            fresh = self._embed([texts[h] for h in missing], embedder, batch_size)
+        run = _Run(embedder, batch_size, progress, should_stop)
+        try:
+            fresh = run.embed([texts[h] for h in missing])
+            if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
+                # The width changed under an unknown model name: nothing old is reusable.
+                where = {h: (fresh, i) for i, h in enumerate(missing)}
+                new_keys = [k for k in new_keys if k["hash"] in texts]
+                missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
+                fresh = run.embed([texts[h] for h in missing])
+        except SyncCancelled:
+            partial = run.partial()
+            if partial is not None:  # else nothing new: the cache on disk is as good as it was
+                if where and partial.shape[1] != next(iter(where.values()))[0].shape[1]:
+                    where = {}
+                where.update({h: (partial, i) for i, h in enumerate(missing[:len(partial)])})
+                kept = [k for k in new_keys if k["hash"] in where]
+                self._write(kept, _gather(kept, where), self._model(embedder, header, kept, where, old_matrix))
+            raise
         if fresh is not None:
             where.update({h: (fresh, i) for i, h in enumerate(missing)})
         if not new_keys:  # merge of nothing into an unusable cache: leave it be
             return old_keys, old_matrix
-        reused = any(where[k["hash"]][0] is old_matrix for k in new_keys)
-        model = model_id(embedder) or (header.get("model") if reused else None)
-        return self._write(new_keys, _gather(new_keys, where), model)
+        return self._write(new_keys, _gather(new_keys, where),
+                           self._model(embedder, header, new_keys, where, old_matrix))
 
     @staticmethod
-    def _embed(texts: list[str], embedder: Embedder, batch_size: int) -> Any:
-        if not texts:
-            return None
-        np = _np()
-        chunks = []
-        for start in range(0, len(texts), batch_size):
-            batch = texts[start:start + batch_size]
-            chunks.append(validate_vectors(embedder.embed(batch), len(batch)))
-        widths = {len(chunk[0]) for chunk in chunks}
-        if len(widths) != 1:
-            raise ValueError(f"embedder returned vectors of different widths {sorted(widths)}")
-        return np.asarray([row for chunk in chunks for row in chunk], dtype=np.float32)
+    def _model(embedder: Embedder, header: dict[str, Any], keys: list[Key],
+               where: dict[str, tuple[Any, int]], old_matrix: Any) -> str | None:
+        """The model to stamp: the embedder's, else the old stamp if old rows survive."""
+        reused = any(where[k["hash"]][0] is old_matrix for k in keys)
+        return model_id(embedder) or (header.get("model") if reused else None)
 
     def _write(self, keys: list[Key], matrix: Any, model: str | None) -> tuple[list[Key], Any]:
         np = _np()
@@ -257,6 +284,51 @@ class VectorCache:
                 # Best-effort: Windows refuses while a live index maps it.
                 with contextlib.suppress(OSError):
                     (self.root / f"vectors-{version:06d}.npy").unlink()
+
+
+class _Run:
+    """The embedding calls of one sync: batches, progress, cooperative stop.
+
+    The rows embedded so far stay available (:meth:`partial`) when a stop
+    or an error ends the run, so a cancelled sync keeps its work.
+    """
+
+    def __init__(self, embedder: Embedder, batch_size: int, progress: Progress | None,
+                 should_stop: Callable[[], bool] | None) -> None:
+        self.embedder = embedder
+        self.batch_size = batch_size
+        self.progress = progress
+        self.should_stop = should_stop
+        self._rows: list[list[float]] = []
+
+    def embed(self, texts: list[str]) -> Any:
+        """One float32 matrix for ``texts`` (``None`` for none); may raise :class:`SyncCancelled`."""
+        self._rows = []
+        if not texts:
+            return None
+        total = len(texts)
+        if self.progress is not None:
+            self.progress(0, total)
+        for start in range(0, total, self.batch_size):
+            if self.should_stop is not None and self.should_stop():
+                raise SyncCancelled(len(self._rows), total)
+            batch = texts[start:start + self.batch_size]
+            rows = validate_vectors(self.embedder.embed(batch), len(batch))
+            if self._rows and len(rows[0]) != len(self._rows[0]):
+                raise ValueError(
+                    f"embedder returned vectors of different widths {sorted({len(rows[0]), len(self._rows[0])})}"
+                )
+            self._rows.extend(rows)
+            if self.progress is not None:
+                self.progress(len(self._rows), total)
+        return self.partial()
+
+    def partial(self) -> Any:
+        """The rows embedded so far as a float32 matrix (``None`` when none)."""
+        if not self._rows:
+            return None
+        np = _np()
+        return np.asarray(self._rows, dtype=np.float32)
 
 
 def _gather(keys: list[Key], where: dict[str, tuple[Any, int]]) -> Any:

@@ -5,10 +5,19 @@ Below ``binary_threshold`` rows a search is one exact matrix-vector product
 (memory bandwidth bound, like any exact scan). Above it, each row is also
 held as a 1-bit sign signature (``np.packbits``; 32 bytes for 256 dims
 instead of 1 KiB, scanned as 64-bit words): a Hamming scan over those picks
-``4·top_k`` candidates (refined from a wider Hamming pool using the
+a few candidates per result (refined from a wider Hamming pool using the
 signatures only), and only those rows are read from the map and reranked by
 exact cosine. Row norms are computed once, so zero rows score 0
 instead of NaN.
+
+Fewer dimensions mean fewer signature bits, so a narrow model's Hamming
+ranking is coarser: the rerank reads as many *bytes* as ``4·top_k`` rows of
+2048 floats would (8·top_k rows at 1024 dims, ~21·top_k at 384). On real
+embeddings (forced binary tier, 400 queries; recall@10 against exact
+search) that took E5 (384-dim) from 0.90 to 0.99 on CMRC2018 (3k rows) and
+from 0.78 to 0.96 on chitchat-en (7.6k short chat turns), USE (512-dim) from
+0.97-0.98 to 1.00; reading ~200 rows of 1.5 KiB instead of 40 costs well
+under a millisecond next to the Hamming scan.
 """
 
 from __future__ import annotations
@@ -18,10 +27,12 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["HAMMING_POOL", "MemmapVectorIndex", "RERANK_FACTOR", "VectorIndex"]
+__all__ = ["HAMMING_POOL", "MemmapVectorIndex", "RERANK_DIM", "RERANK_FACTOR", "VectorIndex"]
 
-#: Candidates reranked exactly in the binary tier, per requested result.
+#: Candidates reranked exactly in the binary tier, per requested result, at
+#: ``RERANK_DIM`` dimensions or more (narrower rows: more of them, same bytes).
 RERANK_FACTOR = 4
+RERANK_DIM = 2048
 #: Signatures kept by the Hamming scan per reranked candidate (see ``_coarse``).
 HAMMING_POOL = 4
 _CHUNK = 65_536  # rows per pass when scanning the map at construction
@@ -128,7 +139,7 @@ class MemmapVectorIndex:
             rows = np.arange(n)
         else:
             # Sorted rows turn the rerank's reads into a forward sweep of the map.
-            rows = np.sort(self._coarse(q, min(n, RERANK_FACTOR * top_k)))
+            rows = np.sort(self._coarse(q, min(n, self.rerank_count(top_k))))
             scores = (np.asarray(self._matrix[rows]) @ q) * self._inv_norms[rows]
         scores = np.where(np.isfinite(scores), scores, -np.inf)
         k = min(top_k, len(rows))
@@ -140,6 +151,10 @@ class MemmapVectorIndex:
             for i in best
             if np.isfinite(scores[i])
         ]
+
+    def rerank_count(self, top_k: int) -> int:
+        """Rows read from the map and scored exactly for ``top_k`` results (binary tier)."""
+        return -(-RERANK_FACTOR * top_k * max(RERANK_DIM, self.dim) // self.dim)
 
     def _coarse(self, q: np.ndarray, count: int) -> np.ndarray:
         """``count`` candidate rows for ``q``, chosen from the signatures alone.
