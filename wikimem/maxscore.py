@@ -63,13 +63,19 @@ def candidates(
         return list(compress(zip(term.entry.docs, term.values), map(floor.__le__, term.values)))
     rest = _suffix_sums([t.ub for t in terms])
     acc: dict[int, float] = {}
-    # theta: a floor under the k-th best value sum. The best docs of each
-    # term, summed over all terms, give one before any list is walked.
-    theta = _seed_theta(terms, k, top_docs)
+    # theta: a floor under the k-th best value sum. Before the walk reaches
+    # a long list it cannot skip, the best docs of each term, summed over
+    # all terms, raise it (seeding costs a probe per seed and term: only
+    # worth it in front of a long list).
+    theta = 0.0
+    seeded = False
     i = 0
     while i < len(terms):
         if rho * theta <= rest[i] and len(acc) >= k:
             theta = kth_largest(acc.values(), k, theta)
+        if rho * theta <= rest[i] and not seeded and len(terms[i].values) > 16 * _SEED_DEPTH * k:
+            seeded = True
+            theta = max(theta, _seed_theta(terms, k, top_docs))
         if rho * theta > rest[i]:
             break  # no unseen doc can reach the top k any more
         term = terms[i]
@@ -119,7 +125,7 @@ _SEED_DEPTH = 16
 
 
 def _probe(acc: dict[int, float], cands: list[int], docs: array, values: array) -> list[float]:
-    """Add one term's values to ``acc`` for ``cands`` (ascending); returns their new sums.
+    """Add one term's values to ``acc`` for ``cands`` (any order); returns their new sums.
 
     C-level all the way. Few candidates: a ``bisect`` each through ``map``
     (bisecting an ``array`` boxes every probe, ~1 us). Many: the term's list
@@ -132,7 +138,7 @@ def _probe(acc: dict[int, float], cands: list[int], docs: array, values: array) 
         found = map(mul, map(values.__getitem__, pos), map(eq, map(docs.__getitem__, pos), cands))
         scores = list(map(add, map(acc.__getitem__, cands), found))
     else:
-        mask = bytearray(max(docs[-1], cands[-1]) + 1)
+        mask = bytearray(max(docs[-1], max(cands)) + 1)
         deque(map(mask.__setitem__, cands, repeat(1)), 0)
         held = dict(compress(zip(docs, values), map(mask.__getitem__, docs)))
         scores = list(map(add, map(acc.__getitem__, cands), map(held.get, cands, repeat(0.0))))
