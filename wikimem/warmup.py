@@ -48,12 +48,13 @@ def warm_up(
     lock: contextlib.AbstractContextManager[Any],
     progress: Callable[[int, int], None],
     should_stop: Callable[[], bool],
-    save: Callable[[WikiCorpus, Postings], None] | None = None,
+    save: Callable[[WikiCorpus, dict[str, tuple[array, array, int]]], None] | None = None,
 ) -> bool:
     """Warm the current corpus's index; True when done, False if stopped or replaced.
 
     ``save(corpus, postings)`` receives the segment postings found (term ->
-    doc ids, tfs) once every common term is packed. A corpus swapped out
+    doc ids, tfs, how many of them the cold load made) once every common
+    term is packed. A corpus swapped out
     meanwhile (rebuild, compaction) is abandoned: the caller warms the new
     one.
     """
@@ -98,9 +99,9 @@ def warm_up(
             if current() is not corpus:
                 return False
             # A packed term's arrays may be the very ones found here, and
-            # writes append to them: keep each one's cold-load prefix (a copy).
+            # writes append to them: the cache takes each one's cold-load prefix.
             end = index.load_end
-            found = {term: (docs[:n], tfs[:n]) for term, (docs, tfs) in found.items() for n in (bisect_left(docs, end),)}
-        save(corpus, found)
+            prefixes = {term: (docs, tfs, bisect_left(docs, end)) for term, (docs, tfs) in found.items()}
+        save(corpus, prefixes)
     progress(total, total)
     return True
