@@ -188,6 +188,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
             await until(pilot, lambda: app.catalogue is not None, timeout=WAIT_FOR_ANSWER)
         except TimeoutError:
             figures["catalogue (tree names) ready"] = f"not within {WAIT_FOR_ANSWER:.0f} s: tree, query and journal figures skipped"
+            figures["app peak RSS (MB, whole process)"] = round(_peak_rss_mb())
             return figures
         figures["catalogue (tree names) ready"] = time.perf_counter() - started
 
@@ -278,7 +279,15 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         figures["journal cursor up (per key)"] = await per_key(pilot, "up", 50)
         app.set_focus(None)
         figures["pilot no-op key (baseline)"] = await per_key(pilot, "f19", 50)
+    figures["app peak RSS (MB, whole process)"] = round(_peak_rss_mb())
     return figures
+
+
+def _peak_rss_mb() -> float:
+    """Peak RSS of this process (the app runs in it) from getrusage, in MB."""
+    import resource  # noqa: PLC0415
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
 
 
 def bench_size(items: int, tmp: Path, use_jieba: bool | None, big_file: int) -> None:

@@ -6,6 +6,8 @@ import math
 import random
 from collections import Counter
 
+import pytest
+
 from wikimem.bm25 import B, K1, InvertedIndex, idf
 
 
@@ -63,6 +65,29 @@ def test_pruned_top_k_equals_exhaustive_ranking() -> None:
         expected = sorted(_brute(docs, query, set(range(2000))).items(), key=lambda ds: (-ds[1], ds[0]))
         got = index.search(Counter(query), 10)
         assert [round(s, 9) for _, s in got] == [round(s, 9) for _, s in expected[:10]]
+
+
+@pytest.mark.parametrize("k", [1, 3, 10])
+def test_pruning_over_long_common_lists_equals_exhaustive_ranking(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    # Common-term queries over long lists take the paths a small corpus
+    # never reaches: theta seeded from each term's top docs, the last
+    # walked list filtered, required terms intersected, probes by mask.
+    monkeypatch.setattr("wikimem.maxscore._SEED_DEPTH", 2)
+    monkeypatch.setattr("wikimem.maxscore._FEW", 50)
+    docs = _zipf_corpus(5, 3000)
+    index = InvertedIndex()
+    for tokens in docs:
+        index.add_bulk(tokens)
+    index.remove(7, docs[7])
+    alive = set(range(3000)) - {7}
+    rng = random.Random(6)
+    for _ in range(40):
+        query = rng.choices([f"w{i}" for i in range(12)], k=rng.randint(2, 5))
+        if rng.random() < 0.3:
+            query.append(f"w{rng.randrange(12, 300)}")  # a rarer term in front of the walk
+        expected = sorted(_brute(docs, query, alive).items(), key=lambda ds: (-ds[1], ds[0]))
+        got = index.search(Counter(query), k)
+        assert [(d, round(s, 9)) for d, s in got] == [(d, round(s, 9)) for d, s in expected[:k]], query
 
 
 def test_removed_document_is_never_returned_and_leaves_the_statistics() -> None:

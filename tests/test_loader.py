@@ -20,6 +20,7 @@ _LINES = [
     "<!-- wikimem: owner=agent:x | source=conv_1 | ts=2026-01-01T00:00:00+00:00 -->",
     "<!-- wikimem: owner=a -->", "  <!-- wikimem: owner=a | source=b | ts=c -->", "<!-- just a comment -->",
     "<!-- wikimem: owner= | source= | ts= -->", "text <!-- inline --> more", "[[f:item]] link", "\ufeff## bom",
+    "## sea  ", "##  sea", "## sea\u3000", "## sea\xa0", "<!-- wikimem: ts=c | owner=a -->", "<!-- wikimem: bogus=1 -->",
 ]
 
 
@@ -98,6 +99,10 @@ def test_files_the_store_writes_are_read_in_bulk(tmp_path: Path) -> None:
     "text",
     [
         "## a\n\nx\n\n## a\n\ny\n",  # repeated heading: last wins, the parser's job
+        "## a  b\n\nx\n\n## a b\n\ny\n",  # two headings, one name once whitespace collapses
+        "## a\u3000b\n\nx\n\n## a b\n\ny\n",  # the same with an ideographic space
+        "## a\n\nx\n\n<!-- wikimem: ts=c | owner=a -->\n",  # metadata fields out of order
+        "## a\n\nx\n\n<!-- wikimem: bogus=1 -->\n",  # not the store's metadata
         "## a\n\n<!-- a comment -->\n",  # a comment that is not the store's metadata
         "## a\n\n  <!-- wikimem: owner=a | source=b | ts=c -->\n",  # indented metadata
         "## a\n\nnul \x00 inside\n",
@@ -111,7 +116,7 @@ def test_files_needing_the_parser_are_declined(tmp_path: Path, text: str | bytes
     store, path = _store_file(tmp_path, text)
     read = read_file_blocks(path)
     # Invalid UTF-8 is only found when the search forms are made.
-    assert read is None or scan_joined(read[1], len(read[0].starts) - 1) is None
+    assert read is None or scan_joined(read[1], read[0].count) is None
 
 
 def test_metadata_not_on_the_last_line_stays_content(tmp_path: Path) -> None:

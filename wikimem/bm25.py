@@ -25,8 +25,11 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   recomputing long lists after each ``add()``, a query bounds the drift,
   keeps every candidate that could still make the top k and rescores
   those few exactly. Cost follows the query terms' posting lists, not N.
-* An optional warm-up (:func:`wikimem.warmup.warm_up`) folds segments into
-  raw occurrences and packs common terms before any query needs them.
+* An optional warm-up (:func:`wikimem.warmup.warm_up`) packs the common
+  terms before any query needs them; their segment postings can be saved
+  to and read back from a derived on-disk cache
+  (:mod:`wikimem.postings_cache`), so a later process with the same files
+  finds them with one read instead of a scan.
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
@@ -42,11 +45,13 @@ from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import add, attrgetter
+from typing import Any
 
 from wikimem.maxscore import Term, candidates
-from wikimem.scan import ScannedTexts, scan_postings
+from wikimem.postings_cache import PostingsCache
+from wikimem.scan import ScannedTexts, scan_postings, scanned_occurrences
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -83,8 +88,9 @@ class _Packed:
         self.impact_idf = 0.0
         self.impact_b = 0.0
         self.impact_max = 0.0
-        #: (k, k-th largest impact) for the last k asked: a floor for theta.
-        self.kth: tuple[int, float] | None = None
+        #: k -> k-th largest impact, for the k asked so far: floors for theta;
+        #: -m -> docs of the ~m highest impacts (seeds for theta).
+        self.kth: dict[int, Any] | None = None
 
 
 class InvertedIndex:
@@ -98,6 +104,10 @@ class InvertedIndex:
         self._any_packed = False
         #: (first doc id, their forms) of each batch of docs added by add_scanned.
         self._segments: list[tuple[int, ScannedTexts]] = []
+        #: Postings of the segments' common terms from an earlier process (or None).
+        self.cache: PostingsCache | None = None
+        #: Docs of the cold load (set by its owner when it ends): later ids are writes.
+        self.load_end = 0
         self._dl = array("i")
         self._alive = bytearray()
         self.n_alive = 0
@@ -181,33 +191,80 @@ class InvertedIndex:
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
 
     @property
-    def segments_left(self) -> int:
+    def segments(self) -> int:
+        """Segments of the cold load (the postings cache's unit)."""
         return len(self._segments)
 
-    def oldest_segment(self) -> tuple[int, ScannedTexts] | None:
-        """The next segment to fold: ``(first doc id, forms)``; its forms never change."""
-        return self._segments[0] if self._segments else None
+    def sample_common(self, share: float, limit: int) -> list[str]:
+        """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
 
-    def fold_segment(self, segment: tuple[int, ScannedTexts], occ: Mapping[str, array]) -> None:
-        """Replace the oldest segment by its terms' occurrences (doc ids, ascending).
-
-        Packed terms are skipped (packing searched every segment; writes keep
-        them current); raw ones merge in order (a write may have appended a
-        higher doc id already).
+        A cheap guess at the terms whose first use is slow at scale (the
+        first segment is a few thousand docs; a Zipf vocabulary's head shows
+        in any of them). Reads only immutable forms: no lock needed.
         """
-        if not self._segments or self._segments[0] is not segment:
-            return  # folded already
-        post = self._post
-        for term, found in occ.items():
-            entry = post.get(term)
-            if entry is None:
-                post[term] = found
-            elif type(entry) is array:
-                if entry and entry[-1] > found[0]:
-                    post[term] = array("i", sorted(entry + found))
-                else:
-                    entry.extend(found)
-        del self._segments[0]
+        if not self._segments:
+            return []
+        base, scanned = self._segments[0]
+        occ = scanned_occurrences(base, scanned)
+        need = share * len(scanned.lengths)
+        df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
+        return [term for n, term in df[:limit] if n >= need]
+
+    def segment_postings(self, term: str) -> tuple[array, array]:
+        """``term``'s doc ids and tfs in the cold load's segments (the cache's unit).
+
+        From the postings cache when it holds the term, else one search per
+        segment. Segments never change after the cold load, so a worker may
+        call this without the index lock.
+        """
+        cache = self.cache
+        if cache is not None and term in cache:
+            found = cache.get(term)
+            if found is not None:
+                return found
+        docs, tfs = array("i"), array("i")
+        common = False
+        for base, scanned in self._segments:
+            hit = scan_postings(term, scanned, common)
+            if hit is not None:
+                docs.extend(map(add, hit[0], repeat(base)))
+                tfs.extend(hit[1])
+                # Terms spread evenly enough that one segment tells the way to count the next.
+                common = len(hit[0]) * _COMMON > len(scanned.lengths)
+        return docs, tfs
+
+    def prepare(self, found: tuple[array, array]) -> _Packed:
+        """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
+
+        The impacts use the statistics of the moment; a write meanwhile
+        makes them slightly stale, which queries bound and repair (see
+        :meth:`_terms`), as after any write.
+        """
+        entry = _Packed(*found)
+        if entry.docs:
+            n, (_, b) = self.n_alive, self._norm()
+            self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+        return entry
+
+    def adopt(self, term: str, prepared: _Packed) -> None:
+        """Install a :meth:`prepare`-d term unless a query packed it first (under the lock).
+
+        With no raw occurrences of the term and no removed doc it is
+        exact as it is (a pointer swap: the lock is held for nothing
+        else); otherwise it is merged like a first use.
+        """
+        entry = self._post.get(term)
+        if type(entry) is _Packed:
+            return
+        if entry is None and self.n_alive == len(self._dl):
+            packed = prepared
+        else:
+            packed = self._pack(term, entry, (prepared.docs, prepared.tfs))
+            if packed.docs:
+                n, (_, b) = self.n_alive, self._norm()
+                self._refresh_impacts(packed, idf(n, len(packed.docs)), b)
+        self._post[term] = packed
+        self._any_packed = True
 
     def unpacked_over(self, occurrences: int) -> list[tuple[str, int]]:
         """Raw terms with at least that many occurrences, and that count (under the lock)."""
@@ -252,17 +309,9 @@ class InvertedIndex:
         # An absent term stays as an empty entry: no rescan of the segments.
         return entry if entry.docs else None
 
-    def _pack(self, term: str, raw: array | None) -> _Packed:
-        """Postings from the segments' forms plus raw occurrences, ascending, live only."""
-        docs, tfs = array("i"), array("i")
-        common = False
-        for base, scanned in self._segments:
-            found = scan_postings(term, scanned, common)
-            if found is not None:
-                docs.extend(map(add, found[0], repeat(base)))
-                tfs.extend(found[1])
-                # Terms spread evenly enough that one segment tells the way to count the next.
-                common = len(found[0]) * _COMMON > len(scanned.lengths)
+    def _pack(self, term: str, raw: array | None, found: tuple[array, array] | None = None) -> _Packed:
+        """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
+        docs, tfs = found if found is not None else self.segment_postings(term)
         if raw is not None:
             counted = Counter(raw)
             if docs and docs[-1] > raw[0]:
@@ -271,6 +320,8 @@ class InvertedIndex:
                 counted.update(dict(zip(docs, tfs)))
                 docs, tfs = array("i"), array("i")
                 counted = dict(sorted(counted.items()))
+            else:
+                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` may be shared (a cache writer's)
             docs.extend(counted.keys())
             tfs.extend(counted.values())
         if self.n_alive != len(self._dl):
@@ -293,11 +344,29 @@ class InvertedIndex:
         entry.impact_max = max(entry.impact)
         entry.kth = None
 
-    def _kth_impact(self, entry: _Packed, k: int) -> float:
-        if entry.kth is None or entry.kth[0] != k:
+    def _top_docs(self, entry: _Packed, m: int) -> list[int]:
+        """Docs of the term's ~m highest impacts (ties past 2m cut), cached like the k-th impact."""
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(-m)
+        if found is None:
             impact = entry.impact
-            entry.kth = (k, heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0)
-        return entry.kth[1]
+            if impact is None or len(impact) <= m:
+                found = list(entry.docs)
+            else:
+                kth = self._kth_impact(entry, m)
+                found = list(islice(compress(entry.docs, map(kth.__le__, impact)), 2 * m))
+            entry.kth[-m] = found
+        return found
+
+    def _kth_impact(self, entry: _Packed, k: int) -> float:
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(k)
+        if found is None:
+            impact = entry.impact
+            found = entry.kth[k] = heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0
+        return found
 
     def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
         """The present query terms, best upper bound first, and the drift ratio.
@@ -345,7 +414,7 @@ class InvertedIndex:
         terms, rho = self._terms(query)
         if not terms:
             return []
-        pool = candidates(terms, k, rho, self._kth_impact)
+        pool = candidates(terms, k, rho, self._kth_impact, self._top_docs)
         if rho < 1.0:
             # Values were (slightly) stale: rescore the few survivors exactly.
             pool = [(d, self._exact(terms, d)) for d, _ in pool]

@@ -15,6 +15,8 @@ query shows them, and name -> doc maps are made per file on demand.
 
 from __future__ import annotations
 
+import hashlib
+import zlib
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -24,6 +26,7 @@ from typing import Any
 from wikimem.bm25 import InvertedIndex
 from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem, item_text
+from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
@@ -75,7 +78,7 @@ class ItemTable:
         base = self._n
         self._bases.append(base)
         self._bulk.append((file, blocks))
-        self._n += len(blocks.starts) - 1
+        self._n += blocks.count
         return range(base, self._n)
 
 
@@ -109,6 +112,10 @@ class WikiCorpus:
         #: their name maps are made on demand (and a few kept).
         self._bulk: dict[str, tuple[int, FileBlocks]] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
+        #: What the cold load's segments were made of (see :meth:`load`); the
+        #: postings cache is used only by a load with the same fingerprint.
+        self._layout = hashlib.sha256(f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}".encode())
+        self.fingerprint: str | None = None
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -136,7 +143,7 @@ class WikiCorpus:
         names = self._name_maps.get(file)
         if names is None:
             base, blocks = bulk
-            names = dict(zip(block_names(blocks.data), range(base, base + len(blocks.starts) - 1)))
+            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
@@ -166,7 +173,7 @@ class WikiCorpus:
             read = read_file_blocks(store.file_path(file)) if bulk else None
             if read is not None:
                 group.append((file, *read, stat))
-                size += len(read[0].starts) - 1
+                size += read[0].count
             if group and (read is None or size >= SEGMENT_DOCS):
                 self._load_group(group, store)
                 group, size = [], 0
@@ -176,19 +183,26 @@ class WikiCorpus:
                 progress(done, len(files))
         if group:
             self._load_group(group, store)
+        self.index.load_end = len(self.items)
+        if self.index.segments:
+            self.fingerprint = self._layout.hexdigest()
 
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment (item by item if that fails)."""
-        n = sum(len(blocks.starts) - 1 for _, blocks, _, _ in group)
+        n = sum(blocks.count for _, blocks, _, _ in group)
         scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
         if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
         docs = self.index.add_scanned(scanned)
+        # Files, stats, doc ids and each doc's token count: a cache written
+        # for other files (or the same names edited) never matches.
+        self._layout.update(repr(("segment", docs.start, len(docs), zlib.crc32(scanned.lengths))).encode())
         for file, blocks, _, stat in group:
             self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
+            self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
@@ -196,6 +210,7 @@ class WikiCorpus:
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
         names = self._names.setdefault(file, {})
+        self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
         scanned = self._scan(list(map(self.text, items))) if self._scan and items and self.index.cold else None
         if scanned is not None:
             docs = self.index.add_scanned(scanned)

@@ -26,7 +26,6 @@ from collections.abc import Iterator
 from itertools import repeat
 from operator import add, methodcaller
 from pathlib import Path
-from typing import NamedTuple
 
 from wikimem.blocks import parse_blocks
 from wikimem.models import RecallItem
@@ -40,27 +39,49 @@ _HEADING_BYTES = b"\n## "
 _HEADING_RE = re.compile(_HEADING_BYTES)
 _HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
 _BOM = "\ufeff".encode()
+_match_start = methodcaller("start")
 # The metadata line the store writes (render_meta: owner, source, ts in
 # that order, each optional), when it is a block's last non-blank line (the
 # parser's rule); any other comment -- indented, reordered, hand-made --
-# sends the file to the parser.
+# sends the file to the parser. Found by a loose pattern (a literal prefix
+# the regex engine skips to fast), its fields checked afterwards all at
+# once: a strict pattern per line costs 3x the whole-file pass.
+_META_ANY = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->[ \t]*(?=\s*(?:\n## |\Z))")
 _V = rb"=[^|\n]*"
-_META_LAST = re.compile(
-    rb"\n<!-- wikimem: (?:owner" + _V + rb"(?: \| source" + _V + rb")?(?: \| ts" + _V + rb")?"
-    rb"|source" + _V + rb"(?: \| ts" + _V + rb")?|ts" + _V + rb") -->[ \t]*(?=\s*(?:\n## |\Z))"
-)
-_match_start = methodcaller("start")
+_FIELDS = rb"(?:owner" + _V + rb"(?: \| source" + _V + rb")?(?: \| ts" + _V + rb")?|source" + _V + rb"(?: \| ts" + _V + rb")?|ts" + _V + rb")"
+_META_FIELDS = re.compile(_FIELDS + rb"(?:\n" + _FIELDS + rb")*")
+#: Whitespace other than one ASCII space inside a heading (UTF-8): the
+#: parser collapses it, so two different heading lines may name one item.
+_ODD_SPACES = (b"  ", b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\n ", b" \n",
+               b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")
 
 
-class FileBlocks(NamedTuple):
-    """One RecallFile as a cold load keeps it: its UTF-8 bytes and where its blocks start.
+class FileBlocks:
+    """One RecallFile as a cold load keeps it: its UTF-8 bytes and its block count.
 
     Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
     that as ``str``, and a block is decoded only when its item is asked for.
+    Where each block starts is found when an item of the file is first
+    asked for (most files of a large store never are).
     """
 
-    data: bytes  # the file as the block parser reads it (BOM and CR gone), UTF-8
-    starts: array  # byte offset where each block's "## " line starts, then len(data)
+    __slots__ = ("_starts", "count", "data")
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self.data = data  # the file as the block parser reads it (BOM and CR gone), UTF-8
+        self.count = count  # blocks (items)
+        self._starts: array | None = None
+
+    @property
+    def starts(self) -> array:
+        """Byte offset where each block's ``## `` line starts, then ``len(data)``."""
+        if self._starts is None:
+            data = self.data
+            starts = array("i", [0] if data.startswith(b"## ") else [])
+            starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(data)), repeat(1)))
+            starts.append(len(data))
+            self._starts = starts
+        return self._starts
 
 
 def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
@@ -75,31 +96,45 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         data = path.read_bytes()
     except OSError:
         return None
-    data = data.removeprefix(_BOM).replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    data = data.removeprefix(_BOM)
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"\x00" in data or b"\x01" in data:
         return None
     # A block starts at the file's start or one past a "\n## ".
-    starts = array("i", [0] if data.startswith(b"## ") else [])
-    starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(data)), repeat(1)))
-    if not starts:
+    first = 0 if data.startswith(b"## ") else data.find(_HEADING_BYTES) + 1
+    if not first and not data.startswith(b"## "):
         return None
-    names = block_names(data)
-    if len(set(names)) != len(names):
+    lines = _heading_lines(data)
+    if len(set(lines)) != len(lines):
         return None  # repeated headings collapse (last wins): the parser's job
-    body = _META_LAST.sub(b"", b"\n" + data[starts[0] :])
+    joined_lines = b"\n".join(lines)
+    if any(map(joined_lines.__contains__, _ODD_SPACES)) or joined_lines.startswith(b" ") or joined_lines.endswith(b" "):
+        names = block_names(data)  # collapsing whitespace may make two names one: check the parser's names
+        if len(set(names)) != len(names):
+            return None
+    parts = _META_ANY.split(b"\n" + data[first:])
+    body = b"".join(parts[::2]) if len(parts) > 1 else parts[0]
     if b"<!--" in body:
+        return None
+    if len(parts) > 1 and _META_FIELDS.fullmatch(b"\n".join(parts[1::2])) is None:
         return None
     # Each heading becomes a break; the first one opens the first text.
     joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
-    starts.append(len(data))
-    return FileBlocks(data, starts), joined
+    return FileBlocks(data, len(lines)), joined
+
+
+def _heading_lines(data: bytes) -> list[bytes]:
+    """Each block's raw heading line (after ``## ``)."""
+    lines = _HEADING_LINE.findall(data)
+    if data.startswith(b"## "):
+        lines.insert(0, data[3:].partition(b"\n")[0])
+    return lines
 
 
 def block_names(data: bytes) -> list[str]:
     """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
-    lines = _HEADING_LINE.findall(data)
-    if data.startswith(b"## "):
-        lines.insert(0, data[3:].partition(b"\n")[0])
+    lines = _heading_lines(data)
     # One decode for all names: a bad byte never spans the "\n" between them.
     return list(map(" ".join, map(str.split, _decode(b"\n".join(lines)).split("\n")))) if lines else []
 

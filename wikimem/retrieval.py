@@ -30,6 +30,7 @@ import datetime as dt
 import logging
 import threading
 import weakref
+from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -38,6 +39,7 @@ from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
+from wikimem.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
 from wikimem.retrieval_vectors import AUTO, CACHE_MODES, SYNC_MODES, Semantic, VectorStatus, resolve_floor
 from wikimem.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
@@ -67,6 +69,10 @@ class MemoryIndex:
     :meth:`sync_vectors`; queries rank BM25 only until the vectors are
     ready); ``vector_cache="read"`` never writes a vector cache (new vectors
     stay in memory). See :mod:`wikimem.retrieval_vectors`.
+    ``postings_cache`` is ``"readwrite"`` (the default: a build reads
+    ``postings.cache`` in the store's directory when it matches the files,
+    and :meth:`warm` writes it), ``"read"`` (never written: a read-only
+    app) or ``"off"`` (see :mod:`wikimem.postings_cache`).
     """
 
     def __init__(
@@ -83,12 +89,21 @@ class MemoryIndex:
         cos_floor: float | str | None = AUTO,
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
+        postings_cache: str = "readwrite",
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
         if vector_sync not in SYNC_MODES or vector_cache not in CACHE_MODES:
             raise ValueError(f"vector_sync must be one of {SYNC_MODES} and vector_cache one of {CACHE_MODES}")
+        if postings_cache not in ("readwrite", "read", "off"):
+            raise ValueError(f"postings_cache must be 'readwrite', 'read' or 'off', not {postings_cache!r}")
         #: Who embeds the wiki's items ("query" or "manual"), and whether vectors reach the disk.
         self.vector_sync, self.vector_cache = vector_sync, vector_cache
+        root = getattr(store, "root", None)
+        #: Where the derived postings cache lives (None: not used), and whether warm() writes it.
+        self.postings_cache_path: Path | None = (
+            Path(root) / CACHE_NAME if root is not None and postings_cache != "off" else None
+        )
+        self.postings_cache_writes = postings_cache == "readwrite" and self.postings_cache_path is not None
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
@@ -170,6 +185,8 @@ class MemoryIndex:
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts)
         with gc_paused():
             corpus.load(self.store, progress)
+        if self.postings_cache_path is not None and corpus.fingerprint is not None:
+            corpus.index.cache = PostingsCache.open(self.postings_cache_path, corpus.fingerprint)
         with self._lock:
             self._corpus = corpus
             self._rev = rev
@@ -186,14 +203,31 @@ class MemoryIndex:
         chunk only, so concurrent :meth:`retrieve` calls interleave; writes
         and refreshes in between stay consistent, and a corpus replaced
         meanwhile (rebuild, compaction) is warmed instead. Calls
-        ``progress(done, total)`` per chunk; returns early once
+        ``progress(done, total)`` per term; returns early once
         ``should_stop()`` is true. The library never calls this by itself.
+        When done, it writes the postings cache (unless ``postings_cache``
+        says not to, or the store has under ``CACHE_MIN_DOCS`` items), so
+        the next process with the same files starts warm.
         """
         self._ensure_built()
         stop = should_stop or (lambda: False)
+        save = self._save_postings if self.postings_cache_writes else None
         with self._warm_lock:
-            while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop):
+            while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop, save):
                 pass
+
+    def _save_postings(self, corpus: WikiCorpus, postings: dict[str, Any]) -> None:
+        """Write the postings cache for ``corpus``'s load, unless the file already holds exactly these terms."""
+        path, fingerprint = self.postings_cache_path, corpus.fingerprint
+        if path is None or fingerprint is None or len(corpus) < CACHE_MIN_DOCS:
+            return  # a small store's first queries are fast without one: no file to clutter its directory
+        cache = corpus.index.cache
+        if cache is not None and cache.path == path and all(term in cache for term in postings):
+            return  # read from this very file: nothing new to say
+        try:
+            write_cache(path, fingerprint, postings)
+        except OSError as exc:  # derived state: a failed write only costs the next process a scan
+            log.warning("could not write the postings cache %s: %s", path, exc)
 
     def rebuild(self) -> None:
         """Rescan every file (after out-of-band edits); see :meth:`build`."""

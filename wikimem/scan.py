@@ -7,7 +7,7 @@ turns many texts at once (a few C-level substitutions over all of them
 joined) into two joined forms plus each text's offsets in them -- no
 object per text -- where :func:`scan_postings` finds one term's postings
 with C-level searches, and :func:`scanned_occurrences` lists every term's
-occurrences when a warm-up folds a batch. Both read the same
+occurrences (a warm-up samples a batch for its common terms). Both read the same
 encoding of the bigram rule (:func:`wikimem.tokenize.cjk_run_tokens`): a
 latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
