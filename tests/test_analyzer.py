@@ -147,7 +147,7 @@ def test_why_not_names_missing_terms_in_their_analyzed_form(tmp_path: Path) -> N
     store = _store(tmp_path, {"jog": "She runs every morning", "meet": "Meeting at noon"})
     why = MemoryIndex(store, analyzer="en").why_not("running meetings at noon", "notes", "jog")
     assert why.matched_terms == ["run"] and why.missing_terms == ["meet", "noon"]
-    assert "missing tokens: meet, noon" in why_not_lines(why)
+    assert "missing tokens: meet (meetings), noon" in why_not_lines(why)
 
 
 # -- the bulk paths -----------------------------------------------------------

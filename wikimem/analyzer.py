@@ -136,10 +136,12 @@ class _Stems(dict[str, str]):
         self._stem = stem
 
     def __missing__(self, token: str) -> str:
-        term = token
-        # Latin tokens start below U+0080 (see wikimem.tokenize); digits have no stem.
-        if token[0] < "\x80" and not token.isdigit():
-            term = self._stem(token) or token
+        # CJK tokens pass untouched and numbers have no stem; neither is
+        # kept: a store's ids, dates and Chinese bigrams would fill the memo
+        # (100k distinct numbers in a 100k-item synthetic store).
+        if token[0] >= "\x80" or token.isdigit():
+            return token
+        term = self._stem(token) or token
         self[token] = term
         return term
 
@@ -152,7 +154,9 @@ class _BytesStems(dict[bytes, bytes]):
         self._stems = stems
 
     def __missing__(self, token: bytes) -> bytes:
-        term = self._stems[token.decode()].encode() if token.isalnum() else token
+        if token.isdigit() or not token.isalnum():  # numbers (not kept, as above) and the break byte
+            return token
+        term = self._stems[token.decode()].encode()
         self[token] = term
         return term
 

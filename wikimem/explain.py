@@ -206,6 +206,22 @@ def why_not_lines(why: WhyNot) -> list[str]:
         lines.append(f"cos: {number(why.cos_score)}")
     if why.score is not None:
         lines.append(f"score: {number(why.score)}")
-    lines.append(f"matched tokens: {', '.join(why.matched_terms) if why.matched_terms else '(none)'}")
-    lines.append(f"missing tokens: {', '.join(why.missing_terms) if why.missing_terms else '(none)'}")
+    words = _typed(why.result)
+    lines.append(f"matched tokens: {_readable(why.matched_terms, words)}")
+    lines.append(f"missing tokens: {_readable(why.missing_terms, words)}")
     return lines
+
+
+def _typed(result: RetrievalResult) -> dict[str, list[str]]:
+    """Stem -> the query words it came from (only where the analyzer changed them)."""
+    words: dict[str, list[str]] = {}
+    for token, term in result.stemmed.items():
+        words.setdefault(term, []).append(token)
+    return words
+
+
+def _readable(terms: list[str], words: dict[str, list[str]]) -> str:
+    """Terms as scored, each stem followed by the query words it stands for: ``coffe (coffee)``."""
+    if not terms:
+        return "(none)"
+    return ", ".join(f"{t} ({'/'.join(words[t])})" if t in words else t for t in terms)
