@@ -258,7 +258,7 @@ async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "places:beach" in [r[6] for r in table_rows(app)])
 
 
-async def test_the_en_knob_rebuilds_the_index_with_or_without_the_english_analyzer(tmp_path: Path) -> None:
+async def test_the_stem_knob_rebuilds_the_index_with_or_without_stemming(tmp_path: Path) -> None:
     pytest.importorskip("snowballstemmer", reason="stemming needs wikimem[en]")
     from wikimem import MemoryIndex
 
@@ -272,7 +272,7 @@ async def test_the_en_knob_rebuilds_the_index_with_or_without_the_english_analyz
         await wait_for(pilot, lambda: [r[6].strip() for r in table_rows(app)] == ["places:harbour"])
         box.value = False
         await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
-        assert app.backend.index.analyzer.name == "none" and app.backend.index.use_jieba is False
+        assert app.backend.index.analyzer.name == "stop" and app.backend.index.use_jieba is False  # stop words kept
         await wait_for(pilot, lambda: status(app).startswith("0 hits"))  # "boat" no longer matches "Boats"
         box.value = True
         await wait_for(pilot, lambda: app.backend.index.analyzer.name == "en", tries=500)

@@ -35,6 +35,9 @@ from wikimem_tui.widgets.query_results import fit_columns
 __all__ = ["QueryKnobs", "QueryParams", "parse_floor"]
 
 FLOOR_HELP = "cos floor: auto, off, or a cosine within [-1, 1]"
+#: The analyzers (``wikimem.analyzer``) that stem, and each one's twin with stemming toggled (stop words kept as set).
+_STEMMING = ("en", "stem")
+_STEM_TOGGLED = {"en": "stop", "stem": "none", "stop": "en", "none": "stem"}
 
 
 def parse_floor(text: str) -> float | str | None:
@@ -105,7 +108,7 @@ class QueryKnobs(Widget):
             super().__init__()
             self.use_jieba = use_jieba
             self.analyzer = analyzer
-            """The analyzer asked for (``"en"`` or ``"none"``); None: unchanged."""
+            """The analyzer asked for (a ``wikimem.analyzer`` name); None: unchanged."""
 
     class Invalid(Message):
         """A knob holds a value that cannot be used (``text`` says why)."""
@@ -116,7 +119,7 @@ class QueryKnobs(Widget):
 
     def __init__(
         self, *, use_jieba: bool, fusion: float | None, floor: str | None = None, id: str | None = None,
-        analyzer: str = "en",
+        analyzer: str = "stem",
     ) -> None:
         super().__init__(id=id, classes="-embed" if floor is not None else None)
         self.use_jieba = use_jieba
@@ -139,9 +142,8 @@ class QueryKnobs(Widget):
             yield Checkbox("jieba", self.use_jieba, id="query-jieba",
                            tooltip="Chinese tokens: jieba words (checked) or character bigrams (fast, the default)")
         with Horizontal():
-            yield Checkbox("en", self.analyzer != "none", id="query-analyzer",
-                           tooltip="English words: stemmed, with stop words dropped from the query (checked), "
-                           "or matched as typed")
+            yield Checkbox("stem", self.analyzer in _STEMMING, id="query-analyzer",
+                           tooltip="English words: stemmed, so 'running' finds 'runs' (checked), or matched as typed")
         with Horizontal():
             yield Label("fusion")
             enabled = self._fusion is not None
@@ -195,7 +197,7 @@ class QueryKnobs(Widget):
         self.query_one("#query-jieba", Checkbox).value = use_jieba
         if analyzer is not None:
             self.analyzer = analyzer
-            self.query_one("#query-analyzer", Checkbox).value = analyzer != "none"
+            self.query_one("#query-analyzer", Checkbox).value = analyzer in _STEMMING
 
     @on(Input.Changed, "#query-limit, #query-budget, #query-time")
     @on(Checkbox.Changed, "#query-links")
@@ -238,6 +240,6 @@ class QueryKnobs(Widget):
     @on(Checkbox.Changed, "#query-analyzer")
     def _analyzer_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
-        if event.value != (self.analyzer != "none"):
-            self.analyzer = "en" if event.value else "none"  # asked for; set_tokenizer() undoes a failure
+        if event.value != (self.analyzer in _STEMMING):
+            self.analyzer = _STEM_TOGGLED[self.analyzer]  # asked for; set_tokenizer() undoes a failure
             self.post_message(self.TokenizerChanged(self.use_jieba, self.analyzer))
