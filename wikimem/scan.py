@@ -13,9 +13,11 @@ latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
 tests hold both equal to ``tokenize()``.
 
-A per-term analyzer (stemming, stop words) would map terms after
-``tokenize()``; these forms find raw terms only, so an index with an
-analyzer indexes text by text (``scan=None``) or folds analyzed keys.
+A per-term analyzer (:mod:`wikimem.analyzer`) maps terms after
+``tokenize()``; :func:`analyzed` rewrites a latin form's tokens into index
+terms (one C-level ``map`` over a memo: no Python step per token), so the
+searches above find analyzed terms exactly as the item-by-item path indexes
+them. CJK forms are never analyzed.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, sub
@@ -31,7 +34,7 @@ from typing import NamedTuple
 
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
-__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
+__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "ScannedTexts", "analyzed", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
 DOC_BREAK = "\x00"
@@ -111,6 +114,18 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     n_cjk = map(sub, map(len, cjk_texts), map(add, map(str.count, cjk_texts, repeat(" ")), map(str.count, cjk_texts, repeat("  "))))
     lengths = array("i", map(add, n_latin, n_cjk))
     return ScannedTexts(latin, cjk, latin_starts, cjk_starts, lengths)
+
+
+def analyzed(scanned: ScannedTexts, terms: Callable[[list[bytes]], Iterable[bytes]]) -> ScannedTexts:
+    """``scanned`` with each latin token replaced by ``terms`` of it (one term per token, breaks kept).
+
+    The latin form is rebuilt exactly as :func:`scan_joined` builds it
+    (tokens between double blanks, a break a token of its own), so offsets
+    are recomputed the same way and token counts do not change.
+    """
+    latin = b"  " + b"  ".join(terms(scanned.latin.split())) + b"  "
+    starts = _starts(map(len, latin.split(_BREAK_BYTE)))
+    return scanned._replace(latin=latin, latin_starts=starts)
 
 
 def _starts(lengths: object) -> array:
