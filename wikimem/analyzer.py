@@ -165,6 +165,20 @@ class _BytesStems(dict[bytes, bytes]):
         self[token] = term
         return term
 
+    def mapped(self, tokens: list[bytes]) -> Iterable[bytes]:
+        """``tokens`` as index terms, with no Python call per token.
+
+        The distinct tokens this map has not seen are found with C-level set
+        operations and learnt first (one stemmer call per new word); then a
+        ``map`` of ``dict.get`` with the token itself as the default passes
+        numbers and the break byte (never kept) through unchanged. Mapping
+        token by token through ``__missing__`` instead cost a Python call
+        per number occurrence, and a second split/join of the whole form.
+        """
+        for token in set(tokens).difference(self):
+            self[token]  # noqa: B018 -- __missing__ learns it (or passes it)
+        return map(self.get, tokens, tokens)
+
 
 class Analyzer:
     """One analyzer, resolved against what is installed on first use.
@@ -252,12 +266,12 @@ class Analyzer:
         assert self._stems is not None
         return self._stems[token]
 
-    def latin_terms(self, tokens: Iterable[bytes]) -> Iterable[bytes]:
+    def latin_terms(self, tokens: list[bytes]) -> Iterable[bytes]:
         """The scan forms' latin tokens (and their break bytes, kept) mapped to index terms, lazily."""
         if not self.stems:
             return tokens
         assert self._bytes is not None
-        return map(self._bytes.__getitem__, tokens)
+        return self._bytes.mapped(tokens)
 
     # -- queries --------------------------------------------------------------
 

@@ -10,7 +10,7 @@ dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
 (:mod:`wikimem.analyzer`) on every path: item by item, and the bulk scan
-forms (:func:`wikimem.scan.analyzed`), so both index the same terms.
+forms (``terms`` of :func:`wikimem.scan.scan_joined`), so both index the same terms.
 
 At scale the corpus holds no object per item: a cold load keeps each
 file's text and block offsets (:class:`ItemTable`), items are parsed when a
@@ -32,7 +32,7 @@ from wikimem.bm25 import InvertedIndex
 from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem, item_text
 from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
-from wikimem.scan import DOC_BREAK, ScannedTexts, analyzed, scan_joined
+from wikimem.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
 
@@ -99,7 +99,7 @@ class WikiCorpus:
     def __init__(
         self,
         tokenize: Callable[[str], list[str]],
-        scan: Callable[[list[str]], ScannedTexts | None] | None = None,
+        scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
         analyzer: Analyzer | None = None,
     ) -> None:
         self.index = InvertedIndex()
@@ -141,11 +141,11 @@ class WikiCorpus:
         tokens = self._tokenize(text)
         return tokens if self.analyzer is None else self.analyzer.terms(tokens)
 
-    def _analyzed(self, scanned: ScannedTexts | None) -> ScannedTexts | None:
-        """Scan forms holding index terms (see :func:`wikimem.scan.analyzed`)."""
-        if scanned is None or self.analyzer is None or not self.analyzer.stems:
-            return scanned
-        return analyzed(scanned, self.analyzer.latin_terms)
+    def _latin_terms(self) -> LatinTerms | None:
+        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.scan.scan_joined`."""
+        if self.analyzer is None or not self.analyzer.stems:
+            return None
+        return self.analyzer.latin_terms
 
     def files(self) -> list[str]:
         """The indexed RecallFiles."""
@@ -211,8 +211,8 @@ class WikiCorpus:
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment (item by item if that fails)."""
         n = sum(blocks.count for _, blocks, _, _ in group)
-        scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
-        scanned = self._analyzed(scanned)
+        joined_all = DOC_BREAK.encode().join(joined for _, _, joined, _ in group)
+        scanned = scan_joined(joined_all, n, self._latin_terms()) if self.index.cold else None
         if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
@@ -233,8 +233,8 @@ class WikiCorpus:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
         names = self._names.setdefault(file, {})
         self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
-        scanned = self._scan(list(map(self.text, items))) if self._scan and items and self.index.cold else None
-        scanned = self._analyzed(scanned)
+        scan = self._scan
+        scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
         if scanned is not None:
             docs = self.index.add_scanned(scanned)
             names.update(zip(map(attrgetter("name"), items), docs))
