@@ -8,10 +8,8 @@ index is not promised to be thread-safe) and a worker whose query is no
 longer the newest skips the call; results that arrive for an older sequence
 number are dropped, so a slow query can never overwrite a newer one.
 
-What the table and summary say is what the library decided, in the words of
-``wikimem.explain`` (see ``query_results``): ranks and scores of link rows
-that are also hits, the scored query tokens, the time words that chose the
-window, the cosine floor and what it removed.
+The rows (``query_table``) and the summary say what the library decided, in
+``wikimem.explain``'s words (``query_results``).
 
 Why (not) recalled: an item can be pinned (``pin``; the App's ``w`` pins the
 tree's or the item view's item, or picks one by name). While one is, the
@@ -37,7 +35,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -46,15 +44,16 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from wikimem import RetrievalResult, RetrievedItem
+from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
-from wikimem_tui.widgets.query_results import COLUMNS, agent_text, open_message_for, row_cells, summary_lines
+from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
+from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import NO_JIEBA, floor_text, jieba_installed, rebuilt_index, tokens_name
 from wikimem_tui.widgets.query_why import WhyNotBox
 
@@ -107,7 +106,6 @@ class QueryPanel(Widget):
         self._seq = 0
         self._debounce: Timer | None = None
         self._lock = threading.Lock()
-        self._rows: list[RetrievedItem] = []
         self.index_building = False
         """While True, queries wait and the status says so (see ``set_index_building``)."""
         self._building_note = "waiting for the index…"
@@ -127,6 +125,11 @@ class QueryPanel(Widget):
         """The tokenizer of the index in force (the index knows; the backend's flag may say "auto")."""
         mode = getattr(self.backend.index, "use_jieba", self.backend.use_jieba)
         return bool(mode)
+
+    @property
+    def table(self) -> ResultsTable:
+        """The explained rows of the result on screen."""
+        return self.query_one(ResultsTable)
 
     @property
     def why_box(self) -> WhyNotBox:
@@ -151,12 +154,10 @@ class QueryPanel(Widget):
             yield EmbedStatus(backend, id="query-embed")
         yield Static(id="query-status", markup=False)
         yield WhyNotBox(id="query-why")
-        yield DataTable(id="query-results", cursor_type="row", zebra_stripes=True)
+        yield ResultsTable(id="query-results")
         yield Static(id="query-summary", markup=False)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
         self._status("type a query")
 
     # -- public API ---------------------------------------------------------
@@ -206,9 +207,8 @@ class QueryPanel(Widget):
 
     def suggested_pin(self) -> tuple[str, str] | None:
         """The result row under the table's cursor (what a picker should offer first), or None."""
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        return (self._rows[row].item.file, self._rows[row].item.name) if 0 <= row < len(self._rows) else None
+        entry = self.table.entry_under_cursor()
+        return (entry.item.file, entry.item.name) if entry is not None else None
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Memory changed: the same query may now recall something else (and new items need vectors)."""
@@ -257,11 +257,11 @@ class QueryPanel(Widget):
         event.stop()
         if self._debounce is not None:
             self.run_query()
-        self.query_one(DataTable).focus()
+        self.table.focus()
 
     def action_toggle_focus(self) -> None:
         """Escape: from the query box or a knob to the results, and back."""
-        table = self.query_one(DataTable)
+        table = self.table
         (self.query_one("#query-input", Input) if table.has_focus else table).focus()
 
     def on_query_knobs_changed(self, message: QueryKnobs.Changed) -> None:
@@ -378,41 +378,14 @@ class QueryPanel(Widget):
 
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result
-        table = self.query_one(DataTable)
-        table.clear()
-        self._rows = []
+        self.table.show(result)
         summary = self.query_one("#query-summary", Static)
         if result is None:
             summary.update(Text())
             return
-        for position, entry in enumerate(result.items, 1):
-            self._add_row(table, position, entry, "")
-        for entry in result.dropped:
-            self._add_row(table, "✂", entry, "dim strike")
-        if not result.items:
-            table.add_row(Text("no results", style="dim italic"), key="none")
-        summary.update(Text("\n").join(summary_lines(result, **self._embedding_note(result))))
-
-    def _embedding_note(self, result: RetrievalResult) -> dict[str, Any]:
-        """Why an embedder that is configured did not rank this query (for the ranking line)."""
-        if result.embedding_used or self.backend.embedder is None:
-            return {}
-        embed = self.embed_status
-        note = embed.ranking_note() if embed is not None else None
-        if note is None:  # the vectors are ready: the embedder itself failed on this query
-            return {"embedding": "failed for this query, BM25 only", "failed": True}
-        return {"embedding": note, "failed": embed is not None and embed.state == "failed"}
-
-    def _add_row(self, table: DataTable[Any], position: int | str, entry: RetrievedItem, style: str) -> None:
-        table.add_row(*row_cells(position, entry, style), key=str(len(self._rows)))
-        self._rows.append(entry)
-
-    @on(DataTable.RowSelected, "#query-results")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key is not None and key.isdigit() and int(key) < len(self._rows) and self.last_result is not None:
-            self.post_message(open_message_for(self._rows[int(key)], self.last_result))
+        embed = self.embed_status  # there is one exactly when an embedder is configured
+        note = embed.summary_note(result) if embed is not None else {}
+        summary.update(Text("\n").join(summary_lines(result, **note)))
 
     def action_copy_for_agent(self) -> None:
         """Copy what an agent would be handed for this query (hits and links within the budget)."""
