@@ -30,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikimem_tui.words import count
+
 __all__ = ["BoundKey", "KeymapConfig", "check_config_main", "check_keymap", "config_path", "known_bindings",
            "load_keymap"]
 
@@ -260,9 +262,9 @@ def check_config_main(explicit: Path | str | None = None) -> int:
         return 0
     loaded = load_keymap(path)
     if not loaded.problems:
-        print(f"keymap {path}: ok ({len(loaded.keymap)} binding{'' if len(loaded.keymap) == 1 else 's'} remapped)")
+        print(f"keymap {path}: ok ({count(len(loaded.keymap), 'binding')} remapped)")
         return 0
-    print(f"keymap {path}: {len(loaded.problems)} problem{'' if len(loaded.problems) == 1 else 's'}"
+    print(f"keymap {path}: {count(len(loaded.problems), 'problem')}"
           " (those entries are not applied; the defaults stay):")
     for problem in loaded.problems:
         print(f"  {problem}")

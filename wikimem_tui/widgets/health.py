@@ -55,6 +55,7 @@ from wikimem_tui.widgets.health_model import (
 )
 from wikimem_tui.widgets.incremental import IncrementalRefresh
 from wikimem_tui.widgets.topic_tree import SafeTree
+from wikimem_tui.words import count
 
 __all__ = ["CHUNK", "HealthPane", "HealthSource"]
 
@@ -243,7 +244,7 @@ class HealthPane(IncrementalRefresh, Widget):
         if self.show_timing and message.when is not None:
             local = message.when.astimezone().strftime("%H:%M:%S")
             how = "full lint" if message.full else (
-                f"re-lint, {message.changed} changed file{'s' if message.changed != 1 else ''}"
+                f"re-lint, {count(message.changed, 'changed file')}"
                 if message.changed else "re-lint")
             when = f" · linted {local} in {message.ms:.0f} ms ({how})"
         self._last = Text(" · ".join(count_of(message.counts.get(s, 0), s) for s in SEVERITIES) + when)
@@ -394,7 +395,7 @@ class HealthPane(IncrementalRefresh, Widget):
         else:
             groups = self.groups.get(ref.severity, [])
             detail.update(Text(f"{count_of(sum(len(g.shown) for g in groups), ref.severity)} in "
-                               f"{len(groups)} code{'s' if len(groups) != 1 else ''} · enter opens or closes"))
+                               f"{count(len(groups), 'code')} · enter opens or closes"))
 
     @on(Tree.NodeSelected, "#health-findings")
     def _selected(self, event: Tree.NodeSelected[HealthRef]) -> None:

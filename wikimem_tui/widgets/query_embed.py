@@ -40,6 +40,7 @@ from textual.worker import get_current_worker
 from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.screens.embed_plan import EmbedPlanScreen, cost_line
+from wikimem_tui.words import count
 
 __all__ = ["AUTO_ITEMS", "AUTO_SECONDS", "EmbedStatus", "State"]
 
@@ -54,7 +55,7 @@ State = Literal["waiting", "planning", "asking", "deferred", "syncing", "paused"
 
 
 def _count(n: int) -> str:
-    return f"{n:,} item{'' if n == 1 else 's'}"
+    return count(n, "item", grouped=True)
 
 
 class EmbedStatus(Static):

@@ -56,6 +56,7 @@ from wikimem_tui.widgets.query_results import agent_text, open_message_for, summ
 from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import NO_JIEBA, floor_text, jieba_installed, rebuilt_index, tokens_name
 from wikimem_tui.widgets.query_why import WhyNotBox
+from wikimem_tui.words import count
 
 if TYPE_CHECKING:
     from wikimem.why import WhyNot
@@ -374,7 +375,7 @@ class QueryPanel(Widget):
         hits = sum(1 for e in message.result.items if e.source == "hit" or e.rank is not None)  # link-hits too
         links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
-        self._status(f"{hits} hit{'' if hits == 1 else 's'}, {links} linked{timing}")
+        self._status(f"{count(hits, 'hit')}, {links} linked{timing}")
 
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result
@@ -395,7 +396,7 @@ class QueryPanel(Widget):
             return
         self.app.copy_to_clipboard(agent_text(result))
         rows = len(result.items)
-        self.notify(f"copied {rows} row{'' if rows == 1 else 's'} (~{result.budget_used} tokens) for an agent",
+        self.notify(f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent",
                     markup=False)
 
     def _status(self, text: str) -> None:

@@ -40,6 +40,7 @@ from wikimem_tui.widgets.incremental import IncrementalRefresh
 from wikimem_tui.widgets.reconcile_list import QueueList, header_cells
 from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key, parse_days
 from wikimem_tui.widgets.reconcile_writer import CurationWriter
+from wikimem_tui.words import count
 
 __all__ = ["QueueSource", "ReconcilePane"]
 
@@ -221,7 +222,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
                         + ("" if self._query.include_reviewed else " or marked reviewed"))
         else:
             n = len(shown)
-            text = Text(f"{n} entr{'y' if n == 1 else 'ies'} waiting")
+            text = Text(f"{count(n, 'entry')} waiting")
             derived = sum(1 for q in shown if q.derived)
             if derived:
                 text.append(f" · {derived} derived")
@@ -311,7 +312,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
             if item is None:
                 return
             n = len(entries)
-            self.notify(f"promoted {n} entr{'y' if n == 1 else 'ies'} to {item.file}:{item.name}", markup=False)
+            self.notify(f"promoted {count(n, 'entry')} to {item.file}:{item.name}", markup=False)
             self.selected -= {entry_key(e) for e in entries}
             self.refresh_from_store(StoreChange(frozenset({item.file}), external=False))
 
@@ -346,15 +347,15 @@ class ReconcilePane(IncrementalRefresh, Widget):
             return
         if not undo:
             self._marks.append((op, entries))
-        count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+        entries_text = count(len(entries), "entry")
         if undo:
-            self.notify(f"undone: {count} {'back in the queue' if op == 'undismiss' else 'marked reviewed again'}",
+            self.notify(f"undone: {entries_text} {'back in the queue' if op == 'undismiss' else 'marked reviewed again'}",
                         markup=False)
         elif op == "dismiss":
-            self.notify(f"{count} marked reviewed, not promoted (u undoes)" + ("" if n == len(entries) else
+            self.notify(f"{entries_text} marked reviewed, not promoted (u undoes)" + ("" if n == len(entries) else
                         f"; {len(entries) - n} already were"), markup=False)
         else:
-            self.notify(f"{count} back in the queue (u undoes)", markup=False)
+            self.notify(f"{entries_text} back in the queue (u undoes)", markup=False)
         self.selected -= {entry_key(e) for e in entries}
         self.reload()
 

@@ -5,7 +5,9 @@ ever holds file and day nodes plus the children of the branches the user
 opened, added in chunks of ``CHUNK`` with a "more…" node, so expanding a
 huge RecallFile or typing in the filter never adds 100k nodes at once. Names
 come from the shared ``Catalogue`` (built off the UI thread); every label is
-untrusted text and goes through ``safe_line``.
+untrusted text and goes through ``safe_line``. What the nodes and labels are
+for a catalogue under a filter is decided in ``tree_model``; this widget adds
+them, and owns the keys, the focus and the workers.
 
 Keys follow one model, the one the footer shows: single keys are commands
 (the app's ``e``, ``d``, ``q``…), and typing goes into the filter box. ``f``
@@ -38,8 +40,6 @@ item pane, which closes the sidebar.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from typing import Literal
 
 from rich.text import Text
 from textual import events, on, work
@@ -54,31 +54,16 @@ from textual.widgets.tree import TreeNode
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
-from wikimem_tui.safe import clean_line, safe_line
-from wikimem_tui.widgets.badges import BADGE_STYLE, DerivedMarks, derived_badge
+from wikimem_tui.safe import clean_line
+from wikimem_tui.widgets.badges import DerivedMarks
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
+from wikimem_tui.widgets.tree_model import AUTO_EXPAND, CHUNK, NodeRef, TreeContents
 from wikimem_tui.widgets.tree_search import ContentHits
 
 __all__ = ["CHUNK", "NARROW", "NodeRef", "TopicTree"]
 
 #: Below this many columns the tree is a sidebar (the App's breakpoint must match).
 NARROW = 100
-
-CHUNK = 200
-#: Under a filter, only this many matching files open by themselves.
-AUTO_EXPAND = 20
-
-Kind = Literal["file", "item", "diary", "day", "more", "loading", "none"]
-
-
-@dataclass(frozen=True)
-class NodeRef:
-    """What a tree node stands for; ``offset`` is where a "more…" node resumes."""
-
-    kind: Kind
-    file: str = ""
-    name: str = ""
-    offset: int = 0
 
 
 class SafeTree(Tree[NodeRef]):
@@ -126,7 +111,8 @@ class TopicTree(Vertical):
         """The filter in force (casefolded substring of names, then of content)."""
         self.content_hits: ContentHits | None = None
         """What the content scan found for ``filter_text`` (None while it runs or with no filter)."""
-        self._name_count = 0
+        self._shown: TreeContents | None = None
+        """What the tree was last built from (branches opened later are filled from it)."""
 
     def compose(self) -> ComposeResult:
         yield FilterBox(self.backend.store)
@@ -196,55 +182,23 @@ class TopicTree(Vertical):
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Nothing to read here: the app hands a new catalogue via ``set_catalogue``."""
 
-    def _name_matches(self, file: str) -> list[str]:
-        assert self.catalogue is not None
-        return [n for n in self.catalogue.names.get(file, []) if self.filter_text in n.casefold()]
-
-    def _matches(self, file: str, *, count: bool = False) -> list[str] | None:
-        """Item names of ``file`` to show under the filter (None: the whole file, lazily)."""
-        assert self.catalogue is not None
-        if not self.filter_text:
-            return None
-        names = self._name_matches(file)
-        if count:  # for the status line, once per rebuild
-            self._name_count += len(names)
-        found = set(self.content_hits.items.get(file, ())) if self.content_hits else set()
-        if found:
-            wanted = set(names) | found
-            names = [n for n in self.catalogue.names.get(file, []) if n in wanted]
-        if names:
-            return names
-        return None if self.filter_text in file.casefold() else []
-
-    def _days(self) -> list[str]:
-        """Diary days to list, newest first (all of them without a filter)."""
-        assert self.catalogue is not None
-        days = list(reversed(self.catalogue.diary_counts))
-        if not self.filter_text:
-            return days
-        found = set(self.content_hits.days) if self.content_hits else set()
-        return [d for d in days if self.filter_text in d or d in found]
-
     def _rebuild(self, *, jump: bool = False) -> None:
         """Refill the tree from the catalogue and the filter; ``jump``: cursor to the best match."""
         tree = self.tree
         cat = self.catalogue
         if cat is None:
             return
+        shown = self._shown = TreeContents(cat, self.filter_text, self.content_hits, self.derived)
         opened = {n.data.file for n in self._file_nodes() if n.is_expanded and n.data}
         diary_open = any(n.data and n.data.kind == "diary" and n.is_expanded for n in tree.root.children)
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
         budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
-        self._name_count = 0
-        for file, names in cat.names.items():
-            matches = self._matches(file, count=True)
+        for file in cat.names:
+            matches = shown.matches(file)
             if matches == []:
                 continue
-            label = safe_line(file, "bold")
-            shown = f"{len(matches)}/{len(names)}" if matches is not None else str(len(names))
-            label.append(f" ({shown})", style="dim")
-            node = tree.root.add(label, NodeRef("file", file), expand=False)
+            node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
             if matches is not None and budget > 0:
                 budget -= 1
                 self._add_chunk(node, matches, 0)
@@ -252,19 +206,14 @@ class TopicTree(Vertical):
             elif file in opened:
                 self._load(node)
                 node.expand()
-        days = self._days()
-        if days or not self.filter_text:
-            label = Text("diary", style="bold italic")
-            label.append(f" ({len(cat.diary_counts)} days)", style="dim")
-            diary = tree.root.add(label, NodeRef("diary"), expand=False)
+        if shown.days() or not self.filter_text:
+            diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
             if diary_open or self.filter_text:
                 self._load(diary)
                 diary.expand()
         if self.filter_text and not tree.root.children:
-            scanning = self.content_hits is None
-            note = "no matching names yet (searching content…)" if scanning else "no matches"
-            tree.root.add_leaf(Text(note, style="italic dim"), NodeRef("none"))
-        self.filter_box.show_status(self._name_count, self.content_hits, self._empty())
+            tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
+        self.filter_box.show_status(shown.name_match_count(), self.content_hits, self._empty())
         restored = not jump and cursor is not None and cursor.kind != "loading" and self._restore_cursor(cursor)
         if restored:
             return
@@ -303,13 +252,7 @@ class TopicTree(Vertical):
     # -- lazy children --------------------------------------------------------
 
     def _children_of(self, ref: NodeRef) -> list[str]:
-        cat = self.catalogue
-        if cat is None:
-            return []
-        if ref.kind == "diary":
-            return self._days()
-        matches = self._matches(ref.file)
-        return matches if matches is not None else cat.names.get(ref.file, [])
+        return self._shown.children_of(ref) if self._shown is not None else []
 
     def _load(self, node: TreeNode[NodeRef]) -> None:
         """Fill an unloaded file/diary node with its first chunk."""
@@ -318,25 +261,9 @@ class TopicTree(Vertical):
         self._add_chunk(node, self._children_of(node.data), 0)
 
     def _add_chunk(self, node: TreeNode[NodeRef], names: list[str], offset: int) -> None:
-        assert node.data is not None
-        cat = self.catalogue
-        needle = self.filter_text
+        assert node.data is not None and self._shown is not None
         for name in names[offset : offset + CHUNK]:
-            if node.data.kind == "diary":
-                label = Text(name, style="" if not needle or needle in name else "italic")
-                count = cat.diary_counts.get(name, 0) if cat else 0
-                label.append(f" ({count})", style="dim")
-                derived = self.derived.days.get(name, 0)
-                if derived:
-                    label.append(f" ↺ {derived} derived", style=BADGE_STYLE)
-                node.add_leaf(label, NodeRef("day", name=name))
-            else:
-                in_content_only = bool(needle) and needle not in name.casefold() and needle not in node.data.file
-                label = safe_line(name, "italic" if in_content_only else "")
-                if (node.data.file, name) in self.derived.items:
-                    label.append("  ")
-                    label.append_text(derived_badge())
-                node.add_leaf(label, NodeRef("item", node.data.file, name))
+            node.add_leaf(*self._shown.child(node.data, name))
         rest = len(names) - offset - CHUNK
         if rest > 0:
             node.add_leaf(

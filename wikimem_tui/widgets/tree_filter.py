@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 
 from wikimem import MemoryStore
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
+from wikimem_tui.words import count
 
 __all__ = ["FilterBox", "FilterInput"]
 
@@ -185,6 +186,6 @@ class FilterBox(Vertical):
         elif empty and hits is not None:
             status.update(Text(f"no matches for {self.text!r}"))
         else:
-            text = Text(f"{names} name{'' if names == 1 else 's'} · ")
+            text = Text(f"{count(names, 'name')} · ")
             text.append(scanning if hits is None else f"{hits.count()} in content", style="italic")
             status.update(text)
