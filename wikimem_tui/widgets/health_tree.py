@@ -15,7 +15,6 @@ knows where a finding leads.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,7 +25,7 @@ from textual.widgets.tree import TreeNode
 
 from wikimem.lint import CODES, SEVERITIES, Finding
 from wikimem_tui.widgets.health_model import PLURAL, SEVERITY_STYLES, Group, finding_label
-from wikimem_tui.widgets.topic_tree import SafeTree
+from wikimem_tui.widgets.safe_tree import SafeTree
 
 __all__ = ["AUTO_OPEN", "CHUNK", "FindingTree", "HealthRef"]
 
@@ -51,7 +50,7 @@ def _key(ref: HealthRef) -> str:
     return f"s:{ref.severity}" if ref.kind == "severity" else f"c:{ref.severity}:{ref.code}"
 
 
-class FindingTree(SafeTree):  # type: ignore[misc]
+class FindingTree(SafeTree[HealthRef]):
     """The findings, grouped; labels are built as Text, never parsed as markup."""
 
     HELP_TITLE = "Findings"
@@ -92,10 +91,10 @@ class FindingTree(SafeTree):  # type: ignore[misc]
                     child.expand()
         if not self.root.children:
             self.root.add_leaf(Text(empty_note, style="italic dim"), HealthRef("none"))
-        if cursor is None or not self._restore_cursor(cursor):
+        if cursor is None or not self.move_to_data(cursor):
             first = self._first_finding()
             if first is not None:
-                self._move_to(first)
+                self.move_to(first)
 
     def group(self, ref: HealthRef) -> Group | None:
         """The code group a node belongs to (None if the filter no longer shows it)."""
@@ -116,27 +115,9 @@ class FindingTree(SafeTree):  # type: ignore[misc]
             node.add_leaf(Text(f"more… ({rest} left)", style="italic dim"),
                           HealthRef("more", ref.severity, ref.code, offset=offset + CHUNK))
 
-    def _walk(self) -> Iterable[TreeNode[HealthRef]]:
-        for severity in self.root.children:
-            yield severity
-            for code in severity.children:
-                yield code
-                yield from code.children
-
     def _first_finding(self) -> TreeNode[HealthRef] | None:
-        nodes = list(self._walk())
+        nodes = self.loaded_nodes()
         return next((n for n in nodes if n.data and n.data.kind == "finding"), nodes[0] if nodes else None)
-
-    def _restore_cursor(self, ref: HealthRef) -> bool:
-        for node in self._walk():
-            if node.data == ref:
-                self._move_to(node)
-                return True
-        return False
-
-    def _move_to(self, node: TreeNode[HealthRef]) -> None:
-        _ = self.last_line  # computes the line numbers of nodes added since the last paint
-        self.move_cursor(node)
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[HealthRef]) -> None:

@@ -54,26 +54,16 @@ from textual.widgets.tree import TreeNode
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
-from wikimem_tui.safe import clean_line
 from wikimem_tui.widgets.badges import DerivedMarks
+from wikimem_tui.widgets.safe_tree import SafeTree
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
 from wikimem_tui.widgets.tree_model import AUTO_EXPAND, CHUNK, NodeRef, TreeContents
 from wikimem_tui.widgets.tree_search import ContentHits
 
-__all__ = ["CHUNK", "NARROW", "NodeRef", "TopicTree"]
+__all__ = ["CHUNK", "NARROW", "NodeRef", "SafeTree", "TopicTree"]
 
 #: Below this many columns the tree is a sidebar (the App's breakpoint must match).
 NARROW = 100
-
-
-class SafeTree(Tree[NodeRef]):
-    """A Tree whose string labels are never parsed as markup."""
-
-    HELP_TITLE = "Tree"
-
-    def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
-        text = Text(clean_line(label)) if isinstance(label, str) else label
-        return text.split()[0] if text.plain else text
 
 
 class TopicTree(Vertical):
@@ -147,9 +137,9 @@ class TopicTree(Vertical):
             self.call_after_refresh(self.app.run_action, "pane('item')")
 
     @property
-    def tree(self) -> SafeTree:
+    def tree(self) -> SafeTree[NodeRef]:
         """The inner Tree widget."""
-        return self.query_one(SafeTree)
+        return self.query_one(SafeTree)  # type: ignore[return-value]
 
     @property
     def filter_box(self) -> FilterBox:
@@ -214,13 +204,13 @@ class TopicTree(Vertical):
         if self.filter_text and not tree.root.children:
             tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
         self.filter_box.show_status(shown.name_match_count(), self.content_hits, self._empty())
-        restored = not jump and cursor is not None and cursor.kind != "loading" and self._restore_cursor(cursor)
+        restored = not jump and cursor is not None and cursor.kind != "loading" and tree.move_to_data(cursor)
         if restored:
             return
         if self.filter_text:
             self._jump_to_best()
         elif tree.root.children:
-            self._move_to(tree.root.children[0])
+            tree.move_to(tree.root.children[0])
 
     def _empty(self) -> bool:
         """True when the filter left nothing (only the "no matches" node)."""
@@ -229,25 +219,6 @@ class TopicTree(Vertical):
 
     def _file_nodes(self) -> list[TreeNode[NodeRef]]:
         return [n for n in self.tree.root.children if n.data and n.data.kind == "file"]
-
-    def _move_to(self, node: TreeNode[NodeRef]) -> None:
-        """Move the cursor to ``node``, which may have been added since the last paint."""
-        _ = self.tree.last_line  # computes the line numbers of new nodes (move_cursor reads them)
-        self.tree.move_cursor(node)
-
-    def _restore_cursor(self, ref: NodeRef) -> bool:
-        for node in self._walk():
-            if node.data == ref:
-                self._move_to(node)
-                return True
-        return False
-
-    def _walk(self) -> list[TreeNode[NodeRef]]:
-        out: list[TreeNode[NodeRef]] = []
-        for node in self.tree.root.children:
-            out.append(node)
-            out.extend(node.children)
-        return out
 
     # -- lazy children --------------------------------------------------------
 
@@ -360,11 +331,11 @@ class TopicTree(Vertical):
     def _jump_to_best(self) -> None:
         """Type-ahead: the cursor on the first item (or day) whose name starts with the filter, else the first match."""
         needle = self.filter_text
-        leaves = [n for n in self._walk() if n.data and n.data.kind in ("item", "day")]
+        leaves = [n for n in self.tree.loaded_nodes() if n.data and n.data.kind in ("item", "day")]
         best = next((n for n in leaves if n.data and n.data.name.casefold().startswith(needle)), None)
         target = best or (leaves[0] if leaves else (self.tree.root.children[0] if self.tree.root.children else None))
         if target is not None:
-            self._move_to(target)
+            self.tree.move_to(target)
 
     def action_leave_filter(self) -> None:
         """Escape: clear the filter (if any) and hand the keys back to the tree.
@@ -398,7 +369,7 @@ class TopicTree(Vertical):
             while True:
                 for child in node.children:
                     if child.data and child.data.kind == "item" and child.data.name == name:
-                        self._move_to(child)
+                        self.tree.move_to(child)
                         return
                 more = [c for c in node.children if c.data and c.data.kind == "more"]
                 if not more:
