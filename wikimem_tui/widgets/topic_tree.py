@@ -278,10 +278,30 @@ class TopicTree(Vertical):
     # -- filter ---------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """Type-to-filter: a printable key that is no command here starts the filter with it."""
-        if not self.tree.has_focus or not event.is_printable or not event.character:
+        """Type-to-filter: a printable key that is no command here starts the filter with it.
+
+        A burst of keys (a fast typist, a paste) is queued to the tree before
+        the first one moves the focus into the box; the rest arrive here while
+        the box has the focus, and are typed into it too, never run as commands.
+        """
+        if not event.is_printable or not event.character:
             return
-        if event.character.isspace() or event.key in self.screen.active_bindings:
+        box, focused = self.filter_box.input, self.screen.focused  # has_focus lags: it follows Focus events
+        if focused is box:  # the Input consumes the keys typed into it: this one was queued to the tree
+            event.stop()
+            event.prevent_default()
+            box.insert_text_at_cursor(event.character)
+            return
+        if focused is not self.tree:
+            return
+        active = self.screen.active_bindings.get(event.key)
+        if active is not None and active.node is self and active.binding.action == "filter":
+            # Now, not when the binding runs: that is after the keys queued behind this one got here.
+            event.stop()
+            event.prevent_default()
+            self.action_filter()
+            return
+        if event.character.isspace() or active is not None:
             return
         event.stop()
         event.prevent_default()
@@ -289,7 +309,7 @@ class TopicTree(Vertical):
 
     def action_filter(self) -> None:
         """Put the focus in the filter box (the tree narrows as you type)."""
-        self.filter_box.input.focus()
+        self.filter_box.focus_now()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only when there is a filter to leave (else it is the app's)."""

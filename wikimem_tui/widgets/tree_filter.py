@@ -100,9 +100,18 @@ class FilterBox(Vertical):
         """The text box."""
         return self.query_one(Input)
 
+    def focus_now(self) -> None:
+        """Focus the box before the next queued key is handled.
+
+        ``focus()`` waits its turn in the message queue, so the rest of a
+        burst of keys (a fast typist, a paste) would still reach the tree,
+        where letters are commands: "sea" would edit and append.
+        """
+        self.screen.set_focus(self.input)
+
     def type(self, character: str) -> None:
         """Focus the box and add ``character`` at its cursor (type-to-filter from the tree)."""
-        self.input.focus()
+        self.focus_now()
         self.input.insert_text_at_cursor(character)
 
     def clear(self) -> None:
