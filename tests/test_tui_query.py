@@ -503,3 +503,19 @@ async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> Non
         box.focus()
         await pilot.pause()
         assert box.content_region.height == 1 and box.content_region.width >= len("▐X▌ links")
+
+
+async def test_empty_limit_and_budget_are_not_drawn_as_invalid_after_tabbing_through(tmp_path: Path) -> None:
+    """Empty means the default (10, no budget): a user tabbing past them must not see them marked as errors."""
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        app = pilot.app
+        limit, budget = app.query_one("#query-limit", Input), app.query_one("#query-budget", Input)
+        limit.value = ""
+        for box in (limit, budget, app.query_one("#query-time", Input)):  # focus each, then leave it
+            box.focus()
+            await pilot.pause()
+        assert not limit.has_class("-invalid") and not budget.has_class("-invalid")
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(app)) == 4)  # and the query runs with the defaults
+        budget.value = "0"
+        await wait_for(pilot, lambda: status(app) == "limit and budget must be positive")

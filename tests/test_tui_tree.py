@@ -174,7 +174,7 @@ async def test_filter_finds_diary_days_by_their_entries(tmp_path: Path) -> None:
     async with TreeApp(tmp_path).run_test() as pilot:
         await pilot.press("f", *"planned the")
         assert await wait_for(pilot, lambda: "in content" in status(pilot.app))
-        assert labels(pilot.app) == ["diary (2 days)", "2026-07-21 (1)"]
+        assert labels(pilot.app) == ["diary (1/2 days)", "2026-07-21 (1)"]  # shown/total, as files say
 
 
 async def test_a_filter_matching_nothing_says_no_matches(tmp_path: Path) -> None:

@@ -124,10 +124,11 @@ class QueryKnobs(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Label("limit")
-            yield Input("10", type="integer", compact=True, id="query-limit")
+            # Empty is valid (the default); without valid_empty Textual marks it invalid on blur.
+            yield Input("10", type="integer", valid_empty=True, compact=True, id="query-limit")
         with Horizontal():
             yield Label("budget")
-            yield Input(placeholder="none", type="integer", compact=True, id="query-budget")
+            yield Input(placeholder="none", type="integer", valid_empty=True, compact=True, id="query-budget")
         with Horizontal():
             yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
         with Horizontal():

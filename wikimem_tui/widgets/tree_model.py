@@ -107,8 +107,11 @@ class TreeContents:
         return label
 
     def diary_label(self) -> Text:
+        """``diary (7 days)``, or ``diary (1/7 days)`` under a filter, as files say ``shown/total``."""
+        total = len(self.catalogue.diary_counts)
+        shown = f"{len(self.days())}/{count(total, 'day')}" if self.filter_text else count(total, "day")
         label = Text("diary", style="bold italic")
-        label.append(f" ({count(len(self.catalogue.diary_counts), 'day')})", style="dim")
+        label.append(f" ({shown})", style="dim")
         return label
 
     def child(self, parent: NodeRef, name: str) -> tuple[Text, NodeRef]:
