@@ -233,22 +233,27 @@ def check_keymap(keymap: dict[str, str], bindings: list[BoundKey] | None = None)
             return {normalize_key(k) for k in good[b.binding_id].split(",")}
         return set(b.keys)
 
-    clashing: dict[str, list[str]] = {}
-    for mapped in [b for b in bindings if b.binding_id in good]:
-        for other in bindings:
-            if other.binding_id == mapped.binding_id:
-                continue
-            modal = mapped.scope.startswith("modal") or other.scope.startswith("modal")
-            together = mapped.scope == other.scope or (not modal and "global" in (mapped.scope, other.scope))
-            shared = effective(mapped) & effective(other)
-            if together and shared:
-                where = "everywhere" if other.scope == "global" else f"in {other.owner}"
-                note = f"{', '.join(sorted(shared))} would also be {other.description!r} ({other.binding_id or 'no id'}) {where}"
-                if note not in clashing.setdefault(mapped.binding_id, []):
-                    clashing[mapped.binding_id].append(note)
-    for binding_id, notes in clashing.items():
-        problems.append(f"{binding_id} = {good.pop(binding_id)!r} not applied: " + "; ".join(notes))
-    return good, problems
+    # A refused entry puts its binding back on its default key, which may be the very key another
+    # entry took: check again until no entry is refused.
+    while True:
+        clashing: dict[str, list[str]] = {}
+        for mapped in [b for b in bindings if b.binding_id in good]:
+            for other in bindings:
+                if other.binding_id == mapped.binding_id:
+                    continue
+                modal = mapped.scope.startswith("modal") or other.scope.startswith("modal")
+                together = mapped.scope == other.scope or (not modal and "global" in (mapped.scope, other.scope))
+                shared = effective(mapped) & effective(other)
+                if together and shared:
+                    where = "everywhere" if other.scope == "global" else f"in {other.owner}"
+                    note = (f"{', '.join(sorted(shared))} would also be {other.description!r} "
+                            f"({other.binding_id or 'no id'}) {where}")
+                    if note not in clashing.setdefault(mapped.binding_id, []):
+                        clashing[mapped.binding_id].append(note)
+        if not clashing:
+            return good, problems
+        for binding_id, notes in clashing.items():
+            problems.append(f"{binding_id} = {good.pop(binding_id)!r} not applied: " + "; ".join(notes))
 
 
 def check_config_main(explicit: Path | str | None = None) -> int:
