@@ -286,7 +286,9 @@ async def test_fusion_weight_knob_sets_the_index_weight(tmp_path: Path) -> None:
 
 async def test_fusion_weight_knob_is_disabled_without_an_embedder(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
-        assert pilot.app.query_one("#query-fusion", Input).disabled
+        fusion = pilot.app.query_one("#query-fusion", Input)
+        assert fusion.disabled
+        assert fusion.placeholder == "off"  # says why it is empty, not a bare "w" that reads like a typo
 
 
 def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -> None:

@@ -138,7 +138,8 @@ class QueryKnobs(Widget):
             yield Label("fusion")
             enabled = self._fusion is not None
             yield Input(
-                str(self._fusion) if enabled else "", placeholder="w", compact=True, id="query-fusion",
+                str(self._fusion) if enabled else "", placeholder="w" if enabled else "off", compact=True,
+                id="query-fusion",
                 disabled=not enabled, tooltip="BM25's share in the fused score" if enabled else "needs an embedder",
             )
         if self._floor is not None:  # only with embeddings: the floor is a cosine's
