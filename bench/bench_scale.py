@@ -22,6 +22,12 @@ shared): the median is reported with the spread (min-max).
 
     python bench/bench_scale.py                       # 10k, 100k, 1M
     python bench/bench_scale.py --sizes 10000,100000 --repeat 3
+    python bench/bench_scale.py --sizes 100000 --analyzers none,en   # the analyzer's cost
+
+``--analyzers`` runs the same children with each ``MemoryIndex(analyzer=…)``,
+interleaved on the same data, and prints each figure as a ratio to the first
+analyzer's (the English analyzer's cost: stems memoised per distinct word,
+one C-level map over each segment's latin tokens).
 """
 
 from __future__ import annotations
@@ -91,6 +97,8 @@ def _index(root: Path, mode: str) -> Any:
     from wikimem import MemoryIndex, MemoryStore  # noqa: PLC0415
 
     kwargs: dict[str, Any] = {"use_jieba": False}
+    if os.environ.get("WIKIMEM_BENCH_ANALYZER"):
+        kwargs["analyzer"] = os.environ["WIKIMEM_BENCH_ANALYZER"]
     if "postings_cache" in inspect.signature(MemoryIndex).parameters:  # a --reference checkout may predate it
         kwargs["postings_cache"] = {"fresh": "off", "cached": "read", "warm": "readwrite"}[mode]
     elif mode != "fresh":
@@ -148,11 +156,16 @@ def child(root: Path, seed: int, mode: str = "fresh") -> dict[str, Any]:
     }
 
 
-def run_child(root: Path, seed: int, tree: Path | None = None, mode: str = "fresh") -> dict[str, Any]:
+def run_child(
+    root: Path, seed: int, tree: Path | None = None, mode: str = "fresh", analyzer: str | None = None
+) -> dict[str, Any]:
     env = dict(os.environ)
     env.pop("WIKIMEM_BENCH_TREE", None)
+    env.pop("WIKIMEM_BENCH_ANALYZER", None)
     if tree is not None:
         env["WIKIMEM_BENCH_TREE"] = str(tree)
+    if analyzer is not None:
+        env["WIKIMEM_BENCH_ANALYZER"] = analyzer
     out = subprocess.run(
         [sys.executable, __file__, "--child", str(root), "--seed", str(seed), "--mode", mode],
         capture_output=True,
@@ -257,6 +270,26 @@ def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: in
         print("  (1M not run: RSS and cold-load goals not measured)")
 
 
+def compare_analyzers(analyzers: list[str], args: argparse.Namespace, ensure_store: Any) -> int:
+    """Each figure per analyzer, runs interleaved, and its ratio to the first analyzer's."""
+    figures = ("cold_load_s", "cold_cpu_s", "p50_ms", "p95_ms", "rss_peak_mb")
+    for n in (int(s) for s in args.sizes.split(",") if s):
+        root = ensure_store(args.data, n, args.seed)
+        runs: dict[str, list[dict[str, Any]]] = {a: [] for a in analyzers}
+        for i in range(args.repeat):
+            for analyzer in analyzers:
+                print(f"... {n:,d} items, analyzer {analyzer}, run {i + 1}/{args.repeat}", file=sys.stderr)
+                runs[analyzer].append(run_child(root, args.seed, analyzer=analyzer))
+        stats = {a: summarize(r) for a, r in runs.items()}
+        base = stats[analyzers[0]]
+        print(f"\n### {n:,d} items: analyzers (median of {args.repeat}; ratio to {analyzers[0]!r}; load avg "
+              f"{statistics.mean(r['load_avg'] for rs in runs.values() for r in rs):.1f})\n")
+        print("| analyzer | " + " | ".join(figures) + " |\n|---|" + "---|" * len(figures))
+        for analyzer in analyzers:
+            cells = [f"{stats[analyzer][f][0]:.2f} ({stats[analyzer][f][0] / base[f][0]:.2f}x)" for f in figures]
+            print(f"| {analyzer} | " + " | ".join(cells) + " |")
+    return 0
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -270,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         help="another checkout of wikimem (e.g. the code before a change), run interleaved on the same data",
     )
     parser.add_argument("--no-cache", action="store_true", help="skip the second-start runs with a postings cache")
+    parser.add_argument("--analyzers", default="", help="compare analyzers (e.g. none,en) instead: ratios to the first")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="fresh", choices=["fresh", "cached", "warm"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -278,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from bench_core import ensure_store  # noqa: PLC0415
 
+    if args.analyzers:
+        return compare_analyzers([a for a in args.analyzers.split(",") if a], args, ensure_store)
     results, references, cached, warmed = {}, {}, {}, {}
     for n in (int(s) for s in args.sizes.split(",") if s):
         root = ensure_store(args.data, n, args.seed)

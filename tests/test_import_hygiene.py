@@ -17,7 +17,7 @@ import pytest
 from test_api_surface import SPEC_NAMES  # the SPEC's list of top-level names
 
 REPO = Path(__file__).resolve().parents[1]
-HEAVY = ("textual", "rich", "numpy", "httpx", "jieba", "wikimem.vectors")
+HEAVY = ("textual", "rich", "numpy", "httpx", "jieba", "snowballstemmer", "Stemmer", "wikimem.vectors")
 
 
 
@@ -74,3 +74,15 @@ def test_vectors_is_not_re_exported() -> None:
         "assert 'vectors' not in globals() and 'HttpEmbedder' not in globals()\n"
     )
     assert "wikimem.vectors" not in loaded_after(code)
+
+
+def test_the_stemmer_is_loaded_by_the_first_index_build_not_before(tmp_path: Path) -> None:
+    pytest.importorskip("snowballstemmer")
+    setup = (
+        "from wikimem import MemoryIndex, MemoryStore\n"
+        f"store = MemoryStore({str(tmp_path)!r})\n"
+        "store.add('notes', 'jog', 'she runs')\n"
+        "index = MemoryIndex(store, use_jieba=False, analyzer='en')\n"
+    )
+    assert "snowballstemmer" not in loaded_after(setup)
+    assert "snowballstemmer" in loaded_after(setup + "assert index.retrieve('running').items\n")

@@ -15,6 +15,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 
 from conftest import retrieved
 from wikimem import MemoryStore, RetrievalResult
+from wikimem.analyzer import Analyzer
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.widgets.query_panel import QueryPanel
@@ -257,6 +258,27 @@ async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "places:beach" in [r[6] for r in table_rows(app)])
 
 
+async def test_the_stem_knob_rebuilds_the_index_with_or_without_stemming(tmp_path: Path) -> None:
+    pytest.importorskip("snowballstemmer", reason="stemming needs wikimem[en]")
+    from wikimem import MemoryIndex
+
+    real_store(tmp_path)
+    index = MemoryIndex(MemoryStore(tmp_path), use_jieba=False, analyzer="en")
+    app = QueryApp(tmp_path, index)
+    async with app.run_test(size=(140, 40)) as pilot:
+        box = app.query_one("#query-analyzer", Checkbox)
+        assert box.value is True
+        await type_query(pilot, "boat")
+        await wait_for(pilot, lambda: [r[6].strip() for r in table_rows(app)] == ["places:harbour"])
+        box.value = False
+        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        assert app.backend.index.analyzer.name == "stop" and app.backend.index.use_jieba is False  # stop words kept
+        await wait_for(pilot, lambda: status(app).startswith("0 hits"))  # "boat" no longer matches "Boats"
+        box.value = True
+        await wait_for(pilot, lambda: app.backend.index.analyzer.name == "en", tries=500)
+        await wait_for(pilot, lambda: [r[6].strip() for r in table_rows(app)] == ["places:harbour"])
+
+
 async def test_query_waits_for_the_apps_index_build(tmp_path: Path) -> None:
     index = ScriptedIndex(EXPLAINED)
     app = QueryApp(tmp_path, index)
@@ -496,7 +518,7 @@ async def test_real_index_answers_a_different_query_differently(tmp_path: Path) 
         await type_query(pilot, "boats")
         await wait_for(pilot, lambda: status(pilot.app).startswith("1 hit"))
         assert [r[6].strip() for r in table_rows(pilot.app) if r[1] == "hit"] == ["places:harbour"]
-        assert table_rows(pilot.app)[0][7] == "[boats]"
+        assert table_rows(pilot.app)[0][7] == f"[{Analyzer().term('boats')}]"  # a stem where wikimem[en] is installed
 
 
 async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> None:

@@ -143,6 +143,11 @@ def build_parser() -> argparse.ArgumentParser:
                        default=None, help="tokenize Chinese with jieba")
     jieba.add_argument("--no-jieba", dest="use_jieba", action="store_const", const=False,
                        help="tokenize Chinese with character bigrams")
+    from wikimem.analyzer import ANALYZERS, DEFAULT_ANALYZER
+
+    explain.add_argument("--analyzer", choices=ANALYZERS, default=None,
+                         help=f"English analyzer: 'en' stems and drops stop words from the query, 'stem', "
+                         f"'stop' or 'none' (default: {DEFAULT_ANALYZER}; stemming needs wikimem[en])")
     explain.add_argument("--time-range", metavar="A[..B]",
                          help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
     explain.add_argument("--embed", metavar="local|URL",

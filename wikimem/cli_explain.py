@@ -81,6 +81,7 @@ def _index(store: MemoryStore, args: argparse.Namespace) -> Any:
         "use_jieba": args.use_jieba,
         "embedder": _embedder(args),
         "cos_floor": getattr(args, "cos_floor", "auto"),
+        "analyzer": getattr(args, "analyzer", None),
     }
     if args.fusion_weight is not None:
         kwargs["fusion_weight"] = args.fusion_weight

@@ -8,6 +8,10 @@ a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
+Index terms are ``tokenize()``'s tokens mapped by the analyzer
+(:mod:`wikimem.analyzer`) on every path: item by item, and the bulk scan
+forms (``terms`` of :func:`wikimem.scan.scan_joined`), so both index the same terms.
+
 At scale the corpus holds no object per item: a cold load keeps each
 file's text and block offsets (:class:`ItemTable`), items are parsed when a
 query shows them, and name -> doc maps are made per file on demand.
@@ -23,11 +27,12 @@ from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any
 
+from wikimem.analyzer import Analyzer
 from wikimem.bm25 import InvertedIndex
 from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem, item_text
 from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
-from wikimem.scan import DOC_BREAK, ScannedTexts, scan_joined
+from wikimem.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
 
@@ -94,7 +99,8 @@ class WikiCorpus:
     def __init__(
         self,
         tokenize: Callable[[str], list[str]],
-        scan: Callable[[list[str]], ScannedTexts | None] | None = None,
+        scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
+        analyzer: Analyzer | None = None,
     ) -> None:
         self.index = InvertedIndex()
         self.items = ItemTable()
@@ -103,6 +109,8 @@ class WikiCorpus:
         #: Bumped on every change of indexed text (vector caches sync on it).
         self.version = 0
         self._tokenize = tokenize
+        #: Maps tokens to index terms (None: tokens are the terms).
+        self.analyzer = analyzer
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
         #: :func:`wikimem.scan.scan_texts`; bigram mode only).
         self._scan = scan
@@ -114,7 +122,8 @@ class WikiCorpus:
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
         #: What the cold load's segments were made of (see :meth:`load`); the
         #: postings cache is used only by a load with the same fingerprint.
-        self._layout = hashlib.sha256(f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}".encode())
+        terms = analyzer.fingerprint if analyzer is not None else "raw"
+        self._layout = hashlib.sha256(f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}".encode())
         self.fingerprint: str | None = None
 
     def __len__(self) -> int:
@@ -124,7 +133,19 @@ class WikiCorpus:
         return item_text(item.name, item.content)
 
     def tokens(self, item: RecallItem) -> list[str]:
-        return self._tokenize(self.text(item))
+        """The item's index terms (analyzed)."""
+        return self.terms(self.text(item))
+
+    def terms(self, text: str) -> list[str]:
+        """A text's index terms, as the index holds them (a diary entry's too)."""
+        tokens = self._tokenize(text)
+        return tokens if self.analyzer is None else self.analyzer.terms(tokens)
+
+    def _latin_terms(self) -> LatinTerms | None:
+        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.scan.scan_joined`."""
+        if self.analyzer is None or not self.analyzer.stems:
+            return None
+        return self.analyzer.latin_terms
 
     def files(self) -> list[str]:
         """The indexed RecallFiles."""
@@ -190,7 +211,8 @@ class WikiCorpus:
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment (item by item if that fails)."""
         n = sum(blocks.count for _, blocks, _, _ in group)
-        scanned = scan_joined(DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n) if self.index.cold else None
+        joined_all = DOC_BREAK.encode().join(joined for _, _, joined, _ in group)
+        scanned = scan_joined(joined_all, n, self._latin_terms()) if self.index.cold else None
         if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
@@ -211,7 +233,8 @@ class WikiCorpus:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
         names = self._names.setdefault(file, {})
         self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
-        scanned = self._scan(list(map(self.text, items))) if self._scan and items and self.index.cold else None
+        scan = self._scan
+        scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
         if scanned is not None:
             docs = self.index.add_scanned(scanned)
             names.update(zip(map(attrgetter("name"), items), docs))
@@ -268,7 +291,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = WikiCorpus(self._tokenize, self._scan)
+        fresh = WikiCorpus(self._tokenize, self._scan, self.analyzer)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

@@ -10,7 +10,9 @@ out itself, and :func:`why_not_lines` for :meth:`MemoryIndex.why_not`.
 The layout is part of the CLI contract (scripts and tests parse it): lines
 ``query:``, ``query tokens:``, ``ranking:`` and ``time gate:`` come first, in
 that order; then, only when they apply, this project's extra lines
-(``time words:``, ``cos floor:``); then the table, whose header is exactly
+(``time words:``, ``analyzer:`` -- when the English analyzer changed the
+query's tokens or fell back for want of its stemmer --, ``cos floor:``);
+then the table, whose header is exactly
 ``#  src  score  bm25  cos  ~tok  item`` and whose rows join their fields
 with two spaces. Rows are deliberately not padded into columns: padding
 would change the header whenever a value is wider than its header word, and
@@ -23,11 +25,13 @@ unranked neighbour.
 
 from __future__ import annotations
 
+from wikimem.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
 from wikimem.why import WhyNot
 
 __all__ = [
     "TABLE_HEADER",
+    "analyzer_line",
     "explain_lines",
     "footer_lines",
     "format_explain",
@@ -133,10 +137,31 @@ def header_lines(
     ]
     if result.time_words:
         lines.append(f"time words: {', '.join(result.time_words)} (chose the window; not scored)")
+    analyzer = analyzer_line(result)
+    if analyzer is not None:
+        lines.append(analyzer)
     floor = _cos_floor(result)
     if floor is not None:
         lines.append(floor)
     return lines
+
+
+def analyzer_line(result: RetrievalResult) -> str | None:
+    """Which analyzer made the query's terms and what it changed; None when it changed nothing.
+
+    ``query tokens`` lists the terms as scored (stems); this line maps them
+    back to the words typed, so a stem like ``coffe`` is never a mystery.
+    """
+    if not result.analyzer:
+        return None
+    notes = []
+    if result.stemmed:
+        notes.append("stemmed " + ", ".join(f"{token}->{term}" for token, term in result.stemmed.items()))
+    if result.stop_words:
+        notes.append("stop words dropped: " + ", ".join(dict.fromkeys(result.stop_words)))
+    if not notes and FALLBACK_NOTE not in result.analyzer:
+        return None
+    return "analyzer: " + "; ".join([result.analyzer, *notes])
 
 
 def footer_lines(result: RetrievalResult) -> list[str]:
@@ -181,6 +206,22 @@ def why_not_lines(why: WhyNot) -> list[str]:
         lines.append(f"cos: {number(why.cos_score)}")
     if why.score is not None:
         lines.append(f"score: {number(why.score)}")
-    lines.append(f"matched tokens: {', '.join(why.matched_terms) if why.matched_terms else '(none)'}")
-    lines.append(f"missing tokens: {', '.join(why.missing_terms) if why.missing_terms else '(none)'}")
+    words = _typed(why.result)
+    lines.append(f"matched tokens: {_readable(why.matched_terms, words)}")
+    lines.append(f"missing tokens: {_readable(why.missing_terms, words)}")
     return lines
+
+
+def _typed(result: RetrievalResult) -> dict[str, list[str]]:
+    """Stem -> the query words it came from (only where the analyzer changed them)."""
+    words: dict[str, list[str]] = {}
+    for token, term in result.stemmed.items():
+        words.setdefault(term, []).append(token)
+    return words
+
+
+def _readable(terms: list[str], words: dict[str, list[str]]) -> str:
+    """Terms as scored, each stem followed by the query words it stands for: ``coffe (coffee)``."""
+    if not terms:
+        return "(none)"
+    return ", ".join(f"{t} ({'/'.join(words[t])})" if t in words else t for t in terms)

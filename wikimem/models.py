@@ -125,7 +125,9 @@ class RetrievalResult:
     ``"calibrated"``, ``"off"`` for ``cos_floor=None``, or ``None`` when no
     floor is known for the model); ``below_floor`` counts the candidates
     without a BM25 match that it removed. Both are set only when embeddings
-    ranked the query.
+    ranked the query. ``analyzer`` says which analyzer made the index terms
+    (:mod:`wikimem.analyzer`), ``stop_words`` the stop words it dropped from
+    the query and ``stemmed`` the query tokens it changed (token -> term).
     """
 
     items: list[RetrievedItem] = field(default_factory=list)
@@ -142,3 +144,6 @@ class RetrievalResult:
     cos_floor: float | None = None
     cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
     below_floor: int = 0
+    analyzer: str = ""
+    stop_words: list[str] = field(default_factory=list)
+    stemmed: dict[str, str] = field(default_factory=dict)

@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem.analyzer import QueryTerms
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
@@ -110,11 +111,15 @@ def admitted(cand: Candidate, floor: float | None) -> bool:
 def run(
     knobs: Knobs,
     corpus: WikiCorpus,
-    tokenize: Callable[[str], list[str]],
+    analyze: Callable[[str], QueryTerms],
     diary_window: Callable[[str, str], list[DiaryItem]],
     semantic: Semantic | None,
 ) -> Trace:
-    """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock)."""
+    """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
+
+    ``analyze`` turns the scored query text into its terms (tokenizer and
+    analyzer, :mod:`wikimem.analyzer`); documents' terms come from the corpus.
+    """
     result = RetrievalResult(budget_tokens=knobs.budget_tokens)
     trace = Trace(result)
     match = _time_gate(knobs, diary_window, trace)
@@ -123,15 +128,17 @@ def run(
         rest = match.strip(knobs.query)
         result.time_words = match.words(knobs.query)
         trace.scored_text = rest
-    tokens = tokenize(trace.scored_text)
-    result.query_tokens = tokens
-    trace.terms = Counter(tokens)
+    query = analyze(trace.scored_text)
+    result.query_tokens, result.stop_words, result.stemmed = query.terms, query.stop_words, query.stemmed
+    if corpus.analyzer is not None:
+        result.analyzer = corpus.analyzer.describe()
+    trace.terms = Counter(query.terms)
     if trace.terms:
-        _rank(knobs, corpus, tokenize, semantic, trace)
+        _rank(knobs, corpus, semantic, trace)
     else:
         trace.ordered = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(trace.diary)))]
     trace.ranked = trace.ordered[: max(knobs.limit, 0)]
-    trace.rows = _expand(corpus, tokenize, knobs.expand_links, trace)
+    trace.rows = _expand(corpus, knobs.expand_links, trace)
     _cut(trace, knobs.budget_tokens, knobs.explain)
     return trace
 
@@ -160,13 +167,7 @@ def _time_gate(
     return match
 
 
-def _rank(
-    knobs: Knobs,
-    corpus: WikiCorpus,
-    tokenize: Callable[[str], list[str]],
-    semantic: Semantic | None,
-    trace: Trace,
-) -> None:
+def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Trace) -> None:
     limit = knobs.limit
     if limit <= 0:
         return
@@ -179,7 +180,7 @@ def _rank(
         cands[("w", item.file, item.name)] = Candidate(("w", item.file, item.name), item, doc, score, score)
     for i, entry in enumerate(trace.diary):
         item = as_recall_item(entry)
-        score = index.score_external(terms, tokenize(corpus.text(item)))
+        score = index.score_external(terms, corpus.tokens(item))
         cands[("d", i)] = Candidate(("d", i), item, None, score, score)
     floor = None
     if semantic is not None:
@@ -199,9 +200,7 @@ def _rank(
     )
 
 
-def _expand(
-    corpus: WikiCorpus, tokenize: Callable[[str], list[str]], expand_links: bool, trace: Trace
-) -> list[RetrievedItem]:
+def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[RetrievedItem]:
     ranked, result = trace.ranked, trace.result
     rank_of = {cand.key: (rank, cand) for rank, cand in enumerate(ranked, 1)}
     seen: set[Key] = set()
@@ -210,7 +209,7 @@ def _expand(
         if cand.key in seen:
             continue  # already placed as an earlier hit's link target
         seen.add(cand.key)
-        rows.append(_row(corpus, tokenize, cand, trace.terms, rank))
+        rows.append(_row(corpus, cand, trace.terms, rank))
         if not expand_links:
             continue
         for link in cand.item.links:
@@ -227,7 +226,7 @@ def _expand(
             seen.add(key)
             if key in rank_of:  # a later hit: placed here, with its own rank and scores
                 target_rank, target = rank_of[key]
-                row = _row(corpus, tokenize, target, trace.terms, target_rank)
+                row = _row(corpus, target, trace.terms, target_rank)
                 row.source, row.via = "link", cand.item.name
             else:
                 item = corpus.items[doc]
@@ -237,13 +236,11 @@ def _expand(
     return rows
 
 
-def _row(
-    corpus: WikiCorpus, tokenize: Callable[[str], list[str]], cand: Candidate, terms: Counter[str], rank: int
-) -> RetrievedItem:
+def _row(corpus: WikiCorpus, cand: Candidate, terms: Counter[str], rank: int) -> RetrievedItem:
     if cand.doc is not None:
         matched = corpus.index.matched(terms, cand.doc)
     else:
-        matched = sorted(set(terms) & set(tokenize(corpus.text(cand.item))))
+        matched = sorted(set(terms) & set(corpus.tokens(cand.item)))
     return RetrievedItem(
         item=cand.item,
         source="hit",

@@ -34,6 +34,7 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from wikimem.analyzer import Analyzer, QueryTerms
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.loader import gc_paused
@@ -73,6 +74,12 @@ class MemoryIndex:
     ``postings.cache`` in the store's directory when it matches the files,
     and :meth:`warm` writes it), ``"read"`` (never written: a read-only
     app) or ``"off"`` (see :mod:`wikimem.postings_cache`).
+    ``analyzer`` maps tokens to index terms for items and queries alike:
+    ``"en"`` (Snowball stemming + stop words dropped from queries),
+    ``"stem"``, ``"stop"`` or ``"none"``; ``None`` is the default
+    (:data:`wikimem.analyzer.DEFAULT_ANALYZER`). Without the ``wikimem[en]``
+    extra, stemming falls back as :mod:`wikimem.analyzer` documents;
+    :attr:`analyzer` tells what runs.
     """
 
     def __init__(
@@ -90,8 +97,11 @@ class MemoryIndex:
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
         postings_cache: str = "readwrite",
+        analyzer: str | None = None,
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
+        #: Tokens -> index terms (stemmer loaded on first use, not here).
+        self.analyzer = Analyzer(analyzer)
         if vector_sync not in SYNC_MODES or vector_cache not in CACHE_MODES:
             raise ValueError(f"vector_sync must be one of {SYNC_MODES} and vector_cache one of {CACHE_MODES}")
         if postings_cache not in ("readwrite", "read", "off"):
@@ -138,6 +148,10 @@ class MemoryIndex:
     def _tokenize(self, text: str) -> list[str]:
         return tokenize(text, use_jieba=self.use_jieba)
 
+    def analyze_query(self, query: str) -> QueryTerms:
+        """The terms ``query`` is scored with (before time words are removed), and what the analyzer did."""
+        return self.analyzer.query(self._tokenize(query))
+
     def _on_write(self, file: str) -> None:
         # Runs inside the store's write (maybe another thread): only note the
         # file; it is re-indexed by the next query.
@@ -182,7 +196,7 @@ class MemoryIndex:
         # (harmlessly: a diff) by the next query.
         self._take_pending()
         rev = getattr(self.store, "revision", None)
-        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts)
+        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
             corpus.load(self.store, progress)
         if self.postings_cache_path is not None and corpus.fingerprint is not None:
@@ -312,7 +326,7 @@ class MemoryIndex:
         self._ensure_built()
         with self._lock:
             corpus = self._fresh()
-            trace = run(knobs, corpus, self._tokenize, self.store.diary.window, self._semantic)
+            trace = run(knobs, corpus, self.analyze_query, self.store.diary.window, self._semantic)
             result = trace.result
             if result.embedding_used:
                 result.cos_floor, result.cos_floor_source = self.cos_floor, self.cos_floor_source
@@ -363,7 +377,7 @@ class MemoryIndex:
         )
 
         def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
-            return diagnose(knobs, trace, corpus, self._tokenize, self._semantic, self.store.diary.day, file, name)
+            return diagnose(knobs, trace, corpus, self._semantic, self.store.diary.day, file, name)
 
         why = self._run(knobs, inspect)[1]
         assert why is not None

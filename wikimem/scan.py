@@ -13,9 +13,12 @@ latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
 tests hold both equal to ``tokenize()``.
 
-A per-term analyzer (stemming, stop words) would map terms after
-``tokenize()``; these forms find raw terms only, so an index with an
-analyzer indexes text by text (``scan=None``) or folds analyzed keys.
+A per-term analyzer (:mod:`wikimem.analyzer`) maps terms after
+``tokenize()``; :func:`scan_joined` takes its latin mapping (``terms``) and
+builds the latin form from index terms in the same split and join (a
+C-level ``map`` over a memo: no Python step per token), so the searches
+above find analyzed terms exactly as the item-by-item path indexes them.
+CJK forms are never analyzed.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, sub
@@ -31,7 +35,7 @@ from typing import NamedTuple
 
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
-__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
+__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
 DOC_BREAK = "\x00"
@@ -62,17 +66,21 @@ class ScannedTexts(NamedTuple):
     lengths: array  # per text: its token count in bigram mode
 
 
-def scan_texts(texts: list[str]) -> ScannedTexts | None:
+#: Maps a form's latin tokens (break bytes included, to be kept) to index terms, one for one.
+LatinTerms = Callable[[list[bytes]], Iterable[bytes]]
+
+
+def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
     """Searchable forms of many texts, in bulk; ``None`` if one holds ``\\x00`` or ``\\x01``.
 
-    The caller then tokenizes text by text.
+    The caller then tokenizes text by text. ``terms``: see :func:`scan_joined`.
     """
     if not texts:
         return None
-    return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts))
+    return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts), terms)
 
 
-def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
+def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
     """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
 
     A few C-level passes, no per-token Python. ASCII letters are lowercased
@@ -80,6 +88,9 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     lowercase is ASCII (:data:`LOWERS_TO_ASCII`) are lowercased as ``str``
     first, as ``tokenize()`` does. ``None`` when the joined text does not
     hold exactly ``n_texts`` texts, holds ``\\x01`` or is not valid UTF-8.
+    ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
+    index term while the form is built: the same split and join, no second
+    pass over the form (token counts cannot change: one term per token).
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
@@ -96,7 +107,9 @@ def scan_joined(joined: bytes, n_texts: int) -> ScannedTexts | None:
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
-    latin = b"  " + b"  ".join(joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()) + b"  "
+    tokens = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()
+    latin = b"  " + b"  ".join(tokens if terms is None else terms(tokens)) + b"  "
+    del tokens
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", f" {rest} "))

@@ -108,7 +108,6 @@ def diagnose(
     knobs: Knobs,
     trace: Trace,
     corpus: WikiCorpus,
-    tokenize: Callable[[str], list[str]],
     semantic: Semantic | None,
     diary_day: Callable[[str], list[DiaryItem]],
     file: str,
@@ -125,7 +124,7 @@ def diagnose(
         why.reason = f"there is no item {file}:{name}"
         return why
     why.file, why.name = target.item.file, target.item.name
-    _evidence(why, target, trace, corpus, tokenize, semantic)
+    _evidence(why, target, trace, corpus, semantic)
     _verdict(why, target, trace)
     return why
 
@@ -135,11 +134,10 @@ def _evidence(
     target: _Target,
     trace: Trace,
     corpus: WikiCorpus,
-    tokenize: Callable[[str], list[str]],
     semantic: Semantic | None,
 ) -> None:
     terms = trace.terms
-    present = set(tokenize(corpus.text(target.item)))
+    present = set(corpus.tokens(target.item))  # index terms: analyzed like the query's
     why.matched_terms = sorted(set(terms) & present)
     why.missing_terms = sorted(set(terms) - present)
     cand = _candidate(target, trace)
@@ -150,7 +148,7 @@ def _evidence(
         if why.embedding_used and semantic is not None:
             why.cos_score = semantic.cosine(corpus, trace.scored_text, target.doc)
     elif target.doc is None and terms:
-        why.bm25_score = corpus.index.score_external(terms, tokenize(corpus.text(target.item)))
+        why.bm25_score = corpus.index.score_external(terms, corpus.tokens(target.item))
     if target.doc is not None and why.bm25_score > 0:
         ahead = corpus.index.search(terms, len(corpus.items))
         why.bm25_rank = 1 + sum(1 for doc, score in ahead if (score, -doc) > (why.bm25_score, -target.doc))

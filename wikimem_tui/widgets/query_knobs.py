@@ -3,7 +3,7 @@
 A widget of its own so the panel only hears *meaningful* changes: every
 control's raw ``Changed`` event stops here and becomes one of four messages
 (query knobs changed, fusion weight changed, cos floor changed, tokenizer
-changed). The cos floor knob (``auto``, ``off`` or a cosine) exists only
+changed -- jieba or the English analyzer, both of which rebuild the index). The cos floor knob (``auto``, ``off`` or a cosine) exists only
 when an embedder is configured: without embeddings there is no floor. The
 tokenizer knob starts at the index's real mode and a change to the mode
 already in force (the knob being set back after a failed switch) is dropped,
@@ -35,6 +35,9 @@ from wikimem_tui.widgets.query_results import fit_columns
 __all__ = ["QueryKnobs", "QueryParams", "parse_floor"]
 
 FLOOR_HELP = "cos floor: auto, off, or a cosine within [-1, 1]"
+#: The analyzers (``wikimem.analyzer``) that stem, and each one's twin with stemming toggled (stop words kept as set).
+_STEMMING = ("en", "stem")
+_STEM_TOGGLED = {"en": "stop", "stem": "none", "stop": "en", "none": "stem"}
 
 
 def parse_floor(text: str) -> float | str | None:
@@ -69,9 +72,9 @@ class QueryKnobs(Widget):
 
     DEFAULT_CSS = """
     QueryKnobs {
-        layout: grid; height: auto; grid-size: 6; grid-columns: 13 15 11 11 14 1fr; grid-gutter: 0 1;
+        layout: grid; height: auto; grid-size: 7; grid-columns: 13 15 11 11 8 14 1fr; grid-gutter: 0 1;
     }
-    QueryKnobs.-embed { grid-size: 7; grid-columns: 13 15 11 11 14 13 1fr; }
+    QueryKnobs.-embed { grid-size: 8; grid-columns: 13 15 11 11 8 14 13 1fr; }
     QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
     QueryKnobs Horizontal { height: 1; }
     QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
@@ -99,11 +102,13 @@ class QueryKnobs(Widget):
             self.floor = floor
 
     class TokenizerChanged(Message):
-        """The user picked another tokenizer than the one in force."""
+        """The user picked another tokenizer or English analyzer than the one in force."""
 
-        def __init__(self, use_jieba: bool) -> None:
+        def __init__(self, use_jieba: bool, analyzer: str | None = None) -> None:
             super().__init__()
             self.use_jieba = use_jieba
+            self.analyzer = analyzer
+            """The analyzer asked for (a ``wikimem.analyzer`` name); None: unchanged."""
 
     class Invalid(Message):
         """A knob holds a value that cannot be used (``text`` says why)."""
@@ -113,11 +118,14 @@ class QueryKnobs(Widget):
             self.text = text
 
     def __init__(
-        self, *, use_jieba: bool, fusion: float | None, floor: str | None = None, id: str | None = None
+        self, *, use_jieba: bool, fusion: float | None, floor: str | None = None, id: str | None = None,
+        analyzer: str = "stem",
     ) -> None:
         super().__init__(id=id, classes="-embed" if floor is not None else None)
         self.use_jieba = use_jieba
         """The tokenizer of the index in force (a Select event for it is not a change)."""
+        self.analyzer = analyzer
+        """The English analyzer of the index in force (``wikimem.analyzer``)."""
         self._fusion = fusion
         self._floor = floor
 
@@ -134,6 +142,9 @@ class QueryKnobs(Widget):
         with Horizontal():
             yield Checkbox("jieba", self.use_jieba, id="query-jieba",
                            tooltip="Chinese tokens: jieba words (checked) or character bigrams (fast, the default)")
+        with Horizontal():
+            yield Checkbox("stem", self.analyzer in _STEMMING, id="query-analyzer",
+                           tooltip="English words: stemmed, so 'running' finds 'runs' (checked), or matched as typed")
         with Horizontal():
             yield Label("fusion")
             enabled = self._fusion is not None
@@ -182,10 +193,13 @@ class QueryKnobs(Widget):
         expand = self.query_one("#query-links", Checkbox).value
         return QueryParams(query=query, limit=limit, budget=budget, expand_links=expand, time_range=time_range)
 
-    def set_tokenizer(self, use_jieba: bool) -> None:
-        """Show ``use_jieba`` as the mode in force (after a swap, or to undo a failed one)."""
+    def set_tokenizer(self, use_jieba: bool, analyzer: str | None = None) -> None:
+        """Show ``use_jieba`` (and ``analyzer``) as in force (after a swap, or to undo a failed one)."""
         self.use_jieba = use_jieba
         self.query_one("#query-jieba", Checkbox).value = use_jieba
+        if analyzer is not None:
+            self.analyzer = analyzer
+            self.query_one("#query-analyzer", Checkbox).value = analyzer in _STEMMING
 
     @on(Input.Changed, "#query-limit, #query-budget, #query-time")
     @on(Checkbox.Changed, "#query-links")
@@ -224,3 +238,10 @@ class QueryKnobs(Widget):
         if use_jieba != self.use_jieba:
             self.use_jieba = use_jieba  # asked for; set_tokenizer() undoes it if the swap fails
             self.post_message(self.TokenizerChanged(use_jieba))
+
+    @on(Checkbox.Changed, "#query-analyzer")
+    def _analyzer_changed(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        if event.value != (self.analyzer in _STEMMING):
+            self.analyzer = _STEM_TOGGLED[self.analyzer]  # asked for; set_tokenizer() undoes a failure
+            self.post_message(self.TokenizerChanged(self.use_jieba, self.analyzer))

@@ -54,7 +54,9 @@ from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
 from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
 from wikimem_tui.widgets.query_table import ResultsTable
-from wikimem_tui.widgets.query_tokenizer import NO_JIEBA, floor_text, jieba_installed, rebuilt_index, tokens_name
+from wikimem_tui.widgets.query_tokenizer import (
+    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilt_index, tokens_name,
+)
 from wikimem_tui.widgets.query_why import WhyNotBox
 from wikimem_tui.words import count
 
@@ -150,7 +152,8 @@ class QueryPanel(Widget):
             fusion = getattr(backend.index, "fusion_weight", 0.5)
             floor = floor_text(backend.index)
         yield Input(placeholder="query… (e.g. beach 昨天)", id="query-input")
-        yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, floor=floor, id="query-knobs")
+        yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, floor=floor, id="query-knobs",
+                         analyzer=analyzer_name(backend.index))
         if backend.embedder is not None:
             yield EmbedStatus(backend, id="query-embed")
         yield Static(id="query-status", markup=False)
@@ -305,17 +308,19 @@ class QueryPanel(Widget):
             self.knobs.set_tokenizer(False)
             return
         what = "loading jieba and rebuilding the index…" if message.use_jieba else "rebuilding the index with bigrams…"
+        if message.analyzer is not None:
+            what = f"rebuilding the index with the English analyzer {message.analyzer!r}…"
         self.set_index_building(True, what)
-        if message.use_jieba:
+        if message.use_jieba and message.analyzer is None:
             self.notify("loading jieba (about 1–2 s) and re-tokenizing the store…", markup=False)
-        self._rebuild_index(message.use_jieba)
+        self._rebuild_index(message.use_jieba, message.analyzer)
 
     @work(thread=True, exclusive=True, group="query-index")
-    def _rebuild_index(self, use_jieba: bool) -> None:
+    def _rebuild_index(self, use_jieba: bool, analyzer: str | None = None) -> None:
         backend = self.backend
         started = time.perf_counter()
         old = backend.index
-        index, problem = rebuilt_index(backend, use_jieba)
+        index, problem = rebuilt_index(backend, use_jieba, analyzer)
         if index is None:
             self.post_message(self.IndexSwapped(problem, ok=False))
             return
@@ -327,12 +332,13 @@ class QueryPanel(Widget):
         if hasattr(old, "close"):
             old.close()
         seconds = time.perf_counter() - started
-        self.post_message(self.IndexSwapped(f"index rebuilt with {tokens_name(use_jieba)} in {seconds:.1f} s"))
+        english = f", English analyzer {index.analyzer.describe()}" if analyzer is not None else ""
+        self.post_message(self.IndexSwapped(f"index rebuilt with {tokens_name(use_jieba)}{english} in {seconds:.1f} s"))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
         self.notify(message.note, markup=False, severity="information" if message.ok else "error")
-        self.knobs.set_tokenizer(self._use_jieba())
+        self.knobs.set_tokenizer(self._use_jieba(), analyzer_name(self.backend.index))
         if self.index_building:
             self.set_index_building(False)
 

@@ -16,7 +16,7 @@ from typing import Any
 from wikimem_tui.backend import Backend
 from wikimem_tui.widgets.query_knobs import parse_floor
 
-__all__ = ["NO_JIEBA", "floor_text", "jieba_installed", "rebuilt_index", "tokens_name"]
+__all__ = ["NO_JIEBA", "analyzer_name", "floor_text", "jieba_installed", "rebuilt_index", "tokens_name"]
 
 NO_JIEBA = "jieba is not installed (pip install jieba): staying on bigrams"
 
@@ -43,8 +43,16 @@ def floor_text(index: Any) -> str:
     return f"{floor:g}" if source == "explicit" and floor is not None else "auto"
 
 
-def rebuilt_index(backend: Backend, use_jieba: bool) -> tuple[Any, str]:
-    """``(index, "")`` built with ``use_jieba`` and the old index's knobs, or ``(None, why not)``.
+def analyzer_name(index: Any) -> str:
+    """The English analyzer an index was asked for (``"none"`` for one without the knob)."""
+    analyzer = getattr(index, "analyzer", None)
+    return getattr(analyzer, "name", "none")
+
+
+def rebuilt_index(backend: Backend, use_jieba: bool, analyzer: str | None = None) -> tuple[Any, str]:
+    """``(index, "")`` built with ``use_jieba``, ``analyzer`` (None: the old one's) and the old index's knobs.
+
+    ``(None, why not)`` when it cannot be built.
 
     Slow (the whole store is re-tokenized): for a worker thread.
     """
@@ -52,6 +60,7 @@ def rebuilt_index(backend: Backend, use_jieba: bool) -> tuple[Any, str]:
 
     old = backend.index
     kwargs: dict[str, Any] = {"use_jieba": use_jieba, "embedder": backend.embedder, "vectors_dir": backend.root}
+    kwargs["analyzer"] = analyzer if analyzer is not None else analyzer_name(old) if old is not None else None
     for knob in ("fusion_weight", "fusion", "vector_sync", "vector_cache"):
         if hasattr(old, knob):
             kwargs[knob] = getattr(old, knob)
