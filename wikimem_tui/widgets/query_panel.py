@@ -55,7 +55,7 @@ from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
 from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
 from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import (
-    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilt_index, tokens_name,
+    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilding_note, rebuilt_index, rebuilt_note,
 )
 from wikimem_tui.widgets.query_why import WhyNotBox
 from wikimem_tui.words import count
@@ -307,10 +307,7 @@ class QueryPanel(Widget):
             self.notify(NO_JIEBA, severity="warning", markup=False)
             self.knobs.set_tokenizer(False)
             return
-        what = "loading jieba and rebuilding the index…" if message.use_jieba else "rebuilding the index with bigrams…"
-        if message.analyzer is not None:
-            what = f"rebuilding the index with the English analyzer {message.analyzer!r}…"
-        self.set_index_building(True, what)
+        self.set_index_building(True, rebuilding_note(message.use_jieba, message.analyzer))
         if message.use_jieba and message.analyzer is None:
             self.notify("loading jieba (about 1–2 s) and re-tokenizing the store…", markup=False)
         self._rebuild_index(message.use_jieba, message.analyzer)
@@ -331,9 +328,7 @@ class QueryPanel(Widget):
             backend.index, backend.use_jieba = index, use_jieba
         if hasattr(old, "close"):
             old.close()
-        seconds = time.perf_counter() - started
-        english = f", English analyzer {index.analyzer.describe()}" if analyzer is not None else ""
-        self.post_message(self.IndexSwapped(f"index rebuilt with {tokens_name(use_jieba)}{english} in {seconds:.1f} s"))
+        self.post_message(self.IndexSwapped(rebuilt_note(index, use_jieba, analyzer, time.perf_counter() - started)))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
