@@ -90,3 +90,11 @@ def test_check_config_without_a_file_is_clean_unless_one_was_named(tmp_path, cap
     assert "no file (the default keys are in use)" in capsys.readouterr().out
     assert main(["--check-config", "--config", str(tmp_path / "nope.toml")]) == 1
     assert "no such file" in capsys.readouterr().out
+
+
+def test_a_refused_move_puts_its_key_back_and_a_binding_taking_that_key_is_refused_too() -> None:
+    # edit -> x is refused (x is the queue's and the why box's), so edit stays on e, which quit now wants.
+    good, problems = check_keymap({"edit": "x", "quit": "e"})
+    assert good == {}
+    assert any(p.startswith("edit = 'x' not applied") for p in problems)
+    assert any(p.startswith("quit = 'e' not applied") and "'Edit' (edit)" in p for p in problems)

@@ -101,7 +101,7 @@ async def test_truncation_rereads_from_start(tmp_path: Path) -> None:
         write(journal, line("remove", 99), mode="w")
         await wait_for(pilot, lambda: "item-99" in screen_text(pilot.app))
         assert "item-4" not in screen_text(pilot.app)
-        assert status(pilot.app).startswith("1 lines")
+        assert status(pilot.app).startswith("1 line ")
 
 
 async def test_rotation_rereads_new_file(tmp_path: Path) -> None:

@@ -308,7 +308,9 @@ async def test_fusion_weight_knob_sets_the_index_weight(tmp_path: Path) -> None:
 
 async def test_fusion_weight_knob_is_disabled_without_an_embedder(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
-        assert pilot.app.query_one("#query-fusion", Input).disabled
+        fusion = pilot.app.query_one("#query-fusion", Input)
+        assert fusion.disabled
+        assert fusion.placeholder == "off"  # says why it is empty, not a bare "w" that reads like a typo
 
 
 def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -> None:
@@ -525,3 +527,19 @@ async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> Non
         box.focus()
         await pilot.pause()
         assert box.content_region.height == 1 and box.content_region.width >= len("▐X▌ links")
+
+
+async def test_empty_limit_and_budget_are_not_drawn_as_invalid_after_tabbing_through(tmp_path: Path) -> None:
+    """Empty means the default (10, no budget): a user tabbing past them must not see them marked as errors."""
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        app = pilot.app
+        limit, budget = app.query_one("#query-limit", Input), app.query_one("#query-budget", Input)
+        limit.value = ""
+        for box in (limit, budget, app.query_one("#query-time", Input)):  # focus each, then leave it
+            box.focus()
+            await pilot.pause()
+        assert not limit.has_class("-invalid") and not budget.has_class("-invalid")
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: len(table_rows(app)) == 4)  # and the query runs with the defaults
+        budget.value = "0"
+        await wait_for(pilot, lambda: status(app) == "limit and budget must be positive")

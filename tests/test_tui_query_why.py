@@ -43,11 +43,21 @@ def verdict(app: Any) -> str:
 
 
 async def pin_and_ask(pilot: Any, file: str, name: str, query: str, stage: str = "") -> QueryPanel:
-    """Pin ``file:name``, type ``query``, and wait for a verdict (starting with ``stage``)."""
+    """Pin ``file:name``, type ``query`` (plain words), and wait for its verdict (starting with ``stage``).
+
+    The debounce may run a prefix of ``query`` on a loaded machine ("bea"),
+    whose verdict can have the same stage: wait for the run of the whole query.
+    """
     panel = pilot.app.query_one(QueryPanel)
     panel.pin(file, name)
     await type_query(pilot, query)
-    await wait_for(pilot, lambda: verdict(pilot.app).startswith(f"verdict: {stage}"))
+
+    def answered() -> bool:
+        result = panel.last_result
+        whole = result is not None and result.query_tokens == query.split()
+        return whole and verdict(pilot.app).startswith(f"verdict: {stage}")
+
+    await wait_for(pilot, answered)
     return panel
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from conftest import make_app, started, wait_for
+from conftest import make_app, open_item, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
@@ -85,6 +86,37 @@ async def test_typing_a_word_in_the_tree_filters_and_fires_no_command(backend, m
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
 
+async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
+    """Keys that arrive together, as from a fast typist or a terminal paste: all queued before any is handled."""
+    for key in keys:
+        pilot.app.post_message(events.Key("space" if key == " " else key, key))
+    await pilot.pause()
+
+
+async def test_a_burst_of_keys_in_the_tree_all_goes_into_the_filter(backend, memory_dir) -> None:
+    before = (memory_dir / "wiki" / "preferences.md").read_bytes()
+    async with started(make_app(backend)) as pilot:
+        app = pilot.app
+        await open_item(pilot, "preferences", "coffee")  # e would edit it, a would append to the diary
+        app.query_one(TopicTree).tree.focus()
+        await pilot.pause()
+        await burst(pilot, "sea")
+        assert await wait_for(pilot, lambda: filter_value(app) == "sea")
+        assert not app.editing and app.screen is app.screen_stack[0]  # no editor, no append dialog
+    assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
+
+
+async def test_f_then_a_burst_of_keys_all_goes_into_the_filter(backend) -> None:
+    async with started(make_app(backend)) as pilot:
+        app = pilot.app
+        await open_item(pilot, "preferences", "coffee")
+        app.query_one(TopicTree).tree.focus()
+        await pilot.pause()
+        await burst(pilot, "fdate flat")  # d would delete, e edit, a append, t show the tree, space toggle a node
+        assert await wait_for(pilot, lambda: filter_value(app) == "date flat")
+        assert not app.editing and app.screen is app.screen_stack[0]
+
+
 async def test_f_puts_the_focus_in_the_filter_and_the_footer_says_so(backend) -> None:
     async with started(make_app(backend)) as pilot:
         app = pilot.app
@@ -142,7 +174,7 @@ async def test_filter_finds_diary_days_by_their_entries(tmp_path: Path) -> None:
     async with TreeApp(tmp_path).run_test() as pilot:
         await pilot.press("f", *"planned the")
         assert await wait_for(pilot, lambda: "in content" in status(pilot.app))
-        assert labels(pilot.app) == ["diary (2 days)", "2026-07-21 (1)"]
+        assert labels(pilot.app) == ["diary (1/2 days)", "2026-07-21 (1)"]  # shown/total, as files say
 
 
 async def test_a_filter_matching_nothing_says_no_matches(tmp_path: Path) -> None:

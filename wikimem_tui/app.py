@@ -5,7 +5,8 @@ writer) rather than building one, so tests and snapshots run against a
 temporary memory with a fixed "today". Widgets get the backend through their
 constructor and never talk to each other: they post messages from
 ``messages.py`` (or their own) and this class routes them. What happens to
-the item in front of the user lives in ``ItemArea``; slow work (catalogue,
+the item in front of the user lives in ``ItemArea`` (the keys acting on it
+in ``app_item_actions.py``); slow work (catalogue,
 index, warm-up, file watching) runs in workers (``app_workers.py``) so the
 first paint never waits for the store. Actions that cannot run now
 (read-only, nothing open, nothing to undo) are disabled through
@@ -15,7 +16,6 @@ when invoked anyway, from a key or the palette.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +28,9 @@ from textual.widget import Widget
 from textual.widgets import Static, TabbedContent, TabPane
 
 from wikimem_tui.app_guards import ITEM_ACTIONS, WRITE_ACTIONS, AppGuards
+from wikimem_tui.app_item_actions import AppItemActions
 from wikimem_tui.app_workers import AppWorkers
-from wikimem_tui.backend import Backend, ReadOnlyError, UndoRefused
+from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
@@ -63,7 +64,7 @@ PANES: list[tuple[str, str, type[Widget]]] = [
 ]
 
 
-class WikimemApp(AppWorkers, AppGuards, App[None]):
+class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -159,16 +160,6 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
                         yield widget(self.backend, id=f"{pane}-pane")  # type: ignore[call-arg]
         yield Static(id="status")
         yield KeysFooter()
-
-    @property
-    def item_area(self) -> ItemArea:
-        """The item view / editor area."""
-        return self.query_one(ItemArea)
-
-    @property
-    def editing(self) -> bool:
-        """True while the editor (not the item view) is shown."""
-        return self.item_area.editing
 
     def on_mount(self) -> None:
         if self.keymap_config.keymap:
@@ -342,74 +333,6 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
         tree = self.query_one(TopicTree)
         tree.display = not tree.display
 
-    def action_edit(self) -> None:
-        """Edit the open item."""
-        self.item_area.edit()
-
-    def action_save(self) -> None:
-        """Save the editor's draft."""
-        self.item_area.editor.save()
-
-    def action_cancel(self) -> None:
-        """Leave the editor (asks when there are unsaved edits)."""
-        self.item_area.cancel_edit()
-
-    def action_new_item(self) -> None:
-        """Create a new item (asks for file and name)."""
-        self.item_area.new_item()
-
-    def action_new_file(self) -> None:
-        """Create a new RecallFile with its first item."""
-        self.item_area.new_item(new_file=True)
-
-    def action_rename(self) -> None:
-        """Rename the open item."""
-        self.item_area.rename()
-
-    def action_move(self) -> None:
-        """Move the open item to another RecallFile."""
-        self.item_area.move()
-
-    def action_delete(self) -> None:
-        """Delete the open item after confirmation (lists the items linking to it)."""
-        self.item_area.delete()
-
-    def action_promote(self) -> None:
-        """Promote entries of the diary day shown into a wiki item."""
-        self.item_area.promote()
-
-    def action_audit(self) -> None:
-        """What the item shown rests on and what rests on it (for a diary day: what cites its entries)."""
-        self.item_area.audit()
-
-    def action_retract(self) -> None:
-        """Retract the item shown or a diary entry: mark or delete what rests on it."""
-        self.item_area.retract()
-
-    def action_history(self) -> None:
-        """Past versions of the item shown, from git, with diff and restore."""
-        self.item_area.history()
-
-    def action_back(self) -> None:
-        """Back to the item opened before."""
-        self.item_area.go(-1)
-
-    def action_forward(self) -> None:
-        """Forward again after going back."""
-        self.item_area.go(1)
-
-    def action_copy_link(self) -> None:
-        """Copy the open item as ``[[file:name]]``."""
-        self.item_area.copy("link")
-
-    def action_copy_block(self) -> None:
-        """Copy the open item as its markdown block."""
-        self.item_area.copy("block")
-
-    def action_external_editor(self) -> None:
-        """Edit the open item in $VISUAL/$EDITOR (suspends the app)."""
-        self.item_area.external_editor(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
-
     @work(group="app-flow")
     async def action_append_diary(self) -> None:
         """Append a diary entry (append-only) to the day in view (calendar or item view), else today."""
@@ -431,19 +354,6 @@ class WikimemApp(AppWorkers, AppGuards, App[None]):
         key = await self.push_screen_wait(GoToScreen(self.catalogue.all_items(), cursor_blink=self.cursor_blink))
         if key is not None:
             self.item_area.open_item(*key)
-
-    @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
-    def action_undo(self) -> None:
-        """Undo the app's last write (checked: refused when the item changed on disk since)."""
-        try:
-            write = self.backend.undo()
-        except (UndoRefused, ReadOnlyError) as exc:
-            self.call_from_thread(self.notify, str(exc), severity="warning", markup=False)
-            return
-        restored = next((c.before for c in write.changes if c.before is not None), None)
-        self.call_from_thread(self.notify, f"undid the {write.what} (journaled)", markup=False)
-        if restored is not None:
-            self.call_from_thread(self.item_area.open_item, restored.file, restored.name)
 
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:

@@ -37,6 +37,7 @@ from wikimem_tui.catalogue import Key, norm
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
 from wikimem_tui.writes import KEEP, ItemChange, ReadOnlyError, UndoRefused, Write, content_of, default_owner
+from wikimem_tui.words import count
 
 if TYPE_CHECKING:  # retrieval loads lazily; the app must paint before it is imported
     from wikimem import MemoryIndex
@@ -199,7 +200,7 @@ class Backend:
                     changes.append(ItemChange(f, item.name, item, now))
             what = f"move of {file}:{before.name} to {new_file}:{moved.name}"
             if len(changes) > 2:
-                what += f" (and {len(changes) - 2} link rewrite{'s' if len(changes) > 3 else ''})"
+                what += f" (and {count(len(changes) - 2, 'link rewrite')})"
             self._done(Write(what, tuple(changes)), touched | {file, new_file})
         return moved
 
@@ -233,7 +234,7 @@ class Backend:
         the promotion rule's (``reconcile_writer.promotion_owner``); the
         journal line says the app wrote it (``by``). Undoable like any edit.
         """
-        self._writable(f"promoted {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} to {file}:{name}")
+        self._writable(f"promoted {count(len(entries), 'diary entry')} to {file}:{name}")
         with self.store.locked():
             before = self.store.get(file, name)
             item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
@@ -264,7 +265,7 @@ class Backend:
         time-gated query. ``what`` names the step in the journal's detail and
         in undo ("retraction of diary 2026-07-21 14:30").
         """
-        self._writable(f"changed {len(marks) + len(deletes) + len(clears)} item(s) ({what})")
+        self._writable(f"changed {count(len(marks) + len(deletes) + len(clears), 'item')} ({what})")
         text = " ".join(reason.split())
         new = {(m.file, m.name): mark_for_review(m.content, reason) for m in marks
                if text not in review_reasons(m.content)}  # ValueError before any write
@@ -314,13 +315,13 @@ class Backend:
 
     def dismiss(self, entries: Sequence[DiaryItem], *, note: str | None = None) -> int:
         """Mark ``entries`` "reviewed, not promoted" in ``reviewed.json`` (curation state, not memory)."""
-        self._writable(f"marked {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'} reviewed")
+        self._writable(f"marked {count(len(entries), 'diary entry')} reviewed")
         stamp = self.clock().replace(microsecond=0).isoformat()
         return len(dismiss(self.root, list(entries), by=self.owner, note=note, ts=stamp))
 
     def undismiss(self, entries: Sequence[DiaryItem]) -> int:
         """Take "reviewed, not promoted" marks back; returns how many were removed."""
-        self._writable(f"removed the reviewed mark of {len(entries)} diary entr{'y' if len(entries) == 1 else 'ies'}")
+        self._writable(f"removed the reviewed mark of {count(len(entries), 'diary entry')}")
         return undismiss(self.root, list(entries))
 
     def append_diary(self, content: str, *, date: str | None = None, time: str | None = None) -> DiaryItem:

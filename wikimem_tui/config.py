@@ -30,6 +30,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikimem_tui.words import count
+
 __all__ = ["BoundKey", "KeymapConfig", "check_config_main", "check_keymap", "config_path", "known_bindings",
            "load_keymap"]
 
@@ -231,22 +233,27 @@ def check_keymap(keymap: dict[str, str], bindings: list[BoundKey] | None = None)
             return {normalize_key(k) for k in good[b.binding_id].split(",")}
         return set(b.keys)
 
-    clashing: dict[str, list[str]] = {}
-    for mapped in [b for b in bindings if b.binding_id in good]:
-        for other in bindings:
-            if other.binding_id == mapped.binding_id:
-                continue
-            modal = mapped.scope.startswith("modal") or other.scope.startswith("modal")
-            together = mapped.scope == other.scope or (not modal and "global" in (mapped.scope, other.scope))
-            shared = effective(mapped) & effective(other)
-            if together and shared:
-                where = "everywhere" if other.scope == "global" else f"in {other.owner}"
-                note = f"{', '.join(sorted(shared))} would also be {other.description!r} ({other.binding_id or 'no id'}) {where}"
-                if note not in clashing.setdefault(mapped.binding_id, []):
-                    clashing[mapped.binding_id].append(note)
-    for binding_id, notes in clashing.items():
-        problems.append(f"{binding_id} = {good.pop(binding_id)!r} not applied: " + "; ".join(notes))
-    return good, problems
+    # A refused entry puts its binding back on its default key, which may be the very key another
+    # entry took: check again until no entry is refused.
+    while True:
+        clashing: dict[str, list[str]] = {}
+        for mapped in [b for b in bindings if b.binding_id in good]:
+            for other in bindings:
+                if other.binding_id == mapped.binding_id:
+                    continue
+                modal = mapped.scope.startswith("modal") or other.scope.startswith("modal")
+                together = mapped.scope == other.scope or (not modal and "global" in (mapped.scope, other.scope))
+                shared = effective(mapped) & effective(other)
+                if together and shared:
+                    where = "everywhere" if other.scope == "global" else f"in {other.owner}"
+                    note = (f"{', '.join(sorted(shared))} would also be {other.description!r} "
+                            f"({other.binding_id or 'no id'}) {where}")
+                    if note not in clashing.setdefault(mapped.binding_id, []):
+                        clashing[mapped.binding_id].append(note)
+        if not clashing:
+            return good, problems
+        for binding_id, notes in clashing.items():
+            problems.append(f"{binding_id} = {good.pop(binding_id)!r} not applied: " + "; ".join(notes))
 
 
 def check_config_main(explicit: Path | str | None = None) -> int:
@@ -260,9 +267,9 @@ def check_config_main(explicit: Path | str | None = None) -> int:
         return 0
     loaded = load_keymap(path)
     if not loaded.problems:
-        print(f"keymap {path}: ok ({len(loaded.keymap)} binding{'' if len(loaded.keymap) == 1 else 's'} remapped)")
+        print(f"keymap {path}: ok ({count(len(loaded.keymap), 'binding')} remapped)")
         return 0
-    print(f"keymap {path}: {len(loaded.problems)} problem{'' if len(loaded.problems) == 1 else 's'}"
+    print(f"keymap {path}: {count(len(loaded.problems), 'problem')}"
           " (those entries are not applied; the defaults stay):")
     for problem in loaded.problems:
         print(f"  {problem}")

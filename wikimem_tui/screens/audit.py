@@ -37,6 +37,7 @@ from wikimem.curation import Audit, Dependent, EvidenceRef
 from wikimem_tui.curation_reads import MinuteCiters
 from wikimem_tui.safe import safe_line
 from wikimem_tui.widgets.badges import derived_badge
+from wikimem_tui.words import count
 
 __all__ = ["AuditChoice", "AuditScreen", "Row", "day_rows", "item_rows"]
 
@@ -176,7 +177,7 @@ def day_rows(minutes: list[MinuteCiters]) -> list[Row]:
     for minute in minutes:
         key = (minute.date, minute.time)
         title = Text(f"diary {minute.date} {minute.time}", style="bold underline")
-        title.append(f"  rests under {len(minute.dependents)} item(s)" if minute.dependents else "", style="dim")
+        title.append(f"  rests under {count(len(minute.dependents), 'item')}" if minute.dependents else "", style="dim")
         rows.append(Row(title, ("day", *key), heading=False, minute=key))
         rows += [Row(_entry_line(entry, "  "), ("day", *key), minute=key) for entry in minute.entries]
         for dep in minute.dependents:

@@ -32,6 +32,7 @@ from wikimem_tui.backend import Backend, ReadOnlyError
 from wikimem_tui.git_history import GitUnavailable, History, Version, diff_lines, item_history
 from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.words import count
 
 __all__ = ["HistoryScreen", "diff_text", "version_label"]
 
@@ -46,7 +47,7 @@ def version_label(version: Version, current: RecallItem | None) -> Text:
     text.append("  ")
     text.append_text(safe_line(version.subject[:60]))
     if version.commits > 1:
-        text.append(f"  (unchanged through {version.commits - 1} later commit{'s' if version.commits > 2 else ''})",
+        text.append(f"  (unchanged through {count(version.commits - 1, 'later commit')})",
                     style="dim")
     if current is not None and _same(version.item, current):
         text.append("  = current", style="bold green")
@@ -199,8 +200,8 @@ class HistoryScreen(ModalScreen[RecallItem | None]):
         n = len(history.versions)
         where = ("the memory directory" if history.repo.resolve() == self.backend.root.resolve()
                  else str(history.repo))
-        line = safe_line(f"{n} version{'s' if n != 1 else ''} in {history.commits_read} commit"
-                         f"{'s' if history.commits_read != 1 else ''} of {history.path} (repository: {where})")
+        line = safe_line(f"{count(n, 'version')} in {count(history.commits_read, 'commit')} of {history.path} "
+                         f"(repository: {where})")
         if history.truncated:
             line.append(f" — only the newest {history.commits_read} commits were read", style="yellow")
         if current is not None and (not history.versions or not _same(history.versions[0].item, current)):

@@ -45,6 +45,7 @@ from wikimem import (
 from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.widgets.badges import derived_badge
 from wikimem_tui.widgets.reconcile_writer import CurationWriter, promotion_owner
+from wikimem_tui.words import count
 
 __all__ = ["SIMILAR_LIMIT", "ReconcilePromoteScreen", "entry_summary", "similarity_text"]
 
@@ -156,7 +157,7 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         n = len(self.entries)
         with Vertical():
             with VerticalScroll(id="rp-body"):
-                yield Static(Text(f"Promote {n} diary entr{'y' if n == 1 else 'ies'} into a wiki item"), id="rp-title")
+                yield Static(Text(f"Promote {count(n, 'diary entry')} into a wiki item"), id="rp-title")
                 yield Static(id="rp-warnings")
                 yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
                 yield Label("Similar items already in the wiki — enter on one extends it instead of "

@@ -40,6 +40,7 @@ from wikimem_tui.curation_reads import CurationReader
 from wikimem_tui.safe import safe_line
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.widgets.safe_inputs import SafeInput
+from wikimem_tui.words import count
 
 __all__ = ["Action", "Candidate", "RetractScreen"]
 
@@ -76,7 +77,7 @@ def _row(candidate: Candidate) -> Text:
     text.append("  ")
     text.append_text(safe_line(how, "cyan"))
     left = dep.independent_left
-    text.append(f"  · {left} independent evidence line{'s' if left != 1 else ''} left" if left else
+    text.append(f"  · {count(left, 'independent evidence line')} left" if left else
                 "  · no independent evidence left", style="green" if left else "red")
     return text
 
@@ -273,7 +274,7 @@ class RetractScreen(ModalScreen[Write | None]):
             error.update(Text("nothing to write: every item is set to keep (escape closes)"))
             return
         if deletes:
-            question = Text(f"Delete {len(deletes)} item{'s' if len(deletes) != 1 else ''}"
+            question = Text(f"Delete {count(len(deletes), 'item')}"
                             + (f" and mark {len(marks)} for review" if marks else "") + "?")
             question.append("\nThe journal keeps a record; ctrl+z undoes the whole step.", style="dim")
             lines = [safe_line(f"[[{item.file}:{item.name}]]") for item in deletes]

@@ -34,6 +34,7 @@ from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, StoreChange, StoreChanged
 from wikimem_tui.safe import safe_line, safe_text
+from wikimem_tui.words import count
 
 __all__ = ["DiaryCalendar", "MonthGrid", "entry_text"]
 
@@ -266,7 +267,7 @@ class DiaryCalendar(Widget):
         entries = self.backend.diary.day(day.isoformat())
         n = len(entries)
         title = f"{day.isoformat()} ({day.strftime('%A')}) — "
-        title += f"{n} entr{'y' if n == 1 else 'ies'}" if n else "no entries"
+        title += count(n, "entry") if n else "no entries"
         self.query_one("#diary-day-title", Static).update(Text(title))
         options = self.query_one("#diary-entries", OptionList)
         options.clear_options()

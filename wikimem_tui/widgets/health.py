@@ -8,22 +8,21 @@ store. Lint reads files, so it always runs in a thread worker; the Linter is
 not thread-safe, so runs are serialised by a lock, and a run superseded by a
 newer request drops its result (the newer run includes its changes).
 
-A 100k-item store can yield tens of thousands of findings (orphans are
-info), so the tree holds only the severity and code nodes plus the children
-of the groups the user opened, added ``CHUNK`` at a time. Tree rows are cut
-at the pane's width; the highlighted finding is shown whole, wrapping,
-below the tree with what its code means and how to fix it. Everything from
-a memory file is untrusted and goes through ``safe``.
+The findings tree (``health_tree``) is filled lazily, so tens of thousands
+of findings cost only the groups the user opens. Tree rows are cut at the
+pane's width; the highlighted finding is shown whole, wrapping, below the
+tree with what its code means and how to fix it. Grouping and wording live
+in ``health_model``. Everything from a memory file is untrusted and goes
+through ``safe``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual import on, work
@@ -34,34 +33,27 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from textual.timer import Timer
-from textual.widgets.tree import TreeNode
 from textual.worker import get_current_worker
 
 from wikimem import Linter
-from wikimem.lint import CODES, SEVERITIES, Finding, LintReport
+from wikimem.lint import SEVERITIES, Finding, LintReport
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
 from wikimem_tui.widgets.health_model import (
-    PLURAL,
-    SEVERITY_STYLES,
     FindingFilter,
     Group,
     code_detail,
     count_of,
     finding_detail,
-    finding_label,
     grouped,
     haystack,
     jump_for,
 )
+from wikimem_tui.widgets.health_tree import CHUNK, FindingTree, HealthRef
 from wikimem_tui.widgets.incremental import IncrementalRefresh
-from wikimem_tui.widgets.topic_tree import SafeTree
+from wikimem_tui.words import count
 
 __all__ = ["CHUNK", "HealthPane", "HealthSource"]
 
-#: Findings added to an opened group at a time (a "more…" node loads the next ones).
-CHUNK = 200
-#: Error and warning groups up to this size open by themselves; bigger ones (and infos) stay closed.
-AUTO_OPEN = 30
 #: Seconds of typing pause before the filter applies.
 FILTER_DELAY = 0.12
 
@@ -74,23 +66,6 @@ class HealthSource(Protocol):
     root: Path
     clock: Callable[[], dt.datetime]
     embedder: Any
-
-
-@dataclass(frozen=True)
-class HealthRef:
-    """What a tree node stands for; ``offset`` is where a "more…" node resumes."""
-
-    kind: Literal["severity", "code", "finding", "more", "none"]
-    severity: str = ""
-    code: str = ""
-    finding: Finding | None = None
-    offset: int = 0
-
-
-class FindingTree(SafeTree):  # type: ignore[misc]
-    """The findings, grouped; labels are built as Text, never parsed as markup."""
-
-    HELP_TITLE = "Findings"
 
 
 class HealthPane(IncrementalRefresh, Widget):
@@ -147,8 +122,6 @@ class HealthPane(IncrementalRefresh, Widget):
         """Where to lint (``root``), the clock for "linted at", the embedder whose model the cache must match."""
         self.report: LintReport | None = None
         """The last lint's findings (all of them; the tree shows those passing the filter)."""
-        self.groups: dict[str, list[Group]] = {}
-        """What the tree shows: severity -> code groups after the filter."""
         self.filter = FindingFilter()
         """The filter typed (the tree follows it after a pause, grouped in a worker)."""
         self.applied = FindingFilter()
@@ -158,7 +131,6 @@ class HealthPane(IncrementalRefresh, Widget):
         self.runs = 0
         """Lint runs whose result reached the pane (tests wait on it)."""
         self._haystacks: list[str] = []
-        self._opened: dict[str, bool] = {}
         self.init_incremental()
         self._linter: Linter | None = None
         self._fresh = False
@@ -169,11 +141,7 @@ class HealthPane(IncrementalRefresh, Widget):
     def compose(self) -> ComposeResult:
         # The tree comes first in the DOM (the header is docked above it), so
         # showing the pane focuses the findings, not the filter box.
-        tree = FindingTree("findings", id="health-findings")
-        tree.show_root = False
-        tree.auto_expand = False
-        tree.guide_depth = 2
-        yield tree
+        yield FindingTree(id="health-findings")
         with Vertical(id="health-header"):
             yield Input(placeholder="filter: words · sev:error · code:dangling-link · path:wiki/people",
                         compact=True, id="health-filter")
@@ -185,6 +153,11 @@ class HealthPane(IncrementalRefresh, Widget):
     def tree(self) -> FindingTree:
         """The grouped findings."""
         return self.query_one(FindingTree)
+
+    @property
+    def groups(self) -> dict[str, list[Group]]:
+        """What the tree shows: severity -> code groups after the filter."""
+        return self.tree.groups
 
     # -- running lint -------------------------------------------------------------
 
@@ -243,7 +216,7 @@ class HealthPane(IncrementalRefresh, Widget):
         if self.show_timing and message.when is not None:
             local = message.when.astimezone().strftime("%H:%M:%S")
             how = "full lint" if message.full else (
-                f"re-lint, {message.changed} changed file{'s' if message.changed != 1 else ''}"
+                f"re-lint, {count(message.changed, 'changed file')}"
                 if message.changed else "re-lint")
             when = f" · linted {local} in {message.ms:.0f} ms ({how})"
         self._last = Text(" · ".join(count_of(message.counts.get(s, 0), s) for s in SEVERITIES) + when)
@@ -289,95 +262,10 @@ class HealthPane(IncrementalRefresh, Widget):
             self._show(message.flt, message.groups)
 
     def _show(self, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
-        """Refill the tree with ``groups``, keeping opened groups and the cursor."""
-        self.applied, self.groups = flt, groups
-        tree = self.tree
-        cursor = tree.cursor_node.data if tree.cursor_node is not None else None
-        tree.clear()
-        for severity in SEVERITIES:
-            groups = self.groups.get(severity, [])
-            if not groups:
-                continue
-            shown = sum(len(g.shown) for g in groups)
-            total = sum(g.total for g in groups)
-            label = Text(PLURAL[severity], style=SEVERITY_STYLES[severity])
-            label.append(f" {shown}" if shown == total else f" {shown}/{total}", style="bold")
-            node = tree.root.add(label, HealthRef("severity", severity), expand=self._is_open(f"s:{severity}", True))
-            for group in groups:
-                key = f"c:{severity}:{group.code}"
-                default = severity != "info" and len(group.shown) <= AUTO_OPEN
-                label = Text(group.code, style="bold")
-                n = len(group.shown)
-                label.append(f" {n}" if n == group.total else f" {n}/{group.total}")
-                label.append(f"  {CODES[group.code].what}" if group.code in CODES else "", style="dim")
-                child = node.add(label, HealthRef("code", severity, group.code), expand=False)
-                if self._is_open(key, default):
-                    self._add_chunk(child, 0)
-                    child.expand()
-        if not tree.root.children:
-            note = "no findings match the filter" if flt.active else "no findings: the memory is clean"
-            tree.root.add_leaf(Text(note, style="italic dim"), HealthRef("none"))
+        """Refill the tree with ``groups`` (it keeps opened groups and the cursor)."""
+        self.applied = flt
+        self.tree.show(groups, "no findings match the filter" if flt.active else "no findings: the memory is clean")
         self._show_status()
-        if cursor is None or not self._restore_cursor(cursor):
-            first = self._first_finding()
-            if first is not None:
-                self._move_to(first)
-
-    def _is_open(self, key: str, default: bool) -> bool:
-        return self._opened.get(key, default)
-
-    def _group(self, ref: HealthRef) -> Group | None:
-        return next((g for g in self.groups.get(ref.severity, []) if g.code == ref.code), None)
-
-    def _add_chunk(self, node: TreeNode[HealthRef], offset: int) -> None:
-        ref = node.data
-        group = self._group(ref) if ref is not None else None
-        if ref is None or group is None:
-            return
-        for finding in group.shown[offset:offset + CHUNK]:
-            node.add_leaf(finding_label(finding), HealthRef("finding", ref.severity, ref.code, finding))
-        rest = len(group.shown) - offset - CHUNK
-        if rest > 0:
-            node.add_leaf(Text(f"more… ({rest} left)", style="italic dim"),
-                          HealthRef("more", ref.severity, ref.code, offset=offset + CHUNK))
-
-    def _tree_nodes(self) -> Iterable[TreeNode[HealthRef]]:
-        for severity in self.tree.root.children:
-            yield severity
-            for code in severity.children:
-                yield code
-                yield from code.children
-
-    def _first_finding(self) -> TreeNode[HealthRef] | None:
-        nodes = list(self._tree_nodes())
-        return next((n for n in nodes if n.data and n.data.kind == "finding"), nodes[0] if nodes else None)
-
-    def _restore_cursor(self, ref: HealthRef) -> bool:
-        for node in self._tree_nodes():
-            if node.data == ref:
-                self._move_to(node)
-                return True
-        return False
-
-    def _move_to(self, node: TreeNode[HealthRef]) -> None:
-        _ = self.tree.last_line  # computes the line numbers of nodes added since the last paint
-        self.tree.move_cursor(node)
-
-    @on(Tree.NodeExpanded, "#health-findings")
-    def _expanded(self, event: Tree.NodeExpanded[HealthRef]) -> None:
-        event.stop()
-        ref = event.node.data
-        if ref is None:
-            return
-        self._opened[_key(ref)] = True
-        if ref.kind == "code" and not event.node.children:
-            self._add_chunk(event.node, 0)
-
-    @on(Tree.NodeCollapsed, "#health-findings")
-    def _collapsed(self, event: Tree.NodeCollapsed[HealthRef]) -> None:
-        event.stop()
-        if event.node.data is not None:
-            self._opened[_key(event.node.data)] = False
 
     @on(Tree.NodeHighlighted, "#health-findings")
     def _highlighted(self, event: Tree.NodeHighlighted[HealthRef]) -> None:
@@ -390,26 +278,18 @@ class HealthPane(IncrementalRefresh, Widget):
         elif ref.kind == "finding" and ref.finding is not None:
             detail.update(finding_detail(ref.finding))
         elif ref.kind == "code":
-            detail.update(code_detail(ref.code, self._group(ref)))
+            detail.update(code_detail(ref.code, self.tree.group(ref)))
         else:
             groups = self.groups.get(ref.severity, [])
             detail.update(Text(f"{count_of(sum(len(g.shown) for g in groups), ref.severity)} in "
-                               f"{len(groups)} code{'s' if len(groups) != 1 else ''} · enter opens or closes"))
+                               f"{count(len(groups), 'code')} · enter opens or closes"))
 
     @on(Tree.NodeSelected, "#health-findings")
     def _selected(self, event: Tree.NodeSelected[HealthRef]) -> None:
+        """Enter on a finding (the tree itself opens groups and loads "more…")."""
         event.stop()
-        node = event.node
-        ref = node.data
-        if ref is None:
-            return
-        if ref.kind in ("severity", "code"):
-            node.toggle()
-        elif ref.kind == "more" and node.parent is not None:
-            parent = node.parent
-            node.remove()
-            self._add_chunk(parent, ref.offset)
-        elif ref.kind == "finding" and ref.finding is not None:
+        ref = event.node.data
+        if ref is not None and ref.kind == "finding" and ref.finding is not None:
             self.open_finding(ref.finding)
 
     def open_finding(self, finding: Finding) -> None:
@@ -450,10 +330,6 @@ class HealthPane(IncrementalRefresh, Widget):
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.tree.focus()
-
-
-def _key(ref: HealthRef) -> str:
-    return f"s:{ref.severity}" if ref.kind == "severity" else f"c:{ref.severity}:{ref.code}"
 
 
 def _model(embedder: Any) -> str | None:

@@ -32,6 +32,7 @@ from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenItem
 from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.widgets.badges import badge_for
+from wikimem_tui.words import count
 
 __all__ = ["ItemView", "render_content", "provenance"]
 
@@ -226,7 +227,7 @@ class ItemView(VerticalScroll):
             body.append("\n")
             body.append_text(render_content(item.content, catalogue, self.links))
             body.append("\n\n")
-        meta = Text(f"{len(items)} item(s)", style="dim")
+        meta = Text(count(len(items), "item"), style="dim")
         self._set(safe_line(file, "bold"), meta, body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)
@@ -252,8 +253,7 @@ class ItemView(VerticalScroll):
             body.append("\n\n")
         if not entries:
             body.append("No entries.", style="dim")
-        count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
-        hint = f"{count} · p promote to the wiki · A what rests on them · X retract an entry"
+        hint = f"{count(len(entries), 'entry')} · p promote to the wiki · A what rests on them · X retract an entry"
         self._set(Text(f"diary {date}", style="bold"), Text(hint, style="dim"), body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)

@@ -26,6 +26,7 @@ from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.journal_reader import MALFORMED, POLL_SECONDS, JournalFollower, JournalRow
 from wikimem_tui.widgets.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
+from wikimem_tui.words import count
 
 __all__ = ["JournalFollower", "JournalRow", "JournalTail", "JournalView", "row_cells"]
 
@@ -151,7 +152,7 @@ class JournalTail(Widget):
     def _update_status(self, *_: object) -> None:
         view = self.view
         shown, total = len(view.shown), len(view.rows)
-        counts = f"{total} lines" if shown == total else f"{shown} of {total} lines"
+        counts = count(total, "line") if shown == total else f"{shown} of {count(total, 'line')}"
         if not self._read:
             counts = "reading journal.jsonl…"
         if view.following:

@@ -37,8 +37,10 @@ from textual.message import Message
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.screens.embed_plan import EmbedPlanScreen, cost_line
+from wikimem_tui.words import count
 
 __all__ = ["AUTO_ITEMS", "AUTO_SECONDS", "EmbedStatus", "State"]
 
@@ -53,7 +55,7 @@ State = Literal["waiting", "planning", "asking", "deferred", "syncing", "paused"
 
 
 def _count(n: int) -> str:
-    return f"{n:,} item{'' if n == 1 else 's'}"
+    return count(n, "item", grouped=True)
 
 
 class EmbedStatus(Static):
@@ -137,6 +139,15 @@ class EmbedStatus(Static):
             "paused": f"paused at {self._done:,} of {self._total:,}; E resumes",
             "failed": f"failed: {self.error}; E retries",
         }[self.state]
+
+    def summary_note(self, result: RetrievalResult) -> dict[str, Any]:
+        """Why this configured embedder did not rank ``result``, as ``summary_lines`` keywords ({} if it did)."""
+        if result.embedding_used:
+            return {}
+        note = self.ranking_note()
+        if note is None:  # the vectors are ready: the embedder itself failed on this query
+            return {"embedding": "failed for this query, BM25 only", "failed": True}
+        return {"embedding": note, "failed": self.state == "failed"}
 
     def _set(self, state: State) -> None:
         self.state = state

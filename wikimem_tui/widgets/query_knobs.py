@@ -132,10 +132,11 @@ class QueryKnobs(Widget):
     def compose(self) -> ComposeResult:
         with Horizontal():
             yield Label("limit")
-            yield Input("10", type="integer", compact=True, id="query-limit")
+            # Empty is valid (the default); without valid_empty Textual marks it invalid on blur.
+            yield Input("10", type="integer", valid_empty=True, compact=True, id="query-limit")
         with Horizontal():
             yield Label("budget")
-            yield Input(placeholder="none", type="integer", compact=True, id="query-budget")
+            yield Input(placeholder="none", type="integer", valid_empty=True, compact=True, id="query-budget")
         with Horizontal():
             yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
         with Horizontal():
@@ -148,7 +149,8 @@ class QueryKnobs(Widget):
             yield Label("fusion")
             enabled = self._fusion is not None
             yield Input(
-                str(self._fusion) if enabled else "", placeholder="w", compact=True, id="query-fusion",
+                str(self._fusion) if enabled else "", placeholder="w" if enabled else "off", compact=True,
+                id="query-fusion",
                 disabled=not enabled, tooltip="BM25's share in the fused score" if enabled else "needs an embedder",
             )
         if self._floor is not None:  # only with embeddings: the floor is a cosine's

@@ -8,10 +8,8 @@ index is not promised to be thread-safe) and a worker whose query is no
 longer the newest skips the call; results that arrive for an older sequence
 number are dropped, so a slow query can never overwrite a newer one.
 
-What the table and summary say is what the library decided, in the words of
-``wikimem.explain`` (see ``query_results``): ranks and scores of link rows
-that are also hits, the scored query tokens, the time words that chose the
-window, the cosine floor and what it removed.
+The rows (``query_table``) and the summary say what the library decided, in
+``wikimem.explain``'s words (``query_results``).
 
 Why (not) recalled: an item can be pinned (``pin``; the App's ``w`` pins the
 tree's or the item view's item, or picks one by name). While one is, the
@@ -37,7 +35,7 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -46,19 +44,21 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from wikimem import RetrievalResult, RetrievedItem
+from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
-from wikimem_tui.widgets.query_results import COLUMNS, agent_text, open_message_for, row_cells, summary_lines
+from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
+from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import (
-    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilt_index, tokens_name,
+    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilding_note, rebuilt_index, rebuilt_note,
 )
 from wikimem_tui.widgets.query_why import WhyNotBox
+from wikimem_tui.words import count
 
 if TYPE_CHECKING:
     from wikimem.why import WhyNot
@@ -109,7 +109,6 @@ class QueryPanel(Widget):
         self._seq = 0
         self._debounce: Timer | None = None
         self._lock = threading.Lock()
-        self._rows: list[RetrievedItem] = []
         self.index_building = False
         """While True, queries wait and the status says so (see ``set_index_building``)."""
         self._building_note = "waiting for the index…"
@@ -129,6 +128,11 @@ class QueryPanel(Widget):
         """The tokenizer of the index in force (the index knows; the backend's flag may say "auto")."""
         mode = getattr(self.backend.index, "use_jieba", self.backend.use_jieba)
         return bool(mode)
+
+    @property
+    def table(self) -> ResultsTable:
+        """The explained rows of the result on screen."""
+        return self.query_one(ResultsTable)
 
     @property
     def why_box(self) -> WhyNotBox:
@@ -154,12 +158,10 @@ class QueryPanel(Widget):
             yield EmbedStatus(backend, id="query-embed")
         yield Static(id="query-status", markup=False)
         yield WhyNotBox(id="query-why")
-        yield DataTable(id="query-results", cursor_type="row", zebra_stripes=True)
+        yield ResultsTable(id="query-results")
         yield Static(id="query-summary", markup=False)
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*COLUMNS)
         self._status("type a query")
 
     # -- public API ---------------------------------------------------------
@@ -209,9 +211,8 @@ class QueryPanel(Widget):
 
     def suggested_pin(self) -> tuple[str, str] | None:
         """The result row under the table's cursor (what a picker should offer first), or None."""
-        table = self.query_one(DataTable)
-        row = table.cursor_row
-        return (self._rows[row].item.file, self._rows[row].item.name) if 0 <= row < len(self._rows) else None
+        entry = self.table.entry_under_cursor()
+        return (entry.item.file, entry.item.name) if entry is not None else None
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Memory changed: the same query may now recall something else (and new items need vectors)."""
@@ -260,11 +261,11 @@ class QueryPanel(Widget):
         event.stop()
         if self._debounce is not None:
             self.run_query()
-        self.query_one(DataTable).focus()
+        self.table.focus()
 
     def action_toggle_focus(self) -> None:
         """Escape: from the query box or a knob to the results, and back."""
-        table = self.query_one(DataTable)
+        table = self.table
         (self.query_one("#query-input", Input) if table.has_focus else table).focus()
 
     def on_query_knobs_changed(self, message: QueryKnobs.Changed) -> None:
@@ -306,10 +307,7 @@ class QueryPanel(Widget):
             self.notify(NO_JIEBA, severity="warning", markup=False)
             self.knobs.set_tokenizer(False)
             return
-        what = "loading jieba and rebuilding the index…" if message.use_jieba else "rebuilding the index with bigrams…"
-        if message.analyzer is not None:
-            what = f"rebuilding the index with the English analyzer {message.analyzer!r}…"
-        self.set_index_building(True, what)
+        self.set_index_building(True, rebuilding_note(message.use_jieba, message.analyzer))
         if message.use_jieba and message.analyzer is None:
             self.notify("loading jieba (about 1–2 s) and re-tokenizing the store…", markup=False)
         self._rebuild_index(message.use_jieba, message.analyzer)
@@ -330,9 +328,7 @@ class QueryPanel(Widget):
             backend.index, backend.use_jieba = index, use_jieba
         if hasattr(old, "close"):
             old.close()
-        seconds = time.perf_counter() - started
-        english = f", English analyzer {index.analyzer.describe()}" if analyzer is not None else ""
-        self.post_message(self.IndexSwapped(f"index rebuilt with {tokens_name(use_jieba)}{english} in {seconds:.1f} s"))
+        self.post_message(self.IndexSwapped(rebuilt_note(index, use_jieba, analyzer, time.perf_counter() - started)))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
         message.stop()
@@ -380,45 +376,18 @@ class QueryPanel(Widget):
         hits = sum(1 for e in message.result.items if e.source == "hit" or e.rank is not None)  # link-hits too
         links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
-        self._status(f"{hits} hit{'' if hits == 1 else 's'}, {links} linked{timing}")
+        self._status(f"{count(hits, 'hit')}, {links} linked{timing}")
 
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result
-        table = self.query_one(DataTable)
-        table.clear()
-        self._rows = []
+        self.table.show(result)
         summary = self.query_one("#query-summary", Static)
         if result is None:
             summary.update(Text())
             return
-        for position, entry in enumerate(result.items, 1):
-            self._add_row(table, position, entry, "")
-        for entry in result.dropped:
-            self._add_row(table, "✂", entry, "dim strike")
-        if not result.items:
-            table.add_row(Text("no results", style="dim italic"), key="none")
-        summary.update(Text("\n").join(summary_lines(result, **self._embedding_note(result))))
-
-    def _embedding_note(self, result: RetrievalResult) -> dict[str, Any]:
-        """Why an embedder that is configured did not rank this query (for the ranking line)."""
-        if result.embedding_used or self.backend.embedder is None:
-            return {}
-        embed = self.embed_status
-        note = embed.ranking_note() if embed is not None else None
-        if note is None:  # the vectors are ready: the embedder itself failed on this query
-            return {"embedding": "failed for this query, BM25 only", "failed": True}
-        return {"embedding": note, "failed": embed is not None and embed.state == "failed"}
-
-    def _add_row(self, table: DataTable[Any], position: int | str, entry: RetrievedItem, style: str) -> None:
-        table.add_row(*row_cells(position, entry, style), key=str(len(self._rows)))
-        self._rows.append(entry)
-
-    @on(DataTable.RowSelected, "#query-results")
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
-        event.stop()
-        key = event.row_key.value
-        if key is not None and key.isdigit() and int(key) < len(self._rows) and self.last_result is not None:
-            self.post_message(open_message_for(self._rows[int(key)], self.last_result))
+        embed = self.embed_status  # there is one exactly when an embedder is configured
+        note = embed.summary_note(result) if embed is not None else {}
+        summary.update(Text("\n").join(summary_lines(result, **note)))
 
     def action_copy_for_agent(self) -> None:
         """Copy what an agent would be handed for this query (hits and links within the budget)."""
@@ -428,7 +397,7 @@ class QueryPanel(Widget):
             return
         self.app.copy_to_clipboard(agent_text(result))
         rows = len(result.items)
-        self.notify(f"copied {rows} row{'' if rows == 1 else 's'} (~{result.budget_used} tokens) for an agent",
+        self.notify(f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent",
                     markup=False)
 
     def _status(self, text: str) -> None:

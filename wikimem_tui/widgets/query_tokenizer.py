@@ -16,7 +16,8 @@ from typing import Any
 from wikimem_tui.backend import Backend
 from wikimem_tui.widgets.query_knobs import parse_floor
 
-__all__ = ["NO_JIEBA", "analyzer_name", "floor_text", "jieba_installed", "rebuilt_index", "tokens_name"]
+__all__ = ["NO_JIEBA", "analyzer_name", "floor_text", "jieba_installed", "rebuilding_note", "rebuilt_index",
+           "rebuilt_note", "tokens_name"]
 
 NO_JIEBA = "jieba is not installed (pip install jieba): staying on bigrams"
 
@@ -32,6 +33,19 @@ def jieba_installed() -> bool:
 def tokens_name(use_jieba: bool) -> str:
     """What Chinese text is cut into, in words."""
     return "jieba" if use_jieba else "bigrams"
+
+
+def rebuilding_note(use_jieba: bool, analyzer: str | None) -> str:
+    """What the status line says while the index is rebuilt for a knob change."""
+    if analyzer is not None:
+        return f"rebuilding the index with the English analyzer {analyzer!r}…"
+    return "loading jieba and rebuilding the index…" if use_jieba else "rebuilding the index with bigrams…"
+
+
+def rebuilt_note(index: Any, use_jieba: bool, analyzer: str | None, seconds: float) -> str:
+    """The toast once the new index is in: what it cuts text into, and what the rebuild cost."""
+    english = f", English analyzer {index.analyzer.describe()}" if analyzer is not None else ""
+    return f"index rebuilt with {tokens_name(use_jieba)}{english} in {seconds:.1f} s"
 
 
 def floor_text(index: Any) -> str:

@@ -5,7 +5,8 @@ is where the one becomes the other. It lists what ``wikimem.reconcile_queue``
 returns (newest first; filterable by day range and owner; derived entries
 badged), lets the user select several, promote them (the promote screen
 shows similar existing items before anything is written) or mark them
-"reviewed, not promoted" (``reviewed.json``), and take a mark back.
+"reviewed, not promoted" (``reviewed.json``), and take a mark back. The
+filter bar above the rows is ``reconcile_filters``; the rows, ``reconcile_list``.
 
 The queue is computed from a ``wikimem.lint.Snapshot`` kept warm in a
 thread worker: after a store change only the changed files are re-read.
@@ -26,10 +27,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Select, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import DiaryItem, MemoryStore, RecallItem, reconcile_queue
@@ -37,9 +38,11 @@ from wikimem.lint import Snapshot
 from wikimem_tui.messages import OpenDiaryDay, StoreChange
 from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
 from wikimem_tui.widgets.incremental import IncrementalRefresh
+from wikimem_tui.widgets.reconcile_filters import QueueFilters
 from wikimem_tui.widgets.reconcile_list import QueueList, header_cells
-from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key, parse_days
+from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key
 from wikimem_tui.widgets.reconcile_writer import CurationWriter
+from wikimem_tui.words import count
 
 __all__ = ["QueueSource", "ReconcilePane"]
 
@@ -130,11 +133,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
     def compose(self) -> ComposeResult:
         yield QueueList(id="queue-list")
         with Vertical(id="queue-header"):
-            with Horizontal(id="queue-filters"):
-                yield Input(placeholder="days: 2026-07-21 · 2026-07 · 2026-07-01..2026-07-15",
-                            compact=True, id="queue-days")
-                yield Select[str]([], prompt="any owner", compact=True, id="queue-owner")
-                yield Checkbox("reviewed", compact=True, id="queue-reviewed")
+            yield QueueFilters(id="queue-filters")
             yield Static(Text("reading the diary…"), id="queue-status", markup=False)
             yield Static(id="queue-columns", markup=False)
         with VerticalScroll(id="queue-detail-box"):
@@ -148,6 +147,11 @@ class ReconcilePane(IncrementalRefresh, Widget):
     def rows_view(self) -> QueueList:
         """The rows."""
         return self.query_one(QueueList)
+
+    @property
+    def filters(self) -> QueueFilters:
+        """The day range, owner and reviewed choices above the rows."""
+        return self.query_one(QueueFilters)
 
     # -- computing the queue --------------------------------------------------------
 
@@ -186,14 +190,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
             self.query_one("#queue-status", Static).update(Text(message.error, style="bold red"))
             return
         self.entries = message.entries
-        owners = sorted({q.entry.owner for q in self.entries if q.entry.owner})
-        select = self.query_one("#queue-owner", Select)
-        if self.owner_filter is not None and self.owner_filter not in owners:
-            owners.append(self.owner_filter)  # keep the choice visible even when it has nothing left
-        with select.prevent(Select.Changed):
-            select.set_options([(o, o) for o in owners])
-            if self.owner_filter is not None:
-                select.value = self.owner_filter
+        self.filters.set_owners(q.entry.owner for q in self.entries if q.entry.owner)
         self._fill()
 
     def _fill(self) -> None:
@@ -221,7 +218,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
                         + ("" if self._query.include_reviewed else " or marked reviewed"))
         else:
             n = len(shown)
-            text = Text(f"{n} entr{'y' if n == 1 else 'ies'} waiting")
+            text = Text(f"{count(n, 'entry')} waiting")
             derived = sum(1 for q in shown if q.derived)
             if derived:
                 text.append(f" · {derived} derived")
@@ -311,7 +308,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
             if item is None:
                 return
             n = len(entries)
-            self.notify(f"promoted {n} entr{'y' if n == 1 else 'ies'} to {item.file}:{item.name}", markup=False)
+            self.notify(f"promoted {count(n, 'entry')} to {item.file}:{item.name}", markup=False)
             self.selected -= {entry_key(e) for e in entries}
             self.refresh_from_store(StoreChange(frozenset({item.file}), external=False))
 
@@ -346,56 +343,45 @@ class ReconcilePane(IncrementalRefresh, Widget):
             return
         if not undo:
             self._marks.append((op, entries))
-        count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+        entries_text = count(len(entries), "entry")
         if undo:
-            self.notify(f"undone: {count} {'back in the queue' if op == 'undismiss' else 'marked reviewed again'}",
+            self.notify(f"undone: {entries_text} {'back in the queue' if op == 'undismiss' else 'marked reviewed again'}",
                         markup=False)
         elif op == "dismiss":
-            self.notify(f"{count} marked reviewed, not promoted (u undoes)" + ("" if n == len(entries) else
+            self.notify(f"{entries_text} marked reviewed, not promoted (u undoes)" + ("" if n == len(entries) else
                         f"; {len(entries) - n} already were"), markup=False)
         else:
-            self.notify(f"{count} back in the queue (u undoes)", markup=False)
+            self.notify(f"{entries_text} back in the queue (u undoes)", markup=False)
         self.selected -= {entry_key(e) for e in entries}
         self.reload()
 
     # -- filters ------------------------------------------------------------------------------
 
-    @on(Input.Changed, "#queue-days")
-    def _days_changed(self, event: Input.Changed) -> None:
+    @on(QueueFilters.DaysChecked)
+    def _days_checked(self, event: QueueFilters.DaysChecked) -> None:
         event.stop()
-        try:
-            start, end = parse_days(event.value)
-        except ValueError as exc:
-            self._days_error = str(exc)
-            self._show_status()
-            return
-        self._days_error = ""
-        self._set_query(Query(start, end, self._query.include_reviewed))
+        self._days_error = event.error
+        self._show_status()
 
-    @on(Select.Changed, "#queue-owner")
-    def _owner_changed(self, event: Select.Changed) -> None:
+    @on(QueueFilters.QueryChanged)
+    def _query_changed(self, event: QueueFilters.QueryChanged) -> None:
         event.stop()
-        self.owner_filter = event.value if isinstance(event.value, str) else None
+        self._query = event.query
+        self.reload()
+
+    @on(QueueFilters.OwnerChanged)
+    def _owner_changed(self, event: QueueFilters.OwnerChanged) -> None:
+        event.stop()
+        self.owner_filter = event.owner
         self._fill()
-
-    @on(Checkbox.Changed, "#queue-reviewed")
-    def _reviewed_changed(self, event: Checkbox.Changed) -> None:
-        event.stop()
-        self._set_query(Query(self._query.start, self._query.end, event.value))
-
-    def _set_query(self, query: Query) -> None:
-        if query != self._query:
-            self._query = query
-            self.reload()
 
     def action_show_reviewed(self) -> None:
         """Show or hide the entries marked "reviewed, not promoted"."""
-        box = self.query_one("#queue-reviewed", Checkbox)
-        box.value = not box.value
+        self.filters.toggle_reviewed()
 
     def action_filter(self) -> None:
         """Put the focus in the day-range box."""
-        self.query_one("#queue-days", Input).focus()
+        self.filters.days_box.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only from a filter (else it is the app's)."""

@@ -5,7 +5,9 @@ ever holds file and day nodes plus the children of the branches the user
 opened, added in chunks of ``CHUNK`` with a "more…" node, so expanding a
 huge RecallFile or typing in the filter never adds 100k nodes at once. Names
 come from the shared ``Catalogue`` (built off the UI thread); every label is
-untrusted text and goes through ``safe_line``.
+untrusted text and goes through ``safe_line``. What the nodes and labels are
+for a catalogue under a filter is decided in ``tree_model``; this widget adds
+them, and owns the keys, the focus and the workers.
 
 Keys follow one model, the one the footer shows: single keys are commands
 (the app's ``e``, ``d``, ``q``…), and typing goes into the filter box. ``f``
@@ -38,8 +40,6 @@ item pane, which closes the sidebar.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
-from typing import Literal
 
 from rich.text import Text
 from textual import events, on, work
@@ -54,41 +54,16 @@ from textual.widgets.tree import TreeNode
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange
-from wikimem_tui.safe import clean_line, safe_line
-from wikimem_tui.widgets.badges import BADGE_STYLE, DerivedMarks, derived_badge
+from wikimem_tui.widgets.badges import DerivedMarks
+from wikimem_tui.widgets.safe_tree import SafeTree
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
+from wikimem_tui.widgets.tree_model import AUTO_EXPAND, CHUNK, NodeRef, TreeContents
 from wikimem_tui.widgets.tree_search import ContentHits
 
-__all__ = ["CHUNK", "NARROW", "NodeRef", "TopicTree"]
+__all__ = ["CHUNK", "NARROW", "NodeRef", "SafeTree", "TopicTree"]
 
 #: Below this many columns the tree is a sidebar (the App's breakpoint must match).
 NARROW = 100
-
-CHUNK = 200
-#: Under a filter, only this many matching files open by themselves.
-AUTO_EXPAND = 20
-
-Kind = Literal["file", "item", "diary", "day", "more", "loading", "none"]
-
-
-@dataclass(frozen=True)
-class NodeRef:
-    """What a tree node stands for; ``offset`` is where a "more…" node resumes."""
-
-    kind: Kind
-    file: str = ""
-    name: str = ""
-    offset: int = 0
-
-
-class SafeTree(Tree[NodeRef]):
-    """A Tree whose string labels are never parsed as markup."""
-
-    HELP_TITLE = "Tree"
-
-    def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
-        text = Text(clean_line(label)) if isinstance(label, str) else label
-        return text.split()[0] if text.plain else text
 
 
 class TopicTree(Vertical):
@@ -126,7 +101,8 @@ class TopicTree(Vertical):
         """The filter in force (casefolded substring of names, then of content)."""
         self.content_hits: ContentHits | None = None
         """What the content scan found for ``filter_text`` (None while it runs or with no filter)."""
-        self._name_count = 0
+        self._shown: TreeContents | None = None
+        """What the tree was last built from (branches opened later are filled from it)."""
 
     def compose(self) -> ComposeResult:
         yield FilterBox(self.backend.store)
@@ -161,9 +137,9 @@ class TopicTree(Vertical):
             self.call_after_refresh(self.app.run_action, "pane('item')")
 
     @property
-    def tree(self) -> SafeTree:
+    def tree(self) -> SafeTree[NodeRef]:
         """The inner Tree widget."""
-        return self.query_one(SafeTree)
+        return self.query_one(SafeTree)  # type: ignore[return-value]
 
     @property
     def filter_box(self) -> FilterBox:
@@ -196,55 +172,23 @@ class TopicTree(Vertical):
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Nothing to read here: the app hands a new catalogue via ``set_catalogue``."""
 
-    def _name_matches(self, file: str) -> list[str]:
-        assert self.catalogue is not None
-        return [n for n in self.catalogue.names.get(file, []) if self.filter_text in n.casefold()]
-
-    def _matches(self, file: str, *, count: bool = False) -> list[str] | None:
-        """Item names of ``file`` to show under the filter (None: the whole file, lazily)."""
-        assert self.catalogue is not None
-        if not self.filter_text:
-            return None
-        names = self._name_matches(file)
-        if count:  # for the status line, once per rebuild
-            self._name_count += len(names)
-        found = set(self.content_hits.items.get(file, ())) if self.content_hits else set()
-        if found:
-            wanted = set(names) | found
-            names = [n for n in self.catalogue.names.get(file, []) if n in wanted]
-        if names:
-            return names
-        return None if self.filter_text in file.casefold() else []
-
-    def _days(self) -> list[str]:
-        """Diary days to list, newest first (all of them without a filter)."""
-        assert self.catalogue is not None
-        days = list(reversed(self.catalogue.diary_counts))
-        if not self.filter_text:
-            return days
-        found = set(self.content_hits.days) if self.content_hits else set()
-        return [d for d in days if self.filter_text in d or d in found]
-
     def _rebuild(self, *, jump: bool = False) -> None:
         """Refill the tree from the catalogue and the filter; ``jump``: cursor to the best match."""
         tree = self.tree
         cat = self.catalogue
         if cat is None:
             return
+        shown = self._shown = TreeContents(cat, self.filter_text, self.content_hits, self.derived)
         opened = {n.data.file for n in self._file_nodes() if n.is_expanded and n.data}
         diary_open = any(n.data and n.data.kind == "diary" and n.is_expanded for n in tree.root.children)
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
         tree.clear()
         budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
-        self._name_count = 0
-        for file, names in cat.names.items():
-            matches = self._matches(file, count=True)
+        for file in cat.names:
+            matches = shown.matches(file)
             if matches == []:
                 continue
-            label = safe_line(file, "bold")
-            shown = f"{len(matches)}/{len(names)}" if matches is not None else str(len(names))
-            label.append(f" ({shown})", style="dim")
-            node = tree.root.add(label, NodeRef("file", file), expand=False)
+            node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
             if matches is not None and budget > 0:
                 budget -= 1
                 self._add_chunk(node, matches, 0)
@@ -252,26 +196,21 @@ class TopicTree(Vertical):
             elif file in opened:
                 self._load(node)
                 node.expand()
-        days = self._days()
-        if days or not self.filter_text:
-            label = Text("diary", style="bold italic")
-            label.append(f" ({len(cat.diary_counts)} days)", style="dim")
-            diary = tree.root.add(label, NodeRef("diary"), expand=False)
+        if shown.days() or not self.filter_text:
+            diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
             if diary_open or self.filter_text:
                 self._load(diary)
                 diary.expand()
         if self.filter_text and not tree.root.children:
-            scanning = self.content_hits is None
-            note = "no matching names yet (searching content…)" if scanning else "no matches"
-            tree.root.add_leaf(Text(note, style="italic dim"), NodeRef("none"))
-        self.filter_box.show_status(self._name_count, self.content_hits, self._empty())
-        restored = not jump and cursor is not None and cursor.kind != "loading" and self._restore_cursor(cursor)
+            tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
+        self.filter_box.show_status(shown.name_match_count(), self.content_hits, self._empty())
+        restored = not jump and cursor is not None and cursor.kind != "loading" and tree.move_to_data(cursor)
         if restored:
             return
         if self.filter_text:
             self._jump_to_best()
         elif tree.root.children:
-            self._move_to(tree.root.children[0])
+            tree.move_to(tree.root.children[0])
 
     def _empty(self) -> bool:
         """True when the filter left nothing (only the "no matches" node)."""
@@ -281,35 +220,10 @@ class TopicTree(Vertical):
     def _file_nodes(self) -> list[TreeNode[NodeRef]]:
         return [n for n in self.tree.root.children if n.data and n.data.kind == "file"]
 
-    def _move_to(self, node: TreeNode[NodeRef]) -> None:
-        """Move the cursor to ``node``, which may have been added since the last paint."""
-        _ = self.tree.last_line  # computes the line numbers of new nodes (move_cursor reads them)
-        self.tree.move_cursor(node)
-
-    def _restore_cursor(self, ref: NodeRef) -> bool:
-        for node in self._walk():
-            if node.data == ref:
-                self._move_to(node)
-                return True
-        return False
-
-    def _walk(self) -> list[TreeNode[NodeRef]]:
-        out: list[TreeNode[NodeRef]] = []
-        for node in self.tree.root.children:
-            out.append(node)
-            out.extend(node.children)
-        return out
-
     # -- lazy children --------------------------------------------------------
 
     def _children_of(self, ref: NodeRef) -> list[str]:
-        cat = self.catalogue
-        if cat is None:
-            return []
-        if ref.kind == "diary":
-            return self._days()
-        matches = self._matches(ref.file)
-        return matches if matches is not None else cat.names.get(ref.file, [])
+        return self._shown.children_of(ref) if self._shown is not None else []
 
     def _load(self, node: TreeNode[NodeRef]) -> None:
         """Fill an unloaded file/diary node with its first chunk."""
@@ -318,25 +232,9 @@ class TopicTree(Vertical):
         self._add_chunk(node, self._children_of(node.data), 0)
 
     def _add_chunk(self, node: TreeNode[NodeRef], names: list[str], offset: int) -> None:
-        assert node.data is not None
-        cat = self.catalogue
-        needle = self.filter_text
+        assert node.data is not None and self._shown is not None
         for name in names[offset : offset + CHUNK]:
-            if node.data.kind == "diary":
-                label = Text(name, style="" if not needle or needle in name else "italic")
-                count = cat.diary_counts.get(name, 0) if cat else 0
-                label.append(f" ({count})", style="dim")
-                derived = self.derived.days.get(name, 0)
-                if derived:
-                    label.append(f" ↺ {derived} derived", style=BADGE_STYLE)
-                node.add_leaf(label, NodeRef("day", name=name))
-            else:
-                in_content_only = bool(needle) and needle not in name.casefold() and needle not in node.data.file
-                label = safe_line(name, "italic" if in_content_only else "")
-                if (node.data.file, name) in self.derived.items:
-                    label.append("  ")
-                    label.append_text(derived_badge())
-                node.add_leaf(label, NodeRef("item", node.data.file, name))
+            node.add_leaf(*self._shown.child(node.data, name))
         rest = len(names) - offset - CHUNK
         if rest > 0:
             node.add_leaf(
@@ -380,10 +278,30 @@ class TopicTree(Vertical):
     # -- filter ---------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """Type-to-filter: a printable key that is no command here starts the filter with it."""
-        if not self.tree.has_focus or not event.is_printable or not event.character:
+        """Type-to-filter: a printable key that is no command here starts the filter with it.
+
+        A burst of keys (a fast typist, a paste) is queued to the tree before
+        the first one moves the focus into the box; the rest arrive here while
+        the box has the focus, and are typed into it too, never run as commands.
+        """
+        if not event.is_printable or not event.character:
             return
-        if event.character.isspace() or event.key in self.screen.active_bindings:
+        box, focused = self.filter_box.input, self.screen.focused  # has_focus lags: it follows Focus events
+        if focused is box:  # the Input consumes the keys typed into it: this one was queued to the tree
+            event.stop()
+            event.prevent_default()
+            box.insert_text_at_cursor(event.character)
+            return
+        if focused is not self.tree:
+            return
+        active = self.screen.active_bindings.get(event.key)
+        if active is not None and active.node is self and active.binding.action == "filter":
+            # Now, not when the binding runs: that is after the keys queued behind this one got here.
+            event.stop()
+            event.prevent_default()
+            self.action_filter()
+            return
+        if event.character.isspace() or active is not None:
             return
         event.stop()
         event.prevent_default()
@@ -391,7 +309,7 @@ class TopicTree(Vertical):
 
     def action_filter(self) -> None:
         """Put the focus in the filter box (the tree narrows as you type)."""
-        self.filter_box.input.focus()
+        self.filter_box.focus_now()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only when there is a filter to leave (else it is the app's)."""
@@ -433,11 +351,11 @@ class TopicTree(Vertical):
     def _jump_to_best(self) -> None:
         """Type-ahead: the cursor on the first item (or day) whose name starts with the filter, else the first match."""
         needle = self.filter_text
-        leaves = [n for n in self._walk() if n.data and n.data.kind in ("item", "day")]
+        leaves = [n for n in self.tree.loaded_nodes() if n.data and n.data.kind in ("item", "day")]
         best = next((n for n in leaves if n.data and n.data.name.casefold().startswith(needle)), None)
         target = best or (leaves[0] if leaves else (self.tree.root.children[0] if self.tree.root.children else None))
         if target is not None:
-            self._move_to(target)
+            self.tree.move_to(target)
 
     def action_leave_filter(self) -> None:
         """Escape: clear the filter (if any) and hand the keys back to the tree.
@@ -471,7 +389,7 @@ class TopicTree(Vertical):
             while True:
                 for child in node.children:
                     if child.data and child.data.kind == "item" and child.data.name == name:
-                        self._move_to(child)
+                        self.tree.move_to(child)
                         return
                 more = [c for c in node.children if c.data and c.data.kind == "more"]
                 if not more:

@@ -24,6 +24,7 @@ from textual.worker import get_current_worker
 
 from wikimem import MemoryStore
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
+from wikimem_tui.words import count
 
 __all__ = ["FilterBox", "FilterInput"]
 
@@ -99,9 +100,18 @@ class FilterBox(Vertical):
         """The text box."""
         return self.query_one(Input)
 
+    def focus_now(self) -> None:
+        """Focus the box before the next queued key is handled.
+
+        ``focus()`` waits its turn in the message queue, so the rest of a
+        burst of keys (a fast typist, a paste) would still reach the tree,
+        where letters are commands: "sea" would edit and append.
+        """
+        self.screen.set_focus(self.input)
+
     def type(self, character: str) -> None:
         """Focus the box and add ``character`` at its cursor (type-to-filter from the tree)."""
-        self.input.focus()
+        self.focus_now()
         self.input.insert_text_at_cursor(character)
 
     def clear(self) -> None:
@@ -185,6 +195,6 @@ class FilterBox(Vertical):
         elif empty and hits is not None:
             status.update(Text(f"no matches for {self.text!r}"))
         else:
-            text = Text(f"{names} name{'' if names == 1 else 's'} · ")
+            text = Text(f"{count(names, 'name')} · ")
             text.append(scanning if hits is None else f"{hits.count()} in content", style="italic")
             status.update(text)
