@@ -212,3 +212,38 @@ async def test_a_query_is_answered_while_the_warm_up_runs_and_a_refresh_does_not
             release.set()
     finally:
         release.set()
+
+
+async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(backend) -> None:
+    """Queue pane focused, go to an item, audit it, close the audit: keys act on the item again.
+
+    Found in tmux at 80x24: the focus went back to a widget of the hidden
+    queue tab, Textual fell back to the first focusable widget (the tree's
+    filter box), and the next key (``H``) was typed into the filter.
+    """
+    from wikimem_tui.screens.audit import AuditScreen
+    from wikimem_tui.screens.goto import GoToScreen
+    from wikimem_tui.screens.history import HistoryScreen
+    from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
+    from wikimem_tui.widgets.item_area import ItemArea
+
+    app = make_app(backend)
+    async with started(app, (80, 24)) as pilot:
+        await pilot.press("R")
+        assert await wait_for(pilot, lambda: app.focused is not None and "queue" in str(app.focused.ancestors_with_self))
+        await pilot.press("p")  # a promotion started, then abandoned
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReconcilePromoteScreen))
+        await pilot.press("tab", "escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ReconcilePromoteScreen))
+        await pilot.press("g")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, GoToScreen))
+        await pilot.press(*"coffee", "enter")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, GoToScreen) and app.item_area.view.item is not None)
+        await pilot.press("A")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
+        await pilot.pause()
+        assert app.focused is not None and app.query_one(ItemArea) in app.focused.ancestors_with_self, app.focused
+        await pilot.press("H")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))

@@ -127,17 +127,21 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         """Show the view or the editor and make this area the visible tab.
 
         Focus left in another tab would make the tabs switch right back, so
-        it moves here; focus elsewhere (the tree) stays where it is.
+        it moves here; focus elsewhere (the tree) stays where it is. The
+        focus asked about is this screen's, not the app's: when a dialog
+        (go to, a promotion) opened the item, the app's focus is in the
+        dialog, and the widget this screen gives the focus back to when the
+        dialog closes would be left in a hidden tab.
         """
         self.query_one(ContentSwitcher).current = to
         pane = next((a for a in self.ancestors if isinstance(a, TabPane)), None)
         tabs = next((a for a in self.ancestors if isinstance(a, TabbedContent)), None)
-        focused = self.app.focused
+        focused = self.screen.focused
         if pane is not None and tabs is not None and pane.id:
             tabs.active = pane.id
         inside_tabs = tabs is not None and focused is not None and tabs in focused.ancestors
         if to == "item-view" and inside_tabs and self.view not in focused.ancestors_with_self:  # type: ignore[union-attr]
-            self.view.focus()
+            self.call_after_refresh(self.view.focus)  # once the tab switch is laid out: a hidden view refuses it
 
     def blocked_by_draft(self) -> bool:
         """True (and says so) when unsaved edits stand in the way; leaves a clean editor."""
