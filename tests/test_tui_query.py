@@ -13,7 +13,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from conftest import retrieved
+from conftest import retrieved, screen_text
 from wikimem import MemoryStore, RetrievalResult
 from wikimem.analyzer import Analyzer
 from wikimem_tui.backend import Backend
@@ -543,3 +543,18 @@ async def test_empty_limit_and_budget_are_not_drawn_as_invalid_after_tabbing_thr
         await wait_for(pilot, lambda: len(table_rows(app)) == 4)  # and the query runs with the defaults
         budget.value = "0"
         await wait_for(pilot, lambda: status(app) == "limit and budget must be positive")
+
+
+async def test_the_highlighted_row_is_shown_in_full_under_the_table(tmp_path: Path) -> None:
+    """At 80 columns the table cuts "(via …)"; the line under it shows the highlighted row whole."""
+    async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(80, 30)) as pilot:
+        await type_query(pilot, "beach")
+        await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(pilot.app)))
+        table = pilot.app.query_one("#query-results", DataTable)
+        row = next(i for i, r in enumerate(table_rows(pilot.app)) if r[1] == "link")
+        table.focus()
+        table.move_cursor(row=row)
+        detail = lambda: str(pilot.app.query_one("#query-row", Static).render())  # noqa: E731
+        await wait_for(pilot, lambda: "places:harbour" in detail())
+        assert "(via beach)" in detail() and detail().split()[:2] == [str(row + 1), "link"]
+        assert "(via beach)" in screen_text(pilot.app)  # drawn, not only held by the widget

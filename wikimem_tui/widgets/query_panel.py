@@ -44,7 +44,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import RetrievalResult
@@ -83,6 +83,7 @@ class QueryPanel(Widget):
     QueryPanel #query-status { height: 1; color: $text-muted; }
     QueryPanel #query-status.-error { color: $error; }
     QueryPanel #query-results { height: 1fr; }
+    QueryPanel #query-row { height: auto; max-height: 4; color: $text-muted; }
     QueryPanel #query-summary { height: auto; max-height: 10; overflow-y: auto; }
     """
 
@@ -159,6 +160,7 @@ class QueryPanel(Widget):
         yield Static(id="query-status", markup=False)
         yield WhyNotBox(id="query-why")
         yield ResultsTable(id="query-results")
+        yield Static(id="query-row", markup=False)  # the highlighted row in full (the table cuts it)
         yield Static(id="query-summary", markup=False)
 
     def on_mount(self) -> None:
@@ -381,6 +383,7 @@ class QueryPanel(Widget):
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result
         self.table.show(result)
+        self._show_row()
         summary = self.query_one("#query-summary", Static)
         if result is None:
             summary.update(Text())
@@ -388,6 +391,10 @@ class QueryPanel(Widget):
         embed = self.embed_status  # there is one exactly when an embedder is configured
         note = embed.summary_note(result) if embed is not None else {}
         summary.update(Text("\n").join(summary_lines(result, **note)))
+
+    @on(DataTable.RowHighlighted, "#query-results")
+    def _show_row(self) -> None:
+        self.query_one("#query-row", Static).update(self.table.row_detail())
 
     def action_copy_for_agent(self) -> None:
         """Copy what an agent would be handed for this query (hits and links within the budget)."""

@@ -6,7 +6,10 @@ position in that list (never the untrusted name), and enter on a row posts
 the ``OpenItem`` / ``OpenDiaryDay`` that ``query_results.open_message_for``
 decides. Dropped rows (over the budget) follow the kept ones, struck out,
 so what the budget cut is visible where it would have been. The cells are
-``query_results.row_cells``: explain's words, drawn as ``Text``.
+``query_results.row_cells``: explain's words, drawn as ``Text``. A narrow
+pane cuts the last columns (an item's name, ``(via …)``, ``hit #2
+[terms]``), so :meth:`ResultsTable.row_detail` gives the highlighted row in
+full for a line under the table, as the journal and health panes do.
 """
 
 from __future__ import annotations
@@ -51,6 +54,14 @@ class ResultsTable(DataTable[Text]):
     def _add(self, position: int | str, entry: RetrievedItem, style: str) -> None:
         self.add_row(*row_cells(position, entry, style), key=str(len(self.entries)))
         self.entries.append(entry)
+
+    def row_detail(self) -> Text:
+        """The highlighted row in full, its cells in order (empty when there is no row)."""
+        row = self.cursor_row
+        if not 0 <= row < len(self.entries):
+            return Text()
+        cells = [cell for cell in self.get_row_at(row) if cell.plain.strip()]
+        return Text("  ").join(Text(cell.plain.strip(), style=cell.style) for cell in cells)
 
     def entry_under_cursor(self) -> RetrievedItem | None:
         """The entry of the highlighted row (None on "no results" or an empty table)."""
