@@ -141,6 +141,18 @@ async def test_conflict_merge_by_hand_writes_the_merged_text(backend, memory_dir
     assert tea_on_disk(memory_dir) == "Merged version."
 
 
+async def test_save_merge_with_the_draft_untouched_asks_for_a_real_choice(backend, memory_dir) -> None:
+    """A reflex ctrl+s on the conflict screen would replace the agent's version: it says so instead."""
+    async with started(make_app(backend), (120, 40)) as pilot:
+        await conflict(pilot, memory_dir)
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "still holds your draft unchanged" in screen_text(pilot.app))
+        assert isinstance(pilot.app.screen, ConflictScreen)
+        assert tea_on_disk(memory_dir) == "Disk version."
+        await pilot.press("ctrl+k")  # the explicit choice still works
+        assert await wait_for(pilot, lambda: tea_on_disk(memory_dir) == "My version.")
+
+
 async def test_conflict_back_returns_to_the_editor_with_the_draft(backend, memory_dir) -> None:
     async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)

@@ -45,6 +45,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
     ConflictScreen #sides > Vertical { width: 1fr; border: round $panel; }
     ConflictScreen .side-title { text-style: bold; background: $panel; }
     ConflictScreen #merge { height: 1fr; }
+    ConflictScreen #conflict-note { height: auto; color: $warning; }
     ConflictScreen #conflict-buttons { height: auto; }
     ConflictScreen Button { margin-right: 1; }
     ConflictScreen Toast { display: none; }
@@ -79,6 +80,7 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
                         disk = safe_text(self.disk) if self.disk is not None else Text("(deleted on disk)", style="italic")
                         yield Static(disk, id="disk")
             yield Static("merge by hand (edit, then Save merge):", classes="side-title")
+            yield Static("", id="conflict-note", markup=False)
             yield SafeTextArea(self.mine, id="merge", soft_wrap=True, cursor_blink=self._cursor_blink)
             with Horizontal(id="conflict-buttons"):
                 yield Button("Keep mine ^k", id="keep", variant="warning")
@@ -93,7 +95,16 @@ class ConflictScreen(ModalScreen[ConflictChoice | None]):
         elif action == "disk":
             self.dismiss(ConflictChoice("disk", self.disk))
         else:
-            self.dismiss(ConflictChoice("merge", self.query_one("#merge", SafeTextArea).raw))
+            merged = self.query_one("#merge", SafeTextArea).raw
+            if merged == self.mine and self.disk != self.mine:
+                # The box starts as the draft: saving it untouched is "keep mine", which
+                # replaces the version on disk -- too much for a reflex ctrl+s.
+                self.query_one("#conflict-note", Static).update(
+                    "The merge box still holds your draft unchanged: edit it first, or choose "
+                    "Keep mine (ctrl+k) to replace the version on disk, or Take disk (ctrl+t).")
+                self.query_one("#merge", SafeTextArea).focus()
+                return
+            self.dismiss(ConflictChoice("merge", merged))
 
     def action_back(self) -> None:
         """Back to the editor; nothing written."""
