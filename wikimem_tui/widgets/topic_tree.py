@@ -59,6 +59,7 @@ from wikimem_tui.widgets.safe_tree import SafeTree
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
 from wikimem_tui.widgets.tree_model import AUTO_EXPAND, CHUNK, NodeRef, TreeContents
 from wikimem_tui.widgets.tree_search import ContentHits
+from wikimem_tui.widgets.key_burst import route_burst
 
 __all__ = ["CHUNK", "NARROW", "NodeRef", "SafeTree", "TopicTree"]
 
@@ -284,23 +285,11 @@ class TopicTree(Vertical):
         the first one moves the focus into the box; the rest arrive here while
         the box has the focus, and are typed into it too, never run as commands.
         """
-        if not event.is_printable or not event.character:
+        if route_burst(self, event, self.filter_box.input):
             return
-        box, focused = self.filter_box.input, self.screen.focused  # has_focus lags: it follows Focus events
-        if focused is box:  # the Input consumes the keys typed into it: this one was queued to the tree
-            event.stop()
-            event.prevent_default()
-            box.insert_text_at_cursor(event.character)
-            return
-        if focused is not self.tree:
+        if not event.is_printable or not event.character or self.screen.focused is not self.tree:
             return
         active = self.screen.active_bindings.get(event.key)
-        if active is not None and active.node is self and active.binding.action == "filter":
-            # Now, not when the binding runs: that is after the keys queued behind this one got here.
-            event.stop()
-            event.prevent_default()
-            self.action_filter()
-            return
         if event.character.isspace() or active is not None:
             return
         event.stop()

@@ -23,6 +23,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import MemoryStore
+from wikimem_tui.widgets.key_burst import focus_now
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
 from wikimem_tui.words import count
 
@@ -107,7 +108,7 @@ class FilterBox(Vertical):
         burst of keys (a fast typist, a paste) would still reach the tree,
         where letters are commands: "sea" would edit and append.
         """
-        self.screen.set_focus(self.input)
+        focus_now(self.input)
 
     def type(self, character: str) -> None:
         """Focus the box and add ``character`` at its cursor (type-to-filter from the tree)."""
