@@ -243,7 +243,7 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
         assert await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
-        await pilot.pause()
-        assert app.focused is not None and app.query_one(ItemArea) in app.focused.ancestors_with_self, app.focused
+        area = app.query_one(ItemArea)
+        assert await wait_for(pilot, lambda: app.focused is not None and area in app.focused.ancestors_with_self)
         await pilot.press("H")
         assert await wait_for(pilot, lambda: isinstance(app.screen, HistoryScreen))

@@ -35,6 +35,7 @@ from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.commands import ItemCommands
 from wikimem_tui.config import config_path, load_keymap
 from wikimem_tui.live_notice import LiveNotices
+from wikimem_tui.main_screen import MainScreen
 from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
 from wikimem_tui.safe import clean, clean_line
 from wikimem_tui.screens.diary_append import DiaryAppendScreen
@@ -148,6 +149,18 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         if self._live is None:
             self._live = LiveNotices(lambda text: self.notify(text, title="live", markup=False), self.set_timer)
         return self._live
+
+    def get_default_screen(self) -> MainScreen:
+        """Our screen: a lost focus goes to the pane on show, not to the first focusable widget."""
+        return MainScreen(self.focus_home, id="_default")
+
+    def focus_home(self) -> None:
+        """Focus the pane on show (the item view or editor, the query box…) without switching tabs."""
+        active = self.query_one("#panes", TabbedContent).active
+        if active == "tab-item" and self.item_area.editing:
+            self.item_area.editor.focus()
+        elif active.startswith("tab-"):
+            self.action_pane(active.removeprefix("tab-"))
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body"):
