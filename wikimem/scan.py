@@ -30,7 +30,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import accumulate, compress, count, repeat
-from operator import add, methodcaller, sub
+from operator import add, methodcaller, rshift, sub
 from typing import NamedTuple
 
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
@@ -115,13 +115,16 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK.sub("  ", f" {rest} "))
     cjk_texts = cjk.split(DOC_BREAK)
     cjk_starts = _starts(map(len, cjk_texts))
-    # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks.
-    n_latin = map(bytes.count, latin_texts, repeat(b"  "))
+    # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks and
+    # no other blank: 2k + 2 blanks (a one-byte count is the cheaper search).
+    n_latin = map(rshift, map(bytes.count, latin_texts, repeat(b" ")), repeat(1))
     # CJK separators are exactly two spaces, at both ends too: k runs show
-    # k + 1 of them. A run of c characters has c - 1 bigrams, a single run
-    # (c = 1, plus its mark) one token, so with s spaces a form of length n
-    # holds n - s - (k + 1) + 1 CJK tokens.
-    n_cjk = map(sub, map(len, cjk_texts), map(add, map(str.count, cjk_texts, repeat(" ")), map(str.count, cjk_texts, repeat("  "))))
+    # k + 1 = s // 2 of them (s spaces). A run of c characters has c - 1
+    # bigrams, a single run (c = 1, plus its mark) one token, so a form of
+    # length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
+    # the + 1 being the latin count's (k + 1 for k tokens).
+    spaces = list(map(str.count, cjk_texts, repeat(" ")))
+    n_cjk = map(sub, map(len, cjk_texts), map(add, spaces, map(rshift, spaces, repeat(1))))
     lengths = array("i", map(add, n_latin, n_cjk))
     return ScannedTexts(latin, cjk, latin_starts, cjk_starts, lengths)
 
