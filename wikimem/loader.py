@@ -120,15 +120,18 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         names = block_names(data)  # collapsing whitespace may make two names one: check the parser's names
         if len(set(names)) != len(names):
             return None
-    parts = _META_ANY.split(b"\n" + data[first:])
+    # From the first heading's "\n## " (the byte before it when there is one:
+    # no copy of the whole file to prepend it).
+    parts = _META_ANY.split(data[first - 1 :] if first else b"\n" + data)
+    # The first heading opens the first text: its "\n## " goes (a copy of
+    # one block, not of the joined body); every other heading becomes a break.
+    parts[0] = parts[0][len(_HEADING_BYTES) :]
     body = b"".join(parts[::2]) if len(parts) > 1 else parts[0]
     if b"<!--" in body:
         return None
     if len(parts) > 1 and _META_FIELDS.fullmatch(b"\n".join(parts[1::2])) is None:
         return None
-    # Each heading becomes a break; the first one opens the first text.
-    joined = body.replace(_HEADING_BYTES, b"\n\x00")[2:]
-    return FileBlocks(data, len(lines)), joined
+    return FileBlocks(data, len(lines)), body.replace(_HEADING_BYTES, b"\n\x00")
 
 
 def _heading_lines(data: bytes) -> list[bytes]:
