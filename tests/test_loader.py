@@ -194,3 +194,10 @@ def test_the_possessive_metadata_pattern_accepts_what_the_plain_one_does() -> No
         assert (loader._META_FIELDS.fullmatch(case) is not None) == want, case
         accepted += want
     assert accepted > 1000  # both kinds of case are exercised
+
+
+def test_the_heading_precheck_keeps_a_byte_of_every_odd_space() -> None:
+    """Headings the byte-table precheck clears can hold none of the sequences it skips searching for."""
+    for odd in loader._ODD_SPACES:
+        assert odd.translate(None, loader._NO_ODD_SPACE_BYTE), odd
+    assert not "sea-trip-2026\n海边计划".encode().translate(None, loader._NO_ODD_SPACE_BYTE)

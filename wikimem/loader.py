@@ -61,6 +61,8 @@ _META_FIELDS = re.compile(_FIELDS + rb"(?:\n" + _FIELDS + rb")*+")
 #: parser collapses it, so two different heading lines may name one item.
 _ODD_SPACES = (b"  ", b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\n ", b" \n",
                b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")
+#: Every byte but those: each of _ODD_SPACES holds a blank, a control byte or one of four UTF-8 lead bytes.
+_NO_ODD_SPACE_BYTE = bytes(c for c in range(256) if c not in b" \t\x0b\x0c\x1c\x1d\x1e\x1f\xc2\xe1\xe2\xe3")
 
 
 class FileBlocks:
@@ -116,7 +118,10 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
     if len(set(lines)) != len(lines):
         return None  # repeated headings collapse (last wins): the parser's job
     joined_lines = b"\n".join(lines)
-    if any(map(joined_lines.__contains__, _ODD_SPACES)) or joined_lines.startswith(b" ") or joined_lines.endswith(b" "):
+    # One byte-table pass first: headings without a byte any of those
+    # sequences holds (slugs, CJK from U+4000 on) skip their 16 searches.
+    odd = bool(joined_lines.translate(None, _NO_ODD_SPACE_BYTE)) and any(map(joined_lines.__contains__, _ODD_SPACES))
+    if odd or joined_lines.startswith(b" ") or joined_lines.endswith(b" "):
         names = block_names(data)  # collapsing whitespace may make two names one: check the parser's names
         if len(set(names)) != len(names):
             return None
