@@ -255,3 +255,19 @@ def test_without_the_extra_en_falls_back_to_stop_words_and_says_so(tmp_path: Pat
     line = next(line for line in explain_lines("running", result) if line.startswith("analyzer:"))
     assert line == "analyzer: stop (stop words only); 'en' needs the stemmer: pip install 'wikimem[en]'"
     assert MemoryIndex(store, analyzer="stem").analyzer.effective == "none"
+
+
+def test_latin_terms_of_scan_tokens_equal_the_terms_token_by_token() -> None:
+    """The bulk map (set difference, numbers filtered out) against the per-token map, over calls."""
+    analyzer = Analyzer("stem")
+    assert analyzer.effective == "stem"
+    batches = [
+        b"running 42 walks \x00 2026 running x1 \x00 studies".split(),
+        b"walks 42 42 studies 7 ran \x00 running runs 0".split(),  # seen words, numbers again
+        [b"\x00"],
+    ]
+    for tokens in batches:
+        got = list(analyzer.latin_terms(tokens))
+        want = [t if t == b"\x00" else analyzer.term(t.decode()).encode() for t in tokens]
+        assert got == want
+    assert b"runs" in analyzer._bytes and b"42" not in analyzer._bytes and b"\x00" not in analyzer._bytes

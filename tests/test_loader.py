@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from wikimem import MemoryIndex, MemoryStore
+from wikimem import MemoryIndex, MemoryStore, loader
 from wikimem.loader import block_names, item_at, read_file_blocks
 from wikimem.scan import scan_joined, scan_postings
 from wikimem.tokenize import tokenize
@@ -175,3 +176,28 @@ def test_a_file_with_invalid_utf8_sends_its_group_to_the_parser(tmp_path: Path, 
     monkeypatch.setattr("wikimem.corpus.read_file_blocks", lambda path: None)
     assert _scores(index, "broken 海边") == _scores(MemoryIndex(store, use_jieba=False), "broken 海边")
     assert index.retrieve("broken").items[0].item.content == "sea \ufffd\ufffd broken 海边"
+
+
+def test_the_possessive_metadata_pattern_accepts_what_the_plain_one_does() -> None:
+    """The fast pattern (possessive values, a lookbehind for " | ") against the plain grammar."""
+    v = rb"=[^|\n]*"
+    one = rb"(?:owner" + v + rb"(?: \| source" + v + rb")?(?: \| ts" + v + rb")?|source" + v + rb"(?: \| ts" + v + rb")?|ts" + v + rb")"
+    plain = re.compile(one + rb"(?:\n" + one + rb")*")
+    rng = random.Random(7)
+    pieces = [b"owner=", b"source=", b"ts=", b" | ", b"|", b" ", b"  ", b"a", b"\n", b"="]
+    cases = [b"owner=a | source=b | ts=c", b"owner= | source=", b"owner=| source=x", b"owner=x  | ts=y", b"ts=a | owner=b",
+             b"source=a | source=b", b"owner=a|source=b", b"owner=a\n\nts=b", b"", b"source=a  | ts=b  "]
+    cases += [b"".join(rng.choice(pieces) for _ in range(rng.randint(0, 9))) for _ in range(50_000)]
+    accepted = 0
+    for case in cases:
+        want = plain.fullmatch(case) is not None
+        assert (loader._META_FIELDS.fullmatch(case) is not None) == want, case
+        accepted += want
+    assert accepted > 1000  # both kinds of case are exercised
+
+
+def test_the_heading_precheck_keeps_a_byte_of_every_odd_space() -> None:
+    """Headings the byte-table precheck clears can hold none of the sequences it skips searching for."""
+    for odd in loader._ODD_SPACES:
+        assert odd.translate(None, loader._NO_ODD_SPACE_BYTE), odd
+    assert not "sea-trip-2026\n海边计划".encode().translate(None, loader._NO_ODD_SPACE_BYTE)

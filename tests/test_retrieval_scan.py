@@ -12,6 +12,7 @@ from wikimem.bm25 import InvertedIndex
 from wikimem.corpus import WikiCorpus
 from wikimem.loader import gc_paused
 from wikimem.models import RecallItem
+from wikimem import scan as scan_mod
 from wikimem.scan import ScannedTexts, scan_postings, scan_texts
 from wikimem.tokenize import tokenize
 
@@ -137,3 +138,31 @@ def test_a_cold_load_pauses_the_gc_and_restores_its_previous_state() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+# Ideographs from U+4000 on (the byte-table fast path of the CJK form), the
+# two marks it handles, and what must send a batch to the regex instead.
+_CHINESE = ["海", "边", "一", "䶿", "们", "哈哈", "，", "。", "，。", " ", "ab", "x1", "\n", "-"]
+_OFF_FAST_PATH = ["䷀", "、", "ひら", "é", "々", "\U00020000", "！"]
+
+
+@pytest.mark.parametrize("extra", [None, *_OFF_FAST_PATH])
+def test_the_fast_cjk_form_equals_the_regex_one_and_counts_like_tokenize(extra: str | None) -> None:
+    rng = random.Random(5)
+    pieces = _CHINESE if extra is None else [*_CHINESE, extra]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 20))) for _ in range(300)]
+    texts += ["", "，", "海", "。海，"]
+    joined = "\x00".join(texts)
+    rest = " ".join("".join(c if c >= "\x80" or c == "\x00" else " " for c in joined).split())
+    assert scan_mod._cjk_runs(rest.encode(), rest) == scan_mod._NON_CJK.sub("  ", f" {rest} ")
+    scanned = scan_texts(texts)
+    assert scanned is not None
+    counts = [Counter(bigrams(text)) for text in texts]
+    assert list(scanned.lengths) == [sum(c.values()) for c in counts]
+    for term in set().union(*counts):
+        assert scan_counts(term, scanned) == [c[term] for c in counts], term
+
+
+@pytest.mark.parametrize("rest", ["", "\x00", "，", "海", "\x00 ，。 \x00", "海， 边"])
+def test_the_fast_cjk_form_of_edge_cases_equals_the_regex_one(rest: str) -> None:
+    assert scan_mod._cjk_runs(rest.encode(), rest) == scan_mod._NON_CJK.sub("  ", f" {rest} ")
