@@ -264,3 +264,13 @@ def test_finding_and_location_fields() -> None:
     assert field_names(wikimem.Finding) == ["code", "severity", "location", "message", "related", "fixable"]
     assert field_names(wikimem.Location) == ["path", "line", "item"]
     assert field_names(wikimem.Evidence) == ["kind", "date", "time", "link", "owner", "source"]
+
+
+def test_path_stat_is_the_change_signature_the_store_uses(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """One definition of "changed since read": the store, lint and the app all call it."""
+    store = wikimem.MemoryStore(tmp_path)
+    assert wikimem.path_stat(tmp_path / "nothing-here") is None
+    store.add("prefs", "sea", "likes the sea")
+    path = store.file_path("prefs")
+    st = path.stat()
+    assert wikimem.path_stat(path) == (st.st_mtime_ns, st.st_size) == store.file_stat("prefs")

@@ -19,7 +19,7 @@ from wikimem.journal import Journal
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.names import sanitize_item_name, validate_file
-from wikimem.store import MemoryStore
+from wikimem.store import MemoryStore, path_stat
 from wikimem.timeparse import parse_date_span, parse_time_range
 from wikimem.tokenize import est_tokens, tokenize
 
@@ -119,6 +119,8 @@ __all__ = [
     "retraction",
     "review_reasons",
     "undismiss",
+    # a file's change signature, shared by the store, lint and the app
+    "path_stat",
 ]
 
 

@@ -37,7 +37,21 @@ from wikimem.names import (
     validate_meta_value,
 )
 
-__all__ = ["MemoryStore"]
+__all__ = ["MemoryStore", "path_stat"]
+
+
+def path_stat(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """``(mtime_ns, size)`` of any file, or ``None`` when it cannot be read: a cheap change detector.
+
+    One definition for everything that asks "did this file change since I
+    read it" (the store's RecallFiles, lint's baseline, the app's watcher
+    and caches), so they all agree on what a change is.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)
 
 #: Called with a RecallFile name after every successful in-process write to it.
 WriteListener = Callable[[str], None]
@@ -107,11 +121,7 @@ class MemoryStore:
 
     def file_stat(self, file: str) -> tuple[int, int] | None:
         """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""
-        try:
-            st = self.file_path(file).stat()
-        except OSError:
-            return None
-        return (st.st_mtime_ns, st.st_size)
+        return path_stat(self.file_path(file))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from wikimem import path_stat
 from wikimem_tui.messages import StoreChange
 
 __all__ = ["OwnWrites", "classify", "watch_store"]
@@ -29,14 +30,6 @@ _DAY_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as n
 _FILE_RE = re.compile(r"^[a-z0-9_][a-z0-9_-]*$")
 
 Signature = tuple[int, int] | None
-
-
-def _signature(path: Path) -> Signature:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 class OwnWrites:
@@ -48,7 +41,7 @@ class OwnWrites:
 
     def record(self, paths: Iterable[Path]) -> None:
         """Remember how each path looks right now (absent counts: a removed file)."""
-        signatures = {os.path.abspath(path): _signature(path) for path in paths}
+        signatures = {os.path.abspath(path): path_stat(path) for path in paths}
         with self._lock:
             self._seen.update(signatures)
 
@@ -59,7 +52,7 @@ class OwnWrites:
             if key not in self._seen:
                 return False
             seen = self._seen[key]
-        return seen == _signature(path)
+        return seen == path_stat(path)
 
 
 def _kind(root: Path, path: Path) -> tuple[str, str] | None:

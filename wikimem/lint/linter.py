@@ -27,6 +27,7 @@ from wikimem.lint.crossref import dangling_findings, evidence_findings, orphan_f
 from wikimem.lint.dupes import DuplicateIndex
 from wikimem.lint.findings import SEVERITIES, Finding, LintReport, make_finding
 from wikimem.lint.journal_scan import JournalFacts, scan_journal
+from wikimem.store import path_stat
 from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
 from wikimem.lint.vectors import VectorCheck
@@ -55,14 +56,6 @@ def _memory_path(path: str) -> bool:
 
 def _when(seconds: float) -> str:
     return dt.datetime.fromtimestamp(seconds, dt.timezone.utc).replace(microsecond=0).isoformat()
-
-
-def _stat(path: Path) -> Signature:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_mtime_ns, st.st_size
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -194,7 +187,7 @@ class Linter:
     def _redo_drift(self, touched: set[str]) -> set[str]:
         """Re-judge drift where the files, the journal or the baseline changed."""
         self.journal = scan_journal(self.root, self.journal)
-        signature = _stat(self.root / BASELINE_FILE)
+        signature = path_stat(self.root / BASELINE_FILE)
         baseline_changed = self._baseline_seen != (True, signature)
         if baseline_changed:
             self._baseline_seen = (True, signature)
@@ -246,7 +239,7 @@ class Linter:
             found.append(make_finding(
                 "drift", BASELINE_FILE, f"{self.baseline.damaged}: drift is judged from the journal alone",
                 fixable=False))
-        signature = _stat(self.root / REVIEWED_FILE)
+        signature = path_stat(self.root / REVIEWED_FILE)
         if self._reviewed_seen != (True, signature):
             self._reviewed_seen = (True, signature)
             problem = damage(self.root)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from wikimem import MemoryStore, is_derived
+from wikimem import MemoryStore, is_derived, path_stat
 
 __all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge"]
 
@@ -84,7 +84,7 @@ class DerivedMarks:
             del self._diary[date]
         for date in dates:
             path = diary.path(date)
-            stat = _stat(path)
+            stat = path_stat(path)
             known_day = self._diary.get(date)
             if known_day is not None and known_day[0] == stat and stat is not None:
                 continue
@@ -97,12 +97,6 @@ class DerivedMarks:
         return (frozenset(self.items), self.days) != before
 
 
-def _stat(path: Path) -> Stat | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 def _has_marker(path: Path) -> bool:

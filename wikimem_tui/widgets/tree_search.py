@@ -16,19 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wikimem import path_stat
+
 __all__ = ["ContentHits", "ContentSearch"]
 
 Signature = tuple[int, int] | None
 Texts = list[tuple[str, str]]
 """``(name or HH:MM, lowered content)`` per item, in file order."""
-
-
-def _signature(path: Path) -> Signature:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return (st.st_mtime_ns, st.st_size)
 
 
 @dataclass
@@ -57,7 +51,7 @@ class ContentSearch:
 
     def _texts(self, cache: dict[str, tuple[Signature, Texts]], key: str, path: Path,
                read: Callable[[], Texts]) -> Texts:
-        sig = _signature(path)
+        sig = path_stat(path)
         with self._lock:
             cached = cache.get(key)
         if cached is not None and cached[0] == sig and sig is not None:
