@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import random
 from collections import Counter
 from pathlib import Path
@@ -37,7 +39,7 @@ def _hits(index: MemoryIndex, query: str) -> list[str]:
 def no_stemmer(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``wikimem[en]`` extra is not installed (its import is monkeypatched away)."""
     monkeypatch.setattr(analyzer_module, "_importable", None)
-    monkeypatch.setattr(analyzer_module.importlib.util, "find_spec", lambda name, *a: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
 
 
 # -- the stage itself ---------------------------------------------------------

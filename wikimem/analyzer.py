@@ -43,10 +43,11 @@ says so.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from collections.abc import Callable, Iterable
 from itertools import filterfalse
+
+from wikimem.optional import importable
 
 __all__ = [
     "ANALYZERS",
@@ -88,10 +89,7 @@ def stemmer_available() -> bool:
     """Whether the stemmer (``snowballstemmer``) can be imported, answered without importing it."""
     global _importable
     if _importable is None:
-        try:
-            _importable = importlib.util.find_spec("snowballstemmer") is not None
-        except (ImportError, ValueError):
-            _importable = False
+        _importable = importable("snowballstemmer")
     return _importable
 
 

@@ -35,10 +35,11 @@ module's output stays the documented one.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import re
 from types import ModuleType
+
+from wikimem.optional import importable
 
 __all__ = [
     "CJK_CLASS",
@@ -77,10 +78,7 @@ def jieba_available() -> bool:
     """Whether jieba can be imported, answered without importing it."""
     global _jieba_importable
     if _jieba_importable is None:
-        try:
-            _jieba_importable = importlib.util.find_spec("jieba") is not None
-        except (ImportError, ValueError):
-            _jieba_importable = False
+        _jieba_importable = importable("jieba")
     return _jieba_importable
 
 

