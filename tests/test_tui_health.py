@@ -85,7 +85,7 @@ def rows(app: Any) -> list[str]:
 
 
 async def linted(pilot: Any, runs: int = 1) -> None:
-    await settle(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app)._running, timeout=30)
+    await settle(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app).linting, timeout=30)
 
 
 async def set_filter(pilot: Any, text: str) -> None:

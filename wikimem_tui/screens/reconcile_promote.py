@@ -150,7 +150,8 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         """``(file, name)`` the preview was drafted for (None: the fields are not valid yet)."""
         self.existing: RecallItem | None = None
         """The item at ``target`` when the preview was drafted (its content is the write's ``expected``)."""
-        self._file, self._name = file, name
+        # Not ``self._name``: that is the DOM node's own name (``Screen.name``).
+        self._initial_file, self._initial_name = file, name
         self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -165,8 +166,8 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
-                    yield Input(self._file, placeholder="RecallFile, e.g. preferences", id="rp-file")
-                    yield Input(self._name, placeholder="item name (an existing item is extended)", id="rp-name")
+                    yield Input(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
+                    yield Input(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
                 yield Static(id="rp-target")
                 yield Label("What will be written", classes="rp-label")
                 yield Static(id="rp-preview")

@@ -135,7 +135,11 @@ class HealthPane(IncrementalRefresh, Widget):
         self.init_incremental()
         self._linter: Linter | None = None
         self._fresh = False
-        self._running = False
+        self.linting = False
+        """A lint run is in flight (the status says "linting…"; tests wait on it).
+
+        Not ``_running``: that is MessagePump's own "the message loop runs" flag.
+        """
         self._filter_timer: Timer | None = None
         self._last = Text("not linted yet")
 
@@ -171,7 +175,7 @@ class HealthPane(IncrementalRefresh, Widget):
     def reload(self) -> None:
         """Lint again in the worker (the changed files re-read, the rest from the warm Linter)."""
         self.stale = False
-        self._running = True
+        self.linting = True
         self._show_status()
         self._lint()
 
@@ -206,7 +210,7 @@ class HealthPane(IncrementalRefresh, Widget):
 
     def on_health_pane_linted(self, message: Linted) -> None:
         message.stop()
-        self._running = False
+        self.linting = False
         self.runs += 1
         if message.report is None:
             self._last = Text(message.error, style="bold red")
@@ -233,7 +237,7 @@ class HealthPane(IncrementalRefresh, Widget):
         elif self.report is not None and self.applied.active:
             shown = sum(len(g.shown) for groups in self.groups.values() for g in groups)
             text.append(f" · showing {shown} of {len(self.report.findings)}", style="bold")
-        if self._running:
+        if self.linting:
             text.append(" · linting…", style="italic")
         self.query_one("#health-status", Static).update(text)
 

@@ -138,11 +138,17 @@ class QueueList(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._scroll_to(new)
+        self._reveal(new)
         self.refresh()
         self.post_message(self.Highlighted())
 
-    def _scroll_to(self, index: int) -> None:
+    def _reveal(self, index: int) -> None:
+        """Scroll just enough to show row ``index``.
+
+        Not ``_scroll_to``: that is Textual's own private method, which
+        ``scroll_to`` calls back with ``animate=`` (a same-named override
+        crashed the queue as soon as the cursor left the visible rows).
+        """
         top, height = round(self.scroll_y), max(self.scrollable_content_region.height, 1)
         if index < top:
             self.scroll_to(y=index, animate=False, immediate=True)
