@@ -145,9 +145,10 @@ def test_recall_item_fields_and_defaults() -> None:
 
 
 def test_diary_item_fields_and_defaults() -> None:
-    assert field_names(wikimem.DiaryItem) == ["date", "time", "content", "owner", "source_conv", "ts"]
+    # The reference's six fields, in order; this project's ordinal (issue 13) comes last, with a default.
+    assert field_names(wikimem.DiaryItem) == ["date", "time", "content", "owner", "source_conv", "ts", "ordinal"]
     entry = wikimem.DiaryItem("2026-07-21", "14:30", "c")
-    assert (entry.owner, entry.source_conv, entry.ts) == (None, None, None)
+    assert (entry.owner, entry.source_conv, entry.ts, entry.ordinal) == (None, None, None, 1)
     assert entry.links == []
 
 
@@ -263,7 +264,8 @@ def test_curation_signatures() -> None:
 def test_finding_and_location_fields() -> None:
     assert field_names(wikimem.Finding) == ["code", "severity", "location", "message", "related", "fixable"]
     assert field_names(wikimem.Location) == ["path", "line", "item"]
-    assert field_names(wikimem.Evidence) == ["kind", "date", "time", "link", "owner", "source"]
+    # ordinal (issue 13): which entry of a shared minute a diary line cites; last, with a default.
+    assert field_names(wikimem.Evidence) == ["kind", "date", "time", "link", "owner", "source", "ordinal"]
 
 
 def test_path_stat_is_the_change_signature_the_store_uses(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -18,7 +18,9 @@ Decisions the contract leaves open:
   ``# FILE``); ``show FILE NAME`` prints ``# FILE`` and that one block, so
   the output is always a well-formed RecallFile that says where it came from.
   A ``FILE`` that is no RecallFile but a diary day (``show 2026-07-21
-  [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``.
+  [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``;
+  ``HH:MM`` shows every entry of the minute, ``HH:MM#2`` its second entry
+  (explain's address for it, ``wikimem.diary_id``).
 * ``grep`` searches the wiki only (the diary has no item names, and its
   ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
 * ``--store`` is accepted after the command as well as before it.
@@ -212,8 +214,15 @@ def _whole_file_title(path: Path, default: str) -> str:
     return read_blocks(path).preamble or default
 
 
+def _names_entry(entry: DiaryItem, wanted: str) -> bool:
+    """``HH:MM`` names every entry of that minute, ``HH:MM#n`` one (``wikimem.diary_id``)."""
+    if "#" not in wanted:
+        return entry.time == wanted
+    return entry.entry_id.key == wanted or f"{entry.time}#{entry.ordinal}" == wanted
+
+
 def _show_diary(store: MemoryStore, day: str, time: str | None, out: Output) -> int | None:
-    """``show YYYY-MM-DD [HH:MM]`` for a day that is not also a RecallFile."""
+    """``show YYYY-MM-DD [HH:MM[#n]]`` for a day that is not also a RecallFile."""
     try:
         entries = store.diary.day(day)
     except ValueError:  # not a date: let the caller report "no such file"
@@ -224,7 +233,7 @@ def _show_diary(store: MemoryStore, day: str, time: str | None, out: Output) -> 
     if time is None:
         title = _whole_file_title(store.diary.path(day), title)
     else:
-        entries = [entry for entry in entries if entry.time == time.strip()]
+        entries = [entry for entry in entries if _names_entry(entry, time.strip())]
         if not entries:
             out.error(f"no item: {day}:{time}")
             return 1

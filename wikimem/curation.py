@@ -24,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
+from wikimem.diary_id import EntryId, ordinals
 from wikimem.evidence import Evidence, EvidenceLine, find_evidence, is_derived, strip_derived
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.names import normalize_item_name, validate_date
-from wikimem.reviewed import entry_hash, load_dismissed
+from wikimem.reviewed import is_dismissed, load_dismissed
 
 if TYPE_CHECKING:
     from wikimem.lint.graph import EvidenceStatus
@@ -39,6 +40,7 @@ __all__ = [
     "REVIEW_RE",
     "Audit",
     "Dependent",
+    "EntryRef",
     "EvidenceRef",
     "PromotionDraft",
     "QueueEntry",
@@ -46,6 +48,7 @@ __all__ = [
     "classify_evidence",
     "clear_review_marks",
     "draft_promotion",
+    "entry_ref",
     "mark_for_review",
     "reconcile_queue",
     "retraction",
@@ -53,8 +56,10 @@ __all__ = [
 ]
 
 Source = Union["Snapshot", "MemoryStore", str, "os.PathLike[str]"]
-#: ``("diary", date, time)`` or ``("wiki", file, name)``: a node of the evidence graph.
+#: ``("diary", date, HH:MM[#n])`` or ``("wiki", file, name)``: a node of the evidence graph.
 Node = tuple[str, str, str]
+#: A diary entry as a caller names it: an ``EntryId``, or ``(date, HH:MM)`` / ``(date, HH:MM, ordinal)``.
+EntryRef = Union[EntryId, tuple[str, str], tuple[str, str, int]]
 
 #: A review mark line; group 1 is the reason.
 REVIEW_RE = re.compile(r"^[ \t]*<!--\s*wikimem-review:\s*(.*?)\s*-->[ \t]*$", re.M)
@@ -73,8 +78,9 @@ def _snapshot(source: Source) -> Snapshot:
 def classify_evidence(evidence: Evidence, snapshot: Snapshot) -> EvidenceStatus:
     """Whether cited evidence exists, and whether it is independent (anti-echo).
 
-    A diary citation names a minute, which may hold several entries: it is
-    derived only when every one of them carries the derived marker. A wiki
+    A diary citation names one entry (the ``#n``-th of its minute, the
+    first without ``#n``): it is derived when that entry carries the derived
+    marker. A wiki
     citation is derived when the cited item is not grounded: it carries
     the marker, or its own evidence is only derived, however far down the
     chain (citation circles support nothing; see ``wikimem.lint.graph``).
@@ -88,8 +94,22 @@ def _recall(file: str, item: ItemFacts) -> RecallItem:
     return RecallItem(file, item.name, item.content, item.owner, item.source_conv, item.ts)
 
 
-def _entry(date: str, item: ItemFacts) -> DiaryItem:
-    return DiaryItem(date, item.name, item.content, item.owner, item.source_conv, item.ts)
+def _entry(date: str, item: ItemFacts, ordinal: int = 1) -> DiaryItem:
+    return DiaryItem(date, item.name, item.content, item.owner, item.source_conv, item.ts, ordinal)
+
+
+def entry_ref(entry: EntryRef) -> EntryId:
+    """``entry`` as an :class:`EntryId`; a ``(date, HH:MM)`` pair is the minute's first entry."""
+    if isinstance(entry, EntryId):
+        return entry
+    if len(entry) == 2:
+        return EntryId(entry[0], entry[1])
+    return EntryId(entry[0], entry[1], entry[2])  # type: ignore[misc]
+
+
+def diary_node(entry: EntryId) -> Node:
+    """The evidence-graph node of a diary entry (what ``Evidence.cited`` gives for a line citing it)."""
+    return ("diary", entry.date, entry.key)
 
 
 # -- the reconcile queue -------------------------------------------------------------
@@ -97,7 +117,7 @@ def _entry(date: str, item: ItemFacts) -> DiaryItem:
 
 @dataclass(frozen=True)
 class QueueEntry:
-    """A diary entry waiting for review: the entry, its line, and how to show it."""
+    """A diary entry waiting for review: the entry (with its ordinal), its line, and how to show it."""
 
     entry: DiaryItem
     line: int
@@ -106,8 +126,12 @@ class QueueEntry:
 
 
 def cited_entries(snapshot: Snapshot) -> set[tuple[str, str]]:
-    """``(date, HH:MM)`` of every diary minute some wiki item cites as evidence."""
-    return {(date, time) for kind, date, time in snapshot.support.cites if kind == "diary"}
+    """``(date, EntryId.key)`` of every diary entry some wiki item cites as evidence.
+
+    The key is ``HH:MM`` for a minute's first entry and ``HH:MM#n`` for the
+    n-th: citing one entry of a minute leaves the others uncited.
+    """
+    return {(date, key) for kind, date, key in snapshot.support.cites if kind == "diary"}
 
 
 def reconcile_queue(
@@ -123,7 +147,9 @@ def reconcile_queue(
     ``start``/``end`` bound the days (inclusive; either may be omitted;
     reversed bounds are swapped); ``owner`` keeps one owner's entries.
     Entries dismissed as "reviewed, not promoted" are left out unless
-    ``include_dismissed`` (then they come flagged).
+    ``include_dismissed`` (then they come flagged). Each entry is one
+    diary entry, not a minute: two entries of one minute are two rows, and
+    citing or dismissing one leaves the other queued (``entry.entry_id``).
     """
     snapshot = _snapshot(source)
     low = validate_date(start) if start else None
@@ -131,19 +157,21 @@ def reconcile_queue(
     if low and high and low > high:
         low, high = high, low
     cited = cited_entries(snapshot)
-    dismissed = {(d.date, d.time, d.hash) for d in load_dismissed(snapshot.root)}
+    dismissals = load_dismissed(snapshot.root)
     out: list[QueueEntry] = []
     for facts in reversed(snapshot.diary_files()):
         date = facts.stem
         if (low and date < low) or (high and date > high):
             continue
-        for item in sorted(reversed(facts.items), key=lambda i: i.name, reverse=True):
-            if (date, item.name) in cited or (owner is not None and item.owner != owner):
+        numbered = list(zip(facts.items, ordinals(item.name for item in facts.items)))
+        for item, ordinal in sorted(reversed(numbered), key=lambda pair: pair[0].name, reverse=True):
+            entry = _entry(date, item, ordinal)
+            if (date, entry.entry_id.key) in cited or (owner is not None and item.owner != owner):
                 continue
-            was_dismissed = (date, item.name, entry_hash(item.content)) in dismissed
+            was_dismissed = is_dismissed(entry, dismissals)
             if was_dismissed and not include_dismissed:
                 continue
-            out.append(QueueEntry(_entry(date, item), item.line, item.derived, was_dismissed))
+            out.append(QueueEntry(entry, item.line, item.derived, was_dismissed))
     return out
 
 
@@ -171,14 +199,16 @@ def draft_promotion(entries: Sequence[DiaryItem], existing: RecallItem | str | N
     """Draft a wiki item from diary ``entries`` (appended to ``existing`` when given).
 
     Each entry's text (without the derived marker: the evidence line says
-    where it came from) is followed by its evidence line, which keeps the
-    entry's owner and source conversation. The source conversation of the
-    item is kept when all entries share one.
+    where it came from) is followed by its evidence line, which names the
+    entry by its identity (``diary DATE HH:MM``, ``…#n`` for a later entry of
+    a shared minute: ``entry.ordinal``) and keeps its owner and source
+    conversation. The source conversation of the item is kept when all
+    entries share one.
     """
     if not entries:
         raise ValueError("nothing to promote: no diary entries selected")
     base = existing.content if isinstance(existing, RecallItem) else existing
-    evidence = [Evidence.diary(e.date, e.time, owner=e.owner, source=e.source_conv) for e in entries]
+    evidence = [Evidence.entry(e.entry_id, owner=e.owner, source=e.source_conv) for e in entries]
     parts = [base] if base else []
     parts += [f"{strip_derived(e.content)}\n{ev.render()}" for e, ev in zip(entries, evidence)]
     sources = {e.source_conv for e in entries}
@@ -194,7 +224,7 @@ def draft_promotion(entries: Sequence[DiaryItem], existing: RecallItem | str | N
     if total > 3:
         warnings.append(f"the item would carry {total} evidence lines (more than three): consider "
                         "splitting it by independent outcome")
-    detail = "promoted from diary " + ", ".join(f"{e.date} {e.time}" for e in entries)
+    detail = "promoted from diary " + ", ".join(e.entry_id.render() for e in entries)
     return PromotionDraft("\n\n".join(parts), evidence, source_conv, detail, warnings, all_derived)
 
 
@@ -203,13 +233,19 @@ def draft_promotion(entries: Sequence[DiaryItem], existing: RecallItem | str | N
 
 @dataclass(frozen=True)
 class EvidenceRef:
-    """One evidence line of an audited item, resolved: what it points at and its status."""
+    """One evidence line of an audited item, resolved: what it points at and its status.
+
+    ``entries`` holds the cited diary entry (one, or none when it is
+    missing); ``minute`` counts the entries of its minute, so a reader can
+    say that a line without ``#n`` cites the first of several.
+    """
 
     evidence: Evidence
     line: int
     status: EvidenceStatus
     entries: tuple[DiaryItem, ...] = ()
     item: RecallItem | None = None
+    minute: int = 0
 
 
 @dataclass(frozen=True)
@@ -271,13 +307,17 @@ def audit(source: Source, file: str, name: str) -> Audit:
         ev = line.evidence
         entries: tuple[DiaryItem, ...] = ()
         cited: RecallItem | None = None
+        minute = 0
         if ev.kind == "diary":
             found = snapshot.diary.get((ev.date or "", ev.time or ""), [])
-            entries = tuple(_entry(ev.date or "", e) for e in found)
+            minute = len(found)
+            if ev.ordinal <= minute:
+                entries = (_entry(ev.date or "", found[ev.ordinal - 1], ev.ordinal),)
         elif ev.kind == "wiki" and ev.link is not None:
             target = snapshot.wiki.get((ev.link.file, ev.link.name))
             cited = _recall(ev.link.file, target) if target is not None else None
-        refs.append(EvidenceRef(ev, item.first + line.index, classify_evidence(ev, snapshot), entries, cited))
+        refs.append(EvidenceRef(ev, item.first + line.index, classify_evidence(ev, snapshot), entries, cited,
+                                minute))
     dependents = [Dependent(f, n, rel) for f, n, rel in  # type: ignore[arg-type]
                   _resting_on(snapshot, ("wiki", file, name))]
     return Audit(_recall(file, item), refs, malformed, dependents)
@@ -289,11 +329,15 @@ def audit(source: Source, file: str, name: str) -> Audit:
 def retraction(
     source: Source,
     *,
-    entry: tuple[str, str] | None = None,
+    entry: EntryRef | None = None,
     item: tuple[str, str] | None = None,
     follow_links: bool = False,
 ) -> list[Dependent]:
-    """Everything that rests on a retracted diary ``entry`` (date, HH:MM) or wiki ``item``.
+    """Everything that rests on a retracted diary ``entry`` or wiki ``item`` (file, name).
+
+    ``entry`` is an :class:`~wikimem.diary_id.EntryId` or ``(date, HH:MM[,
+    ordinal])``; a pair is the minute's first entry, as a line without
+    ``#n`` is, so only what cites that one entry is listed.
 
     Transitive over evidence: an item citing an item that cites the entry is
     listed too (depth 2), and so on, each once, nearest first. With
@@ -303,7 +347,8 @@ def retraction(
     if (entry is None) == (item is None):
         raise ValueError("retract exactly one of entry=(date, time) or item=(file, name)")
     snapshot = _snapshot(source)
-    start: Node = ("diary", *entry) if entry is not None else ("wiki", item[0], normalize_item_name(item[1]))  # type: ignore[index]
+    start: Node = diary_node(entry_ref(entry)) if entry is not None else \
+        ("wiki", item[0], normalize_item_name(item[1]))  # type: ignore[index]
     seen: set[Node] = {start}
     chain: dict[Node, tuple[str, ...]] = {start: (_render(start),)}
     out: list[Dependent] = []
@@ -328,7 +373,7 @@ def retraction(
 
 
 def _render(node: Node) -> str:
-    kind, a, b = node
+    kind, a, b = node  # a diary node's b is already HH:MM[#n]
     return f"diary {a} {b}" if kind == "diary" else f"[[{a}:{b}]]"
 
 

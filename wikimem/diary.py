@@ -24,6 +24,7 @@ from wikimem.blocks import (
     render_file,
     store_lock,
 )
+from wikimem.diary_id import ordinals
 from wikimem.journal import Journal, utc_now_iso
 from wikimem.models import DiaryItem
 from wikimem.names import (
@@ -118,14 +119,15 @@ class Diary:
             self.journal.append_diary(
                 date=date, time=time, owner=block.owner, source_conv=block.source_conv
             )
-        return DiaryItem(date, time, text, block.owner, block.source_conv, stamp)
+        ordinal = 1 + sum(1 for b in parsed.blocks if b.heading == time)  # sorted after its minute's entries
+        return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:
-        """The entries of one day in file order ([] when there is none)."""
+        """The entries of one day in file order ([] when there is none), each with its ordinal."""
         parsed = read_blocks(self.path(date))
         return [
-            DiaryItem(date, b.heading, b.content, b.owner, b.source_conv, b.ts)
-            for b in parsed.blocks
+            DiaryItem(date, b.heading, b.content, b.owner, b.source_conv, b.ts, n)
+            for b, n in zip(parsed.blocks, ordinals(b.heading for b in parsed.blocks))
         ]
 
     def window(self, start: str, end: str) -> list[DiaryItem]:

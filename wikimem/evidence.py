@@ -7,15 +7,24 @@ move, git checkout and hand edit. The lines are plain text a person can
 read and type::
 
     (evidence: diary 2026-07-21 14:30, owner user:x)
-    (evidence: diary 2026-07-21 14:30, owner user:x, source conv_0721)
+    (evidence: diary 2026-07-21 14:30#2, owner user:x, source conv_0721)
     (evidence: [[people:Alice]])
     (evidence: source conv_0721)
 
 The first form is what the app's promotion has always written, so it stays
-valid unchanged. A target is a diary entry (``diary DATE HH:MM``) or a wiki
-item (a wiki-link); ``owner`` and ``source`` (a conversation id) follow as
-``, key value`` parts. A line with only a ``source`` cites the original
-conversation itself, which cannot be checked from here but is independent.
+valid unchanged. A target is a diary entry (``diary DATE HH:MM``, or
+``diary DATE HH:MM#n`` for the n-th entry of a minute that holds several)
+or a wiki item (a wiki-link); ``owner`` and ``source`` (a conversation id)
+follow as ``, key value`` parts. A line with only a ``source`` cites the
+original conversation itself, which cannot be checked from here but is
+independent.
+
+A diary target names one entry, never a whole minute: without ``#n`` it is
+the minute's first entry, so lines written before the ordinal existed keep
+their meaning for every minute that held one entry (see
+:mod:`wikimem.diary_id` for why not "all of the minute"). Lint's
+``evidence-missing`` and the reconcile queue read it the same way, through
+:attr:`Evidence.cited`.
 
 Anti-echo: text written from the memory's own recall answers carries the
 derived marker ``<!-- wikimem-derived -->`` on a line of its own. It never
@@ -30,6 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from wikimem.diary_id import EntryId, split_ordinal
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.names import normalize_item_name, validate_date, validate_time
 
@@ -63,8 +73,9 @@ EvidenceKind = Literal["diary", "wiki", "source"]
 class Evidence:
     """One cited source: a diary entry, a wiki item, or only a conversation.
 
-    ``kind`` says which target is set: ``diary`` (``date`` + ``time``),
-    ``wiki`` (``link``) or ``source`` (no target; ``source`` is the
+    ``kind`` says which target is set: ``diary`` (``date`` + ``time`` +
+    ``ordinal``, the entry's place in its minute, 1 unless the line says
+    ``#n``), ``wiki`` (``link``) or ``source`` (no target; ``source`` is the
     conversation id). ``owner`` and ``source`` are optional on the first two.
     """
 
@@ -74,12 +85,28 @@ class Evidence:
     link: WikiLink | None = None
     owner: str | None = None
     source: str | None = None
+    ordinal: int = 1
 
     @classmethod
-    def diary(cls, date: str, time: str, *, owner: str | None = None, source: str | None = None) -> Evidence:
-        """Evidence pointing at the diary entry ``date time``."""
+    def diary(cls, date: str, time: str, *, owner: str | None = None, source: str | None = None,
+              ordinal: int = 1) -> Evidence:
+        """Evidence pointing at the diary entry ``date time`` (the ``ordinal``-th of that minute)."""
+        if isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal < 1:
+            raise ValueError(f"invalid evidence ordinal {ordinal!r}: counts from 1")
         return cls("diary", validate_date(date), validate_time(time), None,
-                   _value("owner", owner), _value("source", source))
+                   _value("owner", owner), _value("source", source), ordinal)
+
+    @classmethod
+    def entry(cls, entry_id: EntryId, *, owner: str | None = None, source: str | None = None) -> Evidence:
+        """Evidence pointing at the diary entry ``entry_id``."""
+        return cls.diary(entry_id.date, entry_id.time, owner=owner, source=source, ordinal=entry_id.ordinal)
+
+    @property
+    def entry_id(self) -> EntryId | None:
+        """The cited diary entry (``None`` for wiki and source-only evidence)."""
+        if self.kind != "diary":
+            return None
+        return EntryId(self.date or "", self.time or "", self.ordinal)
 
     @classmethod
     def wiki(cls, file: str, name: str, *, owner: str | None = None, source: str | None = None) -> Evidence:
@@ -101,7 +128,7 @@ class Evidence:
         """The line as written in content; :func:`parse_evidence` reads it back equal."""
         parts: list[str] = []
         if self.kind == "diary":
-            parts.append(f"diary {self.date} {self.time}")
+            parts.append(f"diary {self.target_entry}")
         elif self.kind == "wiki" and self.link is not None:
             parts.append(self.link.render())
         if self.owner:
@@ -111,14 +138,22 @@ class Evidence:
         return f"{_PREFIX} " + ", ".join(parts) + ")"
 
     @property
+    def target_entry(self) -> str:
+        """The cited entry as written after ``diary``: ``2026-07-21 14:30`` or ``2026-07-21 14:30#2``."""
+        return f"{self.date} {self.time}" + (f"#{self.ordinal}" if self.ordinal != 1 else "")
+
+    @property
     def cited(self) -> tuple[str, str, str] | None:
-        """What it points at as a key: ``("diary", date, time)``, ``("wiki", file, name)`` or None.
+        """What it points at as a key: ``("diary", date, key)``, ``("wiki", file, name)`` or None.
 
         The node of the evidence graph (``wikimem.lint.graph``); a
-        source-only line points at nothing the memory holds.
+        source-only line points at nothing the memory holds. A diary
+        node's ``key`` is ``EntryId.key``: ``14:30`` for a minute's first
+        entry, ``14:30#2`` for its second, so two entries of one minute are
+        two nodes.
         """
         if self.kind == "diary":
-            return ("diary", self.date or "", self.time or "")
+            return ("diary", self.date or "", EntryId(self.date or "", self.time or "", self.ordinal).key)
         if self.kind == "wiki" and self.link is not None:
             return ("wiki", self.link.file, self.link.name)
         return None
@@ -127,7 +162,7 @@ class Evidence:
     def target(self) -> str:
         """Where it points, for messages: ``diary D T``, ``[[f:n]]`` or ``source S``."""
         if self.kind == "diary":
-            return f"diary {self.date} {self.time}"
+            return f"diary {self.target_entry}"
         if self.kind == "wiki" and self.link is not None:
             return self.link.render()
         return f"source {self.source}"
@@ -193,12 +228,13 @@ def parse_evidence(line: str) -> Evidence:
         return Evidence.conversation(source, owner=owner)
     diary = _DIARY_RE.fullmatch(target)
     if diary:
-        return Evidence.diary(diary.group(1), diary.group(2), owner=owner, source=source)
+        time, ordinal = split_ordinal(diary.group(2))
+        return Evidence.diary(diary.group(1), time, owner=owner, source=source, ordinal=ordinal)
     links = parse_wiki_links(target)
     if len(links) == 1 and target.startswith("[[") and target.endswith("]]") and target.count("[[") == 1:
         return Evidence.wiki(links[0].file, links[0].name, owner=owner, source=source)
     raise ValueError(
-        f"evidence target {target[:60]!r} is neither 'diary YYYY-MM-DD HH:MM' nor a [[file:name]] link"
+        f"evidence target {target[:60]!r} is neither 'diary YYYY-MM-DD HH:MM[#n]' nor a [[file:name]] link"
     )
 
 

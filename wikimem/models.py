@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
+from wikimem.diary_id import EntryId
 from wikimem.links import WikiLink, parse_wiki_links
 
 #: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
@@ -17,6 +18,7 @@ TimeRange: TypeAlias = tuple[str, str]
 
 __all__ = [
     "DiaryItem",
+    "EntryId",
     "RecallItem",
     "RetrievalResult",
     "RetrievedItem",
@@ -65,7 +67,15 @@ class RecallItem(_Linked):
 
 @dataclass
 class DiaryItem(_Linked):
-    """One ``## HH:MM`` block of a day file: an event, never edited by the API."""
+    """One ``## HH:MM`` block of a day file: an event, never edited by the API.
+
+    ``ordinal`` is this project's addition (last, with a default, so the
+    reference's ``DiaryItem(date, time, content, owner, source_conv, ts)``
+    still builds one): the entry's 1-based place among the day's entries
+    with the same ``HH:MM``, filled in by every read of the diary. With the
+    day and the minute it is the entry's identity, :attr:`entry_id`
+    (see :mod:`wikimem.diary_id`): two entries of one minute differ in it.
+    """
 
     date: str
     time: str
@@ -73,6 +83,12 @@ class DiaryItem(_Linked):
     owner: str | None = None
     source_conv: str | None = None
     ts: str | None = None
+    ordinal: int = 1
+
+    @property
+    def entry_id(self) -> EntryId:
+        """Which entry this is: ``EntryId(date, time, ordinal)``, rendered ``2026-07-21 14:30#2``."""
+        return EntryId(self.date, self.time, self.ordinal)
 
 
 def as_recall_item(entry: DiaryItem) -> RecallItem:
@@ -86,6 +102,8 @@ class RetrievedItem:
 
     ``source`` is ``"hit"`` for a ranked match and ``"link"`` for a one-hop
     expansion, in which case ``via`` names the hit whose link pulled it in.
+
+    ``entry_id`` is set for a diary entry's row (see the field).
 
     ``rank`` is the row's 1-based place among the ranked hits, or ``None``
     for a row that is only a link target. A link row can carry a rank: an
@@ -104,6 +122,13 @@ class RetrievedItem:
     matched_terms: list[str] = field(default_factory=list)
     tokens_est: int = 0
     rank: int | None = None
+    entry_id: EntryId | None = None
+    """Set on a diary row only: which entry of the day it is.
+
+    ``as_recall_item`` names a diary row by day and ``HH:MM``, which two
+    entries of one minute share; this tells them apart (and tells a diary
+    row from a wiki item, whatever the item's names look like).
+    """
 
     @property
     def is_hit(self) -> bool:

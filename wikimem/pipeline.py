@@ -209,7 +209,7 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
         if cand.key in seen:
             continue  # already placed as an earlier hit's link target
         seen.add(cand.key)
-        rows.append(_row(corpus, cand, trace.terms, rank))
+        rows.append(_row(corpus, cand, trace, rank))
         if not expand_links:
             continue
         for link in cand.item.links:
@@ -226,7 +226,7 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
             seen.add(key)
             if key in rank_of:  # a later hit: placed here, with its own rank and scores
                 target_rank, target = rank_of[key]
-                row = _row(corpus, target, trace.terms, target_rank)
+                row = _row(corpus, target, trace, target_rank)
                 row.source, row.via = "link", cand.item.name
             else:
                 item = corpus.items[doc]
@@ -236,7 +236,8 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
     return rows
 
 
-def _row(corpus: WikiCorpus, cand: Candidate, terms: Counter[str], rank: int) -> RetrievedItem:
+def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> RetrievedItem:
+    terms = trace.terms
     if cand.doc is not None:
         matched = corpus.index.matched(terms, cand.doc)
     else:
@@ -250,6 +251,8 @@ def _row(corpus: WikiCorpus, cand: Candidate, terms: Counter[str], rank: int) ->
         matched_terms=matched,
         tokens_est=est_tokens(cand.item.content),
         rank=rank,
+        # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
+        entry_id=trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
     )
 
 

@@ -8,14 +8,18 @@ small file under the memory directory, never in the day file (the diary is
 append-only evidence and stays untouched)::
 
     {"version": 1, "entries": [
-      {"date": "2026-07-21", "time": "14:30", "hash": "9f8a…",
+      {"date": "2026-07-21", "time": "14:30", "ordinal": 2, "hash": "9f8a…",
        "by": "tui:xnne", "ts": "2026-07-22T08:00:00+00:00", "note": "small talk"}
     ]}
 
-``hash`` is the first 16 hex digits of the sha256 of the entry's content:
-two entries may share a minute, and an entry edited by hand after it was
-dismissed comes back to the queue, since what was reviewed is not what is
-there now. Each record says who dismissed it and when, so the file is its
+A record names one entry by its identity (``wikimem.diary_id``): ``date``,
+``time`` and ``ordinal``, its place among that minute's entries. ``hash``
+is the first 16 hex digits of the sha256 of the entry's content, so an
+entry edited by hand after it was dismissed comes back to the queue, since
+what was reviewed is not what is there now. Records written before the
+ordinal existed have none; they match every entry of their minute with the
+same content, as they always did (two same-minute entries with equal text
+were one to them). Each record says who dismissed it and when, so the file is its
 own audit trail; it is not journaled (the journal records changes to
 memory, and nothing in the memory changed). Writes are atomic, under the
 store lock, read-modify-write. A file that is not valid JSON is never
@@ -37,14 +41,19 @@ from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
 
-__all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
+__all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "is_dismissed", "load_dismissed",
+           "undismiss"]
 
 REVIEWED_FILE = "reviewed.json"
 
 
 @dataclass(frozen=True)
 class Dismissal:
-    """One diary entry marked "reviewed, not promoted"."""
+    """One diary entry marked "reviewed, not promoted".
+
+    ``ordinal`` is the entry's place in its minute; ``None`` for a record
+    written before ordinals existed (it matches by content within the minute).
+    """
 
     date: str
     time: str
@@ -52,6 +61,12 @@ class Dismissal:
     by: str | None = None
     ts: str | None = None
     note: str | None = None
+    ordinal: int | None = None
+
+    def matches(self, entry: DiaryItem) -> bool:
+        """Whether this record dismisses ``entry`` (same entry, same content as when dismissed)."""
+        return (self.date, self.time, self.hash) == (entry.date, entry.time, entry_hash(entry.content)) \
+            and self.ordinal in (None, entry.ordinal)
 
 
 def entry_hash(content: str) -> str:
@@ -68,8 +83,16 @@ def _parse(text: str) -> list[Dismissal]:
         if not isinstance(record, dict) or not all(isinstance(record.get(k), str) for k in ("date", "time", "hash")):
             raise ValueError("every entry needs string date, time and hash")
         optional = {k: record.get(k) if isinstance(record.get(k), str) else None for k in ("by", "ts", "note")}
-        out.append(Dismissal(record["date"], record["time"], record["hash"], **optional))
+        ordinal = record.get("ordinal")
+        if ordinal is not None and (isinstance(ordinal, bool) or not isinstance(ordinal, int) or ordinal < 1):
+            raise ValueError("an entry's ordinal must be a positive integer")
+        out.append(Dismissal(record["date"], record["time"], record["hash"], **optional, ordinal=ordinal))
     return out
+
+
+def is_dismissed(entry: DiaryItem, dismissals: Iterable[Dismissal]) -> bool:
+    """Whether some record of ``dismissals`` dismisses ``entry``."""
+    return any(record.matches(entry) for record in dismissals)
 
 
 def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
@@ -109,8 +132,12 @@ def _load_for_write(path: Path) -> list[Dismissal]:
         raise ValueError(f"{path.name} is damaged ({exc}); repair or delete it, nothing was written") from None
 
 
+_ORDER = ("date", "time", "ordinal", "hash", "by", "ts", "note")
+
+
 def _write(path: Path, records: list[Dismissal]) -> None:
-    payload = {"version": 1, "entries": [{k: v for k, v in asdict(r).items() if v is not None} for r in records]}
+    rows = [asdict(r) for r in records]
+    payload = {"version": 1, "entries": [{k: row[k] for k in _ORDER if row[k] is not None} for row in rows]}
     atomic_write(path, json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
 
 
@@ -125,31 +152,35 @@ def dismiss(
     """Mark ``entries`` "reviewed, not promoted"; returns the records added.
 
     Already dismissed entries are left as they were (first decision kept).
+    Each entry is named by its identity (``entry.ordinal`` read from the
+    diary), so dismissing one entry of a minute leaves the others queued.
     """
     path = Path(root) / REVIEWED_FILE
     stamp = ts or utc_now_iso()
     with store_lock(Path(root)):
         records = _load_for_write(path)
-        known = {(r.date, r.time, r.hash) for r in records}
         added: list[Dismissal] = []
         for entry in entries:
-            key = (entry.date, entry.time, entry_hash(entry.content))
-            if key in known:
+            if is_dismissed(entry, records) or is_dismissed(entry, added):
                 continue
-            known.add(key)
-            added.append(Dismissal(*key, by=by, ts=stamp, note=note))
+            added.append(Dismissal(entry.date, entry.time, entry_hash(entry.content), by=by, ts=stamp,
+                                   note=note, ordinal=entry.ordinal))
         if added:
             _write(path, records + added)
     return added
 
 
 def undismiss(root: str | os.PathLike[str], entries: Iterable[DiaryItem]) -> int:
-    """Put ``entries`` back in the queue; returns how many records were removed."""
+    """Put ``entries`` back in the queue; returns how many records were removed.
+
+    Removes every record that dismisses one of ``entries`` (a record from
+    before ordinals existed also comes off when it covered such an entry).
+    """
     path = Path(root) / REVIEWED_FILE
+    entries = list(entries)
     with store_lock(Path(root)):
         records = _load_for_write(path)
-        drop = {(e.date, e.time, entry_hash(e.content)) for e in entries}
-        kept = [r for r in records if (r.date, r.time, r.hash) not in drop]
+        kept = [r for r in records if not any(r.matches(e) for e in entries)]
         if len(kept) != len(records):
             _write(path, kept)
     return len(records) - len(kept)

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wikimem.corpus import WikiCorpus
+from wikimem.diary_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.names import normalize_item_name
 from wikimem.pipeline import Key, Knobs, Trace
@@ -82,20 +83,31 @@ class _Target:
     item: RecallItem
     keys: list[Key]
     doc: int | None
+    entry: EntryId | None = None
+
+
+def _entry_id(day: str, name: str) -> EntryId:
+    """The diary entry ``day`` + ``HH:MM[#n]`` names (a minute's first without ``#n``)."""
+    try:
+        time, ordinal = split_ordinal(name)
+    except ValueError:  # a hand-written odd heading: only its first entry can be named
+        time, ordinal = name, 1
+    return EntryId(day, time, ordinal)
 
 
 def _find(
     corpus: WikiCorpus, trace: Trace, file: str, name: str, diary_day: Callable[[str], list[DiaryItem]]
 ) -> _Target | None:
     if _DAY.fullmatch(file) and file not in corpus.stats:
-        keys = [("d", i) for i, e in enumerate(trace.diary) if (e.date, e.time) == (file, name)]
+        wanted = _entry_id(file, name)  # one entry: two of a minute share file and name
+        keys: list[Key] = [("d", i) for i, e in enumerate(trace.diary) if e.entry_id == wanted]
         if keys:
-            return _Target(as_recall_item(trace.diary[keys[0][1]]), keys, None)
+            return _Target(as_recall_item(trace.diary[keys[0][1]]), keys, None, wanted)
         try:
-            entries = [e for e in diary_day(file) if e.time == name]
+            entries = [e for e in diary_day(file) if e.entry_id == wanted]
         except ValueError:
             return None
-        return _Target(as_recall_item(entries[0]), [], None) if entries else None
+        return _Target(as_recall_item(entries[0]), [], None, wanted) if entries else None
     doc = corpus.doc(file, normalize_item_name(name))
     if doc is None:
         return None
@@ -123,7 +135,7 @@ def diagnose(
     if target is None:
         why.reason = f"there is no item {file}:{name}"
         return why
-    why.file, why.name = target.item.file, target.item.name
+    why.file, why.name = target.item.file, target.entry.key if target.entry else target.item.name
     _evidence(why, target, trace, corpus, semantic)
     _verdict(why, target, trace)
     return why
@@ -164,7 +176,11 @@ def _candidate(target: _Target, trace: Trace) -> Candidate | None:
 def _place(rows: list[RetrievedItem], target: _Target) -> tuple[int, RetrievedItem] | None:
     item = target.item
     for position, row in enumerate(rows, 1):
-        if (row.item.file, row.item.name, row.item.content) == (item.file, item.name, item.content):
+        if target.entry is not None:
+            if row.entry_id == target.entry:
+                return position, row
+        elif row.entry_id is None and (row.item.file, row.item.name, row.item.content) == \
+                (item.file, item.name, item.content):
             return position, row
     return None
 

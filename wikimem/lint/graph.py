@@ -9,7 +9,7 @@ Independent support (anti-echo, transitively). A wiki item is *grounded*
 when it carries no derived marker and either cites nothing that resolves
 (a plain reviewed item, vouched for by whoever wrote it; missing citations
 are reported on their own) or has at least one independent citation: a
-``source`` conversation, a diary minute with an entry that is not derived,
+``source`` conversation, a diary entry that is not derived,
 or a wiki item that is itself grounded. Citing a wiki item that is not
 grounded is citing derived material, so an item whose only evidence is an
 item that rests only on derived text is an echo too, however long the
@@ -29,7 +29,7 @@ from wikimem.lint.scan import FileFacts, ItemFacts, Target
 __all__ = ["EvidenceStatus", "LinkIndex", "Node", "Support"]
 
 EvidenceStatus = Literal["missing", "derived", "independent"]
-#: ``("diary", date, time)`` or ``("wiki", file, name)``: a node of the evidence graph.
+#: ``("diary", date, HH:MM[#n])`` or ``("wiki", file, name)``: a node of the evidence graph.
 Node = tuple[str, str, str]
 #: ``(path, item name)`` of a linking item (a diary minute's entries share one).
 Source = tuple[str, str]
@@ -92,10 +92,11 @@ class Support:
         if evidence.kind == "source":
             return "independent"
         if evidence.kind == "diary":
-            entries = diary.get((evidence.date or "", evidence.time or ""))
-            if not entries:
+            # One entry, not the minute: the ordinal-th of its HH:MM (wikimem.diary_id).
+            entries = diary.get((evidence.date or "", evidence.time or ""), ())
+            if len(entries) < evidence.ordinal:
                 return "missing"
-            return "derived" if all(entry.derived for entry in entries) else "independent"
+            return "derived" if entries[evidence.ordinal - 1].derived else "independent"
         link = evidence.link
         target = (link.file, link.name) if link is not None else ("", "")
         if target not in wiki:
