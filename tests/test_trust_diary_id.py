@@ -229,3 +229,9 @@ def test_show_prints_one_entry_of_a_shared_minute(store: MemoryStore, capsys: py
     assert main(["-s", str(store.root), "show", DAY, "14:30"]) == 0
     assert capsys.readouterr().out.count("## 14:30") == 2  # the minute: both entries
     assert main(["-s", str(store.root), "show", DAY, "14:30#3"]) == 1
+
+
+def test_an_entry_key_names_the_entry_wherever_a_pair_is_taken(store: MemoryStore) -> None:
+    store.add("facts", "map", "A map.\n(evidence: diary 2026-07-21 14:30#2)", ts=TS)
+    assert [d.name for d in retraction(store, entry=(DAY, "14:30#2"))] == ["map"]
+    assert retraction(store, entry=(DAY, "14:30#1")) == []

@@ -6,8 +6,24 @@ on disk afterwards.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from test_tui_reconcile import QueueApp, loaded, pane, queue_store, rows
+from typing import Any
+
+from conftest import TS, make_app, make_backend, open_item, screen_text, started, wait_for
+from test_tui_curation import audit_screen, open_day, retract_screen
+from test_tui_panes_snapshots import settle
+from test_tui_query import QueryApp, table_rows, type_query
+from test_tui_query import wait_for as query_wait
+from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, promote_screen, queue_store, rows
+from textual.widgets import DataTable, Input, Static
+
+from wikimem import MemoryIndex, MemoryStore, draft_promotion
+from wikimem_tui.backend import Backend
+from wikimem_tui.screens.audit import AuditScreen
+from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
+from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.query_results import agent_text
 
 
 async def test_the_queue_scrolls_past_the_visible_rows_without_crashing(tmp_path: Path) -> None:
@@ -36,3 +52,137 @@ async def test_the_queue_scrolls_past_the_visible_rows_without_crashing(tmp_path
         assert (view.cursor, round(view.scroll_y)) == (0, 0)
         assert pilot.app.is_running
 
+
+
+# -- finding 5: two entries in one minute are two entries ------------------------------------
+
+
+def two_in_a_minute(root: Path) -> Backend:
+    """The queue store plus two uncited entries at 2026-07-09 12:00, the second with equal text's neighbour."""
+    backend = queue_store(root)
+    diary = backend.store.diary
+    diary.append("Lunch by the harbour.", date="2026-07-09", time="12:00", owner="agent", ts=TS)
+    diary.append("Found a lost harbour map.", date="2026-07-09", time="12:00", owner="agent", ts=TS)
+    return backend
+
+
+def rows_of(app: Any, day: str) -> list[str]:
+    return [r for r in rows(app) if r.startswith(day)]
+
+
+async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp_path: Path) -> None:
+    backend = two_in_a_minute(tmp_path)
+    async with QueueApp(backend).run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert rows_of(pilot.app, "2026-07-09") == [
+            "2026-07-09 12:00 agent #2 Found a lost harbour map.",
+            "2026-07-09 12:00 agent Lunch by the harbour.",
+        ]
+        at = next(i for i, q in enumerate(pane(pilot.app).shown) if q.entry.ordinal == 2)
+        pane(pilot.app).rows_view.cursor = at
+        screen = await promote_screen(pilot)
+        assert "2026-07-09 12:00#2" in screen_text(pilot.app)
+        screen.query_one("#rp-file", Input).value = "things"
+        screen.query_one("#rp-name", Input).value = "map"
+        await settle(pilot, lambda: screen.target == ("things", "map"), timeout=30)
+        await pilot.press("ctrl+s")
+        await settle(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen), timeout=30)
+        await loaded(pilot, 2)
+        assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
+        await pilot.press("enter")  # the one left opens as the minute's first entry
+        assert pilot.app.days[-1] == ("2026-07-09", "12:00")
+    item = backend.store.get("things", "map")
+    assert item is not None and "(evidence: diary 2026-07-09 12:00#2, owner agent)" in item.content
+    assert journal_lines(tmp_path)[-1]["detail"] == "promoted from diary 2026-07-09 12:00#2"
+
+
+async def test_marking_one_of_two_equal_entries_reviewed_leaves_the_other(tmp_path: Path) -> None:
+    backend = queue_store(tmp_path)
+    for _ in range(2):
+        backend.store.diary.append("ok", date="2026-07-09", time="12:00", owner="agent", ts=TS)
+    async with QueueApp(backend).run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent #2 ok", "2026-07-09 12:00 agent ok"]
+        view = pane(pilot.app).rows_view
+        view.focus()
+        view.cursor = next(i for i, q in enumerate(pane(pilot.app).shown) if q.entry.ordinal == 2)
+        await pilot.press("space")  # selecting one of two equal texts selects one
+        assert len(pane(pilot.app).selected) == 1
+        await pilot.press("x")
+        await loaded(pilot, 2)
+        assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent ok"]
+    records = json.loads((tmp_path / "reviewed.json").read_text(encoding="utf-8"))["entries"]
+    assert [(r["time"], r["ordinal"]) for r in records] == [("12:00", 2)]
+
+
+def cited_minute(root: Path) -> None:
+    """On the shared sample memory: two entries at 2026-07-21 12:00, each promoted into its own item."""
+    store = MemoryStore(root)
+    first = store.diary.append("Lunch with Alice.", date="2026-07-21", time="12:00", owner="agent", ts=TS)
+    second = store.diary.append("Alice lost her keys.", date="2026-07-21", time="12:00", owner="agent", ts=TS)
+    assert (first.ordinal, second.ordinal) == (1, 2)
+    store.add("notes", "lunch", draft_promotion([first]).content, owner="agent", ts=TS)
+    store.add("notes", "keys", draft_promotion([second]).content, owner="agent", ts=TS)
+
+
+async def test_audit_of_an_item_shows_the_one_entry_it_cites(memory_dir: Path) -> None:
+    cited_minute(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "notes", "keys")
+        await audit_screen(pilot)
+        text = screen_text(pilot.app)
+        assert "diary 2026-07-21 12:00#2" in text and "Alice lost her keys." in text
+        assert "Lunch with Alice." not in text
+        await pilot.press("escape")
+        await open_item(pilot, "notes", "lunch")
+        await audit_screen(pilot)
+        text = screen_text(pilot.app)
+        assert "Lunch with Alice." in text and "Alice lost her keys." not in text
+        assert "the first of 2 entries at that minute" in text
+
+
+async def test_retracting_the_second_entry_of_a_minute_lists_only_what_cites_it(memory_dir: Path) -> None:
+    cited_minute(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_day(pilot, "2026-07-21")
+        await pilot.press("X")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
+        picker = pilot.app.screen
+        keys = [r.minute for r in picker.rows if r.minute is not None and r.minute[0] == "2026-07-21"]
+        assert ("2026-07-21", "12:00") in keys and ("2026-07-21", "12:00#2") in keys
+        picker.query_one("OptionList").highlighted = next(
+            i for i, r in enumerate(picker.rows) if r.minute == ("2026-07-21", "12:00#2"))
+        await pilot.press("X")
+        screen = await retract_screen(pilot)
+        assert screen.subject == ("entry", "2026-07-21", "12:00#2")
+        assert [f"{c.item.file}:{c.item.name}" for c in screen.candidates] == ["notes:keys"]
+        assert "Retract diary 2026-07-21 12:00#2" in screen_text(pilot.app)
+        assert "Alice lost her keys." in screen_text(pilot.app)
+
+
+async def test_the_day_view_highlights_the_entry_it_was_opened_on(memory_dir: Path) -> None:
+    cited_minute(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_day(pilot, "2026-07-21", "12:00#2")
+        body = pilot.app.query_one("#item-body", Static).render()  # a Content: plain text and styled spans
+        reversed_at = [span.start for span in body.spans if "reverse=True" in repr(span.style)]
+        assert "## 12:00  #2" in body.plain
+        assert reversed_at == [body.plain.index("## 12:00  #2")]  # the second entry, not the first
+
+
+async def test_the_query_pane_shows_two_entries_of_a_minute_as_two_rows(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.diary.append("Swam at the harbour.", date="2026-07-21", time="14:30")
+    store.diary.append("Bought a harbour map.", date="2026-07-21", time="14:30")
+    async with QueryApp(tmp_path, MemoryIndex(store, use_jieba=False)).run_test(size=(140, 40)) as pilot:
+        pilot.app.query_one("#query-time", Input).value = "2026-07-21"
+        await type_query(pilot, "harbour")
+        await query_wait(pilot, lambda: len(table_rows(pilot.app)) == 2)
+        assert sorted(r[6].strip() for r in table_rows(pilot.app)) == ["2026-07-21:14:30", "2026-07-21:14:30#2"]
+        table = pilot.app.query_one("#query-results", DataTable)
+        table.focus()
+        await pilot.press("enter", "down", "enter")
+        assert sorted(pilot.app.opened) == [("diary", "2026-07-21", "14:30"), ("diary", "2026-07-21", "14:30#2")]
+        panel = pilot.app.query_one(QueryPanel)
+        assert panel.last_result is not None
+        assert "## diary 2026-07-21 14:30#2" in agent_text(panel.last_result)

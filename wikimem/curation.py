@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
-from wikimem.diary_id import EntryId, ordinals
+from wikimem.diary_id import EntryId, ordinals, split_ordinal
 from wikimem.evidence import Evidence, EvidenceLine, find_evidence, is_derived, strip_derived
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.names import normalize_item_name, validate_date
@@ -99,11 +99,16 @@ def _entry(date: str, item: ItemFacts, ordinal: int = 1) -> DiaryItem:
 
 
 def entry_ref(entry: EntryRef) -> EntryId:
-    """``entry`` as an :class:`EntryId`; a ``(date, HH:MM)`` pair is the minute's first entry."""
+    """``entry`` as an :class:`EntryId`.
+
+    A ``(date, HH:MM)`` pair is the minute's first entry; its time may carry
+    the ordinal as written (``(date, "14:30#2")``, an ``EntryId.key``).
+    """
     if isinstance(entry, EntryId):
         return entry
     if len(entry) == 2:
-        return EntryId(entry[0], entry[1])
+        time, ordinal = split_ordinal(entry[1]) if "#" in entry[1] else (entry[1], 1)
+        return EntryId(entry[0], time, ordinal)
     return EntryId(entry[0], entry[1], entry[2])  # type: ignore[misc]
 
 

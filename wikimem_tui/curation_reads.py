@@ -17,21 +17,33 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikimem import DiaryItem, audit, retraction
-from wikimem.curation import Audit, Dependent
+from wikimem.curation import Audit, Dependent, EntryRef
 from wikimem.lint import Snapshot
 from wikimem_tui.messages import StoreChange
 
-__all__ = ["CurationReader", "MinuteCiters"]
+__all__ = ["CurationReader", "EntryCiters"]
 
 
 @dataclass(frozen=True)
-class MinuteCiters:
-    """One diary minute of a day (the unit evidence cites), its entries, and what rests on it."""
+class EntryCiters:
+    """One diary entry of a day (what an evidence line cites), and what rests on it.
 
-    date: str
-    time: str
-    entries: tuple[DiaryItem, ...]
+    One entry, not its minute: two entries of 14:30 are two of these, each
+    with only the items citing it (``diary DAY 14:30`` / ``… 14:30#2``).
+    """
+
+    entry: DiaryItem
     dependents: tuple[Dependent, ...]
+
+    @property
+    def date(self) -> str:
+        """The entry's day."""
+        return self.entry.date
+
+    @property
+    def key(self) -> str:
+        """The entry's ``HH:MM[#n]`` (``EntryId.key``)."""
+        return self.entry.entry_id.key
 
 
 class CurationReader:
@@ -65,19 +77,15 @@ class CurationReader:
         with self._lock:
             return audit(self._fresh(), file, name)
 
-    def retraction(self, *, entry: tuple[str, str] | None = None, item: tuple[str, str] | None = None,
+    def retraction(self, *, entry: EntryRef | None = None, item: tuple[str, str] | None = None,
                    follow_links: bool = False) -> list[Dependent]:
-        """Everything resting on a diary minute or a wiki item, transitively, nearest first."""
+        """Everything resting on a diary entry (``(date, HH:MM[#n])``) or a wiki item, transitively, nearest first."""
         with self._lock:
             return retraction(self._fresh(), entry=entry, item=item, follow_links=follow_links)
 
-    def day(self, date: str, entries: list[DiaryItem], time: str | None = None) -> list[MinuteCiters]:
-        """For each minute of the day ``entries`` (only ``time`` when given): what rests on it, transitively."""
-        minutes: dict[str, list[DiaryItem]] = {}
-        for entry in entries:
-            if time is None or entry.time == time:
-                minutes.setdefault(entry.time, []).append(entry)
+    def day(self, date: str, entries: list[DiaryItem], time: str | None = None) -> list[EntryCiters]:
+        """For each entry of the day (only the one ``time`` names, ``HH:MM[#n]``): what rests on it, transitively."""
+        chosen = [e for e in entries if time is None or e.entry_id.key == time]
         with self._lock:
             snapshot = self._fresh()
-            return [MinuteCiters(date, at, tuple(group), tuple(retraction(snapshot, entry=(date, at))))
-                    for at, group in minutes.items()]
+            return [EntryCiters(e, tuple(retraction(snapshot, entry=e.entry_id))) for e in chosen]

@@ -23,7 +23,11 @@ class OpenItem(Message):
 
 
 class OpenDiaryDay(Message):
-    """Show the entries of one diary day (``YYYY-MM-DD``), optionally one ``HH:MM``."""
+    """Show the entries of one diary day (``YYYY-MM-DD``), optionally one entry highlighted.
+
+    ``time`` names the entry as ``EntryId.key`` does: ``HH:MM`` for the
+    minute's first entry, ``HH:MM#n`` for its n-th (``wikimem.diary_id``).
+    """
 
     def __init__(self, date: str, time: str | None = None) -> None:
         super().__init__()

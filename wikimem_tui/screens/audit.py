@@ -5,8 +5,8 @@ entries they cite with their owner, time and source conversation, cited wiki
 items, source-only citations — each marked *independent*, *derived*
 (anti-echo: written from recall answers, or resting only on such text) or
 *missing*; malformed evidence lines with the reason; then the items whose
-evidence or links point at it. For a diary day (or one minute of it): each
-minute's entries and every wiki item resting on them, transitively
+evidence or links point at it. For a diary day (or one entry of it): each
+entry and every wiki item resting on it, transitively
 (``wikimem.retraction``), so a curator sees what a wrong entry has spread
 to. Review marks (``<!-- wikimem-review: … -->``) are listed with the key
 that clears them once the item has been checked.
@@ -34,17 +34,18 @@ from textual.worker import get_current_worker
 
 from wikimem import DiaryItem, is_derived, review_reasons
 from wikimem.curation import Audit, Dependent, EvidenceRef
-from wikimem_tui.curation_reads import MinuteCiters
+from wikimem_tui.curation_reads import EntryCiters
 from wikimem_tui.safe import safe_line
 from wikimem_tui.widgets.badges import derived_badge
 from wikimem_tui.words import count
 
 __all__ = ["AuditChoice", "AuditScreen", "Row", "day_rows", "item_rows"]
 
-#: What the screen dismisses with: ``("open", "item", file, name)``, ``("open", "day", date, time)``,
-#: ``("retract", "item", file, name)``, ``("retract", "entry", date, time)`` or ``("reviewed", file, name)``.
+#: What the screen dismisses with: ``("open", "item", file, name)``, ``("open", "day", date, key)``,
+#: ``("retract", "item", file, name)``, ``("retract", "entry", date, key)`` or ``("reviewed", file, name)``;
+#: a diary ``key`` is the entry's ``HH:MM[#n]`` (``EntryId.key``).
 AuditChoice = tuple[str, ...]
-#: ``("item", file, name)`` or ``("day", date, time)``: where a row leads (None: nowhere to go).
+#: ``("item", file, name)`` or ``("day", date, key)``: where a row leads (None: nowhere to go).
 Place = tuple[str, str, str]
 
 _STATUS = {
@@ -62,7 +63,7 @@ class Row:
     place: Place | None = None
     heading: bool = False
     minute: tuple[str, str] | None = None
-    """For a day audit: the diary minute the row belongs to (what ``X`` retracts)."""
+    """For a day audit: ``(date, HH:MM[#n])`` of the diary entry the row belongs to (what ``X`` retracts)."""
     mark: bool = False
     """A review mark of the audited item (``c`` clears them)."""
 
@@ -116,10 +117,15 @@ def _evidence_rows(ref: EvidenceRef) -> list[Row]:
     if any(extras):
         text.append_text(safe_line(" · " + " · ".join(e for e in extras if e), "dim"))
     if ev.kind == "diary":
-        place: Place | None = ("day", ev.date or "", ev.time or "")
+        key = ev.entry_id.key if ev.entry_id is not None else ""
+        place: Place | None = ("day", ev.date or "", key)
         if ref.status == "missing":
-            text.append("  — no diary entry at that minute", style="red")
-            place = ("day", ev.date or "", ev.time or "") if ref.entries else None
+            text.append("  — no diary entry at that minute" if not ref.minute else
+                        f"  — that minute holds {count(ref.minute, 'entry')} only", style="red")
+            place = ("day", ev.date or "", ev.time or "") if ref.minute else None
+        elif ref.minute > 1 and ev.ordinal == 1:
+            # An old line (or one written while the entry was alone) names the first entry of the minute.
+            text.append(f"  (the first of {ref.minute} entries at that minute)", style="dim")
         rows = [Row(text, place)]
         rows += [Row(_entry_line(entry), place) for entry in ref.entries]
         return rows
@@ -171,22 +177,22 @@ def item_rows(chain: Audit) -> list[Row]:
     return rows
 
 
-def day_rows(minutes: list[MinuteCiters]) -> list[Row]:
-    """The rows of a diary day's audit: each minute's entries, then everything resting on them."""
+def day_rows(entries: list[EntryCiters]) -> list[Row]:
+    """The rows of a diary day's audit: each entry (``diary DAY HH:MM[#n]``), then everything resting on it."""
     rows: list[Row] = []
-    for minute in minutes:
-        key = (minute.date, minute.time)
-        title = Text(f"diary {minute.date} {minute.time}", style="bold underline")
-        title.append(f"  rests under {count(len(minute.dependents), 'item')}" if minute.dependents else "", style="dim")
+    for cited in entries:
+        key = (cited.date, cited.key)
+        title = safe_line(f"diary {cited.date} {cited.key}", "bold underline")
+        title.append(f"  rests under {count(len(cited.dependents), 'item')}" if cited.dependents else "", style="dim")
         rows.append(Row(title, ("day", *key), heading=False, minute=key))
-        rows += [Row(_entry_line(entry, "  "), ("day", *key), minute=key) for entry in minute.entries]
-        for dep in minute.dependents:
+        rows.append(Row(_entry_line(cited.entry, "  "), ("day", *key), minute=key))
+        for dep in cited.dependents:
             row = _dependent_row(dep, transitive=True)
             rows.append(Row(row.text, row.place, minute=key))
-        if not minute.dependents:
+        if not cited.dependents:
             rows.append(Row(Text("  no wiki item cites it yet: it waits in the reconcile queue (R)", style="italic dim"),
                             minute=key))
-    if not minutes:
+    if not entries:
         rows.append(_note("no entries on this day"))
     return rows
 
@@ -275,7 +281,7 @@ class AuditScreen(ModalScreen[AuditChoice | None]):
         self.dismiss(None)
 
     def action_retract(self) -> None:
-        """Retract the item audited, or the diary minute of the highlighted row."""
+        """Retract the item audited, or the diary entry of the highlighted row."""
         if self.subject[0] == "item":
             self.dismiss(("retract", *self.subject))
             return

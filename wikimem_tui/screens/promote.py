@@ -65,8 +65,8 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
             for index, entry in enumerate(self.entries):
                 first = entry.content.splitlines()[0] if entry.content else ""
                 badge = f"{BADGE}  " if is_derived(entry.content) else ""
-                label = Content(clean_line(f"{entry.time}  {badge}{first[:70]}"))
-                selections.append(Selection(label, index, self.time in (None, entry.time)))
+                label = Content(clean_line(f"{entry.entry_id.key}  {badge}{first[:70]}"))
+                selections.append(Selection(label, index, self.time in (None, entry.entry_id.key)))
             yield SelectionList[int](*selections, id="promote-entries")
             yield Label("RecallFile")
             yield Input(self.file, placeholder="e.g. preferences", id="promote-file")

@@ -42,7 +42,7 @@ from wikimem import (
     sanitize_item_name,
     validate_file,
 )
-from wikimem_tui.safe import safe_line, safe_text
+from wikimem_tui.safe import clean_line, safe_line, safe_text
 from wikimem_tui.widgets.badges import derived_badge
 from wikimem_tui.widgets.reconcile_writer import CurationWriter, promotion_owner
 from wikimem_tui.words import count
@@ -56,8 +56,8 @@ _PREVIEW_DELAY = 0.15
 
 
 def entry_summary(entry: DiaryItem, *, width: int = 70) -> Text:
-    """``DATE HH:MM owner [derived] first line``, literal and on one line."""
-    text = Text(f"{entry.date} {entry.time}", style="bold", end="")
+    """``DATE HH:MM[#n] owner [derived] first line``, literal and on one line (``#n``: the entry's identity)."""
+    text = Text(clean_line(entry.entry_id.render()), style="bold", end="")
     if entry.owner:
         text.append("  ")
         text.append_text(safe_line(entry.owner, "dim"))

@@ -120,7 +120,7 @@ class RetractScreen(ModalScreen[Write | None]):
         super().__init__()
         self.backend, self.reader = backend, reader
         self.subject = subject
-        """``("item", file, name)`` or ``("entry", date, HH:MM)``."""
+        """``("item", file, name)`` or ``("entry", date, HH:MM[#n])`` (one entry: ``EntryId.key``)."""
         self.entries = list(entries)
         self.target = (f"[[{subject[1]}:{subject[2]}]]" if subject[0] == "item"
                        else f"diary {subject[1]} {subject[2]}")

@@ -54,7 +54,7 @@ def _shift_month(day: dt.date, months: int) -> dt.date:
 def entry_text(entry: DiaryItem) -> Text:
     """One diary entry for a list: time, owner, then the content with links marked."""
     head = Text.assemble(
-        safe_line(entry.time, "bold"),
+        safe_line(entry.entry_id.key, "bold"),  # 14:30#2 for a minute's second entry (wikimem.diary_id)
         "  ",
         safe_line(entry.owner or "", "cyan"),
     )
@@ -272,7 +272,7 @@ class DiaryCalendar(Widget):
         options = self.query_one("#diary-entries", OptionList)
         options.clear_options()
         options.add_options(
-            Option(entry_text(entry), id=f"{i}|{entry.time}") for i, entry in enumerate(entries)
+            Option(entry_text(entry), id=f"{i}|{entry.entry_id.key}") for i, entry in enumerate(entries)
         )
 
     @on(MonthGrid.DayHighlighted)

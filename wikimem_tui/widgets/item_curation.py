@@ -84,7 +84,7 @@ class ItemCuration(Widget):
         else:
             entries = self.backend.diary.day(a)
             title = Text(f"What rests on diary {a}" + (f" {b}" if b else ""), style="bold")
-            note = Text("each minute's entries, then every wiki item citing them, directly or through another item",
+            note = Text("each entry, then every wiki item citing it, directly or through another item",
                         style="dim")
             screen = AuditScreen(title, subject, partial(self._day_rows, a, entries, b or None), note)
         choice = await self.app.push_screen_wait(screen)
@@ -122,18 +122,17 @@ class ItemCuration(Widget):
         if subject is None:
             return
         if subject[0] == "day":
-            time = subject[2] or await self._pick_minute(subject[1])
-            if not time:
+            key = subject[2] or await self._pick_entry(subject[1])
+            if not key:
                 return
-            subject = ("entry", subject[1], time)
+            subject = ("entry", subject[1], key)
         await self._retract(subject)
 
-    async def _pick_minute(self, date: str) -> str | None:
-        """Which entry of ``date`` to retract: the only one, or the one picked on the day's audit."""
+    async def _pick_entry(self, date: str) -> str | None:
+        """Which entry of ``date`` to retract (its ``HH:MM[#n]``): the only one, or the one picked on the day's audit."""
         entries = self.backend.diary.day(date)
-        times = list(dict.fromkeys(entry.time for entry in entries))
-        if len(times) <= 1:
-            return times[0] if times else None
+        if len(entries) <= 1:
+            return entries[0].entry_id.key if entries else None
         title = Text(f"Retract which entry of diary {date}?", style="bold")
         note = Text("highlight an entry (what rests on it is listed under it) and press X; enter opens it instead",
                     style="dim")
@@ -147,7 +146,7 @@ class ItemCuration(Widget):
 
     async def _retract(self, subject: tuple[str, str, str]) -> None:
         kind, a, b = subject
-        entries = [e for e in self.backend.diary.day(a) if e.time == b] if kind == "entry" else []
+        entries = [e for e in self.backend.diary.day(a) if e.entry_id.key == b] if kind == "entry" else []
         screen = RetractScreen(self.backend, self.curation, subject, entries, cursor_blink=self._cursor_blink)
         write: Write | None = await self.app.push_screen_wait(screen)
         if write is None:

@@ -233,15 +233,24 @@ class ItemView(VerticalScroll):
         self.scroll_home(animate=False)
 
     def show_day(self, date: str, entries: list[DiaryItem], catalogue: Catalogue | None, time: str | None = None) -> None:
-        """A diary day: every entry, the one at ``time`` (if given) highlighted."""
+        """A diary day: every entry, the one ``time`` names (if given) highlighted.
+
+        ``time`` is an entry's ``HH:MM[#n]`` (``EntryId.key``): ``14:30#2`` is
+        the second entry of 14:30 and ``14:30`` the first, as in evidence
+        lines. A later entry of a shared minute shows its ``#n`` after the
+        heading, so the two can be told apart (and cited) from here.
+        """
         self.current = None
         self.item = None
         self.shown = ("day", date, time or "")
         self.links = []
         body = Text(end="")
         for entry in entries:
-            style = "bold reverse" if time is not None and entry.time == time else "bold"
-            body.append(f"## {entry.time}", style=style)
+            key = entry.entry_id.key
+            style = "bold reverse" if time is not None and key == time else "bold"
+            body.append_text(safe_line(f"## {entry.time}", style))
+            if entry.ordinal > 1:
+                body.append(f"  #{entry.ordinal}", style="dim")
             badge = badge_for(entry.content)
             if badge is not None:
                 body.append("  ")

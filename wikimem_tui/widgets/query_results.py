@@ -51,12 +51,16 @@ _HHMM = re.compile(r"[0-2][0-9]:[0-5][0-9]")
 def is_diary_row(entry: RetrievedItem, result: RetrievalResult) -> bool:
     """Whether ``entry`` is a diary entry (``as_recall_item``: file = the day, name = ``HH:MM``).
 
-    Decided from where such rows can come from, not from the name's shape: a
+    Retrieval marks its diary rows with their identity (``entry_id``), which
+    settles it. A row without one (built by hand, or by an older library) is
+    decided from where such rows can come from, not from the name's shape: a
     hand-edited wiki item may well be called ``a:b``. The diary is searched
     only inside the result's time window and only ranked hits come from it,
     so a diary row is a hit whose file is a real ISO date inside that window
     and whose name is a time.
     """
+    if entry.entry_id is not None:
+        return True
     if entry.source != "hit" or result.time_range is None:
         return False
     day, name = entry.item.file, entry.item.name
@@ -69,11 +73,16 @@ def is_diary_row(entry: RetrievedItem, result: RetrievalResult) -> bool:
     return start <= day <= end and _HHMM.fullmatch(name) is not None
 
 
+def diary_key(entry: RetrievedItem) -> str:
+    """A diary row's ``HH:MM[#n]``: which entry of its minute it is (``14:30#2`` for the second)."""
+    return entry.entry_id.key if entry.entry_id is not None else entry.item.name
+
+
 def open_message_for(entry: RetrievedItem, result: RetrievalResult) -> Message:
-    """OpenDiaryDay for a diary row, OpenItem for everything else."""
+    """OpenDiaryDay for a diary row (that very entry highlighted), OpenItem for everything else."""
     item = entry.item
     if is_diary_row(entry, result):
-        return OpenDiaryDay(item.file, item.name)
+        return OpenDiaryDay(item.file, diary_key(entry))
     return OpenItem(item.file, item.name)
 
 
@@ -81,7 +90,8 @@ def agent_text(result: RetrievalResult) -> str:
     """The result as the text an agent is handed: every row kept within the budget, in order.
 
     One markdown section per row (``## file:name``, or ``## diary DAY HH:MM``
-    for a diary entry; a link row says which hit pulled it in), then the
+    for a diary entry, ``HH:MM#2`` for a minute's second; a link row says
+    which hit pulled it in), then the
     content verbatim. Dropped rows are left out: that is what the budget is
     for. Plain text for the clipboard, never rendered.
     """
@@ -89,7 +99,7 @@ def agent_text(result: RetrievalResult) -> str:
     for entry in result.items:
         item = entry.item
         if is_diary_row(entry, result):
-            head = f"## diary {item.file} {item.name}"
+            head = f"## diary {item.file} {diary_key(entry)}"
         else:
             head = f"## {item.file}:{item.name}"
         if entry.source == "link" and entry.via:

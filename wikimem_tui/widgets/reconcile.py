@@ -119,7 +119,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
         self.shown: list[Any] = []
         """The rows in the list, in order (the owner filter applied)."""
         self.selected: set[Key] = set()
-        """Selected entries (by day, time and content, so a refresh keeps them)."""
+        """Selected entries (by day, ``HH:MM[#n]`` and content, so a refresh keeps them)."""
         self.loads = 0
         """Queue computations that reached the pane (tests wait on it)."""
         self.owner_filter: str | None = None
@@ -259,7 +259,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
         event.stop()
         if 0 <= event.index < len(self.shown):
             entry = self.shown[event.index].entry
-            self.post_message(OpenDiaryDay(entry.date, entry.time))
+            self.post_message(OpenDiaryDay(entry.date, entry.entry_id.key))
 
     # -- selection -----------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from textual.strip import Strip
 
 from wikimem_tui.safe import clean_line
 from wikimem_tui.widgets.badges import BADGE, BADGE_STYLE
-from wikimem_tui.widgets.reconcile_model import REVIEWED_BADGE, Key, entry_key, first_line
+from wikimem_tui.widgets.reconcile_model import REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
 
 __all__ = ["QueueList", "header_cells", "row_cells"]
 
@@ -63,7 +63,11 @@ def header_cells(width: int) -> list[Cell]:
 
 
 def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
-    """One queue row: selection mark, day, time, owner, badges, first line of the entry."""
+    """One queue row: selection mark, day, time, owner, badges, first line of the entry.
+
+    A later entry of a shared minute starts its text with its ordinal
+    (``#2``, as evidence lines name it), so two rows of one minute differ.
+    """
     entry = q.entry
     owner_w = _owner_width(width)
     if q.derived:
@@ -79,7 +83,7 @@ def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
         (_fit(entry.time, 5) + " ", "bold"),
         (_fit(entry.owner or "-", owner_w) + " ", "dim"),
         (_fit(badge, _BADGE_W) + " ", badge_style),
-        (_fit(first_line(entry.content), rest), ""),
+        (_fit(ordinal_prefix(entry) + first_line(entry.content), rest), ""),
     ]
 
 

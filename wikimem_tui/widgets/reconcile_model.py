@@ -20,7 +20,8 @@ from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.screens.reconcile_promote import entry_summary
 from wikimem_tui.widgets.badges import DERIVED_HINT
 
-__all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "parse_days"]
+__all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "ordinal_prefix",
+           "parse_days"]
 
 REVIEWED_BADGE = "✓ reviewed"
 _MONTH_RE = re.compile(r"(\d{4})-(\d{1,2})")
@@ -29,8 +30,13 @@ Key = tuple[str, str, str]
 
 
 def entry_key(entry: DiaryItem) -> Key:
-    """An entry's identity across refreshes: day, time and content (a minute may hold several)."""
-    return (entry.date, entry.time, entry.content)
+    """An entry's identity across refreshes: day, ``HH:MM[#n]`` (``EntryId.key``) and content.
+
+    The ordinal tells two entries of one minute apart even when their texts
+    are equal; the content makes a hand-edited entry a new one (a selection
+    made before the edit does not carry over to text the user has not seen).
+    """
+    return (entry.date, entry.entry_id.key, entry.content)
 
 
 def parse_days(text: str) -> tuple[str | None, str | None]:
@@ -77,6 +83,11 @@ class Query:
     include_reviewed: bool = False
 
 
+
+
+def ordinal_prefix(entry: DiaryItem) -> str:
+    """``"#2 "`` for the second entry of a minute (what evidence lines call it), ``""`` for the first."""
+    return f"#{entry.ordinal} " if entry.ordinal > 1 else ""
 
 
 def first_line(content: str) -> str:
