@@ -16,12 +16,15 @@ from test_tui_panes_snapshots import settle
 from test_tui_query import QueryApp, table_rows, type_query
 from test_tui_query import wait_for as query_wait
 from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, promote_screen, queue_store, rows
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, OptionList, Static
 
 from wikimem import MemoryIndex, MemoryStore, draft_promotion
 from wikimem_tui.backend import Backend
+from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.screens.audit import AuditScreen
+from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
+from wikimem_tui.widgets.item_view import ItemView
 from wikimem_tui.widgets.query_panel import QueryPanel
 from wikimem_tui.widgets.query_results import agent_text
 
@@ -186,3 +189,104 @@ async def test_the_query_pane_shows_two_entries_of_a_minute_as_two_rows(tmp_path
         panel = pilot.app.query_one(QueryPanel)
         assert panel.last_result is not None
         assert "## diary 2026-07-21 14:30#2" in agent_text(panel.last_result)
+
+
+# -- finding 4: diary links are backlinks too, and they are never rewritten ------------------------
+
+
+def diary_links_alice(root: Path) -> None:
+    """Two entries of one minute link to people:Alice; one entry links to preferences:tea and nothing else does."""
+    diary = MemoryStore(root).diary
+    diary.append("Lunch with [[people:Alice]].", date="2026-07-21", time="12:00", owner="agent", ts=TS)
+    diary.append("[[people:Alice]] lost her keys.", date="2026-07-21", time="12:00", owner="agent", ts=TS)
+    diary.append("Tried [[ notes : oolong ]] today.", date="2026-07-21", time="13:00", owner="agent", ts=TS)
+    MemoryStore(root).add("notes", "oolong", "A tea nobody links to.", owner="agent", ts=TS)
+
+
+def diary_bytes(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "diary").glob("*.md"))}
+
+
+async def confirm_text(pilot: Any) -> str:
+    """The confirmation's question, its detail lines and its buttons, unwrapped (the dialog wraps at 72)."""
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    await pilot.pause()
+    screen = pilot.app.screen
+    return "\n".join([screen.message.plain, *(line.plain for line in screen.details), screen.yes, screen.no])
+
+
+async def test_the_item_view_lists_diary_entries_among_its_backlinks(memory_dir: Path) -> None:
+    diary_links_alice(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "people", "Alice")
+        view = pilot.app.query_one(ItemView)
+        assert await wait_for(pilot, lambda: len(view.diary_backlinks) == 2)
+        assert view.diary_backlinks == [("2026-07-21", "12:00"), ("2026-07-21", "12:00#2")]
+        assert view.backlinks == [("preferences", "coffee")]
+        text = screen_text(pilot.app)
+        assert "diary 2026-07-21 12:00#2" in text and "append-only" in text
+        backlinks = pilot.app.query_one("#item-backlinks", OptionList)
+        backlinks.focus()
+        backlinks.highlighted = 2
+        await pilot.press("enter")  # opens the day at that entry
+        assert await wait_for(pilot, lambda: view.shown == ("day", "2026-07-21", "12:00#2"))
+
+
+async def test_rename_says_the_diary_links_will_dangle_and_leaves_the_diary_untouched(memory_dir: Path) -> None:
+    diary_links_alice(memory_dir)
+    before = diary_bytes(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "people", "Alice")
+        await pilot.press("r", "end", *"-b", "enter")
+        text = await confirm_text(pilot)
+        assert "1 item links to people:Alice. Rewrite those links to people:Alice-b?" in text
+        assert "2 diary entries link to it too; the diary is append-only" in text
+        assert "diary 2026-07-21 12:00#2" in text
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("people", "Alice-b"))
+    assert "[[people:Alice-b]]" in MemoryStore(memory_dir).get("preferences", "coffee").content
+    assert diary_bytes(memory_dir) == before  # never rewritten
+
+
+async def test_a_move_with_only_diary_links_asks_first_and_escape_moves_nothing(memory_dir: Path) -> None:
+    diary_links_alice(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "notes", "oolong")
+        await pilot.press("m", *"teas", "enter")
+        text = await confirm_text(pilot)
+        assert "Move notes:oolong to teas:oolong?" in text
+        assert "1 diary entry links to it; the diary is append-only, so its link is never rewritten" in text
+        assert "diary 2026-07-21 13:00" in text
+        await pilot.press("n")
+        await pilot.pause()
+        assert MemoryStore(memory_dir).get("notes", "oolong") is not None  # not moved
+        await pilot.press("m", *"teas", "enter")
+        await confirm_text(pilot)
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("teas", "oolong"))
+
+
+async def test_delete_lists_the_diary_entries_whose_links_will_dangle(memory_dir: Path) -> None:
+    diary_links_alice(memory_dir)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "notes", "oolong")
+        await pilot.press("d")
+        text = await confirm_text(pilot)
+        assert "1 diary entry links to it; the diary is append-only" in text
+        assert "diary 2026-07-21 13:00" in text and "Delete, leave links dangling" in text
+        await pilot.press("n")
+
+
+def test_the_catalogue_follows_a_new_diary_entry_and_a_gone_day(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("people", "Alice", "Colleague.")
+    catalogue = Catalogue.build(store)
+    assert catalogue.diary_backlinks_of("people", "Alice") == []
+    store.diary.append("Saw [[people:Alice]].", date="2026-07-21", time="09:00")
+    store.diary.append("Saw [[people:Alice]] again.", date="2026-07-21", time="09:00")
+    catalogue = catalogue.updated(store, dates={"2026-07-21"})
+    assert catalogue.diary_backlinks_of("people", " Alice ") == [("2026-07-21", "09:00"), ("2026-07-21", "09:00#2")]
+    assert Catalogue.build(store).diary_backlinks_of("people", "Alice") == catalogue.diary_backlinks_of("people", "Alice")
+    store.diary.path("2026-07-21").unlink()
+    assert catalogue.updated(store, dates={"2026-07-21"}).diary_backlinks_of("people", "Alice") == []
+    assert catalogue.backlinks_of("people", "Alice") == []  # the wiki's own list stays the wiki's

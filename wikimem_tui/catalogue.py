@@ -9,6 +9,13 @@ read_file_blocks`, the files the store writes) gives its names from its
 heading lines and its links from one regex pass over its bytes; anything
 else is read through the store's parser, which stays the reference (oracle
 tests hold both equal).
+
+Diary entries link too (``[[people:priya]]`` in what the agent noted), and
+they are listed wherever backlinks are (``diary_backlinks_of``), apart from
+the wiki's: a rename, move or delete can rewrite a wiki item's links but
+never a diary entry's (the diary is append-only evidence), so those links
+will dangle and the app says so. A day is parsed only when its bytes hold
+``[[``; an entry is named by its ``HH:MM[#n]`` (``wikimem.diary_id``).
 """
 
 from __future__ import annotations
@@ -21,9 +28,11 @@ from typing import Any
 from wikimem import MemoryStore
 from wikimem.loader import block_names, read_file_blocks
 
-__all__ = ["Catalogue", "Key", "norm", "read_file"]
+__all__ = ["Catalogue", "DiaryKey", "Key", "norm", "read_day", "read_file"]
 
 Key = tuple[str, str]
+#: ``(date, HH:MM[#n])``: one diary entry (``EntryId.key``; two entries of a minute differ).
+DiaryKey = tuple[str, str]
 
 # wikimem.links' pattern, on bytes: neither part holds "[", "]", ":" or a
 # newline (all ASCII, so UTF-8 bytes match exactly where the text does).
@@ -72,6 +81,18 @@ def read_file(store: Any, file: str) -> tuple[list[str], dict[str, list[Key]]]:
     return names, links
 
 
+def read_day(store: Any, date: str) -> dict[str, list[Key]]:
+    """Each linking entry of the diary day ``date`` (by ``HH:MM[#n]``) and its link targets, in order."""
+    try:
+        data = store.diary.path(date).read_bytes()
+    except (OSError, ValueError):
+        return {}
+    if b"[[" not in data:
+        return {}
+    return {entry.entry_id.key: [(ln.file, norm(ln.name)) for ln in entry.links]
+            for entry in store.diary.day(date) if entry.links}
+
+
 def _link(backlinks: dict[Key, list[Key]], owned: set[Key], file: str, per_item: dict[str, list[Key]]) -> None:
     """Add one file's items as sources of their targets' backlinks.
 
@@ -103,6 +124,12 @@ def _unlink(backlinks: dict[Key, list[Key]], owned: set[Key], file: str, per_ite
                 owned.discard(target)
 
 
+def _diary_order(key: DiaryKey) -> tuple[str, str, int]:
+    """Chronological: day, minute, ordinal (``14:30`` < ``14:30#2`` < ``14:30#10``)."""
+    time, _, ordinal = key[1].partition("#")
+    return (key[0], time, int(ordinal) if ordinal.isdigit() else 1)
+
+
 @dataclass(frozen=True)
 class Catalogue:
     """Derived, read-only view of what the store holds: names, counts, link graph.
@@ -119,6 +146,10 @@ class Catalogue:
     links: dict[str, dict[str, list[Key]]] = field(default_factory=dict)
     backlinks: dict[Key, list[Key]] = field(default_factory=dict)
     diary_counts: dict[str, int] = field(default_factory=dict)
+    #: date -> entry ``HH:MM[#n]`` -> its link targets (only entries that link).
+    diary_links: dict[str, dict[str, list[Key]]] = field(default_factory=dict)
+    #: target -> the diary entries ``(date, HH:MM[#n])`` linking to it (kept apart: they are never rewritten).
+    diary_backlinks: dict[Key, list[DiaryKey]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, store: MemoryStore) -> Catalogue:
@@ -154,11 +185,22 @@ class Catalogue:
                 if file_links:
                     links[file] = file_links
                     _link(backlinks, owned, file, file_links)
-        wanted = set(dates) | (diary_counts.keys() - known_days)
+        wanted = set(dates) | (diary_counts.keys() - known_days) | (self.diary_links.keys() - known_days)
         for date in wanted:
             diary_counts.pop(date, None)
         diary_counts.update(store.diary.counts(sorted(wanted & known_days)))
-        return Catalogue(dict(sorted(names.items())), links, backlinks, dict(sorted(diary_counts.items())))
+        diary_links = {} if full else dict(self.diary_links)
+        diary_backlinks = {} if full else dict(self.diary_backlinks)
+        day_owned: set[Key] = set()
+        for date in wanted:
+            # The same reverse-map bookkeeping as a RecallFile's, with the day as the "file".
+            _unlink(diary_backlinks, day_owned, date, diary_links.pop(date, {}))  # type: ignore[arg-type]
+            day_links = read_day(store, date) if date in known_days else {}
+            if day_links:
+                diary_links[date] = day_links
+                _link(diary_backlinks, day_owned, date, day_links)  # type: ignore[arg-type]
+        return Catalogue(dict(sorted(names.items())), links, backlinks, dict(sorted(diary_counts.items())),
+                         diary_links, diary_backlinks)
 
     def links_of(self, file: str, name: str) -> list[Key]:
         """``file:name``'s link targets, in order (``[]`` when it has none or is unknown)."""
@@ -175,6 +217,15 @@ class Catalogue:
     def backlinks_of(self, file: str, name: str) -> list[Key]:
         """Items whose content links to ``file:name``, in file order."""
         return sorted(self.backlinks.get((file, norm(name)), []))
+
+    def diary_backlinks_of(self, file: str, name: str) -> list[DiaryKey]:
+        """Diary entries ``(date, HH:MM[#n])`` whose text links to ``file:name``, oldest first.
+
+        Listed beside :meth:`backlinks_of` wherever backlinks are, never
+        merged into it: a rename or move rewrites the wiki's links, while
+        the diary is append-only, so these links dangle afterwards.
+        """
+        return sorted(self.diary_backlinks.get((file, norm(name)), []), key=_diary_order)
 
     def all_items(self) -> list[Key]:
         """Every ``(file, name)`` in file order."""

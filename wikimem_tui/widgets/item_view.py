@@ -6,7 +6,9 @@ then styled by span: wiki-links are found as candidates and confirmed by
 only needs positions). A resolved link is underlined and clickable (the
 click action carries an index into ``self.links``, never the untrusted name),
 a dangling one is marked. Backlinks come from the ``Catalogue``'s reverse
-map, built off the UI thread once per store change.
+map, built off the UI thread once per store change: the items linking here,
+then the diary entries linking here, each of those saying that the diary is
+append-only (a rename, move or delete leaves its link dangling).
 
 Curation state is shown where the text is read: the derived badge
 (``badges.badge_for``: written from recall answers, not independent
@@ -28,13 +30,16 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links, review_reasons
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.messages import OpenItem
+from wikimem_tui.catalogue import Catalogue, DiaryKey
+from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.safe import safe_line, safe_text
 from wikimem_tui.widgets.badges import badge_for
 from wikimem_tui.words import count
 
-__all__ = ["ItemView", "render_content", "provenance"]
+__all__ = ["DIARY_LINK_NOTE", "ItemView", "diary_label", "render_content", "provenance"]
+
+#: Said next to every diary entry listed as linking to an item (the view, delete, rename and move).
+DIARY_LINK_NOTE = "append-only: never rewritten"
 
 _CANDIDATE_RE = re.compile(r"\[\[[^\[\]\n]*\]\]")
 
@@ -90,6 +95,14 @@ def review_banner(content: str) -> Text | None:
     return text
 
 
+def diary_label(key: DiaryKey, *, note: bool = True) -> Text:
+    """``diary 2026-07-21 14:30#2`` (literal), with :data:`DIARY_LINK_NOTE` after it unless ``note`` is off."""
+    text = safe_line(f"diary {key[0]} {key[1]}")
+    if note:
+        text.append(f"  ({DIARY_LINK_NOTE})", style="dim italic")
+    return text
+
+
 def _key_label(file: str, name: str) -> Text:
     text = safe_line(file, "bold")
     text.append(":")
@@ -133,6 +146,8 @@ class ItemView(VerticalScroll):
         """Links in the shown content, in order (click actions index into it)."""
         self.backlinks: list[tuple[str, str]] = []
         """Items linking here, as shown in the backlinks list."""
+        self.diary_backlinks: list[DiaryKey] = []
+        """Diary entries ``(date, HH:MM[#n])`` linking here, listed after the items."""
         self._link_targets: list[WikiLink] = []
 
     def compose(self) -> ComposeResult:
@@ -158,7 +173,8 @@ class ItemView(VerticalScroll):
         banner.set_class(review is not None, "shown")
         self.query_one("#item-body", Static).update(body)
 
-    def _set_lists(self, links: list[WikiLink], catalogue: Catalogue | None, backlinks: list[tuple[str, str]]) -> None:
+    def _set_lists(self, links: list[WikiLink], catalogue: Catalogue | None, backlinks: list[tuple[str, str]],
+                   diary_backlinks: list[DiaryKey] | None = None) -> None:
         links = list(dict.fromkeys(links))
         self._link_targets = links
         link_list = self.query_one("#item-links", OptionList)
@@ -173,11 +189,14 @@ class ItemView(VerticalScroll):
         back_list.clear_options()
         for file, name in backlinks:
             back_list.add_option(Option(_key_label(file, name)))
-        self.backlinks = backlinks
+        diary_backlinks = diary_backlinks or []
+        for key in diary_backlinks:
+            back_list.add_option(Option(diary_label(key)))
+        self.backlinks, self.diary_backlinks = backlinks, diary_backlinks
         for option_list in (link_list, back_list):
             if option_list.option_count:
                 option_list.highlighted = 0
-        for widget_id, items in (("links", links), ("backlinks", backlinks)):
+        for widget_id, items in (("links", links), ("backlinks", [*backlinks, *diary_backlinks])):
             self.query_one(f"#{widget_id}-title").display = bool(items)
             self.query_one(f"#item-{widget_id}").display = bool(items)
 
@@ -198,13 +217,14 @@ class ItemView(VerticalScroll):
         self.links = []
         body = render_content(item.content, catalogue, self.links)
         backlinks = catalogue.backlinks_of(item.file, item.name) if catalogue else []
+        diary_backlinks = catalogue.diary_backlinks_of(item.file, item.name) if catalogue else []
         title = _key_label(item.file, item.name)
         badge = badge_for(item.content)
         if badge is not None:
             title.append("  ")
             title.append_text(badge)
         self._set(title, provenance(item), body, review_banner(item.content))
-        self._set_lists(self.links, catalogue, backlinks)
+        self._set_lists(self.links, catalogue, backlinks, diary_backlinks)
         if home:
             self.scroll_home(animate=False)
 
@@ -285,5 +305,8 @@ class ItemView(VerticalScroll):
     @on(OptionList.OptionSelected, "#item-backlinks")
     def _backlink_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if 0 <= event.option_index < len(self.backlinks):
-            self.post_message(OpenItem(*self.backlinks[event.option_index]))
+        index = event.option_index
+        if 0 <= index < len(self.backlinks):
+            self.post_message(OpenItem(*self.backlinks[index]))
+        elif 0 <= index - len(self.backlinks) < len(self.diary_backlinks):
+            self.post_message(OpenDiaryDay(*self.diary_backlinks[index - len(self.backlinks)]))

@@ -26,6 +26,7 @@ from wikimem_tui.safe import safe_line
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.dialogs import move_form, new_file_form, new_item_form, rename_form
 from wikimem_tui.screens.promote import PromoteScreen
+from wikimem_tui.widgets.item_view import diary_label
 
 if TYPE_CHECKING:
     from wikimem_tui.widgets.editor import ItemEditor
@@ -41,6 +42,13 @@ def address(file: str, name: str, style: str = "bold") -> Text:
 
 def _items_link(count: int) -> str:
     return "1 item links" if count == 1 else f"{count} items link"
+
+
+def _diary_dangles(count: int, *, also: bool) -> str:
+    """The sentence every diary backlink list carries: those links are not rewritten."""
+    who = "1 diary entry links" if count == 1 else f"{count} diary entries link"
+    return (f"{who} to it{' too' if also else ''}; the diary is append-only, so "
+            f"{'its link is' if count == 1 else 'their links are'} never rewritten and will dangle.")
 
 
 class ItemWrites(Widget):
@@ -141,22 +149,34 @@ class ItemWrites(Widget):
         if values is not None and values["file"] != item.file:
             await self._relocate(item, values["file"], item.name)
 
-    def _backlink_lines(self, item: RecallItem) -> list[Text]:
-        backlinks = self.catalogue.backlinks_of(item.file, item.name) if self.catalogue else []
-        return [address(file, name, "") for file, name in backlinks]
+    def _backlink_lines(self, item: RecallItem) -> tuple[list[Text], list[Text]]:
+        """The items, then the diary entries, linking to ``item`` (one line each)."""
+        catalogue = self.catalogue
+        backlinks = catalogue.backlinks_of(item.file, item.name) if catalogue else []
+        diary = catalogue.diary_backlinks_of(item.file, item.name) if catalogue else []
+        return [address(file, name, "") for file, name in backlinks], [diary_label(key) for key in diary]
 
     async def _relocate(self, item: RecallItem, new_file: str, new_name: str) -> None:
-        lines = self._backlink_lines(item)
+        lines, diary = self._backlink_lines(item)
         rewrite = False
         if lines:
             message = Text(f"{_items_link(len(lines))} to ")
             message.append_text(address(item.file, item.name))
             message.append(". Rewrite those links to ").append_text(address(new_file, new_name)).append("?")
+            if diary:
+                message.append(f"\n{_diary_dangles(len(diary), also=True)}")
             answer = await self.app.push_screen_wait(
-                ConfirmScreen(message, yes="Rewrite links", no="Keep links", details=lines))
+                ConfirmScreen(message, yes="Rewrite links", no="Keep links", details=lines + diary))
             if answer is None:  # escape: no move at all
                 return
             rewrite = answer
+        elif diary:  # nothing to rewrite, but links that will dangle: say so before moving
+            verb = "Rename" if new_file == item.file else "Move"
+            message = Text(f"{verb} ").append_text(address(item.file, item.name)).append(" to ")
+            message.append_text(address(new_file, new_name)).append(f"?\n{_diary_dangles(len(diary), also=False)}")
+            if not await self.app.push_screen_wait(
+                    ConfirmScreen(message, yes=f"{verb}, leave diary links dangling", details=diary)):
+                return
         # In a thread: rewriting links re-reads every RecallFile, seconds on a 100k store.
         job = partial(self.backend.relocate, item.file, item.name, new_file, new_name,
                       expected=item.content, rewrite_links=rewrite)
@@ -176,14 +196,17 @@ class ItemWrites(Widget):
         item = self._shown_item()
         if item is None:
             return
-        lines = self._backlink_lines(item)
+        lines, diary = self._backlink_lines(item)
         message = Text("Delete ").append_text(address(item.file, item.name)).append("?")
         yes = "Delete"
         if lines:
             message.append(f"\n{_items_link(len(lines))} to it; their links will dangle (shown as missing):")
+        if diary:
+            message.append(f"\n{_diary_dangles(len(diary), also=bool(lines))}")
+        if lines or diary:
             yes = "Delete, leave links dangling"
         message.append("\nThe journal keeps a record; ctrl+z undoes it.", style="dim")
-        if not await self.app.push_screen_wait(ConfirmScreen(message, yes=yes, details=lines)):
+        if not await self.app.push_screen_wait(ConfirmScreen(message, yes=yes, details=lines + diary)):
             return
         try:
             self.backend.delete(item.file, item.name, expected=item.content)
