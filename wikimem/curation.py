@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
-from wikimem.diary_id import EntryId, ordinals, split_ordinal
+from wikimem.diary_id import EntryId, EntryRef, entry_ref, ordinals
 from wikimem.evidence import Evidence, EvidenceLine, find_evidence, is_derived, strip_derived
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.names import normalize_item_name, validate_date
@@ -58,8 +58,7 @@ __all__ = [
 Source = Union["Snapshot", "MemoryStore", str, "os.PathLike[str]"]
 #: ``("diary", date, HH:MM[#n])`` or ``("wiki", file, name)``: a node of the evidence graph.
 Node = tuple[str, str, str]
-#: A diary entry as a caller names it: an ``EntryId``, or ``(date, HH:MM)`` / ``(date, HH:MM, ordinal)``.
-EntryRef = Union[EntryId, tuple[str, str], tuple[str, str, int]]
+
 
 #: A review mark line; group 1 is the reason.
 REVIEW_RE = re.compile(r"^[ \t]*<!--\s*wikimem-review:\s*(.*?)\s*-->[ \t]*$", re.M)
@@ -96,20 +95,6 @@ def _recall(file: str, item: ItemFacts) -> RecallItem:
 
 def _entry(date: str, item: ItemFacts, ordinal: int = 1) -> DiaryItem:
     return DiaryItem(date, item.name, item.content, item.owner, item.source_conv, item.ts, ordinal)
-
-
-def entry_ref(entry: EntryRef) -> EntryId:
-    """``entry`` as an :class:`EntryId`.
-
-    A ``(date, HH:MM)`` pair is the minute's first entry; its time may carry
-    the ordinal as written (``(date, "14:30#2")``, an ``EntryId.key``).
-    """
-    if isinstance(entry, EntryId):
-        return entry
-    if len(entry) == 2:
-        time, ordinal = split_ordinal(entry[1]) if "#" in entry[1] else (entry[1], 1)
-        return EntryId(entry[0], time, ordinal)
-    return EntryId(entry[0], entry[1], entry[2])  # type: ignore[misc]
 
 
 def diary_node(entry: EntryId) -> Node:

@@ -30,10 +30,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Union
 
 from wikimem.names import validate_date, validate_time
 
-__all__ = ["EntryId", "ordinals", "parse_entry_id", "split_ordinal"]
+__all__ = ["EntryId", "EntryRef", "entry_ref", "ordinals", "parse_entry_id", "split_ordinal"]
 
 _ORDINAL_RE = re.compile(r"(.*?)#([0-9]+)")
 
@@ -85,6 +86,24 @@ def parse_entry_id(text: str) -> EntryId:
         raise ValueError(f"invalid diary entry {text!r}: expected 'YYYY-MM-DD HH:MM' or 'YYYY-MM-DD HH:MM#n'")
     time, ordinal = split_ordinal(parts[1])
     return EntryId(validate_date(parts[0]), time, ordinal)
+
+
+#: A diary entry as a caller names it: an ``EntryId``, or ``(date, HH:MM[#n])`` / ``(date, HH:MM, ordinal)``.
+EntryRef = Union[EntryId, tuple[str, str], tuple[str, str, int]]
+
+
+def entry_ref(entry: EntryRef) -> EntryId:
+    """``entry`` as an :class:`EntryId`.
+
+    A ``(date, HH:MM)`` pair is the minute's first entry; its time may carry
+    the ordinal as written (``(date, "14:30#2")``, an ``EntryId.key``).
+    """
+    if isinstance(entry, EntryId):
+        return entry
+    if len(entry) == 2:
+        time, ordinal = split_ordinal(entry[1]) if "#" in entry[1] else (entry[1], 1)
+        return EntryId(entry[0], time, ordinal)
+    return EntryId(entry[0], entry[1], entry[2])  # type: ignore[misc]
 
 
 def ordinals(headings: Iterable[str]) -> list[int]:
