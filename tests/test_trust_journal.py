@@ -55,3 +55,38 @@ def test_a_write_that_makes_no_progress_is_a_full_disk_not_a_silent_success(
         journal.append("add", file="notes", name="a")
     monkeypatch.undo()
     assert journal.path.read_bytes() == b""
+
+
+# -- finding 6: the item's owner stays the owner; who acted is ``by`` ------------------------------
+
+
+def test_every_line_of_a_rename_a_move_and_a_remove_names_the_items_owner_and_who_acted(tmp_path: Path) -> None:
+    from wikimem import MemoryStore
+
+    store = MemoryStore(tmp_path)
+    store.add("notes", "a", "the item", owner="agent:a", source_conv="conv-1")
+    store.add("people", "linker", "see [[notes:a]]", owner="agent:b")
+    start = len(store.journal.entries())
+    store.move("notes", "a", new_name="renamed", owner="tui:me")  # ``owner=`` of move is who acted
+    store.move("notes", "renamed", new_file="archive", by="tui:me")
+    store.remove("archive", "renamed", owner="tui:me")
+    lines = store.journal.entries()[start:]
+    assert [(e["action"], e["file"], e["item"], e.get("owner"), e.get("by")) for e in lines] == [
+        ("add", "notes", "renamed", "agent:a", "tui:me"),
+        ("remove", "notes", "a", "agent:a", "tui:me"),
+        ("update", "people", "linker", "agent:b", "tui:me"),  # the linking item's own owner
+        ("add", "archive", "renamed", "agent:a", "tui:me"),
+        ("update", "people", "linker", "agent:b", "tui:me"),
+        ("remove", "notes", "renamed", "agent:a", "tui:me"),
+        ("remove", "archive", "renamed", "agent:a", "tui:me"),
+    ]
+
+
+def test_a_remove_without_an_actor_still_names_the_items_owner(tmp_path: Path) -> None:
+    from wikimem import MemoryStore
+
+    store = MemoryStore(tmp_path)
+    store.add("notes", "a", "x", owner="agent:a")
+    store.remove("notes", "a")
+    last = store.journal.entries()[-1]
+    assert (last["action"], last.get("owner"), "by" in last) == ("remove", "agent:a", False)

@@ -10,6 +10,10 @@ RecallFile: ``os.replace`` swaps the inode of the file written, and writes
 are short enough that store-wide serialization costs nothing noticeable.
 Windows cannot lock a directory handle, so it locks a byte of
 ``.wikimem.lock`` (deleting an open file is refused there anyway).
+
+Taking the lock is also where a half-done multi-file write of a killed
+process is rolled back (``wikimem.intent.recover``): every writer passes
+here before it reads what it is about to change.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+
+from wikimem.intent import recover
 
 __all__ = ["LOCK_NAME", "store_lock"]
 
@@ -50,6 +56,7 @@ def store_lock(root: Path) -> Iterator[None]:
         _lock(fd)
         setattr(_held, key, 1)
         try:
+            recover(root)
             yield
         finally:
             setattr(_held, key, 0)
