@@ -212,3 +212,14 @@ def test_an_item_added_to_a_kept_prose_only_file_joins_the_prose(tmp_path: Path)
     path = plant(tmp_path, "wiki/notes.md", b"# notes\n\nprose\n")
     store.add("notes", "a", "x", ts=TS)
     assert path.read_bytes() == b"# notes\n\nprose\n\n## a\n\nx\n\n<!-- wikimem: ts=2026-07-10T03:00:00+00:00 -->\n"
+
+
+@pytest.mark.parametrize("line", ["<<<<<<< HEAD", ">>>>>>> feature/x", "<<<<<<<"])
+def test_content_that_would_plant_a_conflict_marker_is_refused_before_it_makes_the_file_unwritable(
+    tmp_path: Path, line: str
+) -> None:
+    store = MemoryStore(tmp_path)
+    with pytest.raises(ValueError, match="git conflict marker"):
+        store.add("notes", "a", f"text\n{line}\nmore", ts=TS)
+    assert not (tmp_path / "wiki").exists()
+    store.add("notes", "a", "<<<<<<<< eight is not a marker\n======= nor is this", ts=TS)

@@ -50,7 +50,9 @@ __all__ = [
 ]
 
 _BOM = b"\xef\xbb\xbf"
-_HEADING = re.compile(rb"(?<=[\r\n])## ")
+# A line break then "## ": the block starts after the break. (A lookbehind
+# would test every byte; a literal-led pattern lets the engine skip ahead.)
+_HEADING = re.compile(rb"[\r\n]## ")
 _EOL = re.compile(rb"\r\n|\r|\n")
 _MARKER = re.compile(rb"^(?:<{7}|>{7})(?: |$)|^={7}$")
 _TRAILING_EOLS = re.compile(rb"(?:\r\n|\r|\n)+$")
@@ -99,6 +101,7 @@ class RawFile:
     preamble: bytes | None
     blocks: list[RawBlock] = field(default_factory=list)
     origin: bytes | None = None
+    _eol: bytes | None = field(default=None, repr=False, compare=False)
 
     def data(self) -> bytes | None:
         """The file's bytes now (``None``: absent)."""
@@ -108,8 +111,10 @@ class RawFile:
 
     def eol(self) -> bytes:
         """The line ending a rendered block uses: the file's first one (``\\n`` for a new file)."""
-        match = _EOL.search(self.data() or b"")
-        return match.group() if match else b"\n"
+        if self._eol is None:
+            match = _EOL.search(self.origin or self.data() or b"")
+            self._eol = match.group() if match else b"\n"
+        return self._eol
 
     def indexes(self, heading: str) -> list[int]:
         """Positions of the blocks named ``heading`` (several when it is repeated)."""
@@ -126,7 +131,7 @@ def split_raw(data: bytes | None) -> RawFile:
     start = 0
     while data.startswith(_BOM, start):  # parse_blocks strips every leading BOM
         start += len(_BOM)
-    cuts = [m.start() for m in _HEADING.finditer(data, start)]
+    cuts = [m.start() + 1 for m in _HEADING.finditer(data, start)]
     if data.startswith(b"## ", start):
         cuts.insert(0, start)
     preamble = data[: cuts[0]] if cuts else data
@@ -171,29 +176,27 @@ def problems(raw: RawFile, headings: Iterable[str] | None, *, unique: bool = Tru
     nothing they did not address (a repeated heading still refuses it: which
     one?).
     """
-    data = raw.data() or b""
     out: list[str] = []
-    markers = conflict_marker_lines(data)
+    markers = conflict_marker_lines(raw.data() or b"")
     if markers:
         out.append(f"it holds git conflict markers (lines {_numbers(markers)}): the file is mid-merge")
     wanted = None if headings is None else set(headings)
-    seen: set[str] = set()
-    for i, block in enumerate(raw.blocks):
-        heading = block.heading
-        if wanted is not None and heading not in wanted:
-            continue
-        where = raw.indexes(heading)
-        if unique and len(where) > 1 and heading not in seen:
-            seen.add(heading)
-            lines = [_line_of(raw, j) for j in where]
-            out.append(f"repeated headings: {heading!r} heads {len(where)} blocks (lines {_numbers(lines)}), "
+    where: dict[str, list[int]] = {}
+    for i, block in enumerate(raw.blocks):  # one pass: a RecallFile may hold thousands of blocks
+        if wanted is None or block.heading in wanted:
+            where.setdefault(block.heading, []).append(i)
+    for heading, indexes in where.items():
+        if unique and len(indexes) > 1:
+            lines = [_line_of(raw, j) for j in indexes]
+            out.append(f"repeated headings: {heading!r} heads {len(indexes)} blocks (lines {_numbers(lines)}), "
                        "and a write cannot tell which one is meant; merge or rename them")
-        try:
-            block.raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = _line_of(raw, i) + len(_lines(block.raw[: exc.start])) - 1
-            out.append(f"the block {heading!r} holds bytes that are not UTF-8 (line {line}): "
-                       "a write would turn them into U+FFFD; fix the encoding")
+        for i in indexes:
+            try:
+                raw.blocks[i].raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                line = _line_of(raw, i) + len(_lines(raw.blocks[i].raw[: exc.start])) - 1
+                out.append(f"the block {heading!r} holds bytes that are not UTF-8 (line {line}): "
+                           "a write would turn them into U+FFFD; fix the encoding")
     return out
 
 
