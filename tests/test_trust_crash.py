@@ -236,3 +236,27 @@ def test_a_write_that_raised_on_a_full_disk_did_not_land_even_while_the_disk_sta
         assert_links_resolve(store)
         n += 1
     assert n > (1 if op == "journal append" else 2)  # every write of it failed once: the file(s) and the journal
+
+
+def test_a_file_edited_by_hand_after_the_kill_is_never_overwritten_by_the_recovery(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    steps = _steps_of_a_move(tmp_path)
+    root = tmp_path / "edited"
+    seed(root)
+    proc = _context().Process(target=_die_at, args=(str(root), steps.index("file-2-written") + 1))
+    proc.start()
+    proc.join(timeout=120)
+    assert (root / INTENT_DIR / "record.json").exists()
+    archive = root / "wiki" / "archive.md"
+    archive.write_bytes(archive.read_bytes() + b"\n## by hand\n\nwritten after the kill\n")
+    before = {k: v for k, v in tree(root).items() if not k.startswith(INTENT_DIR)}
+    with caplog.at_level("WARNING", logger="wikimem"):
+        MemoryStore(root).add("scratch", "after", "a later write", ts=TS)
+    after = {k: v for k, v in tree(root).items() if not k.startswith(".wikimem-intent") and "scratch" not in k
+             and k != "journal.jsonl"}
+    assert after == {k: v for k, v in before.items() if k != "journal.jsonl"}  # nothing rolled back, nothing lost
+    assert any("wiki/archive.md" in r.getMessage() and "left as it is" in r.getMessage() for r in caplog.records)
+    assert not (root / INTENT_DIR).exists()
+    assert [p.name for p in root.iterdir() if p.name.endswith(".unresolved")]  # the record is kept for a person
+    assert len(homes(MemoryStore(root))) >= 1
