@@ -103,12 +103,20 @@ def test_repeated_heading_in_wiki_reads_last_occurrence(store: MemoryStore) -> N
     assert store.get("notes", "a").content == "second"  # type: ignore[union-attr]
 
 
-def test_repeated_heading_in_wiki_collapses_on_next_write(store: MemoryStore) -> None:
-    path = write_wiki(store.root, "notes", "# notes\n\n## a\n\nfirst\n\n## a\n\nsecond\n")
+def test_repeated_heading_in_wiki_survives_a_write_to_another_item_and_refuses_one_to_itself(
+    store: MemoryStore,
+) -> None:
+    # SPEC §5 (issue 13) overrides §1's "collapses on the next write": no
+    # write may change a block it does not address.
+    from wikimem import LossyWriteError
+
+    before = b"# notes\n\n## a\n\nfirst\n\n## a\n\nsecond\n"
+    path = write_wiki(store.root, "notes", before)
     store.add("notes", "c", "new", ts=SEED_TS)
-    text = path.read_text(encoding="utf-8")
-    assert text.count("## a\n") == 1
-    assert "first" not in text and "second" in text
+    assert path.read_bytes().startswith(before)
+    with pytest.raises(LossyWriteError, match="'a' heads 2 blocks"):
+        store.add("notes", "a", "third", ts=SEED_TS)
+    assert path.read_bytes().startswith(before)
 
 
 def test_invalid_utf8_is_decoded_with_replacement_characters(store: MemoryStore) -> None:

@@ -174,11 +174,13 @@ def test_journal_ts_is_the_time_of_the_mutation_not_the_items_ts(store: MemorySt
     assert store.journal.entries()[0]["ts"] > "2020"
 
 
-def test_remove_journals_the_owner_when_given(store: MemoryStore) -> None:
-    store.add("notes", "a", "1", ts=TS)
+def test_remove_journals_the_items_owner_and_who_removed_it_as_by(store: MemoryStore) -> None:
+    # Issue 13, finding 6: the journal's owner is the item's; who acted is ``by``.
+    store.add("notes", "a", "1", owner="agent:a", ts=TS)
     store.remove("notes", "a", owner="user:xnne")
     entry = store.journal.entries()[-1]
-    assert (entry["action"], entry["file"], entry["item"], entry["owner"]) == ("remove", "notes", "a", "user:xnne")
+    assert (entry["action"], entry["file"], entry["item"], entry["owner"], entry["by"]) == (
+        "remove", "notes", "a", "agent:a", "user:xnne")
     assert "source_conv" not in entry
 
 

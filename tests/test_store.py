@@ -174,11 +174,18 @@ def test_removing_the_last_item_deletes_the_file(store: MemoryStore) -> None:
     assert store.files() == []
 
 
-def test_removing_a_repeated_heading_removes_every_copy(store: MemoryStore) -> None:
+def test_removing_a_repeated_heading_is_refused_and_writes_nothing(store: MemoryStore) -> None:
+    # Issue 13 (SPEC §5): which of the two did the caller mean? Removing
+    # both dropped a block nobody saw (the wiki shows the last one).
+    from wikimem import LossyWriteError
+
     (store.root / "wiki").mkdir(parents=True)
-    (store.root / "wiki" / "notes.md").write_text("## a\n\none\n\n## b\n\nx\n\n## a\n\ntwo\n", encoding="utf-8")
-    assert store.remove("notes", "a") is True
-    assert [item.name for item in store.items("notes")] == ["b"]
+    path = store.root / "wiki" / "notes.md"
+    path.write_text("## a\n\none\n\n## b\n\nx\n\n## a\n\ntwo\n", encoding="utf-8")
+    before = path.read_bytes()
+    with pytest.raises(LossyWriteError, match=r"'a' heads 2 blocks \(lines 1, 9\)"):
+        store.remove("notes", "a")
+    assert path.read_bytes() == before
 
 
 @pytest.mark.parametrize(("file", "name"), [("notes", "missing"), ("missing", "a")])

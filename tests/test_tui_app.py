@@ -103,7 +103,7 @@ async def test_chinese_item_renders(backend) -> None:
 # -- writes ------------------------------------------------------------------------------
 
 
-async def test_delete_asks_then_removes_the_item_with_the_apps_owner(backend, memory_dir) -> None:
+async def test_delete_asks_then_removes_the_item_and_journals_the_app_as_by(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
@@ -112,7 +112,8 @@ async def test_delete_asks_then_removes_the_item_with_the_apps_owner(backend, me
         await pilot.pause()
     assert MemoryStore(memory_dir).get("preferences", "tea") is None
     last = journal(memory_dir)[-1]
-    assert (last["action"], last["item"], last["owner"]) == ("remove", "tea", "tui:test")
+    # issue 13, finding 6: the item's owner stays the owner; the app is who acted
+    assert (last["action"], last["item"], last["owner"], last["by"]) == ("remove", "tea", "agent", "tui:test")
 
 
 async def test_rename_of_an_item_nobody_links_to_asks_nothing(backend, memory_dir) -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from wikimem.diary import Diary
 from wikimem.evidence import DERIVED_MARKER, Evidence, is_derived, mark_derived, parse_evidence
-from wikimem.errors import ConflictError
+from wikimem.errors import ConflictError, LossyWriteError
 from wikimem.journal import Journal
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     )
     from wikimem.drift import accept_current_state
     from wikimem.lint import Finding, Linter, LintReport, Location
+    from wikimem.splice import BlockEdit
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.reviewed import dismiss, undismiss
 
@@ -71,10 +72,13 @@ _LAZY = {
     "dismiss": "wikimem.reviewed",
     "undismiss": "wikimem.reviewed",
     "accept_current_state": "wikimem.drift",
+    # what a write changed, byte for byte (undo hands it to MemoryStore.revert)
+    "BlockEdit": "wikimem.splice",
 }
 
 __all__ = [
     "ConflictError",
+    "LossyWriteError",
     "DIARY_PROMPT",
     "DIARY_TOOL_DESCRIPTION",
     "LLM",
@@ -121,6 +125,8 @@ __all__ = [
     "undismiss",
     # a file's change signature, shared by the store, lint and the app
     "path_stat",
+    # what a write changed, byte for byte
+    "BlockEdit",
 ]
 
 

@@ -3,26 +3,26 @@
 One parser and one renderer for ``## heading`` / content / metadata comment,
 so the wiki and the diary cannot drift apart. Reads are tolerant: a
 hand-edited or damaged file (invalid UTF-8, CRLF, a BOM, prose before the
-first heading, a malformed comment) never raises. Writes are strict and
-atomic: the whole file goes to a temp file in the same directory, is fsynced
-and moved into place with ``os.replace``, so a killed process leaves the old
-file or the new one, never a torn one. Read-modify-write cycles of different
-processes are serialized by an advisory lock on one file per store.
+first heading, a malformed comment) never raises. Writes are strict: the
+renderer here makes the bytes of the one block a write addresses, and
+``wikimem.splice`` puts them between the untouched bytes of every other
+block; ``wikimem.durable`` replaces the file atomically and
+``wikimem.lock`` serializes writers.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import re
-import tempfile
-import threading
-from collections.abc import Iterator
-from typing import BinaryIO
 from dataclasses import dataclass
 from pathlib import Path
 
+# The write side lives in its own modules; re-exported here because the
+# vector cache, lint and the baseline import them from this one.
+from wikimem.durable import atomic_write, atomic_writer, fsync_dir
+from wikimem.lock import LOCK_NAME, store_lock
+
 __all__ = [
+    "LOCK_NAME",
     "Block",
     "ParsedFile",
     "atomic_write",
@@ -38,8 +38,6 @@ __all__ = [
     "render_meta",
     "store_lock",
 ]
-
-LOCK_NAME = ".wikimem.lock"
 
 _META_RE = re.compile(r"^<!--\s*wikimem:(.*)-->$")
 # What render_meta writes with all three fields set (values hold no "|"):
@@ -177,122 +175,3 @@ def render_file(preamble: str, blocks: list[Block]) -> str:
     parts = [preamble.strip() + "\n"] if preamble.strip() else []
     parts.extend(render_block(block) for block in blocks)
     return "\n".join(parts)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) so readers see the old file or the new one."""
-    with atomic_writer(path) as handle:
-        handle.write(text.encode("utf-8"))
-
-
-@contextlib.contextmanager
-def atomic_writer(path: Path) -> Iterator[BinaryIO]:
-    """A binary handle whose bytes replace ``path`` atomically when the block ends.
-
-    The temp file lives in the same directory (``os.replace`` is only
-    atomic within a filesystem) and is fsynced before the rename; the
-    directory is fsynced after it so the rename itself survives a crash.
-    If the block raises, the temp file is removed and ``path`` is untouched.
-    Shared by the markdown writers and the vector cache.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        # mkstemp creates 0600; keep the file's mode, or the umask default.
-        with contextlib.suppress(OSError, AttributeError):
-            os.fchmod(fd, _target_mode(path))
-        with os.fdopen(fd, "wb") as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    fsync_dir(path.parent)
-
-
-def _target_mode(path: Path) -> int:
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        return 0o666 & ~_UMASK
-
-
-def _read_umask() -> int:
-    # os.umask can only be read by setting it: do it once, at import, rather
-    # than flipping the process-wide umask while other threads create files.
-    umask = os.umask(0)
-    os.umask(umask)
-    return umask
-
-
-_UMASK = _read_umask()
-
-
-def fsync_dir(directory: Path) -> None:
-    """fsync a directory so a rename in it survives a crash (best effort)."""
-    # Not every platform lets a directory be opened for fsync; best effort.
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-@contextlib.contextmanager
-def store_lock(root: Path) -> Iterator[None]:
-    """Hold the store's advisory write lock for one read-modify-write cycle.
-
-    One lock file per store (not per RecallFile): ``os.replace`` swaps the
-    inode of the file being written, so a lock on the file itself would not
-    exclude a writer that opened the new one, and writes are short enough
-    that store-wide serialization costs nothing noticeable.
-    """
-    key = str(Path(root).resolve())
-    depth = getattr(_held, key, 0)
-    if depth:  # re-entrant within a thread: a compound write calls add/remove
-        setattr(_held, key, depth + 1)
-        try:
-            yield
-        finally:
-            setattr(_held, key, depth)
-        return
-    root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        _lock(fd)
-        setattr(_held, key, 1)
-        try:
-            yield
-        finally:
-            setattr(_held, key, 0)
-            _unlock(fd)
-    finally:
-        os.close(fd)
-
-
-_held = threading.local()
-
-
-try:
-    import fcntl
-
-    def _lock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-
-    def _unlock(fd: int) -> None:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-
-except ImportError:  # Windows: msvcrt locks a byte range instead
-    import msvcrt
-
-    def _lock(fd: int) -> None:
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_LOCK, 1)  # type: ignore[attr-defined]
-
-    def _unlock(fd: int) -> None:
-        os.lseek(fd, 0, os.SEEK_SET)
-        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)  # type: ignore[attr-defined]

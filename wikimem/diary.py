@@ -4,7 +4,9 @@ Append-only by design: the API only ever adds an entry, never edits or
 deletes one, because an event log that can be rewritten is no evidence. Two
 events may share a minute, so repeated ``## HH:MM`` headings are all kept.
 The filename is the time index: a date range maps to a set of files in
-O(days), with no index structure to keep in sync.
+O(days), with no index structure to keep in sync. An append splices the new
+entry in at its place and leaves every other entry's bytes as they were
+(``wikimem.splice``): evidence is not re-rendered by the next append.
 """
 
 from __future__ import annotations
@@ -15,17 +17,11 @@ import re
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from wikimem.blocks import (
-    Block,
-    atomic_write,
-    is_block_heading,
-    read_blocks,
-    read_text,
-    render_file,
-    store_lock,
-)
+from wikimem.blocks import Block, is_block_heading, read_blocks, read_text
 from wikimem.diary_id import ordinals
+from wikimem.intent import FileChange, commit
 from wikimem.journal import Journal, utc_now_iso
+from wikimem.lock import store_lock
 from wikimem.models import DiaryItem
 from wikimem.names import (
     is_time,
@@ -35,8 +31,9 @@ from wikimem.names import (
     validate_meta_value,
     validate_time,
 )
+from wikimem.splice import check, insert_block, split_raw
 
-__all__ = ["Diary", "sort_by_time"]
+__all__ = ["Diary", "entry_position", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -64,6 +61,22 @@ def sort_by_time(blocks: list[Block]) -> list[Block]:
         keyed.append((last, position, block))
     keyed.sort(key=lambda row: (row[0], row[1]))
     return [block for _, _, block in keyed]
+
+
+def entry_position(blocks: list[Block], time: str) -> int:
+    """Where ``Diary.append`` puts an entry at ``time``: after the last entry not later than it.
+
+    The same place ``sort_by_time`` gives it in a sorted day (a shared
+    minute keeps arrival order); in a day put out of order by hand only the
+    new entry is placed, the others stay (``lint --fix`` sorts them).
+    """
+    at, last = 0, ""
+    for position, block in enumerate(blocks):
+        if is_time(block.heading):
+            last = block.heading
+        if last <= time:
+            at = position + 1
+    return at
 
 
 class Diary:
@@ -113,13 +126,21 @@ class Diary:
         )
         path = self.path(date)
         with store_lock(self.root):
-            parsed = read_blocks(path)
-            blocks = sort_by_time([*parsed.blocks, block])
-            atomic_write(path, render_file(parsed.preamble or f"# {date}", blocks))
-            self.journal.append_diary(
-                date=date, time=time, owner=block.owner, source_conv=block.source_conv
-            )
-        ordinal = 1 + sum(1 for b in parsed.blocks if b.heading == time)  # sorted after its minute's entries
+            try:
+                before = path.read_bytes()
+            except FileNotFoundError:
+                before = None
+            raw = split_raw(before)
+            check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
+            blocks = raw.parsed()
+            at = entry_position(blocks, time)
+            # Its ordinal: one past the entries of its minute in the file before it.
+            ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == time)
+            insert_block(raw, date, block, f"# {date}", at)
+            after = raw.data()
+            line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
+                                                      source_conv=block.source_conv))
+            commit(self.root, [FileChange(path, before, after)], self.journal.path, line)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

@@ -1,9 +1,11 @@
 """journal.jsonl: the append-only answer to "what happened to my memory".
 
 One JSON object per mutation, one line each, non-ASCII kept raw so the file
-reads well in a pager. A line is written with a single ``write`` on an
-``O_APPEND`` descriptor, so concurrent writers interleave whole lines and a
-reader tailing the file never sees half of one. Reading is tolerant: a line
+reads well in a pager. An append is whole or absent
+(``wikimem.durable.append_whole``): written on an ``O_APPEND`` descriptor
+until every byte is out, and cut back to where it started when the disk is
+full, so a reader never keeps half a line the writer gave up on. The store
+appends a write's lines together with its files (``wikimem.intent``). Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
 reported by ``wikimem lint`` (``journal-bad-line``).
 """
@@ -15,6 +17,8 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+
+from wikimem.durable import append_whole
 
 __all__ = ["Journal", "utc_now_iso"]
 
@@ -46,8 +50,36 @@ class Journal:
         ``by`` (written only when given) names who made the change when that
         is not the item's ``owner``: an edit keeps the memory's owner.
         """
+        return self._write(self.entry(action, file=file, name=name, owner=owner, source_conv=source_conv,
+                                      detail=detail, by=by))
+
+    @staticmethod
+    def entry(
+        action: str,
+        *,
+        file: str,
+        name: str,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        detail: str | None = None,
+        by: str | None = None,
+    ) -> dict[str, Any]:
+        """The entry :meth:`append` would write, not written (a store write stages it with its file)."""
         entry: dict[str, Any] = {"ts": utc_now_iso(), "action": action, "file": file, "item": name}
-        return self._write(entry, owner, source_conv, detail, by)
+        return _fill(entry, owner, source_conv, detail, by)
+
+    @staticmethod
+    def diary_entry(
+        *, date: str, time: str, owner: str | None = None, source_conv: str | None = None, detail: str | None = None
+    ) -> dict[str, Any]:
+        """The entry :meth:`append_diary` would write, not written."""
+        entry: dict[str, Any] = {"ts": utc_now_iso(), "action": "diary", "date": date, "time": time}
+        return _fill(entry, owner, source_conv, detail, None)
+
+    @staticmethod
+    def encode(entry: dict[str, Any]) -> bytes:
+        """One journal line, as written (``ensure_ascii=False``, ``\\n``-terminated)."""
+        return (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
 
     def append_diary(
         self,
@@ -59,8 +91,7 @@ class Journal:
         detail: str | None = None,
     ) -> dict[str, Any]:
         """Record a diary append; returns the entry."""
-        entry: dict[str, Any] = {"ts": utc_now_iso(), "action": "diary", "date": date, "time": time}
-        return self._write(entry, owner, source_conv, detail)
+        return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail))
 
     def entries(self) -> list[dict[str, Any]]:
         """Every well-formed entry in file order; unreadable lines are skipped."""
@@ -83,27 +114,15 @@ class Journal:
                 out.append(entry)
         return out
 
-    def _write(
-        self,
-        entry: dict[str, Any],
-        owner: str | None,
-        source_conv: str | None,
-        detail: str | None,
-        by: str | None = None,
-    ) -> dict[str, Any]:
-        for key, value in (("owner", owner), ("source_conv", source_conv), ("detail", detail), ("by", by)):
-            if value is not None:
-                entry[key] = value
-        line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            size = os.fstat(fd).st_size
-            # A writer killed mid-line left a torn tail: start on a fresh line
-            # so this entry stays parseable.
-            if size and os.pread(fd, 1, size - 1) != b"\n":
-                line = b"\n" + line
-            os.write(fd, line)
-        finally:
-            os.close(fd)
+    def _write(self, entry: dict[str, Any]) -> dict[str, Any]:
+        append_whole(self.path, self.encode(entry))
         return entry
+
+
+def _fill(
+    entry: dict[str, Any], owner: str | None, source_conv: str | None, detail: str | None, by: str | None
+) -> dict[str, Any]:
+    for key, value in (("owner", owner), ("source_conv", source_conv), ("detail", detail), ("by", by)):
+        if value is not None:
+            entry[key] = value
+    return entry

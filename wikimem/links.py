@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["WikiLink", "parse_wiki_links", "rewrite_link"]
+from wikimem.names import normalize_item_name
+
+__all__ = ["WikiLink", "parse_wiki_links", "resolves_to", "rewrite_link"]
 
 # Neither part may contain "[", "]", ":" or a newline; the file part ends at
 # the first colon, so a second colon makes the whole candidate malformed.
@@ -30,13 +32,28 @@ class WikiLink:
         return f"[[{self.file}:{self.name}]]"
 
 
+def _link(match: re.Match[str]) -> WikiLink | None:
+    """The link one match spells (parts trimmed), or ``None`` when a part is empty (malformed)."""
+    file, name = match.group(1).strip(), match.group(2).strip()
+    return WikiLink(file, name) if file and name else None
+
+
+def resolves_to(link: WikiLink) -> WikiLink:
+    """The address a link resolves to: the item name whitespace-normalized, as the store looks it up.
+
+    ``[[notes:a  b]]``, a tab or an NBSP between the words: all reach
+    ``notes:a b``, so all are links to it (for backlinks and for rewrites).
+    """
+    return WikiLink(link.file, normalize_item_name(link.name))
+
+
 def rewrite_link(text: str, old: WikiLink, new_link: str) -> str:
-    """Replace every link to ``old`` in ``text`` (however it is spaced) with ``new_link``."""
+    """Replace every link in ``text`` that resolves to ``old`` (however it is spaced) with ``new_link``."""
+    target = resolves_to(old)
 
     def swap(match: re.Match[str]) -> str:
-        if (match.group(1).strip(), match.group(2).strip()) == (old.file, old.name):
-            return new_link
-        return match.group(0)
+        link = _link(match)
+        return new_link if link is not None and resolves_to(link) == target else match.group(0)
 
     return _LINK_RE.sub(swap, text)
 
@@ -48,9 +65,4 @@ def parse_wiki_links(text: str) -> list[WikiLink]:
     malformed (``[[:x]]``, ``[[x:]]``, ``[[x]]`` are ignored). Duplicates are
     kept: callers that need a set make one.
     """
-    links: list[WikiLink] = []
-    for match in _LINK_RE.finditer(text):
-        file, name = match.group(1).strip(), match.group(2).strip()
-        if file and name:
-            links.append(WikiLink(file, name))
-    return links
+    return [link for link in map(_link, _LINK_RE.finditer(text)) if link is not None]

@@ -36,6 +36,9 @@ _FORBIDDEN_IN_NAME = ("[[", "]]", ":", "|", "#")
 # embeddings/overrides/isolates/marks that reorder what a terminal shows. A
 # heading holding them would be an address nobody can type or see.
 _CONTROL_IN_NAME_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# A git conflict marker line: a file holding one is mid-merge, and every
+# write to it is refused (wikimem.splice), so content must not plant one.
+_CONFLICT_MARKER_RE = re.compile(r"(?:<{7}|>{7})(?: .*)?")
 
 
 def validate_file(name: str) -> str:
@@ -88,7 +91,8 @@ def validate_content(content: str) -> str:
 
     Rejects what would not survive a write/read round trip: empty content, a
     line that would start a new block, a trailing line that would be read as
-    the metadata comment, and text that cannot be encoded as UTF-8.
+    the metadata comment, and text that cannot be encoded as UTF-8; and a
+    git conflict marker line, which would make the file refuse every write.
     """
     if not isinstance(content, str):
         raise ValueError("invalid content: must be a string")
@@ -104,6 +108,11 @@ def validate_content(content: str) -> str:
         if is_block_heading(line):
             raise ValueError(
                 f"invalid content: line {number} starts a new block ({line[:40]!r})"
+            )
+        if _CONFLICT_MARKER_RE.fullmatch(line):
+            raise ValueError(
+                f"invalid content: line {number} is a git conflict marker ({line[:40]!r}): "
+                "the file would read as mid-merge and refuse every later write"
             )
     if parse_meta_line(lines[-1]) is not None:
         raise ValueError(

@@ -2,31 +2,43 @@
 
 The markdown files are the only truth; the store keeps no cache of their
 content, so what it returns is what is on disk right now. Every write is a
-locked read-modify-write of one whole file: the file is re-read under the
-store lock (another process may have written it a moment ago), changed,
-validated, written atomically, and journaled.
+locked read-modify-write: the file is re-read under the store lock (another
+process may have written it a moment ago), the one block addressed is
+spliced in between the untouched bytes of the others (``wikimem.splice``:
+a write that would lose what it did not address is refused with
+``LossyWriteError``), and the result is committed with its journal lines
+as one step (``wikimem.transaction``), through an intent record when it
+spans several files (a move, a link rewrite), so it lands whole or not at
+all.
 
 Checked writes (``expected=`` on ``add``/``remove``/``move``) compare the
 caller's last read with the file re-read *under that same lock*, so no write
-can land between the check and the write it guards. ``locked()`` extends
-the lock over several writes (an undo that restores a move and its link
-rewrites, say) so they are checked and applied as one step.
+can land between the check and the write it guards. ``transaction()``
+groups several writes into one commit (a retraction that marks and deletes
+across files); its ``edits`` are the raw bytes each block had before and
+after, which :meth:`MemoryStore.revert` puts back exactly (undo).
+
+Journal lines name the item's owner as ``owner`` and whoever acted as
+``by`` (``remove``'s and ``move``'s ``owner=`` argument is who acted).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from wikimem.blocks import Block, ParsedFile, atomic_write, read_blocks, render_file, store_lock
+from wikimem.blocks import Block, ParsedFile, read_blocks
 from wikimem.diary import Diary
 from wikimem.errors import ConflictError
 from wikimem.journal import Journal, utc_now_iso
-from wikimem.links import WikiLink, rewrite_link
+from wikimem.links import WikiLink
+from wikimem.lock import store_lock
+from wikimem.splice import BlockEdit, append_block, check, drop_block, replace_block
+from wikimem.transaction import current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
 from wikimem.names import (
     normalize_item_name,
@@ -110,10 +122,13 @@ class MemoryStore:
         try:
             entries = list(os.scandir(self.wiki_dir))
         except (FileNotFoundError, NotADirectoryError):
-            return []
-        return sorted(
-            e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3
-        )
+            entries = []
+        names = {e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3}
+        tx = current(self)
+        if tx is not None:  # this thread's staged writes: files made or emptied
+            for name in tx._order:
+                (names.add if tx.staged(name).data() is not None else names.discard)(name)  # type: ignore[union-attr]
+        return sorted(names)
 
     def file_items(self, file: str) -> list[RecallItem]:
         """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing."""
@@ -157,22 +172,22 @@ class MemoryStore:
         (an app editing an agent's memory keeps the memory's owner and says
         who edited). Raises ``ValueError`` naming the problem, and writes
         nothing, when a name, the content or a provenance value would not
-        survive a round trip. With ``expected`` (the content last read, or
-        ``None`` for "must not exist yet") a different current content
-        raises :class:`~wikimem.ConflictError` and nothing is written.
+        survive a round trip, or (``LossyWriteError``) when the write would
+        lose bytes it does not address. With ``expected`` (the content last
+        read, or ``None`` for "must not exist yet") a different current
+        content raises :class:`~wikimem.ConflictError` and nothing is written.
         """
         block = self._make_block(file, name, content, owner, source_conv, ts)
         by = validate_meta_value("by", by)
-        with store_lock(self.root):
-            parsed = self._read(file)
-            by_name = _collapse(parsed.blocks)
-            self._check(file, by_name, block.heading, expected)
-            action = "update" if block.heading in by_name else "add"
-            by_name[block.heading] = block
-            self._write(file, parsed, list(by_name.values()))
-            self.journal.append(action, file=file, name=block.heading, owner=block.owner,
-                                source_conv=block.source_conv, detail=detail, by=by)
-        self._changed(file)
+        with self.transaction() as tx:
+            raw = tx.raw(file)
+            where = raw.indexes(block.heading)
+            check(raw, _label(file), [block.heading], f"writing {file}:{block.heading}")
+            self._check(file, raw.blocks[where[-1]].block if where else None, block.heading, expected)
+            edits = [replace_block(raw, file, where[0], block)] if where else append_block(raw, file, block, f"# {file}")
+            tx.stage(file, raw, edits, [Journal.entry("update" if where else "add", file=file, name=block.heading,
+                                                      owner=block.owner, source_conv=block.source_conv,
+                                                      detail=detail, by=by)])
         return _to_item(file, block)
 
     def remove(
@@ -183,38 +198,33 @@ class MemoryStore:
         owner: str | None = None,
         expected: str | None = UNCHECKED,
         detail: str | None = None,
+        by: str | None = None,
     ) -> bool:
-        """Delete ``file:name``; the last item's removal deletes the file.
+        """Delete ``file:name``; the last item's removal deletes a file that holds nothing else.
 
-        Returns ``False`` (and journals nothing) when there was no such item.
-        With ``expected`` the item must still hold that content (``None``:
-        must not exist, which makes this a no-op) or
-        :class:`~wikimem.ConflictError` is raised and nothing is written.
+        A file with anything besides the item and its generated ``# file``
+        title (hand-written notes, another title) is kept. Returns ``False``
+        (and journals nothing) when there was no such item. ``owner`` (or
+        ``by``) names who removed it: the journal line's ``by``, its
+        ``owner`` being the item's. With ``expected`` the item must still
+        hold that content (``None``: must not exist, which makes this a
+        no-op) or :class:`~wikimem.ConflictError` is raised and nothing is
+        written.
         """
-        return self._remove(file, name, owner=owner, detail=detail, expected=expected)
-
-    def _remove(
-        self,
-        file: str,
-        name: str,
-        *,
-        owner: str | None,
-        detail: str | None = None,
-        expected: str | None = UNCHECKED,
-    ) -> bool:
         validate_file(file)
         wanted = normalize_item_name(name)
-        owner = validate_meta_value("owner", owner)
-        with store_lock(self.root):
-            parsed = self._read(file)
-            by_name = _collapse(parsed.blocks)
-            self._check(file, by_name, wanted, expected)
-            if wanted not in by_name:
+        by = validate_meta_value("by", by) or validate_meta_value("owner", owner)
+        with self.transaction() as tx:
+            raw = tx.raw(file)
+            where = raw.indexes(wanted)
+            block = raw.blocks[where[-1]].block if where else None
+            self._check(file, block, wanted, expected)
+            if block is None:
                 return False
-            del by_name[wanted]
-            self._write(file, parsed, list(by_name.values()))
-            self.journal.append("remove", file=file, name=wanted, owner=owner, detail=detail)
-        self._changed(file)
+            # Removing bytes the caller asked to remove loses nothing else; a repeated heading does (which one?).
+            check(raw, _label(file), [wanted] if len(where) > 1 else [], f"removing {file}:{wanted}")
+            tx.stage(file, raw, drop_block(raw, file, where[0], f"# {file}"),
+                     [Journal.entry("remove", file=file, name=wanted, owner=block.owner, detail=detail, by=by)])
         return True
 
     def move(
@@ -228,74 +238,89 @@ class MemoryStore:
         rewrite_links: bool = True,
         expected: str | None = UNCHECKED,
         detail: str | None = None,
+        by: str | None = None,
     ) -> RecallItem:
         """Rename ``file:name`` and/or move it to another RecallFile, as one operation.
 
-        Provenance (owner, source, ts) travels with the item. With
-        ``rewrite_links`` every ``[[file:name]]`` pointing at the old address
-        is rewritten to the new one, so nothing dangles. Everything happens
-        under one lock; the journal gets ``add`` for the new address,
+        Provenance (owner, source, ts) travels with the item; a rename stays
+        where the item was in its file. With ``rewrite_links`` every link
+        that resolves to the old address is rewritten to the new one, so
+        nothing dangles. All files change in one commit (an intent record
+        makes it whole or absent; the new address is written first and the
+        old one last, so a reader sees the item at one address or both,
+        never at none). The journal gets ``add`` for the new address,
         ``update`` for each item whose links were rewritten and ``remove``
         for the old address, each with a ``detail`` saying why (``detail``,
-        when given, replaces the default "moved from … to …"). With
-        ``expected`` the item must still hold that content or
-        :class:`~wikimem.ConflictError` is raised and nothing is written.
+        when given, replaces the default "moved from … to …"); ``owner``
+        (or ``by``) is who moved it. With ``expected`` the item must still
+        hold that content or :class:`~wikimem.ConflictError` is raised and
+        nothing is written.
         """
+        validate_file(file)
         target_file = validate_file(new_file if new_file is not None else file)
         target_name = sanitize_item_name(new_name if new_name is not None else name)
         old_name = normalize_item_name(name)
-        owner = validate_meta_value("owner", owner)
-        old = WikiLink(file, old_name)
-        old_link, new_link = old.render(), WikiLink(target_file, target_name).render()
-        with store_lock(self.root):
-            current = self.get(validate_file(file), old_name)
+        by = validate_meta_value("by", by) or validate_meta_value("owner", owner)
+        old, new = WikiLink(file, old_name), WikiLink(target_file, target_name)
+        with self.transaction() as tx:
+            src = tx.raw(file)
+            where = src.indexes(old_name)
+            current = _to_item(file, src.blocks[where[-1]].block) if where else None
             if expected is not UNCHECKED and (current.content if current else None) != expected:
                 raise ConflictError(file, old_name, expected, current)
             if current is None:
                 raise ValueError(f"no item {file}:{old_name}")
-            if (target_file, target_name) == (file, old_name):
+            if new == old:
                 return current
-            if self.get(target_file, target_name) is not None:
+            dst = src if target_file == file else tx.raw(target_file)
+            if dst.indexes(target_name):
                 raise ValueError(f"{target_file}:{target_name} already exists")
-            detail = detail or f"moved from {old_link} to {new_link}"
+            what = f"moving {old.render()} to {new.render()}"
+            check(src, _label(file), [old_name], what)
+            check(dst, _label(target_file), [], what)
+            detail = detail or f"moved from {old.render()} to {new.render()}"
             block = Block(target_name, current.content, current.owner, current.source_conv, current.ts)
-            moved = self._put(target_file, block, replacing=old_name if target_file == file else None)
-            self.journal.append("add", file=target_file, name=target_name, owner=owner, detail=detail)
+            said = {"owner": block.owner, "detail": detail, "by": by}
+            added = Journal.entry("add", file=target_file, name=target_name, source_conv=block.source_conv, **said)
+            removed = Journal.entry("remove", file=file, name=old_name, **said)
             if target_file == file:
-                self.journal.append("remove", file=file, name=old_name, owner=owner, detail=detail)
+                tx.stage(file, src, [replace_block(src, file, where[0], block)], [added, removed])
             else:
-                self._remove(file, old_name, owner=owner, detail=detail)
+                tx.stage(target_file, dst, append_block(dst, target_file, block, f"# {target_file}"), [added])
             if rewrite_links:
-                self._rewrite_links(old, new_link, owner, detail)
-        self._changed(target_file)
+                rewrite_links_to(tx, old, new, by, f"link rewrite: {detail}",
+                                 skip=None if target_file == file else (file, old_name))
+            if target_file != file:
+                src = tx.raw(file)
+                tx.stage(file, src, drop_block(src, file, src.indexes(old_name)[0], f"# {file}"), [removed])
+            final = tx.raw(target_file)
+            moved = _to_item(target_file, final.blocks[final.indexes(target_name)[0]].block)
         return moved
 
-    def _put(self, file: str, block: Block, *, replacing: str | None = None) -> RecallItem:
-        """Insert one block, or put it in the place of ``replacing``; callers journal."""
-        parsed = self._read(file)
-        by_name = _collapse(parsed.blocks)
-        blocks = [block if b.heading == replacing else b for b in by_name.values()]
-        if replacing not in by_name:
-            blocks.append(block)
-        self._write(file, parsed, blocks)
-        return _to_item(file, block)
+    def transaction(self) -> Any:
+        """Group this thread's writes into one commit: all land, or (raising) none.
 
-    def _rewrite_links(self, old: WikiLink, new_link: str, owner: str | None, detail: str) -> None:
-        for file in self.files():
-            parsed = self._read(file)
-            by_name = _collapse(parsed.blocks)
-            changed: list[str] = []
-            for block in by_name.values():
-                rewritten = rewrite_link(block.content, old, new_link)
-                if rewritten != block.content:
-                    block.content = rewritten
-                    changed.append(block.heading)
-            if changed:
-                self._write(file, parsed, list(by_name.values()))
-                for heading in changed:
-                    self.journal.append("update", file=file, name=heading, owner=owner,
-                                        detail=f"link rewrite: {detail}")
-                self._changed(file)
+        A context manager yielding a :class:`~wikimem.transaction.Transaction`
+        whose ``edits`` (after the block) are every block's raw bytes before
+        and after: hand them to :meth:`revert` to undo the group. Holds the
+        store lock; reads inside see the staged writes.
+        """
+        return transaction(self)
+
+    def revert(self, edits: Sequence[BlockEdit], *, by: str | None = None, detail: str | None = None) -> list[str]:
+        """Put back the bytes ``edits`` replaced, if every block still holds exactly what they left.
+
+        Checked under the store lock, whole block (content, owner, source,
+        ts and layout): anything changed since raises
+        :class:`~wikimem.ConflictError` and nothing is written. A block
+        changed in place goes back where it is; a removed one to its old
+        position. One commit (several files: one intent record), journaled
+        per item with ``detail`` and ``by``. Returns the files written.
+        """
+        by = validate_meta_value("by", by)
+        with self.transaction() as tx:
+            revert(tx, edits, by=by, detail=detail)
+        return tx.files
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -304,7 +329,7 @@ class MemoryStore:
         Other processes' writes wait; this thread's ``add``/``remove``/``move``
         run inside it. Use it to check and apply a group of writes as one
         step: read, compare, write, with nothing landing in between.
-        Creates the memory directory and its lock file, like any write.
+        Creates the memory directory, like any write.
         """
         with store_lock(self.root):
             yield
@@ -324,11 +349,10 @@ class MemoryStore:
 
     # -- internals ----------------------------------------------------------
 
-    def _check(self, file: str, by_name: dict[str, Block], name: str, expected: str | None) -> None:
+    def _check(self, file: str, block: Block | None, name: str, expected: str | None) -> None:
         """Raise ``ConflictError`` unless ``file:name`` (re-read under the lock) holds ``expected``."""
         if expected is UNCHECKED:
             return
-        block = by_name.get(name)
         current = block.content if block is not None else None
         if current != expected:
             raise ConflictError(file, name, expected, _to_item(file, block) if block is not None else None)
@@ -338,7 +362,9 @@ class MemoryStore:
         # outside wiki/: such a file cannot exist there, so it is empty.
         if "/" in file or "\\" in file or file in ("", ".", ".."):
             return ParsedFile("", [])
-        return read_blocks(self.file_path(file))
+        tx = current(self)
+        staged = tx.parsed(file) if tx is not None else None
+        return staged if staged is not None else read_blocks(self.file_path(file))
 
     def _make_block(
         self,
@@ -358,18 +384,11 @@ class MemoryStore:
             ts=parse_ts(ts) if ts is not None else utc_now_iso(),
         )
 
-    def _write(self, file: str, parsed: ParsedFile, blocks: list[Block]) -> None:
-        path = self.file_path(file)
-        if not blocks:
-            try:
-                path.unlink()
-            except FileNotFoundError:
-                pass
-            return
-        # A hand-written preamble (title, notes) is kept; a new file gets "# file".
-        atomic_write(path, render_file(parsed.preamble or f"# {file}", blocks))
-
     def _changed(self, file: str) -> None:
         self.revision += 1
         for callback in list(self._listeners):
             callback(file)
+
+
+def _label(file: str) -> str:
+    return f"wiki/{file}.md"

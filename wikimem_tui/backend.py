@@ -18,8 +18,16 @@ promise is kept in one place:
 * **provenance survives edits**: an edit keeps the item's owner and source
   unless the caller changes them explicitly; the journal line says who
   edited (``by``);
-* **undo** replays the app's own writes backwards, each undo itself one
-  checked, journaled step under ``store.locked()``.
+* **each write lands whole or not at all**: one ``store.transaction()``
+  per write, so a move with its link rewrites, a retraction across files
+  and their undo are one commit (an intent record when several files
+  change); a write that would lose bytes it does not address is refused
+  (``wikimem.LossyWriteError``, a ``ValueError``: the editor shows it and
+  keeps the draft);
+* **undo restores bytes, not items**: a write keeps the raw bytes of every
+  block it changed, before and after; undo checks under the store lock that
+  each block still holds exactly what the write left (content, owner,
+  source, ts) and splices the old bytes back where they were.
 """
 
 from __future__ import annotations
@@ -31,9 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem import (ConflictError, Diary, DiaryItem, MemoryStore, RecallItem, clear_review_marks, dismiss,
-                     mark_for_review, review_reasons, undismiss)
-from wikimem_tui.catalogue import Key, norm
+from wikimem import (ConflictError, Diary, DiaryItem, LossyWriteError, MemoryStore, RecallItem, clear_review_marks,
+                     dismiss, mark_for_review, review_reasons, undismiss)
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.watch import OwnWrites
 from wikimem_tui.writes import KEEP, ItemChange, ReadOnlyError, UndoRefused, Write, content_of, default_owner
@@ -152,10 +159,11 @@ class Backend:
                 owner = before.owner if before is not None else self.owner
             if source is KEEP:
                 source = before.source_conv if before is not None else None
-            item = self.store.add(file, name, content, owner=owner or None, source_conv=source or None,
-                                  ts=self.clock(), expected=expected, by=self.owner)
+            with self.store.transaction() as tx:
+                item = self.store.add(file, name, content, owner=owner or None, source_conv=source or None,
+                                      ts=self.clock(), expected=expected, by=self.owner)
             what = f"edit of {file}:{item.name}" if before is not None else f"new item {file}:{item.name}"
-            self._done(Write(what, (ItemChange(file, item.name, before, item),)), [file])
+            self._done(Write(what, (ItemChange(file, item.name, before, item),), edits=tuple(tx.edits)), [file])
         return item
 
     def delete(self, file: str, name: str, *, expected: str) -> RecallItem:
@@ -163,9 +171,11 @@ class Backend:
         self._writable(f"deleted {file}:{name}")
         with self.store.locked():
             before = self.store.get(file, name)
-            self.store.remove(file, name, owner=self.owner, expected=expected)
+            with self.store.transaction() as tx:
+                self.store.remove(file, name, by=self.owner, expected=expected)
             assert before is not None  # remove raised ConflictError otherwise
-            self._done(Write(f"delete of {file}:{before.name}", (ItemChange(file, before.name, before, None),)), [file])
+            self._done(Write(f"delete of {file}:{before.name}", (ItemChange(file, before.name, before, None),),
+                             edits=tuple(tx.edits)), [file])
         return before
 
     def relocate(
@@ -174,46 +184,28 @@ class Backend:
         """Rename and/or move ``file:name`` (one locked, journaled ``MemoryStore.move``).
 
         With ``rewrite_links`` every link to the old address is rewritten
-        too; the items it rewrites are read before and after (under the same
-        lock) so undo can put each one back exactly. Refuses (``ValueError``)
+        too, in the same commit; the raw bytes of every block it changed are
+        kept so undo can put each one back exactly. Refuses (``ValueError``)
         when the target exists; ``ConflictError`` when the item changed.
         """
         self._writable(f"moved {file}:{name} to {new_file}:{new_name}")
         with self.store.locked():
             before = self.store.get(file, name)
-            old: Key = (file, norm(name))
-            linking = self._linking(old) if rewrite_links else {}
-            touched: set[str] = set()
-            self.store.add_listener(touched.add)
-            try:
-                self.store.move(file, name, new_file=new_file, new_name=new_name, owner=self.owner,
-                                rewrite_links=rewrite_links, expected=expected)
-            finally:
-                self.store.remove_listener(touched.add)
+            with self.store.transaction() as tx:
+                moved = self.store.move(file, name, new_file=new_file, new_name=new_name, by=self.owner,
+                                        rewrite_links=rewrite_links, expected=expected)
             assert before is not None  # move raised ConflictError otherwise
-            moved = self.store.get(new_file, new_name)
-            assert moved is not None
             changes = [ItemChange(file, before.name, before, None), ItemChange(new_file, moved.name, None, moved)]
-            for (f, n), item in linking.items():
-                now = self.store.get(f, n)
-                if (f, n) not in (old, (new_file, norm(moved.name))) and now is not None and now.content != item.content:
-                    changes.append(ItemChange(f, item.name, item, now))
+            ends = {(file, before.name), (new_file, moved.name)}
+            for edit in tx.edits:  # the link rewrites: every other block the move changed
+                old, new = edit.item("before"), edit.item("after")
+                if old is not None and new is not None and (edit.file, new.name) not in ends:
+                    changes.append(ItemChange(edit.file, new.name, old, new))
             what = f"move of {file}:{before.name} to {new_file}:{moved.name}"
             if len(changes) > 2:
                 what += f" (and {count(len(changes) - 2, 'link rewrite')})"
-            self._done(Write(what, tuple(changes)), touched | {file, new_file})
+            self._done(Write(what, tuple(changes), edits=tuple(tx.edits)), {*tx.files, file, new_file})
         return moved
-
-    def _linking(self, target: Key) -> dict[Key, RecallItem]:
-        """Every item whose content links to ``target`` (read from disk: the catalogue may lag).
-
-        Only content holding the name's first word can link to it, so links
-        are parsed for those alone (parsing every item's links tripled the
-        cost of a move on a 20k store).
-        """
-        word = target[1].split()[0] if target[1].split() else target[1]
-        return {(item.file, norm(item.name)): item for item in self.store.items()
-                if word in item.content and any((link.file, norm(link.name)) == target for link in item.links)}
 
     def promote_draft(
         self,
@@ -237,9 +229,11 @@ class Backend:
         self._writable(f"promoted {count(len(entries), 'diary entry')} to {file}:{name}")
         with self.store.locked():
             before = self.store.get(file, name)
-            item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
-                                  detail=detail, expected=expected, by=self.owner)
-            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, before, item),)), [file])
+            with self.store.transaction() as tx:
+                item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
+                                      detail=detail, expected=expected, by=self.owner)
+            self._done(Write(f"promotion to {file}:{item.name}", (ItemChange(file, item.name, before, item),),
+                             edits=tuple(tx.edits)), [file])
         return item
 
     def curate(
@@ -277,7 +271,7 @@ class Backend:
                 current = self.store.get(item.file, item.name)
                 if content_of(current) != item.content:
                     raise ConflictError(item.file, item.name, item.content, current)
-            try:
+            with self.store.transaction() as tx:  # one commit: all of it lands, or none
                 for item in [*marks, *clears]:
                     if (item.file, item.name) in new:
                         after = self.store.add(item.file, item.name, new[(item.file, item.name)], owner=item.owner,
@@ -286,13 +280,12 @@ class Backend:
                         changes.append(ItemChange(item.file, item.name, item, after))
                         files.add(item.file)
                 for d in deletes:
-                    self.store.remove(d.file, d.name, owner=self.owner, detail=what, expected=d.content)
+                    self.store.remove(d.file, d.name, by=self.owner, detail=what, expected=d.content)
                     changes.append(ItemChange(d.file, d.name, d, None))
                     files.add(d.file)
-            finally:  # what was written is undoable even when a later write failed (disk full…)
-                write = Write(what, tuple(changes))
-                if changes:
-                    self._done(write, files)
+            write = Write(what, tuple(changes), edits=tuple(tx.edits))
+            if changes:
+                self._done(write, files)
         return write
 
     def restore(self, version: RecallItem, *, expected: str | None, label: str) -> RecallItem:
@@ -306,11 +299,12 @@ class Backend:
         self._writable(f"restored {file}:{version.name} to {label}")
         with self.store.locked():
             before = self.store.get(file, version.name)
-            item = self.store.add(file, version.name, version.content, owner=version.owner,
-                                  source_conv=version.source_conv, ts=self.clock(), detail=f"restored {label}",
-                                  expected=expected, by=self.owner)
-            self._done(Write(f"restore of {file}:{item.name} to {label}", (ItemChange(file, item.name, before, item),)),
-                       [file])
+            with self.store.transaction() as tx:
+                item = self.store.add(file, version.name, version.content, owner=version.owner,
+                                      source_conv=version.source_conv, ts=self.clock(), detail=f"restored {label}",
+                                      expected=expected, by=self.owner)
+            self._done(Write(f"restore of {file}:{item.name} to {label}", (ItemChange(file, item.name, before, item),),
+                             edits=tuple(tx.edits)), [file])
         return item
 
     def dismiss(self, entries: Sequence[DiaryItem], *, note: str | None = None) -> int:
@@ -354,23 +348,13 @@ class Backend:
         detail = f"undo of {write.what}"
         try:
             with self.store.locked():
-                for change in write.changes:
-                    current = self.store.get(change.file, change.name)
-                    if content_of(current) != content_of(change.after):
-                        raise ConflictError(change.file, change.name, content_of(change.after), current)
-                for change in write.changes:
-                    self._restore(change, detail)
-                self._done(Write(detail), {c.file for c in write.changes}, remember=False)  # undo is not undone
+                files = self.store.revert(write.edits, by=self.owner, detail=detail)
+                self._done(Write(detail), {*files, *(c.file for c in write.changes)}, remember=False)  # not undone
         except ConflictError as exc:
             raise UndoRefused(f"cannot undo the {write.what}: {exc.file}:{exc.name} changed on disk since; "
                               "nothing written") from exc
+        except LossyWriteError as exc:
+            raise UndoRefused(f"cannot undo the {write.what}: {exc}") from exc
+        except OSError as exc:  # a full disk: the commit rolled itself back
+            raise UndoRefused(f"cannot undo the {write.what}: {exc}; nothing written") from exc
         return write
-
-    def _restore(self, change: ItemChange, detail: str) -> None:
-        expected = content_of(change.after)
-        if change.before is None:
-            self.store.remove(change.file, change.name, owner=self.owner, expected=expected, detail=detail)
-            return
-        b = change.before
-        self.store.add(b.file, b.name, b.content, owner=b.owner, source_conv=b.source_conv, ts=b.ts,
-                       detail=detail, expected=expected, by=self.owner)

@@ -11,7 +11,7 @@ import getpass
 from dataclasses import dataclass
 from typing import Any
 
-from wikimem import DiaryItem, RecallItem
+from wikimem import BlockEdit, DiaryItem, RecallItem
 
 __all__ = ["KEEP", "ItemChange", "ReadOnlyError", "UndoRefused", "Write", "content_of", "default_owner"]
 
@@ -59,8 +59,11 @@ class Write:
     what: str
     """Human words for it: "edit of preferences:tea"."""
     changes: tuple[ItemChange, ...] = ()
+    """The items it changed, as the app shows them (the moved item first)."""
     diary: DiaryItem | None = None
     """Set for a diary append: append-only, never undone."""
+    edits: tuple[BlockEdit, ...] = ()
+    """Every block's raw bytes before and after: undo puts exactly these back (``MemoryStore.revert``)."""
 
 
 def content_of(item: RecallItem | None) -> str | None:

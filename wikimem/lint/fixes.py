@@ -9,19 +9,24 @@ exact new text of each file, so ``--dry-run`` prints the very diff that
 refuses a file that changed since it was planned (nothing written to it):
 
 * wiki items: a checked ``MemoryStore.add(..., expected=<content read>)``
-  per item, all under ``store.locked()``, which validates, writes the whole
-  RecallFile atomically and journals an ``update`` with ``detail = "lint
-  fix: …"`` and ``by`` (default ``lint``);
+  per item, all under ``store.locked()``, which validates, splices the one
+  block into the RecallFile (every other block byte for byte) and journals
+  an ``update`` with ``detail = "lint fix: …"`` and ``by`` (default
+  ``lint``);
 * a day file: the diary has no API to rewrite an entry (it is append-only
-  evidence), so the sorted day is written the way ``Diary.append`` writes
-  one (atomic, under the store lock) and journaled as a ``diary`` line for
-  the day with ``detail = "lint fix: …"``: nothing was appended;
+  evidence), so the day is written the way ``Diary.append`` writes one
+  (under the store lock, with its journal line as one step) and journaled
+  as a ``diary`` line for the day with ``detail = "lint fix: …"``: nothing
+  was appended. Sorting moves each entry's bytes as they are; only an
+  entry whose metadata is repaired is rendered anew;
 * the baseline: ``wikimem.drift.accept`` (atomic, under the store lock;
   not journaled, since no memory changed — the baseline records who and when).
 
-Files lint cannot rewrite without loss are left alone, with the reason: a
-RecallFile with repeated headings (a write keeps only the last), a file
-with bytes that are not UTF-8, a RecallFile whose name is not writable.
+What a rewrite would lose is decided by the store's own rule
+(``wikimem.splice.problems``): a fix is left alone, with that rule's reason,
+when the block it rewrites shares its heading with another (wiki), holds
+bytes that are not UTF-8, or the file holds git conflict markers; a
+RecallFile whose name is not writable is left alone too.
 """
 
 from __future__ import annotations
@@ -32,9 +37,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikimem.blocks import Block, atomic_write, parse_blocks, read_text, render_file
+from wikimem.blocks import Block, read_text
 from wikimem.errors import ConflictError
 from wikimem.diary import sort_by_time
+from wikimem.intent import FileChange, commit
+from wikimem.journal import Journal
+from wikimem.splice import RawFile, join_segments, problems, render, replace_block, split_raw
 from wikimem.drift import BASELINE_FILE, accept, render_baseline
 from wikimem.journal import utc_now_iso
 from wikimem.lint.findings import Finding, LintReport
@@ -55,6 +63,8 @@ class FileFix:
     ``items`` (wiki only) lists ``(name, new block, content read)`` for the
     checked store writes;
     ``time`` (diary only) is the heading the journal line names.
+    ``before``/``after`` are text for the diff; ``raw_before``/``raw_after``
+    the exact bytes (``None``: not planned as bytes, the baseline).
     """
 
     path: str
@@ -63,6 +73,8 @@ class FileFix:
     reasons: list[str]
     items: list[tuple[str, Block, str]] = field(default_factory=list)
     time: str | None = None
+    raw_before: bytes | None = None
+    raw_after: bytes | None = None
 
 
 @dataclass
@@ -109,21 +121,38 @@ def _meta_fix(block: Block) -> tuple[Block, str] | None:
     return None
 
 
+def _read_raw(path: Path) -> RawFile | None:
+    try:
+        return split_raw(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _text(data: bytes | None) -> str:
+    return (data or b"").decode("utf-8", errors="replace")
+
+
+def _lossy(plan: FixPlan, path: str, raw: RawFile, headings: list[str], *, unique: bool = True) -> bool:
+    """Skip (with the store's own reasons) a fix whose write would lose data; True when skipped."""
+    found = problems(raw, headings, unique=unique)
+    if found:
+        plan.skipped.append(f"{path}: a write would lose data: " + "; ".join(found) + "; fix that first")
+    return bool(found)
+
+
 def _plan_wiki(root: Path, path: str, findings: list[Finding], plan: FixPlan, now: str) -> None:
     facts_note = f"{path}: "
-    text = read_text(root / path)
-    if text is None:
+    raw = _read_raw(root / path)
+    if raw is None:
         return
-    parsed = parse_blocks(text)
-    names = [b.heading for b in parsed.blocks]
-    if len(set(names)) != len(names):
-        plan.skipped.append(facts_note + "repeated headings: a write would keep only the last; fix those first")
-        return
-    blocks = list(parsed.blocks)
+    before = raw.data()
+    stem = path[5:-3]
     reasons: list[str] = []
-    items: list[tuple[str, Block]] = []
+    items: list[tuple[str, Block, str]] = []
+    fixes: list[tuple[int, Block]] = []
     wanted = {f.location.item for f in findings}
-    for i, block in enumerate(blocks):
+    for i, segment in enumerate(raw.blocks):
+        block = segment.block
         if block.heading not in wanted:
             continue
         fixed = _meta_fix(block)
@@ -142,37 +171,45 @@ def _plan_wiki(root: Path, path: str, findings: list[Finding], plan: FixPlan, no
             continue
         if new.ts is None:  # the store stamps every write; say so in the plan
             new.ts = now
-        blocks[i] = new
+        fixes.append((i, new))
         items.append((block.heading, new, block.content))
         reasons.append(why)
-    if items:
-        stem = path[5:-3]
-        after = render_file(parsed.preamble or f"# {stem}", blocks)
-        plan.files.append(FileFix(path, text, after, reasons, items))
+    if not items or _lossy(plan, path, raw, [name for name, _, _ in items]):
+        return
+    for i, new in fixes:  # exactly what the store's add will splice in
+        replace_block(raw, stem, i, new)
+    plan.files.append(FileFix(path, _text(before), _text(raw.data()), reasons, items,
+                              raw_before=before, raw_after=raw.data()))
 
 
 def _plan_diary(root: Path, path: str, findings: list[Finding], plan: FixPlan) -> None:
-    text = read_text(root / path)
-    if text is None:
+    raw = _read_raw(root / path)
+    if raw is None:
         return
-    parsed = parse_blocks(text)
-    blocks = list(parsed.blocks)
+    eol = raw.eol()
+    blocks = raw.parsed()
+    segments = {id(b): s.raw for b, s in zip(blocks, raw.blocks)}
     reasons: list[str] = []
+    rendered: list[str] = []
     metas = {f.location.item for f in findings if f.code == "malformed-meta"}
     for i, block in enumerate(blocks):
         if block.heading in metas:
             fixed = _meta_fix(block)
             if fixed is not None and fixed[0].content:
                 blocks[i], why = fixed
+                segments[id(blocks[i])] = render(blocks[i], eol)
+                rendered.append(block.heading)
                 reasons.append(why)
     ordered = sort_by_time(blocks)
     moved = next((b.heading for a, b in zip(blocks, ordered) if a is not b), None)
     if moved is not None:
         reasons.append("entries sorted by HH:MM")
-    if not reasons:
+    if not reasons or _lossy(plan, path, raw, rendered, unique=False):
         return
-    after = render_file(parsed.preamble or f"# {path[6:-3]}", ordered)
-    plan.files.append(FileFix(path, text, after, reasons, time=moved or ordered[0].heading))
+    before = raw.data()
+    after = join_segments(raw.preamble, [segments[id(b)] for b in ordered], eol)
+    plan.files.append(FileFix(path, _text(before), _text(after), reasons, time=moved or ordered[0].heading,
+                              raw_before=before, raw_after=after))
 
 
 def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
@@ -189,9 +226,6 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
     for path, findings in sorted(by_path.items()):
         facts = linter.snapshot.files.get(path)
         if facts is None:
-            continue
-        if not facts.clean_utf8:
-            plan.skipped.append(f"{path}: bytes that are not UTF-8 would be lost by a rewrite; fix the encoding first")
             continue
         if facts.kind == "wiki":
             if not facts.valid:
@@ -236,7 +270,11 @@ def apply_fixes(linter: Linter, plan: FixPlan) -> tuple[list[str], list[str]]:
 
 
 def _unchanged(root: Path, fix: FileFix) -> None:
-    if read_text(root / fix.path) != fix.before:
+    try:
+        now: bytes | None = (root / fix.path).read_bytes()
+    except FileNotFoundError:
+        now = None
+    if now != fix.raw_before:
         raise ValueError("changed on disk since the fix was planned; nothing written (run lint again)")
 
 
@@ -252,6 +290,7 @@ def _apply_wiki(store: MemoryStore, fix: FileFix, by: str) -> None:
 def _apply_diary(store: MemoryStore, fix: FileFix) -> None:
     with store.locked():
         _unchanged(store.root, fix)
-        atomic_write(store.root / fix.path, fix.after)
-        store.journal.append_diary(date=fix.path[6:-3], time=fix.time or "00:00",
-                                   detail=DETAIL + "; ".join(fix.reasons))
+        line = Journal.encode(Journal.diary_entry(date=fix.path[6:-3], time=fix.time or "00:00",
+                                                  detail=DETAIL + "; ".join(fix.reasons)))
+        commit(store.root, [FileChange(store.root / fix.path, fix.raw_before, fix.raw_after)],
+               store.journal.path, line)

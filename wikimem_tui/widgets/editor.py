@@ -199,7 +199,7 @@ class ItemEditor(Vertical):
             except ReadOnlyError as exc:
                 self.notify(str(exc), severity="warning", markup=False)
                 return
-            except ValueError as exc:
+            except (ValueError, OSError) as exc:  # OSError: a full disk (nothing landed); the draft stays
                 self.show_error(f"not saved: {exc}")
                 return
             self._take(item)

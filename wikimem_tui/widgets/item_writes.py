@@ -5,7 +5,9 @@ these are the multi-step flows that end in one write. Each is a ``@work``
 method that awaits its dialog (``push_screen_wait``) and writes through the
 injected ``Backend`` with the content as it was shown (``expected``), so an
 item changed by another process since is never overwritten: nothing is
-written and the user is told (``_refused``). ``ItemWrites`` is a mixin of
+written and the user is told (``_refused``): so is a write the store refuses
+because it would lose data (``LossyWriteError``), and one a full disk
+stopped (``OSError``; nothing landed). ``ItemWrites`` is a mixin of
 ``ItemArea``; the attributes it relies on are declared below.
 """
 
@@ -19,7 +21,7 @@ from textual import work
 from textual.widget import Widget
 from textual.worker import WorkerFailed
 
-from wikimem import ConflictError, RecallItem, WikiLink
+from wikimem import ConflictError, LossyWriteError, RecallItem, WikiLink
 from wikimem_tui.backend import Backend, ReadOnlyError
 from wikimem_tui.catalogue import Catalogue
 from wikimem_tui.safe import safe_line
@@ -91,7 +93,9 @@ class ItemWrites(Widget):
                         "Showing the current version.", severity="error", markup=False)
             self.reshow()
             return
-        self.notify(f"not {what}: {exc}", severity="error", markup=False)
+        # A refused lossy write says what to fix by hand, and a full disk what failed: both need reading time.
+        long = isinstance(exc, (LossyWriteError, OSError))
+        self.notify(f"not {what}: {exc}", severity="error", markup=False, timeout=20 if long else None)
 
     @work(group="item-flow")
     async def new_item(self, new_file: bool = False) -> None:
@@ -210,7 +214,7 @@ class ItemWrites(Widget):
             return
         try:
             self.backend.delete(item.file, item.name, expected=item.content)
-        except (ReadOnlyError, ConflictError, ValueError) as exc:
+        except (ReadOnlyError, ConflictError, ValueError, OSError) as exc:  # OSError: a full disk, nothing written
             self._refused("deleted", exc)
             return
         self.view.show_missing(item.file, item.name)
