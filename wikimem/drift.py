@@ -41,6 +41,7 @@ from pathlib import Path
 
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
+from wikimem.tolerant import parse_json
 
 __all__ = [
     "BASELINE_FILE",
@@ -87,7 +88,7 @@ def load_baseline(root: str | os.PathLike[str]) -> Baseline:
     if text is None or not text.strip():
         return Baseline({}, {})
     try:
-        data = json.loads(text)
+        data = parse_json(text)
         files = data["files"]
         if not isinstance(files, dict):
             raise ValueError("'files' is not an object")

@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from wikimem.tolerant import loads_tolerant
+
 __all__ = ["Journal", "utc_now_iso"]
 
 
@@ -75,10 +77,7 @@ class Journal:
         for line in data.decode("utf-8", errors="replace").split("\n"):
             if not line.strip():
                 continue
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
+            entry = loads_tolerant(line)
             if isinstance(entry, dict):
                 out.append(entry)
         return out

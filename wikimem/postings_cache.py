@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wikimem.blocks import atomic_writer
+from wikimem.tolerant import parse_json
 
 __all__ = ["CACHE_MIN_DOCS", "CACHE_NAME", "FORMAT", "PostingsCache", "write_cache"]
 
@@ -65,7 +66,7 @@ class PostingsCache:
         except OSError:
             return None
         try:
-            header = json.loads(header_line)
+            header = parse_json(header_line)
             ok = (
                 header.get("format") == FORMAT
                 and header.get("fingerprint") == fingerprint

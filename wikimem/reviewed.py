@@ -36,6 +36,7 @@ from pathlib import Path
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
+from wikimem.tolerant import parse_json
 
 __all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
 
@@ -60,7 +61,7 @@ def entry_hash(content: str) -> str:
 
 
 def _parse(text: str) -> list[Dismissal]:
-    data = json.loads(text)
+    data = parse_json(text)  # ValueError, never RecursionError, for a hostile file
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise ValueError("expected an object with an 'entries' list")
     out: list[Dismissal] = []

@@ -11,7 +11,6 @@ parsed alone to find the bad ones.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE
+from wikimem.tolerant import parse_json
 
 __all__ = ["JOURNAL_FILE", "JournalFacts", "scan_journal"]
 
@@ -149,7 +149,7 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
     # The common case, every line an entry, in one C-level parse of the lines
     # made a JSON array; a blank or bad line makes it invalid (or the count differ).
     try:
-        parsed = json.loads("[" + text[:-1].replace("\n", ",") + "]")
+        parsed = parse_json("[" + text[:-1].replace("\n", ",") + "]")
     except ValueError:
         parsed = None
     if parsed is not None and len(parsed) == count and _record_all(facts, parsed):
@@ -158,7 +158,7 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
     numbered = [(first_line + i, line) for i, line in enumerate(lines) if line.strip()]
     for line_no, line in numbered:
         try:
-            entry = json.loads(line)
+            entry = parse_json(line)
         except ValueError:
             facts.bad.append(_bad(line_no, line, "not JSON"))
             continue
@@ -204,7 +204,7 @@ def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFac
     if torn.strip():
         text = torn.decode("utf-8", errors="replace")
         try:
-            entry = json.loads(text)
+            entry = parse_json(text)
         except ValueError:
             entry = None
         if entry is not None and _problem(entry) is None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import os
 import re
 import struct
@@ -25,6 +24,7 @@ from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import ItemFacts
 from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
+from wikimem.tolerant import parse_json
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
 
@@ -32,6 +32,8 @@ KEYS_FILE = "vectors.keys.jsonl"
 DIARY_VECTORS_DIR = "diary-vectors"
 _VERSION_RE = re.compile(r"^vectors-(\d{6,})\.npy$")
 _NPY_MAGIC = b"\x93NUMPY"
+#: numpy.load's own limit (``max_header_size``): a longer header is no cache numpy would read.
+_MAX_HEADER = 10_000
 
 
 def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
@@ -47,12 +49,15 @@ def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
             (length,), start = struct.unpack("<I", head[8:12]), 12
         else:
             raise ValueError(f"unknown .npy version {major}")
+        if length > _MAX_HEADER:
+            raise ValueError(f"a {length}-byte .npy header (numpy refuses more than {_MAX_HEADER})")
         handle.seek(start)
         raw = handle.read(length)
     try:
         header = ast.literal_eval(raw.decode("latin-1"))
-    except (ValueError, SyntaxError) as exc:
-        raise ValueError(f"unreadable .npy header ({exc})") from None
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        # A hostile header overflows the parser (MemoryError) rather than failing to parse.
+        raise ValueError(f"unreadable .npy header ({type(exc).__name__}: {exc})") from None
     descr, shape = header.get("descr") if isinstance(header, dict) else None, header.get("shape")
     if not isinstance(descr, str) or not re.fullmatch(r"[<>=|]?f[248]", descr):
         raise ValueError(f"matrix dtype {descr!r} is not float")
@@ -73,8 +78,8 @@ def _read_keys(folder: Path) -> tuple[dict[str, Any], list[dict[str, str]]] | st
     if not lines:
         return "the keys file is empty"
     try:
-        header = json.loads(lines[0])
-        keys = json.loads("[" + ",".join(lines[1:]) + "]")
+        header = parse_json(lines[0])
+        keys = parse_json("[" + ",".join(lines[1:]) + "]")
     except ValueError:
         return "the keys file is not JSON lines"
     if not isinstance(header, dict) or not isinstance(header.get("vectors_file"), str):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.blocks import atomic_writer, fsync_dir
+from wikimem.tolerant import parse_json
 from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
 from wikimem.vectors.plan import (
     Entry,
@@ -108,8 +109,8 @@ class VectorCache:
         if not lines:
             return None
         try:
-            header = json.loads(lines[0])
-            keys = json.loads("[" + ",".join(lines[1:]) + "]")  # one parse, not one per row
+            header = parse_json(lines[0])
+            keys = parse_json("[" + ",".join(lines[1:]) + "]")  # one parse, not one per row
         except ValueError:
             return None
         vectors_file = header.get("vectors_file") if isinstance(header, dict) else None
@@ -123,7 +124,7 @@ class VectorCache:
                 return None
         try:
             matrix = _np().load(self.root / vectors_file, mmap_mode="r", allow_pickle=False)
-        except (OSError, ValueError, EOFError):
+        except Exception:  # noqa: BLE001 - a crafted header raises MemoryError or TokenError, not ValueError
             return None
         if matrix.ndim != 2 or matrix.shape[0] != len(keys) or matrix.dtype.kind != "f":
             return None

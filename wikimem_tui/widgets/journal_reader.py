@@ -16,6 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from wikimem.tolerant import loads_tolerant
+
 __all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalFollower", "JournalRow", "parse_line"]
 
 #: How often the reader thread looks at the file when nobody wakes it.
@@ -71,10 +73,7 @@ class JournalRow(NamedTuple):
 def parse_line(lineno: int, text: str) -> JournalRow:
     """Parse one journal line; anything that is not a JSON object is kept raw."""
     text = text.rstrip("\r")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
+    data = loads_tolerant(text)  # deep nesting too: the pane must not take the app down
     return JournalRow(lineno, text, data if isinstance(data, dict) else None)
 
 
