@@ -69,6 +69,7 @@ EXPECTED = sorted([
     ("vector-cache-stale", "diary-vectors/vectors.keys.jsonl", None),
     ("drift", "wiki/people.md", None),
     ("reviewed-damaged", "reviewed.json", None),
+    ("unreadable", "wiki/pipe.md", None),
 ], key=str)
 
 
@@ -92,6 +93,7 @@ def planted(tmp_path: Path) -> Path:
     people.write_text(people.read_text("utf-8").replace("Colleague", "Friend"), "utf-8")
     stamp = time.time() + 60
     os.utime(people, (stamp, stamp))
+    os.mkfifo(root / "wiki" / "pipe.md")  # named like a RecallFile; reading it would block
     return root
 
 
@@ -125,7 +127,7 @@ def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.C
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "8 errors, 15 warnings, 2 infos"
+    assert lines[-1] == "9 errors, 15 warnings, 2 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from types import SimpleNamespace
 
 from textual.app import App, ComposeResult
+from textual.widgets import Static
 
 from conftest import wait_for
 from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
@@ -42,3 +44,36 @@ async def test_a_deeply_nested_journal_line_is_shown_as_bad_and_the_app_keeps_ru
         assert "prefs:before" in shown(pilot.app)
         assert "✗ bad" in shown(pilot.app)
         assert pilot.app.is_running
+
+
+async def test_a_fifo_journal_shows_why_instead_of_hanging_the_pane(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    os.mkfifo(journal)
+    try:
+        async with TailApp(journal).run_test(size=(120, 24)) as pilot:
+            status = lambda: str(pilot.app.query_one("#journal-status", Static).render())  # noqa: E731
+            assert await wait_for(pilot, lambda: "cannot be read" in status(), timeout=15)
+            assert "FIFO" in status()
+    finally:  # the code before this fix blocked in open(): release it so the app can exit
+        _has_reader(journal)
+
+
+async def test_a_journal_symlinked_out_of_the_memory_is_not_shown(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere.jsonl"
+    elsewhere.write_text(good("outside"), encoding="utf-8")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "journal.jsonl").symlink_to(elsewhere)
+    async with TailApp(memory / "journal.jsonl").run_test(size=(120, 24)) as pilot:
+        status = lambda: str(pilot.app.query_one("#journal-status", Static).render())  # noqa: E731
+        assert await wait_for(pilot, lambda: "outside the memory directory" in status(), timeout=15)
+        assert "outside" not in shown(pilot.app)
+
+
+def _has_reader(fifo: Path) -> bool:
+    """Open ``fifo`` for writing if someone is blocked reading it (that releases them)."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:  # ENXIO: nobody is blocked reading it
+        return False
+    return True

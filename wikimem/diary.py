@@ -26,6 +26,7 @@ from wikimem.blocks import (
 )
 from wikimem.journal import Journal, utc_now_iso
 from wikimem.models import DiaryItem
+from wikimem.tolerant import UnreadableError, warn_unreadable
 from wikimem.names import (
     is_time,
     parse_ts,
@@ -112,7 +113,8 @@ class Diary:
         )
         path = self.path(date)
         with store_lock(self.root):
-            parsed = read_blocks(path)
+            parsed = read_blocks(path)  # an unreadable day refuses the append (UnreadableError)
+            self.journal.check()  # so does a journal that would refuse its line
             blocks = sort_by_time([*parsed.blocks, block])
             atomic_write(path, render_file(parsed.preamble or f"# {date}", blocks))
             self.journal.append_diary(
@@ -121,8 +123,17 @@ class Diary:
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp)
 
     def day(self, date: str) -> list[DiaryItem]:
-        """The entries of one day in file order ([] when there is none)."""
-        parsed = read_blocks(self.path(date))
+        """The entries of one day in file order ([] when there is none).
+
+        A day file that cannot be read -- a FIFO named like a day would block
+        every windowed query, no permission, a symlink out of the memory --
+        is [] with one WARNING (see :mod:`wikimem.tolerant`).
+        """
+        try:
+            parsed = read_blocks(self.path(date))
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
         return [
             DiaryItem(date, b.heading, b.content, b.owner, b.source_conv, b.ts)
             for b in parsed.blocks
@@ -162,7 +173,11 @@ class Diary:
         """Entries per day, from counting ``## `` lines: cheap enough for a calendar."""
         out: dict[str, int] = {}
         for date in self.dates() if dates is None else dates:
-            text = read_text(self.path(date)) or ""
+            try:
+                text = read_text(self.path(date)) or ""
+            except UnreadableError as exc:
+                warn_unreadable(exc)
+                continue
             # Split like the block parser does: str.splitlines() would also
             # break at U+2028/U+0085 inside content and count phantom headings.
             lines = re.split(r"\r\n|\r|\n", text)

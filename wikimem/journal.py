@@ -6,6 +6,13 @@ reads well in a pager. A line is written with a single ``write`` on an
 reader tailing the file never sees half of one. Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
 reported by ``wikimem lint`` (``journal-bad-line``).
+
+The journal is read and appended only as a regular file inside the memory
+directory: a ``journal.jsonl`` that is a symlink pointing outside it, a FIFO
+or any other non-regular file is refused (reads see no entries, appends
+raise ``wikimem.tolerant.UnreadableError``), so memory activity never leaks
+to, or blocks on, something else. A symlink to a file inside the memory
+directory is followed.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from wikimem.tolerant import loads_tolerant
+from wikimem.tolerant import UnreadableError, loads_tolerant, open_append, open_regular, read_regular, warn_unreadable
 
 __all__ = ["Journal", "utc_now_iso"]
 
@@ -64,11 +71,30 @@ class Journal:
         entry: dict[str, Any] = {"ts": utc_now_iso(), "action": "diary", "date": date, "time": time}
         return self._write(entry, owner, source_conv, detail)
 
+    def check(self) -> None:
+        """Raise :class:`~wikimem.tolerant.UnreadableError` when an append would be refused.
+
+        Writers call it before they change a file, so a journal that is a
+        symlink out of the memory or a FIFO refuses the write before it
+        lands rather than after (nothing is created here).
+        """
+        handle = open_regular(self.path, root=self.path.parent)
+        if handle is not None:
+            handle.close()
+
     def entries(self) -> list[dict[str, Any]]:
-        """Every well-formed entry in file order; unreadable lines are skipped."""
+        """Every well-formed entry in file order; unreadable lines are skipped.
+
+        A journal that is not a regular file in the memory directory (a
+        symlink out of it, a FIFO) or cannot be read is no entries, with one
+        WARNING (lint reports it as ``unreadable``).
+        """
         try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+            data = read_regular(self.path, root=self.path.parent)
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
+        if data is None:
             return []
         out: list[dict[str, Any]] = []
         # split("\n"), not splitlines(): json.dumps(ensure_ascii=False) leaves
@@ -95,7 +121,9 @@ class Journal:
                 entry[key] = value
         line = (json.dumps(entry, ensure_ascii=False) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        # Never through a symlink out of the memory directory, never into a FIFO:
+        # UnreadableError (an OSError) and nothing written.
+        fd = open_append(self.path, root=self.path.parent)
         try:
             size = os.fstat(fd).st_size
             # A writer killed mid-line left a torn tail: start on a fresh line

@@ -36,7 +36,7 @@ from pathlib import Path
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
-from wikimem.tolerant import parse_json
+from wikimem.tolerant import UnreadableError, parse_json, warn_unreadable
 
 __all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "load_dismissed", "undismiss"]
 
@@ -75,7 +75,11 @@ def _parse(text: str) -> list[Dismissal]:
 
 def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
     """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
-    text = read_text(Path(root) / REVIEWED_FILE)
+    try:
+        text = read_text(Path(root) / REVIEWED_FILE)
+    except UnreadableError as exc:
+        warn_unreadable(exc)
+        return []
     if text is None or not text.strip():
         return []
     try:
@@ -90,7 +94,10 @@ def damage(root: str | os.PathLike[str]) -> str | None:
     Reading a damaged file yields no dismissals (the queue shows those
     entries again) and every write refuses it, so lint reports it.
     """
-    text = read_text(Path(root) / REVIEWED_FILE)
+    try:
+        text = read_text(Path(root) / REVIEWED_FILE)
+    except UnreadableError as exc:
+        return exc.strerror
     if text is None or not text.strip():
         return None
     try:

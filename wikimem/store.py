@@ -28,6 +28,7 @@ from wikimem.errors import ConflictError
 from wikimem.journal import Journal, utc_now_iso
 from wikimem.links import WikiLink, rewrite_link
 from wikimem.models import RecallItem
+from wikimem.tolerant import UnreadableError, warn_unreadable
 from wikimem.names import (
     normalize_item_name,
     parse_ts,
@@ -116,8 +117,18 @@ class MemoryStore:
         )
 
     def file_items(self, file: str) -> list[RecallItem]:
-        """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing."""
-        return [_to_item(file, b) for b in _collapse(self._read(file).blocks).values()]
+        """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing.
+
+        A file that exists but cannot be read (permission, not a regular
+        file, a symlink out of the memory) is [] too, with one WARNING; a
+        write to it raises instead (see :mod:`wikimem.tolerant`).
+        """
+        try:
+            parsed = self._read(file)
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
+        return [_to_item(file, b) for b in _collapse(parsed.blocks).values()]
 
     def file_stat(self, file: str) -> tuple[int, int] | None:
         """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""
@@ -359,6 +370,7 @@ class MemoryStore:
         )
 
     def _write(self, file: str, parsed: ParsedFile, blocks: list[Block]) -> None:
+        self.journal.check()  # a journal that would refuse the line refuses the write, before it lands
         path = self.file_path(file)
         if not blocks:
             try:

@@ -41,6 +41,7 @@ from typing import Any, BinaryIO
 
 __all__ = [
     "UnreadableError",
+    "is_regular",
     "loads_tolerant",
     "memory_root",
     "open_append",
@@ -183,6 +184,20 @@ def open_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] |
     path = Path(path)
     fd = _open_fd(path, os.O_RDONLY, Path(root) if root is not None else None)
     return None if fd is None else open(fd, "rb")  # noqa: SIM115 - the caller closes it
+
+
+def is_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bool:
+    """True for a regular file :func:`open_regular` would open, False when missing; else raises.
+
+    For readers that must hand a path on (``numpy.load`` memory-maps by
+    name): ask first, so a FIFO or an outside symlink is never opened there.
+    """
+    path = Path(path)
+    fd = _open_fd(path, os.O_RDONLY, Path(root) if root is not None else None)
+    if fd is None:
+        return False
+    os.close(fd)
+    return True
 
 
 def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bytes | None:

@@ -53,6 +53,11 @@ CODES: dict[str, CodeInfo] = {
     "invalid-utf8": CodeInfo(
         "error", "bytes that are not UTF-8: they read as U+FFFD and the next write makes that permanent",
         "re-save the file as UTF-8"),
+    "unreadable": CodeInfo(
+        "error", "a memory file (or the journal) that exists but cannot be read: no permission, not a regular "
+        "file (a FIFO, a device), or a symlink pointing outside the memory directory; reads skip it, writes to "
+        "it are refused, and drift is not judged from it",
+        "fix its permissions, or replace it with a regular file inside the memory directory"),
     "round-trip": CodeInfo(
         "error", "content the strict writer refuses (empty, or ending in a metadata comment), so the item cannot be saved",
         "edit the content"),

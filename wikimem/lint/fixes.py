@@ -203,10 +203,10 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
     rewritten = {fix.path for fix in plan.files}
     accepted = {p: sha for p, sha in linter.drifted.items() if p not in rewritten}
     if accepted:
-        before = read_text(root / BASELINE_FILE) or ""
-        if linter.baseline.damaged:
+        if linter.baseline.damaged:  # an unreadable baseline is damaged: never read it here
             plan.skipped.append(f"{BASELINE_FILE}: {linter.baseline.damaged}; drift not accepted")
         else:
+            before = read_text(root / BASELINE_FILE) or ""
             after = render_baseline(linter.baseline, accepted, by=by, ts=stamp)
             plan.files.append(FileFix(BASELINE_FILE, before, after, [f"accepted the current state of {p}"
                                                                     for p in sorted(accepted)]))

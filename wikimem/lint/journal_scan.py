@@ -20,7 +20,7 @@ from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE
-from wikimem.tolerant import parse_json
+from wikimem.tolerant import UnreadableError, open_regular, parse_json
 
 __all__ = ["JOURNAL_FILE", "JournalFacts", "scan_journal"]
 
@@ -51,10 +51,14 @@ class JournalFacts:
     tail: list[Finding] = field(default_factory=list)
     changed: set[str] = field(default_factory=set)
     fresh: bool = True
+    #: Set when the journal exists but is not read (a symlink out of the memory, a FIFO, no permission).
+    unreadable: Finding | None = None
 
     @property
     def findings(self) -> list[Finding]:
-        """Every bad line, the torn tail included."""
+        """Every bad line, the torn tail included (or why the journal was not read)."""
+        if self.unreadable is not None:
+            return [self.unreadable]
         return self.bad + self.tail
 
     def logged(self, path: str) -> tuple[float, str] | None:
@@ -173,8 +177,13 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
 def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFacts:
     """Scan ``root/journal.jsonl``, continuing from ``previous`` when it only grew."""
     path = root / JOURNAL_FILE
+    if previous is not None and previous.unreadable is not None:
+        previous = None  # nothing was read: start over (and re-judge every path)
     try:
-        with open(path, "rb") as handle:
+        handle = open_regular(path, root=root)
+        if handle is None:
+            raise FileNotFoundError(path)
+        with handle:
             size = os.fstat(handle.fileno()).st_size
             facts = previous
             if facts is not None and facts.offset:
@@ -192,8 +201,11 @@ def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFac
     except FileNotFoundError:
         gone = previous is not None and (previous.offset > 0 or bool(previous.last or previous.tail))
         return JournalFacts(fresh=previous is None or gone)
-    except OSError:
-        return previous or JournalFacts()
+    except OSError as exc:
+        reason = exc.reason if isinstance(exc, UnreadableError) else (exc.strerror or str(exc))
+        return JournalFacts(unreadable=make_finding(
+            "unreadable", JOURNAL_FILE, f"cannot be read ({reason}): no entry is read and appends are "
+            "refused, so drift is not judged until it is a regular file in the memory directory again"))
     end = data.rfind(b"\n") + 1
     complete, torn = data[:end], data[end:]
     if complete:

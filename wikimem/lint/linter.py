@@ -208,6 +208,11 @@ class Linter:
 
     def _judge_drift(self, path: str, facts: FileFacts | None) -> Finding | None:
         assert self.journal is not None
+        if (facts is not None and facts.unreadable is not None) or self.journal.unreadable is not None:
+            # Not read is not deleted, and without the journal nothing can be
+            # judged: the ``unreadable`` finding says so, and --fix accepts nothing.
+            self.drifted.pop(path, None)
+            return None
         logged = self.journal.logged(path)
         state = DriftState(
             path,

@@ -35,7 +35,7 @@ from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 
-__all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file"]
+__all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file", "unreadable_file"]
 
 #: ``(file, name)`` of a wiki item (or ``(date, HH:MM)`` of a diary minute).
 Target = tuple[str, str]
@@ -106,7 +106,9 @@ class FileFacts:
     ``valid`` is false for a day file whose name is not a date (the library
     never reads it) and for a RecallFile whose name it cannot write.
     ``linking`` and ``curated`` are the few items with links, and with
-    evidence lines, a derived marker or a review mark.
+    evidence lines, a derived marker or a review mark. ``unreadable`` says
+    why a file that exists was not read (then it has no items, no sha256,
+    and is never judged deleted).
     """
 
     path: str
@@ -122,6 +124,7 @@ class FileFacts:
     linking: list[ItemFacts] = field(default_factory=list)
     curated: list[ItemFacts] = field(default_factory=list)
     generation: int = 0
+    unreadable: str | None = None
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -288,6 +291,14 @@ def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
     if not _ALL_CANONICAL_TS_RE.fullmatch("\n".join(present) + "\n" if present else ""):
         marked = [m or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)) for m, ts in zip(marked, stamps)]
     return list(compress(range(len(contents)), marked))
+
+
+def unreadable_file(path: str, kind: Kind, stem: str, signature: tuple[int, int], reason: str) -> FileFacts:
+    """The facts of a memory file that exists but was not read: one ``unreadable`` error."""
+    finding = make_finding("unreadable", path, f"cannot be read ({reason}): reads skip it and every write to it "
+                           "is refused; it is not treated as deleted")
+    return FileFacts(path, kind, stem, signature, "", [], [finding], generation=next(_GENERATION),
+                     unreadable=reason)
 
 
 def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[int, int]) -> FileFacts:

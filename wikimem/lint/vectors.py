@@ -24,7 +24,7 @@ from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import ItemFacts
 from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
-from wikimem.tolerant import parse_json
+from wikimem.tolerant import UnreadableError, open_regular, parse_json, read_regular
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
 
@@ -38,7 +38,10 @@ _MAX_HEADER = 10_000
 
 def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
     """``(shape, itemsize, data_offset)`` of a float ``.npy`` file; ``ValueError`` if it is not one."""
-    with open(path, "rb") as handle:
+    handle = open_regular(path)  # a FIFO named like a matrix must not block lint
+    if handle is None:
+        raise FileNotFoundError(path)
+    with handle:
         head = handle.read(12)
         if len(head) < 10 or not head.startswith(_NPY_MAGIC):
             raise ValueError("not a .npy file")
@@ -58,7 +61,9 @@ def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
     except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
         # A hostile header overflows the parser (MemoryError) rather than failing to parse.
         raise ValueError(f"unreadable .npy header ({type(exc).__name__}: {exc})") from None
-    descr, shape = header.get("descr") if isinstance(header, dict) else None, header.get("shape")
+    if not isinstance(header, dict):
+        raise ValueError("the .npy header is not a dict")
+    descr, shape = header.get("descr"), header.get("shape")
     if not isinstance(descr, str) or not re.fullmatch(r"[<>=|]?f[248]", descr):
         raise ValueError(f"matrix dtype {descr!r} is not float")
     if not isinstance(shape, tuple) or not all(isinstance(n, int) for n in shape):
@@ -69,9 +74,14 @@ def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
 def _read_keys(folder: Path) -> tuple[dict[str, Any], list[dict[str, str]]] | str:
     """``(header, keys)`` of the keys file, or why it is unusable."""
     try:
-        text = (folder / KEYS_FILE).read_text(encoding="utf-8")
+        data = read_regular(folder / KEYS_FILE)
+        if data is None:
+            return "the keys file is missing"
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return "the keys file is not UTF-8"
+    except UnreadableError as exc:
+        return f"the keys file cannot be read ({exc.reason})"
     except OSError as exc:
         return f"the keys file cannot be read ({exc.strerror})"
     lines = [line for line in text.splitlines() if line.strip()]

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.blocks import atomic_writer, fsync_dir
-from wikimem.tolerant import parse_json
+from wikimem.tolerant import is_regular, parse_json, read_regular
 from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
 from wikimem.vectors.plan import (
     Entry,
@@ -102,7 +102,10 @@ class VectorCache:
         if memory is not None:
             return memory or None
         try:
-            text = self.keys_path.read_text(encoding="utf-8")
+            data = read_regular(self.keys_path)  # regular files only: a FIFO would block the query
+            if data is None:
+                return None
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         lines = [line for line in text.splitlines() if line.strip()]
@@ -123,6 +126,8 @@ class VectorCache:
             ):
                 return None
         try:
+            if not is_regular(self.root / vectors_file):
+                return None
             matrix = _np().load(self.root / vectors_file, mmap_mode="r", allow_pickle=False)
         except Exception:  # noqa: BLE001 - a crafted header raises MemoryError or TokenError, not ValueError
             return None
