@@ -324,9 +324,12 @@ def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> i
 
 
 def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    from wikimem.cli_graph import render_graph
+    from wikimem.cli_graph import graph_json, render_graph
 
-    out.write(render_graph(store, fmt=args.format))
+    if args.format == "json":  # data, not terminal text: never neutralized (see wikimem.cli_io)
+        out.json(graph_json(store), indent=2)
+    else:
+        out.write(render_graph(store, fmt=args.format))
     return 0
 
 

@@ -12,17 +12,25 @@ sequences it receives, so every control character except newline and tab is
 written as a visible ``\\xNN`` escape, to a terminal and to a pipe alike
 (``wikimem show x | cat`` reaches the terminal too). Ordinary text, Chinese
 included, passes unchanged, so ``show`` stays byte-exact for real memories.
+
+JSON output is not text for a terminal but data for a program, so it is
+never neutralized (the visible ``\\x9b`` would be an invalid JSON escape and
+change the memory text): :func:`json_text` writes the same characters as
+JSON's own ``\\uXXXX`` escapes instead, which a parser turns back into the
+exact text and a terminal shows as harmless ASCII.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["Output", "PipeState", "decode_argv", "neutralize", "prepare_stdout", "quiet_broken_pipe"]
+__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe"]
 
 
 # C0 controls (but \t and \n), DEL and the C1 range (8-bit CSI etc.).
@@ -36,6 +44,22 @@ _CONTROLS = {
 def neutralize(text: str) -> str:
     """``text`` with terminal control characters made visible and inert."""
     return text.translate(_CONTROLS)
+
+
+# What json.dumps(ensure_ascii=False) leaves raw but a terminal acts on: C0
+# (newline is the indent's own; inside strings JSON escapes it), DEL, C1, and
+# lone surrogates (a file name's undecodable bytes), which no encoder writes.
+_JSON_RAW_RE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(payload: object, *, indent: int | None = None) -> str:
+    """``payload`` as JSON: non-ASCII raw, control characters as ``\\uXXXX`` escapes (valid, exact, inert)."""
+    text = json.dumps(payload, ensure_ascii=False, indent=indent)
+    return _JSON_RAW_RE.sub(_escape, text) if _JSON_RAW_RE.search(text) else text
 
 
 def prepare_stdout() -> None:
@@ -80,6 +104,10 @@ class Output:
     def line(self, text: str = "") -> None:
         """Write one line."""
         sys.stdout.write(neutralize(text) + "\n")
+
+    def json(self, payload: object, *, indent: int | None = None) -> None:
+        """Write ``payload`` as one JSON document and a newline (see :func:`json_text`)."""
+        sys.stdout.write(json_text(payload, indent=indent) + "\n")
 
     def error(self, message: str) -> None:
         """One line on stderr (stdout is flushed first so the order is kept)."""

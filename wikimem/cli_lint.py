@@ -15,8 +15,6 @@ store is linted again and the remaining findings decide the exit code.
 from __future__ import annotations
 
 import argparse
-import json
-
 from typing import TYPE_CHECKING
 
 from wikimem.cli_io import Output
@@ -83,7 +81,7 @@ def run_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
             payload = {"fixed": done, "skipped": plan.skipped + refused}
             report = linter.run([fix.path for fix in plan.files])
     if args.json:
-        out.write(json.dumps({**report.to_json(), **payload}, ensure_ascii=False, indent=1) + "\n")
+        out.json({**report.to_json(), **payload}, indent=1)
     else:
         for finding in report.findings:
             out.line(finding.render())

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
+from wikimem.markers import has_conflict_markers
 from wikimem.tolerant import UnreadableError, parse_json, read_regular
 
 __all__ = [
@@ -158,8 +159,9 @@ def accept(
 def _memory_files(root: Path) -> tuple[dict[str, str], set[str]]:
     """``path -> sha256`` of every readable ``*.md`` directly in ``wiki/`` and ``diary/``, and the others.
 
-    The others exist but were not read (see :mod:`wikimem.tolerant`): their
-    state is unknown, so it is neither accepted nor taken for deleted.
+    The others exist but were not read (see :mod:`wikimem.tolerant`) or hold
+    git conflict markers (:mod:`wikimem.markers`): their state is unknown, so
+    it is neither accepted nor taken for deleted.
     """
     out: dict[str, str] = {}
     unknown: set[str] = set()
@@ -176,7 +178,9 @@ def _memory_files(root: Path) -> tuple[dict[str, str], set[str]]:
                 except OSError:
                     unknown.add(path)
                     continue
-                if data is not None:
+                if data is not None and has_conflict_markers(data):
+                    unknown.add(path)  # two versions in one file: never accepted as a state
+                elif data is not None:
                     out[path] = hashlib.sha256(data).hexdigest()
     return out, unknown
 
@@ -188,8 +192,9 @@ def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: 
     each ``wiki/*.md`` and ``diary/*.md`` is accepted with its sha256, a
     file the old baseline or the journal knows but that is gone is
     accepted as deleted (``null``), and entries for files neither knows are
-    dropped. A file that exists but cannot be read keeps its old entry (if
-    any): its state is unknown, never "deleted". Atomic, under the store
+    dropped. A file that exists but cannot be read, or holds git conflict
+    markers, keeps its old entry (if any): its state is unknown, never
+    "deleted", and a conflict is never accepted. Atomic, under the store
     lock; ``ValueError`` (nothing written) when the baseline is damaged.
     """
     from wikimem.lint.journal_scan import scan_journal  # lint builds on this module, not the reverse

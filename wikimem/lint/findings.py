@@ -58,6 +58,10 @@ CODES: dict[str, CodeInfo] = {
         "file (a FIFO, a device), or a symlink pointing outside the memory directory; reads skip it, writes to "
         "it are refused, and drift is not judged from it",
         "fix its permissions, or replace it with a regular file inside the memory directory"),
+    "conflict-markers": CodeInfo(
+        "error", "git conflict markers (<<<<<<< / ======= / >>>>>>> lines) in a RecallFile or day file: it holds "
+        "two versions of itself, which the parser reads as content; --fix never accepts it into the baseline",
+        "resolve the conflict: keep one side and delete the marker lines"),
     "round-trip": CodeInfo(
         "error", "content the strict writer refuses (empty, or ending in a metadata comment), so the item cannot be saved",
         "edit the content"),

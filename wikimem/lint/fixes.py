@@ -80,14 +80,20 @@ class FixPlan:
         out: list[str] = []
         for fix in self.files:
             out.extend(difflib.unified_diff(
-                fix.before.splitlines(keepends=True), fix.after.splitlines(keepends=True),
-                f"a/{fix.path}", f"b/{fix.path}"))
+                _lines(fix.before), _lines(fix.after), f"a/{fix.path}", f"b/{fix.path}"))
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
 
     @property
     def empty(self) -> bool:
         """True when there is nothing to write."""
         return not self.files
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their ``\\n``; not ``splitlines()``, which also breaks at U+0085 and U+2028."""
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    return out + [lines[-1]] if lines[-1] else out
 
 
 def _meta_fix(block: Block) -> tuple[Block, str] | None:
@@ -192,6 +198,9 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
             continue
         if not facts.clean_utf8:
             plan.skipped.append(f"{path}: bytes that are not UTF-8 would be lost by a rewrite; fix the encoding first")
+            continue
+        if facts.conflicted:
+            plan.skipped.append(f"{path}: git conflict markers; resolve the conflict first")
             continue
         if facts.kind == "wiki":
             if not facts.valid:

@@ -225,6 +225,10 @@ class Linter:
         if why is None:
             self.drifted.pop(path, None)
             return None
+        if facts is not None and facts.conflicted:  # never accepted: a person resolves it first
+            self.drifted.pop(path, None)
+            return make_finding("drift", path, f"{why}; it holds git conflict markers: resolve them first, "
+                                "--fix does not accept it", fixable=False)
         self.drifted[path] = state.sha256
         detail = ""
         if state.mtime is not None:
