@@ -36,6 +36,8 @@ def add_lint_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPa
     lint.add_argument("--dry-run", action="store_true", help="with --fix: print the diff, write nothing")
     lint.add_argument("--embed-model", metavar="NAME",
                       help="the embedding model in use, to check the vector cache's stamp")
+    lint.add_argument("--embed-dim", metavar="N", type=int,
+                      help="the width of that model's vectors, to check the vector cache's width")
     lint.add_argument("--owner", default="lint", metavar="WHO",
                       help="who --fix writes as (journal by=, baseline by; default: lint)")
     return lint
@@ -55,7 +57,7 @@ def run_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     if args.dry_run and not args.fix:
         out.error("wikimem lint: error: --dry-run only makes sense with --fix")
         return 2
-    linter = Linter(store.root, model=args.embed_model)
+    linter = Linter(store.root, model=args.embed_model, dim=args.embed_dim)
     report = linter.run()
     payload: dict[str, object] = {}
     if args.fix:

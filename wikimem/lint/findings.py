@@ -108,7 +108,8 @@ CODES: dict[str, CodeInfo] = {
         "warning", "a vector cache that is unreadable or inconsistent: it is ignored and rebuilt (re-embedded)",
         "delete vectors.keys.jsonl and vectors-*.npy (or let the next sync rebuild it)"),
     "vector-cache-model": CodeInfo(
-        "warning", "a vector cache stamped with another model than the one in use: ranking falls back to BM25",
+        "warning", "a vector cache stamped with another model than the one in use, or as wide as another "
+        "model's vectors (the same name at a new width): ranking falls back to BM25",
         "delete the cache to re-embed with the current model"),
     "vector-cache-stale": CodeInfo(
         "info", "vector cache rows for items that changed or no longer exist: the next sync re-embeds them",

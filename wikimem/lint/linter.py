@@ -70,14 +70,15 @@ def _sorted(findings: list[Finding]) -> list[Finding]:
 class Linter:
     """Lint of the memory directory ``root``, kept warm for re-runs.
 
-    ``model`` is the embedding model in use (for the vector cache check);
-    without it, only a disagreement between the wiki and the diary cache
-    can be reported.
+    ``model`` is the embedding model in use and ``dim`` the width of its
+    vectors (for the vector cache check); without them, only a disagreement
+    between the wiki and the diary cache can be reported.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, model: str | None = None) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> None:
         self.root = Path(root)
         self.model = model
+        self.dim = dim
         self.snapshot = Snapshot(self.root)
         self.journal: JournalFacts | None = None
         self.baseline = Baseline({}, {})
@@ -243,7 +244,7 @@ class Linter:
         assert self.journal is not None
         out: dict[str, list[Finding]] = {}
         found = list(self.journal.findings)
-        found += self._vectors.run(self.snapshot, touched, model=self.model)
+        found += self._vectors.run(self.snapshot, touched, model=self.model, dim=self.dim)
         if self.baseline.damaged:
             found.append(make_finding(
                 "drift", BASELINE_FILE, f"{self.baseline.damaged}: drift is judged from the journal alone",
@@ -262,6 +263,6 @@ class Linter:
         return out
 
 
-def lint(root: str | os.PathLike[str], *, model: str | None = None) -> LintReport:
+def lint(root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> LintReport:
     """Lint the memory directory ``root`` once (read-only)."""
-    return Linter(root, model=model).run()
+    return Linter(root, model=model, dim=dim).run()

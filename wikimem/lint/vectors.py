@@ -217,7 +217,12 @@ class _Folder:
         model = self.header.get("model")
         return model if isinstance(model, str) and model else None
 
-    def findings(self, model: str | None) -> list[Finding]:
+    @property
+    def dim(self) -> int | None:
+        dim = self.header.get("dim")
+        return dim if isinstance(dim, int) and not isinstance(dim, bool) else None
+
+    def findings(self, model: str | None, dim: int | None = None) -> list[Finding]:
         if self.problem is not None:
             return [self.problem]
         if self.signature is None:
@@ -229,6 +234,11 @@ class _Folder:
             out.append(make_finding(
                 "vector-cache-model", keys_rel, f"built with model {stamped!r} but the embedder in use is "
                 f"{model!r}: ranking falls back to BM25 only until the cache is deleted and re-embedded"))
+        elif dim is not None and self.dim is not None and self.dim != dim:
+            out.append(make_finding(
+                "vector-cache-model", keys_rel, f"built with model {stamped!r} at {self.dim} dimensions but the "
+                f"embedder in use returns {dim}: ranking falls back to BM25 only until the cache is deleted and "
+                "re-embedded"))
         changed = sum(c for c, _ in self.stale.values())
         gone = sum(g for _, g in self.stale.values())
         if changed or gone:
@@ -250,10 +260,12 @@ class VectorCheck:
         self._wiki = _Folder("")
         self._diary = _Folder(f"{DIARY_VECTORS_DIR}/")
 
-    def run(self, snapshot: Snapshot, touched: Iterable[str], *, model: str | None = None) -> list[Finding]:
+    def run(self, snapshot: Snapshot, touched: Iterable[str], *, model: str | None = None,
+            dim: int | None = None) -> list[Finding]:
         """Findings for the wiki cache (store root) and the diary cache (``diary-vectors/``).
 
-        ``touched`` are the memory paths re-read since the last run.
+        ``touched`` are the memory paths re-read since the last run; ``model``
+        and ``dim`` describe the embedder in use, when known.
         """
         wiki, diary = snapshot.wiki, snapshot.diary
 
@@ -275,16 +287,22 @@ class VectorCheck:
             else:
                 files = [p[len(prefix):-3] for p in touched if p.startswith(prefix)]
                 folder.recount([f for f in files if f in folder.by_file], current)
-        findings = self._wiki.findings(model) + self._diary.findings(model)
-        wiki_model, diary_model = self._wiki.model, self._diary.model
-        if model is None and wiki_model and diary_model and wiki_model != diary_model \
-                and self._wiki.problem is None and self._diary.problem is None:
-            findings.append(make_finding(
-                "vector-cache-model", f"{DIARY_VECTORS_DIR}/{KEYS_FILE}", f"built with model {diary_model!r} "
-                f"but the wiki cache with {wiki_model!r}: one of them is from another model"))
+        findings = self._wiki.findings(model, dim) + self._diary.findings(model, dim)
+        wiki, diary_folder = self._wiki, self._diary
+        if wiki.problem is None and diary_folder.problem is None and wiki.signature and diary_folder.signature:
+            where = f"{DIARY_VECTORS_DIR}/{KEYS_FILE}"
+            if model is None and wiki.model and diary_folder.model and wiki.model != diary_folder.model:
+                findings.append(make_finding(
+                    "vector-cache-model", where, f"built with model {diary_folder.model!r} but the wiki cache "
+                    f"with {wiki.model!r}: one of them is from another model"))
+            elif dim is None and wiki.dim and diary_folder.dim and wiki.dim != diary_folder.dim:
+                findings.append(make_finding(
+                    "vector-cache-model", where, f"{diary_folder.dim} dimensions wide but the wiki cache "
+                    f"{wiki.dim}, under the model name {diary_folder.model or wiki.model!r}: one of them is from "
+                    "another model (or another version of it); ranking with the other falls back to BM25 only"))
         return findings
 
 
-def vector_findings(snapshot: Snapshot, *, model: str | None = None) -> list[Finding]:
+def vector_findings(snapshot: Snapshot, *, model: str | None = None, dim: int | None = None) -> list[Finding]:
     """The vector cache findings of ``snapshot``, checked once."""
-    return VectorCheck().run(snapshot, (), model=model)
+    return VectorCheck().run(snapshot, (), model=model, dim=dim)
