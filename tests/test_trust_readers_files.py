@@ -284,3 +284,28 @@ def test_a_fifo_journal_blocks_no_reader_and_no_writer(store: MemoryStore) -> No
     found = finishes(lambda: lint(store.root), fifo).findings
     assert [f.code for f in found if f.location.path == "journal.jsonl"] == ["unreadable"]
     assert not any(f.code == "drift" for f in found)  # nothing can be judged without the journal
+
+
+def test_a_link_into_an_unreadable_file_says_so(store: MemoryStore, deny) -> None:
+    store.add("people", "bob", "Knows the [[secret:plan]].")
+    deny(store.file_path("secret"))
+    found = [f for f in lint(store.root).findings if f.code == "dangling-link"]
+    assert len(found) == 1 and "cannot be read" in found[0].message
+
+
+def test_a_fifo_postings_cache_is_no_cache(tmp_path: Path) -> None:
+    from wikimem.postings_cache import PostingsCache
+
+    os.mkfifo(tmp_path / "postings.bin")
+    assert finishes(lambda: PostingsCache.open(tmp_path / "postings.bin", "f"), tmp_path / "postings.bin") is None
+
+
+def test_a_fifo_vector_keys_file_is_no_cache(store: MemoryStore) -> None:
+    pytest.importorskip("numpy")
+    from wikimem.vectors import VectorCache
+
+    keys = store.root / "vectors.keys.jsonl"
+    os.mkfifo(keys)
+    assert finishes(lambda: VectorCache(store.root).load(), keys) == ([], None)
+    found = finishes(lambda: lint(store.root), keys).findings
+    assert [f.code for f in found if f.location.path == "vectors.keys.jsonl"] == ["vector-cache-torn"]
