@@ -34,17 +34,15 @@ Decisions the contract leaves open:
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from wikimem.blocks import Block, read_blocks, render_file
-from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe
+from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.store import MemoryStore
 from wikimem.tolerant import UnreadableError
@@ -368,33 +366,10 @@ def main(argv: list[str] | None = None) -> int:
         out.error(str(exc))
         return 2
     code = 0
-    with quiet_broken_pipe() as pipe, _warnings_to(out):
+    with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)
         out.flush()
     return pipe.code if pipe.broken else code
-
-
-class _Warnings(logging.Handler):
-    """The library's WARNINGs (a file skipped as unreadable, a cache of another model) on stderr."""
-
-    def __init__(self, out: Output) -> None:
-        super().__init__(logging.WARNING)
-        self.out = out
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.out.error(f"wikimem: warning: {record.getMessage()}")  # neutralized: paths are untrusted
-
-
-@contextmanager
-def _warnings_to(out: Output) -> Iterator[None]:
-    """Show the library's warnings for the duration of one command."""
-    logger = logging.getLogger("wikimem")
-    handler = _Warnings(out)
-    logger.addHandler(handler)
-    try:
-        yield
-    finally:
-        logger.removeHandler(handler)
 
 
 if __name__ == "__main__":  # pragma: no cover - ``python -m wikimem`` is __main__.py

@@ -23,6 +23,7 @@ exact text and a terminal shows as harmless ASCII.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import sys
@@ -30,7 +31,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe"]
+__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
+           "warnings_to"]
 
 
 # C0 controls (but \t and \n), DEL and the C1 range (8-bit CSI etc.).
@@ -147,3 +149,26 @@ def quiet_broken_pipe() -> Iterator[PipeState]:
             os.close(devnull)
         except (OSError, ValueError, AttributeError):
             pass
+
+
+class _Warnings(logging.Handler):
+    """The library's WARNINGs (a file skipped as unreadable, a cache of another model) as stderr lines."""
+
+    def __init__(self, out: Output) -> None:
+        super().__init__(logging.WARNING)
+        self.out = out
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.out.error(f"wikimem: warning: {record.getMessage()}")  # neutralized: paths are untrusted
+
+
+@contextmanager
+def warnings_to(out: Output) -> Iterator[None]:
+    """Show the library's warnings on ``out``'s stderr for the duration of one command."""
+    logger = logging.getLogger("wikimem")
+    handler = _Warnings(out)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from itertools import compress, repeat
 from operator import add
@@ -34,7 +33,7 @@ from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
-from wikimem.markers import conflict_lines
+from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
 from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 
 __all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file", "unreadable_file"]
@@ -59,10 +58,6 @@ _PLAIN_NAME_RE = re.compile(r"(?:\S| (?! ))*")
 _NON_SPACE_RE = re.compile(r"\S")
 _INTERESTING_RE = re.compile(r"<!--|```|~~~|\[\[|\(evidence:")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)", re.M)
-# A metadata value that swallowed the next field: "a; source=b" (fields joined by ";").
-_SWALLOWED_RE = re.compile(r";\s*(?:owner|source|source_conv|ts)\s*=", re.I)
-# What wikimem.markers looks for first: a file with neither holds no conflict.
-_OPEN_MARKER, _CLOSE_MARKER = "<<<<<<<", ">>>>>>>"
 # Every scan gets a new number: the duplicate index tells an item apart from
 # the one that held its place before the file was re-read.
 _GENERATION = itertools.count(1)
@@ -327,8 +322,11 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             return facts
     columns = read_columns(text)
     names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
-    if _OPEN_MARKER in text or _CLOSE_MARKER in text:
-        _conflict_findings(facts, text, names, heads)
+    if may_conflict(text):
+        conflict = conflict_finding(path, text, names, heads)
+        if conflict is not None:
+            facts.conflicted = True
+            findings.append(conflict)
     if not names:
         return facts
     items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
@@ -345,7 +343,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         ts = item.ts
         if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
             problem, canonical = check_ts(ts)
-            if _SWALLOWED_RE.search(ts):
+            if swallowed(ts):
                 problem = f"{problem}: the fields are separated by ';' instead of '|'"
             findings.append(make_finding(
                 "malformed-meta", path, f"metadata comment: {problem}",
@@ -362,8 +360,9 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking.append(item)
         if item.evidence or item.derived or item.review:
             facts.curated.append(item)
-    if _holds(";", columns.owners) or _holds(";", columns.sources):
-        _separator_findings(path, items, normal, starts, findings)
+    if values_hold(";", columns.owners) or values_hold(";", columns.sources):
+        findings += separator_findings(path, items, lambda i: _last_line(
+            normal, starts[i], starts[i + 1] if i + 1 < len(starts) else len(normal), items[i].line))
     if kind == "wiki":
         if len(set(names)) != len(names):
             facts.duplicates = True
@@ -376,49 +375,6 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         _order_check(path, [columns.block(i) for i in range(len(names))], items, findings)
     facts.items = items
     return facts
-
-
-def _holds(needle: str, values: list[str | None]) -> bool:
-    """True when some value contains ``needle`` (one C-level join; None values are rare)."""
-    try:
-        return needle in "".join(values)  # type: ignore[arg-type]
-    except TypeError:
-        return needle in "".join(filter(None, values))
-
-
-def _separator_findings(path: str, items: list[ItemFacts], text: str, starts: list[int],
-                        findings: list[Finding]) -> None:
-    """Metadata written with ``;`` between fields: the parser reads one value that swallowed the others.
-
-    ``<!-- wikimem: owner=a; source=b -->`` is valid metadata to the parser
-    (an owner ``a; source=b``, no source), so the block checks never see a
-    malformed comment; the value gives it away.
-    """
-    for index, item in enumerate(items):
-        for key, value in (("owner", item.owner), ("source", item.source_conv)):
-            if value is None or _SWALLOWED_RE.search(value) is None:
-                continue
-            stop = starts[index + 1] if index + 1 < len(starts) else len(text)
-            fixed = " | ".join(part.strip() for part in f"{key}={value}".split(";"))
-            findings.append(make_finding(
-                "malformed-meta", path, f"metadata comment: the fields are separated by ';' instead of '|', so "
-                f"{key} reads as {value[:60]!r} and the fields after it are lost; write <!-- wikimem: {fixed[:80]} -->",
-                line=_last_line(text, starts[index], stop, item.line), item=item.name, fixable=False))
-            break
-
-
-def _conflict_findings(facts: FileFacts, text: str, names: list[str], heads: list[int]) -> None:
-    """One ``conflict-markers`` error for a file holding git conflict markers (see :mod:`wikimem.markers`)."""
-    lines = conflict_lines(text)
-    if not lines:
-        return
-    facts.conflicted = True
-    at = bisect_right(heads, lines[0]) - 1
-    shown = ", ".join(map(str, lines[:8])) + (", …" if len(lines) > 8 else "")
-    facts.findings.append(make_finding(
-        "conflict-markers", facts.path, f"git conflict markers on line{'s' if len(lines) > 1 else ''} {shown}: "
-        "the file holds two versions of itself; keep one side, delete the marker lines (--fix never accepts "
-        "or rewrites such a file)", line=lines[0], item=names[at] if at >= 0 else None))
 
 
 def _order_check(path: str, blocks: list[Block], items: list[ItemFacts], findings: list[Finding]) -> None:

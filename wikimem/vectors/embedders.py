@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from wikimem.optional import importable
 from wikimem.tolerant import parse_json
+from wikimem.vectors.deadline import Deadline
 
 __all__ = [
     "Embedder",
@@ -90,7 +91,7 @@ class HttpEmbedder:
     an endpoint that drips a byte a second would otherwise hold a query for
     as long as it likes. The request runs in a worker thread; at the deadline
     the call raises ``httpx.ReadTimeout`` and the connection is shut down so
-    the worker ends too (see :class:`_Deadline`).
+    the worker ends too (see :class:`wikimem.vectors.deadline.Deadline`).
     """
 
     def __init__(
@@ -128,11 +129,11 @@ class HttpEmbedder:
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         client = self._get_client()
-        deadline = _Deadline(self.timeout)
+        deadline = Deadline(self.timeout)
         return deadline.run(lambda: self._request(client, batch, headers, deadline),
                             f"embedding endpoint {self.base_url} gave no whole answer within {self.timeout:g} s")
 
-    def _request(self, client: Any, batch: list[str], headers: dict[str, str], deadline: _Deadline) -> list[list[float]]:
+    def _request(self, client: Any, batch: list[str], headers: dict[str, str], deadline: Deadline) -> list[list[float]]:
         """One POST, its body read chunk by chunk so an expired deadline stops it between chunks."""
         import httpx
 
@@ -153,78 +154,6 @@ class HttpEmbedder:
         client, self._client = self._client, None
         if client is not None:
             client.close()
-
-
-class _Deadline:
-    """A time limit for one whole HTTP call, however slowly the other side answers.
-
-    httpx limits each socket read, not the call. :meth:`run` starts the call
-    in a daemon thread and waits at most ``seconds``; past that it raises
-    ``httpx.ReadTimeout`` and shuts the connection's socket down (found
-    through httpcore's ``trace`` hook when the connection is made, or the
-    response's network stream), so a blocked read returns at once and the
-    worker ends instead of lingering.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self.expired = False
-        self._streams: list[Any] = []
-        self._lock = threading.Lock()
-
-    def trace(self, event: str, info: dict[str, Any]) -> None:
-        """httpcore's trace hook: keep the network stream of a new connection."""
-        if event in ("connection.connect_tcp.complete", "connection.start_tls.complete"):
-            self.watch(info.get("return_value"))
-
-    def watch(self, stream: Any) -> None:
-        """Remember ``stream`` (shut it down now if the deadline already passed)."""
-        if stream is None:
-            return
-        with self._lock:
-            self._streams.append(stream)
-            late = self.expired
-        if late:
-            _shutdown(stream)
-
-    def run(self, call: Any, message: str) -> Any:
-        """``call()``'s result, or ``httpx.ReadTimeout(message)`` once ``seconds`` have passed."""
-        import httpx
-
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def work() -> None:
-            try:
-                box["value"] = call()
-            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=work, name="wikimem-embed", daemon=True).start()
-        if not done.wait(self.seconds):
-            with self._lock:
-                self.expired = True
-                streams = list(self._streams)
-            for stream in streams:
-                _shutdown(stream)
-            raise httpx.ReadTimeout(message)
-        if "error" in box:
-            raise box["error"]
-        return box["value"]
-
-
-def _shutdown(stream: Any) -> None:
-    """Shut ``stream``'s socket down: a read blocked on it returns at once (close() alone does not)."""
-    import socket
-
-    try:
-        sock = stream.get_extra_info("socket")
-        if sock is not None:
-            sock.shutdown(socket.SHUT_RDWR)
-    except (OSError, AttributeError):
-        pass
 
 
 def _parse_openai_embeddings(payload: Any, expected: int) -> list[list[float]]:
