@@ -16,7 +16,7 @@ from wikimem.lint import CODES
 
 LINKS = ("[[My Notes:thing]] [[dupes:same]] [[utf8:bytes]] [[empty:hollow]] [[fence:code]] [[fence:inside]] "
          "[[meta:m]] [[links:l]] [[near:copy]] [[evidence:missing]] [[evidence:echo]] [[evidence:many]] "
-         "[[evidence:bad]] [[evidence:review]] [[evidence:relay]]")
+         "[[evidence:bad]] [[evidence:review]] [[evidence:relay]] [[merge:m]]")
 
 PLANTED: dict[str, str | bytes] = {
     "wiki/My Notes.md": "# notes\n\n## thing\n\nA file name no write accepts.\n",
@@ -36,6 +36,7 @@ PLANTED: dict[str, str | bytes] = {
         "## bad\n\nW.\n(evidence: diary yesterday)\n\n"
         "## review\n\nV.\n<!-- wikimem-review: its source was retracted -->\n"
     ),
+    "wiki/merge.md": "# merge\n\n## m\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n",
     "diary/2026-07-21.md": f"# 2026-07-21\n\n## 09:00\n\nRecall said so.\n<!-- wikimem-derived -->\n\n## 10:00\n\n{LINKS}\n",
     "diary/2026-07-22.md": "# 2026-07-22\n\n## 10:00\n\nlater\n\n## 09:00\n\nearlier\n",
     "diary/2026-07-23.md": "# 2026-07-23\n\n## 9:5\n\nsloppy\n",
@@ -69,6 +70,8 @@ EXPECTED = sorted([
     ("vector-cache-stale", "diary-vectors/vectors.keys.jsonl", None),
     ("drift", "wiki/people.md", None),
     ("reviewed-damaged", "reviewed.json", None),
+    ("unreadable", "wiki/pipe.md", None),
+    ("conflict-markers", "wiki/merge.md", "m"),
 ], key=str)
 
 
@@ -92,6 +95,7 @@ def planted(tmp_path: Path) -> Path:
     people.write_text(people.read_text("utf-8").replace("Colleague", "Friend"), "utf-8")
     stamp = time.time() + 60
     os.utime(people, (stamp, stamp))
+    os.mkfifo(root / "wiki" / "pipe.md")  # named like a RecallFile; reading it would block
     return root
 
 
@@ -125,7 +129,7 @@ def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.C
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "8 errors, 15 warnings, 2 infos"
+    assert lines[-1] == "10 errors, 15 warnings, 2 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

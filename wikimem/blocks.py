@@ -20,6 +20,7 @@ from pathlib import Path
 # vector cache, lint and the baseline import them from this one.
 from wikimem.durable import atomic_write, atomic_writer, fsync_dir
 from wikimem.lock import LOCK_NAME, store_lock
+from wikimem.tolerant import read_regular
 
 __all__ = [
     "LOCK_NAME",
@@ -147,16 +148,24 @@ def parse_blocks(text: str) -> ParsedFile:
 
 
 def read_text(path: Path) -> str | None:
-    """The file's text (invalid UTF-8 replaced), or ``None`` when it does not exist."""
-    try:
-        data = path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
-    return data.decode("utf-8", errors="replace")
+    """The file's text (invalid UTF-8 replaced), or ``None`` when it does not exist.
+
+    Only a regular file inside the memory directory is read: one that exists
+    but cannot be (no permission, a FIFO, a symlink out of the memory)
+    raises :class:`wikimem.tolerant.UnreadableError`, an ``OSError``, so a
+    writer refuses it instead of replacing what it could not read; readers
+    catch it and skip the file (see :mod:`wikimem.tolerant`).
+    """
+    data = read_regular(path)
+    return None if data is None else data.decode("utf-8", errors="replace")
 
 
 def read_blocks(path: Path) -> ParsedFile:
-    """Tolerant read of one block file; a missing file is an empty one."""
+    """Tolerant read of one block file; a missing file is an empty one.
+
+    Raises :class:`wikimem.tolerant.UnreadableError` for a file that exists
+    but is not read (see :func:`read_text`).
+    """
     text = read_text(path)
     return parse_blocks(text) if text is not None else ParsedFile("", [])
 

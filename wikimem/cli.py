@@ -24,6 +24,12 @@ Decisions the contract leaves open:
 * ``grep`` searches the wiki only (the diary has no item names, and its
   ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
 * ``--store`` is accepted after the command as well as before it.
+* A directory with files but no ``wiki/``, ``diary/`` or ``journal.jsonl``
+  is not a memory store: ``not a memory directory: DIR`` on stderr, exit 2
+  (an empty directory is a new, empty store).
+* A memory file that exists but cannot be read (no permission, a FIFO, a
+  symlink out of the memory) is skipped with ``wikimem: warning: …`` on
+  stderr; ``show`` of such a RecallFile is a store error (exit 2).
 * A closed pipe ends the command quietly with exit code 0.
 """
 
@@ -38,9 +44,10 @@ from pathlib import Path
 from typing import NoReturn
 
 from wikimem.blocks import Block, read_blocks, render_file
-from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe
+from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.store import MemoryStore
+from wikimem.tolerant import UnreadableError
 
 __all__ = ["build_parser", "main"]
 
@@ -175,13 +182,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What makes a directory a memory store (any one of them; an empty directory is a new store).
+STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
+
+
 def resolve_store_dir(option: str | None) -> Path:
-    """``--store``, else ``$WIKIMEM_STORE`` (when non-empty), else the cwd."""
+    """``--store``, else ``$WIKIMEM_STORE`` (when non-empty), else the cwd.
+
+    A directory that holds files but none of :data:`STORE_MARKERS` is not a
+    memory store (``wikimem -s /etc ls``, or ``wikimem ls`` run in the wrong
+    directory): a store error, exit 2, rather than an empty listing that
+    looks like an empty memory. An empty directory (dotfiles aside) is a
+    new, empty store, as the contract's "empty store prints nothing" wants.
+    """
     raw = option if option is not None else (os.environ.get(STORE_ENV) or os.getcwd())
     path = Path(raw).expanduser()
     if not path.is_dir():
         raise StoreError(f"store directory not found: {raw}")
+    if not any((path / marker).exists() for marker in STORE_MARKERS) and _holds_files(path):
+        raise StoreError(f"not a memory directory: {raw} (it has no wiki/, diary/ or journal.jsonl; "
+                         f"pass the memory directory with --store or ${STORE_ENV})")
     return path
+
+
+def _holds_files(path: Path) -> bool:
+    """True when ``path`` lists anything but dotfiles (an unlistable directory counts as holding files)."""
+    try:
+        with os.scandir(path) as entries:
+            return any(not entry.name.startswith(".") for entry in entries)
+    except OSError:
+        return True
 
 
 # --------------------------------------------------------------------- ls/show/grep
@@ -211,7 +241,10 @@ def _render_items(title: str, items: Sequence[RecallItem | DiaryItem]) -> str:
 def _whole_file_title(path: Path, default: str) -> str:
     # The writers keep a hand-written preamble (title, notes) and only give a
     # new file "# name", so the whole-file view does the same.
-    return read_blocks(path).preamble or default
+    try:
+        return read_blocks(path).preamble or default
+    except UnreadableError:
+        return default
 
 
 def _names_entry(entry: DiaryItem, wanted: str) -> bool:
@@ -249,6 +282,11 @@ def _cmd_show(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
             out.error(f"no such file: {file}")
             return 1
         return code
+    try:
+        read_blocks(store.file_path(file))
+    except UnreadableError as exc:  # listed, but nothing of it can be shown
+        out.error(f"wiki/{file}.md {exc.strerror}")
+        return 2
     if args.name is None:
         title = _whole_file_title(store.file_path(file), f"# {file}")
         out.write(_render_items(title, store.items(file)))
@@ -293,9 +331,12 @@ def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> i
 
 
 def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    from wikimem.cli_graph import render_graph
+    from wikimem.cli_graph import graph_json, render_graph
 
-    out.write(render_graph(store, fmt=args.format))
+    if args.format == "json":  # data, not terminal text: never neutralized (see wikimem.cli_io)
+        out.json(graph_json(store), indent=2)
+    else:
+        out.write(render_graph(store, fmt=args.format))
     return 0
 
 
@@ -334,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         out.error(str(exc))
         return 2
     code = 0
-    with quiet_broken_pipe() as pipe:
+    with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)
         out.flush()
     return pipe.code if pipe.broken else code

@@ -13,14 +13,14 @@ Mermaid entity codes so a name can neither end the label nor inject markup.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from wikimem.cli_io import json_text
 from wikimem.names import normalize_item_name
 from wikimem.store import MemoryStore
 
-__all__ = ["LinkGraph", "build_graph", "mermaid_label", "render_graph"]
+__all__ = ["LinkGraph", "build_graph", "graph_json", "mermaid_label", "render_graph"]
 
 
 @dataclass
@@ -79,8 +79,12 @@ def _mermaid(graph: LinkGraph) -> str:
 
 def render_graph(store: MemoryStore, *, fmt: str = "mermaid") -> str:
     """The whole graph as text in ``fmt`` (``mermaid`` or ``json``)."""
-    graph = build_graph(store)
     if fmt == "json":
-        payload = {"nodes": graph.nodes, "edges": graph.edges}
-        return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
-    return _mermaid(graph)
+        return json_text(graph_json(store), indent=2) + "\n"
+    return _mermaid(build_graph(store))
+
+
+def graph_json(store: MemoryStore) -> dict[str, Any]:
+    """The graph as the JSON document ``graph --format json`` prints: ``{"nodes", "edges"}``."""
+    graph = build_graph(store)
+    return {"nodes": graph.nodes, "edges": graph.edges}

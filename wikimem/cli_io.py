@@ -12,17 +12,27 @@ sequences it receives, so every control character except newline and tab is
 written as a visible ``\\xNN`` escape, to a terminal and to a pipe alike
 (``wikimem show x | cat`` reaches the terminal too). Ordinary text, Chinese
 included, passes unchanged, so ``show`` stays byte-exact for real memories.
+
+JSON output is not text for a terminal but data for a program, so it is
+never neutralized (the visible ``\\x9b`` would be an invalid JSON escape and
+change the memory text): :func:`json_text` writes the same characters as
+JSON's own ``\\uXXXX`` escapes instead, which a parser turns back into the
+exact text and a terminal shows as harmless ASCII.
 """
 
 from __future__ import annotations
 
+import json
+import logging
 import os
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["Output", "PipeState", "decode_argv", "neutralize", "prepare_stdout", "quiet_broken_pipe"]
+__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
+           "warnings_to"]
 
 
 # C0 controls (but \t and \n), DEL and the C1 range (8-bit CSI etc.).
@@ -36,6 +46,22 @@ _CONTROLS = {
 def neutralize(text: str) -> str:
     """``text`` with terminal control characters made visible and inert."""
     return text.translate(_CONTROLS)
+
+
+# What json.dumps(ensure_ascii=False) leaves raw but a terminal acts on: C0
+# (newline is the indent's own; inside strings JSON escapes it), DEL, C1, and
+# lone surrogates (a file name's undecodable bytes), which no encoder writes.
+_JSON_RAW_RE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(payload: object, *, indent: int | None = None) -> str:
+    """``payload`` as JSON: non-ASCII raw, control characters as ``\\uXXXX`` escapes (valid, exact, inert)."""
+    text = json.dumps(payload, ensure_ascii=False, indent=indent)
+    return _JSON_RAW_RE.sub(_escape, text) if _JSON_RAW_RE.search(text) else text
 
 
 def prepare_stdout() -> None:
@@ -81,6 +107,10 @@ class Output:
         """Write one line."""
         sys.stdout.write(neutralize(text) + "\n")
 
+    def json(self, payload: object, *, indent: int | None = None) -> None:
+        """Write ``payload`` as one JSON document and a newline (see :func:`json_text`)."""
+        sys.stdout.write(json_text(payload, indent=indent) + "\n")
+
     def error(self, message: str) -> None:
         """One line on stderr (stdout is flushed first so the order is kept)."""
         try:
@@ -119,3 +149,26 @@ def quiet_broken_pipe() -> Iterator[PipeState]:
             os.close(devnull)
         except (OSError, ValueError, AttributeError):
             pass
+
+
+class _Warnings(logging.Handler):
+    """The library's WARNINGs (a file skipped as unreadable, a cache of another model) as stderr lines."""
+
+    def __init__(self, out: Output) -> None:
+        super().__init__(logging.WARNING)
+        self.out = out
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.out.error(f"wikimem: warning: {record.getMessage()}")  # neutralized: paths are untrusted
+
+
+@contextmanager
+def warnings_to(out: Output) -> Iterator[None]:
+    """Show the library's warnings on ``out``'s stderr for the duration of one command."""
+    logger = logging.getLogger("wikimem")
+    handler = _Warnings(out)
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)

@@ -15,8 +15,6 @@ store is linted again and the remaining findings decide the exit code.
 from __future__ import annotations
 
 import argparse
-import json
-
 from typing import TYPE_CHECKING
 
 from wikimem.cli_io import Output
@@ -38,6 +36,8 @@ def add_lint_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentPa
     lint.add_argument("--dry-run", action="store_true", help="with --fix: print the diff, write nothing")
     lint.add_argument("--embed-model", metavar="NAME",
                       help="the embedding model in use, to check the vector cache's stamp")
+    lint.add_argument("--embed-dim", metavar="N", type=int,
+                      help="the width of that model's vectors, to check the vector cache's width")
     lint.add_argument("--owner", default="lint", metavar="WHO",
                       help="who --fix writes as (journal by=, baseline by; default: lint)")
     return lint
@@ -57,7 +57,7 @@ def run_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     if args.dry_run and not args.fix:
         out.error("wikimem lint: error: --dry-run only makes sense with --fix")
         return 2
-    linter = Linter(store.root, model=args.embed_model)
+    linter = Linter(store.root, model=args.embed_model, dim=args.embed_dim)
     report = linter.run()
     payload: dict[str, object] = {}
     if args.fix:
@@ -83,7 +83,7 @@ def run_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
             payload = {"fixed": done, "skipped": plan.skipped + refused}
             report = linter.run([fix.path for fix in plan.files])
     if args.json:
-        out.write(json.dumps({**report.to_json(), **payload}, ensure_ascii=False, indent=1) + "\n")
+        out.json({**report.to_json(), **payload}, indent=1)
     else:
         for finding in report.findings:
             out.line(finding.render())

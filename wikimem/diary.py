@@ -23,6 +23,7 @@ from wikimem.intent import FileChange, commit
 from wikimem.journal import Journal, utc_now_iso
 from wikimem.lock import store_lock
 from wikimem.models import DiaryItem
+from wikimem.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.names import (
     is_time,
     parse_ts,
@@ -126,10 +127,7 @@ class Diary:
         )
         path = self.path(date)
         with store_lock(self.root):
-            try:
-                before = path.read_bytes()
-            except FileNotFoundError:
-                before = None
+            before = read_regular(path, root=self.root)  # an unreadable day refuses the append (UnreadableError)
             raw = split_raw(before)
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
             blocks = raw.parsed()
@@ -144,8 +142,17 @@ class Diary:
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:
-        """The entries of one day in file order ([] when there is none), each with its ordinal."""
-        parsed = read_blocks(self.path(date))
+        """The entries of one day in file order ([] when there is none), each with its ordinal.
+
+        A day file that cannot be read -- a FIFO named like a day would block
+        every windowed query, no permission, a symlink out of the memory --
+        is [] with one WARNING (see :mod:`wikimem.tolerant`).
+        """
+        try:
+            parsed = read_blocks(self.path(date))
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
         return [
             DiaryItem(date, b.heading, b.content, b.owner, b.source_conv, b.ts, n)
             for b, n in zip(parsed.blocks, ordinals(b.heading for b in parsed.blocks))
@@ -185,7 +192,11 @@ class Diary:
         """Entries per day, from counting ``## `` lines: cheap enough for a calendar."""
         out: dict[str, int] = {}
         for date in self.dates() if dates is None else dates:
-            text = read_text(self.path(date)) or ""
+            try:
+                text = read_text(self.path(date)) or ""
+            except UnreadableError as exc:
+                warn_unreadable(exc)
+                continue
             # Split like the block parser does: str.splitlines() would also
             # break at U+2028/U+0085 inside content and count phantom headings.
             lines = re.split(r"\r\n|\r|\n", text)

@@ -41,6 +41,8 @@ from pathlib import Path
 
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
+from wikimem.markers import has_conflict_markers
+from wikimem.tolerant import UnreadableError, parse_json, read_regular
 
 __all__ = [
     "BASELINE_FILE",
@@ -83,11 +85,14 @@ class DriftState:
 
 def load_baseline(root: str | os.PathLike[str]) -> Baseline:
     """The baseline under ``root`` (empty when absent; ``damaged`` says why when unreadable)."""
-    text = read_text(Path(root) / BASELINE_FILE)
+    try:
+        text = read_text(Path(root) / BASELINE_FILE)
+    except UnreadableError as exc:
+        return Baseline({}, {}, damaged=f"{BASELINE_FILE} {exc.strerror}")
     if text is None or not text.strip():
         return Baseline({}, {})
     try:
-        data = json.loads(text)
+        data = parse_json(text)
         files = data["files"]
         if not isinstance(files, dict):
             raise ValueError("'files' is not an object")
@@ -151,9 +156,15 @@ def accept(
     return text
 
 
-def _memory_files(root: Path) -> dict[str, str]:
-    """``path -> sha256`` of every ``*.md`` directly in ``wiki/`` and ``diary/``."""
+def _memory_files(root: Path) -> tuple[dict[str, str], set[str]]:
+    """``path -> sha256`` of every readable ``*.md`` directly in ``wiki/`` and ``diary/``, and the others.
+
+    The others exist but were not read (see :mod:`wikimem.tolerant`) or hold
+    git conflict markers (:mod:`wikimem.markers`): their state is unknown, so
+    it is neither accepted nor taken for deleted.
+    """
     out: dict[str, str] = {}
+    unknown: set[str] = set()
     for folder in ("wiki", "diary"):
         try:
             entries = list(os.scandir(root / folder))
@@ -161,12 +172,17 @@ def _memory_files(root: Path) -> dict[str, str]:
             continue
         for entry in entries:
             if entry.name.endswith(".md") and len(entry.name) > 3 and not entry.name.startswith("."):
+                path = f"{folder}/{entry.name}"
                 try:
-                    data = Path(entry.path).read_bytes()
-                except (IsADirectoryError, OSError):
+                    data = read_regular(entry.path, root=root)
+                except OSError:
+                    unknown.add(path)
                     continue
-                out[f"{folder}/{entry.name}"] = hashlib.sha256(data).hexdigest()
-    return out
+                if data is not None and has_conflict_markers(data):
+                    unknown.add(path)  # two versions in one file: never accepted as a state
+                elif data is not None:
+                    out[path] = hashlib.sha256(data).hexdigest()
+    return out, unknown
 
 
 def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: str | None = None) -> str:
@@ -176,8 +192,10 @@ def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: 
     each ``wiki/*.md`` and ``diary/*.md`` is accepted with its sha256, a
     file the old baseline or the journal knows but that is gone is
     accepted as deleted (``null``), and entries for files neither knows are
-    dropped. Atomic, under the store lock; ``ValueError`` (nothing written)
-    when the baseline is damaged.
+    dropped. A file that exists but cannot be read, or holds git conflict
+    markers, keeps its old entry (if any): its state is unknown, never
+    "deleted", and a conflict is never accepted. Atomic, under the store
+    lock; ``ValueError`` (nothing written) when the baseline is damaged.
     """
     from wikimem.lint.journal_scan import scan_journal  # lint builds on this module, not the reverse
 
@@ -186,13 +204,15 @@ def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: 
         baseline = load_baseline(base)
         if baseline.damaged:
             raise ValueError(f"{baseline.damaged}; repair or delete it, nothing written")
-        current: dict[str, str | None] = dict(_memory_files(base))
+        hashes, unknown = _memory_files(base)
+        current: dict[str, str | None] = dict(hashes)
         # Gone files lint would still ask about: in the baseline, or last
         # journaled as anything but a removal.
         logged = scan_journal(base).last
         known = set(baseline.files) | {path for path, (_, action) in logged.items() if action != "remove"}
-        current.update({path: None for path in known if path not in current})
-        kept = Baseline({}, {})  # every entry is rewritten: the state as of now
+        current.update({path: None for path in known if path not in current and path not in unknown})
+        # Every entry is rewritten (the state as of now), but an unread file keeps what was accepted.
+        kept = Baseline({}, {p: e for p, e in baseline.raw.items() if p in unknown})
         text = render_baseline(kept, current, by=by, ts=ts or utc_now_iso())
         atomic_write(base / BASELINE_FILE, text)
     return text

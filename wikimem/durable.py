@@ -31,6 +31,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from wikimem.tolerant import open_append, open_regular
+
 __all__ = [
     "append_whole",
     "atomic_write",
@@ -123,16 +125,16 @@ def plan_append(path: Path, data: bytes) -> tuple[int, bytes]:
     A writer killed mid-line may have left a torn tail: the append then
     starts on a fresh line so the new entry stays parseable.
     """
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            if size:
-                handle.seek(size - 1)
-                if handle.read(1) != b"\n":
-                    return size, b"\n" + data
-    except FileNotFoundError:
+    handle = open_regular(path)  # never a FIFO, never a symlink out of the memory
+    if handle is None:
         return 0, data
+    with handle:
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        if size:
+            handle.seek(size - 1)
+            if handle.read(1) != b"\n":
+                return size, b"\n" + data
     return size, data
 
 
@@ -145,7 +147,7 @@ def append_whole(path: Path, data: bytes, *, planned: tuple[int, bytes] | None =
     same lock (the intent log records it before anything is written).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = open_append(path)  # UnreadableError, nothing written, for a FIFO or a symlink out of the memory
     try:
         start = os.fstat(fd).st_size
         blob = planned[1] if planned is not None else data

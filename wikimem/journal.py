@@ -8,6 +8,13 @@ full, so a reader never keeps half a line the writer gave up on. The store
 appends a write's lines together with its files (``wikimem.intent``). Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
 reported by ``wikimem lint`` (``journal-bad-line``).
+
+The journal is read and appended only as a regular file inside the memory
+directory: a ``journal.jsonl`` that is a symlink pointing outside it, a FIFO
+or any other non-regular file is refused (reads see no entries, appends
+raise ``wikimem.tolerant.UnreadableError``), so memory activity never leaks
+to, or blocks on, something else. A symlink to a file inside the memory
+directory is followed.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.durable import append_whole
+from wikimem.tolerant import UnreadableError, loads_tolerant, open_regular, read_regular, warn_unreadable
 
 __all__ = ["Journal", "utc_now_iso"]
 
@@ -93,11 +101,30 @@ class Journal:
         """Record a diary append; returns the entry."""
         return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail))
 
+    def check(self) -> None:
+        """Raise :class:`~wikimem.tolerant.UnreadableError` when an append would be refused.
+
+        Writers call it before they change a file, so a journal that is a
+        symlink out of the memory or a FIFO refuses the write before it
+        lands rather than after (nothing is created here).
+        """
+        handle = open_regular(self.path, root=self.path.parent)
+        if handle is not None:
+            handle.close()
+
     def entries(self) -> list[dict[str, Any]]:
-        """Every well-formed entry in file order; unreadable lines are skipped."""
+        """Every well-formed entry in file order; unreadable lines are skipped.
+
+        A journal that is not a regular file in the memory directory (a
+        symlink out of it, a FIFO) or cannot be read is no entries, with one
+        WARNING (lint reports it as ``unreadable``).
+        """
         try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
+            data = read_regular(self.path, root=self.path.parent)
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
+        if data is None:
             return []
         out: list[dict[str, Any]] = []
         # split("\n"), not splitlines(): json.dumps(ensure_ascii=False) leaves
@@ -106,10 +133,7 @@ class Journal:
         for line in data.decode("utf-8", errors="replace").split("\n"):
             if not line.strip():
                 continue
-            try:
-                entry = json.loads(line)
-            except ValueError:
-                continue
+            entry = loads_tolerant(line)
             if isinstance(entry, dict):
                 out.append(entry)
         return out

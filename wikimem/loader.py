@@ -29,6 +29,7 @@ from pathlib import Path
 
 from wikimem.blocks import parse_blocks
 from wikimem.models import RecallItem
+from wikimem.tolerant import read_regular
 
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
@@ -102,8 +103,10 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
     is found there (the parser replaces it; the caller then uses the parser).
     """
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_regular(path)
+    except OSError:  # unreadable: the store's reader skips it, with its warning
+        return None
+    if data is None:
         return None
     data = data.removeprefix(_BOM)
     if b"\r" in data:

@@ -18,13 +18,13 @@ Stdlib only: no numpy, no network code.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from typing import Any, Protocol, runtime_checkable
 
 from wikimem.diary import Diary
 from wikimem.models import DiaryItem
+from wikimem.tolerant import parse_json
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +115,7 @@ def parse_diary_entries(reply: Any) -> list[str]:
     if fence:
         text = fence.group(1).strip()
     try:
-        data = json.loads(text)
+        data = parse_json(text)  # a reply of a thousand "[" must not raise RecursionError
     except ValueError:
         return []
     if isinstance(data, dict):
@@ -208,7 +208,7 @@ def handle_diary_tool(diary: Diary, args: str | bytes | dict[str, Any], **append
     """
     if isinstance(args, (str, bytes, bytearray)):
         try:
-            args = json.loads(args)
+            args = parse_json(args)
         except ValueError as exc:
             raise ValueError(f"append_diary arguments are not valid JSON: {exc}") from None
     if not isinstance(args, dict):

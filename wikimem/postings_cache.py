@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from wikimem.blocks import atomic_writer
+from wikimem.tolerant import open_regular, parse_json
 
 __all__ = ["CACHE_MIN_DOCS", "CACHE_NAME", "FORMAT", "PostingsCache", "write_cache"]
 
@@ -59,13 +60,16 @@ class PostingsCache:
     def open(cls, path: Path, fingerprint: str) -> PostingsCache | None:
         """The cache at ``path`` if it was written for ``fingerprint`` and is whole, else None."""
         try:
-            with path.open("rb") as fh:
+            handle = open_regular(path)  # a FIFO named like the cache must not block the index load
+            if handle is None:
+                return None
+            with handle as fh:
                 header_line = fh.readline(64 << 20)
                 size = os.fstat(fh.fileno()).st_size
         except OSError:
             return None
         try:
-            header = json.loads(header_line)
+            header = parse_json(header_line)
             ok = (
                 header.get("format") == FORMAT
                 and header.get("fingerprint") == fingerprint
@@ -95,7 +99,10 @@ class PostingsCache:
             return None
         try:
             offset, count, crc = entry
-            with self.path.open("rb") as fh:
+            handle = open_regular(self.path)
+            if handle is None:
+                raise FileNotFoundError(self.path)
+            with handle as fh:
                 fh.seek(self._data_start + offset)
                 raw = fh.read(2 * count * _ITEM)
         except (OSError, ValueError, TypeError):

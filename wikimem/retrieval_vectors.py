@@ -142,8 +142,8 @@ class Semantic:
         self._total = 0
         #: A sync completed (or the cache covered every item): fuse from now on.
         self.synced = False
-        self._warned = False
-        self._verdicts: dict[Path, bool] = {}
+        #: Whether each cache fits the embedder (model, width); one warning each.
+        self._fit = vectors.CacheFit(embedder, log)
         #: The last query's vector: a diagnosis right after a ranking of the
         #: same query must not pay for (or bill) a second embedding call.
         self._query_memo: tuple[str, Any] | None = None
@@ -151,19 +151,8 @@ class Semantic:
     # -- the cache ------------------------------------------------------------
 
     def _usable(self, cache: Any) -> bool:
-        """False (and one WARNING per index) when ``cache`` was stamped by another model.
-
-        The verdict is remembered: reading a header parses the whole keys
-        file, too slow for every query.
-        """
-        verdict = self._verdicts.get(cache.root)
-        if verdict is None:
-            message = self._v.cache_mismatch(cache.header(), self.embedder)
-            verdict = self._verdicts[cache.root] = message is None
-            if message is not None and not self._warned:
-                self._warned = True
-                log.warning("%s", message)
-        return verdict
+        """False (and one WARNING per index) when ``cache`` was stamped by another model."""
+        return self._fit.usable(cache)
 
     def entries(self, corpus: WikiCorpus) -> list[tuple[tuple[str, str], str]]:
         """The cache entries of every live wiki item (what a sync makes the cache hold)."""
@@ -171,7 +160,7 @@ class Semantic:
 
     def plan(self, entries: list[tuple[tuple[str, str], str]]) -> Any:
         """What syncing ``entries`` costs (:class:`wikimem.vectors.SyncPlan`); no embedding."""
-        return self.wiki_cache.plan(entries, self.embedder)
+        return self.wiki_cache.plan(entries, self.embedder, dim=self._query_dim())
 
     def sync(
         self,
@@ -189,10 +178,14 @@ class Semantic:
         """
         try:
             return self.wiki_cache.sync(entries, self.embedder, batch_size=batch_size, progress=progress,
-                                        should_stop=should_stop)
+                                        should_stop=should_stop, dim=self._query_dim())
         finally:
-            self._verdicts.pop(self.wiki_cache.root, None)
+            self._fit.forget(self.wiki_cache)
             self._loaded = None  # whatever happened, the cache is what to read next
+
+    def _query_dim(self) -> int | None:
+        """The width of the embedder's vectors, known once a query was embedded (else None)."""
+        return len(self._query_memo[1]) if self._query_memo is not None else None
 
     def adopt(self, keys: list[dict[str, str]], matrix: Any) -> None:
         """Use the rows a completed sync returned (under the index lock); the wiki is ready."""
@@ -265,9 +258,7 @@ class Semantic:
 
     def status(self, corpus: WikiCorpus) -> VectorStatus:
         """Coverage of ``corpus`` by the rows in use (no embedding, even in query mode)."""
-        mismatch = None
-        if not self._usable(self.wiki_cache):
-            mismatch = self._v.cache_mismatch(self.wiki_cache.header(), self.embedder)
+        mismatch = self._fit.message(self.wiki_cache)  # a width is known once a query was embedded
         self._attach(corpus)
         ready = self.sync_mode == "query" or self.synced
         return VectorStatus(len(self._doc_row), self._total, ready and mismatch is None, self.sync_mode,
@@ -298,9 +289,11 @@ class Semantic:
     def _embed_query_uncached(self, query: str) -> Any:
         np = self._np
         embed = getattr(self.embedder, "embed_query", None) or self.embedder.embed
-        q = np.asarray(self._v.validate_vectors(embed([query]), 1)[0], dtype=np.float32)
-        norm = float(np.linalg.norm(q))
-        return q / norm if norm > 0 else q
+        with np.errstate(over="ignore"):  # beyond float32 becomes inf, refused just below
+            q = np.asarray(self._v.validate_vectors(embed([query]), 1)[0], dtype=np.float32)
+        if not self._v.usable_rows(q.reshape(1, -1))[0]:  # no direction: no cosine, BM25 only
+            raise self._v.DegenerateVectors(1, 1)
+        return q / np.linalg.norm(q)
 
     def _cosines(self, matrix: Any, rows: list[int], q: Any) -> list[float]:
         if not rows:
@@ -326,9 +319,14 @@ class Semantic:
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
                 return False
+            if self.sync_mode == "manual" and not self._ready(corpus):
+                return False  # before embedding the query: nothing to rank it against yet
+            q = self._embed_query(query)
+            # The query's width says whether the caches still fit, before a sync embeds into them.
+            if not self._fit.fits(self.wiki_cache, len(q)) or (diary and not self._fit.fits(self.diary_cache, len(q))):
+                return False
             if not self._ready(corpus):
                 return False
-            q = self._embed_query(query)
             cos: dict[tuple[Any, ...], float] = {}
             extra: list[Candidate] = []
             if self._index is not None and self._loaded is not None:
@@ -355,6 +353,9 @@ class Semantic:
                 {ids[k]: v for k, v in cos.items() if k in ids},
                 weight,
             )
+        except self._v.DegenerateVectors as exc:  # a poisoned answer: said, never cached
+            self._fit.warn_once("degenerate", str(exc))
+            return False
         except Exception as exc:  # noqa: BLE001 - fail open: BM25 carries on
             log.debug("embedding failed, BM25 only: %r", exc)
             return False

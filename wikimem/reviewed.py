@@ -40,6 +40,7 @@ from pathlib import Path
 from wikimem.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
+from wikimem.tolerant import UnreadableError, parse_json, warn_unreadable
 
 __all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "is_dismissed", "load_dismissed",
            "undismiss"]
@@ -75,7 +76,7 @@ def entry_hash(content: str) -> str:
 
 
 def _parse(text: str) -> list[Dismissal]:
-    data = json.loads(text)
+    data = parse_json(text)  # ValueError, never RecursionError, for a hostile file
     if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
         raise ValueError("expected an object with an 'entries' list")
     out: list[Dismissal] = []
@@ -97,7 +98,11 @@ def is_dismissed(entry: DiaryItem, dismissals: Iterable[Dismissal]) -> bool:
 
 def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
     """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
-    text = read_text(Path(root) / REVIEWED_FILE)
+    try:
+        text = read_text(Path(root) / REVIEWED_FILE)
+    except UnreadableError as exc:
+        warn_unreadable(exc)
+        return []
     if text is None or not text.strip():
         return []
     try:
@@ -112,7 +117,10 @@ def damage(root: str | os.PathLike[str]) -> str | None:
     Reading a damaged file yields no dismissals (the queue shows those
     entries again) and every write refuses it, so lint reports it.
     """
-    text = read_text(Path(root) / REVIEWED_FILE)
+    try:
+        text = read_text(Path(root) / REVIEWED_FILE)
+    except UnreadableError as exc:
+        return exc.strerror
     if text is None or not text.strip():
         return None
     try:

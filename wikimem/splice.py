@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from wikimem.blocks import Block, parse_blocks, render_block
 from wikimem.errors import LossyWriteError
+from wikimem.markers import conflict_lines, has_conflict_markers
 from wikimem.models import RecallItem
 
 __all__ = [
@@ -54,7 +55,6 @@ _BOM = b"\xef\xbb\xbf"
 # would test every byte; a literal-led pattern lets the engine skip ahead.)
 _HEADING = re.compile(rb"[\r\n]## ")
 _EOL = re.compile(rb"\r\n|\r|\n")
-_MARKER = re.compile(rb"^(?:<{7}|>{7})(?: |$)|^={7}$")
 _TRAILING_EOLS = re.compile(rb"(?:\r\n|\r|\n)+$")
 
 
@@ -148,17 +148,10 @@ def split_raw(data: bytes | None) -> RawFile:
 
 
 def conflict_marker_lines(data: bytes) -> list[int]:
-    """Line numbers (1-based) of git conflict markers; ``[]`` unless a ``<<<<<<<``/``>>>>>>>`` line exists.
-
-    A lone ``=======`` is a setext heading underline in markdown: it only
-    counts inside a file that also holds the other markers.
-    """
-    if b"<<<<<<<" not in data and b">>>>>>>" not in data:
+    """Line numbers (1-based) of git conflict markers: the rule of :mod:`wikimem.markers`, which lint reports by."""
+    if not has_conflict_markers(data):
         return []
-    found = [(n, line) for n, line in enumerate(_lines(data), 1) if _MARKER.match(line)]
-    if not any(line[:1] in (b"<", b">") for _, line in found):
-        return []
-    return [n for n, _ in found]
+    return conflict_lines(data.decode("utf-8", errors="replace"))
 
 
 def _line_of(raw: RawFile, index: int) -> int:

@@ -40,6 +40,7 @@ from wikimem.lock import store_lock
 from wikimem.splice import BlockEdit, append_block, check, drop_block, replace_block
 from wikimem.transaction import current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
+from wikimem.tolerant import UnreadableError, warn_unreadable
 from wikimem.names import (
     normalize_item_name,
     parse_ts,
@@ -131,8 +132,18 @@ class MemoryStore:
         return sorted(names)
 
     def file_items(self, file: str) -> list[RecallItem]:
-        """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing."""
-        return [_to_item(file, b) for b in _collapse(self._read(file).blocks).values()]
+        """Tolerant read of one RecallFile (repeated headings collapsed); [] if missing.
+
+        A file that exists but cannot be read (permission, not a regular
+        file, a symlink out of the memory) is [] too, with one WARNING; a
+        write to it raises instead (see :mod:`wikimem.tolerant`).
+        """
+        try:
+            parsed = self._read(file)
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
+        return [_to_item(file, b) for b in _collapse(parsed.blocks).values()]
 
     def file_stat(self, file: str) -> tuple[int, int] | None:
         """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""

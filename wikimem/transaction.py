@@ -29,6 +29,7 @@ from wikimem.links import WikiLink, rewrite_link
 from wikimem.lock import store_lock
 from wikimem.models import RecallItem
 from wikimem.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
+from wikimem.tolerant import read_regular
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
@@ -37,10 +38,8 @@ __all__ = ["Transaction", "current", "revert", "rewrite_links_to", "transaction"
 
 
 def _read_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-        return None
+    """A memory file's bytes (``None``: missing); an unreadable one refuses the write (UnreadableError)."""
+    return read_regular(path)
 
 
 class Transaction:
@@ -181,10 +180,10 @@ def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | No
         raw = tx.staged(file)
         if raw is None:  # a cheap byte test first: most files cannot link to ``old``
             try:
-                data = store.file_path(file).read_bytes()
+                data = read_regular(store.file_path(file))
             except OSError:
                 continue
-            if b"[[" not in data or needle not in data:
+            if data is None or b"[[" not in data or needle not in data:
                 continue
             raw = split_raw(data)
         changed: list[tuple[int, Block]] = []

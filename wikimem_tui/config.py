@@ -96,7 +96,7 @@ def _read(path: Path) -> tuple[dict[str, str], list[str]]:
     """The file's ``id = "key"`` pairs (a ``[keymap]`` table or top-level) and what could not be read."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:  # deep [[[ recurses
         return {}, [str(exc)]
     table = data.get("keymap", data)
     if not isinstance(table, dict):

@@ -42,8 +42,11 @@ def dangling_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:
             if target in wiki or target in cited or target in reported:
                 continue
             reported.add(target)
+            holder = snapshot.files.get(f"wiki/{target[0]}.md")
+            why = "which does not exist" if holder is None or holder.unreadable is None else \
+                f"in wiki/{target[0]}.md, which cannot be read (see 'unreadable')"
             findings.append(make_finding(
-                "dangling-link", facts.path, f"links to [[{target[0]}:{target[1]}]], which does not exist",
+                "dangling-link", facts.path, f"links to [[{target[0]}:{target[1]}]], {why}",
                 line=item.line_of(target[1]), item=item.name))
     return findings
 

@@ -53,6 +53,15 @@ CODES: dict[str, CodeInfo] = {
     "invalid-utf8": CodeInfo(
         "error", "bytes that are not UTF-8: they read as U+FFFD and the next write makes that permanent",
         "re-save the file as UTF-8"),
+    "unreadable": CodeInfo(
+        "error", "a memory file (or the journal) that exists but cannot be read: no permission, not a regular "
+        "file (a FIFO, a device), or a symlink pointing outside the memory directory; reads skip it, writes to "
+        "it are refused, and drift is not judged from it",
+        "fix its permissions, or replace it with a regular file inside the memory directory"),
+    "conflict-markers": CodeInfo(
+        "error", "git conflict markers (<<<<<<< / ======= / >>>>>>> lines) in a RecallFile or day file: it holds "
+        "two versions of itself, which the parser reads as content; --fix never accepts it into the baseline",
+        "resolve the conflict: keep one side and delete the marker lines"),
     "round-trip": CodeInfo(
         "error", "content the strict writer refuses (empty, or ending in a metadata comment), so the item cannot be saved",
         "edit the content"),
@@ -99,7 +108,8 @@ CODES: dict[str, CodeInfo] = {
         "warning", "a vector cache that is unreadable or inconsistent: it is ignored and rebuilt (re-embedded)",
         "delete vectors.keys.jsonl and vectors-*.npy (or let the next sync rebuild it)"),
     "vector-cache-model": CodeInfo(
-        "warning", "a vector cache stamped with another model than the one in use: ranking falls back to BM25",
+        "warning", "a vector cache stamped with another model than the one in use, or as wide as another "
+        "model's vectors (the same name at a new width): ranking falls back to BM25",
         "delete the cache to re-embed with the current model"),
     "vector-cache-stale": CodeInfo(
         "info", "vector cache rows for items that changed or no longer exist: the next sync re-embeds them",

@@ -92,14 +92,20 @@ class FixPlan:
         out: list[str] = []
         for fix in self.files:
             out.extend(difflib.unified_diff(
-                fix.before.splitlines(keepends=True), fix.after.splitlines(keepends=True),
-                f"a/{fix.path}", f"b/{fix.path}"))
+                _lines(fix.before), _lines(fix.after), f"a/{fix.path}", f"b/{fix.path}"))
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
 
     @property
     def empty(self) -> bool:
         """True when there is nothing to write."""
         return not self.files
+
+
+def _lines(text: str) -> list[str]:
+    """``text``'s lines with their ``\\n``; not ``splitlines()``, which also breaks at U+0085 and U+2028."""
+    lines = text.split("\n")
+    out = [line + "\n" for line in lines[:-1]]
+    return out + [lines[-1]] if lines[-1] else out
 
 
 def _meta_fix(block: Block) -> tuple[Block, str] | None:
@@ -227,6 +233,9 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
         facts = linter.snapshot.files.get(path)
         if facts is None:
             continue
+        if facts.conflicted:
+            plan.skipped.append(f"{path}: git conflict markers: the file is mid-merge; resolve the conflict first")
+            continue
         if facts.kind == "wiki":
             if not facts.valid:
                 plan.skipped.append(f"{path}: the file name is not writable")
@@ -237,10 +246,10 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
     rewritten = {fix.path for fix in plan.files}
     accepted = {p: sha for p, sha in linter.drifted.items() if p not in rewritten}
     if accepted:
-        before = read_text(root / BASELINE_FILE) or ""
-        if linter.baseline.damaged:
+        if linter.baseline.damaged:  # an unreadable baseline is damaged: never read it here
             plan.skipped.append(f"{BASELINE_FILE}: {linter.baseline.damaged}; drift not accepted")
         else:
+            before = read_text(root / BASELINE_FILE) or ""
             after = render_baseline(linter.baseline, accepted, by=by, ts=stamp)
             plan.files.append(FileFix(BASELINE_FILE, before, after, [f"accepted the current state of {p}"
                                                                     for p in sorted(accepted)]))

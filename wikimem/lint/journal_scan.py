@@ -11,7 +11,6 @@ parsed alone to find the bad ones.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from typing import Any
 
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE
+from wikimem.tolerant import UnreadableError, open_regular, parse_json
 
 __all__ = ["JOURNAL_FILE", "JournalFacts", "scan_journal"]
 
@@ -51,10 +51,14 @@ class JournalFacts:
     tail: list[Finding] = field(default_factory=list)
     changed: set[str] = field(default_factory=set)
     fresh: bool = True
+    #: Set when the journal exists but is not read (a symlink out of the memory, a FIFO, no permission).
+    unreadable: Finding | None = None
 
     @property
     def findings(self) -> list[Finding]:
-        """Every bad line, the torn tail included."""
+        """Every bad line, the torn tail included (or why the journal was not read)."""
+        if self.unreadable is not None:
+            return [self.unreadable]
         return self.bad + self.tail
 
     def logged(self, path: str) -> tuple[float, str] | None:
@@ -149,7 +153,7 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
     # The common case, every line an entry, in one C-level parse of the lines
     # made a JSON array; a blank or bad line makes it invalid (or the count differ).
     try:
-        parsed = json.loads("[" + text[:-1].replace("\n", ",") + "]")
+        parsed = parse_json("[" + text[:-1].replace("\n", ",") + "]")
     except ValueError:
         parsed = None
     if parsed is not None and len(parsed) == count and _record_all(facts, parsed):
@@ -158,7 +162,7 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
     numbered = [(first_line + i, line) for i, line in enumerate(lines) if line.strip()]
     for line_no, line in numbered:
         try:
-            entry = json.loads(line)
+            entry = parse_json(line)
         except ValueError:
             facts.bad.append(_bad(line_no, line, "not JSON"))
             continue
@@ -173,8 +177,13 @@ def _parse_lines(facts: JournalFacts, text: str, first_line: int) -> int:
 def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFacts:
     """Scan ``root/journal.jsonl``, continuing from ``previous`` when it only grew."""
     path = root / JOURNAL_FILE
+    if previous is not None and previous.unreadable is not None:
+        previous = None  # nothing was read: start over (and re-judge every path)
     try:
-        with open(path, "rb") as handle:
+        handle = open_regular(path, root=root)
+        if handle is None:
+            raise FileNotFoundError(path)
+        with handle:
             size = os.fstat(handle.fileno()).st_size
             facts = previous
             if facts is not None and facts.offset:
@@ -192,8 +201,11 @@ def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFac
     except FileNotFoundError:
         gone = previous is not None and (previous.offset > 0 or bool(previous.last or previous.tail))
         return JournalFacts(fresh=previous is None or gone)
-    except OSError:
-        return previous or JournalFacts()
+    except OSError as exc:
+        reason = exc.reason if isinstance(exc, UnreadableError) else (exc.strerror or str(exc))
+        return JournalFacts(unreadable=make_finding(
+            "unreadable", JOURNAL_FILE, f"cannot be read ({reason}): no entry is read and appends are "
+            "refused, so drift is not judged until it is a regular file in the memory directory again"))
     end = data.rfind(b"\n") + 1
     complete, torn = data[:end], data[end:]
     if complete:
@@ -204,7 +216,7 @@ def scan_journal(root: Path, previous: JournalFacts | None = None) -> JournalFac
     if torn.strip():
         text = torn.decode("utf-8", errors="replace")
         try:
-            entry = json.loads(text)
+            entry = parse_json(text)
         except ValueError:
             entry = None
         if entry is not None and _problem(entry) is None:

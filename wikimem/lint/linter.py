@@ -70,14 +70,15 @@ def _sorted(findings: list[Finding]) -> list[Finding]:
 class Linter:
     """Lint of the memory directory ``root``, kept warm for re-runs.
 
-    ``model`` is the embedding model in use (for the vector cache check);
-    without it, only a disagreement between the wiki and the diary cache
-    can be reported.
+    ``model`` is the embedding model in use and ``dim`` the width of its
+    vectors (for the vector cache check); without them, only a disagreement
+    between the wiki and the diary cache can be reported.
     """
 
-    def __init__(self, root: str | os.PathLike[str], *, model: str | None = None) -> None:
+    def __init__(self, root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> None:
         self.root = Path(root)
         self.model = model
+        self.dim = dim
         self.snapshot = Snapshot(self.root)
         self.journal: JournalFacts | None = None
         self.baseline = Baseline({}, {})
@@ -208,6 +209,11 @@ class Linter:
 
     def _judge_drift(self, path: str, facts: FileFacts | None) -> Finding | None:
         assert self.journal is not None
+        if (facts is not None and facts.unreadable is not None) or self.journal.unreadable is not None:
+            # Not read is not deleted, and without the journal nothing can be
+            # judged: the ``unreadable`` finding says so, and --fix accepts nothing.
+            self.drifted.pop(path, None)
+            return None
         logged = self.journal.logged(path)
         state = DriftState(
             path,
@@ -220,6 +226,10 @@ class Linter:
         if why is None:
             self.drifted.pop(path, None)
             return None
+        if facts is not None and facts.conflicted:  # never accepted: a person resolves it first
+            self.drifted.pop(path, None)
+            return make_finding("drift", path, f"{why}; it holds git conflict markers: resolve them first, "
+                                "--fix does not accept it", fixable=False)
         self.drifted[path] = state.sha256
         detail = ""
         if state.mtime is not None:
@@ -234,7 +244,7 @@ class Linter:
         assert self.journal is not None
         out: dict[str, list[Finding]] = {}
         found = list(self.journal.findings)
-        found += self._vectors.run(self.snapshot, touched, model=self.model)
+        found += self._vectors.run(self.snapshot, touched, model=self.model, dim=self.dim)
         if self.baseline.damaged:
             found.append(make_finding(
                 "drift", BASELINE_FILE, f"{self.baseline.damaged}: drift is judged from the journal alone",
@@ -253,6 +263,6 @@ class Linter:
         return out
 
 
-def lint(root: str | os.PathLike[str], *, model: str | None = None) -> LintReport:
+def lint(root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> LintReport:
     """Lint the memory directory ``root`` once (read-only)."""
-    return Linter(root, model=model).run()
+    return Linter(root, model=model, dim=dim).run()

@@ -33,9 +33,10 @@ from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
+from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
 from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 
-__all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file"]
+__all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file", "unreadable_file"]
 
 #: ``(file, name)`` of a wiki item (or ``(date, HH:MM)`` of a diary minute).
 Target = tuple[str, str]
@@ -106,7 +107,10 @@ class FileFacts:
     ``valid`` is false for a day file whose name is not a date (the library
     never reads it) and for a RecallFile whose name it cannot write.
     ``linking`` and ``curated`` are the few items with links, and with
-    evidence lines, a derived marker or a review mark.
+    evidence lines, a derived marker or a review mark. ``unreadable`` says
+    why a file that exists was not read (then it has no items, no sha256,
+    and is never judged deleted); ``conflicted`` marks git conflict markers
+    (never accepted into the baseline, never rewritten by ``--fix``).
     """
 
     path: str
@@ -122,6 +126,8 @@ class FileFacts:
     linking: list[ItemFacts] = field(default_factory=list)
     curated: list[ItemFacts] = field(default_factory=list)
     generation: int = 0
+    unreadable: str | None = None
+    conflicted: bool = False
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -290,6 +296,14 @@ def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
     return list(compress(range(len(contents)), marked))
 
 
+def unreadable_file(path: str, kind: Kind, stem: str, signature: tuple[int, int], reason: str) -> FileFacts:
+    """The facts of a memory file that exists but was not read: one ``unreadable`` error."""
+    finding = make_finding("unreadable", path, f"cannot be read ({reason}): reads skip it and every write to it "
+                           "is refused; it is not treated as deleted")
+    return FileFacts(path, kind, stem, signature, "", [], [finding], generation=next(_GENERATION),
+                     unreadable=reason)
+
+
 def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[int, int]) -> FileFacts:
     """Facts and local findings of one file (``path`` relative, ``/``-separated)."""
     findings: list[Finding] = []
@@ -308,6 +322,11 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             return facts
     columns = read_columns(text)
     names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
+    if may_conflict(text):
+        conflict = conflict_finding(path, text, names, heads)
+        if conflict is not None:
+            facts.conflicted = True
+            findings.append(conflict)
     if not names:
         return facts
     items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
@@ -324,6 +343,8 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         ts = item.ts
         if ts is not None and not CANONICAL_TS_RE.fullmatch(ts):
             problem, canonical = check_ts(ts)
+            if swallowed(ts):
+                problem = f"{problem}: the fields are separated by ';' instead of '|'"
             findings.append(make_finding(
                 "malformed-meta", path, f"metadata comment: {problem}",
                 line=_last_line(normal, start, stop, item.line), item=item.name, fixable=canonical is not None))
@@ -339,6 +360,9 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking.append(item)
         if item.evidence or item.derived or item.review:
             facts.curated.append(item)
+    if values_hold(";", columns.owners) or values_hold(";", columns.sources):
+        findings += separator_findings(path, items, lambda i: _last_line(
+            normal, starts[i], starts[i + 1] if i + 1 < len(starts) else len(normal), items[i].line))
     if kind == "wiki":
         if len(set(names)) != len(names):
             facts.duplicates = True

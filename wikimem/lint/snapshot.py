@@ -20,7 +20,8 @@ from operator import attrgetter
 from pathlib import Path
 
 from wikimem.lint.graph import LinkIndex, Support
-from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file
+from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file, unreadable_file
+from wikimem.tolerant import UnreadableError, read_regular
 
 __all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 
@@ -91,12 +92,17 @@ class Snapshot:
                 name = entry.name
                 if not name.endswith(".md") or len(name) <= 3 or name.startswith("."):
                     continue
+                # Not only regular files: a FIFO, a dangling or outside symlink
+                # named like a memory file is reported (unreadable), not hidden.
                 try:
-                    if not entry.is_file():
+                    if entry.is_dir():
                         continue
                     st = entry.stat()
                 except OSError:
-                    continue
+                    try:
+                        st = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
         return out
 
@@ -115,15 +121,21 @@ class Snapshot:
                 changes.files[path] = (self.files.pop(path), None)
         for path, (kind, stem, signature) in listing.items():
             old = self.files.get(path)
-            if old is not None and old.signature == signature and path not in forced:
+            # An unreadable file is tried again every time: chmod changes no mtime.
+            if old is not None and old.signature == signature and path not in forced and old.unreadable is None:
                 continue
             try:
-                data = (self.root / path).read_bytes()
-            except OSError:
-                if old is not None:
-                    changes.files[path] = (self.files.pop(path), None)
-                continue
-            new = scan_file(path, kind, stem, data, signature)  # type: ignore[arg-type]
+                data = read_regular(self.root / path, root=self.root)
+            except UnreadableError as exc:
+                if old is not None and old.unreadable == exc.reason and old.signature == signature:
+                    continue
+                new = unreadable_file(path, kind, stem, signature, exc.reason)  # type: ignore[arg-type]
+            else:
+                if data is None:  # gone since the listing
+                    if old is not None:
+                        changes.files[path] = (self.files.pop(path), None)
+                    continue
+                new = scan_file(path, kind, stem, data, signature)  # type: ignore[arg-type]
             self.files[path] = new
             changes.files[path] = (old, new)
         if changes.files:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import os
 import re
 import struct
@@ -25,6 +24,7 @@ from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import ItemFacts
 from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
+from wikimem.tolerant import UnreadableError, open_regular, parse_json, read_regular
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
 
@@ -32,11 +32,16 @@ KEYS_FILE = "vectors.keys.jsonl"
 DIARY_VECTORS_DIR = "diary-vectors"
 _VERSION_RE = re.compile(r"^vectors-(\d{6,})\.npy$")
 _NPY_MAGIC = b"\x93NUMPY"
+#: numpy.load's own limit (``max_header_size``): a longer header is no cache numpy would read.
+_MAX_HEADER = 10_000
 
 
 def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
     """``(shape, itemsize, data_offset)`` of a float ``.npy`` file; ``ValueError`` if it is not one."""
-    with open(path, "rb") as handle:
+    handle = open_regular(path)  # a FIFO named like a matrix must not block lint
+    if handle is None:
+        raise FileNotFoundError(path)
+    with handle:
         head = handle.read(12)
         if len(head) < 10 or not head.startswith(_NPY_MAGIC):
             raise ValueError("not a .npy file")
@@ -47,13 +52,18 @@ def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
             (length,), start = struct.unpack("<I", head[8:12]), 12
         else:
             raise ValueError(f"unknown .npy version {major}")
+        if length > _MAX_HEADER:
+            raise ValueError(f"a {length}-byte .npy header (numpy refuses more than {_MAX_HEADER})")
         handle.seek(start)
         raw = handle.read(length)
     try:
         header = ast.literal_eval(raw.decode("latin-1"))
-    except (ValueError, SyntaxError) as exc:
-        raise ValueError(f"unreadable .npy header ({exc})") from None
-    descr, shape = header.get("descr") if isinstance(header, dict) else None, header.get("shape")
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        # A hostile header overflows the parser (MemoryError) rather than failing to parse.
+        raise ValueError(f"unreadable .npy header ({type(exc).__name__}: {exc})") from None
+    if not isinstance(header, dict):
+        raise ValueError("the .npy header is not a dict")
+    descr, shape = header.get("descr"), header.get("shape")
     if not isinstance(descr, str) or not re.fullmatch(r"[<>=|]?f[248]", descr):
         raise ValueError(f"matrix dtype {descr!r} is not float")
     if not isinstance(shape, tuple) or not all(isinstance(n, int) for n in shape):
@@ -64,17 +74,22 @@ def read_npy_header(path: Path) -> tuple[tuple[int, ...], int, int]:
 def _read_keys(folder: Path) -> tuple[dict[str, Any], list[dict[str, str]]] | str:
     """``(header, keys)`` of the keys file, or why it is unusable."""
     try:
-        text = (folder / KEYS_FILE).read_text(encoding="utf-8")
+        data = read_regular(folder / KEYS_FILE)
+        if data is None:
+            return "the keys file is missing"
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         return "the keys file is not UTF-8"
+    except UnreadableError as exc:
+        return f"the keys file cannot be read ({exc.reason})"
     except OSError as exc:
         return f"the keys file cannot be read ({exc.strerror})"
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return "the keys file is empty"
     try:
-        header = json.loads(lines[0])
-        keys = json.loads("[" + ",".join(lines[1:]) + "]")
+        header = parse_json(lines[0])
+        keys = parse_json("[" + ",".join(lines[1:]) + "]")
     except ValueError:
         return "the keys file is not JSON lines"
     if not isinstance(header, dict) or not isinstance(header.get("vectors_file"), str):
@@ -202,7 +217,12 @@ class _Folder:
         model = self.header.get("model")
         return model if isinstance(model, str) and model else None
 
-    def findings(self, model: str | None) -> list[Finding]:
+    @property
+    def dim(self) -> int | None:
+        dim = self.header.get("dim")
+        return dim if isinstance(dim, int) and not isinstance(dim, bool) else None
+
+    def findings(self, model: str | None, dim: int | None = None) -> list[Finding]:
         if self.problem is not None:
             return [self.problem]
         if self.signature is None:
@@ -214,6 +234,11 @@ class _Folder:
             out.append(make_finding(
                 "vector-cache-model", keys_rel, f"built with model {stamped!r} but the embedder in use is "
                 f"{model!r}: ranking falls back to BM25 only until the cache is deleted and re-embedded"))
+        elif dim is not None and self.dim is not None and self.dim != dim:
+            out.append(make_finding(
+                "vector-cache-model", keys_rel, f"built with model {stamped!r} at {self.dim} dimensions but the "
+                f"embedder in use returns {dim}: ranking falls back to BM25 only until the cache is deleted and "
+                "re-embedded"))
         changed = sum(c for c, _ in self.stale.values())
         gone = sum(g for _, g in self.stale.values())
         if changed or gone:
@@ -235,10 +260,12 @@ class VectorCheck:
         self._wiki = _Folder("")
         self._diary = _Folder(f"{DIARY_VECTORS_DIR}/")
 
-    def run(self, snapshot: Snapshot, touched: Iterable[str], *, model: str | None = None) -> list[Finding]:
+    def run(self, snapshot: Snapshot, touched: Iterable[str], *, model: str | None = None,
+            dim: int | None = None) -> list[Finding]:
         """Findings for the wiki cache (store root) and the diary cache (``diary-vectors/``).
 
-        ``touched`` are the memory paths re-read since the last run.
+        ``touched`` are the memory paths re-read since the last run; ``model``
+        and ``dim`` describe the embedder in use, when known.
         """
         wiki, diary = snapshot.wiki, snapshot.diary
 
@@ -260,16 +287,22 @@ class VectorCheck:
             else:
                 files = [p[len(prefix):-3] for p in touched if p.startswith(prefix)]
                 folder.recount([f for f in files if f in folder.by_file], current)
-        findings = self._wiki.findings(model) + self._diary.findings(model)
-        wiki_model, diary_model = self._wiki.model, self._diary.model
-        if model is None and wiki_model and diary_model and wiki_model != diary_model \
-                and self._wiki.problem is None and self._diary.problem is None:
-            findings.append(make_finding(
-                "vector-cache-model", f"{DIARY_VECTORS_DIR}/{KEYS_FILE}", f"built with model {diary_model!r} "
-                f"but the wiki cache with {wiki_model!r}: one of them is from another model"))
+        findings = self._wiki.findings(model, dim) + self._diary.findings(model, dim)
+        wiki, diary_folder = self._wiki, self._diary
+        if wiki.problem is None and diary_folder.problem is None and wiki.signature and diary_folder.signature:
+            where = f"{DIARY_VECTORS_DIR}/{KEYS_FILE}"
+            if model is None and wiki.model and diary_folder.model and wiki.model != diary_folder.model:
+                findings.append(make_finding(
+                    "vector-cache-model", where, f"built with model {diary_folder.model!r} but the wiki cache "
+                    f"with {wiki.model!r}: one of them is from another model"))
+            elif dim is None and wiki.dim and diary_folder.dim and wiki.dim != diary_folder.dim:
+                findings.append(make_finding(
+                    "vector-cache-model", where, f"{diary_folder.dim} dimensions wide but the wiki cache "
+                    f"{wiki.dim}, under the model name {diary_folder.model or wiki.model!r}: one of them is from "
+                    "another model (or another version of it); ranking with the other falls back to BM25 only"))
         return findings
 
 
-def vector_findings(snapshot: Snapshot, *, model: str | None = None) -> list[Finding]:
+def vector_findings(snapshot: Snapshot, *, model: str | None = None, dim: int | None = None) -> list[Finding]:
     """The vector cache findings of ``snapshot``, checked once."""
-    return VectorCheck().run(snapshot, (), model=model)
+    return VectorCheck().run(snapshot, (), model=model, dim=dim)

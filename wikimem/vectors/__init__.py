@@ -35,6 +35,8 @@ from wikimem.vectors.embedders import (
     validate_vectors,
 )
 from wikimem.vectors.index import RERANK_FACTOR, MemmapVectorIndex, VectorIndex
+from wikimem.vectors.fit import CacheFit
+from wikimem.vectors.rows import DegenerateVectors, usable_rows
 from wikimem.vectors.plan import (
     SyncCancelled,
     SyncPlan,
@@ -46,6 +48,8 @@ from wikimem.vectors.plan import (
 
 __all__ = [
     "DIARY_VECTORS_DIR",
+    "CacheFit",
+    "DegenerateVectors",
     "Embedder",
     "HttpEmbedder",
     "KEYS_FILE",
@@ -66,5 +70,6 @@ __all__ = [
     "make_embedder",
     "model_id",
     "onnx_runtime_available",
+    "usable_rows",
     "validate_vectors",
 ]

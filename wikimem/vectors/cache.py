@@ -14,6 +14,14 @@ Design constraints, in order:
   still memory-map an older version, so old versions are removed best-effort
   and only versions older than the one just written (a concurrent writer's
   newer file is left alone).
+* **Safe between processes.** Two processes syncing at once must not delete
+  each other's matrix: the write, the sweep and the memory-map of the new
+  matrix happen under the store lock (``wikimem.blocks.store_lock`` of the
+  cache's folder), and a reader whose keys name a matrix a concurrent sync
+  just swept reads the keys again (they name the newer one) instead of
+  taking the cache for torn. Embedding itself runs outside the lock.
+* **No poisoned rows.** A row with no direction (all zero, NaN, beyond
+  float32) is never written (:mod:`wikimem.vectors.rows`).
 * **Read-only is in memory.** ``VectorCache(root, persist=False)`` reads the
   cache on disk (its rows are reused) but keeps whatever a sync produces in
   this object only: nothing is created, written or swept under ``root``. A
@@ -30,8 +38,9 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from wikimem.blocks import atomic_writer, fsync_dir
-from wikimem.vectors.embedders import Embedder, model_id, validate_vectors
+from wikimem.blocks import atomic_writer, fsync_dir, store_lock
+from wikimem.tolerant import is_regular, parse_json, read_regular
+from wikimem.vectors.embedders import Embedder, model_id
 from wikimem.vectors.plan import (
     Entry,
     Progress,
@@ -41,6 +50,7 @@ from wikimem.vectors.plan import (
     embed_text,
     estimate_seconds,
 )
+from wikimem.vectors.rows import DegenerateVectors, EmbedRun, gather, merge_keys
 
 # content_hash and embed_text are re-exported: the cache's key is their product.
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCache", "cache_mismatch", "content_hash", "embed_text"]
@@ -53,20 +63,31 @@ _VERSION_RE = re.compile(r"^vectors-(\d{6,})\.npy$")
 Key = dict[str, str]
 
 
-def cache_mismatch(header: dict[str, Any], embedder: object) -> str | None:
-    """A warning when the cache was stamped by another model, else ``None``.
+_REMEDY = "ranking with BM25 only (delete vectors-*.npy and vectors.keys.jsonl to re-embed)"
+#: Reads of the keys file when the matrix it names was swept meanwhile (a concurrent sync).
+_READ_TRIES = 10
+
+
+def cache_mismatch(header: dict[str, Any], embedder: object, *, dim: int | None = None) -> str | None:
+    """A warning when the cache was stamped by another model, or has another width, else ``None``.
 
     An unstamped (legacy) header or an embedder without ``.model`` cannot be
-    judged, so neither counts as a mismatch.
+    judged, so neither counts as a mismatch of models. ``dim`` is the width
+    the embedder returns now (known once it has embedded something): the
+    same model name at another width -- a redeployed endpoint, another
+    model behind the same name -- is no more comparable than another model.
     """
     cached = header.get("model") if isinstance(header, dict) else None
     current = model_id(embedder)
-    if not isinstance(cached, str) or not cached or current is None or cached == current:
-        return None
-    return (
-        f"vector cache was built with model {cached!r} but the embedder is {current!r}; "
-        "ranking with BM25 only (delete vectors-*.npy and vectors.keys.jsonl to re-embed)"
-    )
+    if isinstance(cached, str) and cached and current is not None and cached != current:
+        return f"vector cache was built with model {cached!r} but the embedder is {current!r}; {_REMEDY}"
+    width = header.get("dim") if isinstance(header, dict) else None
+    if dim is not None and isinstance(width, int) and not isinstance(width, bool) and width != dim:
+        name = cached if isinstance(cached, str) and cached else current
+        model = repr(name) if name is not None else "(unnamed)"
+        return (f"vector cache was built with model {model} at {width} dimensions but the embedder now returns "
+                f"{dim}; {_REMEDY}")
+    return None
 
 
 def _np() -> Any:
@@ -100,16 +121,27 @@ class VectorCache:
         memory = self._memory
         if memory is not None:
             return memory or None
+        for _ in range(_READ_TRIES):
+            state = self._read_disk()
+            if state is not _SWEPT:
+                return state  # type: ignore[return-value]
+        return None  # still naming a missing matrix: torn
+
+    def _read_disk(self) -> tuple[dict[str, Any], list[Key], Any] | None | object:
+        """One read of the pair; ``_SWEPT`` when the named matrix is gone (read the keys again)."""
         try:
-            text = self.keys_path.read_text(encoding="utf-8")
+            data = read_regular(self.keys_path)  # regular files only: a FIFO would block the query
+            if data is None:
+                return None
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError):
             return None
         lines = [line for line in text.splitlines() if line.strip()]
         if not lines:
             return None
         try:
-            header = json.loads(lines[0])
-            keys = json.loads("[" + ",".join(lines[1:]) + "]")  # one parse, not one per row
+            header = parse_json(lines[0])
+            keys = parse_json("[" + ",".join(lines[1:]) + "]")  # one parse, not one per row
         except ValueError:
             return None
         vectors_file = header.get("vectors_file") if isinstance(header, dict) else None
@@ -122,8 +154,12 @@ class VectorCache:
             ):
                 return None
         try:
+            if not is_regular(self.root / vectors_file):
+                return _SWEPT
             matrix = _np().load(self.root / vectors_file, mmap_mode="r", allow_pickle=False)
-        except (OSError, ValueError, EOFError):
+        except FileNotFoundError:
+            return _SWEPT
+        except Exception:  # noqa: BLE001 - a crafted header raises MemoryError or TokenError, not ValueError
             return None
         if matrix.ndim != 2 or matrix.shape[0] != len(keys) or matrix.dtype.kind != "f":
             return None
@@ -146,17 +182,17 @@ class VectorCache:
         return dict(state[0]) if state is not None else {}
 
     # ------------------------------------------------------------------ plan
-    def plan(self, entries: Sequence[Entry], embedder: Embedder) -> SyncPlan:
+    def plan(self, entries: Sequence[Entry], embedder: Embedder, *, dim: int | None = None) -> SyncPlan:
         """What :meth:`sync` of the same entries would embed, without embedding.
 
         Hashes the texts and reads the keys file; the time estimate is the
         embedder's own (``estimate_seconds``, e.g. a local model timing a few
         of these very texts), ``None`` when it has none. A merge sync embeds
-        the same texts, so one plan serves both.
+        the same texts, so one plan serves both. ``dim``: as for :meth:`sync`.
         """
         state = self._read()
         header, old_keys, old_matrix = state if state is not None else ({}, [], None)
-        mismatch = cache_mismatch(header, embedder) if old_matrix is not None else None
+        mismatch = cache_mismatch(header, embedder, dim=dim) if old_matrix is not None else None
         cached = {k["hash"] for k in old_keys} if old_matrix is not None and mismatch is None else set()
         hashes = [content_hash(text) for _, text in entries]
         missing = list({h: text for h, (_, text) in zip(hashes, entries) if h not in cached}.values())
@@ -179,6 +215,7 @@ class VectorCache:
         merge: bool = False,
         progress: Progress | None = None,
         should_stop: Callable[[], bool] | None = None,
+        dim: int | None = None,
     ) -> tuple[list[Key], Any]:
         """Make the cache hold exactly ``entries`` (or add them, with ``merge``).
 
@@ -195,6 +232,13 @@ class VectorCache:
         far is written -- a valid cache of the entries whose rows exist --
         and :class:`SyncCancelled` is raised, so the next sync embeds only
         the rest.
+
+        ``dim`` is the width the embedder returns, when the caller knows it
+        (from a query): a cache of another width is then replaced, as one
+        of another model is. (Unknown, the width shows only when a new text
+        is embedded, and then nothing old is reused either.) Rows with no
+        direction are not written: :class:`~wikimem.vectors.DegenerateVectors`
+        is raised after the good rows are (see :mod:`wikimem.vectors.rows`).
         """
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")
@@ -210,39 +254,53 @@ class VectorCache:
         ]
         texts = {key["hash"]: text for key, (_, text) in zip(new_keys, entries)}
         # Rows from another model live in another space: reuse nothing then.
-        reusable = old_matrix is not None and cache_mismatch(header, embedder) is None
+        reusable = old_matrix is not None and cache_mismatch(header, embedder, dim=dim) is None
         where: dict[str, tuple[Any, int]] = {}  # hash -> (source matrix, row)
         if reusable:
             where = {key["hash"]: (old_matrix, i) for i, key in enumerate(old_keys)}
             if merge:
-                new_keys = _merge_keys(old_keys, new_keys)
+                new_keys = merge_keys(old_keys, new_keys)
         missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
         if not missing and new_keys == old_keys:
             return old_keys, old_matrix
-        run = _Run(embedder, batch_size, progress, should_stop)
+        run = EmbedRun(embedder, batch_size, progress, should_stop)
+        rejected: set[str] = set()  # hashes whose rows have no direction: never cached
         try:
             fresh = run.embed([texts[h] for h in missing])
             if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
-                # The width changed under an unknown model name: nothing old is reusable.
-                where = {h: (fresh, i) for i, h in enumerate(missing)}
+                # The width changed: nothing old is reusable. (A query never gets
+                # here for a known model: it checks the width first, see Semantic.)
+                rejected = {missing[i] for i in run.rejected}
+                where = run.placed(missing, fresh)
                 new_keys = [k for k in new_keys if k["hash"] in texts]
-                missing = list(dict.fromkeys(k["hash"] for k in new_keys if k["hash"] not in where))
+                missing = list(dict.fromkeys(k["hash"] for k in new_keys
+                                             if k["hash"] not in where and k["hash"] not in rejected))
                 fresh = run.embed([texts[h] for h in missing])
         except SyncCancelled:
             partial = run.partial()
             if partial is not None:  # else nothing new: the cache on disk is as good as it was
                 if where and partial.shape[1] != next(iter(where.values()))[0].shape[1]:
                     where = {}
-                where.update({h: (partial, i) for i, h in enumerate(missing[:len(partial)])})
-                kept = [k for k in new_keys if k["hash"] in where]
-                self._write(kept, _gather(kept, where), self._model(embedder, header, kept, where, old_matrix))
+                where.update(run.placed(missing, partial))
+                self._write_kept(new_keys, where, embedder, header, old_matrix)
             raise
         if fresh is not None:
-            where.update({h: (fresh, i) for i, h in enumerate(missing)})
+            rejected |= {missing[i] for i in run.rejected}
+            where.update(run.placed(missing, fresh))
         if not new_keys:  # merge of nothing into an unusable cache: leave it be
             return old_keys, old_matrix
-        return self._write(new_keys, _gather(new_keys, where),
+        if rejected:  # keep the good rows, then say the query cannot use this sync
+            self._write_kept(new_keys, where, embedder, header, old_matrix)
+            raise DegenerateVectors(len(rejected), len(texts))
+        return self._write(new_keys, gather(new_keys, where),
                            self._model(embedder, header, new_keys, where, old_matrix))
+
+    def _write_kept(self, keys: list[Key], where: dict[str, tuple[Any, int]], embedder: Embedder,
+                    header: dict[str, Any], old_matrix: Any) -> None:
+        """Write the ``keys`` that have a row (a cancelled or partly rejected sync keeps its work)."""
+        kept = [k for k in keys if k["hash"] in where]
+        if kept:
+            self._write(kept, gather(kept, where), self._model(embedder, header, kept, where, old_matrix))
 
     @staticmethod
     def _model(embedder: Embedder, header: dict[str, Any], keys: list[Key],
@@ -258,37 +316,44 @@ class VectorCache:
             self._memory = (_header("(memory)", model, kept.shape[1]), list(keys), kept)
             return list(keys), kept
         self.root.mkdir(parents=True, exist_ok=True)
-        version = max(self._versions(), default=0) + 1
-        while True:  # reserve the name so a concurrent writer cannot pick it too
-            name = f"vectors-{version:06d}.npy"
+        # Write, sweep and map under the lock: another process's sweep must not
+        # remove this matrix between its write and its load (see the module docstring).
+        with store_lock(self.root):
+            version = max(self._versions(), default=0) + 1
+            while True:  # reserve the name (a writer that bypasses the lock must not pick it too)
+                name = f"vectors-{version:06d}.npy"
+                try:
+                    with open(self.root / name, "x"):
+                        break
+                except FileExistsError:
+                    version += 1
             try:
-                with open(self.root / name, "x"):
-                    break
-            except FileExistsError:
-                version += 1
-        try:
-            with atomic_writer(self.root / name) as fh:
-                np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
-            lines = [json.dumps(_header(name, model, matrix.shape[1]), ensure_ascii=False)]
-            lines += [json.dumps(k, ensure_ascii=False) for k in keys]
-            with atomic_writer(self.keys_path) as fh:
-                fh.write(("\n".join(lines) + "\n").encode("utf-8"))
-        except BaseException:
-            with contextlib.suppress(OSError):
-                (self.root / name).unlink()
-            raise
-        fsync_dir(self.root)
-        self._sweep(keep=version)
-        return keys, np.load(self.root / name, mmap_mode="r", allow_pickle=False)
+                with atomic_writer(self.root / name) as fh:
+                    np.save(fh, np.ascontiguousarray(matrix, dtype=np.float32), allow_pickle=False)
+                lines = [json.dumps(_header(name, model, matrix.shape[1]), ensure_ascii=False)]
+                lines += [json.dumps(k, ensure_ascii=False) for k in keys]
+                with atomic_writer(self.keys_path) as fh:
+                    fh.write(("\n".join(lines) + "\n").encode("utf-8"))
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    (self.root / name).unlink()
+                raise
+            fsync_dir(self.root)
+            loaded = np.load(self.root / name, mmap_mode="r", allow_pickle=False)
+            self._sweep(keep=version)
+        return keys, loaded
 
     def clear(self) -> None:
         """Remove the keys file and every matrix version (best-effort); in memory when not persisting."""
         if not self.persist:
             self._memory = ()
             return
-        with contextlib.suppress(OSError):
-            self.keys_path.unlink()
-        self._sweep(keep=None)
+        if not self.root.is_dir():
+            return
+        with store_lock(self.root):
+            with contextlib.suppress(OSError):
+                self.keys_path.unlink()
+            self._sweep(keep=None)
 
     def _versions(self) -> Iterable[int]:
         try:
@@ -305,94 +370,12 @@ class VectorCache:
                     (self.root / f"vectors-{version:06d}.npy").unlink()
 
 
+#: What ``_read_disk`` returns when the keys name a matrix that is gone.
+_SWEPT = object()
+
+
 def _header(vectors_file: str, model: str | None, dim: int) -> dict[str, Any]:
     """The keys file's first line. No model name -> no "model" key at all (the reference's layout)."""
     if model is None:
         return {"vectors_file": vectors_file, "dim": int(dim)}
     return {"vectors_file": vectors_file, "model": model, "dim": int(dim)}
-
-
-class _Run:
-    """The embedding calls of one sync: batches, progress, cooperative stop.
-
-    The rows embedded so far stay available (:meth:`partial`) when a stop
-    or an error ends the run, so a cancelled sync keeps its work.
-    """
-
-    def __init__(self, embedder: Embedder, batch_size: int, progress: Progress | None,
-                 should_stop: Callable[[], bool] | None) -> None:
-        self.embedder = embedder
-        self.batch_size = batch_size
-        self.progress = progress
-        self.should_stop = should_stop
-        self._rows: list[list[float]] = []
-
-    def embed(self, texts: list[str]) -> Any:
-        """One float32 matrix for ``texts`` (``None`` for none); may raise :class:`SyncCancelled`."""
-        self._rows = []
-        if not texts:
-            return None
-        total = len(texts)
-        if self.progress is not None:
-            self.progress(0, total)
-        for start in range(0, total, self.batch_size):
-            if self.should_stop is not None and self.should_stop():
-                raise SyncCancelled(len(self._rows), total)
-            batch = texts[start:start + self.batch_size]
-            rows = validate_vectors(self.embedder.embed(batch), len(batch))
-            if self._rows and len(rows[0]) != len(self._rows[0]):
-                raise ValueError(
-                    f"embedder returned vectors of different widths {sorted({len(rows[0]), len(self._rows[0])})}"
-                )
-            self._rows.extend(rows)
-            if self.progress is not None:
-                self.progress(len(self._rows), total)
-        return self.partial()
-
-    def partial(self) -> Any:
-        """The rows embedded so far as a float32 matrix (``None`` when none)."""
-        if not self._rows:
-            return None
-        np = _np()
-        return np.asarray(self._rows, dtype=np.float32)
-
-
-def _gather(keys: list[Key], where: dict[str, tuple[Any, int]]) -> Any:
-    """Assemble the new matrix, one fancy-indexed read per source matrix."""
-    np = _np()
-    dim = next(iter(where.values()))[0].shape[1]
-    out = np.empty((len(keys), dim), dtype=np.float32)
-    plan: dict[int, tuple[Any, list[int], list[int]]] = {}
-    for dest, key in enumerate(keys):
-        source, row = where[key["hash"]]
-        entry = plan.setdefault(id(source), (source, [], []))
-        entry[1].append(dest)
-        entry[2].append(row)
-    for source, dests, rows in plan.values():
-        out[np.asarray(dests)] = source[np.asarray(rows)]
-    return out
-
-
-def _merge_keys(old: list[Key], new: list[Key]) -> list[Key]:
-    """Old order kept; each ``(file, name)`` present in ``new`` takes ``new``'s rows.
-
-    Diary headings may repeat within a day, so a key group can hold several
-    rows; a group is replaced as a whole where it first appeared, and groups
-    never cached before are appended. An unchanged window yields ``old``.
-    """
-    groups: dict[tuple[str, str], list[Key]] = {}
-    for key in new:
-        groups.setdefault((key["file"], key["name"]), []).append(key)
-    merged: list[Key] = []
-    placed: set[tuple[str, str]] = set()
-    for key in old:
-        ident = (key["file"], key["name"])
-        if ident not in groups:
-            merged.append(key)
-        elif ident not in placed:
-            placed.add(ident)
-            merged.extend(groups[ident])
-    for ident, group in groups.items():
-        if ident not in placed:
-            merged.extend(group)
-    return merged

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from wikimem.optional import importable
+from wikimem.tolerant import parse_json
+from wikimem.vectors.deadline import Deadline
 
 __all__ = [
     "Embedder",
@@ -84,6 +86,12 @@ class HttpEmbedder:
 
     ``_client`` stays ``None`` until the first call creates an ``httpx.Client``;
     assign one beforehand (e.g. with a mock transport) to control the network.
+
+    ``timeout`` is a deadline for the whole call, not httpx's per-read limit:
+    an endpoint that drips a byte a second would otherwise hold a query for
+    as long as it likes. The request runs in a worker thread; at the deadline
+    the call raises ``httpx.ReadTimeout`` and the connection is shut down so
+    the worker ends too (see :class:`wikimem.vectors.deadline.Deadline`).
     """
 
     def __init__(
@@ -120,14 +128,26 @@ class HttpEmbedder:
         headers = {"Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
-        response = self._get_client().post(
-            f"{self.base_url}/embeddings",
-            json={"model": self.model, "input": batch},
-            headers=headers,
-            timeout=self.timeout,
-        )
+        client = self._get_client()
+        deadline = Deadline(self.timeout)
+        return deadline.run(lambda: self._request(client, batch, headers, deadline),
+                            f"embedding endpoint {self.base_url} gave no whole answer within {self.timeout:g} s")
+
+    def _request(self, client: Any, batch: list[str], headers: dict[str, str], deadline: Deadline) -> list[list[float]]:
+        """One POST, its body read chunk by chunk so an expired deadline stops it between chunks."""
+        import httpx
+
+        with client.stream("POST", f"{self.base_url}/embeddings", json={"model": self.model, "input": batch},
+                           headers=headers, timeout=self.timeout, extensions={"trace": deadline.trace}) as response:
+            deadline.watch(response.extensions.get("network_stream"))
+            chunks = []
+            for chunk in response.iter_bytes():
+                if deadline.expired:
+                    raise httpx.ReadTimeout("deadline passed while reading the answer")
+                chunks.append(chunk)
         response.raise_for_status()
-        return _parse_openai_embeddings(response.json(), len(batch))
+        # parse_json: a reply of a thousand "[" is a ValueError, not a RecursionError.
+        return _parse_openai_embeddings(parse_json(b"".join(chunks)), len(batch))
 
     def close(self) -> None:
         """Close the HTTP client if one was created."""

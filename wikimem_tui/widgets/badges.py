@@ -22,6 +22,7 @@ from pathlib import Path
 from rich.text import Text
 
 from wikimem import MemoryStore, is_derived, path_stat
+from wikimem.tolerant import read_regular
 
 __all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge"]
 
@@ -101,7 +102,7 @@ class DerivedMarks:
 
 def _has_marker(path: Path) -> bool:
     try:
-        data = path.read_bytes()
+        data = read_regular(path)  # a FIFO named like a day must not hang the app
     except OSError:
         return False
-    return _MARKER.encode() in data
+    return data is not None and _MARKER.encode() in data

@@ -16,6 +16,8 @@ import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from wikimem.tolerant import UnreadableError, loads_tolerant, open_regular
+
 __all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalFollower", "JournalRow", "parse_line"]
 
 #: How often the reader thread looks at the file when nobody wakes it.
@@ -71,10 +73,7 @@ class JournalRow(NamedTuple):
 def parse_line(lineno: int, text: str) -> JournalRow:
     """Parse one journal line; anything that is not a JSON object is kept raw."""
     text = text.rstrip("\r")
-    try:
-        data = json.loads(text)
-    except ValueError:
-        data = None
+    data = loads_tolerant(text)  # deep nesting too: the pane must not take the app down
     return JournalRow(lineno, text, data if isinstance(data, dict) else None)
 
 
@@ -94,6 +93,9 @@ class JournalFollower:
         self._partial = b""
         self._lineno = 0
         self._lock = threading.Lock()
+        #: Why the journal exists but is not read (a symlink out of the memory, a FIFO,
+        #: no permission), for the pane's status line; None while it reads fine.
+        self.problem: str | None = None
 
     def _restart(self) -> None:
         self._offset, self._head, self._partial, self._lineno = 0, b"", b"", 0
@@ -102,8 +104,15 @@ class JournalFollower:
         """Read whatever was appended since the last call."""
         with self._lock:
             try:
-                fh = open(self.path, "rb")
-            except OSError:  # missing (not yet written, or mid-rotation)
+                # Regular files inside the memory only: a FIFO would hang this
+                # thread, a symlink would show some other file's lines.
+                fh = open_regular(self.path, root=self.path.parent)
+                self.problem = None
+            except UnreadableError as exc:
+                fh, self.problem = None, f"journal.jsonl cannot be read ({exc.reason})"
+            except OSError:
+                fh = None
+            if fh is None:  # missing (not yet written, or mid-rotation), or not read
                 reset = self._inode is not None and self._offset > 0
                 self._inode = None
                 self._restart()

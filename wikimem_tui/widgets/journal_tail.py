@@ -155,6 +155,9 @@ class JournalTail(Widget):
         counts = count(total, "line") if shown == total else f"{shown} of {count(total, 'line')}"
         if not self._read:
             counts = "reading journal.jsonl…"
+        problem = self._follower.problem if self._follower is not None else None
+        if problem:
+            counts = f"{problem} · {counts}"
         if view.following:
             state = "following"
         elif view.pending:

@@ -1,0 +1,238 @@
+"""Tolerant reads of untrusted text: JSON that may be hostile, files that may not be files.
+
+Everything under a memory directory, and every reply of an LLM or an
+embedding endpoint, is untrusted: a hand edit, a sync tool, an agent or an
+attacker may have put anything there. Readers must never raise, hang or
+wander off because of it. Two mechanisms, one place:
+
+* **JSON.** :func:`json.loads` raises :class:`RecursionError` (not
+  ``ValueError``) on deep nesting -- a thousand ``[`` do it -- and that
+  escapes every ``except ValueError`` of a tolerant reader. :func:`parse_json`
+  raises ``ValueError`` only; :func:`loads_tolerant` returns a default
+  instead. Every reader of journal lines, baselines, caches and LLM replies
+  uses one of them.
+* **Files.** A memory file is read only when it is a *regular* file: a FIFO
+  named like a diary day would block the reader forever, a device or socket
+  is no memory. A symlink is followed only when its target stays inside the
+  memory directory, so ``wiki/x.md -> /etc/shadow`` or a ``journal.jsonl``
+  pointing elsewhere is neither shown, indexed, sent to a model nor appended
+  to. A file that exists but cannot be read (permission denied, an I/O
+  error, one of the above) raises :class:`UnreadableError` -- never "missing":
+  a writer must refuse it (rewriting it would destroy what it could not
+  read), a reader skips it with a warning (:func:`warn_unreadable`), and lint
+  reports it (``unreadable``), never as deleted.
+
+The check costs no extra system call for the common case: the open uses
+``O_NOFOLLOW | O_NONBLOCK`` (a FIFO opens at once instead of waiting for a
+writer) and the ``fstat`` a read needs anyway tells a regular file; only a
+symlink takes the slow path that resolves it.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import logging
+import os
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+__all__ = [
+    "UnreadableError",
+    "is_regular",
+    "loads_tolerant",
+    "memory_root",
+    "open_append",
+    "open_regular",
+    "parse_json",
+    "read_regular",
+    "warn_unreadable",
+]
+
+log = logging.getLogger("wikimem")
+
+#: Folders of the memory format whose files' memory directory is their parent's parent.
+_NESTED = frozenset({"wiki", "diary", "diary-vectors"})
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def parse_json(text: str | bytes | bytearray, *, loads: Callable[..., Any] = json.loads) -> Any:
+    """``json.loads(text)``, raising ``ValueError`` (never ``RecursionError``) for anything not JSON."""
+    try:
+        return loads(text)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+def loads_tolerant(text: str | bytes | bytearray, default: Any = None) -> Any:
+    """The JSON value of ``text``, or ``default`` when it is not JSON (deep nesting included)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return default
+
+
+class UnreadableError(OSError):
+    """A file that exists but is not read: no permission, not a regular file, a symlink out of the memory.
+
+    An ``OSError``, so a writer that lets it propagate refuses the write
+    (and old ``except OSError`` handlers keep working); ``path`` and
+    ``reason`` say what and why, for a message or a lint finding.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], reason: str, code: int | None = None) -> None:
+        super().__init__(code if code is not None else errno.EACCES, f"cannot be read ({reason})", str(path))
+        self.path = Path(path)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"{self.path}: cannot be read ({self.reason})"
+
+
+def memory_root(path: Path) -> Path:
+    """The memory directory ``path`` belongs to, by the format's layout.
+
+    ``wiki/x.md``, ``diary/D.md`` and ``diary-vectors/*`` live one folder
+    down; ``journal.jsonl``, the baseline and the wiki's vector cache at the
+    top. A symlink may point anywhere inside it.
+    """
+    parent = path.parent
+    return parent.parent if parent.name in _NESTED else parent
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO), not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "a socket, not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device, not a regular file"
+    if stat.S_ISDIR(mode):
+        return "a directory, not a regular file"
+    return "not a regular file"
+
+
+def _inside(target: str, root: Path) -> bool:
+    base = os.path.realpath(root)
+    try:
+        return os.path.commonpath([base, target]) == base
+    except ValueError:  # different drives
+        return False
+
+
+def _resolve_link(path: Path, root: Path | None) -> str:
+    """Where the symlink ``path`` leads, if that is a regular file inside ``root``; else raise."""
+    target = os.path.realpath(path)
+    if not _inside(target, root if root is not None else memory_root(path)):
+        raise UnreadableError(path, f"a symlink to {target}, outside the memory directory")
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        raise UnreadableError(path, f"a symlink to {target}, which does not exist") from None
+    except OSError as exc:
+        raise UnreadableError(path, exc.strerror or str(exc), exc.errno) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise UnreadableError(path, f"a symlink to {_kind(st.st_mode)}")
+    return target
+
+
+def _open_fd(path: Path, flags: int, root: Path | None, mode: int = 0o644) -> int | None:
+    """An fd of the regular file ``path`` (``None``: missing); raises :class:`UnreadableError`."""
+    flags |= _NOFOLLOW | _NONBLOCK | _CLOEXEC | _BINARY
+    try:
+        if not _NOFOLLOW and os.path.islink(path):  # no O_NOFOLLOW (Windows): ask first
+            raise OSError(errno.ELOOP, "symlink")
+        fd = os.open(path, flags, mode)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except IsADirectoryError:
+        raise UnreadableError(path, "a directory, not a regular file", errno.EISDIR) from None
+    except PermissionError as exc:
+        raise UnreadableError(path, "permission denied", exc.errno) from None
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.EMLINK) or not os.path.islink(path):
+            raise UnreadableError(path, exc.strerror or str(exc), exc.errno) from None
+        target = _resolve_link(path, root)
+        try:
+            fd = os.open(target, flags, mode)
+        except OSError as again:  # swapped or removed between the check and the open
+            raise UnreadableError(path, again.strerror or str(again), again.errno) from None
+    try:
+        st = os.fstat(fd)
+        # O_NONBLOCK only let a FIFO open without a writer; on a regular
+        # file it changes nothing, so it stays set.
+        if not stat.S_ISREG(st.st_mode):
+            raise UnreadableError(path, _kind(st.st_mode))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> BinaryIO | None:
+    """A binary reader of the regular file ``path``, or ``None`` when it does not exist.
+
+    Raises :class:`UnreadableError` for a file that exists but is not read
+    (see the module docstring). ``root`` is the memory directory symlinks
+    must stay in (default: :func:`memory_root` of ``path``).
+    """
+    path = Path(path)
+    fd = _open_fd(path, os.O_RDONLY, Path(root) if root is not None else None)
+    return None if fd is None else open(fd, "rb")  # noqa: SIM115 - the caller closes it
+
+
+def is_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bool:
+    """True for a regular file :func:`open_regular` would open, False when missing; else raises.
+
+    For readers that must hand a path on (``numpy.load`` memory-maps by
+    name): ask first, so a FIFO or an outside symlink is never opened there.
+    """
+    path = Path(path)
+    fd = _open_fd(path, os.O_RDONLY, Path(root) if root is not None else None)
+    if fd is None:
+        return False
+    os.close(fd)
+    return True
+
+
+def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bytes | None:
+    """The bytes of the regular file ``path``, ``None`` when it does not exist; see :func:`open_regular`."""
+    handle = open_regular(path, root=root)
+    if handle is None:
+        return None
+    with handle:
+        try:
+            return handle.read()
+        except OSError as exc:  # EIO, EISDIR on odd filesystems...
+            raise UnreadableError(path, exc.strerror or str(exc), exc.errno) from None
+
+
+def open_append(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> int:
+    """An ``O_APPEND`` descriptor of the regular file ``path``, created when missing.
+
+    For ``journal.jsonl``: an append must never land outside the memory
+    directory (a symlink) or block on a FIFO. Raises :class:`UnreadableError`
+    (nothing written) for those, as a read would.
+    """
+    path = Path(path)
+    fd = _open_fd(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, Path(root) if root is not None else None)
+    if fd is None:  # the folder vanished between the mkdir and the open
+        raise FileNotFoundError(errno.ENOENT, "no such directory", str(path.parent))
+    return fd
+
+
+_warned: set[tuple[str, str]] = set()
+
+
+def warn_unreadable(error: UnreadableError) -> None:
+    """Log that a read skipped ``error.path`` (one WARNING per file and reason per process)."""
+    key = (str(error.path), error.reason)
+    if key in _warned:
+        return
+    _warned.add(key)
+    log.warning("%s; skipped (lint reports it as 'unreadable')", error)
