@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -47,6 +47,7 @@ from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
+from wikimem_tui.widgets.key_burst import KeyGate
 from wikimem_tui.widgets.query_embed import EmbedStatus
 from wikimem_tui.widgets.query_panel import QueryPanel
 from wikimem_tui.widgets.query_why import WhyNotBox
@@ -139,7 +140,19 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         self._pending: StoreChange = StoreChange(external=False)
         self._index_stale = False
         self._embed_note: str | None = None
+        self.key_gate = KeyGate(self)
+        """Holds the keys that arrive while an earlier key may still move the focus (``key_burst``)."""
         backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if not self.key_gate.admit(event):
+                return
+        await super().on_event(event)
+
+    def on_unmount(self) -> None:
+        self.key_gate.close()
 
     # -- layout -----------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -50,7 +50,6 @@ from wikimem_tui.widgets.health_model import (
 )
 from wikimem_tui.widgets.health_tree import CHUNK, FindingTree, HealthRef
 from wikimem_tui.widgets.incremental import IncrementalRefresh
-from wikimem_tui.widgets.key_burst import focus_now, route_burst
 from wikimem_tui.words import count
 
 __all__ = ["CHUNK", "HealthPane", "HealthSource"]
@@ -311,13 +310,9 @@ class HealthPane(IncrementalRefresh, Widget):
 
     # -- the filter box ---------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        """``f`` and a burst typed after it all go into the filter box (see ``key_burst``)."""
-        route_burst(self, event, self.query_one("#health-filter", Input))
-
     def action_filter(self) -> None:
         """Put the focus in the filter box."""
-        focus_now(self.query_one("#health-filter", Input))
+        self.query_one("#health-filter", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only when there is a filter to leave (else it is the app's)."""
