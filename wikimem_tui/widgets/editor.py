@@ -11,9 +11,10 @@ two explicit fields, pre-filled with the item's own values, so saving an
 edit of the content alone keeps them.
 
 Hidden characters (terminal escapes, bidi overrides…) in the item appear as
-visible ``\\x1b``-style escapes and are saved back as the same characters
-(``SafeTextArea``), so the terminal never receives them and an edit that
-does not touch them changes no byte.
+visible marked escapes, ``⟦\\x1b⟧``, and are saved back as the same
+characters (``SafeTextArea``), so the terminal never receives them and an
+edit that does not touch them changes no byte; an escape the user types
+(``\\x1b`` without the mark) is saved as the text typed.
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ class ItemEditor(Vertical):
             yield Label("source")
             yield SafeInput(id="editor-source", placeholder="conversation id", cursor_blink=self._cursor_blink)
         yield Static(Text("This item holds hidden characters (terminal escapes, bidi or zero-width): they show as "
-                          "\\x1b-style escapes and are saved back as the same characters; \\\\ before an escape "
-                          "keeps it literal."), id="editor-hidden")
+                          "⟦\\x1b⟧ and are saved back as the same characters; an escape you type stays text."),
+                     id="editor-hidden")
         yield Static(id="editor-error")
         with Horizontal(id="editor-buttons"):
             yield Button("Save ^s", id="editor-save", variant="primary")
