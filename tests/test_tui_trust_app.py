@@ -1,0 +1,43 @@
+"""Smaller trust findings on the app side: keys that stop working, stale panes, lost text, silent refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from conftest import make_app, open_item, screen_text, started, wait_for
+from wikimem import MemoryStore
+from wikimem_tui.screens.confirm import ConfirmScreen
+from wikimem_tui.screens.conflict import ConflictScreen
+from wikimem_tui.widgets.editor import ItemEditor
+
+
+async def test_after_back_on_the_conflict_screen_escape_reaches_the_editor_while_the_file_keeps_changing(
+        backend, memory_dir) -> None:
+    """Back means "I have seen the disk version": a write to another item of the file must not reopen it.
+
+    It did: every later change to the RecallFile (the agent writing another
+    item) compared the disk with the draft's base again and pushed the
+    conflict screen again, which then took the Escape meant for the editor.
+    """
+    async with started(make_app(backend, watch=True), (120, 40)) as pilot:
+        app = pilot.app
+        assert await wait_for(pilot, lambda: app.watcher_ready)
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: app.editing)
+        editor = app.query_one(ItemEditor)
+        editor.area.load_text("My version.")
+        MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen))
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ConflictScreen))
+        MemoryStore(memory_dir).add("preferences", "juice", "Another item of the same file.", owner="agent")
+        # Counted once the watcher's batch went through the item area (which would have asked).
+        assert await wait_for(pilot, lambda: app.catalogue is not None and app.catalogue.count("preferences") == 3)
+        await pilot.pause()
+        assert not isinstance(app.screen, ConflictScreen)
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # discard the draft?
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: not app.editing)
