@@ -7,6 +7,9 @@ those (plus whatever changed its stat), so a re-lint costs the edit, not the
 store. Lint reads files, so it always runs in a thread worker; the Linter is
 not thread-safe, so runs are serialised by a lock, and a run superseded by a
 newer request drops its result (the newer run includes its changes).
+"linting…" follows the lint workers themselves, not the result message: a
+run that fails anywhere (not only inside ``Linter.run``) ends with its
+error on the status line, never with "linting…" left on for good.
 
 The findings tree (``health_tree``) is filled lazily, so tens of thousands
 of findings cost only the groups the user opens. Tree rows are cut at the
@@ -33,7 +36,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from textual.timer import Timer
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem import Linter
 from wikimem.lint import SEVERITIES, Finding, LintReport
@@ -203,9 +206,18 @@ class HealthPane(IncrementalRefresh, Widget):
             self.post_message(self.Linted(report, haystacks, ms, self.backend.clock(), len(changed), full,
                                           flt=flt, groups=groups, counts=report.counts))
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A lint worker ended: "linting…" stays only while another one is on its way."""
+        worker = event.worker
+        if worker.group != "health-lint" or not worker.is_finished:
+            return
+        if event.state is WorkerState.ERROR:
+            self._last = Text(f"lint failed: {worker.error!r}", style="bold red")
+        self._running = any(w.node is self and w.group == "health-lint" and not w.is_finished for w in self.workers)
+        self._show_status()
+
     def on_health_pane_linted(self, message: Linted) -> None:
         message.stop()
-        self._running = False
         self.runs += 1
         if message.report is None:
             self._last = Text(message.error, style="bold red")
