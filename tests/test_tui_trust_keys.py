@@ -97,3 +97,16 @@ async def test_keys_typed_right_after_a_go_into_the_append_dialog_not_into_comma
         assert app.focused is app.screen.query_one(TextArea)
         assert "New diary entry" in screen_text(app)  # the dialog that has the keys is the one on screen
     assert diary_bytes(root) == diary
+
+
+async def test_text_typed_right_after_ctrl_u_is_kept(tmp_path: Path) -> None:
+    """ctrl+u (delete to the start) is a binding: it used to run after the text typed behind it, deleting that."""
+    root = make_demo_copy(tmp_path)
+    async with started(make_app(make_backend(root)), (120, 40)) as pilot:
+        app = pilot.app
+        await pilot.press("slash", *"coffee")
+        box = app.query_one("#query-input", Input)
+        assert await wait_for(pilot, lambda: box.value == "coffee")
+        pilot.app.post_message(events.Key("ctrl+u", None))
+        await burst(pilot, "tea")
+        assert await wait_for(pilot, lambda: box.value == "tea")
