@@ -41,3 +41,21 @@ async def test_after_back_on_the_conflict_screen_escape_reaches_the_editor_while
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # discard the draft?
         await pilot.press("y")
         assert await wait_for(pilot, lambda: not app.editing)
+
+
+async def test_the_new_item_dialog_starts_in_the_name_field_and_typing_keeps_the_file(backend) -> None:
+    from wikimem_tui.screens.dialogs import FormScreen
+
+    async with started(make_app(backend), (120, 40)) as pilot:
+        app = pilot.app
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("n")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, FormScreen)
+                              and app.focused is not None and app.focused.id == "field-name")
+        await pilot.press(*"juice")
+        screen = app.screen
+        assert screen.query_one("#field-file").value == "preferences"  # pre-filled, untouched
+        assert screen.query_one("#field-name").value == "juice"
+        await pilot.press("shift+tab")  # back to the file field: the cursor at its end, nothing selected
+        await pilot.press("s")
+        assert screen.query_one("#field-file").value == "preferencess"
