@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import make_app, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.screens.confirm import ConfirmScreen
@@ -59,3 +61,27 @@ async def test_the_new_item_dialog_starts_in_the_name_field_and_typing_keeps_the
         await pilot.press("shift+tab")  # back to the file field: the cursor at its end, nothing selected
         await pilot.press("s")
         assert screen.query_one("#field-file").value == "preferencess"
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_toasts_never_cover_the_editor(backend, size) -> None:
+    from textual.widgets._toast import Toast
+
+    from wikimem_tui.widgets.editor import ItemEditor
+
+    async with started(make_app(backend), size, notifications=True) as pilot:
+        app = pilot.app
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: app.editing)
+        for text in ("saved preferences:tea · ctrl+z undoes it",
+                     "not saved: the name must not be empty, and a RecallFile name is lower-case letters, digits, "
+                     "'_' or '-' (you typed 'Bad Name'); nothing written"):
+            app.notify(text)
+        assert await wait_for(pilot, lambda: len(app.screen.query(Toast)) == 2)
+        await pilot.pause()
+        editor = app.query_one(ItemEditor)
+        edited = [editor.area, editor.query_one("#editor-owner"), editor.query_one("#editor-source")]
+        for toast in app.screen.query(Toast):
+            for widget in edited:
+                assert not toast.region.overlaps(widget.region), (toast.region, widget.id, widget.region)

@@ -342,6 +342,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         if pane == "tree":
             tree = self.query_one(TopicTree)
             tree.display = True
+            self.screen_stack[0].remove_class("-no-tree")
             tree.tree.focus()
             return
         self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
@@ -358,6 +359,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         """Hide or show the topic tree."""
         tree = self.query_one(TopicTree)
         tree.display = not tree.display
+        self.screen_stack[0].set_class(not tree.display, "-no-tree")  # toasts avoid the editor (app.tcss)
 
     @work(group="app-flow")
     async def action_append_diary(self) -> None:
