@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from conftest import make_app, open_item, screen_text, started, wait_for
+from conftest import make_app, make_backend, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.screens.confirm import ConfirmScreen
 from wikimem_tui.screens.conflict import ConflictScreen
@@ -85,3 +85,20 @@ async def test_toasts_never_cover_the_editor(backend, size) -> None:
         for toast in app.screen.query(Toast):
             for widget in edited:
                 assert not toast.region.overlaps(widget.region), (toast.region, widget.id, widget.region)
+
+
+async def test_the_query_pane_at_80x24_with_a_pinned_item_still_shows_result_rows(tmp_path) -> None:
+    from wikimem_tui.demo import make_demo_copy
+    from wikimem_tui.widgets.query_panel import QueryPanel
+
+    async with started(make_app(make_backend(make_demo_copy(tmp_path))), (80, 24)) as pilot:
+        app = pilot.app
+        await pilot.press("slash", *"priya lin")
+        panel = app.query_one(QueryPanel)
+        assert await wait_for(pilot, lambda: panel.last_result is not None and len(panel.last_result.items) >= 3)
+        panel.pin("preferences", "likes-the-sea")
+        assert await wait_for(pilot, lambda: "missing tokens" in screen_text(app))
+        await pilot.pause()
+        assert panel.table.region.height >= 4  # the header and at least three rows
+        text = screen_text(app)
+        assert "verdict:" in text and "people:priya" in text

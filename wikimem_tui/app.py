@@ -49,7 +49,7 @@ from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
 from wikimem_tui.widgets.key_burst import KeyGate
 from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.query_panel import SHORT, QueryPanel
 from wikimem_tui.widgets.query_why import WhyNotBox
 from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
@@ -71,6 +71,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
 
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # narrow: the tree is a sidebar (app.tcss)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # short: panes budget their rows (query_panel)
     TITLE = "wikimem"
     COMMANDS = App.COMMANDS | {ItemCommands}
 

@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
 DEBOUNCE_SECONDS = 0.15
+#: Terminal rows below which the screen is "-short" (the App's vertical breakpoint): 80x24 and the like.
+SHORT = 30
 
 
 class QueryPanel(Widget):
@@ -204,11 +206,13 @@ class QueryPanel(Widget):
     def pin(self, file: str, name: str) -> None:
         """Show why ``file:name`` is (not) recalled by the current query, live as it changes."""
         self.why_box.pin(file, name)
+        self.add_class("-pinned")  # a short screen budgets its rows for the box (app.tcss)
         self.run_query()
 
     def unpin(self) -> None:
         """Stop showing the pinned item's fate."""
         self.why_box.unpin()
+        self.remove_class("-pinned")
         self.run_query()
 
     def suggested_pin(self) -> tuple[str, str] | None:
@@ -293,6 +297,7 @@ class QueryPanel(Widget):
 
     def on_why_not_box_unpinned(self, message: WhyNotBox.Unpinned) -> None:
         message.stop()
+        self.remove_class("-pinned")
         self.run_query()
 
     def on_query_knobs_fusion_changed(self, message: QueryKnobs.FusionChanged) -> None:
