@@ -51,7 +51,7 @@ from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
+from wikimem_tui.widgets.query_knobs import KnobError, QueryKnobs, QueryParams
 from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
 from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import (
@@ -121,6 +121,7 @@ class QueryPanel(Widget):
         """The result on screen (None before the first query)."""
         self.show_timing = True
         """Show how long retrieve took (snapshot tests turn it off)."""
+        self._said = ""
 
     @property
     def knobs(self) -> QueryKnobs:
@@ -237,9 +238,11 @@ class QueryPanel(Widget):
         query = self.query_one("#query-input", Input).value
         try:
             params = self.knobs.params(query, self.backend.today())
-        except ValueError as exc:
+        except KnobError as exc:
+            self.knobs.blocking(exc.knob)  # say so where the knob is, too
             self._error(str(exc))
             return
+        self.knobs.blocking(None)
         if not params.query.strip() and params.time_range is None:
             self._show(None)
             self._status("type a query")
@@ -279,8 +282,9 @@ class QueryPanel(Widget):
         self.run_query()
 
     def on_query_knobs_invalid(self, message: QueryKnobs.Invalid) -> None:
+        """A knob's value stopped (or started) being used: the status line says which, until it is."""
         message.stop()
-        self._error(message.text)
+        self._status(self._said)
 
     def on_query_knobs_floor_changed(self, message: QueryKnobs.FloorChanged) -> None:
         message.stop()
@@ -412,12 +416,16 @@ class QueryPanel(Widget):
         self.notify(f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent",
                     markup=False)
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: str, *, error: bool = False) -> None:
+        """The status line: ``text``, then every knob whose value is not used (``QueryKnobs.ignored``)."""
+        self._said = text
+        ignored = list(self.knobs.ignored.values()) if self.query(QueryKnobs) else []
         status = self.query_one("#query-status", Static)
-        status.remove_class("-error")
-        status.update(Text(text))
+        status.set_class(error or bool(ignored), "-error")
+        line = Text(text)
+        for note in ignored:
+            line.append(" · " if line else "").append(note, style="bold")
+        status.update(line)
 
     def _error(self, text: str) -> None:
-        status = self.query_one("#query-status", Static)
-        status.add_class("-error")
-        status.update(Text(text))
+        self._status(text, error=True)
