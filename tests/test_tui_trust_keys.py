@@ -110,3 +110,22 @@ async def test_text_typed_right_after_ctrl_u_is_kept(tmp_path: Path) -> None:
         pilot.app.post_message(events.Key("ctrl+u", None))
         await burst(pilot, "tea")
         assert await wait_for(pilot, lambda: box.value == "tea")
+
+
+async def test_a_dialog_gets_the_keys_typed_after_its_key_only_once_it_is_drawn(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """A modal holds the focus only while it is on screen: the text typed behind ``a`` waits for it."""
+    drawn_when_typed: list[bool] = []
+
+    def typed(self: DiaryAppendScreen, event: TextArea.Changed) -> None:
+        drawn_when_typed.append("New diary entry" in screen_text(self.app))
+
+    monkeypatch.setattr(DiaryAppendScreen, "on_text_area_changed", typed, raising=False)
+    root = make_demo_copy(tmp_path)
+    async with started(make_app(make_backend(root)), (120, 40)) as pilot:
+        app = pilot.app
+        await show_pane(pilot, "j", "journal-view")
+        await burst(pilot, "axyz")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DiaryAppendScreen)
+                              and app.screen.query_one(TextArea).text == "xyz")
+    assert drawn_when_typed and all(drawn_when_typed)

@@ -17,9 +17,10 @@ held, and handed on one by one only once that key has *settled*: it went
 through every queue on its path, what it queued in turn ran (``focus()``
 is a callback on the App's queue), a worker it started took its first
 step (the dialog flows push their screen there) and the screen and focus
-stopped changing. A held key is then handed to the widget focused *then* --
-the query box ``/`` opened, the dialog ``a`` pushed -- which is where the
-user was typing. Characters typed into a box that has the focus pass at
+stopped changing -- and when the screen changed, the new one (a dialog) has
+been drawn: a modal gets no key before it is on screen. A held key is then
+handed to the widget focused *then* -- the query box ``/`` opened, the
+dialog ``a`` pushed -- which is where the user was typing. Characters typed into a box that has the focus pass at
 once, so typing itself is never slowed.
 """
 
@@ -39,8 +40,9 @@ __all__ = ["KeyGate"]
 
 #: Rounds of "let what the key queued run" before the held keys go anyway (a bound, not a timing).
 MAX_ROUNDS = 50
-#: Seconds one queue may take to reach a marker before the gate stops waiting for it (liveness only:
-#: a closed or wedged widget must never swallow the keyboard).
+#: Seconds one queue may take to reach a marker, and one settling in all, before the gate stops
+#: waiting (liveness only: a wedged widget or an app that never stops changing must never swallow
+#: the keyboard; settling takes milliseconds).
 DRAIN_LIMIT = 2.0
 
 
@@ -111,13 +113,18 @@ class KeyGate:
             self.close()
 
     async def _settle(self, target: MessagePump) -> None:
+        first = self._app.screen
         try:
             # The key's own path: the focused widget, its ancestors, the screen, the App.
             for node in target.ancestors_with_self:
                 await _drained(node)
             # What it set going: a focus() queued on the App, a worker's dialog and that dialog's focus.
             before = None
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + DRAIN_LIMIT
             for _ in range(MAX_ROUNDS):
+                if loop.time() > deadline:
+                    break
                 await asyncio.sleep(0)  # workers started by the binding take their first step
                 app = self._app
                 screen = app.screen
@@ -128,6 +135,8 @@ class KeyGate:
                 if state == before and not state[3]:
                     break
                 before = state
+            if self._app.screen is not first:  # a dialog opened (or closed): no key reaches it unseen
+                await _drawn(self._app.screen)
         except Exception:  # noqa: BLE001 -- the App is shutting down (no screen): hand on what is held
             pass
         finally:
@@ -136,6 +145,14 @@ class KeyGate:
 
     def _starting_workers(self) -> int:
         return sum(1 for worker in self._app.workers if worker.state is WorkerState.PENDING)
+
+
+async def _drawn(screen: MessagePump) -> None:
+    """Wait until ``screen`` has drawn everything pending (``call_after_refresh`` runs then)."""
+    done = asyncio.Event()
+    if screen.call_after_refresh(done.set):
+        with suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(done.wait(), DRAIN_LIMIT)
 
 
 async def _drained(pump: MessagePump) -> None:
