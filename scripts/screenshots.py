@@ -243,6 +243,14 @@ CURATED = {"audit", "retract", "history"}
 EMBED_SHOTS = {"embed-plan", "query-embed"}
 
 
+async def _footer_drawn(pilot: Any) -> None:
+    """Until the footer is drawn: it is recomposed when the keys change, blank for a moment."""
+    for _ in range(200):
+        if "palette" in pilot.app.screen_stack[0]._compositor.render_strips()[-1].text:
+            return
+        await pilot.pause(0.05)
+
+
 async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Path) -> Path:
     """Run one app, do ``step``, save ``screenshots/<name>.svg``."""
     app = make_app(scratch, _curated if name in CURATED else None, embed=name in EMBED_SHOTS)
@@ -250,6 +258,7 @@ async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Pa
         await _ready(pilot)
         if step is not None:
             await step(pilot)
+        await _footer_drawn(pilot)
         path = OUT / f"{name}.svg"
         path.write_text(app.export_screenshot(title=f"wikimem-tui — {name}"), encoding="utf-8")
     return path

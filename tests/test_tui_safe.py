@@ -102,10 +102,10 @@ def test_editor_escapes_round_trip_on_random_strings() -> None:
         assert not has_hidden(escaped) and not has_hidden(clean(text)), text
 
 
-def test_editor_shows_escapes_as_four_visible_characters() -> None:
-    assert to_editor("a\x1bb\u202e") == "a\\x1bb\\u202e"
-    assert to_editor("\\x1b") == "\\\\x1b"  # the literal text keeps its meaning
-    assert from_editor("\\x41") == "\\x41"  # typed escapes of ordinary characters stay text
+def test_editor_shows_escapes_as_marked_visible_characters() -> None:
+    assert to_editor("a\x1bb\u202e") == "a⟦\\x1b⟧b⟦\\u202e⟧"
+    assert to_editor("\\x1b") == "\\x1b"  # literal text is shown as it is, and keeps its meaning
+    assert from_editor("\\x41") == "\\x41"  # typed escapes stay text
 
 
 # -- drawn screens ----------------------------------------------------------------------------------
@@ -131,7 +131,7 @@ async def test_the_editor_shows_escapes_and_saves_the_same_characters(hostile_di
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
         editor = await editing(pilot, "plain")
-        assert await wait_for(pilot, lambda: shows(app, "\\x1b]0;pwned\\x07", "\\x1b[31mred", "hidden characters"))
+        assert await wait_for(pilot, lambda: shows(app, "⟦\\x1b⟧]0;pwned⟦\\x07⟧", "⟦\\x1b⟧[31mred", "hidden characters"))
         assert editor.text == HOSTILE and not editor.dirty
         editor.query_one("#editor-owner").value += " "  # touch only the owner field, then change it back
         editor.query_one("#editor-owner").value = editor.query_one("#editor-owner").value[:-1]
@@ -160,7 +160,7 @@ async def test_a_pasted_escape_enters_the_editor_as_visible_text(hostile_dir: Pa
         area = (await editing(pilot, "fan")).area
         area.insert("\x1b]0;PASTED\x07", (0, 0))  # what a paste or a key does: an Edit
         assert await wait_for(pilot, lambda: "PASTED" in area.text)
-        assert shows(app, "\\x1b]0;PASTED\\x07")
+        assert shows(app, "⟦\\x1b⟧]0;PASTED⟦\\x07⟧")
         assert app.query_one(ItemEditor).text.startswith("\x1b]0;PASTED\x07Links to")
 
 
@@ -174,7 +174,7 @@ async def test_conflict_screen_and_merge_box_draw_nothing_hidden(hostile_dir: Pa
         editor.area.load_text(f"mine {HOSTILE}")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen))
-        assert await wait_for(pilot, lambda: shows(app, "mine", "\\x1b]0;pwned\\x07", "␛]0;pwned␇"))
+        assert await wait_for(pilot, lambda: shows(app, "mine", "⟦\\x1b⟧]0;pwned⟦\\x07⟧", "␛]0;pwned␇"))
 
 
 async def test_dialogs_and_toasts_draw_nothing_hidden(hostile_dir: Path) -> None:
@@ -186,7 +186,7 @@ async def test_dialogs_and_toasts_draw_nothing_hidden(hostile_dir: Path) -> None
         assert shows(app, "Deleteevil:evil␛]0;pwned␇\\u202ename?")
         await pilot.press("escape")
         await pilot.press("r")  # the rename field is pre-filled with the hostile name, escaped
-        assert await wait_for(pilot, lambda: shows(app, "evil\\x1b]0;pwned\\x07\\u202ename"))
+        assert await wait_for(pilot, lambda: shows(app, "evil⟦\\x1b⟧]0;pwned⟦\\x07⟧⟦\\u202e⟧name"))
         await pilot.press("escape")
         await pilot.pause()
         app.notify(f"saved evil:{NAME}")

@@ -47,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("memory_dir", nargs="?", metavar="MEMORY_DIR",
                         help="memory directory (default: $WIKIMEM_STORE, else ./memory)")
     parser.add_argument("--demo", action="store_true",
-                        help="open a temporary copy of the bundled demo memory (MEMORY_DIR is ignored)")
+                        help="open a temporary copy of the bundled demo memory, removed on exit (MEMORY_DIR is ignored)")
     parser.add_argument("--embed", "--embed-url", dest="embed", metavar="local|URL",
                         default=os.environ.get("WIKIMEM_EMBED_URL"),
                         help="semantic ranking: 'local' (offline model) or an OpenAI-compatible "
@@ -78,10 +78,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _resolve_dir(args: argparse.Namespace) -> Path:
-    if args.demo:
-        from wikimem_tui.demo import make_demo_copy
-
-        return make_demo_copy(today=dt.date.today())
     return Path(args.memory_dir or os.environ.get("WIKIMEM_STORE") or "memory")
 
 
@@ -128,10 +124,19 @@ def main(argv: list[str] | None = None) -> int:
         from wikimem_tui.config import check_config_main
 
         return check_config_main(args.config)
+    if args.demo:
+        from wikimem_tui.demo import demo_copy
+
+        with demo_copy(today=dt.date.today()) as root:  # removed on exit, an error included
+            return _run(args, root)
     root = _resolve_dir(args)
     if not _ensure_dir(root, read_only=args.read_only):
         return 2
+    return _run(args, root)
 
+
+def _run(args: argparse.Namespace, root: Path) -> int:
+    """Build the Backend over ``root`` and run the App until it exits."""
     from wikimem import MemoryStore
     from wikimem_tui.backend import Backend, default_owner
 
@@ -159,10 +164,10 @@ def main(argv: list[str] | None = None) -> int:
 
     app = WikimemApp(backend, config=args.config)
     if args.demo:  # queued before run: shown once the screen is up
-        app.notify(f"demo: a temporary copy in {root}", markup=False, timeout=12)
+        app.notify(f"demo: a temporary copy in {root} (removed when you quit)", markup=False, timeout=12)
     app.run()
     if args.demo:
-        print(f"demo memory (a temporary copy): {root}")
+        print(f"demo memory (a temporary copy, now removed): {root}")
     return 0
 
 

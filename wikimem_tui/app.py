@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -47,8 +47,9 @@ from wikimem_tui.widgets.footer import KeysFooter
 from wikimem_tui.widgets.health import HealthPane
 from wikimem_tui.widgets.item_area import ItemArea
 from wikimem_tui.widgets.journal_tail import JournalTail
+from wikimem_tui.widgets.key_burst import KeyGate
 from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.widgets.query_panel import SHORT, QueryPanel
 from wikimem_tui.widgets.query_why import WhyNotBox
 from wikimem_tui.widgets.reconcile import ReconcilePane
 from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
@@ -70,6 +71,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
 
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (NARROW, "-wide")]  # narrow: the tree is a sidebar (app.tcss)
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (SHORT, "-tall")]  # short: panes budget their rows (query_panel)
     TITLE = "wikimem"
     COMMANDS = App.COMMANDS | {ItemCommands}
 
@@ -139,7 +141,19 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         self._pending: StoreChange = StoreChange(external=False)
         self._index_stale = False
         self._embed_note: str | None = None
+        self.key_gate = KeyGate(self)
+        """Holds the keys that arrive while an earlier key may still move the focus (``key_burst``)."""
         backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            if not self.key_gate.admit(event):
+                return
+        await super().on_event(event)
+
+    def on_unmount(self) -> None:
+        self.key_gate.close()
 
     # -- layout -----------------------------------------------------------------
 
@@ -329,6 +343,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         if pane == "tree":
             tree = self.query_one(TopicTree)
             tree.display = True
+            self.screen_stack[0].remove_class("-no-tree")
             tree.tree.focus()
             return
         self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
@@ -345,6 +360,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         """Hide or show the topic tree."""
         tree = self.query_one(TopicTree)
         tree.display = not tree.display
+        self.screen_stack[0].set_class(not tree.display, "-no-tree")  # toasts avoid the editor (app.tcss)
 
     @work(group="app-flow")
     async def action_append_diary(self) -> None:

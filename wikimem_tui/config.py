@@ -68,6 +68,8 @@ class BoundKey:
     binding_id: str
     keys: tuple[str, ...]
     description: str
+    action: str = ""
+    """What the key runs (``quit``; an ``app.`` prefix dropped): two bindings running the same never clash."""
 
 
 def config_path(explicit: Path | str | None = None) -> Path:
@@ -168,7 +170,7 @@ def known_bindings() -> list[BoundKey]:
                 if binding.system:
                     continue
                 found.append(BoundKey(cls.__qualname__, scope, binding.id or "", (normalize_key(binding.key),),
-                                      binding.description or binding.action))
+                                      binding.description or binding.action, binding.action.removeprefix("app.")))
     return found
 
 
@@ -210,7 +212,8 @@ def check_keymap(keymap: dict[str, str], bindings: list[BoundKey] | None = None)
     global and one in a widget (the widget's would shadow the global one
     wherever it has the focus). Only clashes the keymap *creates* are
     problems; the defaults' own deliberate overlaps (escape in several panes)
-    are not.
+    are not, and neither are two bindings that run the same action (``quit``
+    on ctrl+q, which Textual's own binding already quits with).
     """
     bindings = known_bindings() if bindings is None else bindings
     ids = {b.binding_id for b in bindings if b.binding_id}
@@ -239,7 +242,9 @@ def check_keymap(keymap: dict[str, str], bindings: list[BoundKey] | None = None)
         clashing: dict[str, list[str]] = {}
         for mapped in [b for b in bindings if b.binding_id in good]:
             for other in bindings:
-                if other.binding_id == mapped.binding_id:
+                same_action = mapped.action == other.action and (  # one method runs, whichever binding fires
+                    mapped.owner == other.owner or mapped.scope == other.scope == "global")
+                if other.binding_id == mapped.binding_id or (mapped.action and same_action):
                     continue
                 modal = mapped.scope.startswith("modal") or other.scope.startswith("modal")
                 together = mapped.scope == other.scope or (not modal and "global" in (mapped.scope, other.scope))

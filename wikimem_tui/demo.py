@@ -6,21 +6,33 @@ fresh temporary directory. The demo's diary was written for late November
 2026; given ``today``, the copy moves every diary day by the same number of
 days so that its last entry is yesterday: the calendar then opens on a month
 with entries and "昨天" / "上周" queries find them, whenever the demo is run.
+
+:func:`demo_copy` is the copy's whole life for ``wikimem-tui --demo``: made
+on entry, removed on exit however the app ends (an exception included).
+A run that was killed cannot clean up, so each copy's folder names the
+process it belongs to (``pid``), and the next demo run removes the copies
+whose process is gone -- never one a running demo still uses.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
 from wikimem import accept_current_state
 
-__all__ = ["demo_source", "make_demo_copy"]
+__all__ = ["demo_copy", "demo_source", "make_demo_copy", "remove_leftovers"]
+
+_PREFIX = "wikimem-demo-"
+_PID_FILE = "pid"
 
 _DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.md")
 _TS = re.compile(r"ts=(\d{4}-\d{2}-\d{2})T")
@@ -39,7 +51,7 @@ def make_demo_copy(parent: Path | None = None, *, today: dt.date | None = None) 
     move together). Returns the new memory directory.
     """
     source = demo_source()
-    target = Path(tempfile.mkdtemp(prefix="wikimem-demo-", dir=parent)) / "memory"
+    target = Path(tempfile.mkdtemp(prefix=_PREFIX, dir=parent)) / "memory"
     target.mkdir()
     for name in ("wiki", "diary"):
         if (source / name).is_dir():
@@ -50,6 +62,47 @@ def make_demo_copy(parent: Path | None = None, *, today: dt.date | None = None) 
         _shift_diary(target, today)
     accept_current_state(target, by="wikimem-tui --demo")  # the copy is the demo as shipped: no drift
     return target
+
+
+@contextmanager
+def demo_copy(today: dt.date | None = None) -> Iterator[Path]:
+    """A demo copy in the temp dir for the length of the ``with``; removed afterwards, whatever happened.
+
+    Copies left by killed runs are removed first (see the module docstring).
+    """
+    remove_leftovers()
+    root = make_demo_copy(today=today)
+    folder = root.parent
+    (folder / _PID_FILE).write_text(str(os.getpid()), encoding="ascii")
+    try:
+        yield root
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def remove_leftovers(parent: Path | None = None) -> list[Path]:
+    """Remove the demo copies (ours, in ``parent`` or the temp dir) whose process is gone; returns them."""
+    removed: list[Path] = []
+    for folder in Path(parent or tempfile.gettempdir()).glob(f"{_PREFIX}*"):
+        try:
+            if folder.stat().st_uid != os.getuid() or _alive(int((folder / _PID_FILE).read_text("ascii"))):
+                continue
+        except (OSError, ValueError):
+            continue  # not a demo copy this code made (no pid file), or not ours to judge
+        shutil.rmtree(folder, ignore_errors=True)
+        removed.append(folder)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    """True when process ``pid`` exists (signal 0 checks without sending anything)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process: alive
+    return True
 
 
 def _shift_diary(root: Path, today: dt.date) -> None:

@@ -49,7 +49,9 @@ class StoreChange:
 
     ``wiki_files`` are RecallFile names, ``diary_dates`` day-file dates;
     ``journal`` is true when journal.jsonl grew, shrank or was replaced;
-    ``vectors`` when derived caches changed.
+    ``vectors`` when derived caches changed; ``curation`` when the lint
+    baseline (``lint-baseline.json``: drift accepted) or the review marks
+    (``reviewed.json``) changed -- Health and the queue read them.
     """
 
     wiki_files: frozenset[str] = frozenset()
@@ -57,6 +59,7 @@ class StoreChange:
     journal: bool = False
     vectors: bool = False
     external: bool = True
+    curation: bool = False
 
     def describe(self) -> str:
         """A short human sentence for a notification."""

@@ -15,12 +15,16 @@ safe to display:
   (C1 controls, bidi overrides and isolates, zero-width characters that
   hide text, line/paragraph separators, Unicode tag characters) is shown
   as a ``\\x9b`` / ``\\u202e`` / ``\\U000e0041`` escape;
-* in editable fields (the editor, the merge box, inputs) hidden characters
-  appear as those backslash escapes too, and :func:`from_editor` turns them
-  back into the very same characters, so an edit that does not touch them
-  changes no byte. A backslash that would otherwise make literal text look
-  like an escape is doubled (``\\\\x1b`` is the four characters ``\\x1b``),
-  so the mapping is reversible for every string.
+* in editable fields (the editor, the merge box, inputs) a hidden character
+  appears as a *marked* escape, ``⟦\\x1b⟧``, and :func:`from_editor` turns
+  exactly those back into the very same characters, so an edit that does
+  not touch them changes no byte. Only the editor writes the mark: text the
+  user types or pastes goes through :func:`to_editor` first, which turns a
+  mark in it into a marked escape of the mark itself, so ``\\x1b`` typed by
+  hand -- or ``⟦\\x1b⟧`` -- is saved as the characters typed, never as an
+  ESC. Literal backslashes need no doubling, and the mapping is reversible
+  for every string (``widgets/safe_inputs.py`` keeps edits from cutting a
+  marked escape in half).
 
 Zero-width joiners (U+200C/U+200D) join emoji and shape Indic and Persian
 script: between two non-ASCII characters they stay; next to ASCII, spaces or
@@ -35,7 +39,8 @@ import re
 from rich.style import Style
 from rich.text import Text
 
-__all__ = ["clean", "clean_line", "from_editor", "has_hidden", "safe_line", "safe_text", "to_editor"]
+__all__ = ["MARK", "clean", "clean_line", "from_editor", "has_hidden", "marked_spans", "safe_line", "safe_text",
+           "to_editor"]
 
 # Hidden whatever their neighbours: C0 except tab and newline, DEL, C1, soft
 # hyphen, Mongolian vowel separator, zero-width space, LRM/RLM, line and
@@ -49,10 +54,10 @@ _JOINERS = "\u200c\u200d"
 _HIDDEN_RE = re.compile(f"[{_ALWAYS}]|(?<![^\\x00-\\x7f\\s])[{_JOINERS}]|[{_JOINERS}](?![^\\x00-\\x7f\\s])")
 _LINE_HIDDEN_RE = re.compile(f"[\t\n]|{_HIDDEN_RE.pattern}")
 _JOINER_RE = re.compile(f"[{_JOINERS}]")
-_DECODABLE_RE = re.compile(f"[{_ALWAYS}{_JOINERS}]")
-# A run of backslashes, then maybe an escape body: \xHH, \uHHHH or \UHHHHHHHH.
-_RUN_RE = re.compile(r"(\\+)(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8})?")
-_TAIL_RE = re.compile(r"x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}")
+#: Opens and closes an escape the editor wrote: ``⟦\\x1b⟧``. Not on any keyboard, one cell wide.
+MARK, MARK_END = "\u27e6", "\u27e7"
+_DECODABLE_RE = re.compile(f"[{_ALWAYS}{_JOINERS}{MARK}]")
+_MARKED_RE = re.compile(f"{MARK}\\\\(x[0-9a-fA-F]{{2}}|u[0-9a-fA-F]{{4}}|U[0-9a-fA-F]{{8}}){MARK_END}")
 
 
 def _escape(char: str) -> str:
@@ -115,58 +120,41 @@ def safe_line(text: str, style: str | Style = "") -> Text:
     return Text(clean_line(text), style=style, end="", no_wrap=True)
 
 
-# -- editable text: reversible escapes ------------------------------------------------
+# -- editable text: marked, reversible escapes ----------------------------------------
 
 
-def _is_escape_body(body: str | None) -> bool:
-    """``xHH``/``uHHHH``/``UHHHHHHHH`` naming a character :func:`to_editor` escapes."""
-    if not body:
-        return False
-    code = int(body[1:], 16)
-    return code <= 0x10FFFF and _DECODABLE_RE.fullmatch(chr(code)) is not None
+def _marked(char: str) -> str:
+    return f"{MARK}{_escape(char)}{MARK_END}"
 
 
 def to_editor(text: str) -> str:
-    """``text`` for an editable field: hidden characters as escapes, reversibly.
+    """``text`` for an editable field: hidden characters (and the mark itself) as marked escapes.
 
-    ``from_editor(to_editor(s)) == s`` for every string ``s``, and the result
-    holds no hidden character.
+    ``from_editor(to_editor(s)) == s`` for every string ``s``, the result
+    holds no hidden character, and every mark in it opens a marked escape.
     """
     hidden = _hidden_at(text)
-    out: list[str] = []
-    i, n = 0, len(text)
-    while i < n:
-        char = text[i]
-        if char == "\\":
-            j = i
-            while j < n and text[j] == "\\":
-                j += 1
-            tail = _TAIL_RE.match(text, j)
-            # Doubled when what follows would read as an escape: a hidden
-            # character (written as one) or literal text shaped like one.
-            doubled = j in hidden or (tail is not None and _is_escape_body(tail.group(0)))
-            out.append("\\" * ((j - i) * (2 if doubled else 1)))
-            i = j
-            continue
-        out.append(_escape(char) if i in hidden else char)
-        i += 1
-    return "".join(out)
+    if not hidden and MARK not in text:
+        return text
+    return "".join(_marked(char) if i in hidden or char == MARK else char for i, char in enumerate(text))
 
 
 def from_editor(text: str) -> str:
-    """The inverse of :func:`to_editor`: escapes of hidden characters become those characters.
+    """The inverse of :func:`to_editor`: marked escapes become the characters they stand for.
 
-    In a run of backslashes before an escape body, pairs stand for literal
-    backslashes and an odd one left over starts the escape; an escape body
-    naming an ordinary character (``\\x41``) is left as typed.
+    Everything else is text as typed: ``\\x1b`` without the mark, and a
+    marked escape of an ordinary character (``⟦\\x41⟧``), which the editor
+    never writes.
     """
 
     def decode(match: re.Match[str]) -> str:
-        run, body = len(match.group(1)), match.group(2)
-        if not _is_escape_body(body):
-            return match.group(0)
-        if run % 2:
-            return "\\" * (run // 2) + chr(int(body[1:], 16))
-        return "\\" * (run // 2) + body
+        code = int(match.group(1)[1:], 16)
+        char = chr(code) if code <= 0x10FFFF else ""
+        return char if _DECODABLE_RE.fullmatch(char) else match.group(0)
 
-    return _RUN_RE.sub(decode, text)
+    return _MARKED_RE.sub(decode, text) if MARK in text else text
+
+
+def marked_spans(line: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each marked escape in ``line``: an edit takes or leaves each one whole."""
+    return [match.span() for match in _MARKED_RE.finditer(line)] if MARK in line else []

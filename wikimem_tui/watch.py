@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from wikimem import path_stat
+from wikimem.drift import BASELINE_FILE
+from wikimem.reviewed import REVIEWED_FILE
 from wikimem_tui.messages import StoreChange
 
 __all__ = ["OwnWrites", "classify", "watch_store"]
@@ -56,7 +58,12 @@ class OwnWrites:
 
 
 def _kind(root: Path, path: Path) -> tuple[str, str] | None:
-    """``("wiki", file)``, ``("diary", date)``, ``("journal", "")``, ``("vectors", "")`` or None."""
+    """``("wiki", file)``, ``("diary", date)``, ``("journal", "")``, ``("vectors", "")``, ``("curation", "")`` or None.
+
+    ``curation``: lint's baseline and the review marks. Nothing is shown
+    from them directly, but Health and the queue are computed from them: a
+    ``lint --fix`` in another terminal must re-lint the pane.
+    """
     try:
         rel = path.relative_to(root)
     except ValueError:
@@ -68,6 +75,8 @@ def _kind(root: Path, path: Path) -> tuple[str, str] | None:
             return ("journal", "")
         if name.startswith("vectors"):
             return ("vectors", "")
+        if name in (BASELINE_FILE, REVIEWED_FILE):
+            return ("curation", "")
         return None
     if len(parts) == 2 and parts[1].endswith(".md"):
         stem = parts[1][:-3]
@@ -89,7 +98,7 @@ def classify(root: Path, paths: Iterable[Path], own: OwnWrites | None = None) ->
     """
     wiki: set[str] = set()
     days: set[str] = set()
-    journal = vectors = False
+    journal = vectors = curation = False
     for path in paths:
         kind = _kind(root, Path(path))
         if kind is None or (own is not None and own.is_own(Path(path))):
@@ -101,11 +110,13 @@ def classify(root: Path, paths: Iterable[Path], own: OwnWrites | None = None) ->
             days.add(name)
         elif what == "journal":
             journal = True
+        elif what == "curation":
+            curation = True
         else:
             vectors = True
-    if not (wiki or days or journal or vectors):
+    if not (wiki or days or journal or vectors or curation):
         return None
-    return StoreChange(frozenset(wiki), frozenset(days), journal, vectors, external=True)
+    return StoreChange(frozenset(wiki), frozenset(days), journal, vectors, external=True, curation=curation)
 
 
 async def watch_store(

@@ -6,6 +6,10 @@ before closing, shows the error inline and stays open with what was typed,
 so a dialog never hands the app a name the store would reject. Escape with
 typed text asks before discarding it. Fields are ``SafeInput``s: a name
 pre-filled from memory shows hidden characters as escapes.
+
+A form opens in its first empty field (the new-item form's name, its file
+pre-filled from the item shown), and no field selects its text on focus:
+a pre-filled value is never replaced by the first key typed.
 """
 
 from __future__ import annotations
@@ -77,13 +81,17 @@ class FormScreen(ModalScreen[dict[str, str] | None]):
             for field in self.fields:
                 yield Label(Text(field.label))  # a Text: "[a-z0-9_-]" is not markup
                 yield SafeInput(field.value, placeholder=field.placeholder, id=f"field-{field.key}",
-                                cursor_blink=self._cursor_blink)
+                                select_on_focus=False, cursor_blink=self._cursor_blink)
             if self.hint:
                 yield Static(Text(clean_line(self.hint), style="dim"))
             yield Static(id="form-error")
             with Horizontal():
                 yield Button("OK", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        empty = next((f for f in self.fields if not f.value), self.fields[0])
+        self.query_one(f"#field-{empty.key}", SafeInput).focus()
 
     def _values(self) -> dict[str, str]:
         out: dict[str, str] = {}

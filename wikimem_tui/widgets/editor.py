@@ -11,9 +11,10 @@ two explicit fields, pre-filled with the item's own values, so saving an
 edit of the content alone keeps them.
 
 Hidden characters (terminal escapes, bidi overrides…) in the item appear as
-visible ``\\x1b``-style escapes and are saved back as the same characters
-(``SafeTextArea``), so the terminal never receives them and an edit that
-does not touch them changes no byte.
+visible marked escapes, ``⟦\\x1b⟧``, and are saved back as the same
+characters (``SafeTextArea``), so the terminal never receives them and an
+edit that does not touch them changes no byte; an escape the user types
+(``\\x1b`` without the mark) is saved as the text typed.
 """
 
 from __future__ import annotations
@@ -83,6 +84,8 @@ class ItemEditor(Vertical):
         """Content as last read from disk (None: a new item); the save's ``expected``."""
         self._base_owner = ""
         self._base_source = ""
+        self._seen_disk: tuple[str | None] | None = None
+        """The disk version the user last saw on the conflict screen and backed out of (None: none)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="editor-title")
@@ -93,8 +96,8 @@ class ItemEditor(Vertical):
             yield Label("source")
             yield SafeInput(id="editor-source", placeholder="conversation id", cursor_blink=self._cursor_blink)
         yield Static(Text("This item holds hidden characters (terminal escapes, bidi or zero-width): they show as "
-                          "\\x1b-style escapes and are saved back as the same characters; \\\\ before an escape "
-                          "keeps it literal."), id="editor-hidden")
+                          "⟦\\x1b⟧ and are saved back as the same characters; an escape you type stays text."),
+                     id="editor-hidden")
         yield Static(id="editor-error")
         with Horizontal(id="editor-buttons"):
             yield Button("Save ^s", id="editor-save", variant="primary")
@@ -142,6 +145,7 @@ class ItemEditor(Vertical):
     def _take(self, item: RecallItem | None, *, new_owner: str = "") -> None:
         """Draft, base and provenance fields from ``item`` (None: empty, owner ``new_owner``)."""
         self.base = _content(item)
+        self._seen_disk = None
         self._base_owner = (item.owner or "") if item is not None else new_owner
         self._base_source = (item.source_conv or "") if item is not None else ""
         self.area.load_raw(self.base or "")
@@ -168,6 +172,10 @@ class ItemEditor(Vertical):
         disk = self.backend.store.get(self.file, self.item_name)
         if _content(disk) == self.base or isinstance(self.app.screen, ConflictScreen):
             return
+        if self._seen_disk == (_content(disk),):
+            # Backed out of this very version ("Back"): the save will ask again. Asking on every
+            # later write to the file (another item, a journal line) took the Escape meant here.
+            return
         if not self.dirty:
             self._take(disk)
             self.notify("reloaded the item from disk (you had no edits)", markup=False)
@@ -183,6 +191,7 @@ class ItemEditor(Vertical):
                                         cursor_blink=self._cursor_blink)
                 choice = await self.app.push_screen_wait(screen)
                 if choice is None:  # back to the draft; nothing written
+                    self._seen_disk = (conflict.current,)
                     return
                 if choice.action == "disk":
                     self._take(conflict.item)

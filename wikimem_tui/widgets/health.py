@@ -7,6 +7,9 @@ those (plus whatever changed its stat), so a re-lint costs the edit, not the
 store. Lint reads files, so it always runs in a thread worker; the Linter is
 not thread-safe, so runs are serialised by a lock, and a run superseded by a
 newer request drops its result (the newer run includes its changes).
+"linting…" follows the lint workers themselves, not the result message: a
+run that fails anywhere (not only inside ``Linter.run``) ends with its
+error on the status line, never with "linting…" left on for good.
 
 The findings tree (``health_tree``) is filled lazily, so tens of thousands
 of findings cost only the groups the user opens. Tree rows are cut at the
@@ -25,7 +28,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -33,7 +36,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Input, Static, Tree
 from textual.timer import Timer
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem import Linter
 from wikimem.lint import SEVERITIES, Finding, LintReport
@@ -50,7 +53,6 @@ from wikimem_tui.widgets.health_model import (
 )
 from wikimem_tui.widgets.health_tree import CHUNK, FindingTree, HealthRef
 from wikimem_tui.widgets.incremental import IncrementalRefresh
-from wikimem_tui.widgets.key_burst import focus_now, route_burst
 from wikimem_tui.words import count
 
 __all__ = ["CHUNK", "HealthPane", "HealthSource"]
@@ -208,9 +210,18 @@ class HealthPane(IncrementalRefresh, Widget):
             self.post_message(self.Linted(report, haystacks, ms, self.backend.clock(), len(changed), full,
                                           flt=flt, groups=groups, counts=report.counts))
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A lint worker ended: "linting…" stays only while another one is on its way."""
+        worker = event.worker
+        if worker.group != "health-lint" or not worker.is_finished:
+            return
+        if event.state is WorkerState.ERROR:
+            self._last = Text(f"lint failed: {worker.error!r}", style="bold red")
+        self.linting = any(w.node is self and w.group == "health-lint" and not w.is_finished for w in self.workers)
+        self._show_status()
+
     def on_health_pane_linted(self, message: Linted) -> None:
         message.stop()
-        self.linting = False
         self.runs += 1
         if message.report is None:
             self._last = Text(message.error, style="bold red")
@@ -315,13 +326,9 @@ class HealthPane(IncrementalRefresh, Widget):
 
     # -- the filter box ---------------------------------------------------------------
 
-    def on_key(self, event: events.Key) -> None:
-        """``f`` and a burst typed after it all go into the filter box (see ``key_burst``)."""
-        route_burst(self, event, self.query_one("#health-filter", Input))
-
     def action_filter(self) -> None:
         """Put the focus in the filter box."""
-        focus_now(self.query_one("#health-filter", Input))
+        self.query_one("#health-filter", Input).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only when there is a filter to leave (else it is the app's)."""

@@ -134,6 +134,7 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         dialog closes would be left in a hidden tab.
         """
         self.query_one(ContentSwitcher).current = to
+        self.screen.set_class(to == "item-editor", "-editing")  # toasts move off the editor (app.tcss)
         pane = next((a for a in self.ancestors if isinstance(a, TabPane)), None)
         tabs = next((a for a in self.ancestors if isinstance(a, TabbedContent)), None)
         focused = self.screen.focused

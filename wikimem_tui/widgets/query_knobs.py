@@ -13,7 +13,11 @@ and the first result rows.
 
 Reading the knobs is pure (``params``): bad values raise ``ValueError`` with a
 message for the status line, and time words resolve against the backend's
-pinned ``today``, never the real clock.
+pinned ``today``, never the real clock. The fusion weight and the cos floor
+apply to the index when typed, so a bad one cannot stop the query: it is
+*not used*, the index keeps the value in force, and ``ignored`` says so for
+as long as the box holds it -- the box is tinted, its tooltip and every
+status line of the panel name the value typed and the one in use.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from textual.widgets import Checkbox, DataTable, Input, Label
 from wikimem import TimeRange, parse_date_span, parse_time_range
 from wikimem_tui.widgets.query_results import fit_columns
 
-__all__ = ["QueryKnobs", "QueryParams", "parse_floor"]
+__all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
 
 FLOOR_HELP = "cos floor: auto, off, or a cosine within [-1, 1]"
 #: The analyzers (``wikimem.analyzer``) that stem, and each one's twin with stemming toggled (stop words kept as set).
@@ -54,6 +58,19 @@ def parse_floor(text: str) -> float | str | None:
     if not -1.0 <= value <= 1.0:  # also rejects NaN
         raise ValueError(FLOOR_HELP)
     return value
+
+
+class KnobError(ValueError):
+    """A knob's value stops the query; ``knob`` is the id of its box (marked with ``blocking``)."""
+
+    def __init__(self, knob: str, message: str) -> None:
+        super().__init__(message)
+        self.knob = knob
+
+
+def _typed(value: str) -> str:
+    """A knob's text as the status line quotes it."""
+    return value.strip() or "(empty)"
 
 
 @dataclass(frozen=True)
@@ -82,6 +99,7 @@ class QueryKnobs(Widget):
     /* Textual's focused checkbox draws a tall border, which in one row hides the label. */
     QueryKnobs Checkbox, QueryKnobs Checkbox:focus { border: none; padding: 0; height: 1; }
     QueryKnobs Checkbox:focus > .toggle--label { text-style: bold reverse; }
+    QueryKnobs Input.-ignored { background-tint: $error 35%; }
     """
 
     class Changed(Message):
@@ -128,6 +146,8 @@ class QueryKnobs(Widget):
         """The English analyzer of the index in force (``wikimem.analyzer``)."""
         self._fusion = fusion
         self._floor = floor
+        self.ignored: dict[str, str] = {}
+        """Knob id -> why its typed value is not used and which is (fusion, floor); empty: all in use."""
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -176,22 +196,33 @@ class QueryKnobs(Widget):
 
     def params(self, query: str, today: dt.date) -> QueryParams:
         """The knobs' values for ``query``; ``ValueError`` names the bad knob."""
+        limit_text = self.query_one("#query-limit", Input).value.strip()
+        budget_text = self.query_one("#query-budget", Input).value.strip()
         try:
-            limit = int(self.query_one("#query-limit", Input).value or "10")
-            budget_text = self.query_one("#query-budget", Input).value.strip()
+            limit = int(limit_text or "10")
+        except ValueError:
+            raise KnobError("query-limit", "limit and budget must be whole numbers") from None
+        try:
             budget = int(budget_text) if budget_text else None
         except ValueError:
-            raise ValueError("limit and budget must be whole numbers") from None
-        if limit < 1 or (budget is not None and budget < 1):
-            raise ValueError("limit and budget must be positive")
+            raise KnobError("query-budget", "limit and budget must be whole numbers") from None
+        if limit < 1:
+            raise KnobError("query-limit", "limit and budget must be positive")
+        if budget is not None and budget < 1:
+            raise KnobError("query-budget", "limit and budget must be positive")
         time_text = self.query_one("#query-time", Input).value.strip()
         time_range = None
         if time_text:
             time_range = parse_date_span(time_text) or parse_time_range(time_text, today=today)
             if time_range is None:
-                raise ValueError(f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
+                raise KnobError("query-time", f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
         expand = self.query_one("#query-links", Checkbox).value
         return QueryParams(query=query, limit=limit, budget=budget, expand_links=expand, time_range=time_range)
+
+    def blocking(self, knob: str | None) -> None:
+        """Tint the box of the knob that stops the query (``KnobError.knob``), untint the others."""
+        for box_id in ("query-limit", "query-budget", "query-time"):
+            self.query_one(f"#{box_id}", Input).set_class(box_id == knob, "-ignored")
 
     def set_tokenizer(self, use_jieba: bool, analyzer: str | None = None) -> None:
         """Show ``use_jieba`` (and ``analyzer``) as in force (after a swap, or to undo a failed one)."""
@@ -210,26 +241,41 @@ class QueryKnobs(Widget):
     @on(Input.Changed, "#query-fusion")
     def _fusion_changed(self, event: Input.Changed) -> None:
         event.stop()
-        if not event.value.strip():
-            return
         try:
             weight = float(event.value)
         except ValueError:
             weight = -1.0
         if 0.0 <= weight <= 1.0:
+            self._fusion = weight
+            self._ignore(event.input, None)
             self.post_message(self.FusionChanged(weight))
         else:
-            self.post_message(self.Invalid("fusion weight must be between 0 and 1"))
+            self._ignore(event.input, f"fusion {_typed(event.value)} not used: a weight between 0 and 1 "
+                                      f"(ranking with {self._fusion})")
 
     @on(Input.Changed, "#query-floor")
     def _floor_changed(self, event: Input.Changed) -> None:
         event.stop()
         try:
             floor = parse_floor(event.value)
-        except ValueError as exc:
-            self.post_message(self.Invalid(str(exc)))
+        except ValueError:
+            self._ignore(event.input, f"floor {_typed(event.value)} not used: {FLOOR_HELP} "
+                                      f"(ranking with {self._floor or 'auto'})")
             return
+        self._floor = event.value.strip() or "auto"
+        self._ignore(event.input, None)
         self.post_message(self.FloorChanged(floor))
+
+    def _ignore(self, box: Input, problem: str | None) -> None:
+        """Mark ``box`` as holding a value that is not used (``problem`` says why), or as in use."""
+        knob = box.id or ""
+        was = self.ignored.pop(knob, None)
+        if problem is not None:
+            self.ignored[knob] = problem
+        box.set_class(problem is not None, "-ignored")
+        if problem is not None or was is not None:
+            box.tooltip = problem
+            self.post_message(self.Invalid(problem or ""))
 
     @on(Checkbox.Changed, "#query-jieba")
     def _tokenizer_changed(self, event: Checkbox.Changed) -> None:

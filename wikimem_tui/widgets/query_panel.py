@@ -51,7 +51,7 @@ from wikimem import RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import StoreChange
 from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_knobs import QueryKnobs, QueryParams
+from wikimem_tui.widgets.query_knobs import KnobError, QueryKnobs, QueryParams
 from wikimem_tui.widgets.query_results import agent_text, open_message_for, summary_lines
 from wikimem_tui.widgets.query_table import ResultsTable
 from wikimem_tui.widgets.query_tokenizer import (
@@ -66,6 +66,8 @@ if TYPE_CHECKING:
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
 DEBOUNCE_SECONDS = 0.15
+#: Terminal rows below which the screen is "-short" (the App's vertical breakpoint): 80x24 and the like.
+SHORT = 30
 
 
 class QueryPanel(Widget):
@@ -119,6 +121,7 @@ class QueryPanel(Widget):
         """The result on screen (None before the first query)."""
         self.show_timing = True
         """Show how long retrieve took (snapshot tests turn it off)."""
+        self._said = ""
 
     @property
     def knobs(self) -> QueryKnobs:
@@ -204,11 +207,13 @@ class QueryPanel(Widget):
     def pin(self, file: str, name: str) -> None:
         """Show why ``file:name`` is (not) recalled by the current query, live as it changes."""
         self.why_box.pin(file, name)
+        self.add_class("-pinned")  # a short screen budgets its rows for the box (app.tcss)
         self.run_query()
 
     def unpin(self) -> None:
         """Stop showing the pinned item's fate."""
         self.why_box.unpin()
+        self.remove_class("-pinned")
         self.run_query()
 
     def suggested_pin(self) -> tuple[str, str] | None:
@@ -233,9 +238,11 @@ class QueryPanel(Widget):
         query = self.query_one("#query-input", Input).value
         try:
             params = self.knobs.params(query, self.backend.today())
-        except ValueError as exc:
+        except KnobError as exc:
+            self.knobs.blocking(exc.knob)  # say so where the knob is, too
             self._error(str(exc))
             return
+        self.knobs.blocking(None)
         if not params.query.strip() and params.time_range is None:
             self._show(None)
             self._status("type a query")
@@ -275,8 +282,9 @@ class QueryPanel(Widget):
         self.run_query()
 
     def on_query_knobs_invalid(self, message: QueryKnobs.Invalid) -> None:
+        """A knob's value stopped (or started) being used: the status line says which, until it is."""
         message.stop()
-        self._error(message.text)
+        self._status(self._said)
 
     def on_query_knobs_floor_changed(self, message: QueryKnobs.FloorChanged) -> None:
         message.stop()
@@ -293,6 +301,7 @@ class QueryPanel(Widget):
 
     def on_why_not_box_unpinned(self, message: WhyNotBox.Unpinned) -> None:
         message.stop()
+        self.remove_class("-pinned")
         self.run_query()
 
     def on_query_knobs_fusion_changed(self, message: QueryKnobs.FusionChanged) -> None:
@@ -407,12 +416,16 @@ class QueryPanel(Widget):
         self.notify(f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent",
                     markup=False)
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: str, *, error: bool = False) -> None:
+        """The status line: ``text``, then every knob whose value is not used (``QueryKnobs.ignored``)."""
+        self._said = text
+        ignored = list(self.knobs.ignored.values()) if self.query(QueryKnobs) else []
         status = self.query_one("#query-status", Static)
-        status.remove_class("-error")
-        status.update(Text(text))
+        status.set_class(error or bool(ignored), "-error")
+        line = Text(text)
+        for note in ignored:
+            line.append(" · " if line else "").append(note, style="bold")
+        status.update(line)
 
     def _error(self, text: str) -> None:
-        status = self.query_one("#query-status", Static)
-        status.add_class("-error")
-        status.update(Text(text))
+        self._status(text, error=True)

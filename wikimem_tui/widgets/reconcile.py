@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from rich.text import Text
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -42,7 +42,6 @@ from wikimem_tui.widgets.reconcile_filters import QueueFilters
 from wikimem_tui.widgets.reconcile_list import QueueList, header_cells
 from wikimem_tui.widgets.reconcile_model import Key, Query, entry_detail, entry_key
 from wikimem_tui.widgets.reconcile_writer import CurationWriter
-from wikimem_tui.widgets.key_burst import focus_now, route_burst
 from wikimem_tui.words import count
 
 __all__ = ["QueueSource", "ReconcilePane"]
@@ -380,13 +379,9 @@ class ReconcilePane(IncrementalRefresh, Widget):
         """Show or hide the entries marked "reviewed, not promoted"."""
         self.filters.toggle_reviewed()
 
-    def on_key(self, event: events.Key) -> None:
-        """``f`` and a burst typed after it all go into the day-range box (see ``key_burst``)."""
-        route_burst(self, event, self.filters.days_box)
-
     def action_filter(self) -> None:
         """Put the focus in the day-range box."""
-        focus_now(self.filters.days_box)
+        self.filters.days_box.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only from a filter (else it is the app's)."""

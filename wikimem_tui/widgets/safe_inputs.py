@@ -7,6 +7,14 @@ opened for editing. These subclasses hold the *escaped* form
 every edit (typing, paste, the conflict screen's merge box), so nothing
 hidden can enter the document. ``raw`` turns the field back into the exact
 characters (:func:`~wikimem_tui.safe.from_editor`), which is what is saved.
+
+Only the marked escapes the field wrote itself (``⟦\\x1b⟧``) turn back into
+characters, so two rules keep every mark in the document the field's own:
+what enters is escaped (a typed or pasted mark becomes a marked escape of
+the mark, so ``⟦\\x1b⟧`` typed by hand stays text), and an edit takes or
+leaves a marked escape whole -- a deletion or replacement that starts or
+ends inside one widens to all of it, a character typed inside one goes
+after it -- so no edit can turn ``⟦\\x1b⟧`` into ``⟦\\x07⟧``.
 """
 
 from __future__ import annotations
@@ -14,9 +22,29 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import Edit, EditResult
 
-from wikimem_tui.safe import from_editor, to_editor
+from wikimem_tui.safe import from_editor, marked_spans, to_editor
 
-__all__ = ["SafeInput", "SafeTextArea"]
+__all__ = ["SafeInput", "SafeTextArea", "whole_escapes"]
+
+
+def whole_escapes(line: str, start: int, end: int) -> tuple[int, int]:
+    """``start``..``end`` (columns of ``line``) widened so no marked escape is cut.
+
+    An empty range strictly inside an escape (typing there) moves past it;
+    a range edge strictly inside one moves to that escape's outer edge.
+    """
+    if start == end:
+        column = _edge(line, start, outward=1)
+        return column, column
+    return _edge(line, start, outward=-1), _edge(line, end, outward=1)
+
+
+def _edge(line: str, column: int, *, outward: int) -> int:
+    """``column``, or the start (-1) / end (1) of the marked escape it falls strictly inside."""
+    for left, right in marked_spans(line):
+        if left < column < right:
+            return left if outward < 0 else right
+    return column
 
 
 class SafeTextArea(TextArea):
@@ -36,8 +64,15 @@ class SafeTextArea(TextArea):
         self.load_text(to_editor(raw))
 
     def edit(self, edit: Edit) -> EditResult:
-        """Every change (keys, paste, replace) enters escaped: a pasted ESC shows as ``\\x1b``."""
+        """Every change (keys, paste, replace) enters escaped and keeps marked escapes whole."""
         edit.text = to_editor(edit.text)
+        (top, left), (bottom, right) = sorted((edit.from_location, edit.to_location))
+        if top == bottom:
+            left, right = whole_escapes(self.document.get_line(top), left, right)
+        else:
+            left = _edge(self.document.get_line(top), left, outward=-1)
+            right = _edge(self.document.get_line(bottom), right, outward=1)
+        edit.from_location, edit.to_location = (top, left), (bottom, right)
         return super().edit(edit)
 
 
@@ -58,5 +93,6 @@ class SafeInput(Input):
         self.value = to_editor(value)
 
     def replace(self, text: str, start: int, end: int) -> None:
-        """Typing and paste end up here: what enters is escaped."""
+        """Typing, paste and deletion end up here: what enters is escaped, marked escapes stay whole."""
+        start, end = whole_escapes(self.value, *sorted((start, end)))
         super().replace(to_editor(text), start, end)

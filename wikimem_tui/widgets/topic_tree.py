@@ -59,7 +59,6 @@ from wikimem_tui.widgets.safe_tree import SafeTree
 from wikimem_tui.widgets.tree_filter import CONTENT_DELAY, FilterBox
 from wikimem_tui.widgets.tree_model import AUTO_EXPAND, CHUNK, NodeRef, TreeContents
 from wikimem_tui.widgets.tree_search import ContentHits
-from wikimem_tui.widgets.key_burst import route_burst
 
 __all__ = ["CHUNK", "NARROW", "NodeRef", "SafeTree", "TopicTree"]
 
@@ -279,14 +278,7 @@ class TopicTree(Vertical):
     # -- filter ---------------------------------------------------------------
 
     def on_key(self, event: events.Key) -> None:
-        """Type-to-filter: a printable key that is no command here starts the filter with it.
-
-        A burst of keys (a fast typist, a paste) is queued to the tree before
-        the first one moves the focus into the box; the rest arrive here while
-        the box has the focus, and are typed into it too, never run as commands.
-        """
-        if route_burst(self, event, self.filter_box.input):
-            return
+        """Type-to-filter: a printable key that is no command here starts the filter with it."""
         if not event.is_printable or not event.character or self.screen.focused is not self.tree:
             return
         active = self.screen.active_bindings.get(event.key)
@@ -298,7 +290,7 @@ class TopicTree(Vertical):
 
     def action_filter(self) -> None:
         """Put the focus in the filter box (the tree narrows as you type)."""
-        self.filter_box.focus_now()
+        self.filter_box.input.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Escape only when there is a filter to leave (else it is the app's)."""

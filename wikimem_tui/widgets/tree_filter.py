@@ -23,7 +23,6 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import MemoryStore
-from wikimem_tui.widgets.key_burst import focus_now
 from wikimem_tui.widgets.tree_search import ContentHits, ContentSearch
 from wikimem_tui.words import count
 
@@ -101,18 +100,14 @@ class FilterBox(Vertical):
         """The text box."""
         return self.query_one(Input)
 
-    def focus_now(self) -> None:
-        """Focus the box before the next queued key is handled.
-
-        ``focus()`` waits its turn in the message queue, so the rest of a
-        burst of keys (a fast typist, a paste) would still reach the tree,
-        where letters are commands: "sea" would edit and append.
-        """
-        focus_now(self.input)
-
     def type(self, character: str) -> None:
-        """Focus the box and add ``character`` at its cursor (type-to-filter from the tree)."""
-        self.focus_now()
+        """Focus the box and add ``character`` at its cursor (type-to-filter from the tree).
+
+        The rest of a burst of keys waits in the App's key gate until the
+        box has the focus (``key_burst``), so it is typed there, not run as
+        the tree's commands.
+        """
+        self.input.focus()
         self.input.insert_text_at_cursor(character)
 
     def clear(self) -> None:
