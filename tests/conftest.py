@@ -10,8 +10,11 @@ reads the developer's config.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
+import inspect
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,21 +103,142 @@ def screen_text(app) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def wait_for(pilot, condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
-    """Poll ``condition()`` while the app runs; generous (a loaded 2-core machine), never a timing assertion."""
-    steps = int(timeout / 0.05)
-    for _ in range(steps):
-        if condition():
+SAFETY_NET = 120.0
+"""The only deadline a wait has, in seconds: far beyond anything the app takes
+even on a loaded 2-core machine, so reaching it means the awaited thing never
+happens (a hang or a bug), never that the machine was slow."""
+
+BACKGROUND = frozenset({"journal-tail", "watch", "warm"})
+"""Worker groups nothing waits for: the followers of a file live as long as the app, and
+the index warm-up only speeds later queries (they never wait for it)."""
+
+
+def _app_timer(timer: Any) -> bool:
+    """A one-shot timer the app set (a debounce) that has not fired yet.
+
+    Textual's own one-shot timers (a toast's expiry, seconds away) and every
+    repeating timer are not work the app still owes.
+    """
+    task = timer._task
+    if task is None or task.done() or timer._repeat != 0:
+        return False
+    callback = timer._callback
+    callback = callback.args[0] if isinstance(callback, partial) and callback.args else callback  # set_timer wraps it
+    return str(getattr(getattr(callback, "func", callback), "__module__", "")).startswith("wikimem")
+
+
+def busy(app: Any) -> list[str]:  # noqa: ANN401
+    """What the app still has to do, in words; empty when it is quiet.
+
+    Quiet: no message queued on the app or any node of its screens, no
+    callback waiting for a refresh, no debounce timer pending, and no worker
+    running but the background ones (``BACKGROUND``) and flows waiting for the
+    user's answer in a dialog (an async worker while a modal screen is up).
+    """
+    from textual.screen import ModalScreen
+    from textual.worker import WorkerState
+
+    said: list[str] = []
+    dialog_up = isinstance(app.screen, ModalScreen)
+    for worker in list(app.workers):
+        if worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) or worker.group in BACKGROUND:
+            continue
+        if dialog_up and not worker._thread_worker:
+            continue
+        said.append(f"worker {worker.name!r} (group {worker.group!r}) {worker.state.name.lower()}")
+    nodes = [app]
+    for screen in app.screen_stack:
+        nodes.extend(screen.walk_children(with_self=True))
+    for node in nodes:
+        if node.message_queue_size or node._next_callbacks:
+            said.append(f"{type(node).__name__} has messages queued")
+        if getattr(node, "_callbacks", None):
+            said.append(f"{type(node).__name__} has callbacks waiting for a refresh")
+        said.extend(f"timer {t.name} on {type(node).__name__} pending" for t in list(node._timers) if _app_timer(t))
+    return said
+
+
+def _described(condition: Callable[[], object] | None) -> str:
+    """The awaited condition in words: a lambda's own text, else the function's name."""
+    if condition is None:
+        return "the app to be quiet"
+    name = getattr(condition, "__qualname__", repr(condition))
+    try:
+        source = " ".join(inspect.getsource(condition).split())
+    except (OSError, TypeError):
+        return name
+    start = source.find("lambda")
+    if getattr(condition, "__name__", "") != "<lambda>" or start < 0:
+        return name
+    depth = 0
+    for end in range(start, len(source)):  # up to the comma or bracket that closes the lambda
+        char = source[end]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth == 0 or char == "," and depth == 0:
+            return source[start:end]
+        elif char in ")]}":
+            depth -= 1
+    return source[start:]
+
+
+async def wait_for(
+    pilot: Any,  # noqa: ANN401
+    condition: Callable[[], object] | None = None,
+    what: str | None = None,
+    *,
+    safety_net: float = SAFETY_NET,
+    timeout: float | None = None,  # noqa: ARG001
+    tries: int | None = None,  # noqa: ARG001
+) -> bool:
+    """Wait until ``condition()`` holds, or (without one) until the app is quiet (see :func:`busy`).
+
+    The one way a test waits: it lets the app run (``pilot.pause()``: every
+    queued message handled) between checks, so it ends as soon as the event
+    happened, however loaded the machine. Its only deadline is
+    ``safety_net``, and reaching it fails the test saying what was awaited
+    and what the app was still doing, never "too slow". ``timeout`` and
+    ``tries`` are accepted and ignored: the older helpers' per-call limits
+    were timing assertions. Returns True, so ``assert await wait_for(...)``
+    reads as before.
+    """
+    app = pilot.app
+    deadline = time.monotonic() + safety_net
+    while True:
+        if condition is not None and condition():
             return True
-        await pilot.pause(0.05)
-    return bool(condition())
+        await pilot.pause()
+        if condition is None and not busy(app):
+            return True
+        if time.monotonic() > deadline:
+            doing = "; ".join(busy(app)) or "nothing"
+            raise AssertionError(
+                f"waited {safety_net:g} s for {what or _described(condition)}: it never happened "
+                f"(the app was still doing: {doing})"
+            )
+
+
+def wait_until(
+    condition: Callable[[], object], what: str | None = None, *, safety_net: float = SAFETY_NET
+) -> bool:
+    """:func:`wait_for` for code outside an app: another process, a thread, a file being written.
+
+    Polls ``condition()`` every 10 ms (a sleep inside a loop that waits for
+    the event, never a sleep instead of it); the same safety net and message.
+    """
+    deadline = time.monotonic() + safety_net
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {safety_net:g} s for {what or _described(condition)}: it never happened")
+        time.sleep(0.01)
+    return True
 
 
 async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the catalogue and the index are built."""
+    """Wait until the catalogue and the index are built and the app has settled."""
     app = pilot.app
-    assert await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready, 30)
-    await pilot.pause()
+    await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready, "the catalogue and the index")
+    await wait_for(pilot)
 
 
 @asynccontextmanager
@@ -133,8 +257,7 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
     from wikimem_tui.messages import OpenItem
 
     pilot.app.post_message(OpenItem(file, name))
-    await pilot.pause()
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]

@@ -26,7 +26,7 @@ async def draft_with_watcher(pilot, text: str) -> None:  # type: ignore[no-untyp
     await open_item(pilot, "preferences", "tea")
     await watching(pilot)
     await pilot.press("e")
-    await pilot.pause()
+    await wait_for(pilot)
     pilot.app.query_one(ItemEditor).area.load_text(text)
 
 
@@ -106,7 +106,7 @@ async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(bac
         await draft_with_watcher(pilot, "My unsaved draft.")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), 15)
-        await pilot.pause()
+        await wait_for(pilot)
         text = screen_text(app)
         assert "My unsaved draft." in text and "Agent rewrote it." in text
     assert MemoryStore(memory_dir).get("preferences", "tea").content == "Agent rewrote it."
@@ -118,6 +118,7 @@ async def test_external_change_without_edits_reloads_the_editor(backend, memory_
         await open_item(pilot, "preferences", "tea")
         await watching(pilot)
         await pilot.press("e")
+        await wait_for(pilot)
         editor = app.query_one(ItemEditor)
         assert await wait_for(pilot, lambda: app.editing and editor.text.strip() != "")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")

@@ -188,7 +188,7 @@ async def test_dialogs_and_toasts_draw_nothing_hidden(hostile_dir: Path) -> None
         await pilot.press("r")  # the rename field is pre-filled with the hostile name, escaped
         assert await wait_for(pilot, lambda: shows(app, "evil\\x1b]0;pwned\\x07\\u202ename"))
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         app.notify(f"saved evil:{NAME}")
         assert await wait_for(pilot, lambda: shows(app, "savedevil:evil␛]0;pwned␇"))
 
