@@ -9,11 +9,13 @@ reads the developer's config.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import inspect
+import shutil
 import time
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -59,12 +61,24 @@ def fill_memory(root: Path) -> None:
     diary.append("Planned the week.", date="2026-07-21", time="09:15", owner="agent", ts=TS)
 
 
-@pytest.fixture
-def memory_dir(tmp_path: Path) -> Path:
-    """A filled memory directory named ``memory``."""
-    root = tmp_path / "memory"
+@pytest.fixture(scope="session")
+def sample_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample memory, written once per session: never hand it to a test that writes (copy it)."""
+    root = tmp_path_factory.mktemp("sample") / "memory"
     root.mkdir()
     fill_memory(root)
+    return root
+
+
+@pytest.fixture
+def memory_dir(tmp_path: Path, sample_memory: Path) -> Path:
+    """A filled memory directory named ``memory``, the test's own.
+
+    A copy of the session's sample (bytes and mtimes kept): writing it through
+    the store costs a dozen fsyncs per test, a copy none.
+    """
+    root = tmp_path / "memory"
+    shutil.copytree(sample_memory, root)
     return root
 
 
@@ -127,24 +141,42 @@ def _app_timer(timer: Any) -> bool:
     return str(getattr(getattr(callback, "func", callback), "__module__", "")).startswith("wikimem")
 
 
+def _answers(app: Any) -> set[asyncio.Future[Any]]:  # noqa: ANN401
+    """The futures a flow waits on for a dialog's answer: each screen's pending result and the
+    ``asyncio.shield`` around it that Textual's ``push_screen_wait`` awaits (found in its callback)."""
+    answers: set[asyncio.Future[Any]] = set()
+    for screen in app.screen_stack:
+        for result in screen._result_callbacks:
+            future = result.future
+            if future is None or future.done():
+                continue
+            answers.add(future)
+            for callback, _context in getattr(future, "_callbacks", None) or ():
+                for cell in getattr(callback, "__closure__", None) or ():
+                    with suppress(ValueError):  # an empty cell
+                        if isinstance(cell.cell_contents, asyncio.Future):
+                            answers.add(cell.cell_contents)
+    return answers
+
+
 def busy(app: Any) -> list[str]:  # noqa: ANN401
     """What the app still has to do, in words; empty when it is quiet.
 
     Quiet: no message queued on the app or any node of its screens, no
     callback waiting for a refresh, no debounce timer pending, and no worker
-    running but the background ones (``BACKGROUND``) and flows waiting for the
-    user's answer in a dialog (an async worker while a modal screen is up).
+    running but the background ones (``BACKGROUND``) and flows waiting for
+    the user's answer (an async worker blocked on a dialog's result).
     """
-    from textual.screen import ModalScreen
     from textual.worker import WorkerState
 
     said: list[str] = []
-    dialog_up = isinstance(app.screen, ModalScreen)
+    answers = _answers(app)
     for worker in list(app.workers):
         if worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) or worker.group in BACKGROUND:
             continue
-        if dialog_up and not worker._thread_worker:
-            continue
+        task = worker._task
+        if not worker._thread_worker and task is not None and getattr(task, "_fut_waiter", None) in answers:
+            continue  # a flow waiting for the user's answer in a dialog
         said.append(f"worker {worker.name!r} (group {worker.group!r}) {worker.state.name.lower()}")
     nodes = [app]
     for screen in app.screen_stack:
@@ -185,7 +217,7 @@ def _described(condition: Callable[[], object] | None) -> str:
 async def wait_for(
     pilot: Any,  # noqa: ANN401
     condition: Callable[[], object] | None = None,
-    what: str | None = None,
+    what: str | float | None = None,
     *,
     safety_net: float = SAFETY_NET,
     timeout: float | None = None,  # noqa: ARG001
@@ -199,10 +231,11 @@ async def wait_for(
     ``safety_net``, and reaching it fails the test saying what was awaited
     and what the app was still doing, never "too slow". ``timeout`` and
     ``tries`` are accepted and ignored: the older helpers' per-call limits
-    were timing assertions. Returns True, so ``assert await wait_for(...)``
-    reads as before.
+    were timing assertions (a number where ``what`` goes is such a limit,
+    ignored too). Returns True, so ``assert await wait_for(...)`` reads as before.
     """
     app = pilot.app
+    what = what if isinstance(what, str) else None
     deadline = time.monotonic() + safety_net
     while True:
         if condition is not None and condition():

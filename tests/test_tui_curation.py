@@ -168,6 +168,7 @@ async def test_retracting_an_entry_marks_everything_resting_on_it_and_lint_repor
         assert "no independent evidence left" in text
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, RetractScreen))
+        await wait_for(pilot)
     for file, name in (("people", "Alice-city"), ("notes", "trip")):
         assert review_reasons(get(memory_dir, file, name).content) == [REASON]
     assert get(memory_dir, "notes", "pointer").content == "See [[people:Alice-city]]."
@@ -238,6 +239,7 @@ async def test_an_item_changed_on_disk_after_the_listing_writes_nothing(memory_d
         assert await wait_for(pilot, lambda: screen.loaded)  # read again: applying now writes on the new text
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, RetractScreen))
+        await wait_for(pilot)
     assert get(memory_dir, "notes", "trip").content.startswith("Visit Alice in Berlin in May.")
     assert review_reasons(get(memory_dir, "notes", "trip").content) == [REASON]
 
@@ -248,6 +250,7 @@ async def test_retracting_from_a_day_with_several_entries_asks_which(memory_dir:
         await open_day(pilot, "2026-07-21")
         await pilot.press("X")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
+        await wait_for(pilot)
         picker = pilot.app.screen
         assert "Retract which entry" in screen_text(pilot.app)
         options = picker.query_one("OptionList")

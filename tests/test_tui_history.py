@@ -144,6 +144,7 @@ async def test_H_lists_versions_shows_the_diff_and_restores_one_checked_and_undo
         await wait_for(pilot)
         view = pilot.app.query_one(ItemView)
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, (HistoryScreen, ConfirmScreen)))
+        await wait_for(pilot)
         assert MemoryStore(memory_dir).get("preferences", "coffee").content == V1
         assert await wait_for(pilot, lambda: view.current == ("preferences", "coffee") and V1 in screen_text(pilot.app))
         last = journal(memory_dir)[-1]

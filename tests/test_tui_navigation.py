@@ -95,6 +95,7 @@ async def test_escape_with_typed_text_asks_before_discarding_it(backend) -> None
         await wait_for(pilot)
         await pilot.press(*"hobbies", "escape")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         assert "Discard what you typed?" in screen_text(pilot.app)
         await pilot.press("n")  # keep editing
         await wait_for(pilot)
@@ -172,6 +173,7 @@ async def test_toasts_never_cover_the_conflict_screens_buttons(backend, memory_d
         pilot.app.query_one(ItemEditor).area.load_text("Mine.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
+        await wait_for(pilot)
         pilot.app.notify("a long notification " * 6)
         await wait_for(pilot)
         screen = pilot.app.screen
@@ -243,6 +245,7 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
         assert await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
+        await wait_for(pilot)
         area = app.query_one(ItemArea)
         assert await wait_for(pilot, lambda: app.focused is not None and area in app.focused.ancestors_with_self)
         await pilot.press("H")

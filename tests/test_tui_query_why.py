@@ -159,6 +159,7 @@ async def test_w_elsewhere_picks_by_name_offering_the_row_under_the_cursor(backe
         app.query_one("#query-results", DataTable).focus()
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))
+        await wait_for(pilot)
         assert app.screen.query_one(Input).value == first
         app.screen.query_one(Input).value = "張伟"  # nothing matches: keep typing
         app.screen.query_one(Input).value = "tea"
@@ -178,6 +179,7 @@ async def test_the_box_offers_the_picker_by_mouse_and_key(backend: Backend) -> N
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, PinPicker))
+        await wait_for(pilot)
         assert app.query_one(QueryPanel).pinned == ("preferences", "tea")
 
 

@@ -87,6 +87,7 @@ async def promote_screen(pilot: Any, *keys: str) -> ReconcilePromoteScreen:
     pane(pilot.app).rows_view.focus()
     await pilot.press(*keys, "p")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready)
+    await wait_for(pilot)
     return pilot.app.screen  # type: ignore[return-value]
 
 
@@ -232,6 +233,7 @@ async def test_an_item_changed_on_disk_after_the_preview_is_not_overwritten(tmp_
         assert backend.store.get("places", "beach").content == "Rebuilt after the storm."  # type: ignore[union-attr]
         await pilot.press("ctrl+s")  # the user looked again: now it goes through
         await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot)
     content = backend.store.get("places", "beach").content  # type: ignore[union-attr]
     assert content.startswith("Rebuilt after the storm.\n\nWent swimming")
 
@@ -244,6 +246,7 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
         screen = await promote_screen(pilot)
         screen.query_one("#rp-file", Input).value = "Bad File"
         screen.query_one("#rp-name", Input).value = "x"
+        await wait_for(pilot)  # the preview of what was typed: drawn later, it would clear the refusal
         await pilot.press("ctrl+s")
         await wait_for(pilot)
         assert "not promoted: invalid" in str(screen.query_one("#rp-error", Static).render())

@@ -243,6 +243,7 @@ async def test_a_delete_of_an_item_changed_since_it_was_shown_writes_nothing(bac
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "The agent just wrote this.", owner="agent")
         await pilot.press("y")
         assert await wait_for(pilot, lambda: any("changed on disk since it was shown" in n for n in notices(pilot.app)))
@@ -260,6 +261,7 @@ async def test_delete_lists_the_items_linking_to_it_and_leaves_their_links_dangl
         await open_item(pilot, "preferences", "coffee")
         await pilot.press("d")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         text = screen_text(pilot.app)
         assert "16 items link to it; their links will dangle (shown as missing)" in text
         assert "people:Alice" in text and "Delete, leave links dangling (y)" in text
