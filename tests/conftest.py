@@ -9,9 +9,14 @@ reads the developer's config.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import inspect
+import shutil
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -56,12 +61,24 @@ def fill_memory(root: Path) -> None:
     diary.append("Planned the week.", date="2026-07-21", time="09:15", owner="agent", ts=TS)
 
 
-@pytest.fixture
-def memory_dir(tmp_path: Path) -> Path:
-    """A filled memory directory named ``memory``."""
-    root = tmp_path / "memory"
+@pytest.fixture(scope="session")
+def sample_memory(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample memory, written once per session: never hand it to a test that writes (copy it)."""
+    root = tmp_path_factory.mktemp("sample") / "memory"
     root.mkdir()
     fill_memory(root)
+    return root
+
+
+@pytest.fixture
+def memory_dir(tmp_path: Path, sample_memory: Path) -> Path:
+    """A filled memory directory named ``memory``, the test's own.
+
+    A copy of the session's sample (bytes and mtimes kept): writing it through
+    the store costs a dozen fsyncs per test, a copy none.
+    """
+    root = tmp_path / "memory"
+    shutil.copytree(sample_memory, root)
     return root
 
 
@@ -92,7 +109,12 @@ def make_app(backend, *, watch: bool = False, config: Path | None = None):  # ty
     """The App as tests run it: no blinking, no user config, watcher only on request."""
     from wikimem_tui.app import WikimemApp
 
-    return WikimemApp(backend, config=config or Path("/nonexistent/keymap.toml"), watch=watch, cursor_blink=False)
+    app = WikimemApp(backend, config=config or Path("/nonexistent/keymap.toml"), watch=watch, cursor_blink=False)
+    # A toast lives 5 s: on a loaded machine a test can reach its check later than that
+    # (seen: the start-up keymap warning gone before the index was built). Tests see it
+    # until the safety net instead; an explicit timeout= still applies.
+    app.NOTIFICATION_TIMEOUT = SAFETY_NET  # type: ignore[misc]
+    return app
 
 
 def screen_text(app) -> str:  # type: ignore[no-untyped-def]
@@ -100,21 +122,161 @@ def screen_text(app) -> str:  # type: ignore[no-untyped-def]
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-async def wait_for(pilot, condition, timeout: float = 30.0) -> bool:  # type: ignore[no-untyped-def]
-    """Poll ``condition()`` while the app runs; generous (a loaded 2-core machine), never a timing assertion."""
-    steps = int(timeout / 0.05)
-    for _ in range(steps):
-        if condition():
+SAFETY_NET = 120.0
+"""The only deadline a wait has, in seconds: far beyond anything the app takes
+even on a loaded 2-core machine, so reaching it means the awaited thing never
+happens (a hang or a bug), never that the machine was slow."""
+
+BACKGROUND = frozenset({"journal-tail", "watch", "warm"})
+"""Worker groups nothing waits for: the followers of a file live as long as the app, and
+the index warm-up only speeds later queries (they never wait for it)."""
+
+
+def _app_timer(timer: Any) -> bool:
+    """A one-shot timer the app set (a debounce) that has not fired yet.
+
+    Textual's own one-shot timers (a toast's expiry, seconds away) and every
+    repeating timer are not work the app still owes.
+    """
+    task = timer._task
+    if task is None or task.done() or timer._repeat != 0:
+        return False
+    callback = timer._callback
+    callback = callback.args[0] if isinstance(callback, partial) and callback.args else callback  # set_timer wraps it
+    return str(getattr(getattr(callback, "func", callback), "__module__", "")).startswith("wikimem")
+
+
+def _answers(app: Any) -> set[asyncio.Future[Any]]:  # noqa: ANN401
+    """The futures a flow waits on for a dialog's answer: each screen's pending result and the
+    ``asyncio.shield`` around it that Textual's ``push_screen_wait`` awaits (found in its callback)."""
+    answers: set[asyncio.Future[Any]] = set()
+    for screen in app.screen_stack:
+        for result in screen._result_callbacks:
+            future = result.future
+            if future is None or future.done():
+                continue
+            answers.add(future)
+            for callback, _context in getattr(future, "_callbacks", None) or ():
+                for cell in getattr(callback, "__closure__", None) or ():
+                    with suppress(ValueError):  # an empty cell
+                        if isinstance(cell.cell_contents, asyncio.Future):
+                            answers.add(cell.cell_contents)
+    return answers
+
+
+def busy(app: Any) -> list[str]:  # noqa: ANN401
+    """What the app still has to do, in words; empty when it is quiet.
+
+    Quiet: no message queued on the app or any node of its screens, no
+    callback waiting for a refresh, no debounce timer pending, and no worker
+    running but the background ones (``BACKGROUND``) and flows waiting for
+    the user's answer (an async worker blocked on a dialog's result).
+    """
+    from textual.worker import WorkerState
+
+    said: list[str] = []
+    answers = _answers(app)
+    for worker in list(app.workers):
+        if worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) or worker.group in BACKGROUND:
+            continue
+        task = worker._task
+        if not worker._thread_worker and task is not None and getattr(task, "_fut_waiter", None) in answers:
+            continue  # a flow waiting for the user's answer in a dialog
+        said.append(f"worker {worker.name!r} (group {worker.group!r}) {worker.state.name.lower()}")
+    nodes = [app]
+    for screen in app.screen_stack:
+        nodes.extend(screen.walk_children(with_self=True))
+    for node in nodes:
+        if node.message_queue_size or node._next_callbacks:
+            said.append(f"{type(node).__name__} has messages queued")
+        if getattr(node, "_callbacks", None):
+            said.append(f"{type(node).__name__} has callbacks waiting for a refresh")
+        said.extend(f"timer {t.name} on {type(node).__name__} pending" for t in list(node._timers) if _app_timer(t))
+    return said
+
+
+def _described(condition: Callable[[], object] | None) -> str:
+    """The awaited condition in words: a lambda's own text, else the function's name."""
+    if condition is None:
+        return "the app to be quiet"
+    name = getattr(condition, "__qualname__", repr(condition))
+    try:
+        source = " ".join(inspect.getsource(condition).split())
+    except (OSError, TypeError):
+        return name
+    start = source.find("lambda")
+    if getattr(condition, "__name__", "") != "<lambda>" or start < 0:
+        return name
+    depth = 0
+    for end in range(start, len(source)):  # up to the comma or bracket that closes the lambda
+        char = source[end]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}" and depth == 0 or char == "," and depth == 0:
+            return source[start:end]
+        elif char in ")]}":
+            depth -= 1
+    return source[start:]
+
+
+async def wait_for(
+    pilot: Any,  # noqa: ANN401
+    condition: Callable[[], object] | None = None,
+    what: str | float | None = None,
+    *,
+    safety_net: float = SAFETY_NET,
+    timeout: float | None = None,  # noqa: ARG001
+    tries: int | None = None,  # noqa: ARG001
+) -> bool:
+    """Wait until ``condition()`` holds, or (without one) until the app is quiet (see :func:`busy`).
+
+    The one way a test waits: it lets the app run (``pilot.pause()``: every
+    queued message handled) between checks, so it ends as soon as the event
+    happened, however loaded the machine. Its only deadline is
+    ``safety_net``, and reaching it fails the test saying what was awaited
+    and what the app was still doing, never "too slow". ``timeout`` and
+    ``tries`` are accepted and ignored: the older helpers' per-call limits
+    were timing assertions (a number where ``what`` goes is such a limit,
+    ignored too). Returns True, so ``assert await wait_for(...)`` reads as before.
+    """
+    app = pilot.app
+    what = what if isinstance(what, str) else None
+    deadline = time.monotonic() + safety_net
+    while True:
+        if condition is not None and condition():
             return True
-        await pilot.pause(0.05)
-    return bool(condition())
+        await pilot.pause()
+        if condition is None and not busy(app):
+            return True
+        if time.monotonic() > deadline:
+            doing = "; ".join(busy(app)) or "nothing"
+            raise AssertionError(
+                f"waited {safety_net:g} s for {what or _described(condition)}: it never happened "
+                f"(the app was still doing: {doing})"
+            )
+
+
+def wait_until(
+    condition: Callable[[], object], what: str | None = None, *, safety_net: float = SAFETY_NET
+) -> bool:
+    """:func:`wait_for` for code outside an app: another process, a thread, a file being written.
+
+    Polls ``condition()`` every 10 ms (a sleep inside a loop that waits for
+    the event, never a sleep instead of it); the same safety net and message.
+    """
+    deadline = time.monotonic() + safety_net
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {safety_net:g} s for {what or _described(condition)}: it never happened")
+        time.sleep(0.01)
+    return True
 
 
 async def ready(pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait until the catalogue and the index are built."""
+    """Wait until the catalogue and the index are built and the app has settled."""
     app = pilot.app
-    assert await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready, 30)
-    await pilot.pause()
+    await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready, "the catalogue and the index")
+    await wait_for(pilot)
 
 
 @asynccontextmanager
@@ -133,8 +295,7 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
     from wikimem_tui.messages import OpenItem
 
     pilot.app.post_message(OpenItem(file, name))
-    await pilot.pause()
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]

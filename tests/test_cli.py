@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SAFETY_NET
 from tests.test_cli_fixtures import run, store_dir  # noqa: F401 (store_dir is a fixture)
 from wikimem import MemoryStore
 
@@ -274,7 +275,7 @@ def _env(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 def _cli(*args: str, env_extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "wikimem", *args], capture_output=True,
-                          env=_env(env_extra), timeout=60)
+                          env=_env(env_extra), timeout=SAFETY_NET)
 
 
 def test_python_dash_m_runs_the_cli(store_dir: Path) -> None:
@@ -303,7 +304,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
     assert proc.stdout.readline().startswith("big:lines:海边".encode())
     proc.stdout.close()
     stderr = proc.stderr.read()
-    assert proc.wait(timeout=60) == 0
+    assert proc.wait(timeout=SAFETY_NET) == 0
     assert b"Traceback" not in stderr and b"BrokenPipe" not in stderr
 
 
@@ -315,5 +316,5 @@ def test_explain_without_embed_imports_no_optional_dependency(store_dir: Path) -
         "print(sorted(m for m in ('numpy', 'httpx', 'jieba', 'textual', 'wikimem.vectors')"
         " if m in sys.modules))\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=_env(), timeout=60)
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, env=_env(), timeout=SAFETY_NET)
     assert proc.stdout.decode().splitlines()[-1] == "[]"

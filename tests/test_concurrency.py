@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from conftest import SAFETY_NET, wait_until
 from wikimem import MemoryStore
 
 TS = "2026-07-10T03:00:00+00:00"
@@ -54,8 +55,8 @@ def _run_together(target: Any, root: Path) -> None:
         proc.start()
     start.set()
     for proc in procs:
-        proc.join(timeout=120)
-        assert proc.exitcode == 0
+        proc.join(timeout=SAFETY_NET)  # a safety net: each worker ends by itself
+        assert proc.exitcode == 0, f"worker exit code {proc.exitcode} (None: still running after {SAFETY_NET:g} s)"
 
 
 def payload(generation: int) -> str:
@@ -81,12 +82,11 @@ def _kill_after(root: Path, writes_before_kill: int) -> None:
     writes = ctx.Value("i", 0)
     proc = ctx.Process(target=_write_forever, args=(str(root), writes))
     proc.start()
-    deadline = time.monotonic() + 120
-    while writes.value < writes_before_kill and proc.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.001)
+    wait_until(lambda: writes.value >= writes_before_kill or not proc.is_alive(),
+               f"the writer's write number {writes_before_kill}")
     assert proc.is_alive(), "the writer died before it could be killed"
     os.kill(proc.pid, signal.SIGKILL)  # type: ignore[arg-type]
-    proc.join(timeout=30)
+    proc.join(timeout=SAFETY_NET)
 
 
 def _hang_before_rename(root: str, ready: Event) -> None:
@@ -177,9 +177,9 @@ def test_a_writer_killed_between_temp_file_and_rename_leaves_the_old_file(tmp_pa
     ready = ctx.Event()
     proc = ctx.Process(target=_hang_before_rename, args=(str(tmp_path), ready))
     proc.start()
-    assert ready.wait(timeout=120)
+    assert ready.wait(timeout=SAFETY_NET), "the writer never reached its rename"
     os.kill(proc.pid, signal.SIGKILL)  # type: ignore[arg-type]
-    proc.join(timeout=30)
+    proc.join(timeout=SAFETY_NET)
     leftovers = [p.name for p in (tmp_path / "wiki").iterdir() if p.name != "big.md"]
     assert leftovers, "the kill should have struck mid-write, with the temp file on disk"
     store = MemoryStore(tmp_path)

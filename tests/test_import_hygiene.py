@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import SAFETY_NET
 from test_api_surface import SPEC_NAMES  # the SPEC's list of top-level names
 
 REPO = Path(__file__).resolve().parents[1]
@@ -26,7 +27,7 @@ def loaded_after(code: str) -> list[str]:
     probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=SAFETY_NET
     )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SAFETY_NET
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 _BLOCK_RE = re.compile(r"```(python|sh)\n(.*?)```", re.S)
 
@@ -51,7 +53,7 @@ def test_readme_cli_example_succeeds_on_the_demo_memory(line: str, tmp_path: Pat
     env = {**os.environ, "PYTHONPATH": str(README.parent)}
     proc = subprocess.run(
         [sys.executable, "-m", "wikimem", *argv], cwd=tmp_path, env=env,
-        capture_output=True, text=True, encoding="utf-8", timeout=60,
+        capture_output=True, text=True, encoding="utf-8", timeout=SAFETY_NET,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip()
@@ -73,6 +75,6 @@ def test_readme_cli_transcript_matches_the_real_output(command: str, expected: s
     env = {**os.environ, "PYTHONPATH": str(README.parent)}
     proc = subprocess.run(
         [sys.executable, "-m", "wikimem", *argv], cwd=README.parent, env=env,
-        capture_output=True, text=True, encoding="utf-8", timeout=60,
+        capture_output=True, text=True, encoding="utf-8", timeout=SAFETY_NET,
     )
     assert proc.stdout == expected

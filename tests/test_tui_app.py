@@ -47,7 +47,7 @@ async def test_tree_lists_recall_files_with_item_counts_and_the_diary(backend) -
 async def test_expanding_a_file_shows_its_items(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("t", "down", "enter")  # notes, people: the second file node
-        await pilot.pause()
+        await wait_for(pilot)
         assert "张伟" in screen_text(pilot.app)
 
 
@@ -63,7 +63,7 @@ async def test_opening_an_item_shows_content_provenance_and_backlinks(backend) -
 async def test_go_to_finds_an_item_by_fuzzy_name(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("g")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"prcof", "enter")
         assert await wait_for(pilot, lambda: pilot.app.query_one(ItemView).current == ("preferences", "coffee"))
 
@@ -85,8 +85,9 @@ async def test_selecting_a_link_opens_its_target(backend) -> None:
 async def test_markup_and_escapes_in_names_and_content_show_literally(backend) -> None:
     async with started(make_app(backend), (110, 30)) as pilot:
         await pilot.press("t", "enter")  # expand "notes"
+        await wait_for(pilot)
         pilot.app.post_message(OpenItem("notes", MARKUP_NAME))
-        await pilot.pause()
+        await wait_for(pilot)
         text = screen_text(pilot.app)
         assert "[bold]loud[/bold]" in text
         assert "[link=https://evil.example]click me[/link]" in text
@@ -96,7 +97,7 @@ async def test_markup_and_escapes_in_names_and_content_show_literally(backend) -
 async def test_chinese_item_renders(backend) -> None:
     async with started(make_app(backend)) as pilot:
         pilot.app.post_message(OpenItem("people", "张伟"))
-        await pilot.pause()
+        await wait_for(pilot)
         assert "大学同学，喜欢喝[[preferences:tea]]。" in screen_text(pilot.app)
 
 
@@ -107,9 +108,10 @@ async def test_delete_asks_then_removes_the_item_and_journals_the_app_as_by(back
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, ConfirmScreen)
         await pilot.press("y")
-        await pilot.pause()
+        await wait_for(pilot)
     assert MemoryStore(memory_dir).get("preferences", "tea") is None
     last = journal(memory_dir)[-1]
     # issue 13, finding 6: the item's owner stays the owner; the app is who acted
@@ -129,7 +131,7 @@ async def test_delete_cancelled_writes_nothing(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d", "n")
-        await pilot.pause()
+        await wait_for(pilot)
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
 
@@ -171,11 +173,11 @@ async def test_move_puts_the_item_in_another_file(backend, memory_dir) -> None:
 async def test_new_item_dialog_then_editor_creates_the_item(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"hobbies", "enter", *"chess", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"Plays chess on Sundays.", "ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
     item = MemoryStore(memory_dir).get("hobbies", "chess")
     assert item is not None and item.content == "Plays chess on Sundays." and item.owner == "tui:test"
 
@@ -183,9 +185,9 @@ async def test_new_item_dialog_then_editor_creates_the_item(backend, memory_dir)
 async def test_new_item_dialog_rejects_a_bad_file_name_inline(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"Bad Name", "enter", *"x", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         assert type(pilot.app.screen).__name__ == "FormScreen"
         assert "Bad Name" in str(pilot.app.screen.query_one("#form-error").render())
         assert not pilot.app.editing
@@ -197,10 +199,10 @@ async def test_read_only_refuses_writes_with_a_notice(memory_dir) -> None:
     async with started(app) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(app.screen, ConfirmScreen)
         await pilot.press("e")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not app.editing
         said = notices(app)
         assert "read-only (--read-only): Delete would write to the memory; nothing written" in said
@@ -219,7 +221,7 @@ async def test_letters_typed_in_the_filter_do_not_trigger_bindings(backend, memo
         await open_item(pilot, "preferences", "tea")
         await pilot.click("#tree-filter")
         await pilot.press("d", "q", "e")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.is_running
         assert not isinstance(pilot.app.screen, ConfirmScreen)
         assert pilot.app.query_one("#tree-filter").value == "dqe"
@@ -228,7 +230,7 @@ async def test_letters_typed_in_the_filter_do_not_trigger_bindings(backend, memo
 async def test_help_lists_bindings_with_their_ids(backend) -> None:
     async with started(make_app(backend), (100, 40)) as pilot:
         await pilot.press("f1")
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, HelpScreen)
         ids = {binding_id for section in pilot.app.screen.sections for _, _, binding_id, _ in section.rows}
         assert {"goto", "delete", "external-editor"} <= ids  # the help scrolls: read its rows, not the screen
@@ -239,7 +241,7 @@ async def test_keymap_file_remaps_a_binding_by_id(backend, tmp_path) -> None:
     config.write_text('[keymap]\ngoto = "ctrl+o"\n', encoding="utf-8")
     async with started(make_app(backend, config=config)) as pilot:
         await pilot.press("ctrl+o")
-        await pilot.pause()
+        await wait_for(pilot)
         assert type(pilot.app.screen).__name__ == "GoToScreen"
 
 
@@ -248,28 +250,28 @@ async def test_pane_keys_switch_tabs(backend) -> None:
         tabs = pilot.app.query_one("#panes")
         for key, tab in (("c", "tab-calendar"), ("t", "tab-calendar"), ("j", "tab-journal"), ("h", "tab-health")):
             await pilot.press(key)
-            await pilot.pause()
+            await wait_for(pilot)
             assert tabs.active == tab
 
 
 async def test_shift_n_starts_a_new_recall_file(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("N")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "New RecallFile" in screen_text(pilot.app)
 
 
 async def test_question_mark_opens_help(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, HelpScreen)
 
 
 async def test_command_palette_offers_items_by_name(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"coffee")
         assert await wait_for(pilot, lambda: "open preferences:coffee" in screen_text(pilot.app))
         await pilot.press("enter")
@@ -329,10 +331,10 @@ def test_demo_copy_moves_the_diary_so_its_last_day_is_yesterday(tmp_path, today,
 async def test_a_appends_a_diary_entry_with_the_apps_owner(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.screen.query_one("TextArea").load_text("Wrote the tests.")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "diary (2 days)" in screen_text(pilot.app)
     diary = MemoryStore(memory_dir).diary
     [entry] = [e for d in diary.dates() for e in diary.day(d) if e.content == "Wrote the tests."]
@@ -355,12 +357,12 @@ async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
         tree = pilot.app.query_one(TopicTree)
         big = next(n for n in tree.tree.root.children if n.data and n.data.file == "big")
         big.expand()
-        await pilot.pause()
+        await wait_for(pilot)
         labels = [str(c.label) for c in big.children]
         assert len(labels) == 201 and labels[-1] == "more… (30 left)"
         tree.tree.move_cursor(big.children[-1])
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_for(pilot)
         assert len(big.children) == 230 and str(big.children[-1].label) == "item 229"
 
 
@@ -389,9 +391,9 @@ async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) 
     async with started(make_app(make_backend(root))) as pilot:
         assert "diary (0 days)" in screen_text(pilot.app)
         await pilot.press("N")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"first", "enter", *"hello", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.query_one("#editor-area").load_text("The very first memory.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))
@@ -401,7 +403,7 @@ async def test_an_empty_memory_directory_opens_and_takes_a_first_item(tmp_path) 
 async def test_notifications_show_escape_characters_visibly(backend) -> None:
     async with make_app(backend).run_test(size=(100, 30)) as pilot:
         pilot.app.notify("deleted x:\x1b[2Jevil", markup=False)
-        await pilot.pause()
+        await wait_for(pilot)
         assert "deleted x:␛[2Jevil" in notices(pilot.app)
 
 
@@ -411,7 +413,7 @@ async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backe
         await pilot.press(*"tea")
         assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         tree = pilot.app.query_one(TopicTree)
         assert tree.filter_text == ""
         assert pilot.app.query_one("#tree-filter").value == ""
@@ -427,7 +429,7 @@ async def test_narrow_screen_hides_the_tree_while_another_pane_has_focus(backend
     async with started(make_app(backend), (80, 24)) as pilot:
         assert pilot.app.query_one(TopicTree).display  # it starts with the focus
         await pilot.press("c")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not pilot.app.query_one(TopicTree).display
         assert "preferences" not in screen_text(pilot.app)
 
@@ -435,7 +437,7 @@ async def test_narrow_screen_hides_the_tree_while_another_pane_has_focus(backend
 async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
     async with started(make_app(backend), (80, 24)) as pilot:
         await pilot.press("h", "t")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.query_one(TopicTree).display
         assert "preferences (2)" in screen_text(pilot.app)
 
@@ -446,8 +448,8 @@ async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(bac
         node = next(n for n in tree.tree.root.children if n.data and n.data.file == "preferences")
         tree.tree.move_cursor(node)
         await pilot.press("enter", "down", "enter")  # expand preferences, open its first item
-        await pilot.pause()
-        await pilot.pause()
+        await wait_for(pilot)
+        await wait_for(pilot)
         assert not tree.display
         assert pilot.app.query_one(ItemView).size.width >= 78
 
@@ -478,9 +480,9 @@ async def test_a_first_item_saved_on_a_narrow_screen_is_in_the_tree_t_brings_bac
     root.mkdir()
     async with started(make_app(make_backend(root)), (80, 24)) as pilot:
         await pilot.press("N")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"first", "enter", *"hello", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.query_one("#editor-area").load_text("The very first memory.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: not pilot.app.editing)

@@ -8,6 +8,7 @@ from pathlib import Path
 from textual.app import App, ComposeResult
 from textual.widgets import Input, OptionList, Static, TextArea
 
+from conftest import wait_for
 from wikimem import MemoryStore, draft_promotion
 from wikimem_tui.backend import Backend
 from wikimem_tui.catalogue import Catalogue
@@ -92,6 +93,7 @@ async def test_moving_to_a_day_lists_its_entries_in_time_order(tmp_path: Path) -
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("left")
+        await wait_for(pilot)
         assert day_title(pilot.app).startswith("2026-07-21 (Tuesday) — 2 entries")
         text = entries_text(pilot.app)
         assert text.index("09:00") < text.index("14:30")
@@ -101,7 +103,7 @@ async def test_moving_to_a_day_lists_its_entries_in_time_order(tmp_path: Path) -
 async def test_entry_markup_and_escapes_are_shown_literally(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(DiaryCalendar).show_date("2026-07-21")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "[bold]not bold[/bold] ␛[31m" in entries_text(pilot.app)
 
 
@@ -109,8 +111,10 @@ async def test_page_keys_change_month(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("pageup")
+        await wait_for(pilot)
         assert "June 2026" in grid_text(pilot.app) and "30·1" in grid_text(pilot.app)
         await pilot.press("greater_than_sign", "greater_than_sign")
+        await wait_for(pilot)
         assert "August 2026" in grid_text(pilot.app)
 
 
@@ -118,7 +122,7 @@ async def test_clicking_a_day_picks_it(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         # July 2026 starts on a Wednesday: the 21st is row 4 (y=5), Tuesday (x=7..13).
         await pilot.click(MonthGrid, offset=(8, 5))
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.opened == [("2026-07-21", None)]
         assert "14:30" in entries_text(pilot.app)
 
@@ -126,9 +130,10 @@ async def test_clicking_a_day_picks_it(tmp_path: Path) -> None:
 async def test_selecting_an_entry_opens_that_time(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(DiaryCalendar).show_date("2026-07-21")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.query_one("#diary-entries", OptionList).focus()
         await pilot.press("down", "down", "enter")
+        await wait_for(pilot)
         assert pilot.app.opened == [("2026-07-21", "14:30")]
 
 
@@ -137,13 +142,14 @@ async def test_append_writes_a_new_entry_on_the_selected_day(tmp_path: Path) -> 
         pilot.app.query_one(DiaryCalendar).show_date("2026-07-03")
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("a")
+        await wait_for(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, DiaryAppendScreen)
         assert screen.query_one("#append-date", Input).value == "2026-07-03"
         screen.query_one("#append-time", Input).value = "10:45"
         screen.query_one(TextArea).text = "swam at [[places:beach]]"
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, DiaryAppendScreen)
         entries = MemoryStore(tmp_path).diary.day("2026-07-03")
         assert [(e.time, e.content, e.owner) for e in entries][-1] == (
@@ -158,7 +164,7 @@ async def test_append_writes_a_new_entry_on_the_selected_day(tmp_path: Path) -> 
 async def test_append_time_defaults_to_the_backend_clock(tmp_path: Path) -> None:
     async with CalendarApp(tmp_path).run_test() as pilot:
         pilot.app.push_screen(DiaryAppendScreen(pilot.app.backend))
-        await pilot.pause()
+        await wait_for(pilot)
         screen = pilot.app.screen
         assert screen.query_one("#append-date", Input).value == "2026-07-22"
         expected = NOW.astimezone().strftime("%H:%M")
@@ -169,11 +175,12 @@ async def test_append_validation_error_is_inline_and_writes_nothing(tmp_path: Pa
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("a")
+        await wait_for(pilot)
         screen = pilot.app.screen
         screen.query_one("#append-time", Input).value = "25:99"
         screen.query_one(TextArea).text = "late"
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.screen is screen
         assert "not appended" in str(screen.query_one("#append-error", Static).render())
         assert MemoryStore(tmp_path).diary.dates() == ["2026-06-30", "2026-07-03", "2026-07-21"]
@@ -184,6 +191,7 @@ async def test_append_is_blocked_when_read_only(tmp_path: Path) -> None:
         journal_before = (tmp_path / "journal.jsonl").read_text(encoding="utf-8")
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("a")
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, DiaryAppendScreen)
         assert (tmp_path / "journal.jsonl").read_text(encoding="utf-8") == journal_before
 
@@ -194,7 +202,7 @@ async def test_refresh_from_store_picks_up_external_appends(tmp_path: Path) -> N
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         MemoryStore(tmp_path).diary.append("external", date="2026-07-22", time="07:00")
         pilot.app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-22"}))))
-        await pilot.pause()
+        await wait_for(pilot)
         assert "22·1" in grid_text(pilot.app)
         assert "external" in entries_text(pilot.app)
 
@@ -206,11 +214,11 @@ async def test_counts_come_from_the_catalogue_not_from_the_diary(tmp_path: Path)
         calendar = pilot.app.query_one(DiaryCalendar)
         MemoryStore(tmp_path).diary.append("external", date="2026-07-22", time="07:00")
         calendar.refresh_from_store(StoreChange(diary_dates=frozenset({"2026-07-22"})))
-        await pilot.pause()
+        await wait_for(pilot)
         assert "external" in entries_text(pilot.app)  # the day on screen is re-read…
         assert "22·1" not in grid_text(pilot.app)  # …but nothing is re-counted on the UI thread
         pilot.app.rebuild_catalogue()
-        await pilot.pause()
+        await wait_for(pilot)
         assert "22·1" in grid_text(pilot.app)
 
 
@@ -218,6 +226,7 @@ async def test_dot_jumps_to_today(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         pilot.app.query_one(MonthGrid).focus()
         await pilot.press("pageup", "pageup", "full_stop")
+        await wait_for(pilot)
         assert pilot.app.query_one(MonthGrid).selected == TODAY
         assert "July 2026" in grid_text(pilot.app)
 
@@ -227,12 +236,16 @@ async def test_brackets_jump_to_the_previous_and_next_day_with_entries(tmp_path:
         grid = pilot.app.query_one(MonthGrid)
         grid.focus()
         await pilot.press("left_square_bracket")  # from 07-22 (today, no entries)
+        await wait_for(pilot)
         assert grid.selected == dt.date(2026, 7, 21)
         await pilot.press("left_square_bracket", "left_square_bracket")  # over the empty days, into June
+        await wait_for(pilot)
         assert grid.selected == dt.date(2026, 6, 30) and "June 2026" in grid_text(pilot.app)
         await pilot.press("left_square_bracket")  # nothing earlier: stays, says so
+        await wait_for(pilot)
         assert grid.selected == dt.date(2026, 6, 30)
         await pilot.press("right_square_bracket")
+        await wait_for(pilot)
         assert grid.selected == dt.date(2026, 7, 3)
         assert day_title(pilot.app).startswith("2026-07-03 (Friday) — 1 entry")
 
@@ -248,9 +261,11 @@ async def test_weeks_run_monday_to_sunday(tmp_path: Path) -> None:
 async def test_clicking_the_month_arrows_changes_month(tmp_path: Path) -> None:
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         await pilot.click(MonthGrid, offset=(0, 0))
+        await wait_for(pilot)
         assert "June 2026" in grid_text(pilot.app)
         await pilot.click(MonthGrid, offset=(41, 0))
         await pilot.click(MonthGrid, offset=(41, 0))
+        await wait_for(pilot)
         assert "August 2026" in grid_text(pilot.app)
 
 

@@ -44,6 +44,7 @@ async def test_a_journal_of_one_line_says_1_line(tmp_path: Path) -> None:
 async def test_a_recallfile_of_one_item_says_1_item(memory_dir: Path) -> None:
     async with started(make_app(make_backend(memory_dir))) as pilot:
         await pilot.press("t", "enter")  # the first file node: notes, one item
+        await wait_for(pilot)
         meta = pilot.app.query_one("#item-meta", Static)
         assert await wait_for(pilot, lambda: str(meta.render()) == "1 item")
         pilot.app.post_message(OpenRecallFile("people"))  # two items

@@ -64,19 +64,19 @@ def wiki_items(root: Path) -> set[Any]:
 async def open_day(pilot: Any, date: str, time: str | None = None) -> None:
     """Show a diary day in the item view, as the calendar, the tree or the queue would."""
     pilot.app.post_message(OpenDiaryDay(date, time))
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 async def audit_screen(pilot: Any) -> AuditScreen:
     await pilot.press("A")
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
-    await pilot.pause()
+    await wait_for(pilot)
     return pilot.app.screen
 
 
 async def retract_screen(pilot: Any) -> RetractScreen:
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, RetractScreen) and pilot.app.screen.loaded)
-    await pilot.pause()
+    await wait_for(pilot)
     return pilot.app.screen
 
 
@@ -121,6 +121,7 @@ async def test_enter_on_an_audit_row_opens_its_place(memory_dir: Path) -> None:
         screen = await audit_screen(pilot)
         assert screen.rows[screen.query_one("OptionList").highlighted].place == ("item", "people", "Alice-city")
         await pilot.press("enter")
+        await wait_for(pilot)
         view = pilot.app.query_one(ItemView)
         assert await wait_for(pilot, lambda: view.current == ("people", "Alice-city"))
         await audit_screen(pilot)  # the first row now is the diary entry it cites
@@ -145,7 +146,7 @@ async def test_the_audit_key_is_in_the_footer_and_needs_something_open(memory_di
         said = record_toasts(pilot.app)
         assert "A Audit" in screen_text(pilot.app)
         await pilot.press("A")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, AuditScreen)
         assert said == ["open an item or a diary day first (t tree, g go to, c calendar)"]
 
@@ -159,6 +160,7 @@ async def test_retracting_an_entry_marks_everything_resting_on_it_and_lint_repor
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
         await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("X")
+        await wait_for(pilot)
         screen = await retract_screen(pilot)
         assert rows(screen) == {"people:Alice-city": "mark", "notes:trip": "mark"}  # transitive; the link-only one not
         text = screen_text(pilot.app)
@@ -166,6 +168,7 @@ async def test_retracting_an_entry_marks_everything_resting_on_it_and_lint_repor
         assert "no independent evidence left" in text
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, RetractScreen))
+        await wait_for(pilot)
     for file, name in (("people", "Alice-city"), ("notes", "trip")):
         assert review_reasons(get(memory_dir, file, name).content) == [REASON]
     assert get(memory_dir, "notes", "pointer").content == "See [[people:Alice-city]]."
@@ -201,11 +204,13 @@ async def test_per_item_choices_delete_the_retracted_item_and_keep_a_dependent(m
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
         await open_item(pilot, "people", "Alice-city")
         await pilot.press("X")
+        await wait_for(pilot)
         screen = await retract_screen(pilot)
         await pilot.click("#retract-links")  # also the items that only link to it
         assert await wait_for(pilot, lambda: screen.loaded and "notes:pointer" in rows(screen))
         screen.query_one("#retract-rows").focus()
         await pilot.press("d", "down", "k", "down", "m")  # itself: delete, trip: keep, pointer: mark
+        await wait_for(pilot)
         assert rows(screen) == {"people:Alice-city": "delete", "notes:trip": "keep", "notes:pointer": "mark"}
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
@@ -221,17 +226,20 @@ async def test_an_item_changed_on_disk_after_the_listing_writes_nothing(memory_d
         await open_item(pilot, "notes", "trip")
         await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("X")
+        await wait_for(pilot)
         screen = await retract_screen(pilot)
         MemoryStore(memory_dir).add("notes", "trip", "Visit Alice in Berlin in May.\n(evidence: [[people:Alice-city]])",
                                     owner="agent")  # the agent, meanwhile
         before = wiki_bytes(memory_dir)
         await pilot.press("ctrl+s")
+        await wait_for(pilot)
         error = screen.query_one("#retract-error", Static)
         assert await wait_for(pilot, lambda: "changed on disk since it was listed" in str(error.render()))
         assert wiki_bytes(memory_dir) == before  # not even the unchanged item was marked
         assert await wait_for(pilot, lambda: screen.loaded)  # read again: applying now writes on the new text
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, RetractScreen))
+        await wait_for(pilot)
     assert get(memory_dir, "notes", "trip").content.startswith("Visit Alice in Berlin in May.")
     assert review_reasons(get(memory_dir, "notes", "trip").content) == [REASON]
 
@@ -242,11 +250,13 @@ async def test_retracting_from_a_day_with_several_entries_asks_which(memory_dir:
         await open_day(pilot, "2026-07-21")
         await pilot.press("X")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
+        await wait_for(pilot)
         picker = pilot.app.screen
         assert "Retract which entry" in screen_text(pilot.app)
         options = picker.query_one("OptionList")
         options.highlighted = next(i for i, r in enumerate(picker.rows) if r.minute == ("2026-07-21", "11:00"))
         await pilot.press("X")
+        await wait_for(pilot)
         screen = await retract_screen(pilot)
         assert screen.subject == ("entry", "2026-07-21", "11:00")
         assert rows(screen) == {"notes:oat": "mark"}
@@ -259,7 +269,7 @@ async def test_retract_is_disabled_read_only_and_nothing_is_written(memory_dir: 
         said = record_toasts(pilot.app)
         await open_item(pilot, "people", "Alice-city")
         await pilot.press("X")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, RetractScreen)
         assert said and said[0].startswith("read-only (--read-only): Retract would write")
         await audit_screen(pilot)  # reading still works
@@ -356,8 +366,9 @@ async def test_day_view_promotion_is_the_librarys_draft_with_its_provenance_rule
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
         await open_day(pilot, "2026-07-21", "10:00")
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"places", "enter", *"berlin", "enter")
+        await wait_for(pilot)
         view = pilot.app.query_one(ItemView)
         assert await wait_for(pilot, lambda: view.current == ("places", "berlin"))
         item = get(memory_dir, "places", "berlin")

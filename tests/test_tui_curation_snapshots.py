@@ -21,7 +21,7 @@ from wikimem_tui.messages import OpenDiaryDay
 
 async def _loaded(pilot: Any) -> None:
     assert await wait_for(pilot, lambda: getattr(pilot.app.screen, "loaded", False))
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 def test_audit_of_an_item_120x40(memory_dir, snap_compare) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +42,7 @@ def test_audit_of_a_diary_day_120x40(memory_dir, snap_compare) -> None:  # type:
     async def run_before(pilot: Any) -> None:
         await ready(pilot)
         pilot.app.post_message(OpenDiaryDay("2026-07-21"))
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("A")
         await _loaded(pilot)
 

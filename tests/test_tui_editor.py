@@ -23,7 +23,7 @@ def tea_on_disk(memory_dir) -> str:  # type: ignore[no-untyped-def]
 async def start_editing(pilot, file: str = "preferences", name: str = "tea") -> ItemEditor:  # type: ignore[no-untyped-def]
     await open_item(pilot, file, name)
     await pilot.press("e")
-    await pilot.pause()
+    await wait_for(pilot)
     assert pilot.app.editing
     return pilot.app.query_one(ItemEditor)
 
@@ -60,7 +60,7 @@ async def test_typing_in_the_editor_does_not_trigger_letter_bindings(backend, me
     async with started(make_app(backend)) as pilot:
         editor = await start_editing(pilot)
         await pilot.press("end", *" dqn")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.editing and pilot.app.is_running
         assert editor.text.endswith(" dqn")
 
@@ -71,7 +71,7 @@ async def test_invalid_content_shows_the_error_inline_and_writes_nothing(backend
         editor = await start_editing(pilot)
         editor.area.load_text("first line\n## not allowed")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.editing
         assert "not saved:" in screen_text(pilot.app)
         assert editor.text == "first line\n## not allowed"
@@ -84,10 +84,10 @@ async def test_escape_with_unsaved_edits_asks_before_discarding(backend, memory_
         editor = await start_editing(pilot)
         editor.area.load_text("changed")
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, ConfirmScreen)
         await pilot.press("y")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not pilot.app.editing
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
@@ -99,7 +99,7 @@ async def test_save_after_an_external_change_opens_the_conflict_screen_and_write
         editor.area.load_text("My version.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
-        await pilot.pause()
+        await wait_for(pilot)
         text = screen_text(pilot.app)
         assert "My version." in text and "Disk version." in text
     assert tea_on_disk(memory_dir) == "Disk version."
@@ -111,14 +111,14 @@ async def conflict(pilot, memory_dir) -> None:  # type: ignore[no-untyped-def]
     editor.area.load_text("My version.")
     await pilot.press("ctrl+s")
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 async def test_conflict_keep_mine_writes_the_draft(backend, memory_dir) -> None:
     async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.click("#keep")
-        await pilot.pause()
+        await wait_for(pilot)
     assert tea_on_disk(memory_dir) == "My version."
 
 
@@ -126,7 +126,7 @@ async def test_conflict_take_disk_drops_the_draft(backend, memory_dir) -> None:
     async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.click("#disk-btn")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not pilot.app.editing
         assert "Disk version." in screen_text(pilot.app)
     assert tea_on_disk(memory_dir) == "Disk version."
@@ -137,7 +137,7 @@ async def test_conflict_merge_by_hand_writes_the_merged_text(backend, memory_dir
         await conflict(pilot, memory_dir)
         pilot.app.screen.query_one("#merge").load_text("Merged version.")
         await pilot.click("#merge-btn")
-        await pilot.pause()
+        await wait_for(pilot)
     assert tea_on_disk(memory_dir) == "Merged version."
 
 
@@ -157,7 +157,7 @@ async def test_conflict_back_returns_to_the_editor_with_the_draft(backend, memor
     async with started(make_app(backend), (120, 40)) as pilot:
         await conflict(pilot, memory_dir)
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.editing
         assert pilot.app.query_one(ItemEditor).text == "My version."
     assert tea_on_disk(memory_dir) == "Disk version."
@@ -169,10 +169,10 @@ async def test_quit_with_unsaved_edits_asks_first(backend) -> None:
         editor.area.load_text("draft")
         pilot.app.query_one("#topic-tree").focus()
         await pilot.press("q")
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, ConfirmScreen)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.is_running and pilot.app.editing
 
 
@@ -181,7 +181,7 @@ async def test_conflict_keys_work_while_the_merge_box_has_focus(backend, memory_
         await conflict(pilot, memory_dir)
         pilot.app.screen.query_one("#merge").focus()
         await pilot.press("ctrl+k")
-        await pilot.pause()
+        await wait_for(pilot)
     assert tea_on_disk(memory_dir) == "My version."
 
 
@@ -195,7 +195,7 @@ async def test_f4_round_trips_the_item_through_editor_and_saves(backend, memory_
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("f4")
-        await pilot.pause()
+        await wait_for(pilot)
     assert tea_on_disk(memory_dir) == "Green tea in the afternoon."
 
 
@@ -210,7 +210,7 @@ async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("f4")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "unchanged: nothing written" in notices(pilot.app)
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
@@ -220,9 +220,9 @@ async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backen
 
     async with started(make_app(backend), (120, 40)) as pilot:
         pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"people", "enter", *"Alice", "enter")
         assert await wait_for(pilot, lambda: pilot.app.query_one("ItemView").current == ("people", "Alice"))
     item = MemoryStore(memory_dir).get("people", "Alice")
@@ -236,7 +236,7 @@ async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backen
 async def test_promote_needs_a_diary_day_on_screen(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for(pilot)
         assert any("open a diary day first" in n for n in notices(pilot.app))
 
 
@@ -245,11 +245,11 @@ async def test_after_saving_the_app_keys_work_again_without_clicking(backend, me
         editor = await start_editing(pilot)
         editor.area.load_text("Green tea, no milk.")
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("a")  # a dialog restores focus to where it was when it closes
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("slash")  # must open the query box, not type into a text field
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.focused is not None and pilot.app.focused.id == "query-input"

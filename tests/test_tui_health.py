@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
-from conftest import make_app, notices, ready, screen_text
-from test_tui_panes_snapshots import NOW, SIZE, PaneApp, settle
+from conftest import make_app, notices, ready, screen_text, wait_for
+from test_tui_panes_snapshots import NOW, SIZE, PaneApp
 from wikimem import Linter, MemoryStore
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenDiaryDay, OpenRecallFile, StoreChange
@@ -85,13 +85,13 @@ def rows(app: Any) -> list[str]:
 
 
 async def linted(pilot: Any, runs: int = 1) -> None:
-    await settle(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app).linting, timeout=30)
+    await wait_for(pilot, lambda: pane(pilot.app).runs >= runs and not pane(pilot.app).linting)
 
 
 async def set_filter(pilot: Any, text: str) -> None:
     """Type ``text`` into the filter box and wait until the tree shows it (it is grouped in a worker)."""
     pilot.app.query_one("#health-filter", Input).value = text
-    await settle(pilot, lambda: pane(pilot.app).applied == FindingFilter.parse(text), timeout=30)
+    await wait_for(pilot, lambda: pane(pilot.app).applied == FindingFilter.parse(text))
 
 
 async def select_row(pilot: Any, startswith: str) -> None:
@@ -104,9 +104,9 @@ async def select_row(pilot: Any, startswith: str) -> None:
             break
     else:
         raise AssertionError(f"no row starts with {startswith!r}: {rows(pilot.app)}")
-    await pilot.pause()
+    await wait_for(pilot)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 async def test_the_pane_shows_the_linters_findings_grouped_by_severity_and_code(tmp_path: Path) -> None:
@@ -242,6 +242,7 @@ async def test_r_lints_from_scratch_and_open_groups_and_the_cursor_survive(tmp_p
         assert any(r.startswith("wiki/prefs.md:16 echo") for r in rows(pilot.app))
         await select_row(pilot, "dangling-link 2")  # and closes an open one
         await pilot.press("down")
+        await wait_for(pilot)
         cursor = tree.cursor_node.data if tree.cursor_node else None
         await pilot.press("r")
         await linted(pilot, runs=2)
@@ -261,7 +262,7 @@ async def test_a_failing_lint_is_reported_and_the_pane_keeps_working(
 
     monkeypatch.setattr(Linter, "run", broken)
     async with HealthApp(backend).run_test(size=SIZE) as pilot:
-        await settle(pilot, lambda: pane(pilot.app).runs >= 1, timeout=30)
+        await wait_for(pilot, lambda: pane(pilot.app).runs >= 1)
         assert "lint failed: OSError('disk on fire')" in status(pilot.app)
 
 

@@ -77,7 +77,7 @@ async def test_help_on_the_conflict_screen_lists_its_choices(backend) -> None:
     async with started(make_app(backend), (120, 40)) as pilot:
         await open_item(pilot, "preferences", "tea")
         pilot.app.push_screen(ConflictScreen("preferences", "tea", "mine", "disk", cursor_blink=False))
-        await pilot.pause()
+        await wait_for(pilot)
         await press_help(pilot)
         every_row = {d: k for s in sections(pilot.app) for d, k in rows(s).items()}
         assert every_row["Keep mine"] == ("^k", "conflict.keep") and every_row["Take disk"] == ("^t", "conflict.disk")
@@ -101,7 +101,7 @@ async def test_help_closes_with_escape(backend) -> None:
 async def test_the_footer_shows_quit_and_help_first_at_80_columns(backend) -> None:
     async with started(make_app(backend), (80, 24)) as pilot:
         await pilot.press("c")  # the calendar's own keys would come first in Textual's order
-        await pilot.pause()
+        await wait_for(pilot)
         keys = list(pilot.app.query("FooterKey"))
         assert [(k.key, k.description) for k in keys[:2]] == [("q", "Quit"), ("f1", "Help")]  # type: ignore[attr-defined]
         assert all(k.region.right <= 80 and k.region.width > 0 for k in keys[:2])

@@ -66,7 +66,7 @@ def history_repo(root: Path) -> None:
 async def history_screen(pilot: Any) -> HistoryScreen:
     await pilot.press("H")
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen) and pilot.app.screen.loaded)
-    await pilot.pause()
+    await wait_for(pilot)
     return pilot.app.screen
 
 
@@ -141,8 +141,10 @@ async def test_H_lists_versions_shows_the_diff_and_restores_one_checked_and_undo
         await pilot.press("r")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.press("y")
+        await wait_for(pilot)
         view = pilot.app.query_one(ItemView)
         assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, (HistoryScreen, ConfirmScreen)))
+        await wait_for(pilot)
         assert MemoryStore(memory_dir).get("preferences", "coffee").content == V1
         assert await wait_for(pilot, lambda: view.current == ("preferences", "coffee") and V1 in screen_text(pilot.app))
         last = journal(memory_dir)[-1]
@@ -163,6 +165,7 @@ async def test_restore_refuses_when_the_item_changed_after_the_history_was_shown
         await pilot.press("r")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.press("y")
+        await wait_for(pilot)
         error = screen.query_one("#history-error", Static)
         assert await wait_for(pilot, lambda: "changed on disk since it was shown" in str(error.render()))
         assert MemoryStore(memory_dir).get("preferences", "coffee").content == "Ristretto, by the agent."
@@ -202,6 +205,7 @@ async def test_restoring_is_refused_read_only(memory_dir: Path) -> None:
         await open_item(pilot, "preferences", "coffee")
         screen = await history_screen(pilot)  # reading the history is fine read-only
         await pilot.press("r")
+        await wait_for(pilot)
         error = screen.query_one("#history-error", Static)
         assert await wait_for(pilot, lambda: "read-only" in str(error.render()))
     assert MemoryStore(memory_dir).get("preferences", "coffee").content == "Espresso, uncommitted."

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, Static
 
+from conftest import wait_for
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.widgets.journal_reader import JournalFollower
 from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
@@ -47,14 +47,6 @@ def line(action: str, n: int = 0, **extra: str) -> str:
 def write(path: Path, *lines: str, mode: str = "a") -> None:
     with open(path, mode, encoding="utf-8") as fh:
         fh.write("".join(lines))
-
-
-async def wait_for(pilot, cond: Callable[[], bool], tries: int = 200) -> None:
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition never became true")
 
 
 def screen_text(app: App) -> str:
@@ -143,6 +135,7 @@ async def test_scrolled_up_shows_pending_count_and_end_resumes(tmp_path: Path) -
         view = pilot.app.query_one(JournalView)
         view.focus()
         await pilot.press("home")
+        await wait_for(pilot)
         assert "item-0 " in screen_text(pilot.app)
         write(journal, line("add", 100), line("add", 101))
         await wait_for(pilot, lambda: "2 new" in status(pilot.app))
@@ -186,7 +179,7 @@ async def test_selecting_lines_opens_item_or_diary_day(tmp_path: Path) -> None:
         app.query_one(JournalView).focus()
         await pilot.press("up", "enter")
         await pilot.click(JournalView, offset=(2, 0))
-        await pilot.pause()
+        await wait_for(pilot)
         assert app.opened == [("diary", "2026-07-21", "14:30"), ("item", "prefs", "item-1")]
 
 
@@ -289,11 +282,12 @@ async def test_toasts_do_not_cover_the_newest_journal_rows(memory_dir: Path) -> 
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         await ready(pilot)
         await pilot.press("j")
+        await wait_for(pilot)
         view = app.query_one(JournalView)
         await wait_for(pilot, lambda: len(view.rows) > 0)
         app.notify("saved preferences:coffee\nand a second line", markup=False)
         await wait_for(pilot, lambda: len(app.screen.query("Toast")) > 0)
-        await pilot.pause()
+        await wait_for(pilot)
         [toast] = app.screen.query("Toast")
         r = view.region
         newest = Region(r.x, r.bottom - 8, r.width, 8)  # where following puts the newest rows

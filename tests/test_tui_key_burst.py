@@ -22,7 +22,7 @@ async def burst(pilot: Any, keys: str) -> None:
     """Keys that arrive together: all queued before any is handled."""
     for key in keys:
         pilot.app.post_message(events.Key("space" if key == " " else key, key))
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 async def test_f_then_fast_typing_in_the_queue_fills_the_day_box_and_marks_nothing(tmp_path: Path) -> None:

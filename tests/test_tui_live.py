@@ -18,7 +18,7 @@ def live(notes: list[str], needle: str) -> bool:
 
 async def watching(pilot) -> None:  # type: ignore[no-untyped-def]
     """Wait until the app's watcher is armed: a write from now on is seen."""
-    assert await wait_for(pilot, lambda: pilot.app.watcher_ready, 15)
+    assert await wait_for(pilot, lambda: pilot.app.watcher_ready)
 
 
 async def draft_with_watcher(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
@@ -26,7 +26,7 @@ async def draft_with_watcher(pilot, text: str) -> None:  # type: ignore[no-untyp
     await open_item(pilot, "preferences", "tea")
     await watching(pilot)
     await pilot.press("e")
-    await pilot.pause()
+    await wait_for(pilot)
     pilot.app.query_one(ItemEditor).area.load_text(text)
 
 
@@ -64,7 +64,7 @@ async def test_external_write_is_noticed_and_the_tree_updates(backend, memory_di
     async with started(app) as pilot:
         await watching(pilot)
         MemoryStore(memory_dir).add("projects", "apollo", "Launch in [[people:Alice]]'s team.", owner="agent")
-        assert await wait_for(pilot, lambda: "projects (1)" in screen_text(app), 15)
+        assert await wait_for(pilot, lambda: "projects (1)" in screen_text(app))
         assert live(notices(app), "wiki: projects")
 
 
@@ -73,8 +73,8 @@ async def test_external_diary_append_is_noticed(backend, memory_dir) -> None:
     async with started(app) as pilot:
         await watching(pilot)
         MemoryStore(memory_dir).diary.append("Swam at dawn.", date="2026-07-22", time="06:00", owner="agent")
-        assert await wait_for(pilot, lambda: live(notices(app), "diary: 2026-07-22"), 15)
-        assert await wait_for(pilot, lambda: "diary (3 days)" in screen_text(app), 15)
+        assert await wait_for(pilot, lambda: live(notices(app), "diary: 2026-07-22"))
+        assert await wait_for(pilot, lambda: "diary (3 days)" in screen_text(app))
 
 
 async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> None:
@@ -83,7 +83,7 @@ async def test_open_item_refreshes_when_changed_on_disk(backend, memory_dir) -> 
         await open_item(pilot, "preferences", "tea")
         await watching(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "Oolong now.", owner="agent")
-        assert await wait_for(pilot, lambda: "Oolong now." in screen_text(app), 15)
+        assert await wait_for(pilot, lambda: "Oolong now." in screen_text(app))
 
 
 async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backend, memory_dir) -> None:
@@ -93,11 +93,11 @@ async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backen
         echoes = app.own_echoes
         await pilot.press("ctrl+s")
         # The watcher saw the save's files and dropped them as the app's own (this wait fails if it did not).
-        assert await wait_for(pilot, lambda: app.own_echoes > echoes, 15)
+        assert await wait_for(pilot, lambda: app.own_echoes > echoes)
         assert not any(n.startswith("changed on disk") for n in notices(app))
         # …while a later external write still is noticed.
         MemoryStore(memory_dir).add("preferences", "tea", "Then the agent.", owner="agent")
-        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"), 15)
+        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"))
 
 
 async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:
@@ -105,8 +105,8 @@ async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(bac
     async with started(app, (120, 40)) as pilot:
         await draft_with_watcher(pilot, "My unsaved draft.")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen), 15)
-        await pilot.pause()
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConflictScreen))
+        await wait_for(pilot)
         text = screen_text(app)
         assert "My unsaved draft." in text and "Agent rewrote it." in text
     assert MemoryStore(memory_dir).get("preferences", "tea").content == "Agent rewrote it."
@@ -118,10 +118,11 @@ async def test_external_change_without_edits_reloads_the_editor(backend, memory_
         await open_item(pilot, "preferences", "tea")
         await watching(pilot)
         await pilot.press("e")
+        await wait_for(pilot)
         editor = app.query_one(ItemEditor)
         assert await wait_for(pilot, lambda: app.editing and editor.text.strip() != "")
         MemoryStore(memory_dir).add("preferences", "tea", "Agent rewrote it.", owner="agent")
-        assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.", 15)
+        assert await wait_for(pilot, lambda: editor.text == "Agent rewrote it.")
         assert not isinstance(app.screen, ConflictScreen)
 
 
@@ -150,5 +151,5 @@ async def test_an_own_write_echo_check_can_fail(backend, memory_dir) -> None:
     async with started(app) as pilot:
         await draft_with_watcher(pilot, "Saved by the app.")
         await pilot.press("ctrl+s")
-        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"), 15)
+        assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"))
         assert app.own_echoes == 0

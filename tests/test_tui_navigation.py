@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from conftest import make_app, notices, open_item, screen_text, started, wait_for
+from conftest import SAFETY_NET, make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.messages import StoreChange, StoreChanged
 from wikimem_tui.screens.confirm import ConfirmScreen
@@ -34,7 +34,7 @@ async def test_alt_left_and_alt_right_walk_the_items_opened(backend) -> None:
         assert await wait_for(pilot, lambda: current(pilot) == ("people", "Alice"))
         await open_item(pilot, "people", "张伟")  # a new branch drops what was ahead
         await pilot.press("alt+right")
-        await pilot.pause()
+        await wait_for(pilot)
         assert current(pilot) == ("people", "张伟")
         assert "nothing to go forward to" in notices(pilot.app)[-1]
 
@@ -68,7 +68,7 @@ async def test_y_copies_the_link_and_shift_y_the_markdown_block(backend) -> None
     async with started(app) as pilot:
         await open_item(pilot, "preferences", "coffee")
         await pilot.press("y", "Y")
-        await pilot.pause()
+        await wait_for(pilot)
     assert copied == ["[[preferences:coffee]]",
                       "## coffee\n\nOat milk flat white, no sugar. Ask [[people:Alice]] for the place.\n"]
 
@@ -79,9 +79,9 @@ async def test_y_copies_the_link_and_shift_y_the_markdown_block(backend) -> None
 async def test_an_existing_address_keeps_the_new_item_dialog_open_with_the_input(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("ctrl+a", *"preferences", "enter", *"tea", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         screen = pilot.app.screen
         assert isinstance(screen, FormScreen)
         assert "preferences:tea already exists" in str(screen.query_one("#form-error").render())
@@ -92,16 +92,17 @@ async def test_an_existing_address_keeps_the_new_item_dialog_open_with_the_input
 async def test_escape_with_typed_text_asks_before_discarding_it(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"hobbies", "escape")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         assert "Discard what you typed?" in screen_text(pilot.app)
         await pilot.press("n")  # keep editing
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, FormScreen)
         assert pilot.app.screen.query_one("#field-file").value == "hobbies"
         await pilot.press("escape", "y")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, (FormScreen, ConfirmScreen))
 
 
@@ -109,27 +110,27 @@ async def test_escape_in_an_untouched_dialog_just_closes_it(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("r")  # pre-filled with the name: nothing typed yet
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.screen is pilot.app.screen_stack[0]
 
 
 async def test_the_new_file_dialog_shows_the_allowed_characters(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("N")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "RecallFile name ([a-z0-9_-])" in screen_text(pilot.app)
 
 
 async def test_escape_in_the_diary_dialog_with_an_entry_asks_first(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"half a thought", "escape")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.screen.query_one("TextArea").text == "half a thought"
 
 
@@ -141,7 +142,7 @@ async def test_a_disabled_key_says_why(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         assert not pilot.app.screen.active_bindings["d"].enabled  # dimmed in the footer
         await pilot.press("d")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "open an item first (t tree, g go to)" in notices(pilot.app)
         assert not isinstance(pilot.app.screen, ConfirmScreen)
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
@@ -150,7 +151,7 @@ async def test_a_disabled_key_says_why(backend, memory_dir) -> None:
 async def test_the_palette_lists_a_disabled_action_with_its_reason(backend) -> None:
     async with started(make_app(backend), (120, 40)) as pilot:
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"undo")
         assert await wait_for(pilot, lambda: "unavailable now: nothing to undo" in screen_text(pilot.app))
         await pilot.press("enter")
@@ -167,13 +168,14 @@ async def test_toasts_never_cover_the_conflict_screens_buttons(backend, memory_d
     async with started(make_app(backend), (80, 24), notifications=True) as pilot:
         await open_item(pilot, "preferences", "tea")
         await pilot.press("e")
-        await pilot.pause()
+        await wait_for(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "Disk version.", owner="agent")
         pilot.app.query_one(ItemEditor).area.load_text("Mine.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConflictScreen))
+        await wait_for(pilot)
         pilot.app.notify("a long notification " * 6)
-        await pilot.pause()
+        await wait_for(pilot)
         screen = pilot.app.screen
         buttons = [b.region for b in screen.query(Button)]
         toasts = [t.region for t in screen.query(Toast) if t.region.area]
@@ -191,7 +193,7 @@ async def test_a_query_is_answered_while_the_warm_up_runs_and_a_refresh_does_not
 
     def slow_warm(progress=None, *, should_stop=None):  # type: ignore[no-untyped-def]
         warming.set()
-        release.wait(30)
+        assert release.wait(SAFETY_NET), "the test never released the warm-up"
 
     def refresh_files(files):  # type: ignore[no-untyped-def]
         result = refresh(files)
@@ -243,6 +245,7 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
         assert await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, AuditScreen))
+        await wait_for(pilot)
         area = app.query_one(ItemArea)
         assert await wait_for(pilot, lambda: app.focused is not None and area in app.focused.ancestors_with_self)
         await pilot.press("H")

@@ -17,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import DataTable, Input
 
-from conftest import retrieved
+from conftest import retrieved, wait_for
 from wikimem import MemoryStore, RetrievalResult
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenItem
@@ -111,14 +111,13 @@ def explained() -> RetrievalResult:
     )
 
 
-async def settle(pilot: Any, cond: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait until ``cond()`` holds, then one more repaint; a picture of a half-loaded pane is a failure."""
-    for _ in range(int(timeout / 0.02)):
-        if cond():
-            await pilot.pause()
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"settle: the pane never got ready within {timeout} s; no snapshot taken")
+async def settle(pilot: Any, cond: Callable[[], bool], timeout: float | None = None) -> None:  # noqa: ARG001
+    """``cond()``, then the app quiet: a picture of a half-loaded pane is a failure.
+
+    The older name, kept for tests that import it; it is conftest's ``wait_for`` twice.
+    """
+    await wait_for(pilot, cond)
+    await wait_for(pilot)
 
 
 def test_calendar_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
@@ -126,7 +125,7 @@ def test_calendar_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
 
     async def pick_day(pilot: Any) -> None:
         pilot.app.query_one(DiaryCalendar).show_date("2026-07-21")
-        await pilot.pause()
+        await wait_for(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=pick_day)
 
@@ -168,9 +167,11 @@ def test_query_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=queried)
 
 
-async def test_settle_fails_loudly_when_the_pane_never_gets_ready(tmp_path: Path) -> None:
+async def test_a_wait_that_never_ends_fails_saying_what_it_waited_for(tmp_path: Path) -> None:
     import pytest
 
     async with PaneApp(seeded_store(tmp_path), DiaryCalendar).run_test(size=SIZE) as pilot:
-        with pytest.raises(AssertionError, match="never got ready"):
-            await settle(pilot, lambda: False, timeout=0.2)
+        with pytest.raises(AssertionError, match=r"waited 0.2 s for the pane to get ready: it never happened"):
+            await wait_for(pilot, lambda: False, "the pane to get ready", safety_net=0.2)
+        with pytest.raises(AssertionError, match=r"for lambda: False: it never happened"):  # no words given: the condition's source
+            await wait_for(pilot, lambda: False, safety_net=0.2)

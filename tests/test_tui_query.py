@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -13,7 +12,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, DataTable, Input, Static
 
-from conftest import retrieved, screen_text
+from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import MemoryStore, RetrievalResult
 from wikimem.analyzer import Analyzer
 from wikimem_tui.backend import Backend
@@ -29,12 +28,15 @@ class ScriptedIndex:
     def __init__(self, result: RetrievalResult, gate: threading.Event | None = None) -> None:
         self.result = result
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.entered: list[str] = []
+        """Queries that reached ``retrieve`` (``calls`` has those that returned)."""
         self.gate = gate
         self.fusion_weight = 0.5
 
     def retrieve(self, query: str, **kwargs: Any) -> RetrievalResult:
+        self.entered.append(query)
         if self.gate is not None and query == "slow":
-            self.gate.wait(5)
+            assert self.gate.wait(SAFETY_NET), "the test never opened the gate"
         self.calls.append((query, kwargs))
         return self.result
 
@@ -64,6 +66,7 @@ class QueryApp(App[None]):
             root=root, store=MemoryStore(root), index=index, today=lambda: TODAY, embedder=embedder
         )
         self.opened: list[tuple[str, str, str | None]] = []
+        self.NOTIFICATION_TIMEOUT = SAFETY_NET  # type: ignore[misc]  # as make_app: no toast expires mid-test
 
     def compose(self) -> ComposeResult:
         yield QueryPanel(self.backend)
@@ -73,14 +76,6 @@ class QueryApp(App[None]):
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
         self.opened.append(("diary", message.date, message.time))
-
-
-async def wait_for(pilot: Any, cond: Callable[[], bool], tries: int = 200) -> None:
-    for _ in range(tries):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition never became true")
 
 
 def table_rows(app: App) -> list[list[str]]:
@@ -148,7 +143,7 @@ async def test_malformed_time_range_is_an_inline_error_and_no_query(tmp_path: Pa
     async with QueryApp(tmp_path, index).run_test(size=(140, 40)) as pilot:
         pilot.app.query_one("#query-time", Input).value = "someday"
         await type_query(pilot, "sea")
-        await pilot.pause(0.3)
+        await wait_for(pilot)  # the debounced query has run: here, refused
         assert "bad time range 'someday'" in status(pilot.app)
         assert index.calls == []
 
@@ -160,15 +155,15 @@ async def test_stale_result_never_overwrites_a_newer_query(tmp_path: Path) -> No
         panel = pilot.app.query_one(QueryPanel)
         pilot.app.query_one("#query-input", Input).value = "slow"
         panel.run_query()
-        await pilot.pause(0.05)
+        await wait_for(pilot, lambda: index.entered == ["slow"], "the slow query to be under way")
         pilot.app.query_one("#query-input", Input).value = "fast"
         panel.run_query()
         gate.set()
-        await wait_for(pilot, lambda: [q for q, _ in index.calls][-1:] == ["fast"])
-        assert "fast" in [q for q, _ in index.calls]
-        # The UI hears back through call_from_thread: wait for it, not a fixed pause.
+        # "slow" first (it held the lock), then "fast"; the debounce of the typed "fast" may add one more.
+        await wait_for(pilot, lambda: [q for q, _ in index.calls][:1] == ["slow"]
+                       and [q for q, _ in index.calls][-1:] == ["fast"])
         await wait_for(pilot, lambda: status(pilot.app).startswith("2 hits"))
-        await pilot.pause(0.2)  # a late stale result would land by now
+        await wait_for(pilot)  # both workers done and their results handled: the stale one too
         assert status(pilot.app).startswith("2 hits")
 
 
@@ -178,7 +173,7 @@ async def test_waits_while_the_index_is_building(tmp_path: Path) -> None:
         panel = pilot.app.query_one(QueryPanel)
         panel.set_index_building(True)
         await type_query(pilot, "sea")
-        await pilot.pause(0.3)
+        await wait_for(pilot)  # the debounced query has run: here, held back
         assert "waiting for the index" in status(pilot.app) and index.calls == []
         panel.set_index_building(False)
         await wait_for(pilot, lambda: len(index.calls) == 1)
@@ -190,6 +185,7 @@ async def test_selecting_rows_opens_wiki_item_and_diary_day(tmp_path: Path) -> N
         await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
         pilot.app.query_one("#query-results", DataTable).focus()
         await pilot.press("enter", "down", "enter", "down", "enter")
+        await wait_for(pilot)
         assert pilot.app.opened == [
             ("item", "places", "beach"),
             ("item", "places", "harbour"),
@@ -252,7 +248,7 @@ async def test_switching_jieba_swaps_in_a_rebuilt_index(tmp_path: Path) -> None:
     app = QueryApp(tmp_path, index)
     async with app.run_test(size=(140, 40)) as pilot:
         app.query_one("#query-jieba", Checkbox).value = True
-        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        await wait_for(pilot, lambda: app.backend.index is not index)
         assert app.backend.index.use_jieba is True and app.backend.use_jieba is True
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: "places:beach" in [r[6] for r in table_rows(app)])
@@ -271,11 +267,11 @@ async def test_the_stem_knob_rebuilds_the_index_with_or_without_stemming(tmp_pat
         await type_query(pilot, "boat")
         await wait_for(pilot, lambda: [r[6].strip() for r in table_rows(app)] == ["places:harbour"])
         box.value = False
-        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        await wait_for(pilot, lambda: app.backend.index is not index)
         assert app.backend.index.analyzer.name == "stop" and app.backend.index.use_jieba is False  # stop words kept
         await wait_for(pilot, lambda: status(app).startswith("0 hits"))  # "boat" no longer matches "Boats"
         box.value = True
-        await wait_for(pilot, lambda: app.backend.index.analyzer.name == "en", tries=500)
+        await wait_for(pilot, lambda: app.backend.index.analyzer.name == "en")
         await wait_for(pilot, lambda: [r[6].strip() for r in table_rows(app)] == ["places:harbour"])
 
 
@@ -299,10 +295,10 @@ async def test_fusion_weight_knob_sets_the_index_weight(tmp_path: Path) -> None:
         fusion = pilot.app.query_one("#query-fusion", Input)
         assert fusion.value == "0.5" and not fusion.disabled
         fusion.value = "0.3"
-        await pilot.pause()
+        await wait_for(pilot)
         assert index.fusion_weight == 0.3
         fusion.value = "2"
-        await pilot.pause()
+        await wait_for(pilot)
         assert index.fusion_weight == 0.3 and "between 0 and 1" in status(pilot.app)
 
 
@@ -351,7 +347,7 @@ async def test_choosing_jieba_says_it_loads_and_how_long_the_rebuild_took(tmp_pa
     app = QueryApp(tmp_path, index)
     async with app.run_test(size=(140, 40), notifications=True) as pilot:
         app.query_one("#query-jieba", Checkbox).value = True
-        await wait_for(pilot, lambda: app.backend.index is not index, tries=500)
+        await wait_for(pilot, lambda: app.backend.index is not index)
         await wait_for(pilot, lambda: any("rebuilt with jieba in" in t for t in toasts(app)))
         assert any("loading jieba" in t for t in toasts(app))
         assert app.backend.index.use_jieba is True
@@ -425,7 +421,7 @@ async def test_picking_a_result_in_the_app_shows_the_item_tab(memory_dir: Path) 
         await wait_for(pilot, lambda: table_rows(app) and table_rows(app)[0][0] == "1")
         await pilot.press("enter", "enter")
         await wait_for(pilot, lambda: app.query_one("#panes").active == "tab-item")
-        await pilot.pause(0.2)
+        await wait_for(pilot)  # nothing still on its way switches back
         assert app.query_one("#panes").active == "tab-item"
         assert app.focused is app.query_one("#item-view")
 
@@ -453,6 +449,7 @@ async def test_a_wiki_item_named_like_a_time_opens_as_an_item_not_a_diary_day(tm
         pilot.app.query_one("#query-results", DataTable).focus()
         for _ in items:
             await pilot.press("enter", "down")
+            await wait_for(pilot)
         opened = dict(zip(items, pilot.app.opened))
         assert opened["notes:10:30"] == ("item", "notes", "10:30")
         assert opened["2026-07-21:12:00"] == ("diary", "2026-07-21", "12:00")
@@ -463,6 +460,7 @@ async def test_copy_puts_the_agents_text_on_the_clipboard(tmp_path: Path) -> Non
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(pilot.app)))
         await pilot.press("ctrl+y")
+        await wait_for(pilot)
         copied = pilot.app.clipboard
         assert "## places:beach\nSandy beach, see [[places:harbour]] and [[places:atlantis]].\n" in copied
         assert "## places:harbour (linked from beach)\nBoats [bold]moored[/bold] here.\n" in copied
@@ -475,6 +473,7 @@ async def test_copy_leaves_out_what_the_budget_dropped(tmp_path: Path) -> None:
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: "dropped" in summary(pilot.app))
         await pilot.press("ctrl+y")
+        await wait_for(pilot)
         result = pilot.app.query_one(QueryPanel).last_result
         kept = [f"## {e.item.file}:{e.item.name}" for e in result.items]
         assert [line for line in pilot.app.clipboard.splitlines() if line.startswith("## ")] == kept
@@ -491,7 +490,7 @@ async def test_the_copy_key_is_in_the_footer_while_typing_a_query(tmp_path: Path
 
     async with WithFooter(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "beach")
-        await pilot.pause()
+        await wait_for(pilot)
         keys = {(k.key, k.description) for k in pilot.app.query("FooterKey")}  # type: ignore[attr-defined]
         assert ("ctrl+y", "Copy result") in keys
 
@@ -525,7 +524,7 @@ async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> Non
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
         box = pilot.app.query_one("#query-links", Checkbox)
         box.focus()
-        await pilot.pause()
+        await wait_for(pilot)
         assert box.content_region.height == 1 and box.content_region.width >= len("▐X▌ links")
 
 
@@ -537,7 +536,7 @@ async def test_empty_limit_and_budget_are_not_drawn_as_invalid_after_tabbing_thr
         limit.value = ""
         for box in (limit, budget, app.query_one("#query-time", Input)):  # focus each, then leave it
             box.focus()
-            await pilot.pause()
+            await wait_for(pilot)
         assert not limit.has_class("-invalid") and not budget.has_class("-invalid")
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: len(table_rows(app)) == 4)  # and the query runs with the defaults

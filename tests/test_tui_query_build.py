@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.widgets import Input
 
-from conftest import NOW, TODAY, make_app, wait_for
+from conftest import NOW, SAFETY_NET, TODAY, make_app, wait_for
 from wikimem import MemoryIndex, MemoryStore
 from wikimem_tui.backend import Backend
 from wikimem_tui.widgets.query_panel import QueryPanel
@@ -31,7 +31,7 @@ class HeldIndex(MemoryIndex):
         if progress is not None and not self.release.is_set():
             progress(1, 4)
             self.held.set()
-            assert self.release.wait(30), "the test never released the build"
+            assert self.release.wait(SAFETY_NET), "the test never released the build"
         super().build(progress)
 
 
@@ -48,6 +48,8 @@ async def test_a_query_typed_during_the_build_waits_with_progress_then_is_answer
     async with app.run_test(size=(120, 40)) as pilot:
         assert await wait_for(pilot, index.held.is_set)
         await pilot.press("slash")
+        # Not "the app is quiet": the held build keeps its worker busy on purpose.
+        await wait_for(pilot, lambda: app.focused is app.query_one("#query-input"), "the query box's focus")
         app.query_one("#query-input", Input).value = "coffee"
         panel = app.query_one(QueryPanel)
         assert await wait_for(pilot, lambda: "waiting for the index (25%)" in status(app))

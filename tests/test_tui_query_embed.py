@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("numpy")
 
-from conftest import NOW, TODAY, make_app, record_toasts, wait_for  # noqa: E402
+from conftest import NOW, SAFETY_NET, TODAY, make_app, record_toasts, wait_for  # noqa: E402
 from wikimem import MemoryStore  # noqa: E402
 from wikimem.vectors import VectorCache  # noqa: E402
 from wikimem_tui.__main__ import make_index  # noqa: E402
@@ -40,12 +40,16 @@ class ScriptedEmbedder:
         self.texts: list[str] = []
         self.gate: threading.Semaphore | None = None
         self.fail: Exception | None = None
+        self.batches_started = 0
+        """Item batches that reached ``embed`` (with a gate: the last one may be held there)."""
 
     def embed(self, texts: list[str]) -> list[list[float]]:
         if self.fail is not None:
             raise self.fail
-        if self.gate is not None and any("\n" in t for t in texts):  # item texts, not a query
-            assert self.gate.acquire(timeout=30), "the test never let this batch through"
+        if any("\n" in t for t in texts):  # item texts, not a query
+            self.batches_started += 1
+            if self.gate is not None:
+                assert self.gate.acquire(timeout=SAFETY_NET), "the test never let this batch through"
         self.texts.extend(texts)
         return [[0.1] + [float(sum(t.lower().count(w) for w in words)) for words in _CONCEPTS] for t in texts]
 
@@ -91,13 +95,15 @@ def status_line(app: Any) -> str:
 
 async def ask_query(pilot: Any, text: str) -> None:
     await pilot.press("slash")
+    # Not "the app is quiet": a held sync keeps its worker busy on purpose.
+    await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-input"), "the query box's focus")
     pilot.app.query_one("#query-input").value = text
     pilot.app.query_one(QueryPanel).run_query()
 
 
 async def plan_dialog(pilot: Any) -> EmbedPlanScreen:
-    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, EmbedPlanScreen), 30), "no cost dialog"
-    await pilot.pause()
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, EmbedPlanScreen), "the cost dialog")
+    await wait_for(pilot)
     return pilot.app.screen
 
 
@@ -180,6 +186,8 @@ async def test_e_pauses_the_sync_keeps_its_rows_and_the_next_start_resumes(root:
         await start_now(pilot)
         embedder.gate.release()
         assert await wait_for(pilot, lambda: "(1/3)" in status_line(app))
+        # "(1/3)" is drawn before the worker asks for batch 2: E pressed in between pauses at 1/3.
+        assert await wait_for(pilot, lambda: embedder.batches_started == 2, "the second batch to be in flight")
         app.query_one("#topic-tree").focus()
         await pilot.press("E")
         embedder.gate.release()  # the batch in flight finishes; no further batch starts

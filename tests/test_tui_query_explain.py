@@ -25,7 +25,7 @@ async def ask(pilot: Any, text: str) -> None:
     """Put ``text`` in the query box (CJK is not typed key by key) and run it."""
     pilot.app.query_one("#query-input", Input).value = text
     pilot.app.query_one(QueryPanel).run_query()
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 def summary_lines_on_screen(app: Any) -> list[str]:

@@ -130,7 +130,7 @@ async def test_w_on_a_tree_item_pins_it_in_the_query_pane(backend: Backend) -> N
         tree = app.query_one("TopicTree")
         tree.reveal("preferences", "tea")
         tree.tree.focus()
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("w")
         await wait_for(pilot, lambda: app.query_one(QueryPanel).pinned == ("preferences", "tea"))
         assert app.query_one("#panes").active == "tab-query"
@@ -159,6 +159,7 @@ async def test_w_elsewhere_picks_by_name_offering_the_row_under_the_cursor(backe
         app.query_one("#query-results", DataTable).focus()
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))
+        await wait_for(pilot)
         assert app.screen.query_one(Input).value == first
         app.screen.query_one(Input).value = "張伟"  # nothing matches: keep typing
         app.screen.query_one(Input).value = "tea"
@@ -178,6 +179,7 @@ async def test_the_box_offers_the_picker_by_mouse_and_key(backend: Backend) -> N
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, PinPicker))
+        await wait_for(pilot)
         assert app.query_one(QueryPanel).pinned == ("preferences", "tea")
 
 
@@ -185,7 +187,7 @@ async def test_the_box_offers_the_picker_by_mouse_and_key(backend: Backend) -> N
 
 
 def test_query_pane_with_a_pinned_item_snapshot(tmp_path: Path, snap_compare: Any) -> None:
-    from test_tui_panes_snapshots import PaneApp, settle
+    from test_tui_panes_snapshots import PaneApp
 
     index = beach_store(tmp_path)
     backend = Backend(root=tmp_path, store=index.store, index=index, owner="tui:test",
@@ -198,6 +200,6 @@ def test_query_pane_with_a_pinned_item_snapshot(tmp_path: Path, snap_compare: An
         panel.pin("places", "beach")
         pilot.app.query_one("#query-input", Input).value = "beach sand"
         panel.run_query()
-        await settle(pilot, lambda: verdict(pilot.app).startswith("verdict: limit"))
+        await wait_for(pilot, lambda: verdict(pilot.app).startswith("verdict: limit"))
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=pinned)

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from textual.widgets import Input, OptionList, Select, Static
 
-from conftest import make_app, notices, ready, screen_text
-from test_tui_panes_snapshots import NOW, PaneApp, settle
+from conftest import make_app, notices, ready, screen_text, wait_for
+from test_tui_panes_snapshots import NOW, PaneApp
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem
 from wikimem.lint import Snapshot
 from wikimem_tui.backend import Backend
@@ -79,14 +79,15 @@ def status(app: Any) -> str:
 
 
 async def loaded(pilot: Any, loads: int = 1) -> None:
-    await settle(pilot, lambda: pane(pilot.app).loads >= loads and not pane(pilot.app)._loading, timeout=30)
+    await wait_for(pilot, lambda: pane(pilot.app).loads >= loads and not pane(pilot.app)._loading)
 
 
 async def promote_screen(pilot: Any, *keys: str) -> ReconcilePromoteScreen:
     """Press ``keys`` in the list then ``p``; return the promote screen once its similar items are in."""
     pane(pilot.app).rows_view.focus()
     await pilot.press(*keys, "p")
-    await settle(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready, timeout=30)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready)
+    await wait_for(pilot)
     return pilot.app.screen  # type: ignore[return-value]
 
 
@@ -126,13 +127,13 @@ async def test_days_and_owner_filter_the_queue(tmp_path: Path) -> None:
         await loaded(pilot, 4)
         assert [r[:10] for r in rows(pilot.app)] == ["2026-07-22", "2026-07-21", "2026-07-21"]
         days.value = "July"
-        await pilot.pause()
+        await wait_for(pilot)
         assert "days: 'July' is not a day (YYYY-MM-DD) or a month (YYYY-MM)" in status(pilot.app)
         assert len(rows(pilot.app)) == 3  # the last good filter stays
         days.value = ""
         await loaded(pilot, 5)
         pilot.app.query_one("#queue-owner", Select).value = "tui:me"
-        await pilot.pause()
+        await wait_for(pilot)
         assert rows(pilot.app) == [
             "2026-07-22 08:10 tui:me ↺ derived The user likes swimming at the beach, says the recall answer."]
 
@@ -164,10 +165,10 @@ async def test_promoting_shows_similar_items_before_anything_is_written_then_ext
         similar.focus()
         similar.highlighted = 0
         await pilot.press("enter")
-        await settle(pilot, lambda: screen.target == ("places", "beach"), timeout=30)
+        await wait_for(pilot, lambda: screen.target == ("places", "beach"))
         assert "extends places:beach · keeps its owner user:xnne and source conv_beach" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen), timeout=30)
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
         await loaded(pilot, 2)
     item = backend.store.get("places", "beach")
     assert item is not None
@@ -186,10 +187,10 @@ async def test_a_new_item_belongs_to_the_entries_owner_when_they_share_one_else_
         screen = await promote_screen(pilot, "down", "space", "space")  # 14:30 and 09:00, both agent's
         screen.query_one("#rp-file", Input).value = "events"
         screen.query_one("#rp-name", Input).value = "july-21"
-        await settle(pilot, lambda: screen.target == ("events", "july-21"), timeout=30)
+        await wait_for(pilot, lambda: screen.target == ("events", "july-21"))
         assert "new item events:july-21 · owner agent (the entries' owner) · source conv_0721" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen), timeout=30)
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
         await loaded(pilot, 2)
         assert [r[:16] for r in rows(pilot.app)] == ["2026-07-22 08:10", "2026-07-08 19:00"]  # now cited
         assert any("promoted 2 entries to events:july-21" in n for n in notices(pilot.app))
@@ -220,18 +221,19 @@ async def test_an_item_changed_on_disk_after_the_preview_is_not_overwritten(tmp_
         screen = await promote_screen(pilot, "down")
         screen.query_one("#rp-file", Input).value = "places"
         screen.query_one("#rp-name", Input).value = "beach"
-        await settle(pilot, lambda: screen.target == ("places", "beach"), timeout=30)
+        await wait_for(pilot, lambda: screen.target == ("places", "beach"))
         other = MemoryStore(tmp_path)  # an agent writes meanwhile
         other.add("places", "beach", "Rebuilt after the storm.", owner="agent", ts=TS)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert isinstance(pilot.app.screen, ReconcilePromoteScreen)
         error = str(screen.query_one("#rp-error", Static).render())
         assert "places:beach changed on disk since the preview" in error
         assert "Rebuilt after the storm." in str(screen.query_one("#rp-preview", Static).render())
         assert backend.store.get("places", "beach").content == "Rebuilt after the storm."  # type: ignore[union-attr]
         await pilot.press("ctrl+s")  # the user looked again: now it goes through
-        await settle(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen), timeout=30)
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot)
     content = backend.store.get("places", "beach").content  # type: ignore[union-attr]
     assert content.startswith("Rebuilt after the storm.\n\nWent swimming")
 
@@ -244,11 +246,12 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
         screen = await promote_screen(pilot)
         screen.query_one("#rp-file", Input).value = "Bad File"
         screen.query_one("#rp-name", Input).value = "x"
+        await wait_for(pilot)  # the preview of what was typed: drawn later, it would clear the refusal
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "not promoted: invalid" in str(screen.query_one("#rp-error", Static).render())
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
     assert wiki_bytes(tmp_path) == before
 
@@ -294,10 +297,10 @@ async def test_read_only_refuses_promotion_and_marks_and_writes_nothing(tmp_path
         assert "read-only: promoting and marking are refused" in status(pilot.app)
         pane(pilot.app).rows_view.focus()
         await pilot.press("space", "p")
-        await pilot.pause()
+        await wait_for(pilot)
         assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
         await pilot.press("x", "u")
-        await pilot.pause()
+        await wait_for(pilot)
         said = notices(pilot.app)
         assert any("read-only: promotion refused, nothing written" in n for n in said)
         assert any("read-only: 'reviewed, not promoted' mark refused" in n for n in said)
@@ -334,6 +337,7 @@ async def test_enter_opens_the_entry_in_its_day(tmp_path: Path) -> None:
         await loaded(pilot)
         pane(pilot.app).rows_view.focus()
         await pilot.press("down", "enter")
+        await wait_for(pilot)
         assert pilot.app.days == [("2026-07-21", "14:30")]
 
 
@@ -347,16 +351,16 @@ async def test_in_the_app_R_opens_the_queue_and_a_promotion_refreshes_the_other_
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         await pilot.press("R")
-        await settle(pilot, lambda: pane(app).loads >= 1, timeout=30)
+        await wait_for(pilot, lambda: pane(app).loads >= 1)
         assert app.query_one("#panes").active == "tab-queue"
         assert len(rows(app)) == 3
         await promote_screen(pilot)  # 2026-07-21 09:15 "Planned the week."
         app.screen.query_one("#rp-file", Input).value = "work"
         app.screen.query_one("#rp-name", Input).value = "weekly-plan"
-        await pilot.pause(0.3)
+        await wait_for(pilot)  # the preview of the new target is drawn
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: app.catalogue is not None and app.catalogue.has("work", "weekly-plan"), timeout=30)
-        await settle(pilot, lambda: len(rows(app)) == 2, timeout=30)
+        await wait_for(pilot, lambda: app.catalogue is not None and app.catalogue.has("work", "weekly-plan"))
+        await wait_for(pilot, lambda: len(rows(app)) == 2)
 
 
 async def test_the_queue_works_at_80x24_in_the_app(backend: Backend) -> None:
@@ -364,7 +368,7 @@ async def test_the_queue_works_at_80x24_in_the_app(backend: Backend) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await ready(pilot)
         await pilot.press("R")
-        await settle(pilot, lambda: pane(app).loads >= 1, timeout=30)
+        await wait_for(pilot, lambda: pane(app).loads >= 1)
         assert "Planned the week." in screen_text(app)
         await promote_screen(pilot)
         text = screen_text(app)
@@ -402,7 +406,7 @@ def test_promote_screen_snapshot(tmp_path: Path, snap_compare: Any) -> None:
             box.cursor_blink = False
         screen.query_one("#rp-file", Input).value = "places"
         screen.query_one("#rp-name", Input).value = "beach"
-        await settle(pilot, lambda: screen.target == ("places", "beach"), timeout=30)
+        await wait_for(pilot, lambda: screen.target == ("places", "beach"))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)
 
@@ -442,19 +446,19 @@ async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows
     async with app.run_test(size=SIZE) as pilot:
         await ready(pilot)
         topic = app.query_one(TopicTree)
-        await settle(pilot, lambda: ("notes", "echoed") in topic.derived.items, timeout=30)
+        await wait_for(pilot, lambda: ("notes", "echoed") in topic.derived.items)
         topic.reveal("notes", "echoed")
         for node in topic.tree.root.children:
             if str(node.label).startswith("diary"):
                 node.expand()
-        await pilot.pause()
+        await wait_for(pilot)
         labels = tree_labels(app)
         assert "echoed  ↺ derived" in labels
         assert "[bold]loud[/bold]" in labels  # not derived: no badge
         assert "2026-07-20 (3) ↺ 1 derived" in labels and "2026-07-21 (1)" in labels
         backend.store.add("preferences", "tea", "Jasmine tea.\n<!-- wikimem-derived -->", ts=TS)
         app.post_message(StoreChanged(StoreChange(frozenset({"preferences"}))))
-        await settle(pilot, lambda: ("preferences", "tea") in topic.derived.items, timeout=30)
+        await wait_for(pilot, lambda: ("preferences", "tea") in topic.derived.items)
         topic.reveal("preferences", "tea")
-        await pilot.pause()
+        await wait_for(pilot)
         assert "tea  ↺ derived" in tree_labels(app)

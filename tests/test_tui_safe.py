@@ -183,12 +183,13 @@ async def test_dialogs_and_toasts_draw_nothing_hidden(hostile_dir: Path) -> None
         await open_item(pilot, "evil", NAME)
         await pilot.press("d")  # the confirm dialog names the item
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_for(pilot)
         assert shows(app, "Deleteevil:evil␛]0;pwned␇\\u202ename?")
         await pilot.press("escape")
         await pilot.press("r")  # the rename field is pre-filled with the hostile name, escaped
         assert await wait_for(pilot, lambda: shows(app, "evil⟦\\x1b⟧]0;pwned⟦\\x07⟧⟦\\u202e⟧name"))
         await pilot.press("escape")
-        await pilot.pause()
+        await wait_for(pilot)
         app.notify(f"saved evil:{NAME}")
         assert await wait_for(pilot, lambda: shows(app, "savedevil:evil␛]0;pwned␇"))
 

@@ -51,7 +51,7 @@ async def on_screen(pilot: Any, kind: type) -> Any:
     """Until a screen of ``kind`` is on top (and, when it loads in a worker, has loaded)."""
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, kind)
                           and getattr(pilot.app.screen, "loaded", True))
-    await pilot.pause()
+    await wait_for(pilot)
     return pilot.app.screen
 
 
@@ -79,7 +79,7 @@ async def test_retraction_list_draws_nothing_hidden(curated_hostile: Path) -> No
     app = make_app(make_backend(curated_hostile))
     async with started(app, (140, 40)) as pilot:
         app.post_message(OpenDiaryDay("2026-07-21", "09:00"))
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("X")
         await on_screen(pilot, RetractScreen)
         assert await wait_for(pilot, lambda: shows(app, "evil:cites", DRAWN_OSC), 15)

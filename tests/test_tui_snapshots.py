@@ -39,7 +39,7 @@ def test_editor_120x40(backend, snap_compare) -> None:
         await ready(pilot)
         await open_item(pilot, "preferences", "coffee")
         await pilot.press("e")
-        await pilot.pause()
+        await wait_for(pilot)
 
     assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
 
@@ -48,7 +48,7 @@ def test_diary_day_in_item_view_120x40(backend, snap_compare) -> None:
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await ready(pilot)
         pilot.app.post_message(OpenDiaryDay("2026-07-20", "18:00"))
-        await pilot.pause()
+        await wait_for(pilot)
 
     assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
 
@@ -57,7 +57,7 @@ def test_help_screen_120x40(backend, snap_compare) -> None:
     async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
         await ready(pilot)
         await pilot.press("f1")
-        await pilot.pause()
+        await wait_for(pilot)
 
     assert snap_compare(make_app(backend), terminal_size=(120, 40), run_before=run_before)
 

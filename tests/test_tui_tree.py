@@ -90,7 +90,7 @@ async def burst(pilot, keys: str) -> None:  # type: ignore[no-untyped-def]
     """Keys that arrive together, as from a fast typist or a terminal paste: all queued before any is handled."""
     for key in keys:
         pilot.app.post_message(events.Key("space" if key == " " else key, key))
-    await pilot.pause()
+    await wait_for(pilot)
 
 
 async def test_a_burst_of_keys_in_the_tree_all_goes_into_the_filter(backend, memory_dir) -> None:
@@ -99,7 +99,7 @@ async def test_a_burst_of_keys_in_the_tree_all_goes_into_the_filter(backend, mem
         app = pilot.app
         await open_item(pilot, "preferences", "coffee")  # e would edit it, a would append to the diary
         app.query_one(TopicTree).tree.focus()
-        await pilot.pause()
+        await wait_for(pilot)
         await burst(pilot, "sea")
         assert await wait_for(pilot, lambda: filter_value(app) == "sea")
         assert not app.editing and app.screen is app.screen_stack[0]  # no editor, no append dialog
@@ -111,7 +111,7 @@ async def test_f_then_a_burst_of_keys_all_goes_into_the_filter(backend) -> None:
         app = pilot.app
         await open_item(pilot, "preferences", "coffee")
         app.query_one(TopicTree).tree.focus()
-        await pilot.pause()
+        await wait_for(pilot)
         await burst(pilot, "fdate flat")  # d would delete, e edit, a append, t show the tree, space toggle a node
         assert await wait_for(pilot, lambda: filter_value(app) == "date flat")
         assert not app.editing and app.screen is app.screen_stack[0]
@@ -123,6 +123,7 @@ async def test_f_puts_the_focus_in_the_filter_and_the_footer_says_so(backend) ->
         keys = {(k.key, k.description) for k in app.query("FooterKey")}  # type: ignore[attr-defined]
         assert ("f", "Filter") in keys
         await pilot.press("f")
+        await wait_for(pilot)
         assert app.focused is app.query_one("#tree-filter")
 
 
@@ -136,7 +137,7 @@ async def test_command_keys_in_the_tree_still_run_their_command(backend) -> None
 async def test_letters_typed_in_the_filter_box_do_not_trigger_bindings(backend) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("f", "d", "q", "e")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.is_running and not isinstance(pilot.app.screen, ConfirmScreen)
         assert filter_value(pilot.app) == "dqe"
 
@@ -195,6 +196,7 @@ async def test_escape_clears_the_filter_and_returns_to_the_tree(tmp_path: Path) 
         await pilot.press("f", *"tea")
         assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "tea")
         await pilot.press("escape")
+        await wait_for(pilot)
         tree = pilot.app.query_one(TopicTree)
         assert tree.filter_text == "" and filter_value(pilot.app) == ""
         assert pilot.app.focused is tree.tree
@@ -222,6 +224,7 @@ async def test_arrows_in_the_filter_move_the_tree_cursor(tmp_path: Path) -> None
         tree = pilot.app.query_one(TopicTree).tree
         first = tree.cursor_node
         await pilot.press("down")
+        await wait_for(pilot)
         assert tree.cursor_node is not first
         assert pilot.app.focused is pilot.app.query_one("#tree-filter")
 
@@ -260,6 +263,7 @@ async def test_a_big_file_expands_in_the_tree_without_rendering_it_whole(tmp_pat
         big = tree.root.children[0]
         assert len(big.children) == CHUNK + 1 and str(big.children[-1].label) == f"more… ({CHUNK * 24} left)"
         await pilot.press("enter")  # collapse
+        await wait_for(pilot)
         tree.move_cursor(tree.root.children[1])
         await pilot.press("enter")  # the small file is still shown whole
         assert await wait_for(pilot, lambda: pilot.app.opened != [])

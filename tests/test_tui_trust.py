@@ -14,7 +14,8 @@ import textwrap
 import threading
 from pathlib import Path
 
-from conftest import make_app, make_backend, notices, open_item, record_toasts, screen_text, started, wait_for
+from conftest import (SAFETY_NET, make_app, make_backend, notices, open_item, record_toasts, screen_text, started,
+                      wait_for, wait_until)
 from wikimem import ConflictError, MemoryStore
 from wikimem_tui.backend import ReadOnlyError
 from wikimem_tui.screens.confirm import ConfirmScreen
@@ -36,7 +37,7 @@ def get(root: Path, file: str, name: str):  # type: ignore[no-untyped-def]
 async def edit_and_save(pilot, file: str, name: str, text: str) -> None:  # type: ignore[no-untyped-def]
     await open_item(pilot, file, name)
     await pilot.press("e")
-    await pilot.pause()
+    await wait_for(pilot)
     pilot.app.query_one(ItemEditor).area.load_text(text)
     await pilot.press("ctrl+s")
     assert await wait_for(pilot, lambda: not pilot.app.editing)
@@ -48,7 +49,7 @@ async def undo(pilot) -> str:  # type: ignore[no-untyped-def]
     pilot.app.query_one(ItemView).focus()
     await pilot.press("ctrl+z")
     assert await wait_for(pilot, lambda: bool(said), 30)
-    await pilot.pause()
+    await wait_for(pilot)
     return said[0]
 
 
@@ -84,7 +85,7 @@ async def test_undo_from_the_command_palette(backend, memory_dir) -> None:
         await edit_and_save(pilot, "preferences", "tea", "Green tea.")
         said = record_toasts(pilot.app)
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"undo")
         assert await wait_for(pilot, lambda: "Undo the app's last write" in screen_text(pilot.app))
         await pilot.press("enter")
@@ -98,16 +99,16 @@ async def test_ctrl_z_in_the_tree_filter_does_not_undo(backend, memory_dir) -> N
         await edit_and_save(pilot, "preferences", "tea", "Green tea.")
         await pilot.click("#tree-filter")
         await pilot.press("ctrl+z")
-        await pilot.pause()
+        await wait_for(pilot)
     assert get(memory_dir, "preferences", "tea").content == "Green tea."
 
 
 async def test_undo_of_a_new_item_removes_it(backend, memory_dir) -> None:
     async with started(make_app(backend)) as pilot:
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"hobbies", "enter", *"chess", "enter")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"Plays chess.", "ctrl+s")
         assert await wait_for(pilot, lambda: get(memory_dir, "hobbies", "chess") is not None)
         await undo(pilot)
@@ -151,9 +152,9 @@ async def test_undo_of_a_promotion_restores_the_item_it_extended(backend, memory
     alice = get(memory_dir, "people", "Alice")
     async with started(make_app(backend), (120, 40)) as pilot:
         pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*"people", "enter", *"Alice", "enter")
         assert await wait_for(pilot, lambda: "evidence" in get(memory_dir, "people", "Alice").content)
         await undo(pilot)
@@ -175,7 +176,7 @@ async def test_undo_after_a_diary_append_says_the_diary_is_append_only(backend, 
     async with started(make_app(backend)) as pilot:
         await edit_and_save(pilot, "preferences", "tea", "Green tea.")
         await pilot.press("a")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.screen.query_one("TextArea").load_text("Wrote the tests.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: any(n.startswith("appended diary") for n in notices(pilot.app)))
@@ -189,9 +190,9 @@ async def test_ctrl_z_in_the_editor_is_the_text_areas_own_undo(backend, memory_d
     async with started(make_app(backend)) as pilot:
         await edit_and_save(pilot, "preferences", "coffee", "Black.")
         await pilot.press("e")
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press("end", "!", "ctrl+z")
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.query_one(ItemEditor).text == "Black."
     assert get(memory_dir, "preferences", "coffee").content == "Black."  # the app's undo did not run
 
@@ -205,7 +206,7 @@ async def test_a_diary_append_is_recorded_as_an_own_write_once(backend, memory_d
     backend.own_writes.record = lambda paths: (calls.append(paths), record(paths))  # type: ignore[method-assign]
     async with started(make_app(backend)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await wait_for(pilot)
         pilot.app.screen.query_one("TextArea").load_text("Once.")
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: any(n.startswith("appended diary") for n in notices(pilot.app)))
@@ -242,6 +243,7 @@ async def test_a_delete_of_an_item_changed_since_it_was_shown_writes_nothing(bac
         await open_item(pilot, "preferences", "tea")
         await pilot.press("d")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         MemoryStore(memory_dir).add("preferences", "tea", "The agent just wrote this.", owner="agent")
         await pilot.press("y")
         assert await wait_for(pilot, lambda: any("changed on disk since it was shown" in n for n in notices(pilot.app)))
@@ -259,6 +261,7 @@ async def test_delete_lists_the_items_linking_to_it_and_leaves_their_links_dangl
         await open_item(pilot, "preferences", "coffee")
         await pilot.press("d")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)
         text = screen_text(pilot.app)
         assert "16 items link to it; their links will dangle (shown as missing)" in text
         assert "people:Alice" in text and "Delete, leave links dangling (y)" in text
@@ -277,7 +280,7 @@ async def test_delete_cancel_from_the_backlinks_dialog_writes_nothing(backend, m
         await pilot.press("d")
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for(pilot)
     assert (memory_dir / "wiki" / "preferences.md").read_bytes() == before
 
 
@@ -298,10 +301,10 @@ async def test_read_only_writes_no_byte_whatever_the_user_does(memory_dir) -> No
         for keys in (["e"], ["d"], ["r"], ["m"], ["n"], ["N"], ["a"], ["ctrl+z"], ["f4"], ["slash", *"coffee"],
                      ["escape", "h"], ["j"], ["c"], ["t"]):
             await pilot.press(*keys)
-            await pilot.pause()
+            await wait_for(pilot)
             while len(app.screen_stack) > 1:
                 await pilot.press("escape")
-                await pilot.pause()
+                await wait_for(pilot)
         assert any("Edit would write to the memory; nothing written" in n for n in said)
         assert any("Undo would write to the memory; nothing written" in n for n in said)
     assert listing(memory_dir) == before  # no lock file, no cache, no journal line, nothing
@@ -366,7 +369,7 @@ class Writer:
     def stop(self) -> int:
         """Stop it; how many writes it made (each one journaled)."""
         (self.root.parent / "stop-writer").touch()
-        assert self.process.wait(timeout=60) == 0
+        assert self.process.wait(timeout=SAFETY_NET) == 0
         return sum(1 for e in journal(self.root)[self.journal_before:]
                    if e.get("item") == self.name and e.get("owner") == "agent" and "by" not in e)
 
@@ -393,7 +396,7 @@ async def test_an_agent_rewriting_the_item_being_edited_is_never_overwritten(bac
             assert await wait_for(pilot, lambda: "agent tea" in get(memory_dir, "preferences", "tea").content)
             await open_item(pilot, "preferences", "tea")
             await pilot.press("e")
-            await pilot.pause()
+            await wait_for(pilot)
             editor = pilot.app.query_one(ItemEditor)
             editor.area.load_text("My careful edit.")
             # The agent writes between the read and the save (what the check must catch).
@@ -410,10 +413,13 @@ WINDOW_AGENT = textwrap.dedent('''
     import pathlib, sys, time
     from wikimem import MemoryStore
     root = pathlib.Path(sys.argv[1])
-    go, done = root.parent / "go", root.parent / "done"
+    go, trying, done = root.parent / "go", root.parent / "trying", root.parent / "done"
+    store = MemoryStore(root)
+    (root.parent / "agent-ready").touch()
     while not go.exists():
         time.sleep(0.005)
-    MemoryStore(root).add("preferences", "tea", "The agent wrote in the window.", owner="agent")
+    trying.touch()
+    store.add("preferences", "tea", "The agent wrote in the window.", owner="agent")
     done.touch()
 ''')
 
@@ -425,7 +431,7 @@ async def test_no_write_lands_between_the_apps_check_and_its_write(backend, memo
     then overwrites it; the checked write holds the lock from the read to the
     write, so the agent's write lands after the app's and nothing is lost.
     """
-    go, done = memory_dir.parent / "go", memory_dir.parent / "done"
+    go, trying, done = memory_dir.parent / "go", memory_dir.parent / "trying", memory_dir.parent / "done"
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     agent = subprocess.Popen([sys.executable, "-c", WINDOW_AGENT, str(memory_dir)], env=env)
     real_get = backend.store.get
@@ -434,23 +440,27 @@ async def test_no_write_lands_between_the_apps_check_and_its_write(backend, memo
         item = real_get(file, name)
         if not go.exists():
             go.touch()
-            for _ in range(300):  # up to 3 s for a write that must not be able to happen now
+            wait_until(trying.exists, "the agent to start its write")
+            # A write that must not be able to happen now: a lock that let it in would
+            # let it land within this window (it ends early if it does).
+            for _ in range(300):
                 if done.exists():
                     break
                 threading.Event().wait(0.01)
         return item
 
     try:
+        wait_until((memory_dir.parent / "agent-ready").exists, "the agent process to start")
         async with started(make_app(backend)) as pilot:
             await open_item(pilot, "preferences", "tea")
             await pilot.press("e")
-            await pilot.pause()
+            await wait_for(pilot)
             pilot.app.query_one(ItemEditor).area.load_text("The app's edit.")
             backend.store.get = get_then_open_the_window  # type: ignore[method-assign]
             await pilot.press("ctrl+s")
             assert await wait_for(pilot, lambda: not pilot.app.editing)
     finally:
-        assert agent.wait(timeout=60) == 0
+        assert agent.wait(timeout=SAFETY_NET) == 0
     tea = [e for e in journal(memory_dir) if e.get("item") == "tea"]
     assert [e.get("by") or e.get("owner") for e in tea[-2:]] == ["tui:test", "agent"]  # the app first, then the agent
     assert get(memory_dir, "preferences", "tea").content == "The agent wrote in the window."  # not overwritten

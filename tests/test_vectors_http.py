@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("numpy")
 
+from conftest import SAFETY_NET  # noqa: E402
 from wikimem.vectors import HttpEmbedder, LocalEmbedder, make_embedder  # noqa: E402
 
 
@@ -22,6 +22,8 @@ class EmbeddingServer:
     def __init__(self) -> None:
         self.mode = "ok"
         self.requests: list[tuple[str, dict, dict]] = []
+        self.release = threading.Event()
+        """Mode "slow" answers only once this is set: later than any client timeout, by construction."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -55,7 +57,7 @@ class EmbeddingServer:
         if self.mode == "500":
             return 500, {"error": "boom"}
         if self.mode == "slow":
-            time.sleep(1.0)
+            self.release.wait(SAFETY_NET)
         if self.mode == "shuffled":
             rows.reverse()
         if self.mode == "wrong_count":
@@ -76,6 +78,7 @@ def server():
     srv = EmbeddingServer()
     srv.thread.start()
     yield srv
+    srv.release.set()
     srv.httpd.shutdown()
     srv.httpd.server_close()
 

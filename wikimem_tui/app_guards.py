@@ -42,6 +42,7 @@ class AppGuards(App[None]):
     if TYPE_CHECKING:
         @property
         def editing(self) -> bool: ...
+        def mounted_item_area(self) -> ItemArea | None: ...
 
     def _refresh_keys(self) -> None:
         """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
@@ -50,10 +51,9 @@ class AppGuards(App[None]):
 
     def disabled_reason(self, action: str) -> str | None:
         """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
-        areas = self.query(ItemArea)
-        if not areas:  # not composed yet, or shutting down
+        area = self.mounted_item_area()
+        if area is None:  # not composed yet, or shutting down
             return None
-        area = areas.first()
         if action in WRITE_ACTIONS and self.backend.read_only:
             what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
             return f"read-only (--read-only): {what} would write to the memory; nothing written"
