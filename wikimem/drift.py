@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikimem.blocks import atomic_write, read_text, store_lock
-from wikimem.journal import utc_now_iso
+from wikimem.journal import latest_lines, utc_now_iso
 from wikimem.markers import has_conflict_markers
 from wikimem.tolerant import UnreadableError, parse_json, read_regular
 
@@ -197,8 +197,6 @@ def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: 
     "deleted", and a conflict is never accepted. Atomic, under the store
     lock; ``ValueError`` (nothing written) when the baseline is damaged.
     """
-    from wikimem.lint.journal_scan import scan_journal  # lint builds on this module, not the reverse
-
     base = Path(root)
     with store_lock(base):
         baseline = load_baseline(base)
@@ -208,7 +206,7 @@ def accept_current_state(root: str | os.PathLike[str], *, by: str = "lint", ts: 
         current: dict[str, str | None] = dict(hashes)
         # Gone files lint would still ask about: in the baseline, or last
         # journaled as anything but a removal.
-        logged = scan_journal(base).last
+        logged = latest_lines(base)
         known = set(baseline.files) | {path for path, (_, action) in logged.items() if action != "remove"}
         current.update({path: None for path in known if path not in current and path not in unknown})
         # Every entry is rewritten (the state as of now), but an unread file keeps what was accepted.

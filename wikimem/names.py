@@ -15,6 +15,7 @@ import re
 from wikimem.blocks import is_block_heading, parse_meta_line
 
 __all__ = [
+    "CANONICAL_TS_RE",
     "normalize_item_name",
     "parse_ts",
     "sanitize_item_name",
@@ -26,6 +27,8 @@ __all__ = [
     "validate_time",
 ]
 
+#: What the library writes: ISO-8601, UTC, whole seconds, ``+00:00`` (what :func:`parse_ts` returns).
+CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
 _WS_RE = re.compile(r"\s+")
 # [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).

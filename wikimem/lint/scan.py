@@ -32,9 +32,9 @@ from wikimem.diary import sort_by_time
 from wikimem.evidence import EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
-from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
+from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
-from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.names import CANONICAL_TS_RE, normalize_item_name, sanitize_item_name, validate_date, validate_file
 
 __all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file", "unreadable_file"]
 
