@@ -39,7 +39,7 @@ import logging
 import re
 from types import ModuleType
 
-from wikimem.optional import importable
+from wikimem._optional import importable
 
 __all__ = [
     "CJK_CLASS",
