@@ -7,7 +7,7 @@ process may have written it a moment ago), the one block addressed is
 spliced in between the untouched bytes of the others (``wikimem.splice``:
 a write that would lose what it did not address is refused with
 ``LossyWriteError``), and the result is committed with its journal lines
-as one step (``wikimem.transaction``), through an intent record when it
+as one step (``wikimem.store.transaction``), through an intent record when it
 spans several files (a move, a link rewrite), so it lands whole or not at
 all.
 
@@ -38,7 +38,7 @@ from wikimem.journal import Journal, utc_now_iso
 from wikimem.links import WikiLink
 from wikimem.lock import store_lock
 from wikimem.splice import BlockEdit, append_block, check, drop_block, replace_block
-from wikimem.transaction import current, revert, rewrite_links_to, transaction
+from wikimem.store.transaction import current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
 from wikimem.tolerant import UnreadableError, warn_unreadable
 from wikimem.names import (
@@ -311,7 +311,7 @@ class MemoryStore:
     def transaction(self) -> Any:
         """Group this thread's writes into one commit: all land, or (raising) none.
 
-        A context manager yielding a :class:`~wikimem.transaction.Transaction`
+        A context manager yielding a :class:`~wikimem.store.transaction.Transaction`
         whose ``edits`` (after the block) are every block's raw bytes before
         and after: hand them to :meth:`revert` to undo the group. Holds the
         store lock; reads inside see the staged writes.
