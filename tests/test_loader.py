@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from wikimem import MemoryIndex, MemoryStore, loader
-from wikimem.loader import block_names, item_at, read_file_blocks
+from wikimem import MemoryIndex, MemoryStore
+from wikimem.disk import loader
+from wikimem.disk.loader import block_names, item_at, read_file_blocks
 from wikimem.scan import scan_joined, scan_postings
 from wikimem.tokenize import tokenize
 

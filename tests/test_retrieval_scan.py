@@ -10,7 +10,7 @@ import pytest
 
 from wikimem.bm25 import InvertedIndex
 from wikimem.corpus import WikiCorpus
-from wikimem.loader import gc_paused
+from wikimem.disk.loader import gc_paused
 from wikimem.models import RecallItem
 from wikimem import scan as scan_mod
 from wikimem.scan import ScannedTexts, scan_postings, scan_texts

@@ -26,9 +26,10 @@ import pytest
 
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.cli import main
-from wikimem.drift import BASELINE_FILE, accept_current_state
+from wikimem.disk.baseline import BASELINE_FILE
+from wikimem.lint.drift import accept_current_state
 from wikimem.lint import lint
-from wikimem.tolerant import UnreadableError
+from wikimem.disk.tolerant import UnreadableError
 
 
 @pytest.fixture

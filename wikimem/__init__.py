@@ -12,9 +12,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from wikimem.blocks import parse_blocks
+from wikimem.disk.blocks import parse_blocks
 from wikimem.diary import Diary
-from wikimem.evidence import (
+from wikimem.disk.marks import (
     DERIVED_MARKER,
     DERIVED_TAG,
     EVIDENCE_PREFIX,
@@ -30,11 +30,11 @@ from wikimem.errors import ConflictError, LossyWriteError
 from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
-from wikimem.names import sanitize_item_name, validate_file
+from wikimem.disk.names import sanitize_item_name, validate_file
 from wikimem.store import MemoryStore, path_stat
 from wikimem.timeparse import parse_date_span, parse_time_range
 from wikimem.tokenize import est_tokens, tokenize
-from wikimem.tolerant import UnreadableError, loads_tolerant, open_regular, read_regular
+from wikimem.disk.tolerant import UnreadableError, loads_tolerant, open_regular, read_regular
 
 # Imported eagerly on purpose: ``wikimem.memorize`` is also a submodule name,
 # and once the submodule is imported Python binds the module to that
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
         retraction,
         review_reasons,
     )
-    from wikimem.drift import BASELINE_FILE, accept_current_state
+    from wikimem.disk.baseline import BASELINE_FILE
     from wikimem.explain import (
         TABLE_HEADER,
         explain_lines,
@@ -69,10 +69,11 @@ if TYPE_CHECKING:
         why_not_lines,
     )
     from wikimem.lint import Finding, Linter, LintReport, Location
-    from wikimem.loader import FileBlocks, block_names, read_file_blocks
-    from wikimem.splice import BlockEdit
+    from wikimem.lint.drift import accept_current_state
+    from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
+    from wikimem.disk.splice import BlockEdit
     from wikimem.retrieval import MemoryIndex, as_recall_item
-    from wikimem.reviewed import REVIEWED_FILE, dismiss, undismiss
+    from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
     from wikimem.why import WhyNot
 
 __version__ = "0.4.0"
@@ -93,14 +94,14 @@ _LAZY = {
     "mark_for_review": "wikimem.curation",
     "review_reasons": "wikimem.curation",
     "clear_review_marks": "wikimem.curation",
-    "dismiss": "wikimem.reviewed",
-    "undismiss": "wikimem.reviewed",
-    "accept_current_state": "wikimem.drift",
+    "dismiss": "wikimem.disk.reviewed",
+    "undismiss": "wikimem.disk.reviewed",
+    "accept_current_state": "wikimem.lint.drift",
     # The memory directory's derived curation files (a watcher tells them apart).
-    "BASELINE_FILE": "wikimem.drift",
-    "REVIEWED_FILE": "wikimem.reviewed",
+    "BASELINE_FILE": "wikimem.disk.baseline",
+    "REVIEWED_FILE": "wikimem.disk.reviewed",
     # what a write changed, byte for byte (undo hands it to MemoryStore.revert)
-    "BlockEdit": "wikimem.splice",
+    "BlockEdit": "wikimem.disk.splice",
     # The explain wording (``wikimem explain``'s lines, which a front end shows
     # as they are) and why an item was not recalled.
     "TABLE_HEADER": "wikimem.explain",
@@ -112,9 +113,9 @@ _LAZY = {
     "why_not_lines": "wikimem.explain",
     "WhyNot": "wikimem.why",
     # The bulk reader: a whole RecallFile's blocks without an object per item.
-    "FileBlocks": "wikimem.loader",
-    "block_names": "wikimem.loader",
-    "read_file_blocks": "wikimem.loader",
+    "FileBlocks": "wikimem.disk.loader",
+    "block_names": "wikimem.disk.loader",
+    "read_file_blocks": "wikimem.disk.loader",
 }
 
 __all__ = [

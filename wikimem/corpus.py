@@ -29,7 +29,7 @@ from typing import Any
 
 from wikimem.analyzer import Analyzer
 from wikimem.bm25 import InvertedIndex
-from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
+from wikimem.disk.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem, item_text
 from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
@@ -47,7 +47,7 @@ class ItemTable:
     """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
 
     A 1M-item store must not hold a million item objects: a file read in
-    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its bytes and block
+    bulk (:func:`wikimem.disk.loader.read_file_blocks`) keeps its bytes and block
     offsets, and an item is parsed from them when a query shows it. Items
     written later (and files the parser had to read) are held as objects.
     """
@@ -177,7 +177,7 @@ class WikiCorpus:
     def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
         """Cold load of every RecallFile of ``store``, calling ``progress(done, total)`` per file.
 
-        With a bulk scanner, files are read in bulk (:func:`wikimem.loader.
+        With a bulk scanner, files are read in bulk (:func:`wikimem.disk.loader.
         read_file_blocks`) and scanned a group at a time (one index segment
         per ~``SEGMENT_DOCS`` items: fewer, larger C-level passes for the
         load and for each term's first search); a file that needs the

@@ -2,17 +2,17 @@
 
 One JSON object per mutation, one line each, non-ASCII kept raw so the file
 reads well in a pager. An append is whole or absent
-(``wikimem.durable.append_whole``): written on an ``O_APPEND`` descriptor
+(``wikimem.disk.atomic.append_whole``): written on an ``O_APPEND`` descriptor
 until every byte is out, and cut back to where it started when the disk is
 full, so a reader never keeps half a line the writer gave up on. The store
-appends a write's lines together with its files (``wikimem.intent``). Reading is tolerant: a line
+appends a write's lines together with its files (``wikimem.disk.intent``). Reading is tolerant: a line
 that is not a JSON object (a torn tail, a hand edit) is skipped here and
 reported by ``wikimem lint`` (``journal-bad-line``).
 
 The journal is read and appended only as a regular file inside the memory
 directory: a ``journal.jsonl`` that is a symlink pointing outside it, a FIFO
 or any other non-regular file is refused (reads see no entries, appends
-raise ``wikimem.tolerant.UnreadableError``), so memory activity never leaks
+raise ``wikimem.disk.tolerant.UnreadableError``), so memory activity never leaks
 to, or blocks on, something else. A symlink to a file inside the memory
 directory is followed.
 
@@ -36,9 +36,9 @@ from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
-from wikimem.durable import append_whole
-from wikimem.names import CANONICAL_TS_RE
-from wikimem.tolerant import UnreadableError, loads_tolerant, open_regular, parse_json, read_regular, warn_unreadable
+from wikimem.disk.atomic import append_whole
+from wikimem.disk.names import CANONICAL_TS_RE
+from wikimem.disk.tolerant import UnreadableError, loads_tolerant, open_regular, parse_json, read_regular, warn_unreadable
 
 __all__ = ["JOURNAL_FILE", "BadLine", "Journal", "JournalFollower", "JournalRead", "LatestLines", "latest_lines",
            "utc_now_iso"]
@@ -118,7 +118,7 @@ class Journal:
         return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail))
 
     def check(self) -> None:
-        """Raise :class:`~wikimem.tolerant.UnreadableError` when an append would be refused.
+        """Raise :class:`~wikimem.disk.tolerant.UnreadableError` when an append would be refused.
 
         Writers call it before they change a file, so a journal that is a
         symlink out of the memory or a FIFO refuses the write before it
@@ -186,7 +186,7 @@ class JournalRead:
     ``reset`` says the follower started over from line 1 after having read
     something (the file was replaced, truncated, rewritten or removed).
     ``missing``: there is no journal; ``unreadable``: it exists but was
-    not read (a :class:`~wikimem.tolerant.UnreadableError` for a symlink out
+    not read (a :class:`~wikimem.disk.tolerant.UnreadableError` for a symlink out
     of the memory or a FIFO, else the ``OSError``).
     """
 
@@ -300,7 +300,7 @@ class LatestLines:
     ``last`` maps ``wiki/f.md`` or ``diary/D.md`` to ``(ts, action)``, the ts
     in the canonical UTC form so that comparing strings compares instants;
     ``changed`` collects the paths whose latest line changed (the caller
-    clears it). Drift is judged against these (:mod:`wikimem.drift`).
+    clears it). Drift is judged against these (:mod:`wikimem.lint.drift`).
     """
 
     last: dict[str, tuple[str, str]] = field(default_factory=dict)

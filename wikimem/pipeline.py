@@ -45,7 +45,7 @@ from wikimem.analyzer import QueryTerms
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
-from wikimem.names import normalize_item_name
+from wikimem.disk.names import normalize_item_name
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens

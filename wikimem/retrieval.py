@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 from wikimem.analyzer import Analyzer, QueryTerms
 from wikimem.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.loader import gc_paused
+from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
 from wikimem.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache

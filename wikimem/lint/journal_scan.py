@@ -16,7 +16,7 @@ from pathlib import Path
 
 from wikimem.journal import JOURNAL_FILE, BadLine, JournalFollower, LatestLines
 from wikimem.lint.findings import Finding, make_finding
-from wikimem.tolerant import UnreadableError, loads_tolerant
+from wikimem.disk.tolerant import UnreadableError, loads_tolerant
 
 __all__ = ["JournalFacts", "scan_journal"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wikimem.names import CANONICAL_TS_RE, parse_ts, validate_meta_value
+from wikimem.disk.names import CANONICAL_TS_RE, parse_ts, validate_meta_value
 
 __all__ = ["MetaDiagnosis", "check_ts", "diagnose_comment", "is_wikimem_comment"]
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from wikimem._optional import importable
-from wikimem.tolerant import parse_json
+from wikimem.disk.tolerant import parse_json
 from wikimem.vectors.deadline import Deadline
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""Drift: memory files changed behind the library's back, and the accepted baseline.
+"""Drift: memory files changed behind the library's back.
 
 Every write through the library appends a journal line right after it
 replaces the file, so a file whose modification time is later than its last
@@ -9,67 +9,36 @@ the journal says who did it or why.
 
 Timestamps alone cannot tell a real edit from a ``touch`` or a ``git
 checkout``, so a person can accept the current state of a file: its sha256
-goes into ``lint-baseline.json`` under the memory directory, and the file
-is not reported again until its content differs from what was accepted::
+goes into ``lint-baseline.json`` (:mod:`wikimem.disk.baseline`), and the
+file is not reported again until its content differs from what was accepted.
 
-    {"version": 1, "files": {
-      "wiki/people.md": {"sha256": "9f8a…", "accepted": "2026-07-22T08:00:00+00:00", "by": "lint"},
-      "diary/2026-07-01.md": {"sha256": null, "accepted": "…", "by": "lint"}
-    }}
-
-``sha256: null`` accepts that the file is gone. The rule is content
-first: a file whose sha256 is its accepted one is never drift, whatever its
-mtime and the journal say, so a baseline survives every copy that keeps the
-bytes (``cp -r``, a fresh clone, ``git checkout``, unpacking an archive),
-all of which give every file a new mtime. Commit the baseline with the
-memory. :func:`accept_current_state` accepts a whole directory as it is now
-(what a tool that just wrote a memory behind the library's back, such as
-the app's demo copier, calls); ``wikimem lint --fix`` accepts only what is
-drift. Deleting the baseline is safe: drift is then judged from the journal
-alone again. A damaged baseline is ignored when reading and never
-overwritten.
+The rule is content first: a file whose sha256 is its accepted one is
+never drift, whatever its mtime and the journal say, so a baseline survives
+every copy that keeps the bytes. :func:`accept_current_state` accepts a
+whole directory as it is now (what a tool that just wrote a memory behind
+the library's back, such as the app's demo copier, calls); ``wikimem lint
+--fix`` accepts only what is drift.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikimem.blocks import atomic_write, read_text, store_lock
+from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline, render_baseline
+from wikimem.disk.blocks import atomic_write, store_lock
+from wikimem.disk.markers import has_conflict_markers
+from wikimem.disk.tolerant import read_regular
 from wikimem.journal import latest_lines, utc_now_iso
-from wikimem.markers import has_conflict_markers
-from wikimem.tolerant import UnreadableError, parse_json, read_regular
 
-__all__ = [
-    "BASELINE_FILE",
-    "SLACK_SECONDS",
-    "Baseline",
-    "DriftState",
-    "accept",
-    "accept_current_state",
-    "judge",
-    "load_baseline",
-    "render_baseline",
-]
+__all__ = ["SLACK_SECONDS", "DriftState", "accept_current_state", "judge"]
 
-BASELINE_FILE = "lint-baseline.json"
 #: A library write stamps its journal line (whole seconds) just after the
 #: rename, so a file may look up to a second newer than its line; two
 #: seconds of slack keep that from reading as drift.
 SLACK_SECONDS = 2.0
-
-
-@dataclass(frozen=True)
-class Baseline:
-    """Accepted states: ``path -> sha256`` (``None`` = accepted as deleted)."""
-
-    files: dict[str, str | None]
-    raw: dict[str, dict[str, object]]
-    damaged: str | None = None
 
 
 @dataclass(frozen=True)
@@ -81,26 +50,6 @@ class DriftState:
     mtime: float | None
     logged: float | None
     last_action: str | None = None
-
-
-def load_baseline(root: str | os.PathLike[str]) -> Baseline:
-    """The baseline under ``root`` (empty when absent; ``damaged`` says why when unreadable)."""
-    try:
-        text = read_text(Path(root) / BASELINE_FILE)
-    except UnreadableError as exc:
-        return Baseline({}, {}, damaged=f"{BASELINE_FILE} {exc.strerror}")
-    if text is None or not text.strip():
-        return Baseline({}, {})
-    try:
-        data = parse_json(text)
-        files = data["files"]
-        if not isinstance(files, dict):
-            raise ValueError("'files' is not an object")
-        raw = {str(k): dict(v) for k, v in files.items() if isinstance(v, dict)}
-        hashes = {k: v.get("sha256") if isinstance(v.get("sha256"), str) else None for k, v in raw.items()}
-    except (ValueError, KeyError, TypeError) as exc:
-        return Baseline({}, {}, damaged=f"{BASELINE_FILE} is not a valid baseline ({exc})")
-    return Baseline(hashes, raw)
 
 
 def judge(state: DriftState, baseline: Baseline) -> str | None:
@@ -118,49 +67,11 @@ def judge(state: DriftState, baseline: Baseline) -> str | None:
     return None
 
 
-def render_baseline(baseline: Baseline, updates: Mapping[str, str | None], *, by: str, ts: str) -> str:
-    """The baseline file text with ``updates`` (path -> sha256 or None) accepted."""
-    files = {path: dict(entry) for path, entry in baseline.raw.items()}
-    for path, sha in updates.items():
-        files[path] = {"sha256": sha, "accepted": ts, "by": by}
-    # One line per file: diffs and merges of the baseline stay one line per change.
-    rows = [f" {json.dumps(path, ensure_ascii=False)}: {json.dumps(entry, ensure_ascii=False)}"
-            for path, entry in sorted(files.items())]
-    return '{"version": 1, "files": {\n' + ",\n".join(rows) + "\n}}\n"
-
-
-def accept(
-    root: str | os.PathLike[str],
-    updates: Mapping[str, str | None],
-    *,
-    by: str = "lint",
-    ts: str | None = None,
-    expected: str | None = None,
-) -> str:
-    """Accept the given states into the baseline, atomically under the store lock.
-
-    ``expected`` is the baseline text the caller planned from (``""`` for
-    none): a mismatch means another process changed it meanwhile, and
-    ``ValueError`` is raised with nothing written. Returns the text written.
-    """
-    path = Path(root) / BASELINE_FILE
-    with store_lock(Path(root)):
-        current = read_text(path) or ""
-        if expected is not None and current != expected:
-            raise ValueError(f"{BASELINE_FILE} changed while planning; nothing written")
-        baseline = load_baseline(root)
-        if baseline.damaged:
-            raise ValueError(f"{baseline.damaged}; repair or delete it, nothing written")
-        text = render_baseline(baseline, updates, by=by, ts=ts or utc_now_iso())
-        atomic_write(path, text)
-    return text
-
-
 def _memory_files(root: Path) -> tuple[dict[str, str], set[str]]:
     """``path -> sha256`` of every readable ``*.md`` directly in ``wiki/`` and ``diary/``, and the others.
 
-    The others exist but were not read (see :mod:`wikimem.tolerant`) or hold
-    git conflict markers (:mod:`wikimem.markers`): their state is unknown, so
+    The others exist but were not read (see :mod:`wikimem.disk.tolerant`) or hold
+    git conflict markers (:mod:`wikimem.disk.markers`): their state is unknown, so
     it is neither accepted nor taken for deleted.
     """
     out: dict[str, str] = {}

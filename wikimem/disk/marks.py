@@ -22,7 +22,7 @@ independent.
 A diary target names one entry, never a whole minute: without ``#n`` it is
 the minute's first entry, so lines written before the ordinal existed keep
 their meaning for every minute that held one entry (see
-:mod:`wikimem.diary_id` for why not "all of the minute"). Lint's
+:mod:`wikimem.disk.entry_id` for why not "all of the minute"). Lint's
 ``evidence-missing`` and the reconcile queue read it the same way, through
 :attr:`Evidence.cited`.
 
@@ -39,9 +39,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wikimem.diary_id import EntryId, split_ordinal
-from wikimem.links import WikiLink, parse_wiki_links
-from wikimem.names import normalize_item_name, validate_date, validate_time
+from wikimem.disk.entry_id import EntryId, split_ordinal
+from wikimem.disk.links import WikiLink, parse_wiki_links
+from wikimem.disk.names import normalize_item_name, validate_date, validate_time
 
 __all__ = [
     "DERIVED_MARKER",

@@ -27,13 +27,13 @@ from itertools import repeat
 from operator import add, methodcaller
 from pathlib import Path
 
-from wikimem.blocks import parse_blocks
+from wikimem.disk.blocks import parse_blocks
 from wikimem.models import RecallItem
-from wikimem.tolerant import read_regular
+from wikimem.disk.tolerant import read_regular
 
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
-# The block format's heading: a line starting "## " (see wikimem.blocks).
+# The block format's heading: a line starting "## " (see wikimem.disk.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
 # engine finds fast, where a multiline "^" is checked at every position.
 _HEADING_BYTES = b"\n## "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from wikimem.blocks import is_block_heading, parse_meta_line
+from wikimem.disk.blocks import is_block_heading, parse_meta_line
 
 __all__ = [
     "CANONICAL_TS_RE",
@@ -40,7 +40,7 @@ _FORBIDDEN_IN_NAME = ("[[", "]]", ":", "|", "#")
 # heading holding them would be an address nobody can type or see.
 _CONTROL_IN_NAME_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # A git conflict marker line: a file holding one is mid-merge, and every
-# write to it is refused (wikimem.splice), so content must not plant one.
+# write to it is refused (wikimem.disk.splice), so content must not plant one.
 _CONFLICT_MARKER_RE = re.compile(r"(?:<{7}|>{7})(?: .*)?")
 
 
