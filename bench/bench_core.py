@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synth  # noqa: E402
 from goals import goal  # noqa: E402
 
-from wikimem.bm25 import B, K1, idf  # noqa: E402
+from wikimem.index.bm25 import B, K1, idf  # noqa: E402
 from wikimem.disk.loader import gc_paused  # noqa: E402
 from wikimem.retrieval import MemoryIndex  # noqa: E402
 from wikimem.store import MemoryStore  # noqa: E402

@@ -295,7 +295,7 @@ def test_a_link_into_an_unreadable_file_says_so(store: MemoryStore, deny) -> Non
 
 
 def test_a_fifo_postings_cache_is_no_cache(tmp_path: Path) -> None:
-    from wikimem.postings_cache import PostingsCache
+    from wikimem.index.postings_cache import PostingsCache
 
     os.mkfifo(tmp_path / "postings.bin")
     assert finishes(lambda: PostingsCache.open(tmp_path / "postings.bin", "f"), tmp_path / "postings.bin") is None

@@ -126,7 +126,7 @@ def test_a_hostile_npy_header_is_a_torn_cache(store: MemoryStore, header: bytes)
 
 
 def test_postings_cache_with_a_deep_header_is_absent(tmp_path: Path) -> None:
-    from wikimem.postings_cache import PostingsCache
+    from wikimem.index.postings_cache import PostingsCache
 
     path = tmp_path / "postings.bin"
     path.write_bytes(DEEP.encode() + b"\n")

@@ -14,7 +14,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import MemoryStore, RetrievalResult
-from wikimem.analyzer import Analyzer
+from wikimem.index.analyzer import Analyzer
 from wikimem_tui.backend import Backend
 from wikimem_tui.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.widgets.query_panel import QueryPanel

@@ -25,7 +25,7 @@ unranked neighbour.
 
 from __future__ import annotations
 
-from wikimem.analyzer import FALLBACK_NOTE
+from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
 from wikimem.why import WhyNot
 
