@@ -42,7 +42,7 @@ library lacks are left out.
 ``--calibrate`` prints, per set and encoder, the cosine that 99% of
 unrelated (query, item) pairs stay below, and how many targets without a
 BM25 match each candidate floor would lose: the data behind
-``wikimem.retrieval_vectors.COS_FLOORS``.
+``wikimem.ranking.floor.COS_FLOORS``.
 
 The stores, their vector caches and the query embeddings live under
 ``bench/.cache/quality/`` (gitignored; delete it at any time): the first

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wikimem.fusion import DEFAULT_FUSION, FUSIONS, RRF_K, fuse
+from wikimem.ranking.fusion import DEFAULT_FUSION, FUSIONS, RRF_K, fuse
 
 BM25 = {1: 10.0, 2: 5.0, 3: 0.0}
 COS = {2: 0.9, 4: 0.5, 1: 0.1}
@@ -123,7 +123,7 @@ def test_fusion_does_not_mutate_its_inputs():
     assert (bm25, cos) == (BM25, COS)
 
 
-@pytest.mark.parametrize("module", ["wikimem.fusion", "wikimem.memorize"])
+@pytest.mark.parametrize("module", ["wikimem.ranking.fusion", "wikimem.memorize"])
 def test_importing_loads_no_numpy_or_network_code(module):
     code = (
         f"import sys, {module}; "

@@ -15,7 +15,7 @@ vanished; an app's file watcher calls it) or :meth:`rebuild`. If the store's
 ``revision`` moved without a listener call, ``refresh()`` runs by itself.
 
 The ranking itself -- time gate, candidates, relevance floor, limit, links,
-budget -- is one pipeline in :mod:`wikimem.pipeline`, which documents each
+budget -- is one pipeline in :mod:`wikimem.ranking.pipeline`, which documents each
 stage and the decisions the contract leaves open (a window entry matching no
 query word is not a hit; the time words that chose a window do not also
 vote; a hit that an earlier hit links to is placed as that link but keeps
@@ -36,16 +36,17 @@ from typing import Any, TypeVar
 
 from wikimem.index.analyzer import Analyzer, QueryTerms
 from wikimem.index.corpus import WikiCorpus
-from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
+from wikimem.ranking.fusion import DEFAULT_FUSION, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
-from wikimem.pipeline import Knobs, Trace, run
+from wikimem.ranking.pipeline import Knobs, Trace, run
 from wikimem.index.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
-from wikimem.retrieval_vectors import AUTO, CACHE_MODES, SYNC_MODES, Semantic, VectorStatus, resolve_floor
+from wikimem.ranking.floor import AUTO, resolve_floor
+from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic, VectorStatus
 from wikimem.index.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
-from wikimem.why import WhyNot, diagnose
+from wikimem.ranking.why_not import WhyNot, diagnose
 
 __all__ = ["MemoryIndex", "as_recall_item"]
 
@@ -58,7 +59,7 @@ class MemoryIndex:
     """In-memory BM25 over a :class:`~wikimem.store.MemoryStore`, kept fresh.
 
     ``fusion`` names the fusion method used when an embedder works (see
-    :mod:`wikimem.fusion`; ``"minmax"`` is the SPEC's reference formula).
+    :mod:`wikimem.ranking.fusion`; ``"minmax"`` is the SPEC's reference formula).
     ``cos_floor`` is the relevance floor for candidates without a BM25
     match: a cosine, ``None`` for none, or ``"auto"`` (the default) for the
     embedder's own ``cos_floor`` or the floor calibrated for its model.
@@ -69,7 +70,7 @@ class MemoryIndex:
     first query that needs them) or ``"manual"`` (only
     :meth:`sync_vectors`; queries rank BM25 only until the vectors are
     ready); ``vector_cache="read"`` never writes a vector cache (new vectors
-    stay in memory). See :mod:`wikimem.retrieval_vectors`.
+    stay in memory). See :mod:`wikimem.ranking.semantic`.
     ``postings_cache`` is ``"readwrite"`` (the default: a build reads
     ``postings.cache`` in the store's directory when it matches the files,
     and :meth:`warm` writes it), ``"read"`` (never written: a read-only
@@ -122,7 +123,7 @@ class MemoryIndex:
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
-        #: The relevance floor (see :mod:`wikimem.retrieval_vectors`) and
+        #: The relevance floor (see :mod:`wikimem.ranking.semantic`) and
         #: where it came from ("explicit", "off", "embedder", "calibrated", or
         #: None when no floor is known for the model).
         self.cos_floor, self.cos_floor_source = resolve_floor(cos_floor, embedder)
@@ -343,7 +344,7 @@ class MemoryIndex:
         time_range: TimeRange | None = None,
         tz: Any = None,
     ) -> RetrievalResult:
-        """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.pipeline`)."""
+        """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`)."""
         knobs = self._knobs(
             query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
             explain=explain, time_range=time_range, tz=tz,
@@ -367,7 +368,7 @@ class MemoryIndex:
         Runs the very pipeline ``retrieve`` runs and reports the stage that
         removed the item -- or its position when it is recalled -- with its
         BM25 score and rank, its cosine when embeddings are on, and the
-        scored query tokens it has and lacks (see :class:`wikimem.why.WhyNot`).
+        scored query tokens it has and lacks (see :class:`wikimem.ranking.why_not.WhyNot`).
         A diary entry is named by its day and ``HH:MM``. The retrieval it
         judged is in ``.result``.
         """

@@ -27,7 +27,7 @@ query (a window is small), once the wiki's vectors are ready.
 persist=False)``): nothing is written under the memory directory, as a
 read-only app promises.
 
-The relevance floor applied to fused candidates is :mod:`wikimem.relevance_floor`.
+The relevance floor applied to fused candidates is :mod:`wikimem.ranking.floor`.
 """
 
 from __future__ import annotations
@@ -40,11 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.fusion import fuse
+from wikimem.ranking.fusion import fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
-from wikimem.relevance_floor import AUTO, COS_FLOORS, resolve_floor  # re-exported: their old home
 
-__all__ = ["AUTO", "CACHE_MODES", "COS_FLOORS", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus", "resolve_floor"]
+__all__ = ["CACHE_MODES", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus"]
 
 log = logging.getLogger("wikimem.retrieval")
 
