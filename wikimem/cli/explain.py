@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from wikimem.cli_io import Output
+from wikimem.cli.io import Output
 from wikimem.ranking.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
 from wikimem.store import MemoryStore
 from wikimem.timeparse import parse_date_span

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from wikimem.cli_io import Output
+from wikimem.cli.io import Output
 
 if TYPE_CHECKING:  # the parser is built for every command; lint loads when it runs
     from wikimem.lint import LintReport
