@@ -167,14 +167,18 @@ def _answers(app: Any) -> set[asyncio.Future[Any]]:  # noqa: ANN401
 def busy(app: Any) -> list[str]:  # noqa: ANN401
     """What the app still has to do, in words; empty when it is quiet.
 
-    Quiet: no message queued on the app or any node of its screens, no
-    callback waiting for a refresh, no debounce timer pending, and no worker
-    running but the background ones (``BACKGROUND``) and flows waiting for
-    the user's answer (an async worker blocked on a dialog's result).
+    Quiet: no key held or settling at the App's key gate, no message queued
+    on the app or any node of its screens, no callback waiting for a
+    refresh, no debounce timer pending, and no worker running but the
+    background ones (``BACKGROUND``) and flows waiting for the user's answer
+    (an async worker blocked on a dialog's result).
     """
     from textual.worker import WorkerState
 
     said: list[str] = []
+    gate = getattr(app, "key_gate", None)  # WikimemApp's: keys held until the one before them settled
+    if gate is not None and (gate.holding or gate._busy):
+        said.append(f"the key gate is settling a key ({gate.holding} held)")
     answers = _answers(app)
     for worker in list(app.workers):
         if worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) or worker.group in BACKGROUND:
