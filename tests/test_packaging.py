@@ -79,14 +79,16 @@ def _build_sdist(tmp_path: Path) -> Path:
     return out / proc.stdout.strip().splitlines()[-1]
 
 
-def test_the_sdist_carries_the_snapshots_and_the_license(tmp_path: Path) -> None:
+def test_the_sdist_carries_the_snapshots_the_docs_and_the_license(tmp_path: Path) -> None:
     sdist = _build_sdist(tmp_path)
     with tarfile.open(sdist) as tar:
         names = {name.partition("/")[2] for name in tar.getnames()}
         pkg_info = tar.extractfile(f"{sdist.name.removesuffix('.tar.gz')}/PKG-INFO").read().decode()
     snapshots = {p.relative_to(REPO).as_posix() for p in (REPO / "tests" / "__snapshots__").rglob("*.svg")}
+    docs = {p.relative_to(REPO).as_posix() for p in (REPO / "docs").rglob("*.md")}
     assert snapshots and snapshots <= names
-    assert {"LICENSE", "README.md", "tests/conftest.py"} <= names
+    assert docs and docs <= names
+    assert {"LICENSE", "README.md", "tests/conftest.py", "tests/test_docs.py"} <= names
     assert not [n for n in names if n.endswith(".pyc") or "/__pycache__/" in n]
     assert "License-Expression: Apache-2.0" in pkg_info.splitlines()
     assert "License-File: LICENSE" in pkg_info.splitlines()
