@@ -11,7 +11,9 @@ for fenced blocks:
 * each ```text block that starts with ``$ wikimem …`` is a transcript: the
   command runs from the repository root and its stdout must be exactly the
   rest of the block; a last line ``[exit N]`` says the exit code it must
-  have (0 when absent).
+  have (0 when absent);
+* each ```toml block holding a ``[keymap]`` must pass the app's own
+  ``wikimem-tui --check-config``.
 
 No other fence language may hold code (a block in ```py or ```console would
 silently escape these tests), and every relative link of the docs must reach
@@ -123,6 +125,17 @@ def test_cli_transcript_matches_the_real_output(where: str, command: str, expect
     )
     assert proc.stdout == expected
     assert proc.returncode == code, proc.stderr
+
+
+@pytest.mark.parametrize("block", [b for b in _of("toml") if "[keymap]" in b.body], ids=lambda b: b.where)
+def test_keymap_example_passes_the_apps_own_check(block: Block, tmp_path: Path) -> None:
+    keymap = tmp_path / "keymap.toml"
+    keymap.write_text(block.body, "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "wikimem_tui", "--check-config", "--config", str(keymap)],
+        cwd=tmp_path, capture_output=True, text=True, encoding="utf-8", timeout=SAFETY_NET,
+    )
+    assert proc.returncode == 0, proc.stdout
 
 
 # ------------------------------------------------------------------ links
