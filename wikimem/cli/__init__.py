@@ -1,11 +1,15 @@
-"""The ``wikimem`` command: read-only inspection of a memory directory.
+"""The ``wikimem`` command: inspection of a memory directory, and the agents' write verbs.
 
 The CLI is a compatibility contract: its messages, exit codes and output
 layouts are what scripts written against the original wikimem parse, so the
 layouts live in plain format strings in this package's verb modules
 (``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
 the journal (``explain --embed`` may fill the derived vector cache, exactly
-as the library does), except ``lint --fix``, which says so in its name.
+as the library does), except ``lint --fix``, which says so in its name, and
+the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
+``diary append``: checked, journaled writes, exit 3 on a conflict),
+``init`` and ``mcp`` (the MCP server). ``--json`` on every verb prints one
+JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
 always *returns* the code (argparse's own usage errors included), so tests can
@@ -138,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (exposed for ``--help`` tests and docs)."""
     parser = _Parser(
         prog="wikimem",
-        description="Inspect a wikimem memory directory (read-only).",
+        description="Inspect a wikimem memory directory; write to it as an agent; serve it over MCP.",
     )
     _add_store_option(parser, top=True)
     parser.add_argument("--version", action=_Version)
@@ -201,11 +205,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _register_verbs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
-    from wikimem.cli import mcp
+    from wikimem.cli import init, json_views, mcp, recall, write
 
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
 
+    json_views.register(commands, _COMMANDS, store_option)  # before the others: --json on the read verbs
+    write.register(commands, _COMMANDS, store_option)
+    recall.register(commands, _COMMANDS, store_option)
+    init.register(commands, _COMMANDS, store_option)
     mcp.register(commands, _COMMANDS, store_option)
 
 
@@ -282,15 +290,24 @@ def main(argv: list[str] | None = None) -> int:
         return stop.status
     if args.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint)\n")
+        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint, "
+                         "add, remove, move, diary, recall, init, mcp)\n")
         return 2
     prepare_stdout()
     out = Output()
+    standalone = getattr(args, "standalone", None)  # a verb that makes its store (init)
+    if standalone is not None:
+        with quiet_broken_pipe() as pipe:
+            code = standalone(args, out)
+            out.flush()
+        return pipe.code if pipe.broken else code
     try:
         root = resolve_store_dir(args.store)
     except StoreError as exc:
         out.error(str(exc))
-        return 2
+        if getattr(args, "json", False):  # --json: stdout is one JSON document whatever happens
+            out.json({"ok": False, "error": "store_error", "message": str(exc)})
+        return 0 if getattr(args, "fail_open", False) else 2
     code = 0
     with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)
