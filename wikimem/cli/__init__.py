@@ -46,6 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from wikimem.cli.args import int_at_least as _int_at_least
 from wikimem.cli.io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.cli.read import run_grep, run_ls, run_show
 from wikimem.store import MemoryStore
@@ -80,21 +81,6 @@ class _Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise _ParserExit(status)
-
-
-def _int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type`` accepting integers ``>= minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
-        return value
-
-    return parse
 
 
 def _unit_float(text: str) -> float:

@@ -8,24 +8,16 @@ it and exits 2.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from wikimem.cli.args import port_number
 from wikimem.cli.io import Output
 from wikimem.store import MemoryStore
 
 __all__ = ["register", "run_mcp"]
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port: {text!r} (0..65535; 0 picks a free one)")
-    return value
 
 
 def register(commands: Any, table: dict[str, Callable[..., int]],
@@ -38,22 +30,18 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                      help="stdio (default: the agent starts the server) or streamable HTTP")
     mcp.add_argument("--host", default="127.0.0.1",
                      help="HTTP: the address to listen on (default 127.0.0.1, loopback only)")
-    mcp.add_argument("--port", type=_port, default=8765, help="HTTP: the port (default 8765; 0: any free port)")
+    mcp.add_argument("--port", type=port_number, default=8765, help="HTTP: the port (default 8765; 0: any free port)")
     add_store_option(mcp)
     table["mcp"] = run_mcp
 
 
 def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     """Run the server until the client leaves (stdio) or the process is stopped (HTTP)."""
-    try:
-        import mcp  # noqa: F401  (only to tell a missing extra from any other error)
-    except ImportError:
+    if importlib.util.find_spec("mcp") is None:
         out.error("wikimem mcp needs the MCP SDK: pip install 'wikimem[mcp]'")
         return 2
     from wikimem.server import serve
 
-    if getattr(args, "json", False):
-        out.error("wikimem mcp: --json does not apply: the server speaks JSON-RPC on its transport")
     try:
         serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
               log=sys.stderr)

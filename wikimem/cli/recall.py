@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from wikimem.cli.args import int_at_least
 from wikimem.cli.io import Output
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
 from wikimem.disk.days import parse_date_span
@@ -30,27 +31,14 @@ __all__ = ["register", "run_recall"]
 MAX_HOOK_INPUT = 1 << 20
 
 
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
-        return value
-
-    return parse
-
-
 def register(commands: Any, table: dict[str, Callable[..., int]],
              add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add ``recall`` to the parser and the command table."""
     recall = commands.add_parser("recall", help="print what an agent is handed for a query (hits + links)")
     recall.add_argument("query", metavar="QUERY", nargs="?", help="the query (or --from-hook)")
-    recall.add_argument("--budget", type=_count(0), default=800, metavar="N",
+    recall.add_argument("--budget", type=int_at_least(0), default=800, metavar="N",
                         help="token budget (default 800; 0: the first item only)")
-    recall.add_argument("--limit", type=_count(1), default=10, metavar="N", help="ranked hits (default 10)")
+    recall.add_argument("--limit", type=int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
     recall.add_argument("--time-range", metavar="A[..B]",
                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
     recall.add_argument("--from-hook", action="store_true",

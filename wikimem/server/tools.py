@@ -24,6 +24,7 @@ error; its traceback stays in the server's log.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -143,7 +144,8 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
         return _call(memory, "append_diary", {"content": content, "date": date, "time": time, "owner": owner,
                                               "source_conv": source_conv})
 
-    reads = {"recall": recall, "read_item": read_item, "why_not": why_not, "lint": lint, "list_files": list_files}
+    reads: dict[str, Callable[..., CallToolResult]] = {
+        "recall": recall, "read_item": read_item, "why_not": why_not, "lint": lint, "list_files": list_files}
     for name, fn in reads.items():
         server.add_tool(fn, name=name, annotations=_READ)
     if not memory.read_only:
