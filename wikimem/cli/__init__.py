@@ -270,9 +270,12 @@ _COMMANDS: dict[str, Callable[..., int]] = {
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (the console script exits with it)."""
     parser = build_parser()
+    words = decode_argv(sys.argv[1:]) if argv is None else argv
     try:
-        args = parser.parse_args(decode_argv(sys.argv[1:]) if argv is None else argv)
+        args = parser.parse_args(words)
     except _ParserExit as stop:
+        if stop.status and "--json" in words:  # a usage error still answers --json with JSON
+            Output().json({"ok": False, "error": "usage", "message": "bad usage (see stderr)"})
         return stop.status
     if args.command is None:
         parser.print_usage(sys.stderr)
