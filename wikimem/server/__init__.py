@@ -49,6 +49,7 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     log = log or sys.stderr
     memory = AgentMemory(root, read_only=read_only)
     server = build_server(memory)
+    memory.start_building()
     if transport == "stdio":
         anyio.run(server.run_stdio_async)
         return

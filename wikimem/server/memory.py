@@ -28,6 +28,7 @@ lock.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -45,6 +46,8 @@ from wikimem.server.backlinks import Backlinks
 from wikimem.store import UNCHECKED, MemoryStore, path_stat
 
 __all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_span"]
+
+log = logging.getLogger(__name__)
 
 #: Longest time between two full stat sweeps (catches in-place hand edits).
 SWEEP_SECONDS = 2.0
@@ -120,6 +123,24 @@ class AgentMemory:
         self._lock = threading.Lock()
         self._signature: tuple[Any, ...] | None = None
         self._swept = 0.0
+
+    def start_building(self) -> threading.Thread:
+        """Build the index in a background thread, so the first ``recall`` does not pay for it alone.
+
+        A call that arrives first waits for this build instead of starting a
+        second one (``MemoryIndex.build`` is safe in a worker thread). A
+        failure leaves the index unbuilt: the first call builds (and reports) it.
+        """
+
+        def build() -> None:
+            try:
+                self.index.build()
+            except Exception:  # noqa: BLE001 - the first call rebuilds and raises it where a client sees it
+                log.warning("building the index in the background failed; the first call builds it", exc_info=True)
+
+        thread = threading.Thread(target=build, name="wikimem-index-build", daemon=True)
+        thread.start()
+        return thread
 
     # -- freshness ------------------------------------------------------------
 
