@@ -41,7 +41,7 @@ def is_loopback(host: str) -> bool:
 def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
           port: int = 8765, log: TextIO | None = None) -> None:
     """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP)."""
-    import anyio
+    import asyncio
 
     from wikimem.server.memory import AgentMemory
     from wikimem.server.tools import build_server
@@ -51,7 +51,7 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     server = build_server(memory)
     memory.start_building()
     if transport == "stdio":
-        anyio.run(server.run_stdio_async)
+        asyncio.run(server.run_stdio_async())
         return
     if transport != "http":
         raise ValueError(f"unknown transport {transport!r}: stdio or http")
@@ -63,7 +63,7 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
                   f"port can read{'' if read_only else ' and write'} this memory (there is no authentication)\n")
     log.write(f"wikimem mcp: serving {root} on http://{shown}:{bound}/mcp{' (read-only)' if read_only else ''}\n")
     log.flush()
-    anyio.run(_serve_http, server, sock, host)
+    asyncio.run(_serve_http(server, sock, host))
 
 
 def _listen(host: str, port: int) -> socket.socket:
