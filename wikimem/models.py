@@ -8,13 +8,11 @@ to print, free of any handle back to the files they came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal
 
+from wikimem.disk.days import TimeRange
 from wikimem.disk.entry_id import EntryId
 from wikimem.disk.links import WikiLink, parse_wiki_links
-
-#: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
-TimeRange: TypeAlias = tuple[str, str]
 
 __all__ = [
     "DiaryItem",

@@ -34,7 +34,8 @@ from typing import Any
 from wikimem.disk.blocks import Block, ParsedFile, read_blocks
 from wikimem.diary import Diary
 from wikimem.errors import ConflictError
-from wikimem.journal import Journal, utc_now_iso
+from wikimem.disk.names import utc_now_iso
+from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
