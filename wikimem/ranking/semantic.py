@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.ranking.fusion import fuse
+from wikimem.ranking.fusion import Fusion, fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
 
 __all__ = ["CACHE_MODES", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus"]
@@ -311,7 +311,7 @@ class Semantic:
         cands: dict[tuple[Any, ...], Candidate],
         diary: list[DiaryItem],
         pool: int,
-        method: str,
+        method: str | Fusion,
         weight: float,
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready."""
