@@ -38,7 +38,7 @@ from wikimem.index.analyzer import Analyzer, QueryTerms
 from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
-from wikimem.models import RetrievalResult, TimeRange, as_recall_item
+from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.ranking.pipeline import Knobs, Trace, run
 from wikimem.index.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
 from wikimem.ranking.floor import AUTO, resolve_floor
@@ -48,7 +48,8 @@ from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
 
-__all__ = ["MemoryIndex", "as_recall_item"]
+# RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
+__all__ = ["MemoryIndex", "RetrievalResult", "RetrievedItem", "as_recall_item"]
 
 log = logging.getLogger(__name__)
 
