@@ -16,6 +16,7 @@ from wikimem.disk.links import WikiLink, parse_wiki_links
 
 __all__ = [
     "DiaryItem",
+    "FloorSource",
     "EntryId",
     "RecallItem",
     "RetrievalResult",
@@ -24,6 +25,10 @@ __all__ = [
     "WikiLink",
     "as_recall_item",
 ]
+
+
+#: Where a relevance floor came from (``RetrievalResult.cos_floor_source``).
+FloorSource = Literal["explicit", "off", "embedder", "calibrated"]
 
 
 def item_text(name: str, content: str) -> str:
@@ -165,7 +170,7 @@ class RetrievalResult:
     query_tokens: list[str] = field(default_factory=list)
     time_words: list[str] = field(default_factory=list)
     cos_floor: float | None = None
-    cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
+    cos_floor_source: FloorSource | None = None
     below_floor: int = 0
     analyzer: str = ""
     stop_words: list[str] = field(default_factory=list)

@@ -79,10 +79,10 @@ class FileBlocks:
     def __init__(self, data: bytes, count: int) -> None:
         self.data = data  # the file as the block parser reads it (BOM and CR gone), UTF-8
         self.count = count  # blocks (items)
-        self._starts: array | None = None
+        self._starts: array[int] | None = None
 
     @property
-    def starts(self) -> array:
+    def starts(self) -> array[int]:
         """Byte offset where each block's ``## `` line starts, then ``len(data)``."""
         if self._starts is None:
             data = self.data

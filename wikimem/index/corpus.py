@@ -267,8 +267,8 @@ class WikiCorpus:
         for item in items:
             doc = old.pop(item.name, None)
             current = self.items[doc] if doc is not None else None
-            if current is not None and current.content == item.content:
-                self.items[doc] = item  # type: ignore[index]
+            if doc is not None and current is not None and current.content == item.content:
+                self.items[doc] = item
             else:
                 if doc is not None:
                     self._drop(doc)

@@ -286,7 +286,7 @@ def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
     evidence; the timestamps are checked all at once, and one by one only
     when some is not canonical.
     """
-    marked = list(map(_INTERESTING_RE.search, contents))
+    marked: list[re.Match[str] | bool | None] = list(map(_INTERESTING_RE.search, contents))
     if "" in contents:
         marked = [m or not c for m, c in zip(marked, contents)]
     present = [ts for ts in stamps if ts is not None]

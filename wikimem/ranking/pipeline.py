@@ -189,7 +189,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         )
         if result.embedding_used:
             floor = knobs.cos_floor
-    kept = []
+    kept: list[Candidate] = []
     for cand in cands.values():
         (kept if admitted(cand, floor) else trace.floored).append(cand)
     result.below_floor = len(trace.floored)
