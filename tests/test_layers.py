@@ -31,6 +31,7 @@ module name for its modules' imports).
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -383,6 +384,16 @@ def test_the_script_prints_each_units_imports() -> None:
     assert shown["wikimem.disk"] == "wikimem.errors, wikimem.models (exception)"
     assert "wikimem.lint" in shown["wikimem.curation"].split(", ")
     assert list(shown)[:3] == ["wikimem.errors", "wikimem._optional", "wikimem.disk"]  # bottom up
+
+
+def test_the_architecture_page_shows_this_list_and_this_printout() -> None:
+    page = (REPO / "docs/architecture.md").read_text("utf-8")
+    rows = re.findall(r"^\| (\d+) \| (`wikimem[^|]*) \|", page, re.M)
+    assert [[unit.strip("` ") for unit in units.split(",")] for _, units in rows] == LIBRARY_LAYERS
+    assert [int(n) for n, _ in rows] == list(range(1, len(LIBRARY_LAYERS) + 1))
+    (shown,) = re.findall(r"^```text\n(wikimem\.errors -> .*?)^```", page, re.M | re.S)
+    printed = list(unit_imports(REPO, "wikimem"))
+    assert shown.splitlines() == printed[: len(shown.splitlines())]
 
 
 # -- the checker itself: each rule catches what it is for --------------------------------

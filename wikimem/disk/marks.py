@@ -1,4 +1,4 @@
-"""Evidence lines and the derived marker: what a reviewed claim rests on.
+"""Evidence lines, the derived marker and review marks: what a reviewed claim rests on.
 
 The diary is the event layer and the wiki the reviewed layer; a wiki item
 promoted from the diary cites what it rests on, one line per source, inside
