@@ -159,6 +159,10 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
 
 
 def _version() -> str:
-    from wikimem import __version__
+    """The installed distribution's version (what ``wikimem --version`` prints), told to clients at initialize."""
+    from importlib.metadata import PackageNotFoundError, version
 
-    return __version__
+    try:
+        return version("wikimem")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return ""
