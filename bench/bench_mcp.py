@@ -44,15 +44,15 @@ ROUNDS = 3
 
 
 def sample_queries(root: Path, n: int, seed: int = 7) -> list[str]:
-    """Two words of ``n`` items picked at random: queries that hit, like an agent's."""
+    """The start of ``n`` items picked at random -- two English words, or four Chinese characters
+    (Chinese has no spaces: a "word" would be a whole sentence) -- queries that hit, like an agent's."""
     store = MemoryStore(root)
     rng = random.Random(seed)
     files = store.files()
     out = []
     while len(out) < n:
-        items = store.items(rng.choice(files))
-        words = rng.choice(items).content.split()
-        out.append(" ".join(words[:2]) if len(words) > 1 else words[0][:4])
+        content = rng.choice(store.items(rng.choice(files))).content
+        out.append(content[:4] if ord(content[0]) >= 0x2E80 else " ".join(content.split()[:2]))
     return out
 
 

@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _register_verbs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
     from wikimem.cli import init, json_views, mcp, recall, write
 
