@@ -122,6 +122,7 @@ class AgentMemory:
         self._clock = clock
         self._lock = threading.Lock()
         self._signature: tuple[Any, ...] | None = None
+        self._counts: dict[str, tuple[Any, int]] = {}
         self._swept = 0.0
 
     def start_building(self) -> threading.Thread:
@@ -229,8 +230,17 @@ class AgentMemory:
         return {"counts": report.counts, "total": len(report.findings), "findings": findings}
 
     def list_files(self) -> dict[str, Any]:
-        """Every RecallFile with its item count, and the diary's days."""
-        files = [{"file": file, "items": len(self.store.file_items(file))} for file in self.store.files()]
+        """Every RecallFile with its item count (re-counted only when its stat moved), and the diary's days."""
+        files = []
+        with self._lock:
+            names = self.store.files()
+            for gone in set(self._counts) - set(names):
+                del self._counts[gone]
+            for file in names:
+                stat = self.store.file_stat(file)
+                if file not in self._counts or self._counts[file][0] != stat:
+                    self._counts[file] = (stat, len(self.store.file_items(file)))
+                files.append({"file": file, "items": self._counts[file][1]})
         dates = self.store.diary.dates()
         return {"files": files, "diary": {"days": len(dates), "first": dates[0] if dates else None,
                                           "last": dates[-1] if dates else None}}
