@@ -114,3 +114,17 @@ def test_the_background_build_answers_the_first_call(mem: Path) -> None:
     thread.join(SAFETY_NET)
     assert not thread.is_alive() and memory.index.ready
     assert names(memory, "jasmine") == ["people:Alice"]
+
+
+def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> None:
+    pytest.importorskip("mcp")
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from wikimem.server.tools import _call
+
+    class FullDisk(AgentMemory):
+        def remember(self, *args: object, **kwargs: object) -> dict[str, object]:
+            raise OSError(28, "No space left on device")
+
+    with pytest.raises(ToolError, match=r"store error \(No space left on device\); nothing written"):
+        _call(FullDisk(mem), "remember", {"file": "a", "name": "b", "content": "c"})

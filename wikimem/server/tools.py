@@ -15,7 +15,8 @@ the memory's.
 
 Errors are tool errors (``isError``) with a message that says what to fix,
 and the server goes on serving: bad input (an invalid name, a control
-character, a malformed date), an unknown file or item, and a conflict (a
+character, a malformed date), an unknown file or item, a store that cannot
+be written (permissions, a full disk), and a conflict (a
 stale ``expected``: nothing written, the current content returned so the
 agent can merge and retry). Anything unexpected is the SDK's generic tool
 error; its traceback stays in the server's log.
@@ -81,6 +82,8 @@ def _call(memory: AgentMemory, tool: str, kwargs: dict[str, Any]) -> CallToolRes
         return _conflict(exc)
     except (BadInput, NotFound) as exc:
         raise ToolError(str(exc)) from None
+    except OSError as exc:  # permissions, a full disk: a write that raised did not land
+        raise ToolError(f"store error ({exc.strerror or exc}); nothing written") from None
     return _data(payload, payload["text"] if tool == "recall" else None)
 
 
