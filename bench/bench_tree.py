@@ -35,8 +35,8 @@ from synth import generate  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.widgets.topic_tree import TopicTree  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.tree.topic_tree import TopicTree  # noqa: E402
 
 SIZE = (120, 40)
 BIG = "aaa_big"  # sorts first: the tree's first node

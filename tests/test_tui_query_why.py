@@ -18,10 +18,10 @@ from test_tui_query import QueryApp, table_rows, type_query, wait_for
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.analyzer import Analyzer
 from wikimem.explain import why_not_lines
-from wikimem_tui.backend import Backend
-from wikimem_tui.screens.pin_picker import PinPicker
-from wikimem_tui.widgets.query_panel import QueryPanel
-from wikimem_tui.widgets.query_why import WhyNotBox
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.why import WhyNotBox
 
 
 def beach_store(root: Path) -> MemoryIndex:

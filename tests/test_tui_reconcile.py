@@ -20,13 +20,14 @@ from conftest import make_app, notices, ready, screen_text, wait_for
 from test_tui_panes_snapshots import NOW, PaneApp
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem
 from wikimem.lint import Snapshot
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenDiaryDay, StoreChange
-from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen, similarity_text
-from wikimem_tui.widgets.reconcile import ReconcilePane
-from wikimem_tui.widgets.reconcile_list import row_cells
-from wikimem_tui.widgets.reconcile_model import parse_days
-from wikimem_tui.widgets.reconcile_writer import promotion_owner
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import OpenDiaryDay
+from wikimem_tui.queue.promote import ReconcilePromoteScreen, similarity_text
+from wikimem_tui.queue.reconcile import ReconcilePane
+from wikimem_tui.queue.reconcile_list import row_cells
+from wikimem_tui.queue.reconcile_model import parse_days
+from wikimem_tui.queue.reconcile_writer import promotion_owner
 
 TS = "2026-07-21T06:30:00+00:00"
 TODAY = dt.date(2026, 7, 22)
@@ -415,7 +416,7 @@ def test_promote_screen_snapshot(tmp_path: Path, snap_compare: Any) -> None:
 
 
 def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> None:
-    from wikimem_tui.widgets.badges import BADGE, badge_for
+    from wikimem_tui.common.badges import BADGE, badge_for
 
     assert badge_for("Likes tea.\n<!-- wikimem-derived -->") is not None
     assert str(badge_for("<!--wikimem-derived-->\nLikes tea.")) == BADGE
@@ -424,7 +425,7 @@ def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> N
 
 
 def tree_labels(app: Any) -> list[str]:
-    from wikimem_tui.widgets.topic_tree import TopicTree
+    from wikimem_tui.tree.topic_tree import TopicTree
 
     tree = app.query_one(TopicTree).tree
     out: list[str] = []
@@ -437,8 +438,8 @@ def tree_labels(app: Any) -> list[str]:
 
 
 async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows_changes(backend: Backend) -> None:
-    from wikimem_tui.messages import StoreChanged
-    from wikimem_tui.widgets.topic_tree import TopicTree
+    from wikimem_tui.common.messages import StoreChanged
+    from wikimem_tui.tree.topic_tree import TopicTree
 
     backend.store.add("notes", "echoed", "The user likes tea, says an answer.\n<!-- wikimem-derived -->", ts=TS)
     backend.store.diary.append(DERIVED, date="2026-07-20", time="20:00", owner="agent", ts=TS)

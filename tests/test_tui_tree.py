@@ -15,11 +15,11 @@ from textual.widgets import Static
 
 from conftest import make_app, open_item, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import CHUNK, TopicTree
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.item_view import ItemView
+from wikimem_tui.tree.topic_tree import CHUNK, TopicTree
 
 
 def labels(app: App) -> list[str]:

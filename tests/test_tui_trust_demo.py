@@ -57,7 +57,7 @@ def test_the_demo_copy_is_removed_when_the_app_fails(tmp_root: Path, monkeypatch
 
 def test_a_copy_left_by_a_killed_run_is_removed_by_the_next_and_a_live_one_is_kept(
         tmp_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    hold = ("import sys, time; from wikimem_tui.demo import demo_copy\n"
+    hold = ("import sys, time; from wikimem_tui.core.demo import demo_copy\n"
             "with demo_copy() as root:\n    print(root, flush=True); time.sleep(120)\n")
     env = {**os.environ, "TMPDIR": str(tmp_root)}
     killed = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True, env=env)

@@ -5,7 +5,7 @@ before that key's binding has moved the focus: they must go where the
 binding put the focus -- the query box, the dialog it opened -- never run
 as the single-key commands of the pane they were queued to. Pilot waits
 after each key and never shows this, so the keys are queued first here, as
-a fast typist or a paste delivers them (see ``wikimem_tui.widgets.key_burst``).
+a fast typist or a paste delivers them (see ``wikimem_tui.common.key_gate``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from textual import events
 from textual.widgets import Input, TabbedContent, TextArea
 
 from conftest import make_app, make_backend, screen_text, started, wait_for
-from wikimem_tui.demo import make_demo_copy
-from wikimem_tui.screens.diary_append import DiaryAppendScreen
+from wikimem_tui.core.demo import make_demo_copy
+from wikimem_tui.calendar.diary_append import DiaryAppendScreen
 
 KEY_NAMES = {" ": "space", "/": "slash", ".": "full_stop"}
 

@@ -30,29 +30,30 @@ from textual.widgets import Static, TabbedContent, TabPane
 from wikimem_tui.app_guards import ITEM_ACTIONS, WRITE_ACTIONS, AppGuards
 from wikimem_tui.app_item_actions import AppItemActions
 from wikimem_tui.app_workers import AppWorkers
-from wikimem_tui.backend import Backend
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.commands import ItemCommands
-from wikimem_tui.config import config_path, load_keymap
-from wikimem_tui.live_notice import LiveNotices
-from wikimem_tui.main_screen import MainScreen
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
-from wikimem_tui.safe import clean, clean_line
-from wikimem_tui.screens.diary_append import DiaryAppendScreen
-from wikimem_tui.screens.goto import GoToScreen
-from wikimem_tui.screens.help import show_help
-from wikimem_tui.screens.pin_picker import PinPicker
-from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.footer import KeysFooter
-from wikimem_tui.widgets.health import HealthPane
-from wikimem_tui.widgets.item_area import ItemArea
-from wikimem_tui.widgets.journal_tail import JournalTail
-from wikimem_tui.widgets.key_burst import KeyGate
-from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_panel import SHORT, QueryPanel
-from wikimem_tui.widgets.query_why import WhyNotBox
-from wikimem_tui.widgets.reconcile import ReconcilePane
-from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.common.commands import ItemCommands
+from wikimem_tui.common.config import config_path, load_keymap
+from wikimem_tui.core.live_notice import LiveNotices
+from wikimem_tui.common.main_screen import MainScreen
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
+from wikimem_tui.common.safe import clean, clean_line
+from wikimem_tui.calendar.diary_append import DiaryAppendScreen
+from wikimem_tui.common.goto import GoToScreen
+from wikimem_tui.common.help import show_help
+from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.calendar.calendar import DiaryCalendar
+from wikimem_tui.common.footer import KeysFooter
+from wikimem_tui.health.health import HealthPane
+from wikimem_tui.item.item_area import ItemArea
+from wikimem_tui.journal.journal_tail import JournalTail
+from wikimem_tui.common.key_gate import KeyGate
+from wikimem_tui.query.embed import EmbedStatus
+from wikimem_tui.query.query_panel import SHORT, QueryPanel
+from wikimem_tui.query.why import WhyNotBox
+from wikimem_tui.queue.reconcile import ReconcilePane
+from wikimem_tui.tree.topic_tree import NARROW, TopicTree
 
 __all__ = ["ITEM_ACTIONS", "WRITE_ACTIONS", "WikimemApp"]
 
@@ -142,7 +143,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         self._index_stale = False
         self._embed_note: str | None = None
         self.key_gate = KeyGate(self)
-        """Holds the keys that arrive while an earlier key may still move the focus (``key_burst``)."""
+        """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
         backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
 
     async def on_event(self, event: events.Event) -> None:

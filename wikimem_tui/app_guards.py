@@ -16,11 +16,11 @@ from textual.app import App
 from textual.binding import Binding
 from textual.widgets import Input, TextArea
 
-from wikimem_tui.widgets.item_area import ItemArea
+from wikimem_tui.item.item_area import ItemArea
 
 if TYPE_CHECKING:
-    from wikimem_tui.backend import Backend
-    from wikimem_tui.catalogue import Catalogue
+    from wikimem_tui.core.backend import Backend
+    from wikimem_tui.core.catalogue import Catalogue
 
 __all__ = ["AppGuards", "CURATION_ACTIONS", "ITEM_ACTIONS", "WRITE_ACTIONS"]
 

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 from textual import work
 from textual.app import App
 
-from wikimem_tui.backend import ReadOnlyError, UndoRefused
-from wikimem_tui.widgets.item_area import ItemArea
+from wikimem_tui.core.backend import ReadOnlyError, UndoRefused
+from wikimem_tui.item.item_area import ItemArea
 
 if TYPE_CHECKING:
-    from wikimem_tui.backend import Backend
+    from wikimem_tui.core.backend import Backend
 
 __all__ = ["AppItemActions"]
 

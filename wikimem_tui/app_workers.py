@@ -16,15 +16,16 @@ from textual import on, work
 from textual.app import App
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.messages import IndexReady, StoreChange, StoreChanged
-from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.query_panel import QueryPanel
-from wikimem_tui.widgets.topic_tree import TopicTree
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import IndexReady, StoreChanged
+from wikimem_tui.calendar.calendar import DiaryCalendar
+from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.tree.topic_tree import TopicTree
 
 if TYPE_CHECKING:
-    from wikimem_tui.backend import Backend
-    from wikimem_tui.widgets.item_area import ItemArea
+    from wikimem_tui.core.backend import Backend
+    from wikimem_tui.item.item_area import ItemArea
 
 __all__ = ["AppWorkers"]
 
@@ -121,7 +122,7 @@ class AppWorkers(App[None]):
     @work(exclusive=True, group="watch", exit_on_error=False)
     async def watch_files(self) -> None:
         """Follow edits by other processes under the memory directory."""
-        from wikimem_tui.watch import watch_store
+        from wikimem_tui.core.watch import watch_store
 
         def changed(change: StoreChange) -> None:
             self.post_message(StoreChanged(change))

@@ -1,0 +1,330 @@
+"""Promote queued diary entries: look at what already exists first, then write once, checked.
+
+The point of the reconcile queue is reviewed knowledge without duplicates,
+so before anything is written this screen shows the wiki items most similar
+to the entries (``MemoryIndex.retrieve`` on their text: BM25, fused with
+cosine when an embedder is on), and picking one turns the promotion into an
+extension of that item. Everything the write will do is on screen before
+it happens: the target and whose it will be (``promotion_owner``), the
+warnings of ``draft_promotion`` (every entry derived: anti-echo; too many
+evidence lines) and the exact content. The write is one checked
+``CurationWriter.promote`` with ``expected`` = the content the preview was
+drafted from, so an agent writing the item meanwhile is never overwritten:
+the preview is refreshed and the user decides again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from wikimem import (
+    DERIVED_MARKER,
+    ConflictError,
+    DiaryItem,
+    MemoryStore,
+    RecallItem,
+    RetrievedItem,
+    draft_promotion,
+    is_derived,
+    sanitize_item_name,
+    validate_file,
+)
+from wikimem_tui.common.safe import clean_line, safe_line, safe_text
+from wikimem_tui.common.badges import derived_badge
+from wikimem_tui.queue.reconcile_writer import CurationWriter, promotion_owner
+from wikimem_tui.core.words import count
+
+__all__ = ["SIMILAR_LIMIT", "ReconcilePromoteScreen", "entry_summary", "similarity_text"]
+
+#: How many similar items are shown.
+SIMILAR_LIMIT = 5
+_TIME_NAME_RE = re.compile(r"\d\d:\d\d")  # a diary row of retrieve (wiki names cannot hold ':')
+_PREVIEW_DELAY = 0.15
+
+
+def entry_summary(entry: DiaryItem, *, width: int = 70) -> Text:
+    """``DATE HH:MM[#n] owner [derived] first line``, literal and on one line (``#n``: the entry's identity)."""
+    text = Text(clean_line(entry.entry_id.render()), style="bold", end="")
+    if entry.owner:
+        text.append("  ")
+        text.append_text(safe_line(entry.owner, "dim"))
+    if is_derived(entry.content):
+        text.append("  ")
+        text.append_text(derived_badge())
+    text.append("  ")
+    text.append_text(safe_line(_first_line(entry.content)[:width]))
+    return text
+
+
+def _first_line(content: str) -> str:
+    return next((line.strip() for line in content.splitlines() if line.strip() and line.strip() != DERIVED_MARKER), "")
+
+
+def similarity_text(entries: Sequence[DiaryItem]) -> str:
+    """What the entries say, without the derived marker and evidence lines (they would match every promoted item)."""
+    lines = [
+        line for entry in entries for line in entry.content.splitlines()
+        if line.strip() != DERIVED_MARKER and not line.strip().startswith("(evidence:")
+    ]
+    return "\n".join(lines)
+
+
+def _similar_option(row: RetrievedItem) -> Option:
+    item = row.item
+    text = safe_line(f"{item.file}:{item.name}", "bold cyan")
+    text.append(f"   score {row.score:.3f}", style="dim")
+    if row.bm25_score is not None:
+        text.append(f" · bm25 {row.bm25_score:.2f}", style="dim")
+    if row.cos_score is not None:
+        text.append(f" · cos {row.cos_score:.2f}", style="dim")
+    if is_derived(item.content):
+        text.append("  ")
+        text.append_text(derived_badge())
+    text.append("\n  ")
+    text.append_text(safe_line(_first_line(item.content)[:200], "dim"))
+    text.no_wrap, text.overflow = True, "ellipsis"  # two lines per item, cut at the list's width
+    return Option(text)
+
+
+class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
+    """Similar items, target, provenance, warnings and preview; ctrl+s writes; dismisses with the item."""
+
+    HELP_TITLE = "Promote from the queue"
+
+    DEFAULT_CSS = """
+    ReconcilePromoteScreen { align: center middle; }
+    ReconcilePromoteScreen > Vertical { width: 100; max-width: 98%; height: 94%; border: thick $primary;
+                                        background: $surface; padding: 0 1; }
+    ReconcilePromoteScreen #rp-body { height: 1fr; }
+    ReconcilePromoteScreen #rp-title { text-style: bold; }
+    ReconcilePromoteScreen #rp-warnings { color: $warning; text-style: bold; height: auto; }
+    ReconcilePromoteScreen #rp-entries { height: auto; max-height: 6; }
+    ReconcilePromoteScreen .rp-label { margin-top: 1; text-style: bold; }
+    ReconcilePromoteScreen #rp-similar { height: auto; max-height: 11; }
+    ReconcilePromoteScreen #rp-fields { height: auto; }
+    ReconcilePromoteScreen #rp-fields Input { width: 1fr; }
+    ReconcilePromoteScreen #rp-target { height: auto; color: $text-muted; }
+    ReconcilePromoteScreen #rp-preview { height: auto; background: $boost; padding: 0 1; }
+    ReconcilePromoteScreen #rp-error { color: $error; height: auto; }
+    ReconcilePromoteScreen #rp-buttons { height: auto; align-horizontal: right; }
+    ReconcilePromoteScreen Button { margin-left: 1; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "promote", "Promote", id="reconcile-promote.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="reconcile-promote.cancel"),
+    ]
+
+    def __init__(
+        self,
+        entries: Sequence[DiaryItem],
+        *,
+        store: MemoryStore,
+        index: Any | None,
+        writer: CurationWriter,
+        app_owner: str,
+        file: str = "",
+        name: str = "",
+    ) -> None:
+        super().__init__()
+        self.entries = list(entries)
+        self.store, self.index, self.writer, self.app_owner = store, index, writer, app_owner
+        self.similar: list[RecallItem] = []
+        """The similar items listed (option index -> item)."""
+        self.similar_ready = False
+        """True once the similarity search answered (tests wait on it)."""
+        self.target: tuple[str, str] | None = None
+        """``(file, name)`` the preview was drafted for (None: the fields are not valid yet)."""
+        self.existing: RecallItem | None = None
+        """The item at ``target`` when the preview was drafted (its content is the write's ``expected``)."""
+        # Not ``self._name``: that is the DOM node's own name (``Screen.name``).
+        self._initial_file, self._initial_name = file, name
+        self._timer: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        n = len(self.entries)
+        with Vertical():
+            with VerticalScroll(id="rp-body"):
+                yield Static(Text(f"Promote {count(n, 'diary entry')} into a wiki item"), id="rp-title")
+                yield Static(id="rp-warnings")
+                yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
+                yield Label("Similar items already in the wiki — enter on one extends it instead of "
+                            "creating a near-duplicate", classes="rp-label")
+                yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
+                                 id="rp-similar")
+                with Horizontal(id="rp-fields"):
+                    yield Input(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
+                    yield Input(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
+                yield Static(id="rp-target")
+                yield Label("What will be written", classes="rp-label")
+                yield Static(id="rp-preview")
+            yield Static(id="rp-error")
+            with Horizontal(id="rp-buttons"):
+                yield Button("Promote ^s", id="rp-ok", variant="primary")
+                yield Button("Cancel esc", id="rp-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#rp-file", Input).focus()
+        self._refresh_preview()
+        self._find_similar()
+
+    # -- similar items ------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="reconcile-similar", exit_on_error=False)
+    def _find_similar(self) -> None:
+        """BM25 (+ cosine when embeddings are on) over the entries' text, off the UI thread."""
+        worker = get_current_worker()
+        note = ""
+        rows: list[RetrievedItem] = []
+        if self.index is None:
+            note = "no search index: similar items cannot be looked up"
+        else:
+            try:
+                result = self.index.retrieve(similarity_text(self.entries), limit=SIMILAR_LIMIT, expand_links=False)
+                rows = [r for r in result.items if not _TIME_NAME_RE.fullmatch(r.item.name)]
+                if not rows:
+                    note = "no similar items: this would be new knowledge"
+                elif result.embedding_used:
+                    note = "ranked by BM25 fused with embeddings (cos)"
+            except Exception as exc:  # a failing index must not block the promotion
+                note = f"similar items unavailable: {exc}"
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_similar, rows, note)
+
+    def _show_similar(self, rows: list[RetrievedItem], note: str) -> None:
+        options = self.query_one("#rp-similar", OptionList)
+        options.clear_options()
+        self.similar = [row.item for row in rows]
+        for row in rows:
+            options.add_option(_similar_option(row))
+        if note:
+            options.add_option(Option(Text(note, style="italic dim"), disabled=True))
+        self.similar_ready = True
+
+    @on(OptionList.OptionSelected, "#rp-similar")
+    def _pick_similar(self, event: OptionList.OptionSelected) -> None:
+        """Extend the picked item: its address goes into the fields and the preview follows."""
+        event.stop()
+        if 0 <= event.option_index < len(self.similar):
+            item = self.similar[event.option_index]
+            self.query_one("#rp-file", Input).value = item.file
+            self.query_one("#rp-name", Input).value = item.name
+            self._refresh_preview()
+            self.query_one("#rp-ok", Button).focus()
+
+    # -- target, provenance, preview ----------------------------------------------
+
+    @on(Input.Changed)
+    def _fields_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(_PREVIEW_DELAY, self._refresh_preview)  # one file read per pause, not per key
+
+    def _fields(self) -> tuple[str, str]:
+        """The validated target; ``ValueError`` naming what is wrong."""
+        file = validate_file(self.query_one("#rp-file", Input).value.strip())
+        return file, sanitize_item_name(self.query_one("#rp-name", Input).value)
+
+    def _refresh_preview(self) -> None:
+        """Re-read the target and show whose it will be, the warnings and the exact content."""
+        self.query_one("#rp-error", Static).update("")
+        target_line = self.query_one("#rp-target", Static)
+        try:
+            file, name = self._fields()
+        except ValueError as exc:
+            self.target, self.existing = None, None
+            empty = not self.query_one("#rp-file", Input).value.strip() or not self.query_one("#rp-name", Input).value.strip()
+            target_line.update(Text("type a RecallFile and an item name, or pick a similar item above", style="italic")
+                               if empty else safe_line(f"not a valid target: {exc}", "red"))
+            draft = draft_promotion(self.entries)
+            self._show_draft(draft.content, draft.warnings)
+            return
+        existing = self.store.get(file, name)
+        self.target, self.existing = (file, name), existing
+        owner, source = promotion_owner(self.entries, existing, self.app_owner)
+        if existing is not None:
+            line = safe_line(f"extends {file}:{existing.name}", "bold")
+            line.append_text(safe_line(f" · keeps its owner {existing.owner or '-'} and source {existing.source_conv or '-'}"))
+        else:
+            why = "the entries' owner" if _shared_owner(self.entries) else "the app's owner: the entries share none"
+            line = safe_line(f"new item {file}:{name}", "bold")
+            line.append_text(safe_line(f" · owner {owner} ({why}) · source {source or '-'}"))
+        target_line.update(line)
+        draft = draft_promotion(self.entries, existing)
+        self._show_draft(draft.content, draft.warnings)
+
+    def _show_draft(self, content: str, warnings: list[str]) -> None:
+        self.query_one("#rp-warnings", Static).update(Text("\n").join(Text(f"⚠ {w}") for w in warnings))
+        self.query_one("#rp-preview", Static).update(safe_text(content))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def action_promote(self) -> None:
+        """Write the preview, checked against the content it was drafted from; stay open on any refusal."""
+        error = self.query_one("#rp-error", Static)
+        if self.writer.read_only:
+            error.update(Text("read-only: nothing written", style="bold"))
+            return
+        try:
+            target = self._fields()
+        except ValueError as exc:
+            error.update(safe_line(f"not promoted: {exc}"))
+            return
+        if target != self.target:  # typed after the last preview: draft from what is there now
+            self._refresh_preview()
+        existing = self.existing
+        draft = draft_promotion(self.entries, existing)
+        owner, source = promotion_owner(self.entries, existing, self.app_owner)
+        file, name = target
+        try:
+            item = self.writer.promote_draft(self.entries, file, name, draft.content,
+                                       expected=existing.content if existing is not None else None,
+                                       owner=owner, source=source, detail=draft.detail)
+        except ConflictError:
+            self._refresh_preview()
+            error.update(safe_line(f"not promoted: {file}:{name} changed on disk since the preview; "
+                                   "the preview now shows it — check it and promote again"))
+            return
+        except (ValueError, PermissionError) as exc:
+            error.update(safe_line(f"not promoted: {exc}"))
+            return
+        self.dismiss(item)
+
+    def action_cancel(self) -> None:
+        """Close without writing."""
+        self.dismiss(None)
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "rp-file":
+            self.query_one("#rp-name", Input).focus()
+        else:
+            self.action_promote()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "rp-ok":
+            self.action_promote()
+        else:
+            self.action_cancel()
+
+
+def _shared_owner(entries: Sequence[DiaryItem]) -> bool:
+    owners = {entry.owner for entry in entries}
+    return len(owners) == 1 and None not in owners
