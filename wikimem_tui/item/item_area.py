@@ -1,21 +1,27 @@
 """The item area: item view, editor and day view behind one switcher, and the flows on them.
 
 This widget owns its ids (``#item-switcher``, ``#item-view``,
-``#item-editor``) and everything a user does to the item in front of them.
-This module holds showing and navigating (open, with back/forward history
-like a browser) and editing; the write flows (new, rename, move, delete,
-promote, copy) are in ``item_writes.py`` and the curation flows (audit,
-retract, history) in ``item_curation.py``, mixed in here. Multi-step flows
-are ``@work`` methods that ``await push_screen_wait(...)``, so a flow reads
-top to bottom. Every write goes through the injected ``Backend`` with the
-content as it was read (``expected``): if another process changed the item
-since, nothing is written and the user is told. The App only routes
-messages and keys here; this module knows nothing about the App.
+``#item-editor``), what is on screen and how the user got there: showing
+and navigating (open, with back/forward history like a browser) and
+editing. The write flows (new, rename, move, delete, promote, copy) are
+functions of the area in ``item_writes.py`` and the curation flows (audit,
+retract, history) in ``item_curation.py``: they use only this class's
+public face, so neither shares its state. Multi-step flows run as workers
+of the area (:func:`item_flow`) that ``await push_screen_wait(...)``, so a
+flow reads top to bottom. Every write goes through the injected
+``Backend`` with the content as it was read (``expected``): if another
+process changed the item since, nothing is written and the user is told.
+Which of the item keys can run now is this pane's to say
+(:meth:`ItemArea.disabled_reason`, from :data:`ITEM_GUARDS`). The App
+only routes messages and keys here; this module knows nothing about the
+App.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable, Coroutine
+from functools import wraps
+from typing import Any, Concatenate, Literal, ParamSpec
 
 from rich.text import Text
 from textual import on, work
@@ -24,26 +30,45 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import ContentSwitcher, TabbedContent, TabPane
+from textual.worker import Worker
 
 from wikimem import RecallItem
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
-from wikimem_tui.core.curation_reads import CurationReader
-from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.common.guards import Guard, reason_for
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.core.curation_reads import CurationReader
 from wikimem_tui.item.editor import ItemEditor
-from wikimem_tui.item.item_curation import ItemCuration
-from wikimem_tui.item.item_view import ItemView
-from wikimem_tui.item.item_writes import ItemWrites, address
+from wikimem_tui.item.item_view import ItemView, address
 
-__all__ = ["ItemArea", "address"]
+__all__ = ["CURATION_ACTIONS", "ITEM_ACTIONS", "ITEM_GUARDS", "ItemArea", "item_flow"]
 
 Shown = tuple[str, ...]
 #: How many opened things back/forward remembers.
 HISTORY = 100
 
+P = ParamSpec("P")
 
-class ItemArea(ItemWrites, ItemCuration, Vertical):
+
+def item_flow(
+    flow: Callable[Concatenate[ItemArea, P], Coroutine[Any, Any, None]],
+) -> Callable[Concatenate[ItemArea, P], Worker[None]]:
+    """Run ``flow`` as a worker of the area, group ``item-flow``: it may await its dialogs.
+
+    What ``@work(group="item-flow")`` does for a method, for a flow that is
+    a function of the area: the worker belongs to the area (it ends with it)
+    and ``push_screen_wait`` can be awaited inside.
+    """
+
+    @wraps(flow)
+    def start(area: ItemArea, *args: P.args, **kwargs: P.kwargs) -> Worker[None]:
+        return area.run_worker(flow(area, *args, **kwargs), name=flow.__name__, group="item-flow")
+
+    return start
+
+
+class ItemArea(Vertical):
     """Shows one item, RecallFile or diary day, or edits one item."""
 
     DEFAULT_CSS = """
@@ -72,16 +97,17 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         self.backend = backend
         self.catalogue: Catalogue | None = None
         """Names and links (for link marks and backlinks); None until the first build."""
-        self._cursor_blink = cursor_blink
+        self.cursor_blink = cursor_blink
+        """False in tests and snapshots: the editor and the flows' dialogs do not blink."""
         self.curation = CurationReader(backend.root)
-        """The warm snapshot audit and retraction read (``item_curation.py``)."""
+        """The warm snapshot audit and retraction read (``item_curation.py``); kept current by store changes."""
         self._history: list[Shown] = []
         self._position = -1
 
     def compose(self) -> ComposeResult:
         with ContentSwitcher(initial="item-view", id="item-switcher"):
             yield ItemView(id="item-view")
-            yield ItemEditor(self.backend, cursor_blink=self._cursor_blink, id="item-editor")
+            yield ItemEditor(self.backend, cursor_blink=self.cursor_blink, id="item-editor")
 
     @property
     def view(self) -> ItemView:
@@ -120,6 +146,10 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
     def can_go_forward(self) -> bool:
         """Whether forward has somewhere to go."""
         return 0 <= self._position < len(self._history) - 1
+
+    def disabled_reason(self, action: str) -> str | None:
+        """Why the item key ``action`` cannot run on what is shown now (None: it can); see :data:`ITEM_GUARDS`."""
+        return reason_for(ITEM_GUARDS, self, action)
 
     # -- showing -------------------------------------------------------------------
 
@@ -208,8 +238,10 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
         self.catalogue = catalogue
         self.reshow()
 
-    def store_changed(self, change: StoreChange) -> None:
+    def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """A write, ours or another process's: audits re-read its files; an open draft may need a reload or a choice."""
+        if change is None:
+            return
         self.curation.changed(change)
         if change.external and self.editing and self.editor.file in change.wiki_files:
             self.editor.disk_changed()
@@ -236,6 +268,11 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
             self.notify("open an item first (t tree, g go to)", markup=False)
         return item
 
+    def show_editor(self, file: str, name: str, item: RecallItem | None) -> None:
+        """Switch to the editor on ``file:name``: ``item`` as read (the save expects it), None for a new item."""
+        self._switch("item-editor")
+        self.editor.load(file, name, item)
+
     def edit(self) -> None:
         """Open the editor on the item shown (read fresh: that is what the save expects)."""
         if self.editing:
@@ -243,8 +280,7 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
             return
         item = self._current_item()
         if item is not None:
-            self._switch("item-editor")
-            self.editor.load(item.file, item.name, item)
+            self.show_editor(item.file, item.name, item)
 
     def _draft_question(self, question: str) -> Text:
         return Text(question).append_text(address(self.editor.file, self.editor.item_name)).append("?")
@@ -290,7 +326,27 @@ class ItemArea(ItemWrites, ItemCuration, Vertical):
             item = self._current_item()
             if item is None:
                 return
-            self._switch("item-editor")
-            self.editor.load(item.file, item.name, item)
+            self.show_editor(item.file, item.name, item)
         if not self.editor.run_external(command) and not self.editor.dirty:
             self.close_editor()
+
+
+#: Item actions: on the item shown in the view.
+ITEM_ACTIONS = frozenset({"edit", "rename", "move", "delete", "external_editor", "copy_link", "copy_block"})
+#: Curation actions: on the item or diary day shown.
+CURATION_ACTIONS = frozenset({"audit", "retract", "history"})
+_FINISH_EDITING = "finish editing first (ctrl+s saves, esc cancels)"
+
+#: Why an item key cannot run on what the area shows; the first row that applies answers (``common/guards``).
+ITEM_GUARDS: tuple[Guard[ItemArea], ...] = (
+    Guard(ITEM_ACTIONS - {"edit", "external_editor"}, lambda a: a.editing, _FINISH_EDITING),
+    Guard(ITEM_ACTIONS, lambda a: not a.editing and a.view.item is None, "open an item first (t tree, g go to)"),
+    Guard(CURATION_ACTIONS, lambda a: a.editing, _FINISH_EDITING),
+    Guard({"audit", "retract"}, lambda a: a.view.item is None and a.shown_day is None,
+          "open an item or a diary day first (t tree, g go to, c calendar)"),
+    Guard({"history"}, lambda a: not a.view.shown or a.view.shown[0] != "item",
+          "open an item first (t tree, g go to): history is per wiki item"),
+    Guard({"promote"}, lambda a: a.shown_day is None, "open a diary day first (tree: diary, or the calendar)"),
+    Guard({"back"}, lambda a: not a.can_go_back, "nothing to go back to"),
+    Guard({"forward"}, lambda a: not a.can_go_forward, "nothing to go forward to"),
+)

@@ -36,7 +36,7 @@ from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.common.badges import badge_for
 from wikimem_tui.core.words import count
 
-__all__ = ["DIARY_LINK_NOTE", "ItemView", "diary_label", "render_content", "provenance"]
+__all__ = ["DIARY_LINK_NOTE", "ItemView", "address", "diary_label", "render_content", "provenance"]
 
 #: Said next to every diary entry listed as linking to an item (the view, delete, rename and move).
 DIARY_LINK_NOTE = "append-only: never rewritten"
@@ -68,6 +68,11 @@ def render_content(
         if text.plain[match.start() : match.end()] == match.group(0):
             text.stylize(style, match.start(), match.end())
     return text
+
+
+def address(file: str, name: str, style: str = "bold") -> Text:
+    """``file:name`` as literal, styled Text."""
+    return safe_line(f"{file}:{name}", style)
 
 
 def provenance(item: RecallItem | DiaryItem) -> Text:
