@@ -1,31 +1,31 @@
-"""The journal's rows on screen: a virtual list that renders only what is visible.
+"""The journal's rows on screen: the one virtual list (``common/virtual_list``), rendering only what is visible.
 
-A journal can hold hundreds of thousands of lines, so the view is a Line-API
-``ScrollView``: a paint costs the rows on screen, each row is a few fitted
-plain strings (never markup, never a ``Text`` render), and rendered strips
-are cached by (row, width, highlighted). Journal text is untrusted like the
-memory itself: every field has its control characters made visible.
+A journal can hold hundreds of thousands of lines, so the view draws only
+the rows on screen, each a few fitted plain strings (never markup, never a
+``Text`` render), cached by (row, width, highlighted). What is this list's
+own: the rows that pass the filter, a cursor that starts unset (the first
+key highlights the bottom visible row), following the newest rows and
+counting those that arrive while the user is scrolled up. Journal text is
+untrusted like the memory itself: every field has its control characters
+made visible.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
-from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
+from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
 from wikimem_tui.journal.journal_reader import JournalRow
 
 __all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells", "row_detail", "who"]
@@ -47,19 +47,6 @@ def open_message_for(row: JournalRow) -> Message | None:
     if row.field("file") and row.field("item"):
         return OpenItem(row.field("file"), row.field("item"))
     return None
-
-
-@lru_cache(maxsize=128)
-def _style(spec: str) -> Style:
-    return Style.parse(spec) if spec else Style.null()
-
-
-def _fit(text: str, width: int) -> str:
-    """``text`` made safe and padded or cut (with an ellipsis) to exactly ``width`` cells."""
-    text = clean_line(text)
-    if cell_len(text) > width:
-        return set_cell_size(text, width - 1) + "…"
-    return set_cell_size(text, width)
 
 
 def who(row: JournalRow) -> str:
@@ -88,10 +75,6 @@ def row_detail(row: JournalRow) -> Text:
     return text
 
 
-Cell = tuple[str, str]
-"""A column's text, already fitted to its width, and its style spec."""
-
-
 def row_cells(row: JournalRow, width: int) -> list[Cell]:
     """One screen line as fitted cells: ts / action / owner / target / detail.
 
@@ -104,9 +87,9 @@ def row_cells(row: JournalRow, width: int) -> list[Cell]:
     ts_w, owner_w = (19, 16) if wide else (11, 10)
     if row.data is None:
         return [
-            (_fit(f"line {row.lineno}", ts_w), "dim"),
-            (" " + _fit("✗ bad", 7), "dim red"),
-            (" " + _fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
+            (fit(f"line {row.lineno}", ts_w), "dim"),
+            (" " + fit("✗ bad", 7), "dim red"),
+            (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
         ]
     fixed = ts_w + owner_w + 10  # ts, action (7), owner and their separators
     target_w = 32 if wide else max(width - fixed, 8)
@@ -114,13 +97,13 @@ def row_cells(row: JournalRow, width: int) -> list[Cell]:
     style = ACTION_STYLES.get(row.action, "")
     ts = row.field("ts")
     cells = [
-        (_fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
-        (" " + _fit(row.action, 7), f"bold {style}".strip()),
-        (" " + _fit(who(row), owner_w), "cyan"),
-        (" " + _fit(row.target, target_w), style),
+        (fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
+        (" " + fit(row.action, 7), f"bold {style}".strip()),
+        (" " + fit(who(row), owner_w), "cyan"),
+        (" " + fit(row.target, target_w), style),
     ]
     if rest > 0:
-        cells.append((" " + _fit(row.field("detail") or row.field("source_conv"), rest), "dim"))
+        cells.append((" " + fit(row.field("detail") or row.field("source_conv"), rest), "dim"))
     return cells
 
 
@@ -144,7 +127,7 @@ class RowFilter:
         return True
 
 
-class JournalView(ScrollView, can_focus=True):
+class JournalView(VirtualList):
     """Virtual list of journal rows: only visible lines are rendered."""
 
     HELP_TITLE = "Journal rows"
@@ -184,18 +167,16 @@ class JournalView(ScrollView, can_focus=True):
         self.shown: list[JournalRow] = []
         """The rows passing ``row_filter``."""
         self.row_filter = RowFilter()
-        self._strips: dict[tuple[int, int, bool], Strip] = {}
-        self._base_style: Style | None = None
 
     def add_rows(self, rows: list[JournalRow], *, reset: bool = False) -> None:
         """Append a batch (after clearing everything when ``reset``)."""
         if reset:
             self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
-            self._strips.clear()
+            self.forget_strips()
         self.rows.extend(rows)
         matched = [row for row in rows if self.row_filter(row)]
         self.shown.extend(matched)
-        self._resize()
+        self.size_to_rows()
         if self.following:
             self._stick_to_end()
         else:
@@ -206,10 +187,6 @@ class JournalView(ScrollView, can_focus=True):
         # Deferred: before the first layout max_scroll_y is still 0.
         self.scroll_end(animate=False, immediate=False, x_axis=False)
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-
     def on_resize(self) -> None:
         if self.following:
             self._stick_to_end()
@@ -218,18 +195,15 @@ class JournalView(ScrollView, can_focus=True):
         """Re-filter every row and jump back to following the bottom."""
         self.row_filter = row_filter
         self.shown = [row for row in self.rows if row_filter(row)]
-        self._strips.clear()
+        self.forget_strips()
         self.cursor, self.pending, self.following = None, 0, True
-        self._resize()
+        self.size_to_rows()
         self._stick_to_end()
         self.refresh()
 
     def watch_cursor(self, cursor: int | None) -> None:
         row = self.shown[cursor] if cursor is not None and cursor < len(self.shown) else None
         self.post_message(self.Highlighted(row))
-
-    def _resize(self) -> None:
-        self.virtual_size = Size(0, len(self.shown))
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -238,44 +212,26 @@ class JournalView(ScrollView, can_focus=True):
         if at_end:
             self.pending = 0
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # Resolve the CSS style once per paint, not once per line.
-        self._base_style = self.rich_style
-        return super().render_lines(crop)
+    def row_count(self) -> int:
+        """The rows passing the filter."""
+        return len(self.shown)
 
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width or self.size.width
-        base = self._base_style or self.rich_style
-        index = round(self.scroll_y) + y
-        if index >= len(self.shown):
-            return Strip.blank(width, base)
-        key = (index, width, index == self.cursor)
-        strip = self._strips.get(key)
-        if strip is None:
-            if len(self._strips) > 4000:
-                self._strips.clear()
-            extra = _style("reverse") if key[2] else None
-            segments = [
-                Segment(text, base + _style(spec) + extra if extra else base + _style(spec))
-                for text, spec in row_cells(self.shown[index], width)
-            ]
-            strip = self._strips[key] = Strip(segments).crop_extend(0, width, base)
-        return strip
+    def row_look(self, index: int) -> Hashable:
+        """Highlighted or not."""
+        return index == self.cursor
+
+    def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
+        """The row's cells; the highlighted row reversed over its own colours."""
+        extra = style("reverse") if index == self.cursor else None
+        return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
+                for text, spec in row_cells(self.shown[index], width)]
 
     def _move_to(self, index: int) -> None:
         if not self.shown:
             return
         self.cursor = max(0, min(index, len(self.shown) - 1))
-        self.scroll_to_region_of(self.cursor)
+        self.reveal(self.cursor)
         self.refresh()
-
-    def scroll_to_region_of(self, index: int) -> None:
-        """Scroll just enough that row ``index`` is on screen."""
-        top, height = round(self.scroll_y), max(self.scrollable_content_region.height, 1)
-        if index < top:
-            self.scroll_to(y=index, animate=False, immediate=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
 
     def action_cursor(self, delta: int) -> None:
         """Move the highlight; the first press highlights the bottom visible row."""
@@ -303,12 +259,10 @@ class JournalView(ScrollView, can_focus=True):
             if message is not None:
                 self.post_message(message)
 
-    def on_click(self, event: Any) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        index = round(self.scroll_y) + offset.y
-        if index < len(self.shown):
+    def on_click(self, event: events.Click) -> None:
+        """A click highlights the row and opens it."""
+        index = self.row_at(event)
+        if index is not None:
             self.cursor = index
             self.refresh()
             self.action_open()

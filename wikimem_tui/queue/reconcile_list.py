@@ -1,53 +1,32 @@
-"""The queue's rows on screen: a virtual list that renders only the visible lines.
+"""The queue's rows on screen: the one virtual list (``common/virtual_list``), rendering only the visible lines.
 
-A diary of years holds thousands of uncited entries, and a ``DataTable``
-measures every cell of every row on the UI thread (about a second for 800
-rows on this machine, bench/bench_curation_panes.py), so the queue is a
-Line-API ``ScrollView`` like the journal's: a paint costs the rows on
-screen, each row is a few fitted strings (never markup), and strips are
-cached by (row, width, highlighted, selected).
+A diary of years holds thousands of uncited entries, so the queue draws
+like the journal: a paint costs the rows on screen, each row a few fitted
+strings (never markup), cached by (row, width, highlighted, selected).
+What is this list's own: a cursor that is always on a row (one even band
+across it, bold when the list has the focus), the selection marks, and a
+click that highlights a row first and opens it on the second click.
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
-from functools import lru_cache
+from collections.abc import Hashable, Set
 from typing import Any
 
-from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
 from textual.binding import Binding
-from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
-from wikimem_tui.common.safe import clean_line
 from wikimem_tui.common.badges import BADGE, BADGE_STYLE
+from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
 from wikimem_tui.queue.reconcile_model import REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
 
 __all__ = ["QueueList", "header_cells", "row_cells"]
 
-Cell = tuple[str, str]
 _BADGE_W = 11
-
-
-@lru_cache(maxsize=64)
-def _style(spec: str) -> Style:
-    return Style.parse(spec) if spec else Style.null()
-
-
-def _fit(text: str, width: int) -> str:
-    """``text`` made safe and padded or cut (with an ellipsis) to exactly ``width`` cells."""
-    text = clean_line(text)
-    if width <= 0:
-        return ""
-    if cell_len(text) > width:
-        return set_cell_size(text, width - 1) + "…"
-    return set_cell_size(text, width)
 
 
 def _owner_width(width: int) -> int:
@@ -58,8 +37,8 @@ def header_cells(width: int) -> list[Cell]:
     """The column titles, fitted like the rows."""
     owner_w = _owner_width(width)
     rest = max(width - (2 + 11 + 6 + owner_w + 1 + _BADGE_W + 1), 0)
-    return [("  " + _fit("day", 10) + " " + _fit("time", 5) + " " + _fit("owner", owner_w) + " "
-             + _fit("", _BADGE_W) + " " + _fit("entry", rest), "bold")]
+    return [("  " + fit("day", 10) + " " + fit("time", 5) + " " + fit("owner", owner_w) + " "
+             + fit("", _BADGE_W) + " " + fit("entry", rest), "bold")]
 
 
 def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
@@ -79,15 +58,15 @@ def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
     rest = max(width - (2 + 11 + 6 + owner_w + 1 + _BADGE_W + 1), 0)
     return [
         ("● " if entry_key(entry) in selected else "  ", "bold green"),
-        (_fit(entry.date, 10) + " ", ""),
-        (_fit(entry.time, 5) + " ", "bold"),
-        (_fit(entry.owner or "-", owner_w) + " ", "dim"),
-        (_fit(badge, _BADGE_W) + " ", badge_style),
-        (_fit(ordinal_prefix(entry) + first_line(entry.content), rest), ""),
+        (fit(entry.date, 10) + " ", ""),
+        (fit(entry.time, 5) + " ", "bold"),
+        (fit(entry.owner or "-", owner_w) + " ", "dim"),
+        (fit(badge, _BADGE_W) + " ", badge_style),
+        (fit(ordinal_prefix(entry) + first_line(entry.content), rest), ""),
     ]
 
 
-class QueueList(ScrollView, can_focus=True):
+class QueueList(VirtualList):
     """The queued entries (``QueueEntry``); up/down move, enter (or a click on the highlighted row) opens."""
 
     HELP_TITLE = "Queue rows"
@@ -125,13 +104,12 @@ class QueueList(ScrollView, can_focus=True):
         """The ``QueueEntry`` rows shown, in order."""
         self.selected: Set[Key] = frozenset()
         """Keys of the selected entries (drawn with a mark)."""
-        self._strips: dict[tuple[int, int, bool, bool], Strip] = {}
 
     def set_rows(self, rows: list[Any], selected: Set[Key]) -> None:
         """Show ``rows`` (the cursor stays on its index, clamped)."""
         self.rows, self.selected = rows, selected
-        self._strips.clear()
-        self.virtual_size = Size(0, len(rows))
+        self.forget_strips()
+        self.size_to_rows()
         self.cursor = max(0, min(self.cursor, len(rows) - 1))
         self.refresh()
         self.post_message(self.Highlighted())
@@ -142,47 +120,25 @@ class QueueList(ScrollView, can_focus=True):
         self.refresh()
 
     def watch_cursor(self, old: int, new: int) -> None:
-        self._reveal(new)
+        self.reveal(new)
         self.refresh()
         self.post_message(self.Highlighted())
 
-    def _reveal(self, index: int) -> None:
-        """Scroll just enough to show row ``index``.
+    def row_count(self) -> int:
+        """The queued entries shown."""
+        return len(self.rows)
 
-        Not ``_scroll_to``: that is Textual's own private method, which
-        ``scroll_to`` calls back with ``animate=`` (a same-named override
-        crashed the queue as soon as the cursor left the visible rows).
-        """
-        top, height = round(self.scroll_y), max(self.scrollable_content_region.height, 1)
-        if index < top:
-            self.scroll_to(y=index, animate=False, immediate=True)
-        elif index >= top + height:
-            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
+    def row_look(self, index: int) -> Hashable:
+        """Highlighted with the focus here, and selected."""
+        return index == self.cursor and self.has_focus, entry_key(self.rows[index].entry) in self.selected
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._strips.clear()
-
-    def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width or self.size.width
-        base = self.rich_style
-        index = round(self.scroll_y) + y
-        if index >= len(self.rows):
-            return Strip.blank(width, base)
-        q = self.rows[index]
-        key = (index, width, index == self.cursor and self.has_focus, entry_key(q.entry) in self.selected)
-        strip = self._strips.get(key)
-        if strip is None:
-            if len(self._strips) > 4000:
-                self._strips.clear()
-            cells = row_cells(q, self.selected, width)
-            if index == self.cursor:  # one even band, whatever the cells' own styles
-                band = base + _style("bold reverse" if self.has_focus else "underline")
-                segments = [Segment(text, band) for text, _ in cells]
-            else:
-                segments = [Segment(text, base + _style(spec)) for text, spec in cells]
-            strip = self._strips[key] = Strip(segments).crop_extend(0, width, base)
-        return strip
+    def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
+        """The row's cells; the highlighted row one even band, whatever the cells' own styles."""
+        cells = row_cells(self.rows[index], self.selected, width)
+        if index == self.cursor:
+            band = base + style("bold reverse" if self.has_focus else "underline")
+            return [Segment(text, band) for text, _ in cells]
+        return [Segment(text, base + style(spec)) for text, spec in cells]
 
     def on_focus(self) -> None:
         self.refresh()
@@ -206,11 +162,9 @@ class QueueList(ScrollView, can_focus=True):
             self.post_message(self.Opened(self.cursor))
 
     def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        index = round(self.scroll_y) + offset.y
-        if index >= len(self.rows):
+        """A click highlights a row; a click on the highlighted row opens it."""
+        index = self.row_at(event)
+        if index is None:
             return
         if index == self.cursor:
             self.action_open()
