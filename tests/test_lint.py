@@ -21,7 +21,8 @@ from tests.test_lint_fixtures import (
     write_keys,
     write_npy,
 )
-from wikimem.drift import accept, accept_current_state
+from wikimem.disk.baseline import accept
+from wikimem.lint.drift import accept_current_state
 from wikimem.lint import CODES, Linter, lint
 from wikimem.lint.scan import ItemFacts
 

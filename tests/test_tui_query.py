@@ -14,7 +14,7 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import MemoryStore, RetrievalResult
-from wikimem.analyzer import Analyzer
+from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.query.query_panel import QueryPanel

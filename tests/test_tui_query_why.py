@@ -15,9 +15,8 @@ from textual.widgets import DataTable, Input
 
 from conftest import make_app, make_backend, open_item, started
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
-from wikimem import MemoryIndex, MemoryStore
-from wikimem.analyzer import Analyzer
-from wikimem.explain import why_not_lines
+from wikimem import MemoryIndex, MemoryStore, why_not_lines
+from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.pin_picker import PinPicker
 from wikimem_tui.query.query_panel import QueryPanel

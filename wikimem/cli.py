@@ -20,7 +20,7 @@ Decisions the contract leaves open:
   A ``FILE`` that is no RecallFile but a diary day (``show 2026-07-21
   [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``;
   ``HH:MM`` shows every entry of the minute, ``HH:MM#2`` its second entry
-  (explain's address for it, ``wikimem.diary_id``).
+  (explain's address for it, ``wikimem.disk.entry_id``).
 * ``grep`` searches the wiki only (the diary has no item names, and its
   ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
 * ``--store`` is accepted after the command as well as before it.
@@ -43,11 +43,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from wikimem.blocks import Block, read_blocks, render_file
+from wikimem.disk.blocks import Block, read_blocks, render_file
 from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.models import DiaryItem, RecallItem
 from wikimem.store import MemoryStore
-from wikimem.tolerant import UnreadableError
+from wikimem.disk.tolerant import UnreadableError
 
 __all__ = ["build_parser", "main"]
 
@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                        default=None, help="tokenize Chinese with jieba")
     jieba.add_argument("--no-jieba", dest="use_jieba", action="store_const", const=False,
                        help="tokenize Chinese with character bigrams")
-    from wikimem.analyzer import ANALYZERS, DEFAULT_ANALYZER
+    from wikimem.index.analyzer import ANALYZERS, DEFAULT_ANALYZER
 
     explain.add_argument("--analyzer", choices=ANALYZERS, default=None,
                          help=f"English analyzer: 'en' stems and drops stop words from the query, 'stem', "
@@ -248,7 +248,7 @@ def _whole_file_title(path: Path, default: str) -> str:
 
 
 def _names_entry(entry: DiaryItem, wanted: str) -> bool:
-    """``HH:MM`` names every entry of that minute, ``HH:MM#n`` one (``wikimem.diary_id``)."""
+    """``HH:MM`` names every entry of that minute, ``HH:MM#n`` one (``wikimem.disk.entry_id``)."""
     if "#" not in wanted:
         return entry.time == wanted
     return entry.entry_id.key == wanted or f"{entry.time}#{entry.ordinal}" == wanted

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.cli_io import json_text
-from wikimem.names import normalize_item_name
+from wikimem.disk.names import normalize_item_name
 from wikimem.store import MemoryStore
 
 __all__ = ["LinkGraph", "build_graph", "graph_json", "mermaid_label", "render_graph"]

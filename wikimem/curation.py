@@ -1,13 +1,13 @@
 """Curation queries: what is not yet reviewed, what a claim rests on, what rests on it.
 
 The diary is evidence; the wiki is reviewed knowledge that cites it (see
-``wikimem.evidence``). These are the read-only questions an app asks while
+``wikimem.disk.marks``). These are the read-only questions an app asks while
 curating, answered from a :class:`~wikimem.lint.Snapshot` (or a store or a
 path, read once): the reconcile queue, a promotion draft, the audit chain of
 an item, and everything that rests on an entry or item being retracted.
 They never write: the app writes through the store's checked write path,
 and the only curation state outside the markdown (entries dismissed as
-"reviewed, not promoted") lives in ``wikimem.reviewed``.
+"reviewed, not promoted") lives in ``wikimem.disk.reviewed``.
 
 Mark for review: an item is marked by a line ``<!-- wikimem-review: REASON
 -->`` in its own content (:func:`mark_for_review`), written like any other
@@ -24,11 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
-from wikimem.diary_id import EntryId, EntryRef, entry_ref, ordinals
-from wikimem.evidence import Evidence, EvidenceLine, find_evidence, is_derived, strip_derived
+from wikimem.disk.entry_id import EntryId, EntryRef, entry_ref, ordinals
+from wikimem.disk.marks import Evidence, EvidenceLine, find_evidence, is_derived, strip_derived
 from wikimem.models import DiaryItem, RecallItem
-from wikimem.names import normalize_item_name, validate_date
-from wikimem.reviewed import is_dismissed, load_dismissed
+from wikimem.disk.names import normalize_item_name, validate_date
+from wikimem.disk.reviewed import is_dismissed, load_dismissed
 
 if TYPE_CHECKING:
     from wikimem.lint.graph import EvidenceStatus
@@ -325,7 +325,7 @@ def retraction(
 ) -> list[Dependent]:
     """Everything that rests on a retracted diary ``entry`` or wiki ``item`` (file, name).
 
-    ``entry`` is an :class:`~wikimem.diary_id.EntryId` or ``(date, HH:MM[,
+    ``entry`` is an :class:`~wikimem.disk.entry_id.EntryId` or ``(date, HH:MM[,
     ordinal])``; a pair is the minute's first entry, as a line without
     ``#n`` is, so only what cites that one entry is listed.
 

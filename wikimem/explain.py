@@ -25,7 +25,7 @@ unranked neighbour.
 
 from __future__ import annotations
 
-from wikimem.analyzer import FALLBACK_NOTE
+from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
 from wikimem.why import WhyNot
 
@@ -55,7 +55,7 @@ def address(entry: RetrievedItem) -> str:
     """``file:name`` (a diary row's file is its day and its name the ``HH:MM``).
 
     A later entry of a shared minute adds its ordinal, ``2026-07-21:14:30#2``
-    (``wikimem.diary_id``), so two rows of one minute never read the same.
+    (``wikimem.disk.entry_id``), so two rows of one minute never read the same.
     """
     if entry.entry_id is not None:
         return f"{entry.item.file}:{entry.entry_id.key}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from wikimem.diary_id import EntryId
-from wikimem.links import WikiLink, parse_wiki_links
+from wikimem.disk.entry_id import EntryId
+from wikimem.disk.links import WikiLink, parse_wiki_links
 
 #: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
 TimeRange: TypeAlias = tuple[str, str]
@@ -74,7 +74,7 @@ class DiaryItem(_Linked):
     still builds one): the entry's 1-based place among the day's entries
     with the same ``HH:MM``, filled in by every read of the diary. With the
     day and the minute it is the entry's identity, :attr:`entry_id`
-    (see :mod:`wikimem.diary_id`): two entries of one minute differ in it.
+    (see :mod:`wikimem.disk.entry_id`): two entries of one minute differ in it.
     """
 
     date: str
@@ -151,7 +151,7 @@ class RetrievalResult:
     floor is known for the model); ``below_floor`` counts the candidates
     without a BM25 match that it removed. Both are set only when embeddings
     ranked the query. ``analyzer`` says which analyzer made the index terms
-    (:mod:`wikimem.analyzer`), ``stop_words`` the stop words it dropped from
+    (:mod:`wikimem.index.analyzer`), ``stop_words`` the stop words it dropped from
     the query and ``stemmed`` the query tokens it changed (token -> term).
     """
 

@@ -41,11 +41,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.analyzer import QueryTerms
-from wikimem.corpus import WikiCorpus
+from wikimem.index.analyzer import QueryTerms
+from wikimem.index.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
-from wikimem.names import normalize_item_name
+from wikimem.disk.names import normalize_item_name
 from wikimem.retrieval_vectors import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens
@@ -118,7 +118,7 @@ def run(
     """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
 
     ``analyze`` turns the scored query text into its terms (tokenizer and
-    analyzer, :mod:`wikimem.analyzer`); documents' terms come from the corpus.
+    analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
     """
     result = RetrievalResult(budget_tokens=knobs.budget_tokens)
     trace = Trace(result)

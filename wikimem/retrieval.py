@@ -2,7 +2,7 @@
 
 Design constraints: retrieval is synchronous, makes zero LLM calls, imports
 no network code and never writes the markdown. The BM25 index is derived
-state held in memory only (:mod:`wikimem.bm25`); it is built lazily on the
+state held in memory only (:mod:`wikimem.index.bm25`); it is built lazily on the
 first :meth:`MemoryIndex.retrieve` (or explicitly, with progress, by
 :meth:`MemoryIndex.build`, which is what an app calls from a worker), so
 constructing a ``MemoryIndex`` touches no files.
@@ -34,17 +34,17 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from wikimem.analyzer import Analyzer, QueryTerms
-from wikimem.corpus import WikiCorpus
+from wikimem.index.analyzer import Analyzer, QueryTerms
+from wikimem.index.corpus import WikiCorpus
 from wikimem.fusion import DEFAULT_FUSION, check_weight, get_fusion
-from wikimem.loader import gc_paused
+from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, TimeRange, as_recall_item
 from wikimem.pipeline import Knobs, Trace, run
-from wikimem.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
+from wikimem.index.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
 from wikimem.retrieval_vectors import AUTO, CACHE_MODES, SYNC_MODES, Semantic, VectorStatus, resolve_floor
-from wikimem.scan import scan_texts
+from wikimem.index.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
-from wikimem.warmup import warm_up
+from wikimem.index.warmup import warm_up
 from wikimem.why import WhyNot, diagnose
 
 __all__ = ["MemoryIndex", "as_recall_item"]
@@ -73,12 +73,12 @@ class MemoryIndex:
     ``postings_cache`` is ``"readwrite"`` (the default: a build reads
     ``postings.cache`` in the store's directory when it matches the files,
     and :meth:`warm` writes it), ``"read"`` (never written: a read-only
-    app) or ``"off"`` (see :mod:`wikimem.postings_cache`).
+    app) or ``"off"`` (see :mod:`wikimem.index.postings_cache`).
     ``analyzer`` maps tokens to index terms for items and queries alike:
     ``"en"`` (Snowball stemming + stop words dropped from queries),
     ``"stem"``, ``"stop"`` or ``"none"``; ``None`` is the default
-    (:data:`wikimem.analyzer.DEFAULT_ANALYZER`). Without the ``wikimem[en]``
-    extra, stemming falls back as :mod:`wikimem.analyzer` documents;
+    (:data:`wikimem.index.analyzer.DEFAULT_ANALYZER`). Without the ``wikimem[en]``
+    extra, stemming falls back as :mod:`wikimem.index.analyzer` documents;
     :attr:`analyzer` tells what runs.
     """
 

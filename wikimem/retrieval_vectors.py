@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikimem.corpus import WikiCorpus
+from wikimem.index.corpus import WikiCorpus
 from wikimem.fusion import fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
 from wikimem.relevance_floor import AUTO, COS_FLOORS, resolve_floor  # re-exported: their old home

@@ -32,10 +32,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from wikimem.corpus import WikiCorpus
-from wikimem.diary_id import EntryId, split_ordinal
+from wikimem.index.corpus import WikiCorpus
+from wikimem.disk.entry_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
-from wikimem.names import normalize_item_name
+from wikimem.disk.names import normalize_item_name
 from wikimem.pipeline import Key, Knobs, Trace
 from wikimem.retrieval_vectors import Candidate, Semantic
 

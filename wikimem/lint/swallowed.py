@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from wikimem.lint.findings import Finding, make_finding
-from wikimem.markers import conflict_lines
+from wikimem.disk.markers import conflict_lines
 
 if TYPE_CHECKING:
     from wikimem.lint.scan import ItemFacts
@@ -25,7 +25,7 @@ __all__ = ["conflict_finding", "may_conflict", "separator_findings", "swallowed"
 
 # A metadata value that swallowed the next field: "a; source=b" (fields joined by ";").
 _SWALLOWED_RE = re.compile(r";\s*(?:owner|source|source_conv|ts)\s*=", re.I)
-# What wikimem.markers looks for first: a file with neither holds no conflict.
+# What wikimem.disk.markers looks for first: a file with neither holds no conflict.
 _OPEN_MARKER, _CLOSE_MARKER = "<<<<<<<", ">>>>>>>"
 
 
@@ -35,7 +35,7 @@ def may_conflict(text: str) -> bool:
 
 
 def conflict_finding(path: str, text: str, names: Sequence[str], heads: Sequence[int]) -> Finding | None:
-    """The ``conflict-markers`` error of a file holding git conflict markers (see :mod:`wikimem.markers`)."""
+    """The ``conflict-markers`` error of a file holding git conflict markers (see :mod:`wikimem.disk.markers`)."""
     lines = conflict_lines(text)
     if not lines:
         return None

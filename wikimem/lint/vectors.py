@@ -24,7 +24,7 @@ from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import ItemFacts
 from wikimem.models import item_text
 from wikimem.lint.snapshot import Snapshot
-from wikimem.tolerant import UnreadableError, open_regular, parse_json, read_regular
+from wikimem.disk.tolerant import UnreadableError, open_regular, parse_json, read_regular
 
 __all__ = ["DIARY_VECTORS_DIR", "KEYS_FILE", "VectorCheck", "read_npy_header", "vector_findings"]
 

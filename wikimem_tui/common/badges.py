@@ -21,8 +21,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from wikimem import MemoryStore, is_derived, path_stat
-from wikimem.tolerant import read_regular
+from wikimem import DERIVED_TAG, MemoryStore, is_derived, path_stat, read_regular
 
 __all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge"]
 
@@ -31,9 +30,6 @@ BADGE = "↺ derived"
 BADGE_STYLE = "italic magenta"
 #: One sentence for detail lines and help: what the badge means.
 DERIVED_HINT = "derived: written from recall answers, so not independent evidence (anti-echo)"
-
-_MARKER = "wikimem-derived"  # the substring every form of the marker contains
-
 
 def derived_badge() -> Text:
     """The badge itself (a fresh ``Text``: callers append it to their own)."""
@@ -105,4 +101,4 @@ def _has_marker(path: Path) -> bool:
         data = read_regular(path)  # a FIFO named like a day must not hang the app
     except OSError:
         return False
-    return data is not None and _MARKER.encode() in data
+    return data is not None and DERIVED_TAG.encode() in data

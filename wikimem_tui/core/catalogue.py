@@ -25,8 +25,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem import MemoryStore
-from wikimem.loader import block_names, read_file_blocks
+from wikimem import MemoryStore, block_names, read_file_blocks
 
 __all__ = ["Catalogue", "DiaryKey", "Key", "norm", "read_day", "read_file"]
 

@@ -31,8 +31,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikimem import RecallItem
-from wikimem.blocks import parse_blocks
+from wikimem import RecallItem, parse_blocks
 
 __all__ = [
     "ENABLE_HINT",

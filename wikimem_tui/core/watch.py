@@ -21,9 +21,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from wikimem import path_stat
-from wikimem.drift import BASELINE_FILE
-from wikimem.reviewed import REVIEWED_FILE
+from wikimem import BASELINE_FILE, REVIEWED_FILE, path_stat
 from wikimem_tui.core.changes import StoreChange
 
 __all__ = ["OwnWrites", "classify", "watch_store"]

@@ -32,7 +32,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from wikimem import DiaryItem, is_derived, review_reasons
+from wikimem import DiaryItem, is_derived, is_derived_line, review_reasons
 from wikimem.curation import Audit, Dependent, EvidenceRef
 from wikimem_tui.core.curation_reads import EntryCiters
 from wikimem_tui.common.safe import safe_line
@@ -73,7 +73,7 @@ ROW_WIDTH = 94
 
 
 def _first_line(content: str) -> str:
-    return next((line.strip() for line in content.splitlines() if line.strip() and "wikimem-derived" not in line), "")
+    return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
 
 
 def _excerpt(text: Text, content: str) -> Text:

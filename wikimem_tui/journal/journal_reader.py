@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from wikimem.tolerant import UnreadableError, loads_tolerant, open_regular
+from wikimem import UnreadableError, loads_tolerant, open_regular
 
 __all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalFollower", "JournalRow", "parse_line"]
 

@@ -61,7 +61,7 @@ from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.core.words import count
 
 if TYPE_CHECKING:
-    from wikimem.why import WhyNot
+    from wikimem import WhyNot
 
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 

@@ -28,8 +28,7 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import DataTable
 
-from wikimem import RetrievalResult, RetrievedItem
-from wikimem.explain import TABLE_HEADER, footer_lines, header_lines, row_fields, row_note
+from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, header_lines, row_fields, row_note
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import safe_line
 

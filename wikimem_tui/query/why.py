@@ -18,8 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Static
 
-from wikimem.explain import why_not_lines
-from wikimem.why import WhyNot
+from wikimem import WhyNot, why_not_lines
 from wikimem_tui.common.safe import safe_line
 
 __all__ = ["STAGE_STYLES", "WhyNotBox"]

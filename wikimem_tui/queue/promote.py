@@ -31,7 +31,6 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from wikimem import (
-    DERIVED_MARKER,
     ConflictError,
     DiaryItem,
     MemoryStore,
@@ -39,6 +38,8 @@ from wikimem import (
     RetrievedItem,
     draft_promotion,
     is_derived,
+    is_derived_line,
+    is_evidence_line,
     sanitize_item_name,
     validate_file,
 )
@@ -70,14 +71,14 @@ def entry_summary(entry: DiaryItem, *, width: int = 70) -> Text:
 
 
 def _first_line(content: str) -> str:
-    return next((line.strip() for line in content.splitlines() if line.strip() and line.strip() != DERIVED_MARKER), "")
+    return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
 
 
 def similarity_text(entries: Sequence[DiaryItem]) -> str:
     """What the entries say, without the derived marker and evidence lines (they would match every promoted item)."""
     lines = [
         line for entry in entries for line in entry.content.splitlines()
-        if line.strip() != DERIVED_MARKER and not line.strip().startswith("(evidence:")
+        if not is_derived_line(line) and not is_evidence_line(line)
     ]
     return "\n".join(lines)
 

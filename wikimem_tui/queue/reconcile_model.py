@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.text import Text
 
-from wikimem import DiaryItem, parse_date_span
+from wikimem import DiaryItem, is_derived_line, parse_date_span
 from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.queue.promote import entry_summary
 from wikimem_tui.common.badges import DERIVED_HINT
@@ -92,7 +92,7 @@ def ordinal_prefix(entry: DiaryItem) -> str:
 
 def first_line(content: str) -> str:
     """The first line worth showing (the derived marker is a badge, not text)."""
-    return next((ln.strip() for ln in content.splitlines() if ln.strip() and "wikimem-derived" not in ln), "")
+    return next((ln.strip() for ln in content.splitlines() if ln.strip() and not is_derived_line(ln)), "")
 
 
 def entry_detail(q: Any) -> Text:

@@ -22,7 +22,7 @@ independent.
 A diary target names one entry, never a whole minute: without ``#n`` it is
 the minute's first entry, so lines written before the ordinal existed keep
 their meaning for every minute that held one entry (see
-:mod:`wikimem.diary_id` for why not "all of the minute"). Lint's
+:mod:`wikimem.disk.entry_id` for why not "all of the minute"). Lint's
 ``evidence-missing`` and the reconcile queue read it the same way, through
 :attr:`Evidence.cited`.
 
@@ -39,16 +39,19 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from wikimem.diary_id import EntryId, split_ordinal
-from wikimem.links import WikiLink, parse_wiki_links
-from wikimem.names import normalize_item_name, validate_date, validate_time
+from wikimem.disk.entry_id import EntryId, split_ordinal
+from wikimem.disk.links import WikiLink, parse_wiki_links
+from wikimem.disk.names import normalize_item_name, validate_date, validate_time
 
 __all__ = [
     "DERIVED_MARKER",
+    "DERIVED_TAG",
+    "EVIDENCE_PREFIX",
     "Evidence",
     "EvidenceLine",
     "find_evidence",
     "is_derived",
+    "is_derived_line",
     "is_evidence_line",
     "mark_derived",
     "parse_evidence",
@@ -57,9 +60,13 @@ __all__ = [
 
 #: The anti-echo marker, written on a line of its own.
 DERIVED_MARKER = "<!-- wikimem-derived -->"
+#: The part every spelling of the marker contains: a cheap test (raw bytes
+#: included) before the exact one, never the rule itself.
+DERIVED_TAG = "wikimem-derived"
+#: How an evidence line starts (after leading blanks).
+EVIDENCE_PREFIX = "(evidence:"
 
 _DERIVED_RE = re.compile(r"^[ \t]*<!--\s*wikimem-derived\s*-->[ \t]*$", re.M)
-_PREFIX = "(evidence:"
 # A key part starts at ", owner " or ", source "; everything up to the next one
 # is the value, so owners like "user:x" or "a, b" need no quoting.
 _KEY_SPLIT_RE = re.compile(r",\s*(?=(?:owner|source)\s)")
@@ -135,7 +142,7 @@ class Evidence:
             parts.append(f"owner {self.owner}")
         if self.source:
             parts.append(f"source {self.source}")
-        return f"{_PREFIX} " + ", ".join(parts) + ")"
+        return f"{EVIDENCE_PREFIX} " + ", ".join(parts) + ")"
 
     @property
     def target_entry(self) -> str:
@@ -196,17 +203,17 @@ def _value(key: str, value: str | None) -> str | None:
 
 def is_evidence_line(line: str) -> bool:
     """True when ``line`` is meant as an evidence line (it may still be malformed)."""
-    return line.strip().startswith(_PREFIX)
+    return line.strip().startswith(EVIDENCE_PREFIX)
 
 
 def parse_evidence(line: str) -> Evidence:
     """Parse one evidence line; ``ValueError`` naming the problem otherwise."""
     text = line.strip()
-    if not text.startswith(_PREFIX):
+    if not text.startswith(EVIDENCE_PREFIX):
         raise ValueError("not an evidence line: must start with '(evidence:'")
     if not text.endswith(")"):
         raise ValueError("evidence line is not closed with ')'")
-    body = text[len(_PREFIX):-1].strip()
+    body = text[len(EVIDENCE_PREFIX):-1].strip()
     if not body:
         raise ValueError("evidence line is empty")
     parts = [part.strip() for part in _KEY_SPLIT_RE.split(body)]
@@ -240,7 +247,7 @@ def parse_evidence(line: str) -> Evidence:
 
 def find_evidence(content: str) -> list[EvidenceLine]:
     """Every evidence line in ``content``, parsed or with the reason it does not parse."""
-    if _PREFIX not in content:
+    if EVIDENCE_PREFIX not in content:
         return []
     out: list[EvidenceLine] = []
     for index, line in enumerate(content.split("\n")):
@@ -255,7 +262,12 @@ def find_evidence(content: str) -> list[EvidenceLine]:
 
 def is_derived(text: str) -> bool:
     """True when ``text`` carries the derived marker on a line of its own."""
-    return "wikimem-derived" in text and _DERIVED_RE.search(text) is not None
+    return DERIVED_TAG in text and _DERIVED_RE.search(text) is not None
+
+
+def is_derived_line(line: str) -> bool:
+    """True when ``line`` is the derived marker (a badge to show, not text)."""
+    return _DERIVED_RE.fullmatch(line) is not None
 
 
 def mark_derived(text: str) -> str:
@@ -269,4 +281,4 @@ def strip_derived(text: str) -> str:
     """``text`` without marker lines: what a promotion copies into reviewed content."""
     if not is_derived(text):
         return text
-    return "\n".join(line for line in text.split("\n") if not _DERIVED_RE.fullmatch(line)).strip()
+    return "\n".join(line for line in text.split("\n") if not is_derived_line(line)).strip()

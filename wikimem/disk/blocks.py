@@ -5,9 +5,9 @@ so the wiki and the diary cannot drift apart. Reads are tolerant: a
 hand-edited or damaged file (invalid UTF-8, CRLF, a BOM, prose before the
 first heading, a malformed comment) never raises. Writes are strict: the
 renderer here makes the bytes of the one block a write addresses, and
-``wikimem.splice`` puts them between the untouched bytes of every other
-block; ``wikimem.durable`` replaces the file atomically and
-``wikimem.lock`` serializes writers.
+``wikimem.disk.splice`` puts them between the untouched bytes of every other
+block; ``wikimem.disk.atomic`` replaces the file atomically and
+``wikimem.disk.lock`` serializes writers.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 
 # The write side lives in its own modules; re-exported here because the
 # vector cache, lint and the baseline import them from this one.
-from wikimem.durable import atomic_write, atomic_writer, fsync_dir
-from wikimem.lock import LOCK_NAME, store_lock
-from wikimem.tolerant import read_regular
+from wikimem.disk.atomic import atomic_write, atomic_writer, fsync_dir
+from wikimem.disk.lock import LOCK_NAME, store_lock
+from wikimem.disk.tolerant import read_regular
 
 __all__ = [
     "LOCK_NAME",
@@ -152,9 +152,9 @@ def read_text(path: Path) -> str | None:
 
     Only a regular file inside the memory directory is read: one that exists
     but cannot be (no permission, a FIFO, a symlink out of the memory)
-    raises :class:`wikimem.tolerant.UnreadableError`, an ``OSError``, so a
+    raises :class:`wikimem.disk.tolerant.UnreadableError`, an ``OSError``, so a
     writer refuses it instead of replacing what it could not read; readers
-    catch it and skip the file (see :mod:`wikimem.tolerant`).
+    catch it and skip the file (see :mod:`wikimem.disk.tolerant`).
     """
     data = read_regular(path)
     return None if data is None else data.decode("utf-8", errors="replace")
@@ -163,7 +163,7 @@ def read_text(path: Path) -> str | None:
 def read_blocks(path: Path) -> ParsedFile:
     """Tolerant read of one block file; a missing file is an empty one.
 
-    Raises :class:`wikimem.tolerant.UnreadableError` for a file that exists
+    Raises :class:`wikimem.disk.tolerant.UnreadableError` for a file that exists
     but is not read (see :func:`read_text`).
     """
     text = read_text(path)

@@ -7,10 +7,10 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   not dicts of Counters: 8 bytes per posting instead of ~100.
 * A cold build posts nothing. It keeps each batch of documents (a group of
   files, a few thousand items) as searchable forms made by a few C-level
-  passes (:mod:`wikimem.scan`) plus their lengths; the first query that
+  passes (:mod:`wikimem.index.scan`) plus their lengths; the first query that
   needs a term finds its postings with one search per batch and, in the
   batches that hold it, one ``split`` whose pieces tell each occurrence's
-  document (:func:`wikimem.scan.scan_postings`); the result is cached. Documents
+  document (:func:`wikimem.index.scan.scan_postings`); the result is cached. Documents
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.
@@ -19,16 +19,16 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   time a query touches a dirty term. Doc ids are never reused, so postings
   stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
   the owner when tombstones outnumber live documents and a rebuild pays.
-* A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.maxscore`)
+* A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.index.maxscore`)
   over per-term cached per-posting contributions. A write makes every
   cache slightly stale (N and the average length move); rather than
   recomputing long lists after each ``add()``, a query bounds the drift,
   keeps every candidate that could still make the top k and rescores
   those few exactly. Cost follows the query terms' posting lists, not N.
-* An optional warm-up (:func:`wikimem.warmup.warm_up`) packs the common
+* An optional warm-up (:func:`wikimem.index.warmup.warm_up`) packs the common
   terms before any query needs them; their segment postings can be saved
   to and read back from a derived on-disk cache
-  (:mod:`wikimem.postings_cache`), so a later process with the same files
+  (:mod:`wikimem.index.postings_cache`), so a later process with the same files
   finds them with one read instead of a scan.
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
@@ -49,9 +49,9 @@ from itertools import compress, islice, repeat
 from operator import add, attrgetter
 from typing import Any
 
-from wikimem.maxscore import Term, candidates
-from wikimem.postings_cache import PostingsCache
-from wikimem.scan import ScannedTexts, scan_postings, scanned_occurrences
+from wikimem.index.maxscore import Term, candidates
+from wikimem.index.postings_cache import PostingsCache
+from wikimem.index.scan import ScannedTexts, scan_postings, scanned_occurrences
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 

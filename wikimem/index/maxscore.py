@@ -7,7 +7,7 @@ upper bound (their best value); once the k-th best partial sum beats
 everything the remaining terms could add, those (common, long) lists are
 only probed with ``bisect`` for the surviving candidates instead of being
 scanned. With stale values the cut keeps every doc within a factor ``rho``
-(the worst-case drift, see :meth:`wikimem.bm25.InvertedIndex.search`) of
+(the worst-case drift, see :meth:`wikimem.index.bm25.InvertedIndex.search`) of
 the k-th best, so the caller can rescore the few survivors exactly. A
 scanned list costs C-level ``dict.update`` calls and the k-th best is found
 after a C-level ``compress`` filter: cost follows the query terms' posting

@@ -12,7 +12,7 @@ append-only evidence and stays untouched)::
        "by": "tui:xnne", "ts": "2026-07-22T08:00:00+00:00", "note": "small talk"}
     ]}
 
-A record names one entry by its identity (``wikimem.diary_id``): ``date``,
+A record names one entry by its identity (``wikimem.disk.entry_id``): ``date``,
 ``time`` and ``ordinal``, its place among that minute's entries. ``hash``
 is the first 16 hex digits of the sha256 of the entry's content, so an
 entry edited by hand after it was dismissed comes back to the queue, since
@@ -37,10 +37,10 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from wikimem.blocks import atomic_write, read_text, store_lock
+from wikimem.disk.blocks import atomic_write, read_text, store_lock
 from wikimem.journal import utc_now_iso
 from wikimem.models import DiaryItem
-from wikimem.tolerant import UnreadableError, parse_json, warn_unreadable
+from wikimem.disk.tolerant import UnreadableError, parse_json, warn_unreadable
 
 __all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "is_dismissed", "load_dismissed",
            "undismiss"]

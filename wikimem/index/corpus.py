@@ -9,8 +9,8 @@ never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
-(:mod:`wikimem.analyzer`) on every path: item by item, and the bulk scan
-forms (``terms`` of :func:`wikimem.scan.scan_joined`), so both index the same terms.
+(:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
+forms (``terms`` of :func:`wikimem.index.scan.scan_joined`), so both index the same terms.
 
 At scale the corpus holds no object per item: a cold load keeps each
 file's text and block offsets (:class:`ItemTable`), items are parsed when a
@@ -27,12 +27,12 @@ from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any
 
-from wikimem.analyzer import Analyzer
-from wikimem.bm25 import InvertedIndex
-from wikimem.loader import FileBlocks, block_names, item_at, read_file_blocks
+from wikimem.index.analyzer import Analyzer
+from wikimem.index.bm25 import InvertedIndex
+from wikimem.disk.loader import FileBlocks, block_names, item_at, read_file_blocks
 from wikimem.models import RecallItem, item_text
-from wikimem.postings_cache import FORMAT as POSTINGS_FORMAT
-from wikimem.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
+from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus"]
 
@@ -47,7 +47,7 @@ class ItemTable:
     """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
 
     A 1M-item store must not hold a million item objects: a file read in
-    bulk (:func:`wikimem.loader.read_file_blocks`) keeps its bytes and block
+    bulk (:func:`wikimem.disk.loader.read_file_blocks`) keeps its bytes and block
     offsets, and an item is parsed from them when a query shows it. Items
     written later (and files the parser had to read) are held as objects.
     """
@@ -112,7 +112,7 @@ class WikiCorpus:
         #: Maps tokens to index terms (None: tokens are the terms).
         self.analyzer = analyzer
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
-        #: :func:`wikimem.scan.scan_texts`; bigram mode only).
+        #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
         self._scan = scan
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
@@ -142,7 +142,7 @@ class WikiCorpus:
         return tokens if self.analyzer is None else self.analyzer.terms(tokens)
 
     def _latin_terms(self) -> LatinTerms | None:
-        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.scan.scan_joined`."""
+        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.index.scan.scan_joined`."""
         if self.analyzer is None or not self.analyzer.stems:
             return None
         return self.analyzer.latin_terms
@@ -177,7 +177,7 @@ class WikiCorpus:
     def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
         """Cold load of every RecallFile of ``store``, calling ``progress(done, total)`` per file.
 
-        With a bulk scanner, files are read in bulk (:func:`wikimem.loader.
+        With a bulk scanner, files are read in bulk (:func:`wikimem.disk.loader.
         read_file_blocks`) and scanned a group at a time (one index segment
         per ~``SEGMENT_DOCS`` items: fewer, larger C-level passes for the
         load and for each term's first search); a file that needs the

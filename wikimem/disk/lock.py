@@ -12,7 +12,7 @@ Windows cannot lock a directory handle, so it locks a byte of
 ``.wikimem.lock`` (deleting an open file is refused there anyway).
 
 Taking the lock is also where a half-done multi-file write of a killed
-process is rolled back (``wikimem.intent.recover``): every writer passes
+process is rolled back (``wikimem.disk.intent.recover``): every writer passes
 here before it reads what it is about to change.
 """
 
@@ -24,7 +24,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from wikimem.intent import recover
+from wikimem.disk.intent import recover
 
 __all__ = ["LOCK_NAME", "store_lock"]
 

@@ -4,10 +4,10 @@ The markdown files are the only truth; the store keeps no cache of their
 content, so what it returns is what is on disk right now. Every write is a
 locked read-modify-write: the file is re-read under the store lock (another
 process may have written it a moment ago), the one block addressed is
-spliced in between the untouched bytes of the others (``wikimem.splice``:
+spliced in between the untouched bytes of the others (``wikimem.disk.splice``:
 a write that would lose what it did not address is refused with
 ``LossyWriteError``), and the result is committed with its journal lines
-as one step (``wikimem.transaction``), through an intent record when it
+as one step (``wikimem.store.transaction``), through an intent record when it
 spans several files (a move, a link rewrite), so it lands whole or not at
 all.
 
@@ -31,17 +31,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from wikimem.blocks import Block, ParsedFile, read_blocks
+from wikimem.disk.blocks import Block, ParsedFile, read_blocks
 from wikimem.diary import Diary
 from wikimem.errors import ConflictError
 from wikimem.journal import Journal, utc_now_iso
-from wikimem.links import WikiLink
-from wikimem.lock import store_lock
-from wikimem.splice import BlockEdit, append_block, check, drop_block, replace_block
-from wikimem.transaction import current, revert, rewrite_links_to, transaction
+from wikimem.disk.links import WikiLink
+from wikimem.disk.lock import store_lock
+from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
+from wikimem.store.transaction import current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
-from wikimem.tolerant import UnreadableError, warn_unreadable
-from wikimem.names import (
+from wikimem.disk.tolerant import UnreadableError, warn_unreadable
+from wikimem.disk.names import (
     normalize_item_name,
     parse_ts,
     sanitize_item_name,
@@ -136,7 +136,7 @@ class MemoryStore:
 
         A file that exists but cannot be read (permission, not a regular
         file, a symlink out of the memory) is [] too, with one WARNING; a
-        write to it raises instead (see :mod:`wikimem.tolerant`).
+        write to it raises instead (see :mod:`wikimem.disk.tolerant`).
         """
         try:
             parsed = self._read(file)
@@ -311,7 +311,7 @@ class MemoryStore:
     def transaction(self) -> Any:
         """Group this thread's writes into one commit: all land, or (raising) none.
 
-        A context manager yielding a :class:`~wikimem.transaction.Transaction`
+        A context manager yielding a :class:`~wikimem.store.transaction.Transaction`
         whose ``edits`` (after the block) are every block's raw bytes before
         and after: hand them to :meth:`revert` to undo the group. Holds the
         store lock; reads inside see the staged writes.

@@ -5,7 +5,7 @@ and well under a gigabyte, so it cannot afford the block parser's Python
 steps and an item object per block. :func:`read_file_blocks` reads a file
 in a few whole-file C-level passes: where each block starts, its item name,
 and every block's name + content ready to be made search forms
-(:func:`wikimem.scan.scan_joined`, for many files at once). Items are made
+(:func:`wikimem.index.scan.scan_joined`, for many files at once). Items are made
 from the kept text only when asked for (:func:`item_at`, with the block
 parser itself). It serves
 the files the store writes; anything unusual -- a repeated heading, a
@@ -27,13 +27,13 @@ from itertools import repeat
 from operator import add, methodcaller
 from pathlib import Path
 
-from wikimem.blocks import parse_blocks
+from wikimem.disk.blocks import parse_blocks
 from wikimem.models import RecallItem
-from wikimem.tolerant import read_regular
+from wikimem.disk.tolerant import read_regular
 
 __all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
 
-# The block format's heading: a line starting "## " (see wikimem.blocks).
+# The block format's heading: a line starting "## " (see wikimem.disk.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
 # engine finds fast, where a multiline "^" is checked at every position.
 _HEADING_BYTES = b"\n## "
@@ -98,7 +98,7 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
     """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty).
 
     Also returns the blocks' searchable text: each block's name + content,
-    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.scan.scan_joined`
+    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.index.scan.scan_joined`
     (several files' at once: joined by ``DOC_BREAK`` again). Invalid UTF-8
     is found there (the parser replaces it; the caller then uses the parser).
     """

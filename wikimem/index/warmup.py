@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
-from wikimem.corpus import WikiCorpus
+from wikimem.index.corpus import WikiCorpus
 
 __all__ = ["WARM_MIN_OCCURRENCES", "WARM_SHARE", "warm_up"]
 

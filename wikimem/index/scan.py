@@ -13,7 +13,7 @@ latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
 tests hold both equal to ``tokenize()``.
 
-A per-term analyzer (:mod:`wikimem.analyzer`) maps terms after
+A per-term analyzer (:mod:`wikimem.index.analyzer`) maps terms after
 ``tokenize()``; :func:`scan_joined` takes its latin mapping (``terms``) and
 builds the latin form from index terms in the same split and join (a
 C-level ``map`` over a memo: no Python step per token), so the searches

@@ -12,7 +12,7 @@ lines appended, the record dropped (the write is done) and the folder
 removed. A write that raises rolls itself back before raising, even on a
 disk that stays full; a process killed in the middle leaves the folder
 behind, and the next writer (under the store lock, before its own write:
-see ``wikimem.lock``) rolls it back:
+see ``wikimem.disk.lock``) rolls it back:
 
 * a file that holds its "after" bytes gets its "before" bytes back (or is
   deleted, when it did not exist); a file that holds "before" is left;
@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikimem.durable import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
+from wikimem.disk.atomic import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
 
 __all__ = ["INTENT_DIR", "FileChange", "commit", "recover"]
 
@@ -79,7 +79,7 @@ def commit(root: Path, changes: Sequence[FileChange], journal: Path, lines: byte
     """Apply ``changes`` and append ``lines`` to ``journal``: all of it, or (raising) none of it.
 
     Call with the store lock held. One changed file needs no record: the
-    ordering of :func:`wikimem.durable.replace_file` is enough. Files are
+    ordering of :func:`wikimem.disk.atomic.replace_file` is enough. Files are
     replaced in the order given (a move passes the new address first and
     the old one last, so a reader never finds the item at neither).
     """

@@ -18,7 +18,7 @@ or leaves the disk as it found it:
 
 Tests stop a process at a chosen point with :func:`set_step_hook` (a real
 SIGKILL between two steps), which is how the recovery of multi-file writes
-(``wikimem.intent``) is proven.
+(``wikimem.disk.intent``) is proven.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from wikimem.tolerant import open_append, open_regular
+from wikimem.disk.tolerant import open_append, open_regular
 
 __all__ = [
     "append_whole",

@@ -28,9 +28,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from wikimem.blocks import Block, parse_blocks, render_block
+from wikimem.disk.blocks import Block, parse_blocks, render_block
 from wikimem.errors import LossyWriteError
-from wikimem.markers import conflict_lines, has_conflict_markers
+from wikimem.disk.markers import conflict_lines, has_conflict_markers
 from wikimem.models import RecallItem
 
 __all__ = [
@@ -148,7 +148,7 @@ def split_raw(data: bytes | None) -> RawFile:
 
 
 def conflict_marker_lines(data: bytes) -> list[int]:
-    """Line numbers (1-based) of git conflict markers: the rule of :mod:`wikimem.markers`, which lint reports by."""
+    """Line numbers (1-based) of git conflict markers: the rule of :mod:`wikimem.disk.markers`, which lint reports by."""
     if not has_conflict_markers(data):
         return []
     return conflict_lines(data.decode("utf-8", errors="replace"))

@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from wikimem.blocks import is_block_heading, parse_meta_line
+from wikimem.disk.blocks import is_block_heading, parse_meta_line
 
 __all__ = [
+    "CANONICAL_TS_RE",
     "normalize_item_name",
     "parse_ts",
     "sanitize_item_name",
@@ -26,6 +27,8 @@ __all__ = [
     "validate_time",
 ]
 
+#: What the library writes: ISO-8601, UTC, whole seconds, ``+00:00`` (what :func:`parse_ts` returns).
+CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
 _WS_RE = re.compile(r"\s+")
 # [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).
@@ -37,7 +40,7 @@ _FORBIDDEN_IN_NAME = ("[[", "]]", ":", "|", "#")
 # heading holding them would be an address nobody can type or see.
 _CONTROL_IN_NAME_RE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # A git conflict marker line: a file holding one is mid-merge, and every
-# write to it is refused (wikimem.splice), so content must not plant one.
+# write to it is refused (wikimem.disk.splice), so content must not plant one.
 _CONFLICT_MARKER_RE = re.compile(r"(?:<{7}|>{7})(?: .*)?")
 
 

@@ -5,7 +5,7 @@ Every write of ``MemoryStore`` runs in one (its own, or the caller's
 the store lock), checks, splices, and *stages* the new bytes with its block
 edits and journal lines. Nothing touches the disk until the outermost
 transaction ends: then one file is replaced the single-file way, several
-through an intent record (``wikimem.intent.commit``), so a move, a link
+through an intent record (``wikimem.disk.intent.commit``), so a move, a link
 rewrite, a retraction or their undo lands whole or not at all.
 
 A nested transaction is a savepoint: if the block raises, the staged state
@@ -21,15 +21,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem.blocks import Block, ParsedFile, parse_blocks
+from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
 from wikimem.errors import ConflictError
-from wikimem.intent import FileChange, commit
+from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
-from wikimem.links import WikiLink, rewrite_link
-from wikimem.lock import store_lock
+from wikimem.disk.links import WikiLink, rewrite_link
+from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
-from wikimem.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
-from wikimem.tolerant import read_regular
+from wikimem.disk.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
+from wikimem.disk.tolerant import read_regular
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore

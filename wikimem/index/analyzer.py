@@ -47,7 +47,7 @@ import logging
 from collections.abc import Callable, Iterable
 from itertools import filterfalse
 
-from wikimem.optional import importable
+from wikimem._optional import importable
 
 __all__ = [
     "ANALYZERS",

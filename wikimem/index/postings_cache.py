@@ -31,8 +31,8 @@ from array import array
 from collections.abc import Mapping
 from pathlib import Path
 
-from wikimem.blocks import atomic_writer
-from wikimem.tolerant import open_regular, parse_json
+from wikimem.disk.blocks import atomic_writer
+from wikimem.disk.tolerant import open_regular, parse_json
 
 __all__ = ["CACHE_MIN_DOCS", "CACHE_NAME", "FORMAT", "PostingsCache", "write_cache"]
 

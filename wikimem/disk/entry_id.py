@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Union
 
-from wikimem.names import validate_date, validate_time
+from wikimem.disk.names import validate_date, validate_time
 
 __all__ = ["EntryId", "EntryRef", "entry_ref", "ordinals", "parse_entry_id", "split_ordinal"]
 
