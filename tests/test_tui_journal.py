@@ -12,7 +12,7 @@ from textual.widgets import Input, Select, Static
 
 from conftest import wait_for
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.journal.journal_reader import JournalFollower
+from wikimem_tui.journal.journal_reader import JournalRows
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 
@@ -193,7 +193,7 @@ async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
 
 def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     assert follower.poll() == (False, [])
     write(journal, line("add", 1), '{"ts": "x", "act')
     reset, rows = follower.poll()
@@ -206,7 +206,7 @@ def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
 def test_follower_notices_same_size_rewrite(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     write(journal, line("add", 1))
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     follower.poll()
     with open(journal, "r+", encoding="utf-8") as fh:  # same inode, rewritten head
         fh.write(line("add", 7) + line("add", 8))
@@ -218,7 +218,7 @@ def test_follower_keeps_a_character_cut_mid_write_intact(tmp_path: Path) -> None
     journal = tmp_path / "journal.jsonl"
     data = line("add", 1, item="张伟").encode("utf-8")
     cut = data.index("伟".encode("utf-8")) + 1  # inside the 3-byte character
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     journal.write_bytes(data[:cut])
     assert follower.poll() == (False, [])
     with open(journal, "ab") as fh:

@@ -1,29 +1,28 @@
-"""Reading ``journal.jsonl`` as it grows: rows and an incremental follower.
+"""The journal pane's rows: ``journal.jsonl`` as it grows, read by the library's one follower.
 
 Kept apart from the widgets (and free of Textual) so the reading rules can be
-tested and reused without an App: the health pane reads the same rows. The
-follower notices growth by size, and truncation, rotation or a same-inode
-rewrite by inode and a fingerprint of the first bytes; a trailing line
-without its newline is held back until it is complete, so a reader never
-sees half a JSON object or half a UTF-8 character.
+tested without an App. Following the file is ``wikimem.JournalFollower``'s
+job, the same follower lint reads with: growth by size; truncation,
+rotation or a rewrite in place by inode and the bytes around what was
+read; a torn last line (a writer mid-append) held back until its newline
+arrives, so the pane never sees half a JSON object or half a UTF-8
+character; a FIFO or a symlink out of the memory not read. This module
+only turns its whole lines into :class:`JournalRow` values and says why a
+journal that exists is not read.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import threading
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from wikimem import UnreadableError, loads_tolerant, open_regular
+from wikimem import JournalFollower, UnreadableError, loads_tolerant
 
-__all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalFollower", "JournalRow", "parse_line"]
+__all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalRow", "JournalRows", "parse_line"]
 
 #: How often the reader thread looks at the file when nobody wakes it.
 POLL_SECONDS = 0.25
-#: Bytes compared at the head of the file to notice a same-inode rewrite.
-_FINGERPRINT = 64
 
 #: The actions the journal records (SPEC §1), and the pseudo-action of a bad line.
 ACTIONS = ("add", "update", "remove", "diary")
@@ -77,70 +76,26 @@ def parse_line(lineno: int, text: str) -> JournalRow:
     return JournalRow(lineno, text, data if isinstance(data, dict) else None)
 
 
-class JournalFollower:
-    """Incremental reader of one append-only file; knows nothing about Textual.
+
+class JournalRows:
+    """The journal's new lines as rows, read by the library's follower; knows nothing about Textual.
 
     ``poll()`` returns ``(reset, rows)``: ``reset`` means the file was
-    truncated, replaced or rewritten and ``rows`` start again from line 1. A
-    trailing line without its newline is held back until it is complete.
+    truncated, replaced or rewritten and ``rows`` start again from line 1.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._inode: int | None = None
-        self._offset = 0
-        self._head = b""
-        self._partial = b""
-        self._lineno = 0
-        self._lock = threading.Lock()
+        self._follower = JournalFollower(path, root=path.parent)
         #: Why the journal exists but is not read (a symlink out of the memory, a FIFO,
         #: no permission), for the pane's status line; None while it reads fine.
         self.problem: str | None = None
 
-    def _restart(self) -> None:
-        self._offset, self._head, self._partial, self._lineno = 0, b"", b"", 0
-
     def poll(self) -> tuple[bool, list[JournalRow]]:
-        """Read whatever was appended since the last call."""
-        with self._lock:
-            try:
-                # Regular files inside the memory only: a FIFO would hang this
-                # thread, a symlink would show some other file's lines.
-                fh = open_regular(self.path, root=self.path.parent)
-                self.problem = None
-            except UnreadableError as exc:
-                fh, self.problem = None, f"journal.jsonl cannot be read ({exc.reason})"
-            except OSError:
-                fh = None
-            if fh is None:  # missing (not yet written, or mid-rotation), or not read
-                reset = self._inode is not None and self._offset > 0
-                self._inode = None
-                self._restart()
-                return reset, []
-            with fh:
-                st = os.fstat(fh.fileno())
-                reset = False
-                if self._inode is not None and (
-                    st.st_ino != self._inode
-                    or st.st_size < self._offset
-                    or (self._head and fh.read(len(self._head)) != self._head)
-                ):
-                    reset = True
-                    self._restart()
-                self._inode = st.st_ino
-                if st.st_size == self._offset:
-                    return reset, []
-                fh.seek(self._offset)
-                data = fh.read()
-            if len(self._head) < _FINGERPRINT:
-                self._head = (self._head + data)[:_FINGERPRINT]
-            self._offset += len(data)
-            data = self._partial + data
-            end = data.rfind(b"\n") + 1  # decode whole lines only: UTF-8 may be cut mid-character
-            self._partial = data[end:]
-            rows: list[JournalRow] = []
-            for line in data[:end].decode("utf-8", errors="replace").split("\n")[:-1]:
-                self._lineno += 1
-                if line.strip():
-                    rows.append(parse_line(self._lineno, line))
-            return reset, rows
+        """Read whatever was appended since the last call (whole lines only)."""
+        read = self._follower.read()
+        if isinstance(read.unreadable, UnreadableError):
+            self.problem = f"journal.jsonl cannot be read ({read.unreadable.reason})"
+        elif read.unreadable is None:
+            self.problem = None
+        return read.reset, [parse_line(lineno, line) for lineno, line in read.lines()]

@@ -1,11 +1,11 @@
 """Journal tail: ``tail -f journal.jsonl`` as a pane, after toolong's model.
 
 The journal can hold hundreds of thousands of lines, so three rules keep the
-UI responsive: the file is read in a thread worker (never on the event loop,
-by ``journal_reader.JournalFollower``), the worker hands the UI whole batches
-of parsed rows (never one message per line), and the view
-(``journal_view.JournalView``) renders only the rows on screen. Truncation,
-rotation and rewrites rebuild the view from the start.
+UI responsive: the file is read in a thread worker (never on the event loop;
+through the library's one follower, ``journal_reader.JournalRows``), the
+worker hands the UI whole batches of parsed rows (never one message per
+line), and the view (``journal_view.JournalView``) renders only the rows on
+screen. Truncation, rotation and rewrites rebuild the view from the start.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from textual.worker import get_current_worker
 
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
-from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, JournalFollower, JournalRow
+from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, JournalRow, JournalRows
 from wikimem_tui.journal.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
 from wikimem_tui.core.words import count
 
-__all__ = ["JournalFollower", "JournalRow", "JournalTail", "JournalView", "row_cells"]
+__all__ = ["JournalRow", "JournalRows", "JournalTail", "JournalView", "row_cells"]
 
 #: The detail line before a row is highlighted.
 DETAIL_HINT = Text("↑/↓ highlight a row to read it whole here · enter opens its item or day", style="dim")
@@ -63,7 +63,7 @@ class JournalTail(Widget):
         self.backend = backend
         """The app's :class:`~wikimem_tui.core.backend.Backend` (where the journal is)."""
         self._wake = threading.Event()
-        self._follower: JournalFollower | None = None
+        self._follower: JournalRows | None = None
         self._started = False
         self._read = False
 
@@ -87,7 +87,7 @@ class JournalTail(Widget):
         self.view.focus()
 
     def on_mount(self) -> None:
-        self._follower = JournalFollower(self.backend.journal_path)
+        self._follower = JournalRows(self.backend.journal_path)
         self.watch(self.view, "pending", self._update_status, init=False)
         self.watch(self.view, "following", self._update_status, init=False)
         self._update_status()
