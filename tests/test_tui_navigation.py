@@ -227,7 +227,7 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
     from wikimem_tui.item.audit import AuditScreen
     from wikimem_tui.common.goto import GoToScreen
     from wikimem_tui.item.history import HistoryScreen
-    from wikimem_tui.queue.promote import ReconcilePromoteScreen
+    from wikimem_tui.queue.promote import PromoteScreen
     from wikimem_tui.item.item_area import ItemArea
 
     app = make_app(backend)
@@ -235,9 +235,9 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
         await pilot.press("R")
         assert await wait_for(pilot, lambda: app.focused is not None and "queue" in str(app.focused.ancestors_with_self))
         await pilot.press("p")  # a promotion started, then abandoned
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ReconcilePromoteScreen))
+        assert await wait_for(pilot, lambda: isinstance(app.screen, PromoteScreen))
         await pilot.press("tab", "escape")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, ReconcilePromoteScreen))
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, PromoteScreen))
         await pilot.press("g")
         assert await wait_for(pilot, lambda: isinstance(app.screen, GoToScreen))
         await pilot.press(*"coffee", "enter")

@@ -23,7 +23,7 @@ from wikimem.lint import Snapshot
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import OpenDiaryDay
-from wikimem_tui.queue.promote import ReconcilePromoteScreen, similarity_text
+from wikimem_tui.queue.promote import PromoteScreen, similarity_text
 from wikimem_tui.queue.reconcile import ReconcilePane
 from wikimem_tui.queue.reconcile_list import row_cells
 from wikimem_tui.queue.reconcile_model import parse_days
@@ -83,11 +83,11 @@ async def loaded(pilot: Any, loads: int = 1) -> None:
     await wait_for(pilot, lambda: pane(pilot.app).loads >= loads and not pane(pilot.app)._loading)
 
 
-async def promote_screen(pilot: Any, *keys: str) -> ReconcilePromoteScreen:
+async def promote_screen(pilot: Any, *keys: str) -> PromoteScreen:
     """Press ``keys`` in the list then ``p``; return the promote screen once its similar items are in."""
     pane(pilot.app).rows_view.focus()
     await pilot.press(*keys, "p")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromoteScreen) and pilot.app.screen.similar_ready)
     await wait_for(pilot)
     return pilot.app.screen  # type: ignore[return-value]
 
@@ -169,7 +169,7 @@ async def test_promoting_shows_similar_items_before_anything_is_written_then_ext
         await wait_for(pilot, lambda: screen.target == ("places", "beach"))
         assert "extends places:beach · keeps its owner user:xnne and source conv_beach" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
     item = backend.store.get("places", "beach")
     assert item is not None
@@ -191,7 +191,7 @@ async def test_a_new_item_belongs_to_the_entries_owner_when_they_share_one_else_
         await wait_for(pilot, lambda: screen.target == ("events", "july-21"))
         assert "new item events:july-21 · owner agent (the entries' owner) · source conv_0721" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
         assert [r[:16] for r in rows(pilot.app)] == ["2026-07-22 08:10", "2026-07-08 19:00"]  # now cited
         assert any("promoted 2 entries to events:july-21" in n for n in notices(pilot.app))
@@ -227,13 +227,13 @@ async def test_an_item_changed_on_disk_after_the_preview_is_not_overwritten(tmp_
         other.add("places", "beach", "Rebuilt after the storm.", owner="agent", ts=TS)
         await pilot.press("ctrl+s")
         await wait_for(pilot)
-        assert isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert isinstance(pilot.app.screen, PromoteScreen)
         error = str(screen.query_one("#rp-error", Static).render())
         assert "places:beach changed on disk since the preview" in error
         assert "Rebuilt after the storm." in str(screen.query_one("#rp-preview", Static).render())
         assert backend.store.get("places", "beach").content == "Rebuilt after the storm."  # type: ignore[union-attr]
         await pilot.press("ctrl+s")  # the user looked again: now it goes through
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await wait_for(pilot)
     content = backend.store.get("places", "beach").content  # type: ignore[union-attr]
     assert content.startswith("Rebuilt after the storm.\n\nWent swimming")
@@ -253,7 +253,7 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
         assert "not promoted: invalid" in str(screen.query_one("#rp-error", Static).render())
         await pilot.press("escape")
         await wait_for(pilot)
-        assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert not isinstance(pilot.app.screen, PromoteScreen)
     assert wiki_bytes(tmp_path) == before
 
 
@@ -299,7 +299,7 @@ async def test_read_only_refuses_promotion_and_marks_and_writes_nothing(tmp_path
         pane(pilot.app).rows_view.focus()
         await pilot.press("space", "p")
         await wait_for(pilot)
-        assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert not isinstance(pilot.app.screen, PromoteScreen)
         await pilot.press("x", "u")
         await wait_for(pilot)
         said = notices(pilot.app)

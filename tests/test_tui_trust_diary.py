@@ -23,7 +23,7 @@ from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.item.audit import AuditScreen
 from wikimem_tui.common.confirm import ConfirmScreen
-from wikimem_tui.queue.promote import ReconcilePromoteScreen
+from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.item.item_view import ItemView
 from wikimem_tui.query.query_panel import QueryPanel
 from wikimem_tui.query.results import agent_text
@@ -89,7 +89,7 @@ async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp
         screen.query_one("#rp-name", Input).value = "map"
         await settle(pilot, lambda: screen.target == ("things", "map"), timeout=30)
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen), timeout=30)
+        await settle(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen), timeout=30)
         await loaded(pilot, 2)
         assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
         await pilot.press("enter")  # the one left opens as the minute's first entry

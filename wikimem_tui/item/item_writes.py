@@ -26,7 +26,7 @@ from wikimem_tui.common.dialogs import move_form, new_file_form, new_item_form, 
 from wikimem_tui.core.backend import ReadOnlyError
 from wikimem_tui.item.item_area import ItemArea, item_flow
 from wikimem_tui.item.item_view import address, diary_label
-from wikimem_tui.queue.day_promote import PromoteScreen
+from wikimem_tui.queue.promote import PromoteScreen
 
 __all__ = ["copy", "delete", "move", "new_item", "promote", "refused", "rename"]
 
@@ -197,13 +197,15 @@ async def delete(area: ItemArea) -> None:
 
 @item_flow
 async def promote(area: ItemArea) -> None:
-    """Diary day shown → pick entries → a new or extended wiki item with evidence lines."""
+    """Diary day shown → pick entries (the one promote flow: similar items first) → a new or extended wiki item."""
     day = area.shown_day
     if day is None:
         area.notify("open a diary day first (tree: diary, or the calendar)", markup=False)
         return
     date, time = day
-    screen = PromoteScreen(area.backend, date, area.backend.diary.day(date), time)
+    backend = area.backend
+    screen = PromoteScreen(backend.diary.day(date), store=backend.store, index=backend.index, writer=backend,
+                           app_owner=backend.owner, pick=True, time=time)
     item = await area.app.push_screen_wait(screen)
     if item is not None:
         area.notify(f"promoted to {item.file}:{item.name} (the journal lists the diary entries)", markup=False)

@@ -1,12 +1,10 @@
 """Query panel: ``MemoryIndex.retrieve(..., explain=True)`` as you type.
 
 Retrieval is synchronous and may block (a cold 100k-item index takes
-seconds to build), so the event loop never calls it: each keystroke bumps a
-sequence number and, after a short debounce, starts a thread worker in the
-exclusive ``query`` group. Workers take one lock around ``retrieve`` (the
-index is not promised to be thread-safe) and a worker whose query is no
-longer the newest skips the call; results that arrive for an older sequence
-number are dropped, so a slow query can never overwrite a newer one.
+seconds to build), so the event loop never calls it: after a short debounce
+a keystroke starts a thread worker in the exclusive ``query`` group, and
+``runner.QueryRunner`` makes the newest query win (one lock around the
+index, stale queries skipped, stale answers dropped).
 
 The rows (``table``) and the summary say what the library decided, in
 ``wikimem.explain``'s words (``results``).
@@ -33,7 +31,6 @@ memory text and is drawn as ``Text``; the knobs and their validation live in
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import TYPE_CHECKING
 
@@ -57,6 +54,7 @@ from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.tokenizer import (
     NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilding_note, rebuilt_index, rebuilt_note,
 )
+from wikimem_tui.query.runner import QueryRunner
 from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.core.words import count
 
@@ -109,9 +107,9 @@ class QueryPanel(Widget):
         super().__init__(id=id, classes=classes)
         self.backend = backend
         """The app's :class:`~wikimem_tui.core.backend.Backend` (its index answers the queries)."""
-        self._seq = 0
+        self.runner = QueryRunner()
+        """The queries' sequence numbers and the one lock around the index (``runner``)."""
         self._debounce: Timer | None = None
-        self._lock = threading.Lock()
         self.index_building = False
         """While True, queries wait and the status says so (see ``set_index_building``)."""
         self._building_note = "waiting for the index…"
@@ -234,7 +232,7 @@ class QueryPanel(Widget):
         if self._debounce is not None:
             self._debounce.stop()
             self._debounce = None
-        self._seq += 1
+        seq = self.runner.next()  # every older query is stale from here, whatever happens next
         query = self.query_one("#query-input", Input).value
         try:
             params = self.knobs.params(query, self.backend.today())
@@ -253,7 +251,7 @@ class QueryPanel(Widget):
             self.why_box.waiting(self._building_note)
             return
         self._status("searching…")
-        self._retrieve(self._seq, params, self.pinned)
+        self._retrieve(seq, params, self.pinned)
 
     # -- input and knobs ----------------------------------------------------
 
@@ -290,7 +288,7 @@ class QueryPanel(Widget):
         message.stop()
         index = self.backend.index
         if index is not None and hasattr(index, "set_cos_floor"):
-            with self._lock:
+            with self.runner.lock:
                 index.set_cos_floor(message.floor)
         self.run_query()
 
@@ -308,7 +306,7 @@ class QueryPanel(Widget):
         message.stop()
         index = self.backend.index
         if index is not None:
-            with self._lock:
+            with self.runner.lock:
                 index.fusion_weight = message.weight
         self.run_query()
 
@@ -327,7 +325,6 @@ class QueryPanel(Widget):
     def _rebuild_index(self, use_jieba: bool, analyzer: str | None = None) -> None:
         backend = self.backend
         started = time.perf_counter()
-        old = backend.index
         index, problem = rebuilt_index(backend, use_jieba, analyzer)
         if index is None:
             self.post_message(self.IndexSwapped(problem, ok=False))
@@ -335,10 +332,7 @@ class QueryPanel(Widget):
         if get_current_worker().is_cancelled:
             index.close()
             return
-        with self._lock:
-            backend.index, backend.use_jieba = index, use_jieba
-        if hasattr(old, "close"):
-            old.close()
+        self.runner.swap(backend, index, use_jieba)
         self.post_message(self.IndexSwapped(rebuilt_note(index, use_jieba, analyzer, time.perf_counter() - started)))
 
     def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
@@ -355,27 +349,17 @@ class QueryPanel(Widget):
         worker = get_current_worker()
         knobs = {"limit": params.limit, "budget_tokens": params.budget, "expand_links": params.expand_links,
                  "time_range": params.time_range}
-        why = None
-        with self._lock:
-            if seq != self._seq or worker.is_cancelled:
-                return  # superseded while waiting
-            started = time.perf_counter()
-            index = self.backend.index
-            try:
-                if pinned is not None:  # the same run: the verdict is about the rows shown
-                    why = index.why_not(params.query, *pinned, **knobs)
-                    result = why.result
-                else:
-                    result = index.retrieve(params.query, explain=True, **knobs)
-            except Exception as exc:  # never let a query take the app down
-                self.post_message(self.Results(seq, None, 0.0, f"query failed: {exc!r}"))
-                return
-        ms = (time.perf_counter() - started) * 1000
-        self.post_message(self.Results(seq, result, ms, why=why))
+        try:
+            answer = self.runner.answer(self.backend, seq, params.query, knobs, pinned, lambda: worker.is_cancelled)
+        except Exception as exc:  # never let a query take the app down
+            self.post_message(self.Results(seq, None, 0.0, f"query failed: {exc!r}"))
+            return
+        if answer is not None:
+            self.post_message(self.Results(seq, answer.result, answer.ms, why=answer.why))
 
     def on_query_panel_results(self, message: Results) -> None:
         message.stop()
-        if message.seq != self._seq:
+        if message.seq != self.runner.seq:
             return  # a newer query is on its way
         if message.result is None:
             self._error(message.error)

@@ -1,16 +1,20 @@
-"""Promote queued diary entries: look at what already exists first, then write once, checked.
+"""The one promote flow: diary entries become reviewed knowledge, after a look at what already exists.
 
-The point of the reconcile queue is reviewed knowledge without duplicates,
-so before anything is written this screen shows the wiki items most similar
-to the entries (``MemoryIndex.retrieve`` on their text: BM25, fused with
-cosine when an embedder is on), and picking one turns the promotion into an
-extension of that item. Everything the write will do is on screen before
-it happens: the target and whose it will be (``promotion_owner``), the
-warnings of ``draft_promotion`` (every entry derived: anti-echo; too many
-evidence lines) and the exact content. The write is one checked
-``CurationWriter.promote`` with ``expected`` = the content the preview was
-drafted from, so an agent writing the item meanwhile is never overwritten:
-the preview is refreshed and the user decides again.
+Both ways into a promotion end here: the reconcile queue hands over the
+entries it has selected, and the item pane a diary day whose entries the
+user picks on this screen (the highlighted one, or all, pre-selected).
+The point is reviewed knowledge without duplicates, so before anything is
+written the screen shows the wiki items most similar to the entries
+(``MemoryIndex.retrieve`` on their text: BM25, fused with cosine when an
+embedder is on), and picking one turns the promotion into an extension of
+that item. Everything the write will do is on screen before it happens:
+the target and whose it will be (``promotion_owner``), the warnings of
+``draft_promotion`` (every entry derived: anti-echo; too many evidence
+lines) and the exact content. The write is one checked
+``CurationWriter.promote_draft`` with ``expected`` = the content the
+preview was drafted from, so an agent writing the item meanwhile is never
+overwritten: the preview is refreshed and the user decides again. Escape
+with a target typed asks first, as every dialog of the app does.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.timer import Timer
-from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
+from textual.widgets.selection_list import Selection
 from textual.worker import get_current_worker
 
 from wikimem import (
@@ -43,12 +49,13 @@ from wikimem import (
     sanitize_item_name,
     validate_file,
 )
+from wikimem_tui.common.badges import BADGE, derived_badge
+from wikimem_tui.common.confirm import confirm_discard
 from wikimem_tui.common.safe import clean_line, safe_line, safe_text
-from wikimem_tui.common.badges import derived_badge
-from wikimem_tui.queue.reconcile_writer import CurationWriter, promotion_owner
 from wikimem_tui.core.words import count
+from wikimem_tui.queue.reconcile_writer import CurationWriter, promotion_owner
 
-__all__ = ["SIMILAR_LIMIT", "ReconcilePromoteScreen", "entry_summary", "similarity_text"]
+__all__ = ["SIMILAR_LIMIT", "PromoteScreen", "entry_summary", "similarity_text"]
 
 #: How many similar items are shown.
 SIMILAR_LIMIT = 5
@@ -100,33 +107,34 @@ def _similar_option(row: RetrievedItem) -> Option:
     return Option(text)
 
 
-class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
-    """Similar items, target, provenance, warnings and preview; ctrl+s writes; dismisses with the item."""
+class PromoteScreen(ModalScreen[RecallItem | None]):
+    """Entries, similar items, target, provenance, warnings and preview; ctrl+s writes; dismisses with the item."""
 
-    HELP_TITLE = "Promote from the queue"
+    HELP_TITLE = "Promote"
 
     DEFAULT_CSS = """
-    ReconcilePromoteScreen { align: center middle; }
-    ReconcilePromoteScreen > Vertical { width: 100; max-width: 98%; height: 94%; border: thick $primary;
-                                        background: $surface; padding: 0 1; }
-    ReconcilePromoteScreen #rp-body { height: 1fr; }
-    ReconcilePromoteScreen #rp-title { text-style: bold; }
-    ReconcilePromoteScreen #rp-warnings { color: $warning; text-style: bold; height: auto; }
-    ReconcilePromoteScreen #rp-entries { height: auto; max-height: 6; }
-    ReconcilePromoteScreen .rp-label { margin-top: 1; text-style: bold; }
-    ReconcilePromoteScreen #rp-similar { height: auto; max-height: 11; }
-    ReconcilePromoteScreen #rp-fields { height: auto; }
-    ReconcilePromoteScreen #rp-fields Input { width: 1fr; }
-    ReconcilePromoteScreen #rp-target { height: auto; color: $text-muted; }
-    ReconcilePromoteScreen #rp-preview { height: auto; background: $boost; padding: 0 1; }
-    ReconcilePromoteScreen #rp-error { color: $error; height: auto; }
-    ReconcilePromoteScreen #rp-buttons { height: auto; align-horizontal: right; }
-    ReconcilePromoteScreen Button { margin-left: 1; }
+    PromoteScreen { align: center middle; }
+    PromoteScreen > Vertical { width: 100; max-width: 98%; height: 94%; border: thick $primary;
+                               background: $surface; padding: 0 1; }
+    PromoteScreen #rp-body { height: 1fr; }
+    PromoteScreen #rp-title { text-style: bold; }
+    PromoteScreen #rp-warnings { color: $warning; text-style: bold; height: auto; }
+    PromoteScreen #rp-entries { height: auto; max-height: 6; }
+    PromoteScreen #rp-pick { height: auto; max-height: 12; }
+    PromoteScreen .rp-label { margin-top: 1; text-style: bold; }
+    PromoteScreen #rp-similar { height: auto; max-height: 11; }
+    PromoteScreen #rp-fields { height: auto; }
+    PromoteScreen #rp-fields Input { width: 1fr; }
+    PromoteScreen #rp-target { height: auto; color: $text-muted; }
+    PromoteScreen #rp-preview { height: auto; background: $boost; padding: 0 1; }
+    PromoteScreen #rp-error { color: $error; height: auto; }
+    PromoteScreen #rp-buttons { height: auto; align-horizontal: right; }
+    PromoteScreen Button { margin-left: 1; }
     """
 
     BINDINGS = [
-        Binding("ctrl+s", "promote", "Promote", id="reconcile-promote.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="reconcile-promote.cancel"),
+        Binding("ctrl+s", "promote", "Promote", id="promote.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="promote.cancel"),
     ]
 
     def __init__(
@@ -139,9 +147,15 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         app_owner: str,
         file: str = "",
         name: str = "",
+        pick: bool = False,
+        time: str | None = None,
     ) -> None:
         super().__init__()
         self.entries = list(entries)
+        """The entries offered (one diary day's when ``pick``), or promoted (the queue's selection)."""
+        self.pick = pick
+        """True: the user picks which of ``entries`` to promote, ``time``'s entry (all when None) pre-selected."""
+        self._time = time
         self.store, self.index, self.writer, self.app_owner = store, index, writer, app_owner
         self.similar: list[RecallItem] = []
         """The similar items listed (option index -> item)."""
@@ -155,13 +169,27 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         self._initial_file, self._initial_name = file, name
         self._timer: Timer | None = None
 
+    @property
+    def chosen(self) -> list[DiaryItem]:
+        """The entries the promotion writes: those picked, else all of them."""
+        if not self.pick:
+            return self.entries
+        return [self.entries[i] for i in sorted(self.query_one("#rp-pick", SelectionList).selected)]
+
     def compose(self) -> ComposeResult:
         n = len(self.entries)
         with Vertical():
             with VerticalScroll(id="rp-body"):
-                yield Static(Text(f"Promote {count(n, 'diary entry')} into a wiki item"), id="rp-title")
+                if self.pick:
+                    day = self.entries[0].date if self.entries else ""
+                    yield Static(Text(f"Promote diary entries of {day} into a wiki item"), id="rp-title")
+                else:
+                    yield Static(Text(f"Promote {count(n, 'diary entry')} into a wiki item"), id="rp-title")
                 yield Static(id="rp-warnings")
-                yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
+                if self.pick:
+                    yield SelectionList[int](*self._selections(), id="rp-pick")
+                else:
+                    yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
                 yield Label("Similar items already in the wiki — enter on one extends it instead of "
                             "creating a near-duplicate", classes="rp-label")
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
@@ -177,15 +205,39 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
                 yield Button("Promote ^s", id="rp-ok", variant="primary")
                 yield Button("Cancel esc", id="rp-cancel")
 
+    def _selections(self) -> list[Selection[int]]:
+        """One line per entry of the day: ``HH:MM[#n]``, the derived badge, the first line; ``time``'s selected."""
+        selections = []
+        for index, entry in enumerate(self.entries):
+            badge = f"{BADGE}  " if is_derived(entry.content) else ""
+            label = Content(clean_line(f"{entry.entry_id.key}  {badge}{_first_line(entry.content)[:70]}"))
+            selections.append(Selection(label, index, self._time in (None, entry.entry_id.key)))
+        return selections
+
     def on_mount(self) -> None:
         self.query_one("#rp-file", Input).focus()
         self._refresh_preview()
-        self._find_similar()
+        self._look_up_similar()
+
+    @on(SelectionList.SelectedChanged, "#rp-pick")
+    def _picked(self, event: SelectionList.SelectedChanged[int]) -> None:
+        """Other entries picked: the preview, the warnings and the similar items follow."""
+        event.stop()
+        self._refresh_preview()
+        self._look_up_similar()
 
     # -- similar items ------------------------------------------------------------
 
+    def _look_up_similar(self) -> None:
+        """Look up the items similar to the entries chosen (none chosen: say what to do instead)."""
+        chosen = self.chosen
+        if not chosen:
+            self._show_similar([], "select an entry: the items similar to it are listed here")
+            return
+        self._find_similar(similarity_text(chosen))
+
     @work(thread=True, exclusive=True, group="reconcile-similar", exit_on_error=False)
-    def _find_similar(self) -> None:
+    def _find_similar(self, text: str) -> None:
         """BM25 (+ cosine when embeddings are on) over the entries' text, off the UI thread."""
         worker = get_current_worker()
         note = ""
@@ -194,7 +246,7 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
             note = "no search index: similar items cannot be looked up"
         else:
             try:
-                result = self.index.retrieve(similarity_text(self.entries), limit=SIMILAR_LIMIT, expand_links=False)
+                result = self.index.retrieve(text, limit=SIMILAR_LIMIT, expand_links=False)
                 rows = [r for r in result.items if not _TIME_NAME_RE.fullmatch(r.item.name)]
                 if not rows:
                     note = "no similar items: this would be new knowledge"
@@ -244,6 +296,7 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         """Re-read the target and show whose it will be, the warnings and the exact content."""
         self.query_one("#rp-error", Static).update("")
         target_line = self.query_one("#rp-target", Static)
+        chosen = self.chosen
         try:
             file, name = self._fields()
         except ValueError as exc:
@@ -251,26 +304,30 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
             empty = not self.query_one("#rp-file", Input).value.strip() or not self.query_one("#rp-name", Input).value.strip()
             target_line.update(Text("type a RecallFile and an item name, or pick a similar item above", style="italic")
                                if empty else safe_line(f"not a valid target: {exc}", "red"))
-            draft = draft_promotion(self.entries)
-            self._show_draft(draft.content, draft.warnings)
+            self._show_draft(chosen, None)
             return
         existing = self.store.get(file, name)
         self.target, self.existing = (file, name), existing
-        owner, source = promotion_owner(self.entries, existing, self.app_owner)
+        owner, source = promotion_owner(chosen, existing, self.app_owner)
         if existing is not None:
             line = safe_line(f"extends {file}:{existing.name}", "bold")
             line.append_text(safe_line(f" · keeps its owner {existing.owner or '-'} and source {existing.source_conv or '-'}"))
         else:
-            why = "the entries' owner" if _shared_owner(self.entries) else "the app's owner: the entries share none"
+            why = "the entries' owner" if _shared_owner(chosen) else "the app's owner: the entries share none"
             line = safe_line(f"new item {file}:{name}", "bold")
             line.append_text(safe_line(f" · owner {owner} ({why}) · source {source or '-'}"))
         target_line.update(line)
-        draft = draft_promotion(self.entries, existing)
-        self._show_draft(draft.content, draft.warnings)
+        self._show_draft(chosen, existing)
 
-    def _show_draft(self, content: str, warnings: list[str]) -> None:
-        self.query_one("#rp-warnings", Static).update(Text("\n").join(Text(f"⚠ {w}") for w in warnings))
-        self.query_one("#rp-preview", Static).update(safe_text(content))
+    def _show_draft(self, chosen: list[DiaryItem], existing: RecallItem | None) -> None:
+        """The warnings and the exact content the write would make (nothing chosen: say so)."""
+        if not chosen:
+            self.query_one("#rp-warnings", Static).update("")
+            self.query_one("#rp-preview", Static).update(Text("select at least one entry", style="italic"))
+            return
+        draft = draft_promotion(chosen, existing)
+        self.query_one("#rp-warnings", Static).update(Text("\n").join(Text(f"⚠ {w}") for w in draft.warnings))
+        self.query_one("#rp-preview", Static).update(safe_text(draft.content))
 
     # -- writing ------------------------------------------------------------------------
 
@@ -280,6 +337,10 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         if self.writer.read_only:
             error.update(Text("read-only: nothing written", style="bold"))
             return
+        chosen = self.chosen
+        if not chosen:
+            error.update(Text("select at least one entry"))
+            return
         try:
             target = self._fields()
         except ValueError as exc:
@@ -288,13 +349,13 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         if target != self.target:  # typed after the last preview: draft from what is there now
             self._refresh_preview()
         existing = self.existing
-        draft = draft_promotion(self.entries, existing)
-        owner, source = promotion_owner(self.entries, existing, self.app_owner)
+        draft = draft_promotion(chosen, existing)
+        owner, source = promotion_owner(chosen, existing, self.app_owner)
         file, name = target
         try:
-            item = self.writer.promote_draft(self.entries, file, name, draft.content,
-                                       expected=existing.content if existing is not None else None,
-                                       owner=owner, source=source, detail=draft.detail)
+            item = self.writer.promote_draft(chosen, file, name, draft.content,
+                                             expected=existing.content if existing is not None else None,
+                                             owner=owner, source=source, detail=draft.detail)
         except ConflictError:
             self._refresh_preview()
             error.update(safe_line(f"not promoted: {file}:{name} changed on disk since the preview; "
@@ -306,8 +367,13 @@ class ReconcilePromoteScreen(ModalScreen[RecallItem | None]):
         self.dismiss(item)
 
     def action_cancel(self) -> None:
-        """Close without writing."""
-        self.dismiss(None)
+        """Close without writing; asks first when a target was typed."""
+        typed = (self.query_one("#rp-file", Input).value.strip() != self._initial_file
+                 or self.query_one("#rp-name", Input).value.strip() != self._initial_name)
+        if typed:
+            confirm_discard(self)
+        else:
+            self.dismiss(None)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

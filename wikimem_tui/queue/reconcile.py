@@ -37,7 +37,7 @@ from wikimem import DiaryItem, MemoryStore, RecallItem, reconcile_queue
 from wikimem.lint import Snapshot
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import OpenDiaryDay
-from wikimem_tui.queue.promote import ReconcilePromoteScreen
+from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.common.incremental import IncrementalRefresh
 from wikimem_tui.queue.reconcile_filters import QueueFilters
 from wikimem_tui.queue.reconcile_list import QueueList, header_cells
@@ -302,8 +302,8 @@ class ReconcilePane(IncrementalRefresh, Widget):
             return
         if self._refused("promotion"):
             return
-        screen = ReconcilePromoteScreen(entries, store=self.backend.store, index=self.backend.index,
-                                        writer=self.writer, app_owner=self.backend.owner)
+        screen = PromoteScreen(entries, store=self.backend.store, index=self.backend.index,
+                               writer=self.writer, app_owner=self.backend.owner)
 
         def promoted(item: RecallItem | None) -> None:
             if item is None:
