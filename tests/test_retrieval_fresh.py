@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import wikimem.index.corpus
+from conftest import SAFETY_NET
 from wikimem import MemoryIndex, MemoryStore
 
 
@@ -183,11 +184,11 @@ def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(
     def progress(done: int, total: int) -> None:
         if done == 0:
             started.set()
-            release.wait(10)
+            release.wait(SAFETY_NET)  # the timer below releases it
 
     worker = threading.Thread(target=index.build, kwargs={"progress": progress})
     worker.start()
-    assert started.wait(10)
+    assert started.wait(SAFETY_NET), "the build never started"
     reads: list[str] = []
     original = store.file_items
     store.file_items = lambda file: (reads.append(file), original(file))[1]  # type: ignore[method-assign]

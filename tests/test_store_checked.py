@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 import wikimem
+from conftest import SAFETY_NET
 from wikimem import ConflictError, MemoryStore
 
 TS = "2026-07-10T03:00:00+00:00"
@@ -174,7 +175,7 @@ def test_checked_writes_never_overwrite_a_concurrent_writer(tmp_path: Path) -> N
     proc.start()
     ok = conflicts = 0
     try:
-        assert ready.wait(30)
+        assert ready.wait(SAFETY_NET), "the agent never made its first writes"
         # Until both outcomes were seen often enough (bounded, so a broken lock fails, not hangs).
         for i in range(20_000):
             if ok >= 20 and conflicts >= 20:
@@ -189,7 +190,7 @@ def test_checked_writes_never_overwrite_a_concurrent_writer(tmp_path: Path) -> N
                 conflicts += 1
     finally:
         stop.set()
-        proc.join(30)
+        proc.join(SAFETY_NET)
     assert proc.exitcode == 0
     assert ok >= 20 and conflicts >= 20, (ok, conflicts)
     current = "start"

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from conftest import SAFETY_NET, wait_until
 from wikimem import MemoryStore, parse_wiki_links
 from wikimem.disk.atomic import set_step_hook
 from wikimem.disk.intent import INTENT_DIR
@@ -122,7 +123,7 @@ def test_a_move_killed_at_any_step_is_rolled_back_or_done_and_a_reader_never_los
         seeded = len(seed(root).journal.entries())
         proc = _context().Process(target=_die_at, args=(str(root), k))
         proc.start()
-        proc.join(timeout=120)
+        proc.join(timeout=SAFETY_NET)
         assert proc.exitcode == -signal.SIGKILL, (k, steps[k - 1])
         reader = MemoryStore(root)  # constructing and reading touch nothing, recover nothing
         before = tree(root)
@@ -153,13 +154,11 @@ def test_moves_killed_at_random_moments_always_leave_a_recoverable_store(tmp_pat
         moves = ctx.Value("i", 0)
         proc = ctx.Process(target=_move_forever, args=(str(root), moves))
         proc.start()
-        deadline = time.monotonic() + 60
-        while moves.value < 1 and proc.is_alive() and time.monotonic() < deadline:
-            time.sleep(0.001)
-        time.sleep(rng.uniform(0, 0.02))
+        wait_until(lambda: moves.value >= 1 or not proc.is_alive(), "the mover's first move")
+        time.sleep(rng.uniform(0, 0.02))  # the kill's random moment
         assert proc.is_alive(), "the mover died before it was killed"
         os.kill(proc.pid, signal.SIGKILL)  # type: ignore[arg-type]
-        proc.join(timeout=30)
+        proc.join(timeout=SAFETY_NET)
         total += 1
         inside += (root / INTENT_DIR / "record.json").exists()
         reader = MemoryStore(root)
@@ -246,7 +245,7 @@ def test_a_file_edited_by_hand_after_the_kill_is_never_overwritten_by_the_recove
     seed(root)
     proc = _context().Process(target=_die_at, args=(str(root), steps.index("file-2-written") + 1))
     proc.start()
-    proc.join(timeout=120)
+    proc.join(timeout=SAFETY_NET)
     assert (root / INTENT_DIR / "record.json").exists()
     archive = root / "wiki" / "archive.md"
     archive.write_bytes(archive.read_bytes() + b"\n## by hand\n\nwritten after the kill\n")

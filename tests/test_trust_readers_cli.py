@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SAFETY_NET
 from wikimem.cli import main
 
 #: C0, DEL, C1 (U+009B is the 8-bit CSI), a bidi override and plain CJK.
@@ -68,7 +69,7 @@ def test_json_with_an_undecodable_file_name_is_valid(tmp_path: Path) -> None:
     (tmp_path / "wiki").joinpath(b"bad\xff.md".decode("utf-8", "surrogateescape")).write_text(
         "# bad\n\n## z\n\nz\n", "utf-8")
     proc = subprocess.run([sys.executable, "-m", "wikimem", "-s", str(tmp_path), "graph", "--format", "json"],
-                          capture_output=True, timeout=120)
+                          capture_output=True, timeout=SAFETY_NET)
     assert proc.returncode == 0, proc.stderr
     names = {node["file"] for node in json.loads(proc.stdout)["nodes"]}
     assert "a" in names and "b" in names

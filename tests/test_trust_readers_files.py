@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from conftest import SAFETY_NET
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.cli import main
 from wikimem.disk.baseline import BASELINE_FILE
@@ -68,8 +69,8 @@ def deny(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
     return lambda path: denied.add(os.path.realpath(path))
 
 
-def finishes(fn: Callable[[], Any], fifo: Path | None = None, timeout: float = 60.0) -> Any:
-    """``fn()``'s result; fails (instead of hanging the suite) when it blocks, e.g. on a FIFO."""
+def finishes(fn: Callable[[], Any], fifo: Path | None = None) -> Any:
+    """``fn()``'s result; fails (instead of hanging the suite) when it blocks past the safety net, e.g. on a FIFO."""
     box: dict[str, Any] = {}
 
     def run() -> None:
@@ -80,12 +81,12 @@ def finishes(fn: Callable[[], Any], fifo: Path | None = None, timeout: float = 6
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
-    thread.join(timeout)
+    thread.join(SAFETY_NET)
     if thread.is_alive():
         if fifo is not None:  # let the blocked open return so the thread ends
             fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
             os.close(fd)
-        raise AssertionError(f"{fn} blocked for {timeout} s")
+        raise AssertionError(f"{fn} blocked for {SAFETY_NET:g} s")
     if "error" in box:
         raise box["error"]
     return box.get("value")

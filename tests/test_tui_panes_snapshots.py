@@ -111,15 +111,6 @@ def explained() -> RetrievalResult:
     )
 
 
-async def settle(pilot: Any, cond: Callable[[], bool], timeout: float | None = None) -> None:  # noqa: ARG001
-    """``cond()``, then the app quiet: a picture of a half-loaded pane is a failure.
-
-    The older name, kept for tests that import it; it is conftest's ``wait_for`` twice.
-    """
-    await wait_for(pilot, cond)
-    await wait_for(pilot)
-
-
 def test_calendar_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     app = PaneApp(seeded_store(tmp_path), DiaryCalendar)
 
@@ -149,7 +140,8 @@ def test_journal_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     app = PaneApp(seeded_store(tmp_path), JournalTail)
 
     async def loaded(pilot: Any) -> None:
-        await settle(pilot, lambda: len(pilot.app.query_one(JournalView).rows) == 5)
+        await wait_for(pilot, lambda: len(pilot.app.query_one(JournalView).rows) == 5)
+        await wait_for(pilot)  # a picture of a half-drawn pane is a failure
 
     assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
 
@@ -162,7 +154,8 @@ def test_query_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     async def queried(pilot: Any) -> None:
         pilot.app.query_one("#query-input", Input).value = "beach sea 昨天"
         pilot.app.query_one(QueryPanel).run_query()
-        await settle(pilot, lambda: pilot.app.query_one(DataTable).row_count == 5)
+        await wait_for(pilot, lambda: pilot.app.query_one(DataTable).row_count == 5)
+        await wait_for(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=queried)
 
@@ -175,3 +168,5 @@ async def test_a_wait_that_never_ends_fails_saying_what_it_waited_for(tmp_path: 
             await wait_for(pilot, lambda: False, "the pane to get ready", safety_net=0.2)
         with pytest.raises(AssertionError, match=r"for lambda: False: it never happened"):  # no words given: the condition's source
             await wait_for(pilot, lambda: False, safety_net=0.2)
+        with pytest.raises(TypeError, match=r"not 15: a wait's only deadline is the safety net"):  # the old per-call limit
+            await wait_for(pilot, lambda: True, 15)  # type: ignore[arg-type]

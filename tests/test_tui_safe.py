@@ -198,17 +198,17 @@ async def test_side_panes_draw_nothing_hidden(hostile_dir: Path) -> None:
     app = make_app(make_backend(hostile_dir))
     async with started(app, (120, 40)) as pilot:
         await pilot.press("slash", *"pwned")  # the query table
-        assert await wait_for(pilot, lambda: shows(app, "evil:evil␛]0;pwned␇"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "evil:evil␛]0;pwned␇"))
         await pilot.press("escape", "j")  # the journal
-        assert await wait_for(pilot, lambda: shows(app, "addagentt␛", "evil:evil␛]0;pwned␇"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "addagentt␛", "evil:evil␛]0;pwned␇"))
         await pilot.press("h")  # health: names that fail validation
-        assert await wait_for(pilot, lambda: shows(app, "pwned"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "pwned"))
         await pilot.press("c")  # the calendar lists the day's entries
-        assert await wait_for(pilot, lambda: shows(app, "2026-07-21"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "2026-07-21"))
         await pilot.press("g")  # the go-to finder
-        assert await wait_for(pilot, lambda: shows(app, "evil␛]0;pwned␇"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "evil␛]0;pwned␇"))
         await pilot.press("escape", "ctrl+p", *"evil")  # the command palette
-        assert await wait_for(pilot, lambda: shows(app, "openevil:evil␛]0;pwned␇"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "openevil:evil␛]0;pwned␇"))
 
 
 def test_the_check_catches_a_widget_that_draws_raw_text() -> None:

@@ -59,11 +59,11 @@ async def test_queue_and_promotion_draft_draw_nothing_hidden(curated_hostile: Pa
     app = make_app(make_backend(curated_hostile))
     async with started(app, (140, 40)) as pilot:
         await pilot.press("R")
-        assert await wait_for(pilot, lambda: shows(app, f"queued t {DRAWN_OSC}"), 15)
+        assert await wait_for(pilot, lambda: shows(app, f"queued t {DRAWN_OSC}"))
         await pilot.press("p")
         await on_screen(pilot, PromoteScreen)
         # what will be written: the draft with its evidence line, owner and source included
-        assert await wait_for(pilot, lambda: shows(app, f"(evidence: diary 2026-07-22 10:00, owner agent t {DRAWN_OSC}"), 15)
+        assert await wait_for(pilot, lambda: shows(app, f"(evidence: diary 2026-07-22 10:00, owner agent t {DRAWN_OSC}"))
 
 
 async def test_audit_chain_draws_nothing_hidden(curated_hostile: Path) -> None:
@@ -72,7 +72,7 @@ async def test_audit_chain_draws_nothing_hidden(curated_hostile: Path) -> None:
         await open_item(pilot, "evil", "cites")
         await pilot.press("A")
         await on_screen(pilot, AuditScreen)
-        assert await wait_for(pilot, lambda: shows(app, "2026-07-21", DRAWN_OSC), 15)
+        assert await wait_for(pilot, lambda: shows(app, "2026-07-21", DRAWN_OSC))
 
 
 async def test_retraction_list_draws_nothing_hidden(curated_hostile: Path) -> None:
@@ -82,7 +82,7 @@ async def test_retraction_list_draws_nothing_hidden(curated_hostile: Path) -> No
         await wait_for(pilot)
         await pilot.press("X")
         await on_screen(pilot, RetractScreen)
-        assert await wait_for(pilot, lambda: shows(app, "evil:cites", DRAWN_OSC), 15)
+        assert await wait_for(pilot, lambda: shows(app, "evil:cites", DRAWN_OSC))
 
 
 async def test_why_not_box_draws_nothing_hidden(curated_hostile: Path) -> None:
@@ -93,7 +93,7 @@ async def test_why_not_box_draws_nothing_hidden(curated_hostile: Path) -> None:
         await pilot.press("w")
         assert await wait_for(pilot, lambda: app.query_one(WhyNotBox).display)
         app.query_one("#query-input").value = "pwned"
-        assert await wait_for(pilot, lambda: shows(app, "verdict", f"evil:evil {DRAWN_OSC}"), 15)
+        assert await wait_for(pilot, lambda: shows(app, "verdict", f"evil:evil {DRAWN_OSC}"))
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git (.ci/run installs it)")
@@ -116,4 +116,4 @@ async def test_history_draws_nothing_hidden(curated_hostile: Path) -> None:
         await open_item(pilot, "evil", "cites")
         await pilot.press("H")
         await on_screen(pilot, HistoryScreen)
-        assert await wait_for(pilot, lambda: shows(app, f"subject t {DRAWN_OSC}"), 15)
+        assert await wait_for(pilot, lambda: shows(app, f"subject t {DRAWN_OSC}"))

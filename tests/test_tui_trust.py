@@ -48,7 +48,7 @@ async def undo(pilot) -> str:  # type: ignore[no-untyped-def]
     said = record_toasts(pilot.app)
     pilot.app.query_one(ItemView).focus()
     await pilot.press("ctrl+z")
-    assert await wait_for(pilot, lambda: bool(said), 30)
+    assert await wait_for(pilot, lambda: bool(said))
     await wait_for(pilot)
     return said[0]
 

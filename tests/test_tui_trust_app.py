@@ -37,7 +37,7 @@ async def test_after_back_on_the_conflict_screen_escape_reaches_the_editor_while
         MemoryStore(memory_dir).add("preferences", "juice", "Another item of the same file.", owner="agent")
         # Counted once the watcher's batch went through the item area (which would have asked).
         assert await wait_for(pilot, lambda: app.catalogue is not None and app.catalogue.count("preferences") == 3)
-        await pilot.pause()
+        await wait_for(pilot)  # what the batch set going (a conflict screen it would push) has run
         assert not isinstance(app.screen, ConflictScreen)
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # discard the draft?
@@ -55,12 +55,13 @@ async def test_the_new_item_dialog_starts_in_the_name_field_and_typing_keeps_the
         assert await wait_for(pilot, lambda: isinstance(app.screen, FormScreen)
                               and app.focused is not None and app.focused.id == "field-name")
         await pilot.press(*"juice")
+        await wait_for(pilot)
         screen = app.screen
         assert screen.query_one("#field-file").value == "preferences"  # pre-filled, untouched
         assert screen.query_one("#field-name").value == "juice"
         await pilot.press("shift+tab")  # back to the file field: the cursor at its end, nothing selected
         await pilot.press("s")
-        assert screen.query_one("#field-file").value == "preferencess"
+        assert await wait_for(pilot, lambda: screen.query_one("#field-file").value == "preferencess")
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)])
@@ -79,7 +80,7 @@ async def test_toasts_never_cover_the_editor(backend, size) -> None:
                      "'_' or '-' (you typed 'Bad Name'); nothing written"):
             app.notify(text)
         assert await wait_for(pilot, lambda: len(app.screen.query(Toast)) == 2)
-        await pilot.pause()
+        await wait_for(pilot)  # the toasts laid out where they stay
         editor = app.query_one(ItemEditor)
         edited = [editor.area, editor.query_one("#editor-owner"), editor.query_one("#editor-source")]
         for toast in app.screen.query(Toast):
@@ -98,7 +99,7 @@ async def test_the_query_pane_at_80x24_with_a_pinned_item_still_shows_result_row
         assert await wait_for(pilot, lambda: panel.last_result is not None and len(panel.last_result.items) >= 3)
         panel.pin("preferences", "likes-the-sea")
         assert await wait_for(pilot, lambda: "missing tokens" in screen_text(app))
-        await pilot.pause()
+        await wait_for(pilot)
         assert panel.table.region.height >= 4  # the header and at least three rows
         text = screen_text(app)
         assert "verdict:" in text and "people:priya" in text

@@ -29,7 +29,7 @@ async def test_the_app_takes_quit_on_ctrl_q_without_a_warning(backend, tmp_path:
     async with started(make_app(backend, config=config)) as pilot:
         assert pilot.app.keymap_config.keymap == {"quit": "ctrl+q"}
         await pilot.press("q")  # q is no longer quit…
-        await pilot.pause()
+        await wait_for(pilot)
         assert pilot.app.is_running
         await pilot.press("ctrl+q")  # …ctrl+q is
         assert await wait_for(pilot, lambda: not pilot.app.is_running)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import SAFETY_NET
 from wikimem_tui import __main__ as cli
 from wikimem_tui.app import WikimemApp
 
@@ -57,16 +58,16 @@ def test_the_demo_copy_is_removed_when_the_app_fails(tmp_root: Path, monkeypatch
 
 def test_a_copy_left_by_a_killed_run_is_removed_by_the_next_and_a_live_one_is_kept(
         tmp_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    hold = ("import sys, time; from wikimem_tui.core.demo import demo_copy\n"
-            "with demo_copy() as root:\n    print(root, flush=True); time.sleep(120)\n")
+    hold = ("import sys; from wikimem_tui.core.demo import demo_copy\n"  # a demo run until its stdin closes
+            "with demo_copy() as root:\n    print(root, flush=True); sys.stdin.read()\n")
     env = {**os.environ, "TMPDIR": str(tmp_root)}
-    killed = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True, env=env)
-    live = subprocess.Popen([sys.executable, "-c", hold], stdout=subprocess.PIPE, text=True, env=env)
+    killed, live = (subprocess.Popen([sys.executable, "-c", hold], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, env=env) for _ in range(2))
     try:
         assert killed.stdout is not None and live.stdout is not None
         killed_root, live_root = Path(killed.stdout.readline().strip()), Path(live.stdout.readline().strip())
         killed.send_signal(signal.SIGKILL)
-        killed.wait(timeout=30)
+        killed.wait(timeout=SAFETY_NET)
         assert killed_root.is_dir()  # a kill leaves it behind…
         monkeypatch.setattr(WikimemApp, "run", lambda self: None)
         assert cli.main(["--demo"]) == 0
@@ -74,5 +75,5 @@ def test_a_copy_left_by_a_killed_run_is_removed_by_the_next_and_a_live_one_is_ke
         assert live_root.is_dir()  # while another demo still running keeps its copy
     finally:
         live.kill()
-        live.wait(timeout=30)
+        live.wait(timeout=SAFETY_NET)
         killed.kill()

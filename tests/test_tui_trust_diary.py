@@ -12,9 +12,7 @@ from typing import Any
 
 from conftest import TS, make_app, make_backend, open_item, screen_text, started, wait_for
 from test_tui_curation import audit_screen, open_day, retract_screen
-from test_tui_panes_snapshots import settle
 from test_tui_query import QueryApp, table_rows, type_query
-from test_tui_query import wait_for as query_wait
 from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, promote_screen, queue_store, rows
 from textual.widgets import DataTable, Input, OptionList, Static
 
@@ -38,20 +36,20 @@ async def test_the_queue_scrolls_past_the_visible_rows_without_crashing(tmp_path
         await loaded(pilot)
         view = pane(pilot.app).rows_view
         view.focus()
-        await pilot.pause()
+        await wait_for(pilot)
         await pilot.press(*["down"] * 30)  # 30 rows never fit in an 80x24 screen
-        await pilot.pause()
+        await wait_for(pilot)
         assert view.cursor == 30
         visible = view.scrollable_content_region.height
         top = round(view.scroll_y)
         assert 0 < visible < 30 and top > 0
         assert top <= view.cursor < top + visible  # the highlighted row is on screen
         await pilot.press("end")
-        await pilot.pause()
+        await wait_for(pilot)
         assert view.cursor == len(rows(pilot.app)) - 1
         assert round(view.scroll_y) + visible > view.cursor
         await pilot.press("home")
-        await pilot.pause()
+        await wait_for(pilot)
         assert (view.cursor, round(view.scroll_y)) == (0, 0)
         assert pilot.app.is_running
 
@@ -87,13 +85,14 @@ async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp
         assert "2026-07-09 12:00#2" in screen_text(pilot.app)
         screen.query_one("#rp-file", Input).value = "things"
         screen.query_one("#rp-name", Input).value = "map"
-        await settle(pilot, lambda: screen.target == ("things", "map"), timeout=30)
+        assert await wait_for(pilot, lambda: screen.target == ("things", "map"))
+        await wait_for(pilot)
         await pilot.press("ctrl+s")
-        await settle(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen), timeout=30)
+        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
         assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
         await pilot.press("enter")  # the one left opens as the minute's first entry
-        assert pilot.app.days[-1] == ("2026-07-09", "12:00")
+        assert await wait_for(pilot, lambda: pilot.app.days and pilot.app.days[-1] == ("2026-07-09", "12:00"))
     item = backend.store.get("things", "map")
     assert item is not None and "(evidence: diary 2026-07-09 12:00#2, owner agent)" in item.content
     assert journal_lines(tmp_path)[-1]["detail"] == "promoted from diary 2026-07-09 12:00#2"
@@ -110,6 +109,7 @@ async def test_marking_one_of_two_equal_entries_reviewed_leaves_the_other(tmp_pa
         view.focus()
         view.cursor = next(i for i, q in enumerate(pane(pilot.app).shown) if q.entry.ordinal == 2)
         await pilot.press("space")  # selecting one of two equal texts selects one
+        await wait_for(pilot)
         assert len(pane(pilot.app).selected) == 1
         await pilot.press("x")
         await loaded(pilot, 2)
@@ -137,6 +137,7 @@ async def test_audit_of_an_item_shows_the_one_entry_it_cites(memory_dir: Path) -
         assert "diary 2026-07-21 12:00#2" in text and "Alice lost her keys." in text
         assert "Lunch with Alice." not in text
         await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, AuditScreen))  # else the next is this one
         await open_item(pilot, "notes", "lunch")
         await audit_screen(pilot)
         text = screen_text(pilot.app)
@@ -180,11 +181,12 @@ async def test_the_query_pane_shows_two_entries_of_a_minute_as_two_rows(tmp_path
     async with QueryApp(tmp_path, MemoryIndex(store, use_jieba=False)).run_test(size=(140, 40)) as pilot:
         pilot.app.query_one("#query-time", Input).value = "2026-07-21"
         await type_query(pilot, "harbour")
-        await query_wait(pilot, lambda: len(table_rows(pilot.app)) == 2)
+        assert await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 2)
         assert sorted(r[6].strip() for r in table_rows(pilot.app)) == ["2026-07-21:14:30", "2026-07-21:14:30#2"]
         table = pilot.app.query_one("#query-results", DataTable)
         table.focus()
         await pilot.press("enter", "down", "enter")
+        assert await wait_for(pilot, lambda: len(pilot.app.opened) == 2)
         assert sorted(pilot.app.opened) == [("diary", "2026-07-21", "14:30"), ("diary", "2026-07-21", "14:30#2")]
         panel = pilot.app.query_one(QueryPanel)
         assert panel.last_result is not None
@@ -210,7 +212,7 @@ def diary_bytes(root: Path) -> dict[str, bytes]:
 async def confirm_text(pilot: Any) -> str:
     """The confirmation's question, its detail lines and its buttons, unwrapped (the dialog wraps at 72)."""
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
-    await pilot.pause()
+    await wait_for(pilot)
     screen = pilot.app.screen
     return "\n".join([screen.message.plain, *(line.plain for line in screen.details), screen.yes, screen.no])
 
@@ -258,7 +260,8 @@ async def test_a_move_with_only_diary_links_asks_first_and_escape_moves_nothing(
         assert "1 diary entry links to it; the diary is append-only, so its link is never rewritten" in text
         assert "diary 2026-07-21 13:00" in text
         await pilot.press("n")
-        await pilot.pause()
+        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ConfirmScreen))
+        await wait_for(pilot)  # the flow the answer ended
         assert MemoryStore(memory_dir).get("notes", "oolong") is not None  # not moved
         await pilot.press("m", *"teas", "enter")
         await confirm_text(pilot)

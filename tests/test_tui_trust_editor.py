@@ -52,16 +52,18 @@ async def type_at_end(pilot: Any, area: SafeTextArea, text: str) -> None:
     """Type ``text`` key by key at the end of the draft, as a user would."""
     area.focus()
     area.move_cursor(area.document.end)
-    await pilot.pause()
+    await wait_for(pilot)  # the focus is there
     await typed(pilot, text)
 
 
 async def typed(pilot: Any, text: str) -> None:
-    """One key event per character, each with its character (Pilot's press cannot name ``⟦``)."""
+    """One key event per character, each handled before the next: a typist, not a burst.
+
+    Each event carries its character (Pilot's press cannot name ``⟦``).
+    """
     for char in text:
-        await pilot.pause()
         pilot.app.post_message(events.Key(KEY_NAMES.get(char, char), char))
-    await pilot.pause()
+        await wait_for(pilot)
 
 
 async def save(pilot: Any) -> None:
@@ -102,6 +104,7 @@ async def test_an_edit_inside_a_marked_escape_cannot_turn_it_into_another_charac
         start = line.index("⟦\\x1b⟧") + len("⟦\\x")
         area.selection = Selection((0, start), (0, start + 2))
         await pilot.press("0", "7")
+        await wait_for(pilot)
         assert "\x07" not in editor.text.replace("bell\x07", "")  # only the BEL the item had
         assert "\x1b" not in editor.text  # the ESC went with its whole escape
         await pilot.press("backspace")  # deleting the closing bracket of an escape deletes the escape
@@ -116,7 +119,7 @@ async def test_a_typed_escape_in_a_one_line_field_stays_text(root: Path) -> None
         owner = editor.query_one("#editor-owner", SafeInput)
         owner.focus()
         owner.cursor_position = len(owner.value)
-        await pilot.pause()
+        await wait_for(pilot)  # the focus is there
         await typed(pilot, " \\x1b")
         assert await wait_for(pilot, lambda: editor.owner.endswith("\\x1b"))
         await save(pilot)

@@ -29,7 +29,7 @@ async def burst(pilot: Any, keys: str, *, paste: str | None = None) -> None:
         pilot.app.post_message(events.Key(KEY_NAMES.get(key, key), key))
     if paste is not None:
         pilot.app.post_message(events.Paste(paste))
-    await pilot.pause()
+    await wait_for(pilot)  # only now does the app run: the keys are all queued, a burst
 
 
 def diary_bytes(root: Path) -> dict[str, bytes]:
@@ -55,7 +55,7 @@ async def test_slash_and_a_burst_from_the_calendar_all_go_into_the_query_box(tmp
         await burst(pilot, "/beach")  # e edits, a appends to the diary, c and h switch panes
         box = app.query_one("#query-input", Input)
         assert await wait_for(pilot, lambda: box.value == "beach")
-        await pilot.pause()
+        await wait_for(pilot)
         assert len(app.screen_stack) == 1  # no dialog opened
         assert app.focused is box and active_tab(app) == "tab-query"
     assert diary_bytes(root) == diary

@@ -40,7 +40,7 @@ async def test_an_out_of_range_knob_stays_reported_while_queries_run(root: Path,
         app.query_one("#query-input", Input).value = "sea house"  # the next query runs…
         panel.run_query()
         assert await wait_for(pilot, lambda: panel.last_result is not runs)
-        await pilot.pause()
+        await wait_for(pilot)  # the status line that result set
         assert said in query_status(app)  # …and the status still says the knob's value is not used
         assert box.has_class("-ignored")
         box.value = "0.5" if knob == "#query-fusion" else "auto"

@@ -52,7 +52,7 @@ async def test_a_fifo_journal_shows_why_instead_of_hanging_the_pane(tmp_path: Pa
     try:
         async with TailApp(journal).run_test(size=(120, 24)) as pilot:
             status = lambda: str(pilot.app.query_one("#journal-status", Static).render())  # noqa: E731
-            assert await wait_for(pilot, lambda: "cannot be read" in status(), timeout=15)
+            assert await wait_for(pilot, lambda: "cannot be read" in status())
             assert "FIFO" in status()
     finally:  # the code before this fix blocked in open(): release it so the app can exit
         _has_reader(journal)
@@ -66,7 +66,7 @@ async def test_a_journal_symlinked_out_of_the_memory_is_not_shown(tmp_path: Path
     (memory / "journal.jsonl").symlink_to(elsewhere)
     async with TailApp(memory / "journal.jsonl").run_test(size=(120, 24)) as pilot:
         status = lambda: str(pilot.app.query_one("#journal-status", Static).render())  # noqa: E731
-        assert await wait_for(pilot, lambda: "outside the memory directory" in status(), timeout=15)
+        assert await wait_for(pilot, lambda: "outside the memory directory" in status())
         assert "outside" not in shown(pilot.app)
 
 

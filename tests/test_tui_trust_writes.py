@@ -44,7 +44,7 @@ async def edit(pilot, file: str, name: str, text: str):  # type: ignore[no-untyp
     """Open ``file:name``, edit it to ``text`` and press ctrl+s; returns the editor."""
     await open_item(pilot, file, name)
     await pilot.press("e")
-    await pilot.pause()
+    assert await wait_for(pilot, lambda: pilot.app.editing)
     editor = pilot.app.query_one(ItemEditor)
     editor.area.load_text(text)
     await pilot.press("ctrl+s")
@@ -55,7 +55,7 @@ async def undo(pilot) -> str:  # type: ignore[no-untyped-def]
     said = record_toasts(pilot.app)
     pilot.app.query_one(ItemView).focus()
     await pilot.press("ctrl+z")
-    assert await wait_for(pilot, lambda: bool(said), 30)
+    assert await wait_for(pilot, lambda: bool(said))
     return said[0]
 
 

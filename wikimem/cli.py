@@ -119,6 +119,24 @@ def _add_store_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
     )
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked.
+
+    ``importlib.metadata`` costs ~40 ms to import: not on every command's path.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{parser.prog} {version('wikimem')}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (exposed for ``--help`` tests and docs)."""
     parser = _Parser(
@@ -126,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect a wikimem memory directory (read-only).",
     )
     _add_store_option(parser, top=True)
+    parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     ls = commands.add_parser("ls", help="list RecallFiles with their item counts")

@@ -36,6 +36,7 @@ WIKIMEM_EMBED_KEY_ENV (defaults for the --embed flags).
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line, documented in ``--help``."""
+    import wikimem
     from wikimem_tui.core.backend import default_owner
 
     parser = argparse.ArgumentParser(
@@ -44,6 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {wikimem.__version__}")
     parser.add_argument("memory_dir", nargs="?", metavar="MEMORY_DIR",
                         help="memory directory (default: $WIKIMEM_STORE, else ./memory)")
     parser.add_argument("--demo", action="store_true",
