@@ -23,7 +23,8 @@ from wikimem.lint import Snapshot
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import OpenDiaryDay
-from wikimem_tui.queue.promote import PromoteScreen, similarity_text
+from wikimem_tui.queue.promote import PromoteScreen
+from wikimem_tui.queue.promote_text import similarity_text
 from wikimem_tui.queue.reconcile import ReconcilePane
 from wikimem_tui.queue.reconcile_list import row_cells
 from wikimem_tui.queue.reconcile_model import parse_days
@@ -254,6 +255,49 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
         await pilot.press("escape")
         await wait_for(pilot)
         assert not isinstance(pilot.app.screen, PromoteScreen)
+    assert wiki_bytes(tmp_path) == before
+
+
+async def test_a_refusal_right_after_typing_stays_when_the_typing_preview_comes_late(tmp_path: Path) -> None:
+    """ctrl+s before the pause in typing drew its preview: that preview, drawn after, must not wipe the refusal.
+
+    The preview's timer is held (paused, its callback kept), so the order is
+    the one a fast ctrl+s gets, on any machine: the refusal first, then the
+    preview -- once as a callback already queued when ctrl+s came, once as a
+    timer that only fires after it.
+    """
+    backend = queue_store(tmp_path)
+    before = wiki_bytes(tmp_path)
+    async with QueueApp(backend).run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        screen = await promote_screen(pilot)
+        held: list[tuple[Any, Any]] = []
+        set_timer = screen.set_timer
+
+        def hold(delay: float, callback: Any, **kwargs: Any) -> Any:  # noqa: ANN401
+            timer = set_timer(delay, callback, **kwargs)
+            timer.pause()
+            held.append((timer, callback))
+            return timer
+
+        screen.set_timer = hold  # type: ignore[method-assign]
+        screen.query_one("#rp-file", Input).value = "Bad File"
+        screen.query_one("#rp-name", Input).value = "x"
+        await wait_for(pilot, lambda: len(held) == 2, "the typing's preview timers")
+        await pilot.press("ctrl+s")
+        error = screen.query_one("#rp-error", Static)
+        await wait_for(pilot, lambda: "not promoted: invalid" in str(error.render()), "the refusal")
+        held[-1][1]()  # the preview as a callback that was already queued when ctrl+s came
+        for timer, _ in held:
+            timer.resume()  # and as a timer firing only now
+        await wait_for(pilot)
+        assert "not promoted: invalid" in str(error.render())
+        assert "not a valid target" in str(screen.query_one("#rp-target", Static).render())  # it shows what is typed
+        screen.query_one("#rp-file", Input).value = "places"  # typing again: its preview is the newest outcome
+        await wait_for(pilot, lambda: len(held) == 3, "the new typing's preview timer")
+        held[-1][0].resume()
+        await wait_for(pilot, lambda: screen.target == ("places", "x"), "the preview of what is typed now")
+        assert str(error.render()) == ""
     assert wiki_bytes(tmp_path) == before
 
 

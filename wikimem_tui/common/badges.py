@@ -21,15 +21,20 @@ from pathlib import Path
 
 from rich.text import Text
 
-from wikimem import DERIVED_TAG, MemoryStore, is_derived, path_stat, read_regular
+from wikimem import DERIVED_TAG, MemoryStore, is_derived, is_derived_line, path_stat, read_regular
 
-__all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge"]
+__all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge", "first_line"]
 
 #: What the badge says; short enough for a tree row at 80 columns.
 BADGE = "↺ derived"
 BADGE_STYLE = "italic magenta"
 #: One sentence for detail lines and help: what the badge means.
 DERIVED_HINT = "derived: written from recall answers, so not independent evidence (anti-echo)"
+
+def first_line(content: str) -> str:
+    """The first line that says something: the derived marker is the badge's to show, not a summary's."""
+    return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
+
 
 def derived_badge() -> Text:
     """The badge itself (a fresh ``Text``: callers append it to their own)."""

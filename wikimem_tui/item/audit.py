@@ -32,11 +32,11 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from wikimem import DiaryItem, is_derived, is_derived_line, review_reasons
+from wikimem import DiaryItem, is_derived, review_reasons
 from wikimem.curation import Audit, Dependent, EvidenceRef
 from wikimem_tui.core.curation_reads import EntryCiters
 from wikimem_tui.common.safe import safe_line
-from wikimem_tui.common.badges import derived_badge
+from wikimem_tui.common.badges import derived_badge, first_line
 from wikimem_tui.core.words import count
 
 __all__ = ["AuditChoice", "AuditScreen", "Row", "day_rows", "item_rows"]
@@ -72,14 +72,10 @@ class Row:
 ROW_WIDTH = 94
 
 
-def _first_line(content: str) -> str:
-    return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
-
-
 def _excerpt(text: Text, content: str) -> Text:
     """``text`` followed by the first line of ``content``, cut with … to fit ``ROW_WIDTH`` (enter opens it whole)."""
     room = max(ROW_WIDTH - text.cell_len, 20)
-    line = _first_line(content)
+    line = first_line(content)
     text.append_text(safe_line(line if len(line) <= room else line[: room - 1] + "…"))
     return text
 

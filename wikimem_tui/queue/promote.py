@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -44,18 +45,17 @@ from wikimem import (
     RetrievedItem,
     draft_promotion,
     is_derived,
-    is_derived_line,
-    is_evidence_line,
     sanitize_item_name,
     validate_file,
 )
-from wikimem_tui.common.badges import BADGE, derived_badge
+from wikimem_tui.common.badges import BADGE, first_line
 from wikimem_tui.common.confirm import confirm_discard
 from wikimem_tui.common.safe import clean_line, safe_line, safe_text
 from wikimem_tui.core.words import count
+from wikimem_tui.queue.promote_text import entry_summary, similar_option, similarity_text
 from wikimem_tui.queue.reconcile_writer import CurationWriter, promotion_owner
 
-__all__ = ["SIMILAR_LIMIT", "PromoteScreen", "entry_summary", "similarity_text"]
+__all__ = ["SIMILAR_LIMIT", "PromoteScreen"]
 
 #: How many similar items are shown.
 SIMILAR_LIMIT = 5
@@ -63,48 +63,6 @@ _TIME_NAME_RE = re.compile(r"\d\d:\d\d")  # a diary row of retrieve (wiki names 
 _PREVIEW_DELAY = 0.15
 
 
-def entry_summary(entry: DiaryItem, *, width: int = 70) -> Text:
-    """``DATE HH:MM[#n] owner [derived] first line``, literal and on one line (``#n``: the entry's identity)."""
-    text = Text(clean_line(entry.entry_id.render()), style="bold", end="")
-    if entry.owner:
-        text.append("  ")
-        text.append_text(safe_line(entry.owner, "dim"))
-    if is_derived(entry.content):
-        text.append("  ")
-        text.append_text(derived_badge())
-    text.append("  ")
-    text.append_text(safe_line(_first_line(entry.content)[:width]))
-    return text
-
-
-def _first_line(content: str) -> str:
-    return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
-
-
-def similarity_text(entries: Sequence[DiaryItem]) -> str:
-    """What the entries say, without the derived marker and evidence lines (they would match every promoted item)."""
-    lines = [
-        line for entry in entries for line in entry.content.splitlines()
-        if not is_derived_line(line) and not is_evidence_line(line)
-    ]
-    return "\n".join(lines)
-
-
-def _similar_option(row: RetrievedItem) -> Option:
-    item = row.item
-    text = safe_line(f"{item.file}:{item.name}", "bold cyan")
-    text.append(f"   score {row.score:.3f}", style="dim")
-    if row.bm25_score is not None:
-        text.append(f" · bm25 {row.bm25_score:.2f}", style="dim")
-    if row.cos_score is not None:
-        text.append(f" · cos {row.cos_score:.2f}", style="dim")
-    if is_derived(item.content):
-        text.append("  ")
-        text.append_text(derived_badge())
-    text.append("\n  ")
-    text.append_text(safe_line(_first_line(item.content)[:200], "dim"))
-    text.no_wrap, text.overflow = True, "ellipsis"  # two lines per item, cut at the list's width
-    return Option(text)
 
 
 class PromoteScreen(ModalScreen[RecallItem | None]):
@@ -168,6 +126,11 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         # Not ``self._name``: that is the DOM node's own name (``Screen.name``).
         self._initial_file, self._initial_name = file, name
         self._timer: Timer | None = None
+        self._outcome = 0
+        """Bumped by each thing that decides what the screen says (a keystroke's coming preview, a
+        promotion attempt): a late preview drawn for an older number would overwrite a newer outcome."""
+        self._preview_due = False  # typed since the last preview
+        self._lookup = 0  # the newest similarity lookup's number: an older one's answer is dropped
 
     @property
     def chosen(self) -> list[DiaryItem]:
@@ -210,7 +173,7 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         selections = []
         for index, entry in enumerate(self.entries):
             badge = f"{BADGE}  " if is_derived(entry.content) else ""
-            label = Content(clean_line(f"{entry.entry_id.key}  {badge}{_first_line(entry.content)[:70]}"))
+            label = Content(clean_line(f"{entry.entry_id.key}  {badge}{first_line(entry.content)[:70]}"))
             selections.append(Selection(label, index, self._time in (None, entry.entry_id.key)))
         return selections
 
@@ -234,10 +197,11 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         if not chosen:
             self._show_similar([], "select an entry: the items similar to it are listed here")
             return
-        self._find_similar(similarity_text(chosen))
+        self._lookup += 1
+        self._find_similar(similarity_text(chosen), self._lookup)
 
     @work(thread=True, exclusive=True, group="reconcile-similar", exit_on_error=False)
-    def _find_similar(self, text: str) -> None:
+    def _find_similar(self, text: str, lookup: int) -> None:
         """BM25 (+ cosine when embeddings are on) over the entries' text, off the UI thread."""
         worker = get_current_worker()
         note = ""
@@ -255,14 +219,16 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
             except Exception as exc:  # a failing index must not block the promotion
                 note = f"similar items unavailable: {exc}"
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_similar, rows, note)
+            self.app.call_from_thread(self._show_similar, rows, note, lookup)
 
-    def _show_similar(self, rows: list[RetrievedItem], note: str) -> None:
+    def _show_similar(self, rows: list[RetrievedItem], note: str, lookup: int | None = None) -> None:
+        if lookup is not None and lookup != self._lookup:
+            return  # the entries chosen changed since: their own lookup is on its way
         options = self.query_one("#rp-similar", OptionList)
         options.clear_options()
         self.similar = [row.item for row in rows]
         for row in rows:
-            options.add_option(_similar_option(row))
+            options.add_option(similar_option(row))
         if note:
             options.add_option(Option(Text(note, style="italic dim"), disabled=True))
         self.similar_ready = True
@@ -283,9 +249,25 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
     @on(Input.Changed)
     def _fields_changed(self, event: Input.Changed) -> None:
         event.stop()
+        self._stop_timer()
+        # One file read per pause, not per key. The timer's callback is queued when it fires, so
+        # stopping the timer cannot take back a preview already on its way: its number can.
+        self._timer = self.set_timer(_PREVIEW_DELAY, partial(self._late_preview, self._next_outcome()))
+        self._preview_due = True
+
+    def _next_outcome(self) -> int:
+        self._outcome += 1
+        return self._outcome
+
+    def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.stop()
-        self._timer = self.set_timer(_PREVIEW_DELAY, self._refresh_preview)  # one file read per pause, not per key
+            self._timer = None
+
+    def _late_preview(self, outcome: int) -> None:
+        """The preview a pause in typing asked for, unless something newer is on screen (a refusal)."""
+        if outcome == self._outcome:
+            self._refresh_preview()
 
     def _fields(self) -> tuple[str, str]:
         """The validated target; ``ValueError`` naming what is wrong."""
@@ -294,6 +276,7 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
 
     def _refresh_preview(self) -> None:
         """Re-read the target and show whose it will be, the warnings and the exact content."""
+        self._preview_due = False
         self.query_one("#rp-error", Static).update("")
         target_line = self.query_one("#rp-target", Static)
         chosen = self.chosen
@@ -334,6 +317,10 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
     def action_promote(self) -> None:
         """Write the preview, checked against the content it was drafted from; stay open on any refusal."""
         error = self.query_one("#rp-error", Static)
+        self._stop_timer()
+        self._next_outcome()  # what this attempt shows is newer than any preview still on its way
+        if self._preview_due:  # typed since the last preview: show what the fields say now, then the outcome
+            self._refresh_preview()
         if self.writer.read_only:
             error.update(Text("read-only: nothing written", style="bold"))
             return

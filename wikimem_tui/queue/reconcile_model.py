@@ -17,7 +17,7 @@ from rich.text import Text
 
 from wikimem import DiaryItem, is_derived_line, parse_date_span
 from wikimem_tui.common.safe import safe_line, safe_text
-from wikimem_tui.queue.promote import entry_summary
+from wikimem_tui.queue.promote_text import entry_summary
 from wikimem_tui.common.badges import DERIVED_HINT
 
 __all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "ordinal_prefix",
