@@ -22,6 +22,16 @@ been drawn: a modal gets no key before it is on screen. A held key is then
 handed to the widget focused *then* -- the query box ``/`` opened, the
 dialog ``a`` pushed -- which is where the user was typing. Characters typed into a box that has the focus pass at
 once, so typing itself is never slowed.
+
+The other way round too: a key that acts never overtakes the characters
+typed before it. The App forwards a character by posting it to the text
+box, but it runs a priority binding (``ctrl+s`` in the editor and the
+dialogs) the moment the key is dequeued, so ``name`` + ``ctrl+s`` in one
+burst saved what the box held before the last letters arrived (in the
+promote flow: a refusal of a half-typed name, which the preview of the
+whole name then wiped). So a key that may act, arriving while characters
+typed into the focus are still queued there, waits until that box and its
+ancestors have handled them.
 """
 
 from __future__ import annotations
@@ -29,9 +39,11 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from contextlib import suppress
+from typing import Any
 
 from textual import events
 from textual.app import App
+from textual.dom import DOMNode
 from textual.message_pump import MessagePump
 from textual.widgets import Input, TextArea
 from textual.worker import WorkerState
@@ -54,7 +66,7 @@ class KeyGate:
     event to the App again when its turn comes.
     """
 
-    def __init__(self, app: App[object]) -> None:
+    def __init__(self, app: App[Any]) -> None:
         self._app = app
         self._held: deque[events.Event] = deque()
         self._busy = False
@@ -63,6 +75,8 @@ class KeyGate:
         """The held event re-posted to the App just now: admitted when it comes back."""
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self._typed_to: MessagePump | None = None
+        """The text box characters were admitted to since its queue was last drained."""
 
     @property
     def holding(self) -> int:
@@ -77,8 +91,15 @@ class KeyGate:
             self._held.append(event)
             return False
         if self._typed_into_focus(event):
+            self._typed_to = self._app.focused
             self._next()
             return True
+        if self._typed_to is not None:  # characters typed before this key are still on their way
+            typed_to, self._typed_to = self._typed_to, None
+            self._busy = True
+            self._held.appendleft(event)
+            self._task = asyncio.get_running_loop().create_task(self._after_typing(typed_to))
+            return False
         self._busy = True
         target: MessagePump = self._app.focused or self._app.screen
         self._task = asyncio.get_running_loop().create_task(self._settle(target))
@@ -116,8 +137,9 @@ class KeyGate:
         first = self._app.screen
         try:
             # The key's own path: the focused widget, its ancestors, the screen, the App.
-            for node in target.ancestors_with_self:
-                await _drained(node)
+            path: list[MessagePump] = list(target.ancestors_with_self) if isinstance(target, DOMNode) else [target]
+            for step in path:
+                await _drained(step)
             # What it set going: a focus() queued on the App, a worker's dialog and that dialog's focus.
             before = None
             loop = asyncio.get_running_loop()
@@ -138,6 +160,18 @@ class KeyGate:
             if self._app.screen is not first:  # a dialog opened (or closed): no key reaches it unseen
                 await _drawn(self._app.screen)
         except Exception:  # noqa: BLE001 -- the App is shutting down (no screen): hand on what is held
+            pass
+        finally:
+            self._task = None
+            self._next()
+
+    async def _after_typing(self, box: MessagePump) -> None:
+        """Let ``box`` and its ancestors handle the characters typed into it, then hand on what waits."""
+        try:
+            path: list[MessagePump] = list(box.ancestors_with_self) if isinstance(box, DOMNode) else [box]
+            for step in path:
+                await _drained(step)
+        except Exception:  # noqa: BLE001 -- the box went away meanwhile: nothing is left to wait for
             pass
         finally:
             self._task = None
