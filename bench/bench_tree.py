@@ -73,7 +73,7 @@ async def measure(root: Path) -> dict[str, float]:
     async with app.run_test(size=SIZE) as pilot:
         await until(lambda: app.catalogue is not None)
         tree = app.query_one(TopicTree)
-        inner = tree.tree
+        inner = tree.node_tree
         inner.focus()
         big = next(n for n in inner.root.children if n.data and n.data.file == BIG)
 

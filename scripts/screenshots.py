@@ -186,7 +186,11 @@ async def _promote(pilot: Any) -> None:
     await pilot.press("R")
     await pilot.pause(1.0)
     await pilot.press("p")
-    await pilot.pause(1.5)  # the similar items are looked up in a worker
+    for _ in range(600):  # the similar items are looked up in a worker
+        if getattr(pilot.app.screen, "similar_ready", False):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)
 
 
 async def _loaded(pilot: Any) -> None:

@@ -355,12 +355,12 @@ async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
         store.add("big", f"item {i:03d}", f"content {i}", ts="2026-07-20T09:00:00+00:00")
     async with started(make_app(make_backend(memory_dir))) as pilot:
         tree = pilot.app.query_one(TopicTree)
-        big = next(n for n in tree.tree.root.children if n.data and n.data.file == "big")
+        big = next(n for n in tree.node_tree.root.children if n.data and n.data.file == "big")
         big.expand()
         await wait_for(pilot)
         labels = [str(c.label) for c in big.children]
         assert len(labels) == 201 and labels[-1] == "more… (30 left)"
-        tree.tree.move_cursor(big.children[-1])
+        tree.node_tree.move_cursor(big.children[-1])
         await pilot.press("enter")
         await wait_for(pilot)
         assert len(big.children) == 230 and str(big.children[-1].label) == "item 229"
@@ -417,7 +417,7 @@ async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backe
         tree = pilot.app.query_one(TopicTree)
         assert tree.filter_text == ""
         assert pilot.app.query_one("#tree-filter").value == ""
-        assert pilot.app.focused is tree.tree
+        assert pilot.app.focused is tree.node_tree
 
 
 # -- narrow screens (80x24): the tree is a sidebar, the query table folds --------------------
@@ -445,8 +445,8 @@ async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
 async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(backend) -> None:
     async with started(make_app(backend), (80, 24)) as pilot:
         tree = pilot.app.query_one(TopicTree)
-        node = next(n for n in tree.tree.root.children if n.data and n.data.file == "preferences")
-        tree.tree.move_cursor(node)
+        node = next(n for n in tree.node_tree.root.children if n.data and n.data.file == "preferences")
+        tree.node_tree.move_cursor(node)
         await pilot.press("enter", "down", "enter")  # expand preferences, open its first item
         await wait_for(pilot)
         await wait_for(pilot)

@@ -56,7 +56,7 @@ class CalendarApp(App[None]):
         self.rebuild_catalogue()
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append((message.date, message.time))
+        self.opened.append((message.date, message.entry_key))
 
 
 def seeded(root: Path) -> Path:

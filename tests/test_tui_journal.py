@@ -31,7 +31,7 @@ class TailApp(App[None]):
         self.opened.append(("item", message.file, message.name))
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.time))
+        self.opened.append(("diary", message.date, message.entry_key))
 
 
 def line(action: str, n: int = 0, **extra: str) -> str:

@@ -75,7 +75,7 @@ class QueryApp(App[None]):
         self.opened.append(("item", message.file, message.name))
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.time))
+        self.opened.append(("diary", message.date, message.entry_key))
 
 
 def table_rows(app: App) -> list[list[str]]:

@@ -128,7 +128,7 @@ async def test_w_on_a_tree_item_pins_it_in_the_query_pane(backend: Backend) -> N
     async with started(app, (120, 40)) as pilot:
         tree = app.query_one("TopicTree")
         tree.reveal("preferences", "tea")
-        tree.tree.focus()
+        tree.node_tree.focus()
         await wait_for(pilot)
         await pilot.press("w")
         await wait_for(pilot, lambda: app.query_one(QueryPanel).pinned == ("preferences", "tea"))

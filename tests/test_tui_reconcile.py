@@ -63,7 +63,7 @@ class QueueApp(PaneApp):
         self.days: list[tuple[str, str | None]] = []
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.days.append((message.date, message.time))
+        self.days.append((message.date, message.entry_key))
 
 
 def pane(app: Any) -> ReconcilePane:
@@ -471,7 +471,7 @@ def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> N
 def tree_labels(app: Any) -> list[str]:
     from wikimem_tui.tree.topic_tree import TopicTree
 
-    tree = app.query_one(TopicTree).tree
+    tree = app.query_one(TopicTree).node_tree
     out: list[str] = []
     stack = list(tree.root.children)
     while stack:
@@ -493,7 +493,7 @@ async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows
         topic = app.query_one(TopicTree)
         await wait_for(pilot, lambda: ("notes", "echoed") in topic.derived.items)
         topic.reveal("notes", "echoed")
-        for node in topic.tree.root.children:
+        for node in topic.node_tree.root.children:
             if str(node.label).startswith("diary"):
                 node.expand()
         await wait_for(pilot)

@@ -43,6 +43,7 @@ from wikimem_tui.common.help import show_help
 from wikimem_tui.common.key_gate import KeyGate
 from wikimem_tui.common.keys import APP_BINDINGS, WRITE_ACTIONS
 from wikimem_tui.common.main_screen import MainScreen
+from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
 from wikimem_tui.common.status_line import StatusLine
@@ -107,7 +108,11 @@ class WikimemApp(App[None]):
         self._item_area: ItemArea | None = None
         self.key_gate = KeyGate(self)
         """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
-        backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
+        backend.subscribe(self._announce)
+
+    def _announce(self, change: StoreChange) -> None:
+        """A write's announcement, from whichever thread wrote (``post_message`` is thread-safe)."""
+        self.post_message(StoreChanged(change))
 
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
@@ -218,7 +223,7 @@ class WikimemApp(App[None]):
         focused = self.focused
         key: tuple[str, str] | None = None
         tree = self.query_one(TopicTree)
-        node = tree.tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
+        node = tree.node_tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
         if node is not None and node.data is not None and node.data.kind == "item":
             key = (node.data.file, node.data.name)
         elif focused is not None and self.item_area in focused.ancestors_with_self and self.item_area.view.item:
@@ -265,7 +270,7 @@ class WikimemApp(App[None]):
 
     @on(OpenDiaryDay)
     def _open_day(self, message: OpenDiaryDay) -> None:
-        self.item_area.open_day(message.date, message.time)
+        self.item_area.open_day(message.date, message.entry_key)
 
     @on(ItemArea.Opened)
     def _opened(self, message: ItemArea.Opened) -> None:
@@ -300,9 +305,13 @@ class WikimemApp(App[None]):
 
     # -- actions ----------------------------------------------------------------
 
-    @work(group="app-flow")
     async def action_quit(self) -> None:
         """Quit; asks first when the editor holds unsaved edits."""
+        self._quit()
+
+    @work(group="app-flow")
+    async def _quit(self) -> None:
+        """The quit flow is a worker: the question it may ask is awaited."""
         if self.item_area.dirty and not await self.item_area.confirm_quit():
             return
         self.exit()
@@ -317,7 +326,7 @@ class WikimemApp(App[None]):
             tree = self.query_one(TopicTree)
             tree.display = True
             self.screen_stack[0].remove_class("-no-tree")
-            tree.tree.focus()
+            tree.node_tree.focus()
             return
         self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
         widget: Widget = self.item_area.view if pane == "item" else self.query_one(f"#{pane}-pane")
@@ -401,12 +410,15 @@ class WikimemApp(App[None]):
     action_audit = _on_item(item_curation.audit, "What the item (or diary day) shown rests on, and what rests on it.")
     action_retract = _on_item(item_curation.retract, "Retract the item or diary entry shown: mark or delete dependents.")
     action_history = _on_item(item_curation.history, "Past versions of the item shown, from git: diff and restore.")
-    action_back = _on_item(lambda area: area.go(-1), "Back to the item opened before.")
     action_forward = _on_item(lambda area: area.go(1), "Forward again after going back.")
     action_copy_link = _on_item(lambda area: item_writes.copy(area, "link"), "Copy the open item as [[file:name]].")
     action_copy_block = _on_item(lambda area: item_writes.copy(area, "block"), "Copy the open item's markdown block.")
     action_external_editor = _on_item(lambda area: area.external_editor(os.environ.get("VISUAL") or os.environ.get(
         "EDITOR") or "vi"), "Edit the open item in $VISUAL/$EDITOR (suspends the app).")
+
+    async def action_back(self) -> None:
+        """Back to the item opened before (Textual's own ``back`` is this app's history, not a screen pop)."""
+        self.item_area.go(-1)
 
     @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
     def action_undo(self) -> None:

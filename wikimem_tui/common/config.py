@@ -145,7 +145,8 @@ def known_bindings() -> list[BoundKey]:
             importlib.import_module(module.name)
 
     def subclasses(cls: type) -> list[type]:
-        out = []
+        out: list[type] = []
+        sub: type
         for sub in cls.__subclasses__():
             out.append(sub)
             out.extend(subclasses(sub))

@@ -7,6 +7,8 @@ an item about to be deleted, however many there are.
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -71,7 +73,7 @@ class ConfirmScreen(ModalScreen[bool | None]):
         self.dismiss(event.button.id == "yes")
 
 
-def confirm_discard(screen: Screen[object], question: str = "Discard what you typed?") -> None:
+def confirm_discard(screen: Screen[Any], question: str = "Discard what you typed?") -> None:
     """Close ``screen`` (with None) once the user agrees to drop what they typed into it."""
 
     def answered(discard: bool | None) -> None:

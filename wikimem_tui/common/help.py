@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
@@ -91,7 +92,7 @@ def help_sections(app: App[object]) -> list[HelpSection]:
     return sections
 
 
-def show_help(app: App[object], config_file: str) -> None:
+def show_help(app: App[Any], config_file: str) -> None:
     """Open the help for where the focus is (the App's ``action_help``); on the help itself, close it."""
     if isinstance(app.screen, HelpScreen):
         app.screen.dismiss()

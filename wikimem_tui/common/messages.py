@@ -25,14 +25,15 @@ class OpenItem(Message):
 class OpenDiaryDay(Message):
     """Show the entries of one diary day (``YYYY-MM-DD``), optionally one entry highlighted.
 
-    ``time`` names the entry as ``EntryId.key`` does: ``HH:MM`` for the
+    ``entry_key`` names the entry as ``EntryId.key`` does: ``HH:MM`` for the
     minute's first entry, ``HH:MM#n`` for its n-th (``wikimem.diary_id``).
+    Not ``time``: that is the message's own creation time, which Textual sets.
     """
 
-    def __init__(self, date: str, time: str | None = None) -> None:
+    def __init__(self, date: str, entry_key: str | None = None) -> None:
         super().__init__()
         self.date = date
-        self.time = time
+        self.entry_key = entry_key
 
 
 class OpenRecallFile(Message):

@@ -29,7 +29,7 @@ class SafeTree(Tree[DataT]):
 
     HELP_TITLE = "Tree"
 
-    def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
+    def process_label(self, label: str | Text) -> Text:
         text = Text(clean_line(label)) if isinstance(label, str) else label
         return text.split()[0] if text.plain else text
 

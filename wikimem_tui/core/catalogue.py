@@ -193,11 +193,11 @@ class Catalogue:
         day_owned: set[Key] = set()
         for date in wanted:
             # The same reverse-map bookkeeping as a RecallFile's, with the day as the "file".
-            _unlink(diary_backlinks, day_owned, date, diary_links.pop(date, {}))  # type: ignore[arg-type]
+            _unlink(diary_backlinks, day_owned, date, diary_links.pop(date, {}))
             day_links = read_day(store, date) if date in known_days else {}
             if day_links:
                 diary_links[date] = day_links
-                _link(diary_backlinks, day_owned, date, day_links)  # type: ignore[arg-type]
+                _link(diary_backlinks, day_owned, date, day_links)
         return Catalogue(dict(sorted(names.items())), links, backlinks, dict(sorted(diary_counts.items())),
                          diary_links, diary_backlinks)
 

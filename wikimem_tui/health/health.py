@@ -67,7 +67,9 @@ class HealthSource(Protocol):
     """What the pane reads: the memory directory, the clock (for "linted at"), the embedder in use."""
 
     root: Path
-    clock: Callable[[], dt.datetime]
+    @property
+    def clock(self) -> Callable[[], dt.datetime]: ...
+
     embedder: Any
 
 
@@ -157,14 +159,14 @@ class HealthPane(IncrementalRefresh, Widget):
             yield Static(HINT, id="health-detail", markup=False)
 
     @property
-    def tree(self) -> FindingTree:
+    def finding_tree(self) -> FindingTree:
         """The grouped findings."""
         return self.query_one(FindingTree)
 
     @property
     def groups(self) -> dict[str, list[Group]]:
         """What the tree shows: severity -> code groups after the filter."""
-        return self.tree.groups
+        return self.finding_tree.groups
 
     # -- running lint -------------------------------------------------------------
 
@@ -280,7 +282,7 @@ class HealthPane(IncrementalRefresh, Widget):
     def _show(self, flt: FindingFilter, groups: dict[str, list[Group]]) -> None:
         """Refill the tree with ``groups`` (it keeps opened groups and the cursor)."""
         self.applied = flt
-        self.tree.show(groups, "no findings match the filter" if flt.active else "no findings: the memory is clean")
+        self.finding_tree.show(groups, "no findings match the filter" if flt.active else "no findings: the memory is clean")
         self._show_status()
 
     @on(Tree.NodeHighlighted, "#health-findings")
@@ -294,7 +296,7 @@ class HealthPane(IncrementalRefresh, Widget):
         elif ref.kind == "finding" and ref.finding is not None:
             detail.update(finding_detail(ref.finding))
         elif ref.kind == "code":
-            detail.update(code_detail(ref.code, self.tree.group(ref)))
+            detail.update(code_detail(ref.code, self.finding_tree.group(ref)))
         else:
             groups = self.groups.get(ref.severity, [])
             detail.update(Text(f"{count_of(sum(len(g.shown) for g in groups), ref.severity)} in "
@@ -340,12 +342,12 @@ class HealthPane(IncrementalRefresh, Widget):
     def action_leave_filter(self) -> None:
         """Escape: clear the filter and go back to the findings."""
         self.query_one("#health-filter", Input).value = ""
-        self.tree.focus()
+        self.finding_tree.focus()
 
     @on(Input.Submitted, "#health-filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.tree.focus()
+        self.finding_tree.focus()
 
 
 def _model(embedder: Any) -> str | None:

@@ -20,7 +20,7 @@ App.
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from functools import wraps
+from functools import update_wrapper
 from typing import Any, Concatenate, Literal, ParamSpec
 
 from rich.text import Text
@@ -61,10 +61,10 @@ def item_flow(
     and ``push_screen_wait`` can be awaited inside.
     """
 
-    @wraps(flow)
-    def start(area: ItemArea, *args: P.args, **kwargs: P.kwargs) -> Worker[None]:
+    def start(area: ItemArea, /, *args: P.args, **kwargs: P.kwargs) -> Worker[None]:
         return area.run_worker(flow(area, *args, **kwargs), name=flow.__name__, group="item-flow")
 
+    update_wrapper(start, flow)
     return start
 
 
@@ -305,7 +305,8 @@ class ItemArea(Vertical):
     async def confirm_quit(self) -> bool:
         """Ask whether to drop the draft and quit (call from a worker)."""
         question = ConfirmScreen(self._draft_question("Quit and discard unsaved edits to "), yes="Quit")
-        return bool(await self.app.push_screen_wait(question))
+        quit_: bool | None = await self.app.push_screen_wait(question)
+        return bool(quit_)
 
     @on(ItemEditor.Saved)
     def _saved(self, message: ItemEditor.Saved) -> None:
@@ -316,7 +317,7 @@ class ItemArea(Vertical):
         self.notify(f"saved {item.file}:{item.name} · ctrl+z undoes it", markup=False)
 
     @on(ItemEditor.Closed)
-    def _closed(self, message: ItemEditor.Closed) -> None:
+    def _editor_closed(self, message: ItemEditor.Closed) -> None:
         message.stop()
         self.cancel_edit()
 

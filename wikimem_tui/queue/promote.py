@@ -227,8 +227,9 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         options = self.query_one("#rp-similar", OptionList)
         options.clear_options()
         self.similar = [row.item for row in rows]
+        width = max(options.scrollable_content_region.width - 4, 20)  # the excerpt's indent and the border
         for row in rows:
-            options.add_option(similar_option(row))
+            options.add_option(similar_option(row, width))
         if note:
             options.add_option(Option(Text(note, style="italic dim"), disabled=True))
         self.similar_ready = True

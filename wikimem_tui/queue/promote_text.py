@@ -43,7 +43,12 @@ def similarity_text(entries: Sequence[DiaryItem]) -> str:
     return "\n".join(lines)
 
 
-def similar_option(row: RetrievedItem) -> Option:
+def similar_option(row: RetrievedItem, width: int = 200) -> Option:
+    """Two lines: the address with its scores, then the item's first line cut to ``width`` cells with ``…``.
+
+    Cut here, not by the list: an option list wraps a long prompt onto as
+    many lines as it needs, and one chatty item would push the others away.
+    """
     item = row.item
     text = safe_line(f"{item.file}:{item.name}", "bold cyan")
     text.append(f"   score {row.score:.3f}", style="dim")
@@ -55,6 +60,10 @@ def similar_option(row: RetrievedItem) -> Option:
         text.append("  ")
         text.append_text(derived_badge())
     text.append("\n  ")
-    text.append_text(safe_line(first_line(item.content)[:200], "dim"))
-    text.no_wrap, text.overflow = True, "ellipsis"  # two lines per item, cut at the list's width
+    excerpt = safe_line(first_line(item.content), "dim")
+    if excerpt.cell_len > width:
+        excerpt.truncate(max(width - 1, 1))
+        excerpt.append("…", style="dim")
+    text.append_text(excerpt)
+    text.no_wrap, text.overflow = True, "ellipsis"
     return Option(text)

@@ -59,7 +59,9 @@ class QueueSource(Protocol):
     index: Any
     owner: str
     read_only: bool
-    clock: Callable[[], dt.datetime]
+
+    @property
+    def clock(self) -> Callable[[], dt.datetime]: ...
 
 
 class ReconcilePane(IncrementalRefresh, Widget):
@@ -84,7 +86,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
     """
 
     BINDINGS = [
-        Binding("space", "toggle", "Select", id="queue.select"),
+        Binding("space", "toggle_selected", "Select", id="queue.select"),
         Binding("A", "select_all", "All", id="queue.select-all"),
         Binding("p", "promote", "Promote", id="queue.promote"),
         Binding("x", "mark", "Reviewed", id="queue.mark"),
@@ -270,8 +272,8 @@ class ReconcilePane(IncrementalRefresh, Widget):
         q = self._current()
         return [q.entry] if q is not None else []
 
-    def action_toggle(self) -> None:
-        """Select or unselect the highlighted entry, then move down."""
+    def action_toggle_selected(self) -> None:
+        """Select or unselect the highlighted entry, then move down (not ``action_toggle``: the DOM's own)."""
         q = self._current()
         if q is None:
             return

@@ -50,8 +50,9 @@ class QueueFilters(Horizontal):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.query = Query()
-        """The bounds and reviewed choice last announced (what the queue is computed for)."""
+        self.shown = Query()
+        """The bounds and reviewed choice last announced (what the queue is computed for; not
+        ``query``: that is the widget's own DOM query)."""
         self.owner: str | None = None
         """The owner chosen (None: everyone)."""
 
@@ -82,8 +83,8 @@ class QueueFilters(Horizontal):
         box.value = not box.value
 
     def _announce(self, query: Query) -> None:
-        if query != self.query:
-            self.query = query
+        if query != self.shown:
+            self.shown = query
             self.post_message(self.QueryChanged(query))
 
     @on(Input.Changed, "#queue-days")
@@ -95,7 +96,7 @@ class QueueFilters(Horizontal):
             self.post_message(self.DaysChecked(str(exc)))
             return
         self.post_message(self.DaysChecked(""))
-        self._announce(Query(start, end, self.query.include_reviewed))
+        self._announce(Query(start, end, self.shown.include_reviewed))
 
     @on(Select.Changed, "#queue-owner")
     def _owner_changed(self, event: Select.Changed) -> None:
@@ -106,4 +107,4 @@ class QueueFilters(Horizontal):
     @on(Checkbox.Changed, "#queue-reviewed")
     def _reviewed_changed(self, event: Checkbox.Changed) -> None:
         event.stop()
-        self._announce(Query(self.query.start, self.query.end, event.value))
+        self._announce(Query(self.shown.start, self.shown.end, event.value))

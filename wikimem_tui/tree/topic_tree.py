@@ -107,7 +107,7 @@ class TopicTree(Vertical):
 
     def compose(self) -> ComposeResult:
         yield FilterBox(self.backend.store)
-        tree = SafeTree("memory", id="topic-tree")
+        tree: SafeTree[NodeRef] = SafeTree("memory", id="topic-tree")
         tree.show_root = False
         tree.auto_expand = False
         tree.guide_depth = 2
@@ -138,9 +138,9 @@ class TopicTree(Vertical):
             self.call_after_refresh(self.app.run_action, "pane('item')")
 
     @property
-    def tree(self) -> SafeTree[NodeRef]:
-        """The inner Tree widget."""
-        return self.query_one(SafeTree)  # type: ignore[return-value]
+    def node_tree(self) -> SafeTree[NodeRef]:
+        """The inner Tree widget (not ``tree``: that is the DOM node's own debugging view)."""
+        return self.query_one(SafeTree)
 
     @property
     def filter_box(self) -> FilterBox:
@@ -175,7 +175,7 @@ class TopicTree(Vertical):
 
     def _rebuild(self, *, jump: bool = False) -> None:
         """Refill the tree from the catalogue and the filter; ``jump``: cursor to the best match."""
-        tree = self.tree
+        tree = self.node_tree
         cat = self.catalogue
         if cat is None:
             return
@@ -215,11 +215,11 @@ class TopicTree(Vertical):
 
     def _empty(self) -> bool:
         """True when the filter left nothing (only the "no matches" node)."""
-        children = self.tree.root.children
+        children = self.node_tree.root.children
         return not children or (len(children) == 1 and children[0].data == NodeRef("none"))
 
     def _file_nodes(self) -> list[TreeNode[NodeRef]]:
-        return [n for n in self.tree.root.children if n.data and n.data.kind == "file"]
+        return [n for n in self.node_tree.root.children if n.data and n.data.kind == "file"]
 
     # -- lazy children --------------------------------------------------------
 
@@ -280,7 +280,7 @@ class TopicTree(Vertical):
 
     def on_key(self, event: events.Key) -> None:
         """Type-to-filter: a printable key that is no command here starts the filter with it."""
-        if not event.is_printable or not event.character or self.screen.focused is not self.tree:
+        if not event.is_printable or not event.character or self.screen.focused is not self.node_tree:
             return
         active = self.screen.active_bindings.get(event.key)
         if event.character.isspace() or active is not None:
@@ -305,9 +305,9 @@ class TopicTree(Vertical):
         """Up/down in the filter box: move the tree's cursor (the match enter would open)."""
         event.stop()
         if event.delta > 0:
-            self.tree.action_cursor_down()
+            self.node_tree.action_cursor_down()
         else:
-            self.tree.action_cursor_up()
+            self.node_tree.action_cursor_up()
 
     @on(FilterBox.Changed)
     def _filter_settled(self, event: FilterBox.Changed) -> None:
@@ -333,11 +333,11 @@ class TopicTree(Vertical):
     def _jump_to_best(self) -> None:
         """Type-ahead: the cursor on the first item (or day) whose name starts with the filter, else the first match."""
         needle = self.filter_text
-        leaves = [n for n in self.tree.loaded_nodes() if n.data and n.data.kind in ("item", "day")]
+        leaves = [n for n in self.node_tree.loaded_nodes() if n.data and n.data.kind in ("item", "day")]
         best = next((n for n in leaves if n.data and n.data.name.casefold().startswith(needle)), None)
-        target = best or (leaves[0] if leaves else (self.tree.root.children[0] if self.tree.root.children else None))
+        target = best or (leaves[0] if leaves else (self.node_tree.root.children[0] if self.node_tree.root.children else None))
         if target is not None:
-            self.tree.move_to(target)
+            self.node_tree.move_to(target)
 
     def action_leave_filter(self) -> None:
         """Escape: clear the filter (if any) and hand the keys back to the tree.
@@ -347,14 +347,14 @@ class TopicTree(Vertical):
         """
         if self.filter_box.input.value:
             self.filter_box.clear()
-        self.tree.focus()
+        self.node_tree.focus()
 
     @on(FilterBox.Submitted)
     def _filter_submitted(self, event: FilterBox.Submitted) -> None:
         """Enter in the box: open the match under the cursor (or just go to the tree)."""
         event.stop()
-        self.tree.focus()
-        node = self.tree.cursor_node
+        self.node_tree.focus()
+        node = self.node_tree.cursor_node
         if node is not None and node.data is not None and node.data.kind in ("item", "day"):
             self._activate(node)
 
@@ -371,7 +371,7 @@ class TopicTree(Vertical):
             while True:
                 for child in node.children:
                     if child.data and child.data.kind == "item" and child.data.name == name:
-                        self.tree.move_to(child)
+                        self.node_tree.move_to(child)
                         return
                 more = [c for c in node.children if c.data and c.data.kind == "more"]
                 if not more:
