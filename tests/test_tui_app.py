@@ -488,3 +488,17 @@ async def test_a_first_item_saved_on_a_narrow_screen_is_in_the_tree_t_brings_bac
         assert await wait_for(pilot, lambda: not pilot.app.editing)
         await pilot.press("t")
         assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))
+
+
+async def test_an_empty_memory_says_where_to_start_until_something_is_in_it(tmp_path: Path) -> None:
+    from wikimem_tui.common.messages import StoreChanged
+    from wikimem_tui.core.changes import StoreChange
+
+    root = tmp_path / "memory"
+    root.mkdir()
+    app = make_app(make_backend(root))
+    async with started(app, (120, 40)) as pilot:
+        assert await wait_for(pilot, lambda: "n creates its first wiki item" in screen_text(app), "the empty hint")
+        MemoryStore(root).diary.append("First entry.", date="2026-07-21", time="09:00")
+        app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-21"}))))  # as the watcher would
+        assert await wait_for(pilot, lambda: "Select an item in the tree" in screen_text(app), "the usual hint")

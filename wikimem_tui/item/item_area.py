@@ -40,7 +40,7 @@ from wikimem_tui.common.guards import Guard, reason_for
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.curation_reads import CurationReader
 from wikimem_tui.item.editor import ItemEditor
-from wikimem_tui.item.item_view import ItemView, address
+from wikimem_tui.item.item_view import EMPTY_MEMORY, PICK_SOMETHING, ItemView, address
 
 __all__ = ["CURATION_ACTIONS", "ITEM_ACTIONS", "ITEM_GUARDS", "ItemArea", "item_flow"]
 
@@ -236,6 +236,9 @@ class ItemArea(Vertical):
     def set_catalogue(self, catalogue: Catalogue) -> None:
         """A new catalogue: link marks and backlinks may have changed."""
         self.catalogue = catalogue
+        if not self.view.shown and not self.editing:  # nothing opened yet: the placeholder says where to start
+            empty = not any(catalogue.names.values()) and not catalogue.diary_counts
+            self.view.show_empty(EMPTY_MEMORY if empty else PICK_SOMETHING)
         self.reshow()
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:

@@ -36,10 +36,15 @@ from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.common.badges import badge_for
 from wikimem_tui.core.words import count
 
-__all__ = ["DIARY_LINK_NOTE", "ItemView", "address", "diary_label", "render_content", "provenance"]
+__all__ = ["DIARY_LINK_NOTE", "EMPTY_MEMORY", "PICK_SOMETHING", "ItemView", "address", "diary_label", "render_content",
+           "provenance"]
 
 #: Said next to every diary entry listed as linking to an item (the view, delete, rename and move).
 DIARY_LINK_NOTE = "append-only: never rewritten"
+#: The placeholder before anything is opened.
+PICK_SOMETHING = "Select an item in the tree (t), or go to one (g)."
+#: The placeholder of a memory with nothing in it yet: where a new user starts.
+EMPTY_MEMORY = "This memory is empty: n creates its first wiki item, a appends a diary entry."
 
 _CANDIDATE_RE = re.compile(r"\[\[[^\[\]\n]*\]\]")
 
@@ -205,7 +210,7 @@ class ItemView(VerticalScroll):
             self.query_one(f"#{widget_id}-title").display = bool(items)
             self.query_one(f"#item-{widget_id}").display = bool(items)
 
-    def show_empty(self, message: str = "Select an item in the tree (t), or go to one (g).") -> None:
+    def show_empty(self, message: str = PICK_SOMETHING) -> None:
         """The placeholder when nothing is selected."""
         self.current = None
         self.item = None
