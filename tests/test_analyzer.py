@@ -14,7 +14,7 @@ import wikimem.index.analyzer as analyzer_module
 from wikimem import MemoryIndex, MemoryStore, tokenize
 from wikimem.index.analyzer import STOP_WORDS, Analyzer
 from wikimem.index.corpus import WikiCorpus
-from wikimem.explain import explain_lines, why_not_lines
+from wikimem.ranking.explain import explain_lines, why_not_lines
 from wikimem.models import RecallItem
 from wikimem.index.postings_cache import CACHE_NAME
 from wikimem.index.scan import scan_texts

@@ -429,7 +429,7 @@ def test_the_readme_documents_every_code_with_its_severity() -> None:
 
 def test_vector_format_constants_match_the_cache_module() -> None:
     pytest.importorskip("numpy")
-    from wikimem.lint import vectors as lint_vectors
+    from wikimem.lint import vector_cache as lint_vectors
     from wikimem.vectors import cache
 
     assert (lint_vectors.KEYS_FILE, lint_vectors.DIARY_VECTORS_DIR) == (cache.KEYS_FILE, cache.DIARY_VECTORS_DIR)
@@ -439,7 +439,7 @@ def test_vector_format_constants_match_the_cache_module() -> None:
 
 def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
-    from wikimem.lint.vectors import read_npy_header
+    from wikimem.lint.vector_cache import read_npy_header
 
     np.save(tmp_path / "m.npy", np.zeros((3, 5), dtype=np.float32))
     shape, itemsize, offset = read_npy_header(tmp_path / "m.npy")

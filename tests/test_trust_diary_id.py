@@ -18,7 +18,7 @@ from wikimem import DiaryItem, Evidence, MemoryIndex, MemoryStore, parse_evidenc
 from wikimem.curation import audit, draft_promotion, reconcile_queue, retraction
 from wikimem.disk.entry_id import EntryId, ordinals, parse_entry_id, split_ordinal
 from wikimem.disk.marks import DERIVED_MARKER
-from wikimem.explain import address
+from wikimem.ranking.explain import address
 from wikimem.lint import lint
 from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
 

@@ -27,7 +27,7 @@ from wikimem.disk.marks import (
     strip_derived,
 )
 from wikimem.errors import ConflictError, LossyWriteError
-from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead
+from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead, logged_entry_id
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.disk.names import sanitize_item_name, validate_file
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
         review_reasons,
     )
     from wikimem.disk.baseline import BASELINE_FILE
-    from wikimem.explain import (
+    from wikimem.ranking.explain import (
         TABLE_HEADER,
         explain_lines,
         footer_lines,
@@ -74,7 +74,7 @@ if TYPE_CHECKING:
     from wikimem.disk.splice import BlockEdit
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
-    from wikimem.why import WhyNot
+    from wikimem.ranking.why_not import WhyNot
 
 __version__ = "0.4.0"
 
@@ -104,14 +104,14 @@ _LAZY = {
     "BlockEdit": "wikimem.disk.splice",
     # The explain wording (``wikimem explain``'s lines, which a front end shows
     # as they are) and why an item was not recalled.
-    "TABLE_HEADER": "wikimem.explain",
-    "explain_lines": "wikimem.explain",
-    "footer_lines": "wikimem.explain",
-    "header_lines": "wikimem.explain",
-    "row_fields": "wikimem.explain",
-    "row_note": "wikimem.explain",
-    "why_not_lines": "wikimem.explain",
-    "WhyNot": "wikimem.why",
+    "TABLE_HEADER": "wikimem.ranking.explain",
+    "explain_lines": "wikimem.ranking.explain",
+    "footer_lines": "wikimem.ranking.explain",
+    "header_lines": "wikimem.ranking.explain",
+    "row_fields": "wikimem.ranking.explain",
+    "row_note": "wikimem.ranking.explain",
+    "why_not_lines": "wikimem.ranking.explain",
+    "WhyNot": "wikimem.ranking.why_not",
     # The bulk reader: a whole RecallFile's blocks without an object per item.
     "FileBlocks": "wikimem.disk.loader",
     "block_names": "wikimem.disk.loader",
@@ -191,6 +191,7 @@ __all__ = [
     "JOURNAL_FILE",
     "JournalFollower",
     "JournalRead",
+    "logged_entry_id",  # issue 13 (d): which diary entry a journal line names
     # the explain wording and why-not
     "TABLE_HEADER",
     "WhyNot",

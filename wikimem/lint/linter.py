@@ -31,7 +31,7 @@ from wikimem.lint.journal_scan import JournalFacts, scan_journal
 from wikimem.store import path_stat
 from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
-from wikimem.lint.vectors import VectorCheck
+from wikimem.lint.vector_cache import VectorCheck
 from wikimem.disk.names import validate_date, validate_file
 from wikimem.disk.reviewed import REVIEWED_FILE, damage
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem.cli_io import json_text
+from wikimem.cli.io import json_text
 from wikimem.disk.names import normalize_item_name
 from wikimem.store import MemoryStore
 

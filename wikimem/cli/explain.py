@@ -1,6 +1,6 @@
 """``wikimem explain``: why a query recalls what it recalls, as plain text.
 
-The words and the layout (a CLI contract) live in :mod:`wikimem.explain`,
+The words and the layout (a CLI contract) live in :mod:`wikimem.ranking.explain`,
 shared with any other front end; this module only turns the command line
 into a :class:`MemoryIndex` and a ``retrieve`` (or ``why_not``) call.
 ``--why FILE:NAME`` answers for one item instead: which stage removed it, or
@@ -17,8 +17,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from wikimem.cli_io import Output
-from wikimem.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
+from wikimem.cli.io import Output
+from wikimem.ranking.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
 from wikimem.store import MemoryStore
 from wikimem.timeparse import parse_date_span
 

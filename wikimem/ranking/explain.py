@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
-from wikimem.why import WhyNot
+from wikimem.ranking.why_not import WhyNot
 
 __all__ = [
     "TABLE_HEADER",

@@ -2,7 +2,7 @@
 
 Design constraint: a diagnosis that re-implemented the ranking would drift
 from it the first time either changed, and then lie. :func:`diagnose` only
-*reads* the :class:`~wikimem.pipeline.Trace` of the run that
+*reads* the :class:`~wikimem.ranking.pipeline.Trace` of the run that
 :meth:`MemoryIndex.retrieve` would have made with the same knobs -- which
 stage kept or removed the item -- and adds the item's own evidence (its
 BM25 score and rank, its cosine, the query tokens it has and lacks).
@@ -36,8 +36,8 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.disk.entry_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.disk.names import normalize_item_name
-from wikimem.pipeline import Key, Knobs, Trace
-from wikimem.retrieval_vectors import Candidate, Semantic
+from wikimem.ranking.pipeline import Key, Knobs, Trace
+from wikimem.ranking.semantic import Candidate, Semantic
 
 __all__ = ["Stage", "WhyNot", "diagnose"]
 

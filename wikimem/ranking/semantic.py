@@ -27,7 +27,7 @@ query (a window is small), once the wiki's vectors are ready.
 persist=False)``): nothing is written under the memory directory, as a
 read-only app promises.
 
-The relevance floor applied to fused candidates is :mod:`wikimem.relevance_floor`.
+The relevance floor applied to fused candidates is :mod:`wikimem.ranking.floor`.
 """
 
 from __future__ import annotations
@@ -40,11 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.fusion import fuse
+from wikimem.ranking.fusion import Fusion, fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
-from wikimem.relevance_floor import AUTO, COS_FLOORS, resolve_floor  # re-exported: their old home
 
-__all__ = ["AUTO", "CACHE_MODES", "COS_FLOORS", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus", "resolve_floor"]
+__all__ = ["CACHE_MODES", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus"]
 
 log = logging.getLogger("wikimem.retrieval")
 
@@ -312,7 +311,7 @@ class Semantic:
         cands: dict[tuple[Any, ...], Candidate],
         diary: list[DiaryItem],
         pool: int,
-        method: str,
+        method: str | Fusion,
         weight: float,
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready."""
@@ -329,22 +328,26 @@ class Semantic:
                 return False
             cos: dict[tuple[Any, ...], float] = {}
             extra: list[Candidate] = []
+            extra_docs: list[int] = []
             if self._index is not None and self._loaded is not None:
                 for row, value in self._index.search(q, pool):
                     for doc in self._row_docs.get(row, ()):
                         item = corpus.items[doc]
+                        if item is None:  # removed since the rows were mapped
+                            continue
                         key = ("w", item.file, item.name)
                         cos[key] = value
                         if key not in cands:
                             extra.append(Candidate(key, item, doc))
+                            extra_docs.append(doc)
                 missing = [c for c in cands.values() if c.doc in self._doc_row and c.key not in cos]
                 rows = [self._doc_row[c.doc] for c in missing]  # type: ignore[index]
                 cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q))
-            bm25_extra = corpus.index.score_docs(terms, [c.doc for c in extra])
-            for c in extra:
-                c.bm25 = bm25_extra[c.doc]
+            bm25_extra = corpus.index.score_docs(terms, extra_docs)
+            for c, doc in zip(extra, extra_docs):
+                c.bm25 = bm25_extra[doc]
             everything = list(cands.values()) + extra
             ids = {c.key: i for i, c in enumerate(everything)}
             fused = fuse(

@@ -2,8 +2,8 @@
 
 The CLI is a compatibility contract: its messages, exit codes and output
 layouts are what scripts written against the original wikimem parse, so the
-layouts live in plain format strings here and in ``cli_explain`` /
-``cli_graph``, not in a table library. No command changes a memory file or
+layouts live in plain format strings in this package's verb modules
+(``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
 the journal (``explain --embed`` may fill the derived vector cache, exactly
 as the library does), except ``lint --fix``, which says so in its name.
 
@@ -37,17 +37,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from wikimem.disk.blocks import Block, read_blocks, render_file
-from wikimem.cli_io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
-from wikimem.models import DiaryItem, RecallItem
+from wikimem.cli.io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
+from wikimem.cli.read import run_grep, run_ls, run_show
 from wikimem.store import MemoryStore
-from wikimem.disk.tolerant import UnreadableError
 
 __all__ = ["build_parser", "main"]
 
@@ -186,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument("--fusion", metavar="NAME", help="fusion method (with --embed)")
     explain.add_argument("--fusion-weight", type=_unit_float, default=None, metavar="W",
                          help="BM25's share of the fused score, 0..1")
-    from wikimem.cli_explain import add_arguments as add_explain_arguments
+    from wikimem.cli.explain import add_arguments as add_explain_arguments
 
     add_explain_arguments(explain)
     _add_store_option(explain, top=False)
@@ -195,7 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid")
     _add_store_option(graph, top=False)
 
-    from wikimem.cli_lint import add_lint_parser
+    from wikimem.cli.lint import add_lint_parser
 
     _add_store_option(add_lint_parser(commands), top=False)
     return parser
@@ -233,126 +230,16 @@ def _holds_files(path: Path) -> bool:
         return True
 
 
-# --------------------------------------------------------------------- ls/show/grep
-
-
-def _cmd_ls(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    for file in store.files():
-        out.line(f"{file}  {len(store.items(file))}")
-    return 0
-
-
-def _render_items(title: str, items: Sequence[RecallItem | DiaryItem]) -> str:
-    """``title`` and the items' blocks, exactly as the strict writer lays them out."""
-    blocks = [
-        Block(
-            item.name if isinstance(item, RecallItem) else item.time,
-            item.content,
-            owner=item.owner,
-            source_conv=item.source_conv,
-            ts=item.ts,
-        )
-        for item in items
-    ]
-    return render_file(title, blocks)
-
-
-def _whole_file_title(path: Path, default: str) -> str:
-    # The writers keep a hand-written preamble (title, notes) and only give a
-    # new file "# name", so the whole-file view does the same.
-    try:
-        return read_blocks(path).preamble or default
-    except UnreadableError:
-        return default
-
-
-def _names_entry(entry: DiaryItem, wanted: str) -> bool:
-    """``HH:MM`` names every entry of that minute, ``HH:MM#n`` one (``wikimem.disk.entry_id``)."""
-    if "#" not in wanted:
-        return entry.time == wanted
-    return entry.entry_id.key == wanted or f"{entry.time}#{entry.ordinal}" == wanted
-
-
-def _show_diary(store: MemoryStore, day: str, time: str | None, out: Output) -> int | None:
-    """``show YYYY-MM-DD [HH:MM[#n]]`` for a day that is not also a RecallFile."""
-    try:
-        entries = store.diary.day(day)
-    except ValueError:  # not a date: let the caller report "no such file"
-        return None
-    if not entries:
-        return None
-    title = f"# {day}"
-    if time is None:
-        title = _whole_file_title(store.diary.path(day), title)
-    else:
-        entries = [entry for entry in entries if _names_entry(entry, time.strip())]
-        if not entries:
-            out.error(f"no item: {day}:{time}")
-            return 1
-    out.write(_render_items(title, entries))
-    return 0
-
-
-def _cmd_show(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    file: str = args.file
-    if file not in store.files():
-        code = _show_diary(store, file, args.name, out)
-        if code is None:
-            out.error(f"no such file: {file}")
-            return 1
-        return code
-    try:
-        read_blocks(store.file_path(file))
-    except UnreadableError as exc:  # listed, but nothing of it can be shown
-        out.error(f"wiki/{file}.md {exc.strerror}")
-        return 2
-    if args.name is None:
-        title = _whole_file_title(store.file_path(file), f"# {file}")
-        out.write(_render_items(title, store.items(file)))
-        return 0
-    item = store.get(file, args.name)
-    if item is None:
-        out.error(f"no item: {file}:{args.name}")
-        return 1
-    out.write(_render_items(f"# {file}", [item]))
-    return 0
-
-
-def grep_lines(items: Sequence[RecallItem], regex: re.Pattern[str]) -> list[str]:
-    """``file:name:`` prefixed matches: the heading first, then content lines."""
-    lines: list[str] = []
-    for item in items:
-        prefix = f"{item.file}:{item.name}:"
-        if regex.search(item.name):
-            lines.append(f"{prefix}## {item.name}")
-        lines.extend(prefix + line for line in item.content.splitlines() if regex.search(line))
-    return lines
-
-
-def _cmd_grep(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    try:
-        regex = re.compile(args.pattern, re.IGNORECASE if args.ignore_case else 0)
-    except re.error as exc:
-        out.error(f"bad pattern: {exc}")
-        return 2
-    found = False
-    for file in store.files():
-        for line in grep_lines(store.items(file), regex):
-            out.line(line)
-            found = True
-    return 0 if found else 1
-
-
 def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    from wikimem.cli_explain import run_explain
+    from wikimem.cli.explain import run_explain
 
     return run_explain(store, args, out)
 
 
 def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    from wikimem.cli_graph import graph_json, render_graph
+    from wikimem.cli.graph import graph_json, render_graph
 
-    if args.format == "json":  # data, not terminal text: never neutralized (see wikimem.cli_io)
+    if args.format == "json":  # data, not terminal text: never neutralized (see wikimem.cli.io)
         out.json(graph_json(store), indent=2)
     else:
         out.write(render_graph(store, fmt=args.format))
@@ -360,15 +247,15 @@ def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
 
 
 def _cmd_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    from wikimem.cli_lint import run_lint
+    from wikimem.cli.lint import run_lint
 
     return run_lint(store, args, out)
 
 
 _COMMANDS: dict[str, Callable[..., int]] = {
-    "ls": _cmd_ls,
-    "show": _cmd_show,
-    "grep": _cmd_grep,
+    "ls": run_ls,
+    "show": run_show,
+    "grep": run_grep,
     "explain": _cmd_explain,
     "graph": _cmd_graph,
     "lint": _cmd_lint,

@@ -18,7 +18,7 @@ stages, in order:
    words is answered by the window itself, newest first.
 2. **candidates** -- BM25's top ``pool`` wiki items, every window entry
    scored with the wiki's statistics, and (with an embedder) the ``pool``
-   nearest vectors, fused (:mod:`wikimem.retrieval_vectors`).
+   nearest vectors, fused (:mod:`wikimem.ranking.semantic`).
 3. **relevance floor** -- a candidate without a BM25 match stays only with
    a positive cosine at or above ``cos_floor``. Without an embedder that
    leaves exactly the candidates matching a query token: a window entry
@@ -43,10 +43,10 @@ from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
 from wikimem.index.corpus import WikiCorpus
-from wikimem.fusion import DEFAULT_FUSION
+from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.names import normalize_item_name
-from wikimem.retrieval_vectors import Candidate, Semantic
+from wikimem.ranking.semantic import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens
 
@@ -70,7 +70,7 @@ class Knobs:
     time_range: TimeRange | None = None
     tz: Any = None
     today: dt.date | None = None
-    fusion: str = DEFAULT_FUSION
+    fusion: str | Fusion = DEFAULT_FUSION
     fusion_weight: float = 0.5
     cos_floor: float | None = None
 
@@ -189,7 +189,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         )
         if result.embedding_used:
             floor = knobs.cos_floor
-    kept = []
+    kept: list[Candidate] = []
     for cand in cands.values():
         (kept if admitted(cand, floor) else trace.floored).append(cand)
     result.below_floor = len(trace.floored)
