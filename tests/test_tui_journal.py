@@ -292,3 +292,33 @@ async def test_toasts_do_not_cover_the_newest_journal_rows(memory_dir: Path) -> 
         r = view.region
         newest = Region(r.x, r.bottom - 8, r.width, 8)  # where following puts the newest rows
         assert toast.region.area > 0 and not toast.region.overlaps(newest)
+
+
+async def test_a_diary_append_opens_on_its_own_entry_not_the_minutes_first(memory_dir: Path) -> None:
+    """Two appends in one minute are two journal lines; each opens its day on the entry it appended."""
+    from textual.widgets import Static
+
+    from conftest import make_app, make_backend, started
+    from wikimem import MemoryStore
+
+    diary = MemoryStore(memory_dir).diary
+    diary.append("Swam at the harbour.", date="2026-07-21", time="14:30", owner="agent")
+    diary.append("Bought a harbour map.", date="2026-07-21", time="14:30", owner="agent")
+
+    def highlighted(app: App) -> list[str]:
+        body = app.query_one("#item-body", Static).render()  # a Content: plain text and styled spans
+        starts = [span.start for span in body.spans if "reverse=True" in repr(span.style)]
+        return [body.plain[start:].partition("\n")[0] for start in starts]
+
+    app = make_app(make_backend(memory_dir))
+    async with started(app, (120, 40)) as pilot:
+        await pilot.press("j")
+        view = app.query_one(JournalView)
+        assert await wait_for(pilot, lambda: app.focused is view and "2026-07-21 14:30#2" in screen_text(app),
+                              "the second append's line, named with its #2")
+        await pilot.press("up", "enter")  # the newest line: the second append
+        assert await wait_for(pilot, lambda: highlighted(app) == ["## 14:30  #2"], "the day on the second entry")
+        await pilot.press("j")
+        assert await wait_for(pilot, lambda: app.focused is view, "the journal again")
+        await pilot.press("up", "enter")  # the line before: the first append of that minute
+        assert await wait_for(pilot, lambda: highlighted(app) == ["## 14:30"], "the day on the first entry")

@@ -37,7 +37,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from wikimem import (ConflictError, Diary, DiaryItem, LossyWriteError, MemoryStore, RecallItem, clear_review_marks,
                      dismiss, mark_for_review, review_reasons, undismiss)
@@ -198,9 +198,9 @@ class Backend:
             changes = [ItemChange(file, before.name, before, None), ItemChange(new_file, moved.name, None, moved)]
             ends = {(file, before.name), (new_file, moved.name)}
             for edit in tx.edits:  # the link rewrites: every other block the move changed
-                old, new = edit.item("before"), edit.item("after")
-                if old is not None and new is not None and (edit.file, new.name) not in ends:
-                    changes.append(ItemChange(edit.file, new.name, old, new))
+                old, new = edit.block("before"), edit.block("after")
+                if old is not None and new is not None and (edit.file, new.heading) not in ends:
+                    changes.append(ItemChange(edit.file, new.heading, _as_item(edit.file, old), _as_item(edit.file, new)))
             what = f"move of {file}:{before.name} to {new_file}:{moved.name}"
             if len(changes) > 2:
                 what += f" (and {count(len(changes) - 2, 'link rewrite')})"
@@ -358,3 +358,23 @@ class Backend:
         except OSError as exc:  # a full disk: the commit rolled itself back
             raise UndoRefused(f"cannot undo the {write.what}: {exc}; nothing written") from exc
         return write
+
+
+class _BlockFields(Protocol):
+    """What a block read back from a write carries (``BlockEdit.block``): the item's fields, unnamed."""
+
+    @property
+    def heading(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def owner(self) -> str | None: ...
+    @property
+    def source_conv(self) -> str | None: ...
+    @property
+    def ts(self) -> str | None: ...
+
+
+def _as_item(file: str, block: _BlockFields) -> RecallItem:
+    """A rewritten block of ``file`` as the item an undo shows (the storage layer hands back blocks)."""
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)

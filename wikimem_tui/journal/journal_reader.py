@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from wikimem import JournalFollower, UnreadableError, loads_tolerant
+from wikimem import JournalFollower, UnreadableError, loads_tolerant, logged_entry_id
 
 __all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalRow", "JournalRows", "parse_line"]
 
@@ -61,12 +61,23 @@ class JournalRow(NamedTuple):
 
     @property
     def target(self) -> str:
-        """``file:item`` for wiki actions, ``date time`` for diary appends."""
+        """``file:item`` for wiki actions, ``date time[#n]`` for diary appends (``#n``: the minute's n-th entry)."""
         if self.data is None:
             return ""
         if self.action == "diary":
-            return f"{self.field('date')} {self.field('time')}".strip()
+            key = self.entry_key
+            return f"{self.field('date')} {key or self.field('time')}".strip()
         return f"{self.field('file')}:{self.field('item')}"
+
+    @property
+    def entry_key(self) -> str | None:
+        """The appended entry as ``EntryId.key`` names it (``HH:MM``, ``HH:MM#2``...), when the line says which.
+
+        Lines written before appends carried their ``ordinal`` name only the
+        minute: None then (opening one shows the minute's first entry).
+        """
+        entry = logged_entry_id(self.data) if self.data is not None else None
+        return entry.key if entry is not None else None
 
 
 def parse_line(lineno: int, text: str) -> JournalRow:

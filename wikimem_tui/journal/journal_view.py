@@ -43,7 +43,7 @@ def open_message_for(row: JournalRow) -> Message | None:
     if row.data is None:
         return None
     if row.action == "diary" and row.field("date"):
-        return OpenDiaryDay(row.field("date"), row.field("time") or None)
+        return OpenDiaryDay(row.field("date"), row.entry_key or row.field("time") or None)  # that entry, not the minute's first
     if row.field("file") and row.field("item"):
         return OpenItem(row.field("file"), row.field("item"))
     return None
@@ -68,7 +68,7 @@ def row_detail(row: JournalRow) -> Text:
         if row.field(key):
             text.append(f"  {key} ", style="dim")
             text.append_text(safe_line(row.field(key), "cyan" if key in ("owner", "by") else ""))
-    known = {"ts", "action", "file", "item", "date", "time", "owner", "by", "detail", "source_conv"}
+    known = {"ts", "action", "file", "item", "date", "time", "owner", "by", "detail", "source_conv", "ordinal"}
     for key in sorted(set(row.data) - known):  # fields a newer writer added are shown, not dropped
         text.append(f"  {clean_line(key)} ", style="dim")
         text.append_text(safe_line(row.field(key)))
