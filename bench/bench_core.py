@@ -24,7 +24,7 @@ Fair by construction: every engine answers the same queries (the same
 sample at every size), every engine whose answer is a score per document
 gets the same top-k step (:func:`top_k`), and every build runs with the
 cyclic GC paused (``MemoryIndex.build()`` pauses it itself, so the
-references are built inside :func:`~wikimem.loader.gc_paused` too). Every
+references are built inside :func:`~wikimem.disk.loader.gc_paused` too). Every
 BENCH.md goal is printed with its ratio and ``MISS`` where it misses.
 
     python bench/bench_core.py            # 1k and 10k
@@ -53,8 +53,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import synth  # noqa: E402
 from goals import goal  # noqa: E402
 
-from wikimem.bm25 import B, K1, idf  # noqa: E402
-from wikimem.loader import gc_paused  # noqa: E402
+from wikimem.index.bm25 import B, K1, idf  # noqa: E402
+from wikimem.disk.loader import gc_paused  # noqa: E402
 from wikimem.retrieval import MemoryIndex  # noqa: E402
 from wikimem.store import MemoryStore  # noqa: E402
 from wikimem.tokenize import jieba_available, tokenize  # noqa: E402

@@ -139,7 +139,7 @@ def bench_binary(tmp: Path, rows: int, dim: int) -> None:
 
 
 def bench_real_recall() -> None:
-    import wikimem.vectors.index as index_module
+    import wikimem.vectors.search as index_module
 
     cache = Path("/tmp/wikimem-quality")
     pairs = [(p, next(cache.glob(p.name.rsplit("-p-", 1)[0] + "-q-*.npy"), None))

@@ -85,7 +85,7 @@ def memory_dir(tmp_path: Path, sample_memory: Path) -> Path:
 def make_backend(root: Path, *, read_only: bool = False):  # type: ignore[no-untyped-def]
     """A Backend over ``root`` with the pinned clock and today."""
     from wikimem import MemoryIndex, MemoryStore
-    from wikimem_tui.backend import Backend
+    from wikimem_tui.core.backend import Backend
 
     store = MemoryStore(root)
     return Backend(
@@ -294,7 +294,7 @@ async def started(app, size: tuple[int, int] = (100, 30), *, notifications: bool
 
 async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-untyped-def]
     """Open an item as the tree, a link or the finder would (they all post OpenItem)."""
-    from wikimem_tui.messages import OpenItem
+    from wikimem_tui.common.messages import OpenItem
 
     pilot.app.post_message(OpenItem(file, name))
     await wait_for(pilot)
@@ -302,7 +302,7 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
 
 def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
     """From now on, every notification message in order (toasts expire; this list does not)."""
-    from wikimem_tui.safe import clean
+    from wikimem_tui.common.safe import clean
 
     said: list[str] = []
     notify = app.notify

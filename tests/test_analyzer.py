@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-import wikimem.analyzer as analyzer_module
+import wikimem.index.analyzer as analyzer_module
 from wikimem import MemoryIndex, MemoryStore, tokenize
-from wikimem.analyzer import STOP_WORDS, Analyzer
-from wikimem.corpus import WikiCorpus
-from wikimem.explain import explain_lines, why_not_lines
+from wikimem.index.analyzer import STOP_WORDS, Analyzer
+from wikimem.index.corpus import WikiCorpus
+from wikimem.ranking.explain import explain_lines, why_not_lines
 from wikimem.models import RecallItem
-from wikimem.postings_cache import CACHE_NAME
-from wikimem.scan import scan_texts
+from wikimem.index.postings_cache import CACHE_NAME
+from wikimem.index.scan import scan_texts
 
 from tests.test_cli_fixtures import run
 
@@ -203,9 +203,9 @@ def test_the_store_loader_indexes_analyzed_terms(tmp_path: Path) -> None:
 def test_a_postings_cache_built_with_another_analyzer_is_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("wikimem.corpus.SEGMENT_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
     monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1)
-    monkeypatch.setattr("wikimem.warmup.WARM_SHARE", 0.0)
+    monkeypatch.setattr("wikimem.index.warmup.WARM_SHARE", 0.0)
     store = MemoryStore(tmp_path)
     for f in range(3):
         for i in range(6):

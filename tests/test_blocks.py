@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import Diary, MemoryStore
-from wikimem.blocks import Block, render_block
+from wikimem.disk.blocks import Block, render_block
 
 SEED_TS = "2026-07-10T03:00:00+00:00"
 

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from wikimem.bm25 import B, K1, InvertedIndex, idf
+from wikimem.index.bm25 import B, K1, InvertedIndex, idf
 
 
 def _brute(docs: list[list[str]], query: list[str], alive: set[int]) -> dict[int, float]:
@@ -72,8 +72,8 @@ def test_pruning_over_long_common_lists_equals_exhaustive_ranking(monkeypatch: p
     # Common-term queries over long lists take the paths a small corpus
     # never reaches: theta seeded from each term's top docs, the last
     # walked list filtered, required terms intersected, probes by mask.
-    monkeypatch.setattr("wikimem.maxscore._SEED_DEPTH", 2)
-    monkeypatch.setattr("wikimem.maxscore._FEW", 50)
+    monkeypatch.setattr("wikimem.index.maxscore._SEED_DEPTH", 2)
+    monkeypatch.setattr("wikimem.index.maxscore._FEW", 50)
     docs = _zipf_corpus(5, 3000)
     index = InvertedIndex()
     for tokens in docs:
@@ -137,7 +137,7 @@ def test_matched_terms_are_the_query_terms_present_sorted() -> None:
 
 
 def test_file_replace_reindexes_only_changed_items_and_compaction_keeps_answers() -> None:
-    from wikimem.corpus import WikiCorpus
+    from wikimem.index.corpus import WikiCorpus
     from wikimem.models import RecallItem
 
     seen: list[str] = []

@@ -18,9 +18,9 @@ from wikimem.curation import (
     retraction,
     review_reasons,
 )
-from wikimem.evidence import DERIVED_MARKER
+from wikimem.disk.marks import DERIVED_MARKER
 from wikimem.lint import Snapshot, lint
-from wikimem.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
+from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
 
 TS = "2026-07-20T09:00:00+00:00"
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryStore
-from wikimem.blocks import parse_blocks
-from wikimem.evidence import (
+from wikimem.disk.blocks import parse_blocks
+from wikimem.disk.marks import (
     DERIVED_MARKER,
     Evidence,
     find_evidence,
@@ -17,7 +17,7 @@ from wikimem.evidence import (
     parse_evidence,
     strip_derived,
 )
-from wikimem.links import WikiLink
+from wikimem.disk.links import WikiLink
 
 
 def test_the_apps_existing_promotion_line_still_parses() -> None:

@@ -1,4 +1,4 @@
-"""The explain wording, written once in ``wikimem.explain`` for the CLI and the app."""
+"""The explain wording, written once in ``wikimem.ranking.explain`` for the CLI and the app."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.explain import TABLE_HEADER, explain_lines, header_lines, row_note, why_not_lines
+from wikimem.ranking.explain import TABLE_HEADER, explain_lines, header_lines, row_note, why_not_lines
 
 
 @pytest.fixture()

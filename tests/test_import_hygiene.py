@@ -37,7 +37,7 @@ def test_import_wikimem_loads_no_optional_dependency() -> None:
     assert loaded_after("import wikimem") == []
 
 
-@pytest.mark.parametrize("module", ["blocks", "names", "links", "models", "journal", "store", "diary"])
+@pytest.mark.parametrize("module", ["disk.blocks", "disk.names", "links", "models", "journal", "store", "diary"])
 def test_storage_modules_load_no_optional_dependency(module: str) -> None:
     assert loaded_after(f"import wikimem.{module}") == []
 

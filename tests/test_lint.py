@@ -21,7 +21,8 @@ from tests.test_lint_fixtures import (
     write_keys,
     write_npy,
 )
-from wikimem.drift import accept, accept_current_state
+from wikimem.disk.baseline import accept
+from wikimem.lint.drift import accept_current_state
 from wikimem.lint import CODES, Linter, lint
 from wikimem.lint.scan import ItemFacts
 
@@ -369,7 +370,7 @@ def test_the_bundled_demo_lints_without_drift_after_a_copy(tmp_path: Path) -> No
 
 
 def test_the_apps_demo_copy_lints_without_drift_after_its_days_move(tmp_path: Path) -> None:
-    from wikimem_tui.demo import make_demo_copy
+    from wikimem_tui.core.demo import make_demo_copy
 
     copy = make_demo_copy(tmp_path, today=dt.date(2031, 2, 3))
     assert "drift" not in codes(copy)
@@ -428,7 +429,7 @@ def test_the_readme_documents_every_code_with_its_severity() -> None:
 
 def test_vector_format_constants_match_the_cache_module() -> None:
     pytest.importorskip("numpy")
-    from wikimem.lint import vectors as lint_vectors
+    from wikimem.lint import vector_cache as lint_vectors
     from wikimem.vectors import cache
 
     assert (lint_vectors.KEYS_FILE, lint_vectors.DIARY_VECTORS_DIR) == (cache.KEYS_FILE, cache.DIARY_VECTORS_DIR)
@@ -438,7 +439,7 @@ def test_vector_format_constants_match_the_cache_module() -> None:
 
 def test_npy_header_reader_agrees_with_numpy(tmp_path: Path) -> None:
     np = pytest.importorskip("numpy")
-    from wikimem.lint.vectors import read_npy_header
+    from wikimem.lint.vector_cache import read_npy_header
 
     np.save(tmp_path / "m.npy", np.zeros((3, 5), dtype=np.float32))
     shape, itemsize, offset = read_npy_header(tmp_path / "m.npy")

@@ -11,7 +11,7 @@ import pytest
 
 from tests.test_lint_fixtures import clean_store, sha, write_keys, write_npy
 from wikimem.cli import main
-from wikimem.drift import accept
+from wikimem.disk.baseline import accept
 from wikimem.lint import CODES
 
 LINKS = ("[[My Notes:thing]] [[dupes:same]] [[utf8:bytes]] [[empty:hollow]] [[fence:code]] [[fence:inside]] "

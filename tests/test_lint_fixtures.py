@@ -13,7 +13,7 @@ import struct
 from pathlib import Path
 
 from wikimem import MemoryStore
-from wikimem.drift import accept
+from wikimem.disk.baseline import accept
 from wikimem.lint import Finding, lint
 
 TS = "2026-07-20T09:00:00+00:00"

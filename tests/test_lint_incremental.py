@@ -21,8 +21,8 @@ import pytest
 
 from tests.test_lint_fixtures import sha, vector_hash, write_keys, write_npy
 from wikimem import MemoryStore
-from wikimem.drift import accept
-from wikimem.evidence import DERIVED_MARKER
+from wikimem.disk.baseline import accept
+from wikimem.disk.marks import DERIVED_MARKER
 from wikimem.lint import Linter, lint
 
 FILES = ["people", "work", "notes"]

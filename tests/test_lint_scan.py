@@ -13,11 +13,11 @@ import random
 
 import pytest
 
-from wikimem.blocks import Block, parse_blocks, render_file
+from wikimem.disk.blocks import Block, parse_blocks, render_file
 from wikimem.lint import columns
-from wikimem.links import parse_wiki_links
+from wikimem.disk.links import parse_wiki_links
 from wikimem.lint.scan import link_targets, scan_file
-from wikimem.names import normalize_item_name
+from wikimem.disk.names import normalize_item_name
 
 PIECES = [
     "plain text", "[[people:Alice]]", "[[ people : Bob  Smith ]]", "[[x]]", "[[:y]]", "[[a:b:c]]", "[[a:]]",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.postings_cache import CACHE_NAME, PostingsCache
+from wikimem.index.postings_cache import CACHE_NAME, PostingsCache
 
 _WORDS = ["sea", "beach", "coffee", "tea", "morning", "hike", "a1", "海边", "喜欢", "哈哈哈", "日本", "我"]
 _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈", "我", "日本 beach", "zzz", "w9 w3"]
@@ -18,7 +18,7 @@ _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈"
 def _small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
     # One segment per file, so cached postings span several segments; a
     # cache even for these few items.
-    monkeypatch.setattr("wikimem.corpus.SEGMENT_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
     monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1)
 
 

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("numpy")
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
-from wikimem.retrieval_vectors import COS_FLOORS  # noqa: E402
+from wikimem.ranking.floor import COS_FLOORS  # noqa: E402
 
 # Concept axes plus a small constant: unrelated texts get a tiny positive cosine.
 _AXES = [("海", "sea", "ocean", "beach"), ("咖啡", "coffee"), ("茶", "tea"), ("robot", "work")]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import wikimem.corpus
+import wikimem.index.corpus
 from conftest import SAFETY_NET
 from wikimem import MemoryIndex, MemoryStore
 
@@ -192,9 +192,9 @@ def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(
     reads: list[str] = []
     original = store.file_items
     store.file_items = lambda file: (reads.append(file), original(file))[1]  # type: ignore[method-assign]
-    # A cold load reads a file in bulk (wikimem.loader) unless it needs the parser.
-    bulk_read = wikimem.corpus.read_file_blocks
-    monkeypatch.setattr("wikimem.corpus.read_file_blocks", lambda path: (reads.append(path.stem), bulk_read(path))[1])
+    # A cold load reads a file in bulk (wikimem.disk.loader) unless it needs the parser.
+    bulk_read = wikimem.index.corpus.read_file_blocks
+    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: (reads.append(path.stem), bulk_read(path))[1])
     timer = threading.Timer(0.05, release.set)
     timer.start()
     assert _names(index, "jasmine") == ["tea"]

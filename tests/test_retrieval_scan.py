@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from wikimem.bm25 import InvertedIndex
-from wikimem.corpus import WikiCorpus
-from wikimem.loader import gc_paused
+from wikimem.index.bm25 import InvertedIndex
+from wikimem.index.corpus import WikiCorpus
+from wikimem.disk.loader import gc_paused
 from wikimem.models import RecallItem
-from wikimem import scan as scan_mod
-from wikimem.scan import ScannedTexts, scan_postings, scan_texts
+from wikimem.index import scan as scan_mod
+from wikimem.index.scan import ScannedTexts, scan_postings, scan_texts
 from wikimem.tokenize import tokenize
 
 # Latin, CJK ideographs, kana, Hangul, doubled characters, separators and

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.corpus import WikiCorpus
-from wikimem.scan import scanned_occurrences
-from wikimem.warmup import warm_up
+from wikimem.index.corpus import WikiCorpus
+from wikimem.index.scan import scanned_occurrences
+from wikimem.index.warmup import warm_up
 from wikimem.models import RecallItem
-from wikimem.scan import scan_texts
+from wikimem.index.scan import scan_texts
 from wikimem.tokenize import tokenize
 
 _WORDS = ["sea", "beach", "coffee", "tea", "morning", "hike", "a1", "海边", "喜欢", "哈哈哈", "日本", "我"]
@@ -24,10 +24,10 @@ _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈"
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pack every raw term, a few per lock hold, so tiny stores take every path.
-    monkeypatch.setattr("wikimem.warmup.WARM_MIN_OCCURRENCES", 1)
-    monkeypatch.setattr("wikimem.warmup._WARM_CHUNK", 5)
+    monkeypatch.setattr("wikimem.index.warmup.WARM_MIN_OCCURRENCES", 1)
+    monkeypatch.setattr("wikimem.index.warmup._WARM_CHUNK", 5)
     # One index segment per file, so that a term's postings span several.
-    monkeypatch.setattr("wikimem.corpus.SEGMENT_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
 
 
 def _text(rng: random.Random) -> str:

@@ -30,8 +30,8 @@ import pytest
 
 from conftest import SAFETY_NET, wait_until
 from wikimem import MemoryStore, parse_wiki_links
-from wikimem.durable import set_step_hook
-from wikimem.intent import INTENT_DIR
+from wikimem.disk.atomic import set_step_hook
+from wikimem.disk.intent import INTENT_DIR
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="fork and SIGKILL")
 

@@ -1,7 +1,7 @@
 """Issue 13, finding 5: two diary entries in one minute are two entries, everywhere.
 
 A day file keeps every repeated ``## HH:MM``; an entry's identity is its day,
-its minute and its ordinal among that minute's entries (``wikimem.diary_id``).
+its minute and its ordinal among that minute's entries (``wikimem.disk.entry_id``).
 Each test sets up two entries at 14:30 on one day and checks one consumer:
 reading, evidence lines, lint, the reconcile queue, promotion, audit,
 retraction, ``reviewed.json`` and retrieval.
@@ -16,11 +16,11 @@ import pytest
 
 from wikimem import DiaryItem, Evidence, MemoryIndex, MemoryStore, parse_evidence
 from wikimem.curation import audit, draft_promotion, reconcile_queue, retraction
-from wikimem.diary_id import EntryId, ordinals, parse_entry_id, split_ordinal
-from wikimem.evidence import DERIVED_MARKER
-from wikimem.explain import address
+from wikimem.disk.entry_id import EntryId, ordinals, parse_entry_id, split_ordinal
+from wikimem.disk.marks import DERIVED_MARKER
+from wikimem.ranking.explain import address
 from wikimem.lint import lint
-from wikimem.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
+from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, load_dismissed, undismiss
 
 TS = "2026-07-21T06:30:00+00:00"
 DAY = "2026-07-21"
@@ -192,7 +192,7 @@ def test_dismissing_one_of_two_same_text_entries_leaves_the_other(tmp_path: Path
 
 def test_an_old_record_without_an_ordinal_matches_by_content_within_its_minute(store: MemoryStore) -> None:
     first, second = [e for e in store.diary.day(DAY) if e.time == "14:30"]
-    from wikimem.reviewed import entry_hash
+    from wikimem.disk.reviewed import entry_hash
 
     old = {"version": 1, "entries": [{"date": DAY, "time": "14:30", "hash": entry_hash(second.content)}]}
     (store.root / REVIEWED_FILE).write_text(json.dumps(old), encoding="utf-8")

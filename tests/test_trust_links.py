@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryStore, WikiLink, parse_wiki_links
-from wikimem.links import resolves_to, rewrite_link
+from wikimem.disk.links import resolves_to, rewrite_link
 
 SPELLINGS = ["[[notes:a b]]", "[[notes:a  b]]", "[[notes:a\tb]]", "[[notes:a\u00a0b]]", "[[ notes : a b ]]",
              "[[notes:\u3000a b\u2003]]"]

@@ -2,7 +2,7 @@
 
 Before, ``--fix`` skipped a whole file for any repeated heading or any byte
 that was not UTF-8, while the store's writes silently lost both. Now both
-ask one rule (``wikimem.splice.problems``) about the blocks they rewrite:
+ask one rule (``wikimem.disk.splice.problems``) about the blocks they rewrite:
 a fix of a clean block in a damaged file is made, every other block byte
 for byte; a fix of a damaged block is skipped with the store's own words.
 """

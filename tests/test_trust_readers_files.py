@@ -27,9 +27,10 @@ import pytest
 from conftest import SAFETY_NET
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.cli import main
-from wikimem.drift import BASELINE_FILE, accept_current_state
+from wikimem.disk.baseline import BASELINE_FILE
+from wikimem.lint.drift import accept_current_state
 from wikimem.lint import lint
-from wikimem.tolerant import UnreadableError
+from wikimem.disk.tolerant import UnreadableError
 
 
 @pytest.fixture
@@ -295,7 +296,7 @@ def test_a_link_into_an_unreadable_file_says_so(store: MemoryStore, deny) -> Non
 
 
 def test_a_fifo_postings_cache_is_no_cache(tmp_path: Path) -> None:
-    from wikimem.postings_cache import PostingsCache
+    from wikimem.index.postings_cache import PostingsCache
 
     os.mkfifo(tmp_path / "postings.bin")
     assert finishes(lambda: PostingsCache.open(tmp_path / "postings.bin", "f"), tmp_path / "postings.bin") is None

@@ -1,7 +1,7 @@
 """Tolerant readers stay tolerant of hostile JSON: deep nesting is "not JSON", never RecursionError.
 
 ``json.loads`` raises ``RecursionError`` (not ``ValueError``) on a thousand
-``[``; every reader of untrusted text goes through ``wikimem.tolerant``.
+``[``; every reader of untrusted text goes through ``wikimem.disk.tolerant``.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryStore, handle_diary_tool, memorize
-from wikimem.drift import load_baseline
+from wikimem.disk.baseline import load_baseline
 from wikimem.lint import lint
 from wikimem.memorize import parse_diary_entries
-from wikimem.reviewed import damage, load_dismissed
-from wikimem.tolerant import loads_tolerant, parse_json
+from wikimem.disk.reviewed import damage, load_dismissed
+from wikimem.disk.tolerant import loads_tolerant, parse_json
 
 DEEP = "[" * 100_000
 DEEP_OBJECT = '{"a":' * 100_000
@@ -126,7 +126,7 @@ def test_a_hostile_npy_header_is_a_torn_cache(store: MemoryStore, header: bytes)
 
 
 def test_postings_cache_with_a_deep_header_is_absent(tmp_path: Path) -> None:
-    from wikimem.postings_cache import PostingsCache
+    from wikimem.index.postings_cache import PostingsCache
 
     path = tmp_path / "postings.bin"
     path.write_bytes(DEEP.encode() + b"\n")

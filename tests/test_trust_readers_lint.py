@@ -10,10 +10,11 @@ import pytest
 
 from wikimem import MemoryStore
 from wikimem.cli import main
-from wikimem.drift import BASELINE_FILE, accept_current_state
+from wikimem.disk.baseline import BASELINE_FILE
+from wikimem.lint.drift import accept_current_state
 from wikimem.lint import Linter, lint
 from wikimem.lint.fixes import plan_fixes
-from wikimem.markers import conflict_lines, has_conflict_markers
+from wikimem.disk.markers import conflict_lines, has_conflict_markers
 
 CONFLICT = "<<<<<<< HEAD\nOat milk.\n=======\nSoy milk.\n>>>>>>> phone\n"
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from wikimem import LossyWriteError, MemoryStore
-from wikimem.blocks import parse_blocks
-from wikimem.splice import conflict_marker_lines, split_raw
+from wikimem.disk.blocks import parse_blocks
+from wikimem.disk.splice import conflict_marker_lines, split_raw
 
 TS = "2026-07-10T03:00:00+00:00"
 

@@ -12,16 +12,29 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from wikimem.disk.blocks import parse_blocks
 from wikimem.diary import Diary
-from wikimem.evidence import DERIVED_MARKER, Evidence, is_derived, mark_derived, parse_evidence
+from wikimem.disk.marks import (
+    DERIVED_MARKER,
+    DERIVED_TAG,
+    EVIDENCE_PREFIX,
+    Evidence,
+    is_derived,
+    is_derived_line,
+    is_evidence_line,
+    mark_derived,
+    parse_evidence,
+    strip_derived,
+)
 from wikimem.errors import ConflictError, LossyWriteError
-from wikimem.journal import Journal
+from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead, logged_entry_id
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
-from wikimem.names import sanitize_item_name, validate_file
+from wikimem.disk.names import sanitize_item_name, validate_file
 from wikimem.store import MemoryStore, path_stat
 from wikimem.timeparse import parse_date_span, parse_time_range
 from wikimem.tokenize import est_tokens, tokenize
+from wikimem.disk.tolerant import UnreadableError, loads_tolerant, open_regular, read_regular
 
 # Imported eagerly on purpose: ``wikimem.memorize`` is also a submodule name,
 # and once the submodule is imported Python binds the module to that
@@ -45,11 +58,23 @@ if TYPE_CHECKING:
         retraction,
         review_reasons,
     )
-    from wikimem.drift import accept_current_state
+    from wikimem.disk.baseline import BASELINE_FILE
+    from wikimem.ranking.explain import (
+        TABLE_HEADER,
+        explain_lines,
+        footer_lines,
+        header_lines,
+        row_fields,
+        row_note,
+        why_not_lines,
+    )
     from wikimem.lint import Finding, Linter, LintReport, Location
-    from wikimem.splice import BlockEdit
+    from wikimem.lint.drift import accept_current_state
+    from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
+    from wikimem.disk.splice import BlockEdit
     from wikimem.retrieval import MemoryIndex, as_recall_item
-    from wikimem.reviewed import dismiss, undismiss
+    from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
+    from wikimem.ranking.why_not import WhyNot
 
 __version__ = "0.4.0"
 
@@ -69,11 +94,28 @@ _LAZY = {
     "mark_for_review": "wikimem.curation",
     "review_reasons": "wikimem.curation",
     "clear_review_marks": "wikimem.curation",
-    "dismiss": "wikimem.reviewed",
-    "undismiss": "wikimem.reviewed",
-    "accept_current_state": "wikimem.drift",
+    "dismiss": "wikimem.disk.reviewed",
+    "undismiss": "wikimem.disk.reviewed",
+    "accept_current_state": "wikimem.lint.drift",
+    # The memory directory's derived curation files (a watcher tells them apart).
+    "BASELINE_FILE": "wikimem.disk.baseline",
+    "REVIEWED_FILE": "wikimem.disk.reviewed",
     # what a write changed, byte for byte (undo hands it to MemoryStore.revert)
-    "BlockEdit": "wikimem.splice",
+    "BlockEdit": "wikimem.disk.splice",
+    # The explain wording (``wikimem explain``'s lines, which a front end shows
+    # as they are) and why an item was not recalled.
+    "TABLE_HEADER": "wikimem.ranking.explain",
+    "explain_lines": "wikimem.ranking.explain",
+    "footer_lines": "wikimem.ranking.explain",
+    "header_lines": "wikimem.ranking.explain",
+    "row_fields": "wikimem.ranking.explain",
+    "row_note": "wikimem.ranking.explain",
+    "why_not_lines": "wikimem.ranking.explain",
+    "WhyNot": "wikimem.ranking.why_not",
+    # The bulk reader: a whole RecallFile's blocks without an object per item.
+    "FileBlocks": "wikimem.disk.loader",
+    "block_names": "wikimem.disk.loader",
+    "read_file_blocks": "wikimem.disk.loader",
 }
 
 __all__ = [
@@ -127,6 +169,38 @@ __all__ = [
     "path_stat",
     # what a write changed, byte for byte
     "BlockEdit",
+    # the file format, for a front end that reads files itself: the block
+    # parser, the bulk reader, the derived marker and the evidence line
+    "DERIVED_TAG",
+    "EVIDENCE_PREFIX",
+    "FileBlocks",
+    "block_names",
+    "is_derived_line",
+    "is_evidence_line",
+    "parse_blocks",
+    "read_file_blocks",
+    "strip_derived",
+    # memory files read by the library's rules (regular files inside the memory only)
+    "UnreadableError",
+    "loads_tolerant",
+    "open_regular",
+    "read_regular",
+    # the memory directory's own files; the journal, followed as it grows
+    "BASELINE_FILE",
+    "REVIEWED_FILE",
+    "JOURNAL_FILE",
+    "JournalFollower",
+    "JournalRead",
+    "logged_entry_id",  # issue 13 (d): which diary entry a journal line names
+    # the explain wording and why-not
+    "TABLE_HEADER",
+    "WhyNot",
+    "explain_lines",
+    "footer_lines",
+    "header_lines",
+    "row_fields",
+    "row_note",
+    "why_not_lines",
 ]
 
 

@@ -6,7 +6,7 @@ events may share a minute, so repeated ``## HH:MM`` headings are all kept.
 The filename is the time index: a date range maps to a set of files in
 O(days), with no index structure to keep in sync. An append splices the new
 entry in at its place and leaves every other entry's bytes as they were
-(``wikimem.splice``): evidence is not re-rendered by the next append.
+(``wikimem.disk.splice``): evidence is not re-rendered by the next append.
 """
 
 from __future__ import annotations
@@ -17,14 +17,15 @@ import re
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from wikimem.blocks import Block, is_block_heading, read_blocks, read_text
-from wikimem.diary_id import ordinals
-from wikimem.intent import FileChange, commit
-from wikimem.journal import Journal, utc_now_iso
-from wikimem.lock import store_lock
+from wikimem.disk.blocks import Block, is_block_heading, read_blocks, read_text
+from wikimem.disk.entry_id import ordinals
+from wikimem.disk.intent import FileChange, commit
+from wikimem.disk.names import utc_now_iso
+from wikimem.journal import Journal
+from wikimem.disk.lock import store_lock
 from wikimem.models import DiaryItem
-from wikimem.tolerant import UnreadableError, read_regular, warn_unreadable
-from wikimem.names import (
+from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
+from wikimem.disk.names import (
     is_time,
     parse_ts,
     validate_content,
@@ -32,7 +33,7 @@ from wikimem.names import (
     validate_meta_value,
     validate_time,
 )
-from wikimem.splice import check, insert_block, split_raw
+from wikimem.disk.splice import check, insert_block, split_raw
 
 __all__ = ["Diary", "entry_position", "sort_by_time"]
 
@@ -137,7 +138,7 @@ class Diary:
             insert_block(raw, date, block, f"# {date}", at)
             after = raw.data()
             line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
-                                                      source_conv=block.source_conv))
+                                                      source_conv=block.source_conv, ordinal=ordinal))
             commit(self.root, [FileChange(path, before, after)], self.journal.path, line)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
@@ -146,7 +147,7 @@ class Diary:
 
         A day file that cannot be read -- a FIFO named like a day would block
         every windowed query, no permission, a symlink out of the memory --
-        is [] with one WARNING (see :mod:`wikimem.tolerant`).
+        is [] with one WARNING (see :mod:`wikimem.disk.tolerant`).
         """
         try:
             parsed = read_blocks(self.path(date))

@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from wikimem.diary import Diary
 from wikimem.models import DiaryItem
-from wikimem.tolerant import parse_json
+from wikimem.disk.tolerant import parse_json
 
 log = logging.getLogger(__name__)
 

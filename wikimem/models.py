@@ -8,16 +8,15 @@ to print, free of any handle back to the files they came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal
 
-from wikimem.diary_id import EntryId
-from wikimem.links import WikiLink, parse_wiki_links
-
-#: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
-TimeRange: TypeAlias = tuple[str, str]
+from wikimem.disk.days import TimeRange
+from wikimem.disk.entry_id import EntryId
+from wikimem.disk.links import WikiLink, parse_wiki_links
 
 __all__ = [
     "DiaryItem",
+    "FloorSource",
     "EntryId",
     "RecallItem",
     "RetrievalResult",
@@ -26,6 +25,10 @@ __all__ = [
     "WikiLink",
     "as_recall_item",
 ]
+
+
+#: Where a relevance floor came from (``RetrievalResult.cos_floor_source``).
+FloorSource = Literal["explicit", "off", "embedder", "calibrated"]
 
 
 def item_text(name: str, content: str) -> str:
@@ -74,7 +77,7 @@ class DiaryItem(_Linked):
     still builds one): the entry's 1-based place among the day's entries
     with the same ``HH:MM``, filled in by every read of the diary. With the
     day and the minute it is the entry's identity, :attr:`entry_id`
-    (see :mod:`wikimem.diary_id`): two entries of one minute differ in it.
+    (see :mod:`wikimem.disk.entry_id`): two entries of one minute differ in it.
     """
 
     date: str
@@ -151,7 +154,7 @@ class RetrievalResult:
     floor is known for the model); ``below_floor`` counts the candidates
     without a BM25 match that it removed. Both are set only when embeddings
     ranked the query. ``analyzer`` says which analyzer made the index terms
-    (:mod:`wikimem.analyzer`), ``stop_words`` the stop words it dropped from
+    (:mod:`wikimem.index.analyzer`), ``stop_words`` the stop words it dropped from
     the query and ``stemmed`` the query tokens it changed (token -> term).
     """
 
@@ -167,7 +170,7 @@ class RetrievalResult:
     query_tokens: list[str] = field(default_factory=list)
     time_words: list[str] = field(default_factory=list)
     cos_floor: float | None = None
-    cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
+    cos_floor_source: FloorSource | None = None
     below_floor: int = 0
     analyzer: str = ""
     stop_words: list[str] = field(default_factory=list)

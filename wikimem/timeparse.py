@@ -49,7 +49,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta, tzinfo
 
-from wikimem.days import parse_date_span, resolve_today, safe_date as _safe_date
+from wikimem.disk.days import parse_date_span, resolve_today, safe_date as _safe_date
 from wikimem.models import TimeRange
 
 __all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]

@@ -27,7 +27,7 @@ the vocabulary changes between the two modes.
 
 The bigram rule itself (a CJK run of c characters yields its c - 1
 bigrams, a one-character run that character) lives in :func:`cjk_run_tokens`
-only; the bulk scan forms of a cold load (:mod:`wikimem.scan`) are held to
+only; the bulk scan forms of a cold load (:mod:`wikimem.index.scan`) are held to
 it by oracle tests. Index terms come from :func:`tokenize`; a later
 per-term stage (an English analyzer) maps them after this module, so this
 module's output stays the documented one.
@@ -39,7 +39,7 @@ import logging
 import re
 from types import ModuleType
 
-from wikimem.optional import importable
+from wikimem._optional import importable
 
 __all__ = [
     "CJK_CLASS",
@@ -110,7 +110,7 @@ def _jieba() -> ModuleType | None:
     # garbles a terminal UI and CLI output; keep only its warnings.
     jieba.setLogLevel(logging.WARNING)
     _jieba_module = jieba
-    return jieba
+    return _jieba_module
 
 
 def cjk_run_tokens(run: str) -> list[str]:

@@ -6,7 +6,7 @@ most of what a full lint costs. Files written by the library all have one
 shape: ``## heading``, the content, then (nearly always) the metadata
 comment, ending with a ``ts``. For that shape the whole file is read by one ``findall`` of
 :data:`_BLOCK_RE`, whose groups are exactly what
-:func:`wikimem.blocks.parse_blocks` would return once stripped. The regex
+:func:`wikimem.disk.blocks.parse_blocks` would return once stripped. The regex
 is only trusted when it accounts for every block: each match starts at a
 heading line and ends at the next one (or the end), so as many matches as
 heading lines means the file was read whole. Anything else (a block
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import attrgetter, itemgetter
 
-from wikimem.blocks import Block, parse_blocks
-from wikimem.names import normalize_item_name
+from wikimem.disk.blocks import Block, parse_blocks
+from wikimem.disk.names import normalize_item_name
 
 __all__ = ["Columns", "read_columns"]
 
@@ -105,7 +105,7 @@ def _ends_in_comment(content: str) -> bool:
 def _parsed(text: str, lines: list[int], starts: list[int]) -> Columns:
     blocks = parse_blocks(text).blocks
     columns = [list(map(attr, blocks)) for attr in _ATTRS]
-    return Columns(text, *columns, lines, starts)  # type: ignore[arg-type]
+    return Columns(text, *columns, lines, starts)  # type: ignore[call-arg]  # one list per _ATTRS field
 
 
 def read_columns(raw: str) -> Columns:

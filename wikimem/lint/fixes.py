@@ -19,11 +19,11 @@ refuses a file that changed since it was planned (nothing written to it):
   as a ``diary`` line for the day with ``detail = "lint fix: …"``: nothing
   was appended. Sorting moves each entry's bytes as they are; only an
   entry whose metadata is repaired is rendered anew;
-* the baseline: ``wikimem.drift.accept`` (atomic, under the store lock;
+* the baseline: ``wikimem.disk.baseline.accept`` (atomic, under the store lock;
   not journaled, since no memory changed — the baseline records who and when).
 
 What a rewrite would lose is decided by the store's own rule
-(``wikimem.splice.problems``): a fix is left alone, with that rule's reason,
+(``wikimem.disk.splice.problems``): a fix is left alone, with that rule's reason,
 when the block it rewrites shares its heading with another (wiki), holds
 bytes that are not UTF-8, or the file holds git conflict markers; a
 RecallFile whose name is not writable is left alone too.
@@ -37,18 +37,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikimem.blocks import Block, read_text
+from wikimem.disk.blocks import Block, read_text
 from wikimem.errors import ConflictError
 from wikimem.diary import sort_by_time
-from wikimem.intent import FileChange, commit
+from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
-from wikimem.splice import RawFile, join_segments, problems, render, replace_block, split_raw
-from wikimem.drift import BASELINE_FILE, accept, render_baseline
-from wikimem.journal import utc_now_iso
+from wikimem.disk.splice import RawFile, join_segments, problems, render, replace_block, split_raw
+from wikimem.disk.baseline import BASELINE_FILE, accept, render_baseline
+from wikimem.disk.names import utc_now_iso
 from wikimem.lint.findings import Finding, LintReport
 from wikimem.lint.linter import Linter
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
-from wikimem.names import sanitize_item_name, validate_content
+from wikimem.disk.names import sanitize_item_name, validate_content
 from wikimem.store import MemoryStore
 
 __all__ = ["FileFix", "FixPlan", "apply_fixes", "plan_fixes"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Literal
 
-from wikimem.evidence import Evidence
+from wikimem.disk.marks import Evidence
 from wikimem.lint.scan import FileFacts, ItemFacts, Target
 
 __all__ = ["EvidenceStatus", "LinkIndex", "Node", "Support"]
@@ -92,7 +92,7 @@ class Support:
         if evidence.kind == "source":
             return "independent"
         if evidence.kind == "diary":
-            # One entry, not the minute: the ordinal-th of its HH:MM (wikimem.diary_id).
+            # One entry, not the minute: the ordinal-th of its HH:MM (wikimem.disk.entry_id).
             entries = diary.get((evidence.date or "", evidence.time or ""), ())
             if len(entries) < evidence.ordinal:
                 return "missing"

@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from pathlib import Path
 
-from wikimem.loader import gc_paused
-from wikimem.drift import BASELINE_FILE, Baseline, DriftState, judge, load_baseline
+from wikimem.disk.loader import gc_paused
+from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline
+from wikimem.lint.drift import DriftState, judge
 from wikimem.lint.crossref import dangling_findings, evidence_findings, orphan_findings
 from wikimem.lint.dupes import DuplicateIndex
 from wikimem.lint.findings import SEVERITIES, Finding, LintReport, make_finding
@@ -30,9 +31,9 @@ from wikimem.lint.journal_scan import JournalFacts, scan_journal
 from wikimem.store import path_stat
 from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
-from wikimem.lint.vectors import VectorCheck
-from wikimem.names import validate_date, validate_file
-from wikimem.reviewed import REVIEWED_FILE, damage
+from wikimem.lint.vector_cache import VectorCheck
+from wikimem.disk.names import validate_date, validate_file
+from wikimem.disk.reviewed import REVIEWED_FILE, damage
 
 __all__ = ["Linter", "lint"]
 

@@ -16,15 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wikimem.names import parse_ts, validate_meta_value
+from wikimem.disk.names import CANONICAL_TS_RE, parse_ts, validate_meta_value
 
-__all__ = ["CANONICAL_TS_RE", "MetaDiagnosis", "check_ts", "diagnose_comment", "is_wikimem_comment"]
+__all__ = ["MetaDiagnosis", "check_ts", "diagnose_comment", "is_wikimem_comment"]
 
 _COMMENT_RE = re.compile(r"<!--\s*wikimem", re.I)
 # The two content markers that merely look like comments: never metadata.
 _MARKER_RE = re.compile(r"<!--\s*wikimem-(derived|review)\b")
-#: What the library writes: ISO-8601, UTC, whole seconds, ``+00:00``.
-CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
 _ALIASES = {"owner": "owner", "source": "source", "source_conv": "source", "ts": "ts"}
 _FIELD = {"owner": "owner", "source": "source_conv", "ts": "ts"}
 

@@ -26,15 +26,14 @@ from itertools import compress, repeat
 from operator import add
 from typing import Literal
 
-from wikimem.blocks import Block, parse_meta_line
-from wikimem.curation import REVIEW_RE
+from wikimem.disk.blocks import Block, parse_meta_line
 from wikimem.diary import sort_by_time
-from wikimem.evidence import EvidenceLine, find_evidence, is_derived
+from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
-from wikimem.lint.meta import CANONICAL_TS_RE, check_ts, diagnose_comment, is_wikimem_comment
+from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
-from wikimem.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.disk.names import CANONICAL_TS_RE, normalize_item_name, sanitize_item_name, validate_date, validate_file
 
 __all__ = ["FileFacts", "ItemFacts", "Target", "line_of", "link_targets", "scan_file", "unreadable_file"]
 
@@ -50,7 +49,7 @@ _NAME_JOIN = "\u2028"
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]"
 _ALL_TIMES_RE = re.compile(f"(?:{_TIME}\n)*")
 _ALL_CANONICAL_TS_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
-# The link syntax of wikimem.links (both halves without "[", "]", ":" or a newline).
+# The link syntax of wikimem.disk.links (both halves without "[", "]", ":" or a newline).
 _LINK_RE = re.compile(r"\[\[([^\[\]:\n]*):([^\[\]:\n]*)\]\]")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
 # A name with no whitespace run to collapse (the common case: skip the regex sub).
@@ -197,7 +196,7 @@ def _content_checks(facts: ItemFacts, path: str, kind: Kind, findings: list[Find
 
 
 def link_targets(text: str) -> tuple[Target, ...]:
-    """``(file, name)`` of each link in ``text``: exactly :func:`wikimem.links.parse_wiki_links`.
+    """``(file, name)`` of each link in ``text``: exactly :func:`wikimem.disk.links.parse_wiki_links`.
 
     Tuples straight from one ``findall`` (a test holds the two to the same
     answers): most items with links have a few, and a frozen ``WikiLink``
@@ -287,7 +286,7 @@ def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
     evidence; the timestamps are checked all at once, and one by one only
     when some is not canonical.
     """
-    marked = list(map(_INTERESTING_RE.search, contents))
+    marked: list[re.Match[str] | bool | None] = list(map(_INTERESTING_RE.search, contents))
     if "" in contents:
         marked = [m or not c for m, c in zip(marked, contents)]
     present = [ts for ts in stamps if ts is not None]

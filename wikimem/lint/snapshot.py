@@ -21,7 +21,7 @@ from pathlib import Path
 
 from wikimem.lint.graph import LinkIndex, Support
 from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file, unreadable_file
-from wikimem.tolerant import UnreadableError, read_regular
+from wikimem.disk.tolerant import UnreadableError, read_regular
 
 __all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 

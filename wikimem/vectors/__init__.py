@@ -34,7 +34,7 @@ from wikimem.vectors.embedders import (
     onnx_runtime_available,
     validate_vectors,
 )
-from wikimem.vectors.index import RERANK_FACTOR, MemmapVectorIndex, VectorIndex
+from wikimem.vectors.search import RERANK_FACTOR, MemmapVectorIndex, VectorIndex
 from wikimem.vectors.fit import CacheFit
 from wikimem.vectors.rows import DegenerateVectors, usable_rows
 from wikimem.vectors.plan import (

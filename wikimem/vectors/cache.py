@@ -16,7 +16,7 @@ Design constraints, in order:
   newer file is left alone).
 * **Safe between processes.** Two processes syncing at once must not delete
   each other's matrix: the write, the sweep and the memory-map of the new
-  matrix happen under the store lock (``wikimem.blocks.store_lock`` of the
+  matrix happen under the store lock (``wikimem.disk.blocks.store_lock`` of the
   cache's folder), and a reader whose keys name a matrix a concurrent sync
   just swept reads the keys again (they name the newer one) instead of
   taking the cache for torn. Embedding itself runs outside the lock.
@@ -38,8 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from wikimem.blocks import atomic_writer, fsync_dir, store_lock
-from wikimem.tolerant import is_regular, parse_json, read_regular
+from wikimem.disk.blocks import atomic_writer, fsync_dir, store_lock
+from wikimem.disk.tolerant import is_regular, parse_json, read_regular
 from wikimem.vectors.embedders import Embedder, model_id
 from wikimem.vectors.plan import (
     Entry,
@@ -267,7 +267,7 @@ class VectorCache:
         rejected: set[str] = set()  # hashes whose rows have no direction: never cached
         try:
             fresh = run.embed([texts[h] for h in missing])
-            if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
+            if fresh is not None and where and old_matrix is not None and fresh.shape[1] != old_matrix.shape[1]:
                 # The width changed: nothing old is reusable. (A query never gets
                 # here for a known model: it checks the width first, see Semantic.)
                 rejected = {missing[i] for i in run.rejected}

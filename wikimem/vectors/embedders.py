@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from wikimem.optional import importable
-from wikimem.tolerant import parse_json
+from wikimem._optional import importable
+from wikimem.disk.tolerant import parse_json
 from wikimem.vectors.deadline import Deadline
 
 __all__ = [

@@ -1,0 +1,291 @@
+"""The ``wikimem`` command: read-only inspection of a memory directory.
+
+The CLI is a compatibility contract: its messages, exit codes and output
+layouts are what scripts written against the original wikimem parse, so the
+layouts live in plain format strings in this package's verb modules
+(``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
+the journal (``explain --embed`` may fill the derived vector cache, exactly
+as the library does), except ``lint --fix``, which says so in its name.
+
+Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
+always *returns* the code (argparse's own usage errors included), so tests can
+call it directly and the console script does ``sys.exit(main())``.
+
+Decisions the contract leaves open:
+
+* ``show FILE`` prints the file the way the strict writer would write it now
+  (repeated headings collapsed, a hand-written preamble kept, else
+  ``# FILE``); ``show FILE NAME`` prints ``# FILE`` and that one block, so
+  the output is always a well-formed RecallFile that says where it came from.
+  A ``FILE`` that is no RecallFile but a diary day (``show 2026-07-21
+  [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``;
+  ``HH:MM`` shows every entry of the minute, ``HH:MM#2`` its second entry
+  (explain's address for it, ``wikimem.disk.entry_id``).
+* ``grep`` searches the wiki only (the diary has no item names, and its
+  ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
+* ``--store`` is accepted after the command as well as before it.
+* A directory with files but no ``wiki/``, ``diary/`` or ``journal.jsonl``
+  is not a memory store: ``not a memory directory: DIR`` on stderr, exit 2
+  (an empty directory is a new, empty store).
+* A memory file that exists but cannot be read (no permission, a FIFO, a
+  symlink out of the memory) is skipped with ``wikimem: warning: …`` on
+  stderr; ``show`` of such a RecallFile is a store error (exit 2).
+* A closed pipe ends the command quietly with exit code 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from wikimem.cli.io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
+from wikimem.cli.read import run_grep, run_ls, run_show
+from wikimem.store import MemoryStore
+
+__all__ = ["build_parser", "main"]
+
+#: Environment variable naming the default memory directory.
+STORE_ENV = "WIKIMEM_STORE"
+
+
+class StoreError(Exception):
+    """The memory directory cannot be used: exit code 2."""
+
+
+class _ParserExit(Exception):
+    """Carries argparse's exit status out of ``parse_args``."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors become a return code instead of an exit.
+
+    argparse already prints ``usage`` plus ``wikimem: error: …`` to stderr and
+    uses code 2; raising lets ``main`` return the code to an in-process caller
+    rather than killing it.
+    """
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise _ParserExit(status)
+
+
+def _int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse ``type`` accepting integers ``>= minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
+        return value
+
+    return parse
+
+
+def _unit_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1: {text!r}")
+    return value
+
+
+def _add_store_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    # Accepted before the command (the documented place) and, for convenience,
+    # after it; the sub-parser default is SUPPRESS so it never hides the
+    # top-level value.
+    parser.add_argument(
+        "-s",
+        "--store",
+        metavar="DIR",
+        default=None if top else argparse.SUPPRESS,
+        help=f"memory directory (default: ${STORE_ENV}, then the current directory)",
+    )
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed distribution's version, looked up only when asked.
+
+    ``importlib.metadata`` costs ~40 ms to import: not on every command's path.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import version
+
+        sys.stdout.write(f"{parser.prog} {version('wikimem')}\n")
+        parser.exit()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (exposed for ``--help`` tests and docs)."""
+    parser = _Parser(
+        prog="wikimem",
+        description="Inspect a wikimem memory directory (read-only).",
+    )
+    _add_store_option(parser, top=True)
+    parser.add_argument("--version", action=_Version)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    ls = commands.add_parser("ls", help="list RecallFiles with their item counts")
+    _add_store_option(ls, top=False)
+
+    show = commands.add_parser("show", help="print a RecallFile, or one item, as stored")
+    show.add_argument("file", metavar="FILE")
+    show.add_argument("name", metavar="NAME", nargs="?")
+    _add_store_option(show, top=False)
+
+    grep = commands.add_parser("grep", help="regex search over item names and content lines")
+    grep.add_argument("pattern", metavar="PATTERN")
+    grep.add_argument("-i", "--ignore-case", action="store_true", help="case-insensitive")
+    _add_store_option(grep, top=False)
+
+    explain = commands.add_parser("explain", help="show how a query is retrieved and scored")
+    explain.add_argument("query", metavar="QUERY")
+    explain.add_argument("--limit", type=_int_at_least(1), default=10, metavar="N")
+    explain.add_argument("--budget", type=_int_at_least(0), default=None, metavar="N",
+                         help="token budget (default: no limit)")
+    explain.add_argument("--no-links", action="store_true", help="no one-hop link expansion")
+    jieba = explain.add_mutually_exclusive_group()
+    jieba.add_argument("--jieba", dest="use_jieba", action="store_const", const=True,
+                       default=None, help="tokenize Chinese with jieba")
+    jieba.add_argument("--no-jieba", dest="use_jieba", action="store_const", const=False,
+                       help="tokenize Chinese with character bigrams")
+    from wikimem.index.analyzer import ANALYZERS, DEFAULT_ANALYZER
+
+    explain.add_argument("--analyzer", choices=ANALYZERS, default=None,
+                         help=f"English analyzer: 'en' stems and drops stop words from the query, 'stem', "
+                         f"'stop' or 'none' (default: {DEFAULT_ANALYZER}; stemming needs wikimem[en])")
+    explain.add_argument("--time-range", metavar="A[..B]",
+                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    explain.add_argument("--embed", metavar="local|URL",
+                         help="rank with embeddings too: 'local' or an OpenAI-compatible base URL")
+    explain.add_argument("--embed-model", metavar="NAME", help="embedding model name")
+    explain.add_argument("--embed-key-env", metavar="VAR",
+                         help="environment variable holding the embedding API key")
+    explain.add_argument("--fusion", metavar="NAME", help="fusion method (with --embed)")
+    explain.add_argument("--fusion-weight", type=_unit_float, default=None, metavar="W",
+                         help="BM25's share of the fused score, 0..1")
+    from wikimem.cli.explain import add_arguments as add_explain_arguments
+
+    add_explain_arguments(explain)
+    _add_store_option(explain, top=False)
+
+    graph = commands.add_parser("graph", help="print the wiki-link graph")
+    graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid")
+    _add_store_option(graph, top=False)
+
+    from wikimem.cli.lint import add_lint_parser
+
+    _add_store_option(add_lint_parser(commands), top=False)
+    return parser
+
+
+#: What makes a directory a memory store (any one of them; an empty directory is a new store).
+STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
+
+
+def resolve_store_dir(option: str | None) -> Path:
+    """``--store``, else ``$WIKIMEM_STORE`` (when non-empty), else the cwd.
+
+    A directory that holds files but none of :data:`STORE_MARKERS` is not a
+    memory store (``wikimem -s /etc ls``, or ``wikimem ls`` run in the wrong
+    directory): a store error, exit 2, rather than an empty listing that
+    looks like an empty memory. An empty directory (dotfiles aside) is a
+    new, empty store, as the contract's "empty store prints nothing" wants.
+    """
+    raw = option if option is not None else (os.environ.get(STORE_ENV) or os.getcwd())
+    path = Path(raw).expanduser()
+    if not path.is_dir():
+        raise StoreError(f"store directory not found: {raw}")
+    if not any((path / marker).exists() for marker in STORE_MARKERS) and _holds_files(path):
+        raise StoreError(f"not a memory directory: {raw} (it has no wiki/, diary/ or journal.jsonl; "
+                         f"pass the memory directory with --store or ${STORE_ENV})")
+    return path
+
+
+def _holds_files(path: Path) -> bool:
+    """True when ``path`` lists anything but dotfiles (an unlistable directory counts as holding files)."""
+    try:
+        with os.scandir(path) as entries:
+            return any(not entry.name.startswith(".") for entry in entries)
+    except OSError:
+        return True
+
+
+def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli.explain import run_explain
+
+    return run_explain(store, args, out)
+
+
+def _cmd_graph(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli.graph import graph_json, render_graph
+
+    if args.format == "json":  # data, not terminal text: never neutralized (see wikimem.cli.io)
+        out.json(graph_json(store), indent=2)
+    else:
+        out.write(render_graph(store, fmt=args.format))
+    return 0
+
+
+def _cmd_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.cli.lint import run_lint
+
+    return run_lint(store, args, out)
+
+
+_COMMANDS: dict[str, Callable[..., int]] = {
+    "ls": run_ls,
+    "show": run_show,
+    "grep": run_grep,
+    "explain": _cmd_explain,
+    "graph": _cmd_graph,
+    "lint": _cmd_lint,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code (the console script exits with it)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(decode_argv(sys.argv[1:]) if argv is None else argv)
+    except _ParserExit as stop:
+        return stop.status
+    if args.command is None:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint)\n")
+        return 2
+    prepare_stdout()
+    out = Output()
+    try:
+        root = resolve_store_dir(args.store)
+    except StoreError as exc:
+        out.error(str(exc))
+        return 2
+    code = 0
+    with quiet_broken_pipe() as pipe, warnings_to(out):
+        code = _COMMANDS[args.command](MemoryStore(root), args, out)
+        out.flush()
+    return pipe.code if pipe.broken else code
+
+
+if __name__ == "__main__":  # pragma: no cover - ``python -m wikimem`` is __main__.py
+    raise SystemExit(main())

@@ -1,0 +1,140 @@
+"""``wikimem explain``: why a query recalls what it recalls, as plain text.
+
+The words and the layout (a CLI contract) live in :mod:`wikimem.ranking.explain`,
+shared with any other front end; this module only turns the command line
+into a :class:`MemoryIndex` and a ``retrieve`` (or ``why_not``) call.
+``--why FILE:NAME`` answers for one item instead: which stage removed it, or
+where it is.
+
+Embeddings are optional and expensive to set up (numpy, a model or an HTTP
+endpoint), so ``wikimem.vectors`` is imported only when ``--embed`` is given;
+a failing endpoint degrades to BM25 exactly as in the library, with a note on
+stderr so stdout keeps the documented layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from wikimem.cli.io import Output
+from wikimem.ranking.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
+from wikimem.store import MemoryStore
+from wikimem.timeparse import parse_date_span
+
+__all__ = ["TABLE_HEADER", "add_arguments", "format_explain", "run_explain"]
+
+
+def _floor(text: str) -> float | None | str:
+    """``--cos-floor``: a cosine in [-1, 1], ``none`` or ``auto``."""
+    lowered = text.strip().lower()
+    if lowered in ("none", "off"):
+        return None
+    if lowered == "auto":
+        return "auto"
+    try:
+        value = float(lowered)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a cosine, 'none' or 'auto': {text!r}") from None
+    if not -1.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a cosine lies within [-1, 1], got {text!r}")
+    return value
+
+
+def add_arguments(explain: argparse.ArgumentParser) -> None:
+    """This project's extra ``explain`` options (the contract's are in ``cli``)."""
+    explain.add_argument(
+        "--cos-floor", type=_floor, default="auto", metavar="C|none|auto",
+        help="relevance floor (with --embed): the least cosine a candidate without a BM25 "
+        "match needs; 'auto' (default) uses the floor calibrated for the model",
+    )
+    explain.add_argument(
+        "--why", metavar="FILE:NAME",
+        help="explain one item's fate instead: which stage removed it, or where it is "
+        "(a diary entry is DAY:HH:MM)",
+    )
+
+
+class _SetupError(Exception):
+    """An option that cannot be honoured: usage error, exit code 2."""
+
+
+def _embedder(args: argparse.Namespace) -> Any:
+    """The ``--embed`` embedder, built only when asked for (numpy, a model)."""
+    if not args.embed:
+        return None
+    try:
+        from wikimem.vectors import make_embedder
+    except ImportError as exc:
+        raise _SetupError(f"embeddings unavailable: {exc}") from None
+    try:
+        return make_embedder(args.embed, model=args.embed_model, api_key_env=args.embed_key_env)
+    except (ValueError, KeyError, ImportError, OSError, RuntimeError) as exc:
+        raise _SetupError(f"bad --embed: {exc}") from None
+
+
+def _index(store: MemoryStore, args: argparse.Namespace) -> Any:
+    """A fresh index over ``store`` with the command line's knobs."""
+    from wikimem.retrieval import MemoryIndex
+
+    kwargs: dict[str, Any] = {
+        "use_jieba": args.use_jieba,
+        "embedder": _embedder(args),
+        "cos_floor": getattr(args, "cos_floor", "auto"),
+        "analyzer": getattr(args, "analyzer", None),
+    }
+    if args.fusion_weight is not None:
+        kwargs["fusion_weight"] = args.fusion_weight
+    if args.fusion is not None:
+        kwargs["fusion"] = args.fusion
+    try:
+        return MemoryIndex(store, **kwargs)
+    except ValueError as exc:  # e.g. an unknown fusion name
+        raise _SetupError(f"bad --fusion: {exc}") from None
+
+
+def run_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """Run one explained retrieval; exit code 1 when nothing was recalled."""
+    time_range = None
+    if args.time_range is not None:
+        time_range = parse_date_span(args.time_range)
+        if time_range is None:
+            out.error(f"bad --time-range: {args.time_range!r} (use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
+            return 2
+    try:
+        index = _index(store, args)
+    except _SetupError as exc:
+        out.error(str(exc))
+        return 2
+    knobs: dict[str, Any] = {
+        "limit": args.limit,
+        "budget_tokens": args.budget,
+        "expand_links": not args.no_links,
+        "time_range": time_range,
+    }
+    why_target = getattr(args, "why", None)
+    if why_target is not None:
+        return _run_why(index, args, why_target, knobs, out)
+    result = index.retrieve(args.query, explain=True, **knobs)
+    if args.embed and not result.embedding_used:
+        out.error("note: embeddings unavailable for this query; ranked with BM25 only")
+    if not result.items:
+        out.line("no results")
+        return 1
+    for line in explain_lines(args.query, result):
+        out.line(line)
+    return 0
+
+
+def _run_why(index: Any, args: argparse.Namespace, target: str, knobs: dict[str, Any], out: Output) -> int:
+    """``--why FILE:NAME``: exit 0 when recalled, 1 when not (or missing)."""
+    file, sep, name = target.partition(":")
+    if not sep or not file or not name:
+        out.error(f"bad --why: {target!r} (use FILE:NAME, or DAY:HH:MM for a diary entry)")
+        return 2
+    why = index.why_not(args.query, file.strip(), name.strip(), **knobs)
+    if args.embed and not why.embedding_used:
+        out.error("note: embeddings unavailable for this query; ranked with BM25 only")
+    for line in [f"query: {args.query}", *why_not_lines(why)]:
+        out.line(line)
+    return 0 if why.recalled else 1

@@ -1,0 +1,184 @@
+"""Cold loads at scale: a RecallFile read straight into search forms, no object per item.
+
+Design constraint: a cold load of a 1M-item store must stay within seconds
+and well under a gigabyte, so it cannot afford the block parser's Python
+steps and an item object per block. :func:`read_file_blocks` reads a file
+in a few whole-file C-level passes: where each block starts, its item name,
+and every block's name + content ready to be made search forms
+(:func:`wikimem.index.scan.scan_joined`, for many files at once). Items are made
+from the kept text only when asked for (:func:`block_at`, with the block
+parser itself). It serves
+the files the store writes; anything unusual -- a repeated heading, a
+comment that is not the store's own metadata line, a byte the forms use as
+a marker -- returns ``None`` and the caller reads that file through the
+store's parser. Oracle tests hold both readings equal.
+
+A cold load also pauses the cyclic GC (:func:`gc_paused`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import re
+from array import array
+from collections.abc import Iterator
+from itertools import repeat
+from operator import add, methodcaller
+from pathlib import Path
+
+from wikimem.disk.blocks import Block, parse_blocks
+from wikimem.disk.tolerant import read_regular
+
+__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "read_file_blocks"]
+
+# The block format's heading: a line starting "## " (see wikimem.disk.blocks).
+# Searched as "\n## " (plus the text's start): a literal prefix the regex
+# engine finds fast, where a multiline "^" is checked at every position.
+_HEADING_BYTES = b"\n## "
+_HEADING_RE = re.compile(_HEADING_BYTES)
+_HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
+_BOM = "\ufeff".encode()
+_match_start = methodcaller("start")
+# The metadata line the store writes (render_meta: owner, source, ts in
+# that order, each optional), when it is a block's last non-blank line (the
+# parser's rule); any other comment -- indented, reordered, hand-made --
+# sends the file to the parser. Found by a loose pattern (a literal prefix
+# the regex engine skips to fast), its fields checked afterwards all at
+# once: a strict pattern per line costs 3x the whole-file pass.
+_META_ANY = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->[ \t]*(?=\s*(?:\n## |\Z))")
+# Possessive (no backtracking state kept per byte of a value, a third of
+# this check's time at 1M items): a value takes the blank before " | " too,
+# so the separator is "| " after a blank (a lookbehind). Same language as
+# the plain pattern (``owner=V( | source=V)?( | ts=V)?``, ...; V = [^|\n]*):
+# tests/test_loader.py compares them.
+_V = rb"=[^|\n]*+"
+_SEP = rb"(?<= )\| "
+_FIELDS = (rb"(?:owner" + _V + rb"(?:" + _SEP + rb"source" + _V + rb")?+(?:" + _SEP + rb"ts" + _V + rb")?+"
+           rb"|source" + _V + rb"(?:" + _SEP + rb"ts" + _V + rb")?+|ts" + _V + rb")")
+_META_FIELDS = re.compile(_FIELDS + rb"(?:\n" + _FIELDS + rb")*+")
+#: Whitespace other than one ASCII space inside a heading (UTF-8): the
+#: parser collapses it, so two different heading lines may name one item.
+_ODD_SPACES = (b"  ", b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f", b"\n ", b" \n",
+               b"\xc2\x85", b"\xc2\xa0", b"\xe1\x9a\x80", b"\xe2\x80", b"\xe2\x81\x9f", b"\xe3\x80\x80")
+#: Every byte but those: each of _ODD_SPACES holds a blank, a control byte or one of four UTF-8 lead bytes.
+_NO_ODD_SPACE_BYTE = bytes(c for c in range(256) if c not in b" \t\x0b\x0c\x1c\x1d\x1e\x1f\xc2\xe1\xe2\xe3")
+
+
+class FileBlocks:
+    """One RecallFile as a cold load keeps it: its UTF-8 bytes and its block count.
+
+    Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
+    that as ``str``, and a block is decoded only when its item is asked for.
+    Where each block starts is found when an item of the file is first
+    asked for (most files of a large store never are).
+    """
+
+    __slots__ = ("_starts", "count", "data")
+
+    def __init__(self, data: bytes, count: int) -> None:
+        self.data = data  # the file as the block parser reads it (BOM and CR gone), UTF-8
+        self.count = count  # blocks (items)
+        self._starts: array[int] | None = None
+
+    @property
+    def starts(self) -> array[int]:
+        """Byte offset where each block's ``## `` line starts, then ``len(data)``."""
+        if self._starts is None:
+            data = self.data
+            starts = array("i", [0] if data.startswith(b"## ") else [])
+            starts.extend(map(add, map(_match_start, _HEADING_RE.finditer(data)), repeat(1)))
+            starts.append(len(data))
+            self._starts = starts
+        return self._starts
+
+
+def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
+    """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty).
+
+    Also returns the blocks' searchable text: each block's name + content,
+    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.index.scan.scan_joined`
+    (several files' at once: joined by ``DOC_BREAK`` again). Invalid UTF-8
+    is found there (the parser replaces it; the caller then uses the parser).
+    """
+    try:
+        data = read_regular(path)
+    except OSError:  # unreadable: the store's reader skips it, with its warning
+        return None
+    if data is None:
+        return None
+    data = data.removeprefix(_BOM)
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"\x00" in data or b"\x01" in data:
+        return None
+    # A block starts at the file's start or one past a "\n## ".
+    first = 0 if data.startswith(b"## ") else data.find(_HEADING_BYTES) + 1
+    if not first and not data.startswith(b"## "):
+        return None
+    lines = _heading_lines(data)
+    if len(set(lines)) != len(lines):
+        return None  # repeated headings collapse (last wins): the parser's job
+    joined_lines = b"\n".join(lines)
+    # One byte-table pass first: headings without a byte any of those
+    # sequences holds (slugs, CJK from U+4000 on) skip their 16 searches.
+    odd = bool(joined_lines.translate(None, _NO_ODD_SPACE_BYTE)) and any(map(joined_lines.__contains__, _ODD_SPACES))
+    if odd or joined_lines.startswith(b" ") or joined_lines.endswith(b" "):
+        names = block_names(data)  # collapsing whitespace may make two names one: check the parser's names
+        if len(set(names)) != len(names):
+            return None
+    # From the first heading's "\n## " (the byte before it when there is one:
+    # no copy of the whole file to prepend it).
+    parts = _META_ANY.split(data[first - 1 :] if first else b"\n" + data)
+    # The first heading opens the first text: its "\n## " goes (a copy of
+    # one block, not of the joined body); every other heading becomes a break.
+    parts[0] = parts[0][len(_HEADING_BYTES) :]
+    body = b"".join(parts[::2]) if len(parts) > 1 else parts[0]
+    if b"<!--" in body:
+        return None
+    if len(parts) > 1 and _META_FIELDS.fullmatch(b"\n".join(parts[1::2])) is None:
+        return None
+    return FileBlocks(data, len(lines)), body.replace(_HEADING_BYTES, b"\n\x00")
+
+
+def _heading_lines(data: bytes) -> list[bytes]:
+    """Each block's raw heading line (after ``## ``)."""
+    lines = _HEADING_LINE.findall(data)
+    if data.startswith(b"## "):
+        lines.insert(0, data[3:].partition(b"\n")[0])
+    return lines
+
+
+def block_names(data: bytes) -> list[str]:
+    """Each block's item name, as the parser makes it (whitespace runs one space, ends stripped)."""
+    lines = _heading_lines(data)
+    # One decode for all names: a bad byte never spans the "\n" between them.
+    return list(map(" ".join, map(str.split, _decode(b"\n".join(lines)).split("\n")))) if lines else []
+
+
+def _decode(line: bytes) -> str:
+    return line.decode("utf-8", "replace")
+
+
+def block_at(blocks: FileBlocks, i: int) -> Block:
+    """Block ``i`` of a file read by :func:`read_file_blocks`, parsed as the store parses it."""
+    return parse_blocks(_decode(blocks.data[blocks.starts[i] : blocks.starts[i + 1]])).blocks[0]
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC during a cold load.
+
+    A load creates objects that all survive (search forms, offsets, and an
+    item per block for files read through the parser) and no cycles;
+    generational collection would keep traversing them -- and every other
+    object of the process -- for nothing (10-20% of a 100k load, far more
+    next to a large heap). Re-enabled afterwards only if it was on.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

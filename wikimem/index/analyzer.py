@@ -1,0 +1,294 @@
+"""The English analyzer: the stage between ``tokenize()`` and the index.
+
+Design constraints:
+
+* ``tokenize()``'s documented output never changes (it is a public,
+  contract-bound function), so stemming and stop words live here, as a
+  separate per-term stage applied to what ``tokenize()`` returns -- for
+  documents and queries alike, on every path into the index (item by item,
+  the bulk scan forms, incremental writes, diary entries scored in a window).
+* Only latin tokens (``[a-z0-9]+``) are analyzed; CJK bigrams and jieba
+  words pass untouched.
+* Cost follows the vocabulary, not the corpus: every distinct token is
+  stemmed once and memoised (:class:`Analyzer.term`), so a cold load pays
+  one dict lookup per token (C-level ``map``) and one stemmer call per
+  distinct word.
+* ``import wikimem`` loads no optional package: the stemmer is imported on
+  first use (an index build or a query), never at import time.
+
+The stages, and why they are split the way they are:
+
+* **stemming** (both sides): the Snowball English ("Porter2") stemmer from
+  the ``wikimem[en]`` extra (``snowballstemmer``; it uses PyStemmer's C
+  implementation by itself when that is installed). ``running``, ``runs``
+  and ``run`` become one term.
+* **stop words** (query side only): :data:`STOP_WORDS` is Lucene's
+  ``EnglishAnalyzer`` default set -- 33 function words (articles,
+  prepositions, conjunctions, "is"/"was"/"be") -- small on purpose: pronouns
+  and question words (``what``, ``my``, ``you``) carry meaning in a
+  conversational memory and are left to BM25's idf. They are dropped from
+  the *query*, not from the index, so a query made only of stop words
+  (``the who``, ``to be or not to be``) keeps them and still finds the
+  items that contain them -- as time words are kept when nothing else is
+  left. Document lengths therefore count every token, the same on every
+  path, and the index does not depend on the stop list.
+
+Analyzers (``MemoryIndex(analyzer=...)``): ``"en"`` (stemming + stop words),
+``"stem"`` (the default: see :data:`DEFAULT_ANALYZER`), ``"stop"``, ``"none"``
+(``tokenize()`` as it is). Without the
+extra, ``"en"`` falls back to stop words only and ``"stem"`` to none; the
+analyzer that actually ran is :attr:`Analyzer.effective`, and ``explain``
+says so.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from itertools import filterfalse
+
+from wikimem._optional import importable
+
+__all__ = [
+    "ANALYZERS",
+    "DEFAULT_ANALYZER",
+    "FALLBACK_NOTE",
+    "STOP_WORDS",
+    "Analyzer",
+    "QueryTerms",
+    "stemmer_available",
+]
+
+log = logging.getLogger(__name__)
+
+#: Lucene's ``EnglishAnalyzer.ENGLISH_STOP_WORDS_SET`` (the default English stop set).
+STOP_WORDS: frozenset[str] = frozenset(
+    "a an and are as at be but by for if in into is it no not of on or such "
+    "that the their then there these they this to was will with".split()
+)
+#: The analyzers by name; see the module doc.
+ANALYZERS = ("en", "stem", "stop", "none")
+#: The analyzer of a ``MemoryIndex`` that names none, chosen by measurement
+#: (README, "Retrieval quality"): stemming lifts hit@5 on English conversation
+#: for BM25 and both fused rankings and leaves Chinese unchanged; dropping
+#: stop words from the query lowered English hit@5 (BM25's idf already
+#: discounts them), so they are a knob (``"en"``), not the default.
+DEFAULT_ANALYZER = "stem"
+
+_STEMS = {"en": True, "stem": True, "stop": False, "none": False}
+_STOPS = {"en": True, "stem": False, "stop": True, "none": False}
+_FALLBACK = {"en": "stop", "stem": "none"}
+#: In :meth:`Analyzer.describe` when the analyzer asked for could not run (explain shows it then).
+FALLBACK_NOTE = "needs the stemmer: pip install 'wikimem[en]'"
+
+#: None = not yet checked.
+_importable: bool | None = None
+
+
+def stemmer_available() -> bool:
+    """Whether the stemmer (``snowballstemmer``) can be imported, answered without importing it."""
+    global _importable
+    if _importable is None:
+        _importable = importable("snowballstemmer")
+    return _importable
+
+
+def _load_stemmer() -> Callable[[str], str] | None:
+    """The English stemmer's ``stemWord``, or None when the extra is missing or broken."""
+    global _importable
+    if not stemmer_available():
+        return None
+    try:
+        import snowballstemmer  # noqa: PLC0415 - optional extra, loaded on first use
+
+        stem: Callable[[str], str] = snowballstemmer.stemmer("english").stemWord
+    except Exception as exc:  # a broken install degrades like a missing one
+        log.warning("the English stemmer could not be loaded (%s); no stemming", exc)
+        _importable = False
+        return None
+    return stem
+
+
+def _version(package: str) -> str:
+    import importlib.metadata  # noqa: PLC0415 - needed once per index build, not at import
+
+    try:
+        return f"{package}={importlib.metadata.version(package)}"
+    except importlib.metadata.PackageNotFoundError:
+        return f"{package}=-"
+
+
+class QueryTerms:
+    """A query after analysis: the terms scored, and what the analyzer did to get them."""
+
+    __slots__ = ("stemmed", "stop_words", "terms")
+
+    def __init__(self, terms: list[str], stop_words: list[str], stemmed: dict[str, str]) -> None:
+        #: The scored terms, in query order (repeats kept: they weigh as BM25's query tf).
+        self.terms = terms
+        #: Stop words dropped from the query (empty when they were all it had).
+        self.stop_words = stop_words
+        #: token -> term, for the tokens the stemmer changed.
+        self.stemmed = stemmed
+
+
+class _Stems(dict[str, str]):
+    """token -> index term, filled on first sight of each distinct token."""
+
+    def __init__(self, stem: Callable[[str], str]) -> None:
+        super().__init__()
+        self._stem = stem
+
+    def __missing__(self, token: str) -> str:
+        # CJK tokens pass untouched and numbers have no stem; neither is
+        # kept: a store's ids, dates and Chinese bigrams would fill the memo
+        # (100k distinct numbers in a 100k-item synthetic store).
+        if token[0] >= "\x80" or token.isdigit():
+            return token
+        term = self._stem(token) or token
+        self[token] = term
+        return term
+
+
+class _BytesStems(dict[bytes, bytes]):
+    """The same map for the scan forms' latin tokens (ASCII bytes)."""
+
+    def __init__(self, stems: _Stems) -> None:
+        super().__init__()
+        self._stems = stems
+
+    def __missing__(self, token: bytes) -> bytes:
+        if token.isdigit() or not token.isalnum():  # numbers (not kept, as above) and the break byte
+            return token
+        term = self._stems[token.decode()].encode()
+        self[token] = term
+        return term
+
+    def mapped(self, tokens: list[bytes]) -> Iterable[bytes]:
+        """``tokens`` as index terms, with no Python call per token.
+
+        The distinct tokens this map has not seen are found with C-level set
+        operations and learnt first (one stemmer call per new word); then a
+        ``map`` of ``dict.get`` with the token itself as the default passes
+        numbers and the break byte (never kept) through unchanged. Mapping
+        token by token through ``__missing__`` instead cost a Python call
+        per number occurrence, and a second split/join of the whole form.
+        The memo is subtracted from the segment's set in place (one step per
+        memo entry, not per distinct token of the segment), and numbers --
+        most of a store's distinct tokens (item ids, dates), never kept --
+        are dropped by a C-level ``filterfalse`` instead of a Python
+        ``__missing__`` call each: 1.4 s of a 1M-item cold load before.
+        """
+        new = set(tokens)
+        new.difference_update(self)
+        for token in filterfalse(bytes.isdigit, new):
+            self[token]  # noqa: B018 -- __missing__ learns it (or passes the break byte)
+        return map(self.get, tokens, tokens)
+
+
+class Analyzer:
+    """One analyzer, resolved against what is installed on first use.
+
+    Thread-safe: the memo only ever gains entries, and the same token
+    always maps to the same term.
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        name = DEFAULT_ANALYZER if name is None else name
+        if name not in ANALYZERS:
+            raise ValueError(f"analyzer must be one of {', '.join(ANALYZERS)}, not {name!r}")
+        #: The analyzer asked for.
+        self.name = name
+        self._effective: str | None = None
+        self._stems: _Stems | None = None
+        self._bytes: _BytesStems | None = None
+
+    # -- resolving (first use) ------------------------------------------------
+
+    @property
+    def effective(self) -> str:
+        """The analyzer that runs: :attr:`name`, or its fallback when the stemmer is missing.
+
+        The first call loads the stemmer (when one is needed).
+        """
+        if self._effective is None:
+            effective = self.name
+            if _STEMS[self.name]:
+                stem = _load_stemmer()
+                if stem is None:
+                    effective = _FALLBACK[self.name]
+                else:
+                    self._stems = _Stems(stem)
+                    self._bytes = _BytesStems(self._stems)
+            self._effective = effective
+        return self._effective
+
+    @property
+    def stems(self) -> bool:
+        return _STEMS[self.effective]
+
+    @property
+    def stops(self) -> bool:
+        return _STOPS[self.effective]
+
+    @property
+    def fingerprint(self) -> str:
+        """What the index terms depend on (a derived cache made with other terms is not used).
+
+        Stop words are a query-side stage, so they are not part of it; the
+        stemmer's package versions are (a new release may stem differently).
+        """
+        if not self.stems:
+            return "raw"
+        return "snowball-english:" + ",".join(_version(p) for p in ("snowballstemmer", "PyStemmer"))
+
+    def describe(self) -> str:
+        """One line for explain: which analyzer ran, and why not the one asked for."""
+        effective = self.effective
+        parts = {
+            "en": "Snowball English stemmer + stop words",
+            "stem": "Snowball English stemmer",
+            "stop": "stop words only",
+            "none": "tokens as tokenize() makes them",
+        }
+        text = f"{effective} ({parts[effective]})"
+        if effective != self.name:
+            text += f"; {self.name!r} {FALLBACK_NOTE}"
+        return text
+
+    # -- documents ------------------------------------------------------------
+
+    def terms(self, tokens: list[str]) -> list[str]:
+        """A document's index terms: ``tokens`` stemmed (stop words stay: see the module doc)."""
+        if not self.stems:
+            return tokens
+        assert self._stems is not None
+        return list(map(self._stems.__getitem__, tokens))
+
+    def term(self, token: str) -> str:
+        """One token's index term."""
+        if not self.stems:
+            return token
+        assert self._stems is not None
+        return self._stems[token]
+
+    def latin_terms(self, tokens: list[bytes]) -> Iterable[bytes]:
+        """The scan forms' latin tokens (and their break bytes, kept) mapped to index terms, lazily."""
+        if not self.stems:
+            return tokens
+        assert self._bytes is not None
+        return self._bytes.mapped(tokens)
+
+    # -- queries --------------------------------------------------------------
+
+    def query(self, tokens: list[str]) -> QueryTerms:
+        """A query's scored terms: stop words dropped unless nothing else is left, then stemmed."""
+        dropped: list[str] = []
+        if self.stops:
+            kept = [t for t in tokens if t not in STOP_WORDS]
+            if kept:
+                dropped = [t for t in tokens if t in STOP_WORDS]
+                tokens = kept
+        terms = self.terms(tokens)
+        stemmed = {t: s for t, s in zip(tokens, terms) if t != s}
+        return QueryTerms(terms, dropped, stemmed)

@@ -1,0 +1,476 @@
+"""An in-memory BM25 inverted index built for pure-Python speed; never persisted.
+
+The index is derived state: it lives in memory and is rebuilt from the
+markdown at startup. Everything here is shaped by what CPython does fast:
+
+* Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
+  not dicts of Counters: 8 bytes per posting instead of ~100.
+* A cold build posts nothing. It keeps each batch of documents (a group of
+  files, a few thousand items) as searchable forms made by a few C-level
+  passes (:mod:`wikimem.index.scan`) plus their lengths; the first query that
+  needs a term finds its postings with one search per batch and, in the
+  batches that hold it, one ``split`` whose pieces tell each occurrence's
+  document (:func:`wikimem.index.scan.scan_postings`); the result is cached. Documents
+  added later (or tokenized one by one: jieba, files that cannot be
+  scanned) append each token occurrence to the term's raw occurrence array
+  (C-level ``map``, no bytecode per token); packing merges both.
+* Removal is a tombstone (``alive[d] = 0``) plus the removed document's terms
+  marked dirty; dead postings are filtered out (C-level ``compress``) the next
+  time a query touches a dirty term. Doc ids are never reused, so postings
+  stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
+  the owner when tombstones outnumber live documents and a rebuild pays.
+* A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.index.maxscore`)
+  over per-term cached per-posting contributions. A write makes every
+  cache slightly stale (N and the average length move); rather than
+  recomputing long lists after each ``add()``, a query bounds the drift,
+  keeps every candidate that could still make the top k and rescores
+  those few exactly. Cost follows the query terms' posting lists, not N.
+* An optional warm-up (:func:`wikimem.index.warmup.warm_up`) packs the common
+  terms before any query needs them; their segment postings can be saved
+  to and read back from a derived on-disk cache
+  (:mod:`wikimem.index.postings_cache`), so a later process with the same files
+  finds them with one read instead of a scan.
+
+Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
+every document still counts a little instead of going negative.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from array import array
+from bisect import bisect_left
+from collections import Counter, defaultdict, deque
+from collections.abc import Iterable, Mapping
+from functools import partial
+from itertools import compress, islice, repeat
+from operator import add, attrgetter
+from typing import Any
+
+from wikimem.index.maxscore import Term, candidates
+from wikimem.index.postings_cache import PostingsCache
+from wikimem.index.scan import ScannedTexts, scan_postings, scanned_occurrences
+
+__all__ = ["B", "K1", "InvertedIndex", "idf"]
+
+K1 = 1.5
+B = 0.75
+
+_new_occurrences = partial(array, "i")
+#: A term in more than 1/_COMMON of a segment's documents is counted document by document.
+_COMMON = 4
+
+
+def idf(n_docs: int, df: int) -> float:
+    """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+class _Packed:
+    """One term's postings: ascending doc ids, their tfs and cached impacts.
+
+    ``impact`` caches each posting's BM25 contribution (query tf 1) computed
+    with the term's idf and the length norm of the moment (``impact_idf``,
+    ``impact_b``). Writes make it slightly stale; a query bounds the drift
+    (see :meth:`InvertedIndex._terms`) and recomputes only when it is large.
+    """
+
+    __slots__ = ("docs", "tfs", "dirty", "impact", "impact_idf", "impact_b", "impact_max", "kth")
+
+    def __init__(self, docs: array[int], tfs: array[int]) -> None:
+        self.docs = docs
+        self.tfs = tfs
+        #: Some doc in ``docs`` was removed; filter before the next use.
+        self.dirty = False
+        self.impact: array[float] | None = None
+        self.impact_idf = 0.0
+        self.impact_b = 0.0
+        self.impact_max = 0.0
+        #: k -> k-th largest impact, for the k asked so far: floors for theta;
+        #: -m -> docs of the ~m highest impacts (seeds for theta).
+        self.kth: dict[int, Any] | None = None
+
+
+class InvertedIndex:
+    """BM25 over integer doc ids; callers keep the documents themselves."""
+
+    def __init__(self) -> None:
+        # term -> raw occurrence array (cold build) or _Packed (after first use).
+        # A defaultdict so the cold path creates arrays in C; lookups that must
+        # not create entries use .get().
+        self._post: defaultdict[str, array[int] | _Packed] = defaultdict(_new_occurrences)
+        self._any_packed = False
+        #: (first doc id, their forms) of each batch of docs added by add_scanned.
+        self._segments: list[tuple[int, ScannedTexts]] = []
+        #: Postings of the segments' common terms from an earlier process (or None).
+        self.cache: PostingsCache | None = None
+        #: Docs of the cold load (set by its owner when it ends): later ids are writes.
+        self.load_end = 0
+        self._dl = array("i")
+        self._alive = bytearray()
+        self.n_alive = 0
+        self.total_len = 0
+
+    # -- writing -------------------------------------------------------------
+
+    def _new_doc(self, length: int) -> int:
+        doc = len(self._dl)
+        self._dl.append(length)
+        self._alive.append(1)
+        self.n_alive += 1
+        self.total_len += length
+        return doc
+
+    @property
+    def cold(self) -> bool:
+        """No query has packed a term yet: :meth:`add_scanned` may be used."""
+        return not self._any_packed
+
+    def add_bulk(self, tokens: list[str]) -> int:
+        """Add one document on the cold path; returns its doc id.
+
+        Occurrences go straight into raw arrays (C-level loop, no per-doc
+        Counter). Once a query has packed any term this defers to
+        :meth:`add`, which keeps packed postings consistent.
+        """
+        if self._any_packed:
+            return self.add(tokens)
+        doc = self._new_doc(len(tokens))
+        # No term is packed here (checked above): every value is an occurrence array.
+        deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
+        return doc
+
+    def add_scanned(self, scanned: ScannedTexts) -> range:
+        """Add a batch of docs (cold path only) as one segment; returns their ids."""
+        if not self.cold:
+            raise RuntimeError("add_scanned() is for cold builds; use add()")
+        base = len(self._dl)
+        n = len(scanned.lengths)
+        self._segments.append((base, scanned))
+        self._dl.extend(scanned.lengths)
+        self._alive.extend(repeat(1, n))
+        self.n_alive += n
+        self.total_len += sum(scanned.lengths)
+        return range(base, base + n)
+
+    def add(self, tokens: list[str]) -> int:
+        """Add one document incrementally (after a write); returns its doc id."""
+        doc = self._new_doc(len(tokens))
+        dl = len(tokens)
+        post = self._post
+        for term, tf in Counter(tokens).items():
+            entry = post.get(term)
+            if entry is None:
+                post[term] = array("i", repeat(doc, tf))
+            elif isinstance(entry, array):
+                entry.extend(repeat(doc, tf))
+            else:
+                entry.docs.append(doc)
+                entry.tfs.append(tf)
+                if entry.impact is not None:
+                    # Same (possibly stale) parameters as the rest of the cache.
+                    value = entry.impact_idf * (K1 + 1.0) * tf / (tf + K1 * (1.0 - B) + entry.impact_b * dl)
+                    entry.impact.append(value)
+                    entry.impact_max = max(entry.impact_max, value)
+        return doc
+
+    def remove(self, doc: int, tokens: Iterable[str]) -> None:
+        """Tombstone ``doc``; ``tokens`` are its terms (to mark them dirty)."""
+        if not self._alive[doc]:
+            return
+        self._alive[doc] = 0
+        self.n_alive -= 1
+        self.total_len -= self._dl[doc]
+        post = self._post
+        for term in set(tokens):
+            entry = post.get(term)
+            if isinstance(entry, _Packed):
+                entry.dirty = True
+
+    # -- warming up (optional; see MemoryIndex.warm) ---------------------------
+
+    @property
+    def segments(self) -> int:
+        """Segments of the cold load (the postings cache's unit)."""
+        return len(self._segments)
+
+    def sample_common(self, share: float, limit: int) -> list[str]:
+        """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
+
+        A cheap guess at the terms whose first use is slow at scale (the
+        first segment is a few thousand docs; a Zipf vocabulary's head shows
+        in any of them). Reads only immutable forms: no lock needed.
+        """
+        if not self._segments:
+            return []
+        base, scanned = self._segments[0]
+        occ = scanned_occurrences(base, scanned)
+        need = share * len(scanned.lengths)
+        df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
+        return [term for n, term in df[:limit] if n >= need]
+
+    def segment_postings(self, term: str) -> tuple[array[int], array[int]]:
+        """``term``'s doc ids and tfs in the cold load's segments (the cache's unit).
+
+        From the postings cache when it holds the term, else one search per
+        segment. Segments never change after the cold load, so a worker may
+        call this without the index lock.
+        """
+        cache = self.cache
+        if cache is not None and term in cache:
+            found = cache.get(term)
+            if found is not None:
+                return found
+        docs, tfs = array("i"), array("i")
+        common = False
+        for base, scanned in self._segments:
+            hit = scan_postings(term, scanned, common)
+            if hit is not None:
+                docs.extend(map(add, hit[0], repeat(base)))
+                tfs.extend(hit[1])
+                # Terms spread evenly enough that one segment tells the way to count the next.
+                common = len(hit[0]) * _COMMON > len(scanned.lengths)
+        return docs, tfs
+
+    def prepare(self, found: tuple[array[int], array[int]]) -> _Packed:
+        """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
+
+        The impacts use the statistics of the moment; a write meanwhile
+        makes them slightly stale, which queries bound and repair (see
+        :meth:`_terms`), as after any write.
+        """
+        entry = _Packed(*found)
+        if entry.docs:
+            n, (_, b) = self.n_alive, self._norm()
+            self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+        return entry
+
+    def adopt(self, term: str, prepared: _Packed) -> None:
+        """Install a :meth:`prepare`-d term unless a query packed it first (under the lock).
+
+        With no raw occurrences of the term and no removed doc it is
+        exact as it is (a pointer swap: the lock is held for nothing
+        else); otherwise it is merged like a first use.
+        """
+        entry = self._post.get(term)
+        if isinstance(entry, _Packed):
+            return
+        if entry is None and self.n_alive == len(self._dl):
+            packed = prepared
+        else:
+            packed = self._pack(term, entry, (prepared.docs, prepared.tfs))
+            if packed.docs:
+                n, (_, b) = self.n_alive, self._norm()
+                self._refresh_impacts(packed, idf(n, len(packed.docs)), b)
+        self._post[term] = packed
+        self._any_packed = True
+
+    def unpacked_over(self, occurrences: int) -> list[tuple[str, int]]:
+        """Raw terms with at least that many occurrences, and that count (under the lock)."""
+        return [(t, len(e)) for t, e in self._post.items() if type(e) is array and len(e) >= occurrences]
+
+    def pack(self, terms: Iterable[str]) -> None:
+        """Pack ``terms`` and cache their impacts, as their first query would (under the lock)."""
+        n, (_, b) = self.n_alive, self._norm()
+        for term in terms:
+            entry = self._packed(term)
+            if entry is not None and entry.impact is None:
+                self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+
+    def needs_compaction(self) -> bool:
+        """Tombstones outnumber live docs by enough that a rebuild is cheaper."""
+        dead = len(self._dl) - self.n_alive
+        return dead > 10_000 and dead > self.n_alive
+
+    def __len__(self) -> int:
+        return self.n_alive
+
+    # -- reading -------------------------------------------------------------
+
+    def _packed(self, term: str) -> _Packed | None:
+        """The term's clean postings, packing or filtering them on first need."""
+        entry = self._post.get(term)
+        if entry is None and not self._segments:
+            return None
+        if not isinstance(entry, _Packed):
+            entry = self._pack(term, entry)
+            self._post[term] = entry
+            self._any_packed = True
+        elif entry.dirty:
+            keep = bytes(map(self._alive.__getitem__, entry.docs))
+            entry.docs = array("i", compress(entry.docs, keep))
+            entry.tfs = array("i", compress(entry.tfs, keep))
+            if entry.impact is not None:
+                entry.impact = array("d", compress(entry.impact, keep))
+                entry.impact_max = max(entry.impact, default=0.0)
+            entry.kth = None
+            entry.dirty = False
+        # An absent term stays as an empty entry: no rescan of the segments.
+        return entry if entry.docs else None
+
+    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> _Packed:
+        """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
+        docs, tfs = found if found is not None else self.segment_postings(term)
+        if raw is not None:
+            counted = Counter(raw)
+            ordered: dict[int, int] = counted
+            if docs and docs[-1] > raw[0]:
+                # A cold build interleaved segments with docs tokenized one by
+                # one (a file that could not be scanned): merge in order.
+                counted.update(dict(zip(docs, tfs)))
+                docs, tfs = array("i"), array("i")
+                ordered = dict(sorted(counted.items()))
+            else:
+                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` may be shared (a cache writer's)
+            docs.extend(ordered.keys())
+            tfs.extend(ordered.values())
+        if self.n_alive != len(self._dl):
+            keep = bytes(map(self._alive.__getitem__, docs))
+            docs, tfs = array("i", compress(docs, keep)), array("i", compress(tfs, keep))
+        return _Packed(docs, tfs)
+
+    def _norm(self) -> tuple[float, float]:
+        """``(a, b)`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b·dl``."""
+        n = self.n_alive
+        avgdl = self.total_len / n if n else 1.0
+        return K1 * (1.0 - B), K1 * B / (avgdl or 1.0)
+
+    def _refresh_impacts(self, entry: _Packed, idf_now: float, b: float) -> None:
+        a = K1 * (1.0 - B)
+        w = idf_now * (K1 + 1.0)
+        dl = self._dl
+        entry.impact = array("d", [w * tf / (tf + a + b * dl[d]) for d, tf in zip(entry.docs, entry.tfs)])
+        entry.impact_idf, entry.impact_b = idf_now, b
+        entry.impact_max = max(entry.impact)
+        entry.kth = None
+
+    def _top_docs(self, entry: _Packed, m: int) -> list[int]:
+        """Docs of the term's ~m highest impacts (ties past 2m cut), cached like the k-th impact."""
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(-m)
+        if found is None:
+            impact = entry.impact
+            if impact is None or len(impact) <= m:
+                found = list(entry.docs)
+            else:
+                kth = self._kth_impact(entry, m)
+                found = list(islice(compress(entry.docs, map(kth.__le__, impact)), 2 * m))
+            entry.kth[-m] = found
+        return found
+
+    def _kth_impact(self, entry: _Packed, k: int) -> float:
+        if entry.kth is None:
+            entry.kth = {}
+        found = entry.kth.get(k)
+        if found is None:
+            impact = entry.impact
+            found = entry.kth[k] = heapq.nlargest(k, impact)[-1] if impact is not None and len(impact) >= k else 0.0
+        return found
+
+    def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
+        """The present query terms, best upper bound first, and the drift ratio.
+
+        Each term's values are its cached impacts (times the query tf). A
+        cache may be stale after writes: a posting's true contribution is
+        its value times the exact idf ratio times a length-norm factor
+        between 1 and ``b_cached / b_now`` (``tf / (tf + a + b·dl)`` moves
+        monotonically with ``b``), so it lies in ``[lo, hi] x value``.
+        Returns ``lo / hi`` over all terms (1.0 when every cache is exact);
+        a cache drifting more than 2% is recomputed. Using stale values
+        as they are costs nothing per posting; the few survivors are
+        rescored exactly.
+        """
+        n = self.n_alive
+        _, b_now = self._norm()
+        lo = hi = 1.0
+        out = []
+        for term, qtf in query.items():
+            entry = self._packed(term)
+            if entry is None:
+                continue
+            idf_now = idf(n, len(entry.docs))
+            ratio = entry.impact_b / b_now
+            drift = idf_now / entry.impact_idf if entry.impact_idf else 0.0
+            if entry.impact is None or not (0.98 <= ratio <= 1.02 and 0.98 <= drift <= 1.02):
+                self._refresh_impacts(entry, idf_now, b_now)
+                ratio = drift = 1.0
+            lo, hi = min(lo, drift * min(1.0, ratio)), max(hi, drift * max(1.0, ratio))
+            impact = entry.impact
+            assert impact is not None
+            values = impact if qtf == 1 else array("d", map(float(qtf).__mul__, impact))
+            out.append(Term(qtf * entry.impact_max, qtf, entry, values, qtf * idf_now * (K1 + 1.0)))
+        out.sort(key=attrgetter("ub"), reverse=True)
+        return out, lo / hi
+
+    def search(self, query: Mapping[str, int], k: int) -> list[tuple[int, float]]:
+        """Top ``k`` ``(doc, score)`` for query term counts, best first.
+
+        Ties are broken by ascending doc id (index order), so results are
+        deterministic. Scores are exact BM25 for the index as it is now.
+        """
+        if k <= 0 or not self.n_alive:
+            return []
+        terms, rho = self._terms(query)
+        if not terms:
+            return []
+        pool = candidates(terms, k, rho, self._kth_impact, self._top_docs)
+        if rho < 1.0:
+            # Values were (slightly) stale: rescore the few survivors exactly.
+            pool = [(d, self._exact(terms, d)) for d, _ in pool]
+        return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]
+
+    def _exact(self, terms: list[Term], doc: int) -> float:
+        a, b = self._norm()
+        length = self._dl[doc]
+        score = 0.0
+        for term in terms:
+            tf = _tf(term.entry, doc)
+            if tf:
+                score += term.weight * tf / (tf + a + b * length)
+        return score
+
+    def score_docs(self, query: Mapping[str, int], docs: Iterable[int]) -> dict[int, float]:
+        """Exact BM25 scores of chosen docs (e.g. cosine candidates to fuse)."""
+        terms, _ = self._terms(query)
+        return {d: self._exact(terms, d) for d in docs}
+
+    def score_external(self, query: Mapping[str, int], tokens: list[str]) -> float:
+        """BM25 of a document outside the index, scored with the index's stats.
+
+        Used for diary entries in a time window: idf and the average length
+        come from the indexed (wiki) documents only, so opening a window never
+        changes a wiki item's score. A term the wiki lacks gets the maximal
+        idf (df = 0); an empty index falls back to the document's own length
+        as the average.
+        """
+        n = self.n_alive
+        avgdl = self.total_len / n if n else float(len(tokens) or 1)
+        dl = len(tokens)
+        counts = Counter(tokens)
+        score = 0.0
+        for term, qtf in query.items():
+            tf = counts.get(term, 0)
+            if tf:
+                entry = self._packed(term)
+                df = len(entry.docs) if entry is not None else 0
+                norm = K1 * (1.0 - B + B * dl / (avgdl or 1.0))
+                score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
+        return score
+
+    def matched(self, query: Iterable[str], doc: int) -> list[str]:
+        """The query terms present in ``doc``, sorted."""
+        out = []
+        for term in set(query):
+            entry = self._packed(term)
+            if entry is not None and _tf(entry, doc):
+                out.append(term)
+        return sorted(out)
+
+
+def _tf(entry: _Packed, doc: int) -> int:
+    docs = entry.docs
+    p = bisect_left(docs, doc)
+    return entry.tfs[p] if p < len(docs) and docs[p] == doc else 0

@@ -1,0 +1,305 @@
+"""The indexed wiki: which doc id is which item of which file, and file stats.
+
+Design constraint: the markdown is the truth and the index is derived, so
+the corpus must turn "this file now holds these items" into the fewest index
+writes. Replacing a file is a diff keyed by item name: an unchanged item
+keeps its doc id (only its object is swapped, provenance is not indexed), so
+a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
+never reused (the index's postings rely on ascending ids); tombstones are
+dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
+
+Index terms are ``tokenize()``'s tokens mapped by the analyzer
+(:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
+forms (``terms`` of :func:`wikimem.index.scan.scan_joined`), so both index the same terms.
+
+At scale the corpus holds no object per item: a cold load keeps each
+file's text and block offsets (:class:`ItemTable`), items are parsed when a
+query shows them, and name -> doc maps are made per file on demand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import zlib
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from operator import attrgetter
+from typing import Any
+
+from wikimem.index.analyzer import Analyzer
+from wikimem.index.bm25 import InvertedIndex
+from wikimem.disk.loader import FileBlocks, block_at, block_names, read_file_blocks
+from wikimem.models import RecallItem, item_text
+from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
+from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
+
+__all__ = ["ItemTable", "WikiCorpus", "item_at"]
+
+#: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
+_NAME_MAPS_KEPT = 256
+#: Items per index segment on a bulk load: large enough that a term's first
+#: search pays few per-segment steps, small enough to scan in a few ms.
+SEGMENT_DOCS = 4096
+
+
+def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
+    """Item ``i`` of a file read in bulk, parsed as the store parses it."""
+    block = block_at(blocks, i)
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+
+
+class ItemTable:
+    """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
+
+    A 1M-item store must not hold a million item objects: a file read in
+    bulk (:func:`wikimem.disk.loader.read_file_blocks`) keeps its bytes and block
+    offsets, and an item is parsed from them when a query shows it. Items
+    written later (and files the parser had to read) are held as objects.
+    """
+
+    def __init__(self) -> None:
+        self._objects: dict[int, RecallItem | None] = {}
+        self._bases: list[int] = []  # first doc id of each bulk file, ascending
+        self._bulk: list[tuple[str, FileBlocks]] = []
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, doc: int) -> RecallItem | None:
+        found = self._objects.get(doc, self)
+        if found is not self:
+            return found  # type: ignore[return-value]
+        if not 0 <= doc < self._n:
+            raise IndexError(doc)
+        i = bisect_right(self._bases, doc) - 1
+        file, blocks = self._bulk[i]
+        return item_at(file, blocks, doc - self._bases[i])
+
+    def __setitem__(self, doc: int, item: RecallItem | None) -> None:
+        self._objects[doc] = item
+
+    def append(self, item: RecallItem) -> None:
+        self._objects[self._n] = item
+        self._n += 1
+
+    def add_blocks(self, file: str, blocks: FileBlocks) -> range:
+        """Take a bulk-read file's blocks as the next docs; returns their ids."""
+        base = self._n
+        self._bases.append(base)
+        self._bulk.append((file, blocks))
+        self._n += blocks.count
+        return range(base, self._n)
+
+
+class WikiCorpus:
+    """The indexed wiki: items by doc id, per-file name -> doc maps, file stats.
+
+    Replacing a file is a diff, not a rebuild: an item whose name and
+    content are unchanged keeps its doc id (its item object is swapped, since
+    provenance is not indexed), so one ``add()`` re-tokenizes one item even
+    though the store rewrote a 200-item file.
+    """
+
+    def __init__(
+        self,
+        tokenize: Callable[[str], list[str]],
+        scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
+        analyzer: Analyzer | None = None,
+    ) -> None:
+        self.index = InvertedIndex()
+        self.items = ItemTable()
+        #: file -> (mtime_ns, size) as last read: the change detector.
+        self.stats: dict[str, tuple[int, int] | None] = {}
+        #: Bumped on every change of indexed text (vector caches sync on it).
+        self.version = 0
+        self._tokenize = tokenize
+        #: Maps tokens to index terms (None: tokens are the terms).
+        self.analyzer = analyzer
+        #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
+        #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
+        self._scan = scan
+        #: name -> doc of files loaded item by item or written since.
+        self._names: dict[str, dict[str, int]] = {}
+        #: Files loaded in bulk and not written since: (first doc id, blocks);
+        #: their name maps are made on demand (and a few kept).
+        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
+        self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
+        #: What the cold load's segments were made of (see :meth:`load`); the
+        #: postings cache is used only by a load with the same fingerprint.
+        terms = analyzer.fingerprint if analyzer is not None else "raw"
+        self._layout = hashlib.sha256(f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}".encode())
+        self.fingerprint: str | None = None
+
+    def __len__(self) -> int:
+        return self.index.n_alive
+
+    def text(self, item: RecallItem) -> str:
+        return item_text(item.name, item.content)
+
+    def tokens(self, item: RecallItem) -> list[str]:
+        """The item's index terms (analyzed)."""
+        return self.terms(self.text(item))
+
+    def terms(self, text: str) -> list[str]:
+        """A text's index terms, as the index holds them (a diary entry's too)."""
+        tokens = self._tokenize(text)
+        return tokens if self.analyzer is None else self.analyzer.terms(tokens)
+
+    def _latin_terms(self) -> LatinTerms | None:
+        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.index.scan.scan_joined`."""
+        if self.analyzer is None or not self.analyzer.stems:
+            return None
+        return self.analyzer.latin_terms
+
+    def files(self) -> list[str]:
+        """The indexed RecallFiles."""
+        return [*self._names, *self._bulk]
+
+    def doc(self, file: str, name: str) -> int | None:
+        return self._name_map(file).get(name)
+
+    def _name_map(self, file: str) -> dict[str, int]:
+        names = self._names.get(file)
+        if names is not None:
+            return names
+        bulk = self._bulk.get(file)
+        if bulk is None:
+            return {}
+        names = self._name_maps.get(file)
+        if names is None:
+            base, blocks = bulk
+            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
+            self._name_maps[file] = names
+            if len(self._name_maps) > _NAME_MAPS_KEPT:
+                self._name_maps.popitem(last=False)
+        return names
+
+    def live(self) -> Iterator[tuple[int, RecallItem]]:
+        items = self.items
+        return ((d, it) for d, it in ((d, items[d]) for d in range(len(items))) if it is not None)
+
+    def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
+        """Cold load of every RecallFile of ``store``, calling ``progress(done, total)`` per file.
+
+        With a bulk scanner, files are read in bulk (:func:`wikimem.disk.loader.
+        read_file_blocks`) and scanned a group at a time (one index segment
+        per ~``SEGMENT_DOCS`` items: fewer, larger C-level passes for the
+        load and for each term's first search); a file that needs the
+        parser is read through the store.
+        """
+        files = store.files()
+        bulk = self._scan is not None and hasattr(store, "file_path")
+        group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
+        size = 0
+        if progress is not None:
+            progress(0, len(files))
+        for done, file in enumerate(files, 1):
+            stat = store.file_stat(file)
+            read = read_file_blocks(store.file_path(file)) if bulk else None
+            if read is not None:
+                group.append((file, *read, stat))
+                size += read[0].count
+            if group and (read is None or size >= SEGMENT_DOCS):
+                self._load_group(group, store)
+                group, size = [], 0
+            if read is None:
+                self.load_file(file, store.file_items(file), stat)
+            if progress is not None:
+                progress(done, len(files))
+        if group:
+            self._load_group(group, store)
+        self.index.load_end = len(self.items)
+        if self.index.segments:
+            self.fingerprint = self._layout.hexdigest()
+
+    def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
+        """Index files read in bulk as one segment (item by item if that fails)."""
+        n = sum(blocks.count for _, blocks, _, _ in group)
+        joined_all = DOC_BREAK.encode().join(joined for _, _, joined, _ in group)
+        scanned = scan_joined(joined_all, n, self._latin_terms()) if self.index.cold else None
+        if scanned is None:
+            for file, _, _, stat in group:
+                self.load_file(file, store.file_items(file), stat)
+            return
+        docs = self.index.add_scanned(scanned)
+        # Files, stats, doc ids and each doc's token count: a cache written
+        # for other files (or the same names edited) never matches.
+        self._layout.update(repr(("segment", docs.start, len(docs), zlib.crc32(scanned.lengths))).encode())
+        for file, blocks, _, stat in group:
+            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
+            self.stats[file] = stat
+            self._layout.update(repr((file, stat)).encode())
+        if len(self.items) != docs.stop:
+            raise RuntimeError("doc ids of the index and the item table diverged")
+        self.version += 1
+
+    def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
+        """Cold path: index a file's items (in one batch when they can be scanned)."""
+        names = self._names.setdefault(file, {})
+        self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
+        scan = self._scan
+        scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
+        if scanned is not None:
+            docs = self.index.add_scanned(scanned)
+            names.update(zip(map(attrgetter("name"), items), docs))
+            for item in items:
+                self.items.append(item)
+        else:
+            add = self.index.add_bulk
+            for item in items:
+                names[item.name] = add(self.tokens(item))
+                self.items.append(item)
+        if not names:
+            del self._names[file]
+        self.stats[file] = stat
+        self.version += 1
+
+    def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
+        """Make ``file``'s docs match ``items``; True when indexed text changed."""
+        old = dict(self._name_map(file))
+        self._names.pop(file, None)
+        self._bulk.pop(file, None)
+        self._name_maps.pop(file, None)
+        new: dict[str, int] = {}
+        changed = False
+        for item in items:
+            doc = old.pop(item.name, None)
+            current = self.items[doc] if doc is not None else None
+            if doc is not None and current is not None and current.content == item.content:
+                self.items[doc] = item
+            else:
+                if doc is not None:
+                    self._drop(doc)
+                doc = self.index.add(self.tokens(item))
+                self.items.append(item)
+                changed = True
+            new[item.name] = doc
+        for doc in old.values():
+            self._drop(doc)
+            changed = True
+        if new:
+            self._names[file] = new
+        if stat is None:
+            self.stats.pop(file, None)
+        else:
+            self.stats[file] = stat
+        if changed:
+            self.version += 1
+        return changed
+
+    def _drop(self, doc: int) -> None:
+        item = self.items[doc]
+        if item is not None:
+            self.index.remove(doc, self.tokens(item))
+            self.items[doc] = None
+
+    def compacted(self) -> WikiCorpus:
+        """A fresh corpus with the same items and no tombstones (no file IO)."""
+        fresh = WikiCorpus(self._tokenize, self._scan, self.analyzer)
+        for file in self.files():
+            docs = self._name_map(file).values()
+            fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))
+        fresh.version = self.version + 1
+        return fresh

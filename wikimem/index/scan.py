@@ -1,0 +1,238 @@
+"""Scan forms: many texts made searchable in bulk, for cold loads without per-token Python.
+
+Design constraint: a cold load of a large store must not pay a Python-level
+step per token, yet the index must hold exactly the terms
+:func:`wikimem.tokenize.tokenize` yields (bigram mode). :func:`scan_texts`
+turns many texts at once (a few C-level substitutions over all of them
+joined) into two joined forms plus each text's offsets in them -- no
+object per text -- where :func:`scan_postings` finds one term's postings
+with C-level searches, and :func:`scanned_occurrences` lists every term's
+occurrences (a warm-up samples a batch for its common terms). Both read the same
+encoding of the bigram rule (:func:`wikimem.tokenize.cjk_run_tokens`): a
+latin form where tokens stand between spaces, and a CJK form where runs
+stand between double spaces and a one-character run carries a mark. Oracle
+tests hold both equal to ``tokenize()``.
+
+A per-term analyzer (:mod:`wikimem.index.analyzer`) maps terms after
+``tokenize()``; :func:`scan_joined` takes its latin mapping (``terms``) and
+builds the latin form from index terms in the same split and join (a
+C-level ``map`` over a memo: no Python step per token), so the searches
+above find analyzed terms exactly as the item-by-item path indexes them.
+CJK forms are never analyzed.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_right
+from collections import Counter, defaultdict, deque
+from collections.abc import Callable, Iterable
+from functools import partial
+from itertools import accumulate, compress, count, repeat
+from operator import add, methodcaller, rshift, sub
+from typing import NamedTuple
+
+from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
+
+__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
+
+#: Joins texts for :func:`scan_texts`; kept by both substitutions.
+DOC_BREAK = "\x00"
+#: Marks a one-character CJK run in the CJK form (a run of one yields itself).
+ONE_CHAR_RUN = "\x01"
+_BREAK_BYTE = DOC_BREAK.encode()
+_MARK_BYTE = ONE_CHAR_RUN.encode()
+#: The only non-ASCII characters whose lowercase holds ASCII letters (İ, the Kelvin sign).
+LOWERS_TO_ASCII = ("\u0130", "\u212a")
+_LATIN_BYTE = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+# Byte tables: latin bytes kept (ASCII capitals lowercased), the break kept,
+# all else a space; or only the break and non-ASCII bytes kept.
+_LATIN_BYTES = bytes(
+    c if c in _LATIN_BYTE or c == 0 else c + 32 if 65 <= c <= 90 else 32 for c in range(256)
+)
+_CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
+_NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
+_NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
+# Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
+_SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
+# For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
+_COMMON_CJK_BYTES = bytes([*range(0x80, 0xC0), *range(0xE4, 0xEA), 0x20, 0x00])
+_HEXAGRAMS = "\u4dc0".encode()[:2]  # U+4DC0-U+4DFF: the lead bytes E4 B7, not CJK_CLASS
+_COMMON_MARKS = ("，", "。")  # one lead byte each outside E4-E9 (EF, E3)
+
+
+class ScannedTexts(NamedTuple):
+    """Searchable forms of many texts (see :func:`scan_texts`), joined by ``DOC_BREAK``."""
+
+    latin: bytes  # b"  tok  tok  \x00  tok  ": tokens between double spaces
+    cjk: str  # "  run  x\x01  \x00  run  ": runs between double spaces, \x01 marks a one-character run
+    latin_starts: array[int]  # text i's latin form is latin[latin_starts[i]:latin_starts[i + 1] - 1]
+    cjk_starts: array[int]
+    lengths: array[int]  # per text: its token count in bigram mode
+
+
+#: Maps a form's latin tokens (break bytes included, to be kept) to index terms, one for one.
+LatinTerms = Callable[[list[bytes]], Iterable[bytes]]
+
+
+def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
+    """Searchable forms of many texts, in bulk; ``None`` if one holds ``\\x00`` or ``\\x01``.
+
+    The caller then tokenizes text by text. ``terms``: see :func:`scan_joined`.
+    """
+    if not texts:
+        return None
+    return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts), terms)
+
+
+def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
+    """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
+
+    A few C-level passes, no per-token Python. ASCII letters are lowercased
+    by a byte table; texts holding one of the two non-ASCII characters whose
+    lowercase is ASCII (:data:`LOWERS_TO_ASCII`) are lowercased as ``str``
+    first, as ``tokenize()`` does. ``None`` when the joined text does not
+    hold exactly ``n_texts`` texts, holds ``\\x01`` or is not valid UTF-8.
+    ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
+    index term while the form is built: the same split and join, no second
+    pass over the form (token counts cannot change: one term per token).
+    """
+    if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
+        return None
+    joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
+    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
+    # first (C-level), so the regex only walks the non-ASCII rest.
+    rest_bytes = b" ".join(joined.translate(_NON_ASCII_KEPT).split())
+    try:
+        rest = rest_bytes.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
+    if any(map(rest.__contains__, LOWERS_TO_ASCII)):
+        joined = joined.decode("utf-8").lower().encode("utf-8")
+    # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
+    # lowercase it and blank everything else (a multibyte character's
+    # continuation bytes go away); tokens are then joined by double blanks
+    # so that the matches of " tok " in "tok tok" stay apart.
+    tokens = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()
+    latin = b"  " + b"  ".join(tokens if terms is None else terms(tokens)) + b"  "
+    del tokens
+    latin_texts = latin.split(_BREAK_BYTE)
+    latin_starts = _starts(map(len, latin_texts))
+    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
+    cjk_texts = cjk.split(DOC_BREAK)
+    cjk_starts = _starts(map(len, cjk_texts))
+    # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks and
+    # no other blank: 2k + 2 blanks (a one-byte count is the cheaper search).
+    n_latin = map(rshift, map(bytes.count, latin_texts, repeat(b" ")), repeat(1))
+    # CJK separators are exactly two spaces, at both ends too: k runs show
+    # k + 1 = s // 2 of them (s spaces). A run of c characters has c - 1
+    # bigrams, a single run (c = 1, plus its mark) one token, so a form of
+    # length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
+    # the + 1 being the latin count's (k + 1 for k tokens).
+    spaces = list(map(str.count, cjk_texts, repeat(" ")))
+    n_cjk = map(sub, map(len, cjk_texts), map(add, spaces, map(rshift, spaces, repeat(1))))
+    lengths = array("i", map(add, n_latin, n_cjk))
+    return ScannedTexts(latin, cjk, latin_starts, cjk_starts, lengths)
+
+
+def _cjk_runs(rest_bytes: bytes, rest: str) -> str:
+    """``f" {rest} "`` with each run of non-CJK characters (never the break) made a double blank.
+
+    ``rest``: the texts' non-ASCII characters, blank-separated (``rest_bytes``
+    its UTF-8). The regex walks every character through a class of ranges
+    (0.75 s at 1M items). Chinese prose is mostly ideographs from U+4000 on
+    (UTF-8 lead bytes E4-E9, less U+4DC0-U+4DFF, not CJK) and the two
+    commonest marks ，and 。: when a byte table finds no other lead byte
+    than theirs, and as many as they have, the marks become blanks and the
+    runs are the blank-split words, joined by double blanks (C-level, 0.7x
+    the regex). Anything else (kana, Hangul, other symbols) takes the regex.
+    """
+    if _HEXAGRAMS in rest_bytes or len(rest_bytes.translate(None, _COMMON_CJK_BYTES)) != sum(map(rest.count, _COMMON_MARKS)):
+        return _NON_CJK.sub("  ", f" {rest} ")
+    for mark in _COMMON_MARKS:
+        rest = rest.replace(mark, " ")
+    runs = list(filter(None, rest.split(" ")))
+    return f"  {'  '.join(runs)}  " if runs else "  "
+
+
+def _starts(lengths: object) -> array[int]:
+    """Offsets of texts joined by a one-character break, plus the end (+1) as a sentinel."""
+    out = array("i", [0])
+    out.extend(accumulate(map(add, lengths, repeat(1))))  # type: ignore[call-overload]
+    return out
+
+
+def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tuple[list[int], list[int]] | None:
+    """The texts of ``scanned`` holding ``term`` (ascending indexes) and its counts there.
+
+    ``None`` when no text holds it. A C-level ``in`` first (most terms miss
+    most segments), then one ``split`` on the term: the text of each
+    occurrence is the number of breaks before it, counted piece by piece
+    (C-level ``count``, ``accumulate`` and ``Counter``) -- no Python step
+    per text or per occurrence. A term in a large share of texts
+    (``common``: the caller's guess from the segments before) is counted
+    text by text instead, one C-level ``count`` each, which is cheaper once
+    occurrences outnumber a quarter of the texts. A doubled bigram (``"哈哈"``
+    in ``"哈哈哈"``) has overlapping matches, found with a lookahead. A term
+    bigram mode never produces is in no text.
+    """
+    if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
+        return None
+    hay: bytes | str
+    needle: bytes | str
+    breaks: bytes | str
+    if term[0] < "\x80":
+        if not term.isascii():
+            return None
+        # The bare term first: the space-ended needle is slow to search for.
+        spaced = f" {term} ".encode()
+        if term.encode() not in scanned.latin or spaced not in scanned.latin:
+            return None
+        hay, needle, starts, breaks = scanned.latin, spaced, scanned.latin_starts, _BREAK_BYTE
+    else:
+        pair = term + ONE_CHAR_RUN if len(term) == 1 else term
+        if len(pair) != 2 or pair not in scanned.cjk:
+            return None
+        if pair[0] == pair[1]:
+            return _overlapping(pair, scanned)
+        hay, needle, starts, breaks = scanned.cjk, pair, scanned.cjk_starts, DOC_BREAK
+    if common:
+        counts = list(map(hay.count, repeat(needle), starts, starts[1:]))  # type: ignore[arg-type]
+        return list(compress(range(len(counts)), counts)), list(compress(counts, counts))
+    pieces = hay.split(needle)  # type: ignore[arg-type]
+    del pieces[-1]  # after the last occurrence
+    per_text = Counter(accumulate(map(type(breaks).count, pieces, repeat(breaks))))  # type: ignore[arg-type]
+    return list(per_text), list(per_text.values())
+
+
+def _overlapping(key: str, scanned: ScannedTexts) -> tuple[list[int], list[int]] | None:
+    """:func:`scan_postings` for a doubled bigram, whose matches overlap."""
+    starts = scanned.cjk_starts
+    found = re.compile(f"(?={re.escape(key)})").finditer(scanned.cjk)
+    per_text = Counter(map(bisect_right, repeat(starts), map(_match_start, found)))
+    if not per_text:
+        return None
+    return [i - 1 for i in per_text], list(per_text.values())
+
+
+_match_start = methodcaller("start")
+
+
+def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array[int]]:
+    """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
+
+    The tokens of a text are a C-level ``split`` of its latin form plus the
+    bigrams of each CJK run, the same terms :func:`scan_postings` finds.
+    """
+    occ: defaultdict[str, array[int]] = defaultdict(partial(array, "i"))
+    get = occ.__getitem__
+    for doc, latin, cjk in zip(count(base), scanned.latin.split(_BREAK_BYTE), scanned.cjk.split(DOC_BREAK)):
+        tokens = latin.decode().split()
+        for run in cjk.split():
+            if run[-1] == ONE_CHAR_RUN:
+                tokens.append(run[0])
+            else:
+                tokens.extend(cjk_run_tokens(run))
+        deque(map(array.append, map(get, tokens), repeat(doc)), 0)
+    return occ

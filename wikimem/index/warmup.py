@@ -1,0 +1,107 @@
+"""Warming an index up: common terms packed ahead of queries, one lock hold per term.
+
+Design constraint: a warm-up runs in a worker next to live queries and
+writes, so it must never hold the index lock for long and must leave the
+index, after every step, in a state its lazy paths serve exactly. The slow
+part (searching a term's postings in the cold load's segments, which never
+change) runs without the lock; only adopting the result takes it. It is
+bound to a corpus, not an index: a rebuild or compaction swaps the corpus,
+and a warm-up of the old one must stop rather than race the new one.
+
+It packs the terms whose first use is slow -- the common ones, guessed from
+a sample of the first segment (a Zipf vocabulary's head shows in any few
+thousand docs) -- and not the whole vocabulary: at 1M items that would take
+minutes and hundreds of MB, while a rare term's first use costs little. The
+segment postings it found are handed to ``save`` (the postings cache), so
+the next process with the same files skips the work.
+Optional: the library never calls it by itself (``MemoryIndex.warm``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable
+from typing import Any, TypeAlias
+
+from wikimem.index.corpus import WikiCorpus
+
+__all__ = ["WARM_MIN_OCCURRENCES", "WARM_SHARE", "warm_up"]
+
+
+#: Raw terms (docs added one by one: jieba, writes) with this many
+#: occurrences are packed; rarer ones pack in well under a millisecond.
+WARM_MIN_OCCURRENCES = 1000
+#: Segment terms in at least this share of the sampled docs are packed.
+WARM_SHARE = 0.01
+#: At most this many segment terms (the most common first).
+WARM_MAX_TERMS = 2000
+#: Raw occurrences packed per lock hold.
+_WARM_CHUNK = 100_000
+
+Postings: TypeAlias = "dict[str, tuple[array[int], array[int]]]"  # array is generic only to the type checker on 3.11
+
+
+def warm_up(
+    current: Callable[[], WikiCorpus],
+    lock: contextlib.AbstractContextManager[Any],
+    progress: Callable[[int, int], None],
+    should_stop: Callable[[], bool],
+    save: Callable[[WikiCorpus, dict[str, tuple[array[int], array[int], int]]], None] | None = None,
+) -> bool:
+    """Warm the current corpus's index; True when done, False if stopped or replaced.
+
+    ``save(corpus, postings)`` receives the segment postings found (term ->
+    doc ids, tfs, how many of them the cold load made) once every common
+    term is packed. A corpus swapped out
+    meanwhile (rebuild, compaction) is abandoned: the caller warms the new
+    one.
+    """
+    corpus = current()
+    index = corpus.index
+    terms = index.sample_common(WARM_SHARE, WARM_MAX_TERMS)
+    with lock:
+        if current() is not corpus:
+            return False
+        raw = index.unpacked_over(WARM_MIN_OCCURRENCES)
+    total = len(terms) + 1
+    progress(0, total)
+    found: Postings = {}
+    for done, term in enumerate(terms, 1):
+        if should_stop():
+            return False
+        postings = index.segment_postings(term)  # no lock: segments never change
+        prepared = index.prepare(postings)  # impacts too: the lock is held for a swap only
+        with lock:
+            if current() is not corpus:
+                return False
+            index.adopt(term, prepared)
+        found[term] = postings
+        progress(done, total)
+    chunks: list[list[str]] = [[]]
+    size = 0
+    for term, occurrences in raw:
+        chunks[-1].append(term)
+        size += occurrences
+        if size >= _WARM_CHUNK:
+            chunks.append([])
+            size = 0
+    for chunk in chunks:
+        if should_stop():
+            return False
+        with lock:
+            if current() is not corpus:
+                return False
+            index.pack(chunk)
+    if save is not None and found:
+        with lock:
+            if current() is not corpus:
+                return False
+            # A packed term's arrays may be the very ones found here, and
+            # writes append to them: the cache takes each one's cold-load prefix.
+            end = index.load_end
+            prefixes = {term: (docs, tfs, bisect_left(docs, end)) for term, (docs, tfs) in found.items()}
+        save(corpus, prefixes)
+    progress(total, total)
+    return True

@@ -1,0 +1,233 @@
+"""The words that explain a retrieval, written once for every front end.
+
+Design constraint: the CLI's ``wikimem explain`` and an app's query pane
+must say the same thing about the same result, so every sentence lives here
+and both call these functions -- :func:`explain_lines` for the whole
+report, or its parts (:func:`header_lines`, :func:`row_fields`,
+:func:`row_note`, :func:`footer_lines`) for a front end that lays the table
+out itself, and :func:`why_not_lines` for :meth:`MemoryIndex.why_not`.
+
+The layout is part of the CLI contract (scripts and tests parse it): lines
+``query:``, ``query tokens:``, ``ranking:`` and ``time gate:`` come first, in
+that order; then, only when they apply, this project's extra lines
+(``time words:``, ``analyzer:`` -- when the English analyzer changed the
+query's tokens or fell back for want of its stemmer --, ``cos floor:``);
+then the table, whose header is exactly
+``#  src  score  bm25  cos  ~tok  item`` and whose rows join their fields
+with two spaces. Rows are deliberately not padded into columns: padding
+would change the header whenever a value is wider than its header word, and
+a fixed two-space join is what a ``split()`` relies on. A hit row ends with
+``  [matched, terms]``; a link row with ``  (via <hit name>)``, followed --
+when the linked item is itself a ranked hit -- by ``  hit #N [matched,
+terms]``, so a hit shown in its link place is never mistaken for an
+unranked neighbour.
+"""
+
+from __future__ import annotations
+
+from wikimem.index.analyzer import FALLBACK_NOTE
+from wikimem.models import RetrievalResult, RetrievedItem
+from wikimem.ranking.why_not import WhyNot
+
+__all__ = [
+    "TABLE_HEADER",
+    "analyzer_line",
+    "explain_lines",
+    "footer_lines",
+    "format_explain",
+    "header_lines",
+    "ranking_line",
+    "row_fields",
+    "row_line",
+    "row_note",
+    "why_not_lines",
+]
+
+TABLE_HEADER = "#  src  score  bm25  cos  ~tok  item"
+
+
+def number(value: float | None) -> str:
+    """A score as explain prints it: three decimals, ``-`` when absent."""
+    return "-" if value is None else f"{value:.3f}"
+
+
+def address(entry: RetrievedItem) -> str:
+    """``file:name`` (a diary row's file is its day and its name the ``HH:MM``).
+
+    A later entry of a shared minute adds its ordinal, ``2026-07-21:14:30#2``
+    (``wikimem.disk.entry_id``), so two rows of one minute never read the same.
+    """
+    if entry.entry_id is not None:
+        return f"{entry.item.file}:{entry.entry_id.key}"
+    return f"{entry.item.file}:{entry.item.name}"
+
+
+def row_fields(position: int, entry: RetrievedItem) -> list[str]:
+    """The table cells of one row, in header order."""
+    return [
+        str(position),
+        entry.source,
+        number(entry.score),
+        number(entry.bm25_score),
+        number(entry.cos_score),
+        str(entry.tokens_est),
+        address(entry),
+    ]
+
+
+def _terms(entry: RetrievedItem) -> str:
+    return f"[{', '.join(entry.matched_terms)}]"
+
+
+def row_note(entry: RetrievedItem) -> str:
+    """What follows a row's cells: its matched terms, or where a link came from."""
+    if entry.source != "link":
+        return _terms(entry)
+    note = f"(via {entry.via})"
+    if entry.rank is not None:
+        note += f"  hit #{entry.rank} {_terms(entry)}"
+    return note
+
+
+def row_line(position: int, entry: RetrievedItem) -> str:
+    """One table row as the CLI prints it."""
+    return "  ".join(row_fields(position, entry)) + "  " + row_note(entry)
+
+
+def _time_gate(result: RetrievalResult) -> str:
+    if result.time_range is None:
+        return "time gate: none (whole store)"
+    start, end = result.time_range
+    span = start if start == end else f"{start}..{end}"
+    line = f"time gate: {span}  [{result.time_range_source}]"
+    if result.time_range_widened:
+        line += " (widened: window was empty)"
+    return line
+
+
+def _cos_floor(result: RetrievalResult) -> str | None:
+    if not result.embedding_used:
+        return None
+    below = f"; {result.below_floor} below it" if result.below_floor else ""
+    if result.cos_floor is None and result.cos_floor_source == "off":
+        return f"cos floor: off (positive cosine only){below}"
+    if result.cos_floor is None:
+        return f"cos floor: none known for this model (positive cosine only; set --cos-floor){below}"
+    return (
+        f"cos floor: {result.cos_floor:.3f} [{result.cos_floor_source}] "
+        f"for candidates without a BM25 match{below}"
+    )
+
+
+def ranking_line(result: RetrievalResult, embedding: str | None = None) -> str:
+    """How the rows were ranked; ``embedding`` says why an embedder that is configured did not rank them."""
+    if result.embedding_used:
+        return "ranking: BM25 + cosine (fused)"
+    return f"ranking: BM25 (embedding: {embedding or 'off'})"
+
+
+def header_lines(
+    query: str, result: RetrievalResult, tokens: list[str] | None = None, *, embedding: str | None = None
+) -> list[str]:
+    """The lines before the table: the query, its scored tokens, the ranking and gates.
+
+    ``embedding``: see :func:`ranking_line` (e.g. an app whose vectors are
+    still being embedded says so instead of "off").
+    """
+    shown = result.query_tokens if tokens is None else tokens
+    lines = [
+        f"query: {query}",
+        f"query tokens: {', '.join(shown) if shown else '(none)'}",
+        ranking_line(result, embedding),
+        _time_gate(result),
+    ]
+    if result.time_words:
+        lines.append(f"time words: {', '.join(result.time_words)} (chose the window; not scored)")
+    analyzer = analyzer_line(result)
+    if analyzer is not None:
+        lines.append(analyzer)
+    floor = _cos_floor(result)
+    if floor is not None:
+        lines.append(floor)
+    return lines
+
+
+def analyzer_line(result: RetrievalResult) -> str | None:
+    """Which analyzer made the query's terms and what it changed; None when it changed nothing.
+
+    ``query tokens`` lists the terms as scored (stems); this line maps them
+    back to the words typed, so a stem like ``coffe`` is never a mystery.
+    """
+    if not result.analyzer:
+        return None
+    notes = []
+    if result.stemmed:
+        notes.append("stemmed " + ", ".join(f"{token}->{term}" for token, term in result.stemmed.items()))
+    if result.stop_words:
+        notes.append("stop words dropped: " + ", ".join(dict.fromkeys(result.stop_words)))
+    if not notes and FALLBACK_NOTE not in result.analyzer:
+        return None
+    return "analyzer: " + "; ".join([result.analyzer, *notes])
+
+
+def footer_lines(result: RetrievalResult) -> list[str]:
+    """The lines after the table: budget, what it dropped, unresolved links."""
+    budget = "no limit" if result.budget_tokens is None else str(result.budget_tokens)
+    lines = [f"budget: used {result.budget_used} / {budget}"]
+    if result.dropped:
+        lines.append(f"dropped {len(result.dropped)}:")
+        lines.extend(f"  {address(entry)} ({entry.source}, ~{entry.tokens_est} tok)" for entry in result.dropped)
+    if result.unresolved_links:
+        lines.append(f"unresolved links: {', '.join(result.unresolved_links)}")
+    return lines
+
+
+def explain_lines(query: str, result: RetrievalResult, tokens: list[str] | None = None) -> list[str]:
+    """The whole report for ``result`` (retrieved with ``explain=True``), line by line.
+
+    ``tokens`` overrides the ``query tokens`` line (default: the tokens
+    that were scored, ``result.query_tokens``).
+    """
+    return [
+        *header_lines(query, result, tokens),
+        TABLE_HEADER,
+        *(row_line(position, entry) for position, entry in enumerate(result.items, 1)),
+        *footer_lines(result),
+    ]
+
+
+def format_explain(query: str, tokens: list[str], result: RetrievalResult) -> list[str]:
+    """:func:`explain_lines` under its original name and signature."""
+    return explain_lines(query, result, tokens)
+
+
+def why_not_lines(why: WhyNot) -> list[str]:
+    """:meth:`MemoryIndex.why_not`'s answer as text: the verdict, then the evidence."""
+    lines = [f"item: {why.file}:{why.name}", f"verdict: {why.stage} -- {why.reason}"]
+    if why.stage == "missing":
+        return lines
+    rank = "-" if why.bm25_rank is None else f"#{why.bm25_rank}"
+    lines.append(f"bm25: {number(why.bm25_score)} (rank {rank})")
+    if why.embedding_used:
+        lines.append(f"cos: {number(why.cos_score)}")
+    if why.score is not None:
+        lines.append(f"score: {number(why.score)}")
+    words = _typed(why.result)
+    lines.append(f"matched tokens: {_readable(why.matched_terms, words)}")
+    lines.append(f"missing tokens: {_readable(why.missing_terms, words)}")
+    return lines
+
+
+def _typed(result: RetrievalResult) -> dict[str, list[str]]:
+    """Stem -> the query words it came from (only where the analyzer changed them)."""
+    words: dict[str, list[str]] = {}
+    for token, term in result.stemmed.items():
+        words.setdefault(term, []).append(token)
+    return words
+
+
+def _readable(terms: list[str], words: dict[str, list[str]]) -> str:
+    """Terms as scored, each stem followed by the query words it stands for: ``coffe (coffee)``."""
+    if not terms:
+        return "(none)"
+    return ", ".join(f"{t} ({'/'.join(words[t])})" if t in words else t for t in terms)

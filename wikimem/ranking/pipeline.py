@@ -1,0 +1,275 @@
+"""The retrieval pipeline, one stage after another, every decision kept.
+
+Design constraint: what :meth:`MemoryIndex.retrieve` returns and what
+:meth:`MemoryIndex.why_not` says about an item must never disagree, so there
+is exactly one pipeline. :func:`run` executes it and returns a
+:class:`Trace` -- the candidates, what the relevance floor removed, the full
+ranking before the limit, the rows before the budget -- from which
+``retrieve`` takes the result and ``why_not`` reads an item's fate. The
+stages, in order:
+
+1. **time gate** -- an explicit ``time_range`` or one parsed from the query
+   admits that window's diary entries as candidates (widened one day on
+   each side, once, when empty). When the window came from the query and
+   holds entries, the time words that named it are removed from the scored
+   query: they chose the window and do not also vote (``last week sleep``
+   must not rank items containing "week"). An empty window filters nothing,
+   so its words stay ordinary search words. A query left with no search
+   words is answered by the window itself, newest first.
+2. **candidates** -- BM25's top ``pool`` wiki items, every window entry
+   scored with the wiki's statistics, and (with an embedder) the ``pool``
+   nearest vectors, fused (:mod:`wikimem.ranking.semantic`).
+3. **relevance floor** -- a candidate without a BM25 match stays only with
+   a positive cosine at or above ``cos_floor``. Without an embedder that
+   leaves exactly the candidates matching a query token: a window entry
+   matching nothing is not a hit.
+4. **limit** -- the best ``limit`` by score; ties go wiki first (index
+   order), then diary newest first.
+5. **links** -- each hit's one-hop link targets right after it; an item is
+   placed once, at its first place, keeping its own rank and scores.
+6. **budget** -- a prefix cut by ``est_tokens``; the first row survives.
+
+Pure with respect to the files: the caller passes the corpus (under its
+lock) and a way to read a diary window.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikimem.index.analyzer import QueryTerms
+from wikimem.index.corpus import WikiCorpus
+from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
+from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
+from wikimem.disk.names import normalize_item_name
+from wikimem.ranking.semantic import Candidate, Semantic
+from wikimem.timeparse import TimeMatch, match_time_range
+from wikimem.tokenize import est_tokens
+
+__all__ = ["Knobs", "Trace", "admitted", "run"]
+
+#: How many candidates each signal contributes before fusion (x limit, at least 50).
+FUSION_POOL = 5
+
+Key = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """One query's settings: the arguments of ``retrieve`` plus the index's fusion knobs."""
+
+    query: str
+    limit: int = 10
+    budget_tokens: int | None = None
+    expand_links: bool = True
+    explain: bool = False
+    time_range: TimeRange | None = None
+    tz: Any = None
+    today: dt.date | None = None
+    fusion: str | Fusion = DEFAULT_FUSION
+    fusion_weight: float = 0.5
+    cos_floor: float | None = None
+
+
+@dataclass
+class Trace:
+    """Everything one run decided, stage by stage (``why_not`` reads it)."""
+
+    result: RetrievalResult
+    terms: Counter[str] = field(default_factory=Counter)
+    #: The query text that was scored (time words removed when they set the window).
+    scored_text: str = ""
+    diary: list[DiaryItem] = field(default_factory=list)
+    #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
+    pool: int = 0
+    cands: dict[Key, Candidate] = field(default_factory=dict)
+    #: Candidates the relevance floor removed (no BM25 match, cosine too low or absent).
+    floored: list[Candidate] = field(default_factory=list)
+    #: Admitted candidates, best first, before the limit.
+    ordered: list[Candidate] = field(default_factory=list)
+    #: The top ``limit`` of ``ordered``: the ranked hits.
+    ranked: list[Candidate] = field(default_factory=list)
+    #: Rows after link expansion, before the budget.
+    rows: list[RetrievedItem] = field(default_factory=list)
+    #: Rows cut by the budget (kept even without ``explain``).
+    cut: list[RetrievedItem] = field(default_factory=list)
+
+
+def admitted(cand: Candidate, floor: float | None) -> bool:
+    """The relevance floor: a BM25 match, or a positive cosine at or above ``floor``."""
+    if cand.bm25 > 0:
+        return True
+    if cand.cos is None or cand.cos <= 0:
+        return False
+    return floor is None or cand.cos >= floor
+
+
+def run(
+    knobs: Knobs,
+    corpus: WikiCorpus,
+    analyze: Callable[[str], QueryTerms],
+    diary_window: Callable[[str, str], list[DiaryItem]],
+    semantic: Semantic | None,
+) -> Trace:
+    """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
+
+    ``analyze`` turns the scored query text into its terms (tokenizer and
+    analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
+    """
+    result = RetrievalResult(budget_tokens=knobs.budget_tokens)
+    trace = Trace(result)
+    match = _time_gate(knobs, diary_window, trace)
+    trace.scored_text = knobs.query
+    if match is not None and trace.diary:
+        rest = match.strip(knobs.query)
+        result.time_words = match.words(knobs.query)
+        trace.scored_text = rest
+    query = analyze(trace.scored_text)
+    result.query_tokens, result.stop_words, result.stemmed = query.terms, query.stop_words, query.stemmed
+    if corpus.analyzer is not None:
+        result.analyzer = corpus.analyzer.describe()
+    trace.terms = Counter(query.terms)
+    if trace.terms:
+        _rank(knobs, corpus, semantic, trace)
+    else:
+        trace.ordered = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(trace.diary)))]
+    trace.ranked = trace.ordered[: max(knobs.limit, 0)]
+    trace.rows = _expand(corpus, knobs.expand_links, trace)
+    _cut(trace, knobs.budget_tokens, knobs.explain)
+    return trace
+
+
+def _time_gate(
+    knobs: Knobs, diary_window: Callable[[str, str], list[DiaryItem]], trace: Trace
+) -> TimeMatch | None:
+    """Fill ``trace.diary`` with the window's entries; the parsed match, if the query named one."""
+    result = trace.result
+    match = None
+    if knobs.time_range is not None:
+        window, result.time_range_source = knobs.time_range, "explicit"
+    else:
+        match = match_time_range(knobs.query, tz=knobs.tz, today=knobs.today)
+        if match is None:
+            return None
+        window, result.time_range_source = match.time_range, "parsed"
+    start, end = sorted(window)
+    entries = diary_window(start, end)
+    if not entries:
+        start, end = _shift(start, -1), _shift(end, 1)
+        entries = diary_window(start, end)
+        result.time_range_widened = True
+    result.time_range = (start, end)
+    trace.diary = entries
+    return match
+
+
+def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Trace) -> None:
+    limit = knobs.limit
+    if limit <= 0:
+        return
+    index, terms, result = corpus.index, trace.terms, trace.result
+    trace.pool = pool = max(limit * FUSION_POOL, 50) if semantic is not None else limit
+    cands = trace.cands
+    for doc, score in index.search(terms, pool):
+        item = corpus.items[doc]
+        assert item is not None
+        cands[("w", item.file, item.name)] = Candidate(("w", item.file, item.name), item, doc, score, score)
+    for i, entry in enumerate(trace.diary):
+        item = as_recall_item(entry)
+        score = index.score_external(terms, corpus.tokens(item))
+        cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+    floor = None
+    if semantic is not None:
+        result.embedding_used = semantic.fuse(
+            corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight
+        )
+        if result.embedding_used:
+            floor = knobs.cos_floor
+    kept: list[Candidate] = []
+    for cand in cands.values():
+        (kept if admitted(cand, floor) else trace.floored).append(cand)
+    result.below_floor = len(trace.floored)
+    # Ties: wiki before diary, wiki in index order, diary newest first.
+    trace.ordered = sorted(
+        kept,
+        key=lambda c: (-c.score, 0, c.doc) if c.doc is not None else (-c.score, 1, -c.key[1]),
+    )
+
+
+def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[RetrievedItem]:
+    ranked, result = trace.ranked, trace.result
+    rank_of = {cand.key: (rank, cand) for rank, cand in enumerate(ranked, 1)}
+    seen: set[Key] = set()
+    rows: list[RetrievedItem] = []
+    for rank, cand in enumerate(ranked, 1):
+        if cand.key in seen:
+            continue  # already placed as an earlier hit's link target
+        seen.add(cand.key)
+        rows.append(_row(corpus, cand, trace, rank))
+        if not expand_links:
+            continue
+        for link in cand.item.links:
+            name = normalize_item_name(link.name)
+            doc = corpus.doc(link.file, name)
+            if doc is None:
+                rendered = link.render()
+                if rendered not in result.unresolved_links:
+                    result.unresolved_links.append(rendered)
+                continue
+            key = ("w", link.file, name)
+            if key in seen:
+                continue
+            seen.add(key)
+            if key in rank_of:  # a later hit: placed here, with its own rank and scores
+                target_rank, target = rank_of[key]
+                row = _row(corpus, target, trace, target_rank)
+                row.source, row.via = "link", cand.item.name
+            else:
+                item = corpus.items[doc]
+                assert item is not None
+                row = RetrievedItem(item, "link", 0.0, via=cand.item.name, tokens_est=est_tokens(item.content))
+            rows.append(row)
+    return rows
+
+
+def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> RetrievedItem:
+    terms = trace.terms
+    if cand.doc is not None:
+        matched = corpus.index.matched(terms, cand.doc)
+    else:
+        matched = sorted(set(terms) & set(corpus.tokens(cand.item)))
+    return RetrievedItem(
+        item=cand.item,
+        source="hit",
+        score=cand.score,
+        bm25_score=cand.bm25,
+        cos_score=cand.cos,
+        matched_terms=matched,
+        tokens_est=est_tokens(cand.item.content),
+        rank=rank,
+        # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
+        entry_id=trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
+    )
+
+
+def _cut(trace: Trace, budget: int | None, explain: bool) -> None:
+    """Prefix cut by ``tokens_est``; the first row always survives."""
+    result, rows = trace.result, trace.rows
+    used = 0
+    for i, row in enumerate(rows):
+        if budget is not None and i > 0 and used + row.tokens_est > budget:
+            trace.cut = rows[i:]
+            if explain:
+                result.dropped = list(trace.cut)
+            break
+        used += row.tokens_est
+        result.items.append(row)
+    result.budget_used = used
+
+
+def _shift(day: str, days: int) -> str:
+    return (dt.date.fromisoformat(day) + dt.timedelta(days=days)).isoformat()

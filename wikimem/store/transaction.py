@@ -1,0 +1,211 @@
+"""A store transaction: several writes of one thread, staged, then committed as one step.
+
+Every write of ``MemoryStore`` runs in one (its own, or the caller's
+``store.transaction()``): it reads the raw file (staged, or from disk under
+the store lock), checks, splices, and *stages* the new bytes with its block
+edits and journal lines. Nothing touches the disk until the outermost
+transaction ends: then one file is replaced the single-file way, several
+through an intent record (``wikimem.disk.intent.commit``), so a move, a link
+rewrite, a retraction or their undo lands whole or not at all.
+
+A nested transaction is a savepoint: if the block raises, the staged state
+goes back to what it was when it began, so a caller that catches one failed
+write and goes on never commits half of it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
+from wikimem.errors import ConflictError
+from wikimem.disk.intent import FileChange, commit
+from wikimem.journal import Journal
+from wikimem.disk.links import WikiLink, rewrite_link
+from wikimem.disk.lock import store_lock
+from wikimem.models import RecallItem
+from wikimem.disk.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
+from wikimem.disk.tolerant import read_regular
+
+__all__ = ["StoreFiles", "Transaction", "current", "revert", "rewrite_links_to", "transaction"]
+
+
+class StoreFiles(Protocol):
+    """What a transaction needs of its store (:class:`wikimem.store.MemoryStore` is one).
+
+    Structural, so this module needs nothing of the package that imports it.
+    """
+
+    root: Path
+    journal: Journal
+
+    def file_path(self, file: str) -> Path: ...
+    def files(self) -> list[str]: ...
+    def _changed(self, file: str) -> None: ...
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """A memory file's bytes (``None``: missing); an unreadable one refuses the write (UnreadableError)."""
+    return read_regular(path)
+
+
+class Transaction:
+    """The staged state of one thread's writes; ``edits`` is what undo needs once committed."""
+
+    def __init__(self, store: StoreFiles) -> None:
+        self.store = store
+        self._staged: dict[str, RawFile] = {}
+        self._order: list[str] = []
+        self.entries: list[dict[str, Any]] = []
+        #: Every block edit staged, in order: what ``MemoryStore.revert`` takes back.
+        self.edits: list[BlockEdit] = []
+        #: RecallFiles whose bytes the commit changed.
+        self.files: list[str] = []
+
+    def raw(self, file: str) -> RawFile:
+        """``file`` as staged so far, else as on disk now (a fresh copy: stage it to keep changes)."""
+        staged = self._staged.get(file)
+        if staged is not None:
+            return staged
+        return split_raw(_read_bytes(self.store.file_path(file)))
+
+    def staged(self, file: str) -> RawFile | None:
+        """The staged state of ``file``, or ``None`` when this transaction has not changed it."""
+        return self._staged.get(file)
+
+    def parsed(self, file: str) -> ParsedFile | None:
+        """The staged file as ``parse_blocks`` reads it (``None``: not staged)."""
+        raw = self._staged.get(file)
+        if raw is None:
+            return None
+        data = raw.data()
+        return parse_blocks(data.decode("utf-8", errors="replace")) if data is not None else ParsedFile("", [])
+
+    def stage(self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]]) -> None:
+        """Keep ``raw`` as the new state of ``file``, with the edits and journal entries that made it."""
+        self._staged[file] = raw
+        if file in self._order:  # files are written in the order of their last change
+            self._order.remove(file)
+        self._order.append(file)
+        self.edits.extend(edits)
+        self.entries.extend(entries)
+
+    def _savepoint(self) -> tuple[dict[str, RawFile], list[str], int, int]:
+        copies = {f: RawFile(r.preamble, list(r.blocks), r.origin) for f, r in self._staged.items()}
+        return copies, list(self._order), len(self.edits), len(self.entries)
+
+    def _rollback_to(self, point: tuple[dict[str, RawFile], list[str], int, int]) -> None:
+        self._staged, self._order, edits, entries = point
+        del self.edits[edits:]
+        del self.entries[entries:]
+
+    def commit(self) -> None:
+        """Write every staged file and the journal lines: all of them, or (raising) none."""
+        store = self.store
+        changes = [FileChange(store.file_path(f), self._staged[f].origin, self._staged[f].data()) for f in self._order]
+        lines = b"".join(Journal.encode(entry) for entry in self.entries)
+        commit(store.root, changes, store.journal.path, lines)
+        self.files = [f for f, c in zip(self._order, changes) if c.before != c.after]
+
+
+_local = threading.local()
+
+
+@contextmanager
+def transaction(store: StoreFiles) -> Iterator[Transaction]:
+    """The calling thread's transaction on ``store`` (joined when one is open), under the store lock."""
+    key = id(store)
+    open_ = getattr(_local, "open", None)
+    if open_ is None:
+        open_ = _local.open = {}
+    current: Transaction | None = open_.get(key)
+    with store_lock(store.root):
+        if current is not None:
+            point = current._savepoint()
+            try:
+                yield current
+            except BaseException:
+                current._rollback_to(point)
+                raise
+            return
+        tx = open_[key] = Transaction(store)
+        try:
+            yield tx
+            tx.commit()
+        finally:
+            del open_[key]
+    for file in tx.files:
+        store._changed(file)
+
+
+def current(store: StoreFiles) -> Transaction | None:
+    """The transaction this thread has open on ``store``, if any (reads then see its staged state)."""
+    open_ = getattr(_local, "open", None)
+    return open_.get(id(store)) if open_ else None
+
+
+def revert(tx: Transaction, edits: Sequence[BlockEdit], *, by: str | None, detail: str | None) -> None:
+    """Stage the inverse of ``edits`` (last first); ``ConflictError`` if a block is not as they left it."""
+    for edit in reversed(edits):
+        raw = tx.raw(edit.file)
+        if not edit.soft:  # a file mid-merge refuses every write, an undo too
+            check(raw, f"wiki/{edit.file}.md", [], f"undoing a write to {edit.file}")
+        inverse = revert_edit(raw, edit)
+        if isinstance(inverse, str):
+            where = raw.indexes(inverse)
+            b = raw.blocks[where[-1]].block if where else None
+            now = RecallItem(edit.file, b.heading, b.content, b.owner, b.source_conv, b.ts) if b else None
+            after = edit.item("after")
+            raise ConflictError(edit.file, inverse, after.content if after else None, now)
+        if inverse is not None:
+            tx.stage(edit.file, raw, [inverse], [] if edit.soft else _undo_entries(edit, by, detail))
+
+
+def _undo_entries(edit: BlockEdit, by: str | None, detail: str | None) -> list[dict[str, Any]]:
+    """The journal lines of putting ``edit.before`` back in place of ``edit.after``."""
+    before, after = edit.item("before"), edit.item("after")
+    out: list[dict[str, Any]] = []
+    if after is not None and (before is None or before.name != after.name):
+        out.append(Journal.entry("remove", file=edit.file, name=after.name, owner=after.owner, detail=detail, by=by))
+    if before is not None:
+        action = "update" if after is not None and after.name == before.name else "add"
+        out.append(Journal.entry(action, file=edit.file, name=before.name, owner=before.owner,
+                                 source_conv=before.source_conv, detail=detail, by=by))
+    return out
+
+
+def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | None, detail: str,
+                     *, skip: tuple[str, str] | None) -> None:
+    """Stage the rewrite of every link that resolves to ``old``; refuses (nothing staged) what would lose data.
+
+    ``skip`` is a block left alone (the old address of a moved item, about
+    to go). Each rewritten item keeps its owner on the journal line.
+    """
+    store = tx.store
+    needle = old.file.encode("utf-8")
+    for file in store.files():
+        raw = tx.staged(file)
+        if raw is None:  # a cheap byte test first: most files cannot link to ``old``
+            try:
+                data = read_regular(store.file_path(file))
+            except OSError:
+                continue
+            if data is None or b"[[" not in data or needle not in data:
+                continue
+            raw = split_raw(data)
+        changed: list[tuple[int, Block]] = []
+        for index, segment in enumerate(raw.blocks):
+            b = segment.block
+            rewritten = rewrite_link(b.content, old, new.render()) if (file, b.heading) != skip else b.content
+            if rewritten != b.content:
+                changed.append((index, Block(b.heading, rewritten, b.owner, b.source_conv, b.ts)))
+        if not changed:
+            continue
+        check(raw, f"wiki/{file}.md", [b.heading for _, b in changed], f"rewriting the links to {old.render()}")
+        edits = [replace_block(raw, file, index, b) for index, b in changed]
+        tx.stage(file, raw, edits, [Journal.entry("update", file=file, name=b.heading, owner=b.owner, detail=detail,
+                                                  by=by) for _, b in changed])
