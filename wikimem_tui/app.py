@@ -471,8 +471,8 @@ class WikimemApp(App[None]):
 
 #: Why an App action cannot run, before the item pane is asked (``ItemArea.disabled_reason``).
 APP_GUARDS: tuple[Guard[WikimemApp], ...] = (
-    Guard(WRITE_ACTIONS, lambda app: app.backend.read_only, WikimemApp._read_only_reason),
-    Guard({"undo"}, lambda app: app.backend.last_write is None,
+    Guard(WRITE_ACTIONS, lambda a: a.backend.read_only, WikimemApp._read_only_reason),
+    Guard({"undo"}, lambda a: a.backend.last_write is None,
           "nothing to undo: the app has written nothing this session"),
-    Guard({"goto"}, lambda app: app.catalogue is None, "still reading the store…"),
+    Guard({"goto"}, lambda a: a.catalogue is None, "still reading the store…"),
 )
