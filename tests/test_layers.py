@@ -110,9 +110,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("wikimem.errors", "wikimem.models"): (
         "type-only: ConflictError.item is annotated as the RecallItem it carries (under TYPE_CHECKING, "
         "nothing is loaded at run time); errors must stay below disk, which raises LossyWriteError"),
-    ("wikimem.disk.splice", "wikimem.models"): (
-        "BlockEdit.item() makes the RecallItem the app's undo shows (BlockEdit is a face name); "
-        "BlockEdit.block() is the storage-level answer, and this goes once the app reads that"),
 }
 
 #: What a front end may import of the library: the four faces (SPEC §6).
@@ -451,7 +448,8 @@ def test_the_script_prints_each_units_imports() -> None:
                           text=True, check=True)
     shown = dict(line.split(" -> ") for line in done.stdout.splitlines())
     assert shown["wikimem._optional"] == "(nothing)"
-    assert shown["wikimem.disk"] == "wikimem.errors, wikimem.models (exception)"
+    assert shown["wikimem.errors"] == "wikimem.models (exception)"
+    assert shown["wikimem.disk"] == "wikimem.errors"
     assert "wikimem.lint" in shown["wikimem.curation"].split(", ")
     assert list(shown)[:3] == ["wikimem.errors", "wikimem._optional", "wikimem.disk"]  # bottom up
 
