@@ -24,7 +24,7 @@ async def watching(pilot) -> None:  # type: ignore[no-untyped-def]
 
 
 async def test_the_agents_write_shows_in_the_app_and_the_apps_in_the_agents_recall(backend, memory_dir) -> None:
-    from wikimem_tui.widgets.editor import ItemEditor
+    from wikimem_tui.item.editor import ItemEditor
 
     app = make_app(backend, watch=True)
     async with stdio_client(memory_dir) as agent, started(app, (120, 40)) as pilot:
@@ -51,7 +51,7 @@ async def test_the_agents_write_shows_in_the_app_and_the_apps_in_the_agents_reca
 
 
 async def test_the_agents_write_under_the_persons_draft_is_not_overwritten(backend, memory_dir) -> None:
-    from wikimem_tui.widgets.editor import ItemEditor
+    from wikimem_tui.item.editor import ItemEditor
 
     app = make_app(backend, watch=True)
     async with stdio_client(memory_dir) as agent, started(app, (120, 40)) as pilot:
