@@ -23,6 +23,15 @@ SAFETY_NET = 120.0
 _SERVING_RE = re.compile(r"serving .* on (http://\S+/mcp)")
 
 
+def alice_memory(tmp_path: Path) -> Path:
+    """A memory of one item (people:Alice), for tests about processes rather than retrieval."""
+    from wikimem import MemoryStore
+
+    root = tmp_path / "memory"
+    MemoryStore(root).add("people", "Alice", "Likes jasmine tea.")
+    return root
+
+
 def server_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(REPO), "PYTHONIOENCODING": "utf-8"}
 

@@ -10,15 +10,9 @@ from pathlib import Path
 import pytest
 
 from wikimem import DERIVED_MARKER, MemoryIndex, MemoryStore, agent_text
-from wikimem.cli import main
+from test_cli_write import run
 
 TS = "2026-07-20T09:00:00+00:00"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SAFETY_NET
-from mcp_support import REPO, error_text, payload, server_env, stdio_client
+from mcp_support import alice_memory, REPO, error_text, payload, server_env, stdio_client
 from wikimem import MemoryStore
 
 pytest.importorskip("mcp")
@@ -23,9 +23,7 @@ pytest.importorskip("mcp")
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Path:
-    root = tmp_path / "memory"
-    MemoryStore(root).add("people", "Alice", "Likes jasmine tea.")
-    return root
+    return alice_memory(tmp_path)
 
 
 def other_process(root: Path, *argv: str) -> subprocess.CompletedProcess[str]:

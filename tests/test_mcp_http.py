@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_support import error_text, http_client, http_server, payload
+from mcp_support import alice_memory, error_text, http_client, http_server, payload
 from wikimem import DERIVED_MARKER, MemoryStore
 
 pytest.importorskip("mcp")
@@ -16,9 +16,7 @@ pytest.importorskip("mcp")
 
 @pytest.fixture
 def mem(tmp_path: Path) -> Path:
-    root = tmp_path / "memory"
-    MemoryStore(root).add("people", "Alice", "Likes jasmine tea.")
-    return root
+    return alice_memory(tmp_path)
 
 
 async def test_http_serves_every_tool_on_loopback(mem: Path) -> None:
