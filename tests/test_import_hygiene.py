@@ -18,7 +18,7 @@ from conftest import SAFETY_NET
 from test_api_surface import SPEC_NAMES  # the SPEC's list of top-level names
 
 REPO = Path(__file__).resolve().parents[1]
-HEAVY = ("textual", "rich", "numpy", "httpx", "jieba", "snowballstemmer", "Stemmer", "wikimem.vectors")
+HEAVY = ("textual", "rich", "numpy", "httpx", "jieba", "snowballstemmer", "Stemmer", "wikimem.vectors", "mcp")
 
 
 

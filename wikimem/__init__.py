@@ -204,6 +204,14 @@ __all__ = [
 ]
 
 
+# issue 15: what an agent is handed for a query -- one text and one row shape
+# for the CLI's ``recall``, the MCP server's ``recall`` tool and the app.
+if TYPE_CHECKING:
+    from wikimem.ranking.agent_text import agent_label, agent_rows, agent_text
+_LAZY.update({name: "wikimem.ranking.agent_text" for name in ("agent_label", "agent_rows", "agent_text")})
+__all__ += ["agent_label", "agent_rows", "agent_text"]
+
+
 def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:

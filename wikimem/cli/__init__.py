@@ -1,11 +1,15 @@
-"""The ``wikimem`` command: read-only inspection of a memory directory.
+"""The ``wikimem`` command: inspection of a memory directory, and the agents' write verbs.
 
 The CLI is a compatibility contract: its messages, exit codes and output
 layouts are what scripts written against the original wikimem parse, so the
 layouts live in plain format strings in this package's verb modules
 (``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
 the journal (``explain --embed`` may fill the derived vector cache, exactly
-as the library does), except ``lint --fix``, which says so in its name.
+as the library does), except ``lint --fix``, which says so in its name, and
+the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
+``diary append``: checked, journaled writes, exit 3 on a conflict),
+``init`` and ``mcp`` (the MCP server). ``--json`` on every verb prints one
+JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
 always *returns* the code (argparse's own usage errors included), so tests can
@@ -42,6 +46,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from wikimem.cli.args import int_at_least as _int_at_least
 from wikimem.cli.io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.cli.read import run_grep, run_ls, run_show
 from wikimem.store import MemoryStore
@@ -76,21 +81,6 @@ class _Parser(argparse.ArgumentParser):
         if message:
             sys.stderr.write(message)
         raise _ParserExit(status)
-
-
-def _int_at_least(minimum: int) -> Callable[[str], int]:
-    """An argparse ``type`` accepting integers ``>= minimum``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}: {text!r}")
-        return value
-
-    return parse
 
 
 def _unit_float(text: str) -> float:
@@ -138,7 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (exposed for ``--help`` tests and docs)."""
     parser = _Parser(
         prog="wikimem",
-        description="Inspect a wikimem memory directory (read-only).",
+        description="Inspect a wikimem memory directory; write to it as an agent; serve it over MCP.",
     )
     _add_store_option(parser, top=True)
     parser.add_argument("--version", action=_Version)
@@ -195,7 +185,22 @@ def build_parser() -> argparse.ArgumentParser:
     from wikimem.cli.lint import add_lint_parser
 
     _add_store_option(add_lint_parser(commands), top=False)
+    _register_verbs(commands)
     return parser
+
+
+def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The verbs that register themselves: one call per module (parser and command table)."""
+    from wikimem.cli import init, json_views, mcp, recall, write
+
+    def store_option(sub: argparse.ArgumentParser) -> None:
+        _add_store_option(sub, top=False)
+
+    json_views.register(commands, _COMMANDS, store_option)  # before the others: --json on the read verbs
+    write.register(commands, _COMMANDS, store_option)
+    recall.register(commands, _COMMANDS, store_option)
+    init.register(commands, _COMMANDS, store_option)
+    mcp.register(commands, _COMMANDS, store_option)
 
 
 #: What makes a directory a memory store (any one of them; an empty directory is a new store).
@@ -265,21 +270,33 @@ _COMMANDS: dict[str, Callable[..., int]] = {
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (the console script exits with it)."""
     parser = build_parser()
+    words = decode_argv(sys.argv[1:]) if argv is None else argv
     try:
-        args = parser.parse_args(decode_argv(sys.argv[1:]) if argv is None else argv)
+        args = parser.parse_args(words)
     except _ParserExit as stop:
+        if stop.status and "--json" in words:  # a usage error still answers --json with JSON
+            Output().json({"ok": False, "error": "usage", "message": "bad usage (see stderr)"})
         return stop.status
     if args.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint)\n")
+        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint, "
+                         "add, remove, move, diary, recall, init, mcp)\n")
         return 2
     prepare_stdout()
     out = Output()
+    standalone = getattr(args, "standalone", None)  # a verb that makes its store (init)
+    if standalone is not None:
+        with quiet_broken_pipe() as pipe:
+            code = standalone(args, out)
+            out.flush()
+        return pipe.code if pipe.broken else code
     try:
         root = resolve_store_dir(args.store)
     except StoreError as exc:
         out.error(str(exc))
-        return 2
+        if getattr(args, "json", False):  # --json: stdout is one JSON document whatever happens
+            out.json({"ok": False, "error": "store_error", "message": str(exc)})
+        return 0 if getattr(args, "fail_open", False) else 2
     code = 0
     with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)

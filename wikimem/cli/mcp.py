@@ -1,0 +1,53 @@
+"""``wikimem mcp``: serve the memory to an agent over MCP (the ``mcp`` extra).
+
+The SDK is imported only when the command runs, so every other verb (and
+``import wikimem``) works without it; without it this verb says how to get
+it and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from wikimem.cli.args import port_number
+from wikimem.cli.io import Output
+from wikimem.store import MemoryStore
+
+__all__ = ["register", "run_mcp"]
+
+
+def register(commands: Any, table: dict[str, Callable[..., int]],
+             add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add ``mcp`` to the parser and its runner to the command table."""
+    mcp = commands.add_parser("mcp", help="serve the memory to an agent over MCP (needs wikimem[mcp])")
+    mcp.add_argument("--read-only", action="store_true",
+                     help="list no write tool and create no file")
+    mcp.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                     help="stdio (default: the agent starts the server) or streamable HTTP")
+    mcp.add_argument("--host", default="127.0.0.1",
+                     help="HTTP: the address to listen on (default 127.0.0.1, loopback only)")
+    mcp.add_argument("--port", type=port_number, default=8765, help="HTTP: the port (default 8765; 0: any free port)")
+    add_store_option(mcp)
+    table["mcp"] = run_mcp
+
+
+def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """Run the server until the client leaves (stdio) or the process is stopped (HTTP)."""
+    if importlib.util.find_spec("mcp") is None:
+        out.error("wikimem mcp needs the MCP SDK: pip install 'wikimem[mcp]'")
+        return 2
+    from wikimem.server import serve
+
+    try:
+        serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
+              log=sys.stderr)
+    except OSError as exc:  # the port is taken, the host is not ours
+        out.error(f"wikimem mcp: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
+        return 2
+    except KeyboardInterrupt:
+        return 0
+    return 0

@@ -1,0 +1,109 @@
+"""``wikimem recall QUERY``: print what an agent is handed for a query (hooks, shell agents).
+
+The text is :func:`wikimem.agent_text` -- the very text the MCP server's
+``recall`` tool returns and the app copies -- so a hook and an MCP client
+see the same memory. Exit 1 with nothing on stdout when nothing was
+recalled (a hook then adds nothing to the prompt).
+
+For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
+(its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
+``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
+reason on stderr), so a broken memory never blocks the agent's prompt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from wikimem.cli.args import int_at_least
+from wikimem.cli.io import Output
+from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
+from wikimem.disk.days import parse_date_span
+from wikimem.store import MemoryStore
+
+__all__ = ["register", "run_recall"]
+
+#: A hook's stdin larger than this is not a prompt worth a query (and must not stall the hook).
+MAX_HOOK_INPUT = 1 << 20
+
+
+def register(commands: Any, table: dict[str, Callable[..., int]],
+             add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add ``recall`` to the parser and the command table."""
+    recall = commands.add_parser("recall", help="print what an agent is handed for a query (hits + links)")
+    recall.add_argument("query", metavar="QUERY", nargs="?", help="the query (or --from-hook)")
+    recall.add_argument("--budget", type=int_at_least(0), default=800, metavar="N",
+                        help="token budget (default 800; 0: the first item only)")
+    recall.add_argument("--limit", type=int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
+    recall.add_argument("--time-range", metavar="A[..B]",
+                        help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    recall.add_argument("--from-hook", action="store_true",
+                        help="read the query from a hook's JSON on stdin (its 'prompt' field)")
+    recall.add_argument("--fail-open", action="store_true",
+                        help="on any failure print nothing and exit 0 (for hooks)")
+    recall.add_argument("--json", action="store_true", help="print one JSON document: text and rows")
+    add_store_option(recall)
+    table["recall"] = run_recall
+
+
+def _hook_query() -> str:
+    raw = sys.stdin.buffer.read(MAX_HOOK_INPUT + 1)
+    if len(raw) > MAX_HOOK_INPUT:
+        raise Failure(BAD_INPUT, "hook input is larger than 1 MiB")
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise Failure(BAD_INPUT, f"hook input is not JSON: {exc}") from None
+    prompt = payload.get("prompt") if isinstance(payload, dict) else None
+    if not isinstance(prompt, str):
+        raise Failure(BAD_INPUT, "hook input has no 'prompt' string")
+    return prompt
+
+
+def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    from wikimem.ranking.agent_text import agent_rows, agent_text
+    from wikimem.retrieval import MemoryIndex
+
+    if args.from_hook == (args.query is not None):
+        raise Failure(BAD_INPUT, "give a QUERY or --from-hook (not both)")
+    query = _hook_query() if args.from_hook else args.query
+    span = None
+    if args.time_range is not None:
+        span = parse_date_span(args.time_range)
+        if span is None:
+            raise Failure(BAD_INPUT, f"bad --time-range: {args.time_range!r} "
+                                     f"(use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
+    # A one-shot process: reading the postings cache helps, writing one would only cost this call.
+    index = MemoryIndex(store, postings_cache="read")
+    result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span)
+    if args.json:
+        out.json({"ok": True, "query": query, "text": agent_text(result), "items": agent_rows(result),
+                  "budget_tokens": result.budget_tokens, "budget_used": result.budget_used,
+                  "unresolved_links": result.unresolved_links,
+                  "time_range": list(result.time_range) if result.time_range else None})
+        return 0 if result.items else NOT_FOUND
+    if not result.items:
+        out.error("wikimem: nothing recalled")
+        return NOT_FOUND
+    out.write(agent_text(result))  # terminal-safe: control characters escaped (--json keeps them exact)
+    return 0
+
+
+def run_recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """Run ``recall``; with ``--fail-open`` every failure is exit 0 and an empty stdout."""
+    try:
+        code = _recall(store, args, out)
+    except Failure as exc:
+        code = fail(args, out, exc.code, str(exc)) if not args.fail_open else _quiet(out, str(exc))
+    except (OSError, ValueError) as exc:  # an unreadable store, a bad name deep down
+        code = fail(args, out, BAD_INPUT, str(exc)) if not args.fail_open else _quiet(out, str(exc))
+    return 0 if args.fail_open else code
+
+
+def _quiet(out: Output, message: str) -> int:
+    out.error(f"wikimem recall: {message} (fail-open: nothing recalled)")
+    return 0

@@ -1,0 +1,218 @@
+"""The write verbs, for hooks and shell-only agents: ``add``, ``remove``, ``move``, ``diary append``.
+
+Every write goes through the store's checked, journaled path, so a shell
+agent, the MCP server and the app can never overwrite a version they did
+not see: ``--expected TEXT`` / ``--expected-file PATH`` (the content as last
+read) or ``--new`` (must not exist yet) make the write a checked one.
+
+Exit codes (SPEC §7): 0 done, 1 not found, 2 bad input or store error,
+**3 conflict**: the item changed since it was read; nothing was written and
+the current content is on stderr (as a JSON document's ``current`` with
+``--json``, byte for byte).
+
+``--json`` prints one JSON document on stdout whatever happens -- the
+written item, or ``{"ok": false, "error": …, "message": …}`` -- with memory
+text as exact JSON strings (control characters as ``\\uXXXX`` escapes, never
+made visible for a terminal as the text output is). Content given on the
+command line or in a file is UTF-8; a file that is not is refused (exit 2),
+never decoded lossily.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from wikimem.cli.io import Output
+from wikimem.errors import ConflictError
+from wikimem.store import UNCHECKED, MemoryStore
+
+__all__ = ["Failure", "fail", "register", "report_conflict"]
+
+#: Exit codes of the write verbs (and ``recall``, ``init``).
+DONE, NOT_FOUND, BAD_INPUT, CONFLICT = 0, 1, 2, 3
+_KINDS = {NOT_FOUND: "not_found", BAD_INPUT: "bad_input", CONFLICT: "conflict"}
+
+
+class Failure(Exception):
+    """A verb's failure: its exit code and message (raised inside a verb, reported by :func:`fail`)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def fail(args: argparse.Namespace, out: Output, code: int, message: str, **extra: Any) -> int:
+    """Report a failure: ``message`` on stderr and, with ``--json``, an error document on stdout."""
+    out.error(f"wikimem: {message}")
+    if getattr(args, "json", False):
+        out.json({"ok": False, "error": _KINDS.get(code, "error"), "message": message, **extra})
+    return code
+
+
+def report_conflict(args: argparse.Namespace, out: Output, exc: ConflictError) -> int:
+    """Exit 3: the message and the current content on stderr (and in the JSON document), nothing written."""
+    current = exc.current
+    out.error(f"wikimem: conflict: {exc}")
+    out.error("current content:" if current is not None else "current content: (none: the item does not exist)")
+    if current is not None:
+        out.error(current)
+    if getattr(args, "json", False):
+        out.json({"ok": False, "error": "conflict", "message": str(exc), "file": exc.file, "name": exc.name,
+                  "current": current, "current_item": _item(exc.item) if exc.item is not None else None})
+    return CONFLICT
+
+
+def _item(item: Any) -> dict[str, Any]:
+    return {"file": item.file, "name": item.name, "content": item.content, "owner": item.owner,
+            "source_conv": item.source_conv, "ts": item.ts}
+
+
+def read_text_arg(path: str) -> str:
+    """The UTF-8 text of ``path`` (``-``: stdin), or ``Failure`` (exit 2) saying why not."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as exc:
+        raise Failure(BAD_INPUT, f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise Failure(BAD_INPUT, f"{'stdin' if path == '-' else path} is not UTF-8 (byte {exc.start}): "
+                                 f"nothing written") from None
+
+
+def _expected(args: argparse.Namespace) -> Any:
+    if args.new:
+        return None
+    if args.expected_file is not None:
+        return read_text_arg(args.expected_file).strip()
+    if args.expected is not None:
+        return args.expected.strip()
+    return UNCHECKED
+
+
+def _add_expected(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--expected", metavar="TEXT", help="the content as last read: refuse (exit 3) if it changed")
+    group.add_argument("--expected-file", metavar="PATH", help="the same, read from a file ('-': stdin)")
+    group.add_argument("--new", action="store_true", help="the item must not exist yet (exit 3 if it does)")
+
+
+def _add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document (also on failure)")
+
+
+def _guarded(run: Callable[[MemoryStore, argparse.Namespace, Output], int]) -> Callable[..., int]:
+    """Turn the verbs' exceptions into exit codes: Failure, conflict, bad input, an unusable store."""
+
+    def verb(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+        try:
+            return run(store, args, out)
+        except Failure as exc:
+            return fail(args, out, exc.code, str(exc))
+        except ConflictError as exc:
+            return report_conflict(args, out, exc)
+        except ValueError as exc:  # a name, the content, provenance, a lossy file: nothing written
+            return fail(args, out, BAD_INPUT, f"{exc}")
+        except OSError as exc:  # the store cannot be written (permissions, a full disk)
+            return fail(args, out, BAD_INPUT, f"store error: {exc}")
+
+    return verb
+
+
+def _done(args: argparse.Namespace, out: Output, line: str, payload: dict[str, Any]) -> int:
+    if args.json:
+        out.json({"ok": True, **payload})
+    else:
+        out.line(line)
+    return DONE
+
+
+def run_add(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """``add FILE NAME``: insert or replace one item (checked with --expected/--new)."""
+    content = args.content if args.content is not None else read_text_arg(args.content_file)
+    item = store.add(args.file, args.name, content, owner=args.owner, source_conv=args.source,
+                     expected=_expected(args))
+    return _done(args, out, f"wrote {item.file}:{item.name}", {"item": _item(item)})
+
+
+def run_remove(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """``remove FILE NAME``: delete one item; exit 1 when there is none."""
+    expected = _expected(args)
+    removed = store.remove(args.file, args.name, owner=args.owner, expected=expected)
+    if not removed:
+        raise Failure(NOT_FOUND, f"no item: {args.file}:{args.name}")
+    return _done(args, out, f"removed {args.file}:{args.name}",
+                 {"removed": {"file": args.file, "name": args.name}})
+
+
+def run_move(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """``move FILE NAME --to FILE[:NAME]``: rename and/or move, links rewritten with --rewrite-links."""
+    new_file, sep, new_name = args.to.partition(":")
+    if not new_file:
+        raise Failure(BAD_INPUT, f"bad --to {args.to!r}: use FILE or FILE:NAME")
+    if store.get(args.file, args.name) is None:
+        raise Failure(NOT_FOUND, f"no item: {args.file}:{args.name}")
+    moved = store.move(args.file, args.name, new_file=new_file, new_name=new_name if sep and new_name else None,
+                       owner=args.owner, rewrite_links=args.rewrite_links, expected=_expected(args))
+    return _done(args, out, f"moved {args.file}:{args.name} to {moved.file}:{moved.name}",
+                 {"from": {"file": args.file, "name": args.name}, "item": _item(moved)})
+
+
+def run_diary_append(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
+    """``diary append TEXT``: one diary entry (``-`` reads the text from stdin)."""
+    text = read_text_arg("-") if args.text == "-" else args.text
+    entry = store.diary.append(text, date=args.date, time=args.time, owner=args.owner, source_conv=args.source)
+    payload = {"date": entry.date, "time": entry.time, "entry": entry.entry_id.key, "content": entry.content,
+               "owner": entry.owner, "source_conv": entry.source_conv, "ts": entry.ts}
+    return _done(args, out, f"appended diary {entry.entry_id.render()}", {"entry": payload})
+
+
+def register(commands: Any, table: dict[str, Callable[..., int]],
+             add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add ``add``, ``remove``, ``move`` and ``diary append`` to the parser and the command table."""
+    add = commands.add_parser("add", help="write one item (insert or replace; checked with --expected/--new)")
+    add.add_argument("file", metavar="FILE")
+    add.add_argument("name", metavar="NAME")
+    content = add.add_mutually_exclusive_group(required=True)
+    content.add_argument("--content", metavar="TEXT", help="the item's content")
+    content.add_argument("--content-file", metavar="PATH", help="read the content from a file ('-': stdin)")
+    add.add_argument("--owner", metavar="O", help="whose memory this is (e.g. agent:claude-code)")
+    add.add_argument("--source", metavar="S", help="the conversation it came from (source_conv)")
+    _add_expected(add)
+
+    remove = commands.add_parser("remove", help="delete one item (exit 1 if there is none)")
+    remove.add_argument("file", metavar="FILE")
+    remove.add_argument("name", metavar="NAME")
+    remove.add_argument("--owner", metavar="O", help="who removes it (journal)")
+    _add_expected(remove)
+
+    move = commands.add_parser("move", help="rename an item or move it to another RecallFile")
+    move.add_argument("file", metavar="FILE")
+    move.add_argument("name", metavar="NAME")
+    move.add_argument("--to", required=True, metavar="FILE[:NAME]", help="the new address")
+    move.add_argument("--rewrite-links", action="store_true", help="rewrite every link to the old address")
+    move.add_argument("--owner", metavar="O", help="who moves it (journal)")
+    _add_expected(move)
+
+    diary = commands.add_parser("diary", help="the diary: append an entry")
+    diary_verbs = diary.add_subparsers(dest="diary_command", metavar="VERB", required=True,
+                                       parser_class=type(diary))
+    append = diary_verbs.add_parser("append", help="append one entry (date and time default to now)")
+    append.add_argument("text", metavar="TEXT", help="the entry ('-': read it from stdin)")
+    append.add_argument("--date", metavar="YYYY-MM-DD")
+    append.add_argument("--time", metavar="HH:MM")
+    append.add_argument("--owner", metavar="O")
+    append.add_argument("--source", metavar="S", help="the conversation it came from (source_conv)")
+
+    for parser in (add, remove, move, append):  # not on "diary" too: append's default would hide it
+        _add_json(parser)
+    for parser in (add, remove, move, diary, append):
+        add_store_option(parser)
+    table["add"] = _guarded(run_add)
+    table["remove"] = _guarded(run_remove)
+    table["move"] = _guarded(run_move)
+    table["diary"] = _guarded(run_diary_append)

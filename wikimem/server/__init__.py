@@ -1,0 +1,88 @@
+"""``wikimem mcp``: the memory served to agents over MCP (stdio or streamable HTTP).
+
+Needs the ``mcp`` extra (the official SDK); ``import wikimem`` never imports
+this package, and the modules below import the SDK only where they speak
+MCP: :mod:`~wikimem.server.memory` holds the tools' logic on plain values
+(one store, one index kept fresh, the checked write path), and
+:mod:`~wikimem.server.tools` is its MCP face.
+
+Transports: stdio (the default: the agent starts the server and talks over
+its stdin/stdout) and streamable HTTP at ``http://HOST:PORT/mcp``. HTTP
+binds the loopback interface unless told otherwise, and says so on stderr
+when it is not: the server has no authentication, so whoever can reach the
+port can read and write the memory. The bound address is printed to stderr
+once the socket listens (``--port 0`` picks a free port), which is how a
+script or a test learns it without guessing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+from typing import TextIO
+
+__all__ = ["LOOPBACK_HOSTS", "is_loopback", "serve"]
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names this machine only (a loopback address or ``localhost``)."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
+          port: int = 8765, log: TextIO | None = None) -> None:
+    """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP)."""
+    import asyncio
+
+    from wikimem.server.memory import AgentMemory
+    from wikimem.server.tools import build_server
+
+    log = log or sys.stderr
+    memory = AgentMemory(root, read_only=read_only)
+    server = build_server(memory)
+    memory.start_building()
+    if transport == "stdio":
+        asyncio.run(server.run_stdio_async())
+        return
+    if transport != "http":
+        raise ValueError(f"unknown transport {transport!r}: stdio or http")
+    sock = _listen(host, port)
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    if not is_loopback(host):
+        log.write(f"wikimem mcp: warning: listening on {host}, not on loopback: anyone who can reach this "
+                  f"port can read{'' if read_only else ' and write'} this memory (there is no authentication)\n")
+    log.write(f"wikimem mcp: serving {root} on http://{shown}:{bound}/mcp{' (read-only)' if read_only else ''}\n")
+    log.flush()
+    asyncio.run(_serve_http(server, sock, host))
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (port 0: any free one)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+async def _serve_http(server: object, sock: socket.socket, host: str) -> None:
+    import uvicorn
+
+    app = server.streamable_http_app(host=host)  # type: ignore[attr-defined]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    await uvicorn.Server(config).serve(sockets=[sock])

@@ -1,0 +1,297 @@
+"""The memory an agent talks to: one store, one index, the tools' logic -- no MCP in here.
+
+A server process owns exactly one :class:`AgentMemory`: one ``MemoryStore``
+and one ``MemoryIndex`` (built once, then kept fresh), so a recall costs a
+query, not an index build. The MCP layer (:mod:`wikimem.server.tools`) only
+turns these methods' plain values and errors into tool results; the logic is
+testable without the SDK and shared by every transport.
+
+Freshness. Other processes write the same directory: the app, another
+agent, a ``git pull``. Every checked write of the library appends to
+``journal.jsonl`` and moves a new file into ``wiki/`` or ``diary/`` (which
+changes that directory's stat), so before each call the server compares
+three stats (the journal, ``wiki/``, ``diary/``) with the last call's; when
+one moved it lets the index re-read the files whose ``(mtime_ns, size)``
+changed (``MemoryIndex.refresh``). A hand edit written in place changes
+neither, so a full stat sweep also runs when the last one is older than
+:data:`SWEEP_SECONDS`. The server's own writes reach the index through the
+store's write listener, at once.
+
+Writes go through the store's checked, journaled path only
+(``MemoryStore.add/remove(expected=…)``, ``Diary.append``): the check and the
+write happen under the store lock, so the app and the agent can never
+overwrite a version they did not see. In read-only mode nothing here creates
+a file: the postings cache is read but never written, no vector cache, no
+lock.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from wikimem.disk.days import parse_date_span
+from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.lint import Linter
+from wikimem.models import DiaryItem, RecallItem, TimeRange
+from wikimem.ranking.agent_text import agent_rows, agent_text
+from wikimem.ranking.explain import why_not_lines
+from wikimem.retrieval import MemoryIndex
+from wikimem.server.backlinks import Backlinks
+from wikimem.store import UNCHECKED, MemoryStore, path_stat
+
+__all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_span"]
+
+log = logging.getLogger(__name__)
+
+#: Longest time between two full stat sweeps (catches in-place hand edits).
+SWEEP_SECONDS = 2.0
+#: How many findings ``lint()`` lists (the worst first); the counts cover all.
+LINT_WORST = 20
+#: Upper bounds an agent cannot exceed (a runaway argument must not stall the server).
+MAX_LIMIT, MAX_BUDGET = 200, 100_000
+
+
+class BadInput(ValueError):
+    """The caller's arguments cannot be used (a name, a date, a range): nothing done."""
+
+
+class NotFound(LookupError):
+    """The file or item asked for does not exist: nothing done."""
+
+
+def item_json(item: RecallItem) -> dict[str, Any]:
+    """A wiki item as JSON: ``file, name, content, owner, source_conv, ts``."""
+    return dataclasses.asdict(item)
+
+
+def diary_json(entry: DiaryItem) -> dict[str, Any]:
+    """A diary entry as JSON: ``date, time, entry`` (``HH:MM[#n]``), ``content``, provenance."""
+    return {"date": entry.date, "time": entry.time, "entry": entry.entry_id.key, "content": entry.content,
+            "owner": entry.owner, "source_conv": entry.source_conv, "ts": entry.ts}
+
+
+def parse_span(value: str | list[str] | tuple[str, ...] | None) -> TimeRange | None:
+    """``"A"``, ``"A..B"`` or ``[A, B]`` as an inclusive ``(A, B)`` pair; ``BadInput`` when malformed."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, (list, tuple)):
+        if len(value) != 2 or not all(isinstance(part, str) for part in value):
+            raise BadInput(f"bad time_range {value!r}: give [\"YYYY-MM-DD\", \"YYYY-MM-DD\"]")
+        value = f"{value[0]}..{value[1]}"
+    span = parse_date_span(value) if isinstance(value, str) else None
+    if span is None:
+        raise BadInput(f"bad time_range {value!r}: use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    return span
+
+
+def _checked(file: str, name: str | None = None) -> tuple[str, str | None]:
+    """Validated names, or ``BadInput`` saying what is wrong with them."""
+    try:
+        return validate_file(file), sanitize_item_name(name) if name is not None else None
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _expected(value: str | None, *, omitted: Any = UNCHECKED) -> Any:
+    """The tools' ``expected``: omitted = unchecked, ``""`` = must not exist, else the content last read.
+
+    Stripped like stored content is, so a read's trailing newline is no conflict.
+    """
+    if value is None:
+        return omitted
+    return value.strip() or None
+
+
+class AgentMemory:
+    """One memory directory served to agents: the tools as plain methods."""
+
+    def __init__(self, root: str | Path, *, read_only: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.root = Path(root)
+        self.read_only = read_only
+        self.store = MemoryStore(self.root)
+        self.index = MemoryIndex(self.store, postings_cache="read" if read_only else "readwrite")
+        self.linter = Linter(self.root)
+        self.backlinks = Backlinks(self.store)
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._signature: tuple[Any, ...] | None = None
+        self._counts: dict[str, tuple[Any, int]] = {}
+        self._swept = 0.0
+
+    def start_building(self) -> threading.Thread:
+        """Build the index in a background thread, so the first ``recall`` does not pay for it alone.
+
+        A call that arrives first waits for this build instead of starting a
+        second one (``MemoryIndex.build`` is safe in a worker thread). A
+        failure leaves the index unbuilt: the first call builds (and reports) it.
+        """
+
+        def build() -> None:
+            try:
+                self.index.build()
+            except Exception:  # noqa: BLE001 - the first call rebuilds and raises it where a client sees it
+                log.warning("building the index in the background failed; the first call builds it", exc_info=True)
+
+        thread = threading.Thread(target=build, name="wikimem-index-build", daemon=True)
+        thread.start()
+        return thread
+
+    # -- freshness ------------------------------------------------------------
+
+    def signature(self) -> tuple[Any, ...]:
+        """What changes whenever another process writes through the library (see the module doc)."""
+        return (path_stat(self.store.journal.path), path_stat(self.store.wiki_dir),
+                path_stat(self.store.diary.dir))
+
+    def sync(self) -> bool:
+        """Bring the index up to date with other processes' writes; True when it re-read something."""
+        with self._lock:
+            signature, now = self.signature(), self._clock()
+            if signature == self._signature and now - self._swept < SWEEP_SECONDS:
+                return False
+            # Taken before the sweep: a write landing during it changes the next signature.
+            self._signature, self._swept = signature, now
+            return bool(self.index.refresh())
+
+    # -- read tools -----------------------------------------------------------
+
+    def recall(self, query: str, budget_tokens: int | None = 800, limit: int = 10,
+               time_range: str | list[str] | None = None) -> dict[str, Any]:
+        """Hits and link targets within the budget: the agent text plus one row per item."""
+        span = parse_span(time_range)
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
+        if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
+            raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
+        self.sync()
+        result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span)
+        return {
+            "text": agent_text(result),
+            "items": agent_rows(result),
+            "budget_tokens": result.budget_tokens,
+            "budget_used": result.budget_used,
+            "unresolved_links": list(result.unresolved_links),
+            "time_range": list(result.time_range) if result.time_range else None,
+            "embedding_used": result.embedding_used,
+        }
+
+    def read_item(self, file: str, name: str) -> dict[str, Any]:
+        """One item: content, provenance, its links (resolved or not) and its backlinks, diary ones too.
+
+        ``file`` may be a diary day (``YYYY-MM-DD``) and ``name`` its ``HH:MM[#n]``.
+        """
+        self.sync()
+        if file not in self.store.files() and _is_date(file):
+            return self._read_entry(file, name)
+        file, _ = _checked(file, name)
+        if file not in self.store.files():
+            raise NotFound(f"no such file: {file} (list_files shows the RecallFiles)")
+        item = self.store.get(file, name)
+        if item is None:
+            raise NotFound(f"no item: {file}:{normalize_item_name(name)}")
+        files = set(self.store.files())
+        links = []
+        for link in item.links:
+            exists = link.file in files and self.store.get(link.file, link.name) is not None
+            links.append({"file": link.file, "name": link.name, "link": link.render(), "exists": exists})
+        with self._lock:
+            wiki, diary = self.backlinks.of(item.file, item.name)
+        return {**item_json(item), "links": links, "backlinks": wiki, "diary_backlinks": diary}
+
+    def _read_entry(self, day: str, name: str) -> dict[str, Any]:
+        wanted = name.strip()
+        for entry in self.store.diary.day(day):
+            if entry.entry_id.key == wanted or f"{entry.time}#{entry.ordinal}" == wanted:
+                links = [{"file": link.file, "name": link.name, "link": link.render()} for link in entry.links]
+                return {**diary_json(entry), "links": links}
+        raise NotFound(f"no diary entry: {day} {wanted}")
+
+    def why_not(self, query: str, file: str, name: str) -> dict[str, Any]:
+        """Why ``file:name`` is (not) recalled for ``query``: the stage that removed it, or its place."""
+        if not _is_date(file):
+            _checked(file, name)
+        self.sync()
+        why = self.index.why_not(query, file, name)
+        fields = {f.name: getattr(why, f.name) for f in dataclasses.fields(why) if f.name != "result"}
+        return {**fields, "text": "\n".join(why_not_lines(why)) + "\n"}
+
+    def lint(self) -> dict[str, Any]:
+        """Counts per severity and the worst findings first."""
+        with self._lock:
+            report = self.linter.run()
+        findings = [finding.to_json() for finding in report.findings[:LINT_WORST]]
+        return {"counts": report.counts, "total": len(report.findings), "findings": findings}
+
+    def list_files(self) -> dict[str, Any]:
+        """Every RecallFile with its item count (re-counted only when its stat moved), and the diary's days."""
+        files = []
+        with self._lock:
+            names = self.store.files()
+            for gone in set(self._counts) - set(names):
+                del self._counts[gone]
+            for file in names:
+                stat = self.store.file_stat(file)
+                if file not in self._counts or self._counts[file][0] != stat:
+                    self._counts[file] = (stat, len(self.store.file_items(file)))
+                files.append({"file": file, "items": self._counts[file][1]})
+        dates = self.store.diary.dates()
+        return {"files": files, "diary": {"days": len(dates), "first": dates[0] if dates else None,
+                                          "last": dates[-1] if dates else None}}
+
+    # -- write tools ----------------------------------------------------------
+
+    def remember(self, file: str, name: str, content: str, owner: str | None = None,
+                 source_conv: str | None = None, expected: str | None = None) -> dict[str, Any]:
+        """A checked write of ``file:name`` (``ConflictError`` and nothing written on a stale ``expected``)."""
+        self._writable()
+        file, clean = _checked(file, name)
+        assert clean is not None
+        try:
+            item = self.store.add(file, clean, content, owner=owner, source_conv=source_conv,
+                                  expected=_expected(expected))
+        except ValueError as exc:  # content, provenance, a lossy file: nothing written
+            raise BadInput(str(exc)) from None
+        return item_json(item)
+
+    def forget(self, file: str, name: str, expected: str | None = None) -> dict[str, Any]:
+        """Remove ``file:name`` (checked when ``expected`` is given); ``NotFound`` when there is none."""
+        self._writable()
+        file, clean = _checked(file, name)
+        assert clean is not None
+        try:
+            removed = self.store.remove(file, clean, expected=_expected(expected))
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        if not removed:
+            raise NotFound(f"no item: {file}:{clean}")
+        return {"file": file, "name": clean, "removed": True}
+
+    def append_diary(self, content: str, date: str | None = None, time: str | None = None,
+                     owner: str | None = None, source_conv: str | None = None) -> dict[str, Any]:
+        """Append one diary entry (``date``/``time`` default to now, local time)."""
+        self._writable()
+        try:
+            entry = self.store.diary.append(content, date=date, time=time, owner=owner, source_conv=source_conv)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        return diary_json(entry)
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise BadInput("this server is read-only (started with --read-only): nothing written")
+
+
+def _is_date(text: str) -> bool:
+    try:
+        validate_date(text)
+    except (ValueError, TypeError):
+        return False
+    return True
+
