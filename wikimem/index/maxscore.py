@@ -53,8 +53,13 @@ class Term(NamedTuple):
 #: The (this x k) docs with the best sums over the heads seed the floor (at least _SEED_MIN).
 _SEED_DEPTH = 4
 _SEED_MIN = 32
-#: The deepest head read for seeds found in several terms.
+#: The deepest head read for seeds found in several terms: this many
+#: postings, or 1/_SEED_SHARE of the second longest list (measured: the
+#: 3-term common query of bench_scale needs ~1/12 of its lists at 100k).
 _SEED_HEAD = 2048
+#: Of the docs the heads show, this x that many with the best sums over them are probed in full.
+_SEED_PROBED = 2
+_SEED_SHARE = 8
 #: A probe by bisect costs about this many postings of a masked walk (measured: ~0.9 vs ~0.19 us).
 _PROBE_COST = 5
 #: A set intersection costs about 1/_INTERSECT of a probe per element (~45 ns vs ~0.9 us).
@@ -141,11 +146,11 @@ def _seeded(terms: list[Term], k: int) -> dict[int, float]:
             shown += len(docs)
             values = map(term.scale.__mul__, map(neg, negs))
             known.update(zip(docs, map(add, map(known.get, docs, repeat(0.0)), values)))
-        if shown - len(known) >= m or depth >= second or depth >= _SEED_HEAD:
+        if shown - len(known) >= m or depth >= second or depth >= max(_SEED_HEAD, second // _SEED_SHARE):
             break
         depth *= 4
-    if len(known) > m:
-        cut = heapq.nlargest(m, known.values())[-1]
+    if len(known) > _SEED_PROBED * m:
+        cut = heapq.nlargest(_SEED_PROBED * m, known.values())[-1]
         cands = sorted(compress(known.keys(), map(cut.__le__, known.values())))
     else:
         cands = sorted(known)
