@@ -262,7 +262,8 @@ def kth_largest(values: Iterable[float], k: int, floor: float) -> float:
     above = list(compress(values, map(floor.__le__, values)))
     if len(above) < k:
         above = list(values)
-    return heapq.nlargest(k, above)[-1]
+    kth: float = heapq.nlargest(k, above)[-1]
+    return kth
 
 
 def _suffix_sums(values: list[float]) -> list[float]:
