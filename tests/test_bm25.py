@@ -213,3 +213,19 @@ def test_heads_stay_exact_with_twin_terms_writes_and_removals(monkeypatch: pytes
         got = index.search(Counter(query), k)
         assert [d for d, _ in got] == [d for d, _ in expected], query
         assert all(math.isclose(g, e, rel_tol=1e-9) for (_, g), (_, e) in zip(got, expected)), query
+
+
+def test_scores_of_chosen_docs_are_the_exact_scores_to_the_bit() -> None:
+    # score_docs runs term by term in C-level maps; it must give _exact's floats.
+    docs = _zipf_corpus(10, 1200)
+    index = InvertedIndex()
+    for tokens in docs[:1150]:
+        index.add_bulk(tokens)
+    index.search({"w1": 1}, 3)
+    for tokens in docs[1150:]:
+        index.add(tokens)
+    index.remove(9, docs[9])
+    for query in (["w1", "w5", "w5"], ["w0"], ["w3", "w40", "w299", "absent"]):
+        terms, _ = index._terms(Counter(query))
+        got = index.score_docs(Counter(query), range(1200))
+        assert all(got[d] == index._exact(terms, d) for d in range(1200)), query

