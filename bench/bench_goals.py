@@ -290,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                                 capture_output=True, text=True).stdout.strip()
         record = {"commit": commit, "date": time.strftime("%Y-%m-%d"), "figures": values, "shown": shown,
                   "load_avg": statistics.mean(r["load_avg"] for r in runs.values())}
+        if same_run is not None:
+            record["previous_code"] = {"commit": args.previous_commit, "figures": same_run}
         (ROUNDS / f"{args.save}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
     return 0
 
