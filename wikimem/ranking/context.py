@@ -6,9 +6,11 @@ answer to a question often shares few words with it while the turn or
 sentence beside it shares many (an agent stores "we settled on the blue
 one" right after "which colour for the kitchen?"). Measured through
 ``MemoryIndex`` (``bench/quality.py``, BM25 alone, hit@1/5/10): chitchat-en
-.069/.137/.169 -> .077/.188/.243, cmrc2018 .592/.812/.876 -> .592/.856/.919
-with the window and weight below (chosen among 4 settings on those two sets:
-+-1 or +-2 items, weight .3 or .5; +-1 at .5 lowered cmrc2018 hit@1).
+.069/.137/.169 -> .077/.174/.207, cmrc2018 .592/.812/.876 -> .592/.854/.916
+with the window and weight below (chosen offline among 4 settings on those
+two sets: +-1 or +-2 items, weight .3 or .5; +-1 at .5 lowered cmrc2018
+hit@1). Fused with an encoder it lifts hit@5/10 but lowers hit@1 on
+cmrc2018 (docs/benchmarks.md), which is why it is not a default.
 
 Opt-in this round (``MemoryIndex(context=True)``): it deepens a BM25-only
 query's pool from ``limit`` to 50 and scores up to 4 neighbours of each
