@@ -266,6 +266,10 @@ def _rankings(
         raise SystemExit("this wikimem has no analyzer knob")
     bm25 = make_index(wikimem, root, **knobs)
     rows = [(f"BM25{tag}", hits(bm25, queries, targets, f"BM25{tag}"))]
+    context = "context" in _supported(wikimem)
+    if context:  # file context (wikimem.ranking.context, opt-in), for the before/after
+        label = f"BM25 + file context{tag}"
+        rows.append((label, hits(make_index(wikimem, root, context=True, **knobs), queries, targets, label)))
     match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
     if windows and match is not None:
         # Ablation: what dropping the time words would cost when the window
@@ -274,12 +278,14 @@ def _rankings(
         label = f"BM25, time words dropped even for an empty window{tag}"
         rows.append((label, hits(bm25, stripped, targets, label)))
     for model, embedder in embedders.items():
-        alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None, **knobs)
+        alone = make_index(wikimem, root, embedder, fusion_weight=0.0, cos_floor=None, context=False, **knobs)
         warm_vectors(alone, len(items), model)
         runs = [(f"{model} alone{tag}", alone)]
         if "cos_floor" in _supported(wikimem) and not LEAN:
             runs.append((f"{model} default, no floor{tag}", make_index(wikimem, root, embedder, cos_floor=None, **knobs)))
         runs.append((f"{model} default{tag}", make_index(wikimem, root, embedder, **knobs)))
+        if context:
+            runs.append((f"{model} default + file context{tag}", make_index(wikimem, root, embedder, context=True, **knobs)))
         runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=fusion_method(f), **knobs))
                  for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]

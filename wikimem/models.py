@@ -122,6 +122,9 @@ class RetrievedItem:
     bm25_score: float = 0.0
     cos_score: float | None = None
     via: str | None = None
+    #: What the item's file neighbours added to its lexical score, and the best of them (``file:name``).
+    context_score: float = 0.0
+    context_via: str | None = None
     matched_terms: list[str] = field(default_factory=list)
     tokens_est: int = 0
     rank: int | None = None

@@ -87,6 +87,11 @@ class MemoryIndex:
     ranking             ``today``            a zero-argument callable returning the ``datetime.date``
                                              that query time words ("昨天", "last week") resolve
                                              against; ``None``: the real date in the query's ``tz``
+    ranking             ``context``          ``True``: a hit's neighbours in its file (2 on each side)
+                                             add half their best BM25 to its lexical score, re-ranking
+                                             a pool as deep as with embeddings
+                                             (:mod:`wikimem.ranking.context`); ``False`` (default
+                                             this round): BM25 alone
     derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
                                              that needs them) or ``"manual"`` (only
                                              :meth:`sync_vectors`; BM25 only until the vectors are
@@ -115,6 +120,7 @@ class MemoryIndex:
         cos_floor: float | str | None = AUTO,
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
+        context: bool = False,
         # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
@@ -140,6 +146,8 @@ class MemoryIndex:
         self.use_jieba = resolve_jieba(use_jieba)
         self.embedder = embedder
         self.fusion = fusion
+        #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
+        self.context = context
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
@@ -335,6 +343,7 @@ class MemoryIndex:
             fusion=self.fusion,
             fusion_weight=self.fusion_weight,
             cos_floor=self.cos_floor,
+            context=self.context,
             **kwargs,
         )
 

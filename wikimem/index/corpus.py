@@ -38,6 +38,8 @@ __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
+#: Parsed bulk items an ItemTable keeps (a few MB at most).
+_PARSED_KEPT = 4096
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
@@ -63,6 +65,8 @@ class ItemTable:
         self._bases: list[int] = []  # first doc id of each bulk file, ascending
         self._bulk: list[tuple[str, FileBlocks]] = []
         self._n = 0
+        #: Bulk items parsed lately: a query shows the same few again (emptied when full).
+        self._parsed: dict[int, RecallItem] = {}
 
     def __len__(self) -> int:
         return self._n
@@ -73,9 +77,15 @@ class ItemTable:
             return found  # type: ignore[return-value]
         if not 0 <= doc < self._n:
             raise IndexError(doc)
-        i = bisect_right(self._bases, doc) - 1
-        file, blocks = self._bulk[i]
-        return item_at(file, blocks, doc - self._bases[i])
+        item = self._parsed.get(doc)
+        if item is None:
+            i = bisect_right(self._bases, doc) - 1
+            file, blocks = self._bulk[i]
+            item = item_at(file, blocks, doc - self._bases[i])
+            if len(self._parsed) >= _PARSED_KEPT:
+                self._parsed.clear()
+            self._parsed[doc] = item
+        return item
 
     def __setitem__(self, doc: int, item: RecallItem | None) -> None:
         self._objects[doc] = item
@@ -175,6 +185,22 @@ class WikiCorpus:
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
         return names
+
+    def neighbours(self, doc: int, window: int) -> list[int]:
+        """Live docs within ``window`` places of ``doc`` in its file's order (``doc`` itself left out)."""
+        item = self.items[doc]
+        if item is None:
+            return []
+        bulk = self._bulk.get(item.file)
+        if bulk is not None:  # a bulk-read file, never changed since: consecutive docs, all live
+            base, blocks = bulk
+            lo, hi = max(base, doc - window), min(base + blocks.count, doc + window + 1)
+            return [d for d in range(lo, hi) if d != doc]
+        order = list(self._name_map(item.file).values())
+        if doc not in order:
+            return []
+        at = order.index(doc)
+        return [d for d in order[max(0, at - window) : at + window + 1] if d != doc]
 
     def live(self) -> Iterator[tuple[int, RecallItem]]:
         items = self.items

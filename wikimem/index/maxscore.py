@@ -1,17 +1,28 @@
-"""Top-k BM25 candidates by term-at-a-time MaxScore, in C-level steps.
+"""Top-k BM25 candidates from the heads of the query terms' postings, in C-level steps.
 
 Design constraint: pruning must never change the top k, even when the
 per-posting values it adds up are slightly stale (a write moved N and the
-average length since they were cached). Terms are visited by decreasing
-upper bound (their best value); once the k-th best partial sum beats
-everything the remaining terms could add, those (common, long) lists are
-only probed with ``bisect`` for the surviving candidates instead of being
-scanned. With stale values the cut keeps every doc within a factor ``rho``
-(the worst-case drift, see :meth:`wikimem.index.bm25.InvertedIndex.search`) of
-the k-th best, so the caller can rescore the few survivors exactly. A
-scanned list costs C-level ``dict.update`` calls and the k-th best is found
-after a C-level ``compress`` filter: cost follows the query terms' posting
-lists, not N. This module only reads postings; it never mutates the index.
+average length since they were cached). With stale values the result keeps
+every doc within a factor ``rho`` (the worst-case drift, see
+:meth:`wikimem.index.bm25.InvertedIndex.search`) of the k-th best value
+sum, so the caller can rescore the few survivors exactly.
+
+Why it reads heads and not whole lists: a warm query's cost must follow
+what can make the top k, not the length of its terms' lists. Given a floor
+``T`` under the k-th best value sum (from the full sums of each term's top
+docs, the *seeds*), split it into per-term thresholds ``x_i`` with
+``sum(x_i) <= T``: a doc below every ``x_i`` sums to less than ``T``, so
+every doc that can make the top k lies in some term's postings with value
+``>= x_i`` -- a prefix of that term's impact-ordered head
+(:mod:`wikimem.index.impact_order`). A threshold above a term's best value
+drops the term from the search (MaxScore's non-essential lists); a
+threshold of 0 takes a short list whole. The split is chosen by the
+estimated number of postings it reads. The union of the prefixes is then
+scored by probing each term's doc-ordered list (``bisect`` through ``map``,
+or one masked walk for many candidates), dropping a candidate as soon as
+what it has plus what the unprobed terms could add falls below ``T``.
+When no split reads less than a walk of the whole lists would, the lists
+are walked (C-level ``dict`` updates). This module only reads postings.
 """
 
 from __future__ import annotations
@@ -20,10 +31,12 @@ import heapq
 from array import array
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Callable, Iterable
-from itertools import compress, islice, repeat
-from operator import add, eq, mul
+from collections.abc import Iterable
+from itertools import compress, repeat
+from operator import add, eq, mul, neg
 from typing import Any, NamedTuple
+
+from wikimem.index import impact_order
 
 __all__ = ["Term", "candidates", "kth_largest"]
 
@@ -31,139 +44,212 @@ __all__ = ["Term", "candidates", "kth_largest"]
 class Term(NamedTuple):
     """One query term during a search."""
 
-    ub: float  # the largest value in ``values``
+    ub: float  # the largest value: scale x the largest cached impact
     scale: float  # values = cached impacts x scale (the query tf)
-    entry: Any  # the term's postings (``docs``, ``tfs``, cached impacts)
-    values: array[float]
+    entry: Any  # the term's postings (``docs``, ``tfs``, cached ``impact``, ``head``)
     weight: float  # exact qtf·idf·(k1+1), for rescoring
 
 
-def candidates(
-    terms: list[Term],
-    k: int,
-    rho: float,
-    kth_impact: Callable[[Any, int], float],
-    top_docs: Callable[[Any, int], Iterable[int]],
-) -> list[tuple[int, float]]:
+#: The (this x k) docs with the best sums over the heads seed the floor (at least _SEED_MIN).
+_SEED_DEPTH = 4
+_SEED_MIN = 32
+#: The deepest head read for seeds found in several terms: this many
+#: postings, or 1/_SEED_SHARE of the second longest list (measured: the
+#: 3-term common query of bench_scale needs ~1/12 of its lists at 100k).
+_SEED_HEAD = 2048
+#: Of the docs the heads show, this x that many with the best sums over them are probed in full.
+_SEED_PROBED = 2
+_SEED_SHARE = 8
+#: A probe by bisect costs about this many postings of a masked walk (measured: ~0.9 vs ~0.19 us).
+_PROBE_COST = 5
+#: A set intersection costs about 1/_INTERSECT of a probe per element (~45 ns vs ~0.9 us).
+_INTERSECT = 20
+#: Thresholds are lowered by this relative margin: float sums never cut a tie.
+_MARGIN = 1e-9
+
+
+def candidates(terms: list[Term], k: int, rho: float) -> list[tuple[int, float]]:
     """Every doc whose value sum could make the top k, with that sum.
 
     ``terms`` are sorted by decreasing ``ub``. With exact values (``rho`` =
     1) that is the docs scoring at least the k-th best. With stale values it
     is every doc within ``rho`` of the k-th best value sum: a doc below that
-    cannot beat k others whatever the true factors are. ``kth_impact(entry,
-    k)`` is the k-th largest cached impact of a term (a floor for theta);
-    ``top_docs(entry, m)`` some of its docs with the highest impacts (about m).
+    cannot beat k others whatever the true factors are.
     """
     if len(terms) == 1:
-        # One term: its k-th largest value is the floor, no accumulator needed.
-        term = terms[0]
-        if len(term.values) <= k:
-            return list(zip(term.entry.docs, term.values))
-        floor = rho * term.scale * kth_impact(term.entry, k)
-        return list(compress(zip(term.entry.docs, term.values), map(floor.__le__, term.values)))
+        return _one_term(terms[0], k, rho)
+    acc = _seeded(terms, k)
+    theta = kth_largest(acc.values(), k, 0.0) if len(acc) >= k else 0.0
+    floor = rho * theta * (1.0 - _MARGIN)
+    if floor <= 0.0:
+        acc = _walk(terms)
+    else:
+        pool = _pool(terms, floor)
+        pool.difference_update(acc)
+        acc.update(_score(terms, sorted(pool), floor))
+    if len(acc) < k:
+        return list(acc.items())
+    cut = rho * kth_largest(acc.values(), k, theta)
+    return list(compress(acc.items(), map(cut.__le__, acc.values())))
+
+
+def _pool(terms: list[Term], floor: float) -> set[int]:
+    """The docs that can reach ``floor``: the union of the plan's prefixes, cut by the terms none can lack."""
+    xs = _plan(terms, floor)
+    pool: set[int] = set()
+    for term, x in zip(terms, xs):
+        if x is not None:
+            pool.update(impact_order.above(term.entry, x / term.scale)[0])
+    # A term whose absence no doc can make up for (what it needs > 0): the
+    # pool keeps the docs it holds with at least that value (a C-level set
+    # intersection with a prefix of its head), when that costs less than
+    # probing the pool for it.
+    total = sum(t.ub for t in terms)
+    needs = []
+    for term in terms:
+        need = (floor - (total - term.ub) * (1.0 + _MARGIN)) / term.scale
+        if need > 0.0:
+            needs.append((impact_order.count_above(term.entry, need), need, term))
+    for size, need, term in sorted(needs, key=lambda snt: snt[0]):
+        if size > _INTERSECT * len(pool):
+            break
+        pool.intersection_update(impact_order.above(term.entry, need)[0])
+    return pool
+
+
+def _one_term(term: Term, k: int, rho: float) -> list[tuple[int, float]]:
+    """One term: its k-th largest value is the floor, read off its head."""
+    entry, scale = term.entry, term.scale
+    if len(entry.docs) <= k:
+        return list(zip(entry.docs, map(scale.__mul__, entry.impact)))
+    docs, negs = impact_order.above(entry, rho * impact_order.kth(entry, k))
+    return list(zip(docs, map(scale.__mul__, map(neg, negs))))
+
+
+def _seeded(terms: list[Term], k: int) -> dict[int, float]:
+    """Full value sums of likely winners: real sums, so their k-th best is a floor under the answer's.
+
+    The likely winners are the docs with the best sums over the terms'
+    heads (what the heads show of each doc: a doc good in several terms is
+    what a common-term query ranks first). The heads are read deeper, x4 a
+    round, until enough docs show in two of them (never deeper than the
+    second longest list: no doc is in two lists beyond it).
+    """
+    m = max(_SEED_DEPTH * k, _SEED_MIN)
+    second = sorted(len(t.entry.docs) for t in terms)[-2]
+    depth = m
+    while True:
+        known: dict[int, float] = {}
+        shown = 0
+        for term in terms:
+            docs, negs = impact_order.top(term.entry, depth)
+            shown += len(docs)
+            values = map(term.scale.__mul__, map(neg, negs))
+            known.update(zip(docs, map(add, map(known.get, docs, repeat(0.0)), values)))
+        if shown - len(known) >= m or depth >= second or depth >= max(_SEED_HEAD, second // _SEED_SHARE):
+            break
+        depth *= 4
+    if len(known) > _SEED_PROBED * m:
+        cut = heapq.nlargest(_SEED_PROBED * m, known.values())[-1]
+        cands = sorted(compress(known.keys(), map(cut.__le__, known.values())))
+    else:
+        cands = sorted(known)
+    acc = dict.fromkeys(cands, 0.0)
+    for term in terms:
+        _probe(acc, cands, term)
+    return acc
+
+
+def _plan(terms: list[Term], floor: float) -> list[float | None]:
+    """Per-term value thresholds summing to at most ``floor`` that read the fewest postings.
+
+    Tried: the longest lists dropped (a threshold just above their best
+    value), the shortest taken whole (threshold 0, which leaves more of the
+    floor to the others), the rest sharing what is left in proportion to
+    their best values. Returns the thresholds (None: the term is not
+    read for candidates).
+    """
+    n = len(terms)
+    by_len = sorted(range(n), key=lambda i: -len(terms[i].entry.docs))
+    best: tuple[int, list[float | None]] | None = None
+    for dropped in range(n):
+        gone = by_len[:dropped]
+        left = floor - sum(terms[i].ub for i in gone) * (1.0 + _MARGIN)
+        if left <= 0.0:
+            break
+        others = by_len[dropped:]
+        for whole in range(len(others) if n <= 8 else 1):
+            active = others[: len(others) - whole]
+            cost = sum(len(terms[i].entry.docs) for i in others[len(others) - whole :])
+            share = left / sum(terms[i].ub for i in active)
+            xs: list[float | None] = [None] * n
+            for i in others[len(others) - whole :]:
+                xs[i] = 0.0
+            for i in active:
+                if share <= 1.0:
+                    x = terms[i].ub * share * (1.0 - _MARGIN)
+                    xs[i] = x
+                    cost += impact_order.count_above(terms[i].entry, x / terms[i].scale)
+            if best is None or cost < best[0]:
+                best = (cost, xs)
+    assert best is not None  # dropping nothing leaves all of the floor > 0
+    return best[1]
+
+
+def _score(terms: list[Term], cands: list[int], floor: float) -> dict[int, float]:
+    """Value sums of ``cands``, each dropped once it cannot reach ``floor`` any more."""
+    acc = dict.fromkeys(cands, 0.0)
     rest = _suffix_sums([t.ub for t in terms])
+    for j, term in enumerate(terms):
+        if not cands:
+            break
+        scores = _probe(acc, cands, term)
+        need = floor - rest[j + 1]
+        if need > 0.0:
+            cands = list(compress(cands, map(need.__le__, scores)))
+    return {d: acc[d] for d in cands}
+
+
+def _walk(terms: list[Term]) -> dict[int, float]:
+    """Every doc of every list with its value sum (C-level dict updates)."""
     acc: dict[int, float] = {}
-    # theta: a floor under the k-th best value sum. Before the walk reaches
-    # a long list it cannot skip, the best docs of each term, summed over
-    # all terms, raise it (seeding costs a probe per seed and term: only
-    # worth it in front of a long list).
-    theta = 0.0
-    seeded = False
-    i = 0
-    while i < len(terms):
-        if rho * theta <= rest[i] and len(acc) >= k:
-            theta = kth_largest(acc.values(), k, theta)
-        if rho * theta <= rest[i] and not seeded and len(terms[i].values) > 16 * _SEED_DEPTH * k:
-            seeded = True
-            theta = max(theta, _seed_theta(terms, k, top_docs))
-        if rho * theta > rest[i]:
-            break  # no unseen doc can reach the top k any more
-        term = terms[i]
-        docs, values = term.entry.docs, term.values
-        # What a doc first seen in this term needs from it alone: once
-        # positive, the walk stops after this term, so only the docs
-        # reaching it join (a C-level filter of a long list) and those
-        # already accumulated get this term's value by probing.
-        floor = rho * theta - rest[i + 1]
-        if floor > 0.0:
-            fresh = dict(compress(zip(docs, values), map(floor.__le__, values)))
-            if acc:
-                _probe(acc, list(acc), docs, values)
-                fresh.update(acc)
-            acc = fresh
-        elif acc:
+    for term in terms:
+        docs, impact = term.entry.docs, term.entry.impact
+        values: Iterable[float] = impact if term.scale == 1.0 else map(term.scale.__mul__, impact)
+        if acc:
             acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), values)))
         else:
             acc = dict(zip(docs, values))
-        theta = max(theta, term.scale * kth_impact(term.entry, k))
-        i += 1
-    if i == len(terms):
-        floor = rho * kth_largest(acc.values(), k, theta) if len(acc) >= k else 0.0
-        return list(compress(acc.items(), map(floor.__le__, acc.values())))
-    # Non-essential terms: only probe candidates that can still make it.
-    floor = rho * theta - rest[i]
-    cands = list(compress(acc.keys(), map(floor.__le__, acc.values())))
-    for term in terms[i:]:
-        if rest[0] - term.ub < rho * theta:
-            # Without this term no doc reaches theta: keep the candidates it
-            # holds (a C-level set intersection, before any probing).
-            held = set(cands).intersection(term.entry.docs)
-            cands = list(compress(cands, map(held.__contains__, cands)))
-    for j in range(i, len(terms)):
-        scores = _probe(acc, cands, terms[j].entry.docs, terms[j].values)
-        theta = kth_largest(scores, k, theta) if len(cands) >= k else 0.0
-        floor = rho * theta - rest[j + 1]
-        cands = list(compress(cands, map(floor.__le__, scores)))
-    return [(d, acc[d]) for d in cands]
+    return acc
 
 
-#: Below this many candidates a probe bisects; above, it walks the list.
-_FEW = 2000
-#: Each term's top (this x k) docs seed theta: deep enough that docs good
-#: in every term (the usual winners of common-term queries) are among them.
-_SEED_DEPTH = 16
-
-
-def _probe(acc: dict[int, float], cands: list[int], docs: array[int], values: array[float]) -> list[float]:
+def _probe(acc: dict[int, float], cands: list[int], term: Term) -> list[float]:
     """Add one term's values to ``acc`` for ``cands`` (any order); returns their new sums.
 
     C-level all the way. Few candidates: a ``bisect`` each through ``map``
     (bisecting an ``array`` boxes every probe, ~1 us). Many: the term's list
     is walked once against a byte mask of the candidates.
     """
+    docs, impact, scale = term.entry.docs, term.entry.impact, term.scale
     if not docs or not cands:
         return [acc[d] for d in cands]
-    if len(cands) < _FEW:
+    if len(cands) * _PROBE_COST < len(docs):
         pos = list(map(min, map(bisect_left, repeat(docs), cands), repeat(len(docs) - 1)))
-        found = map(mul, map(values.__getitem__, pos), map(eq, map(docs.__getitem__, pos), cands))
+        found: Iterable[float] = map(mul, map(impact.__getitem__, pos), map(eq, map(docs.__getitem__, pos), cands))
+        if scale != 1.0:
+            found = map(scale.__mul__, found)
         scores = list(map(add, map(acc.__getitem__, cands), found))
     else:
         mask = bytearray(max(docs[-1], max(cands)) + 1)
         deque(map(mask.__setitem__, cands, repeat(1)), 0)
-        held = dict(compress(zip(docs, values), map(mask.__getitem__, docs)))
+        keep = list(map(mask.__getitem__, docs))
+        values: Iterable[float] = compress(impact, keep)
+        if scale != 1.0:
+            values = map(scale.__mul__, values)
+        held = dict(zip(compress(docs, keep), values))
         scores = list(map(add, map(acc.__getitem__, cands), map(held.get, cands, repeat(0.0))))
     acc.update(zip(cands, scores))
     return scores
-
-
-def _seed_theta(terms: list[Term], k: int, top_docs: Callable[[Any, int], Iterable[int]]) -> float:
-    """The k-th best full value sum among each term's top-k docs (0.0 if fewer than k).
-
-    Real docs' sums, so a floor under the final k-th best: with it, the
-    walk below can stop before the long lists of common terms (whose
-    upper bounds the rarer terms' sums already beat). Each term's top docs
-    are cached by the index (any real docs give a floor, so ties may be cut).
-    """
-    seeds: set[int] = set()
-    for term in terms:
-        seeds.update(top_docs(term.entry, _SEED_DEPTH * k))
-    if len(seeds) < k:
-        return 0.0
-    cands = sorted(seeds)
-    acc = dict.fromkeys(cands, 0.0)
-    for term in terms:
-        sums = _probe(acc, cands, term.entry.docs, term.values)
-    return heapq.nlargest(k, sums)[-1]
 
 
 def kth_largest(values: Iterable[float], k: int, floor: float) -> float:

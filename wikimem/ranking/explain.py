@@ -80,13 +80,20 @@ def _terms(entry: RetrievedItem) -> str:
 
 
 def row_note(entry: RetrievedItem) -> str:
-    """What follows a row's cells: its matched terms, or where a link came from."""
+    """What follows a row's cells: its matched terms (and file context), or where a link came from."""
     if entry.source != "link":
-        return _terms(entry)
+        return _terms(entry) + _context(entry)
     note = f"(via {entry.via})"
     if entry.rank is not None:
-        note += f"  hit #{entry.rank} {_terms(entry)}"
+        note += f"  hit #{entry.rank} {_terms(entry)}{_context(entry)}"
     return note
+
+
+def _context(entry: RetrievedItem) -> str:
+    """File context's share of the score (:mod:`wikimem.ranking.context`), and the neighbour it came from."""
+    if entry.context_score <= 0:
+        return ""
+    return f"  context +{number(entry.context_score)} next to {entry.context_via}"
 
 
 def row_line(position: int, entry: RetrievedItem) -> str:
@@ -208,6 +215,8 @@ def why_not_lines(why: WhyNot) -> list[str]:
         return lines
     rank = "-" if why.bm25_rank is None else f"#{why.bm25_rank}"
     lines.append(f"bm25: {number(why.bm25_score)} (rank {rank})")
+    if why.context_score > 0:
+        lines.append(f"file context: +{number(why.context_score)} (next to {why.context_via})")
     if why.embedding_used:
         lines.append(f"cos: {number(why.cos_score)}")
     if why.score is not None:

