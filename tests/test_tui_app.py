@@ -502,3 +502,18 @@ async def test_an_empty_memory_says_where_to_start_until_something_is_in_it(tmp_
         MemoryStore(root).diary.append("First entry.", date="2026-07-21", time="09:00")
         app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-21"}))))  # as the watcher would
         assert await wait_for(pilot, lambda: "Select an item in the tree" in screen_text(app), "the usual hint")
+
+
+@pytest.mark.parametrize("width", [120, 121])
+async def test_a_wrapped_toast_shows_its_last_line(backend, width) -> None:
+    """At 120 columns the demo's start-up toast lost its last line ("quit)"): Textual sized the
+    toast's holder with the rack's full width but laid the toast out one column narrower (the
+    rack's scrollbar gutter), so the third wrapped line fell outside the holder."""
+    from textual.widgets._toast import Toast
+
+    message = "demo: a temporary copy in /tmp/wikimem-demo-m67u5szo/memory (removed when you quit)"
+    async with started(make_app(backend), size=(width, 40), notifications=True) as pilot:
+        pilot.app.notify(message, markup=False, timeout=60)
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query(Toast)), "the toast")
+        await wait_for(pilot)
+        assert "quit)" in screen_text(pilot.app)  # the wrapped message's last line
