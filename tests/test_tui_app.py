@@ -303,6 +303,29 @@ def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, c
     assert not (tmp_path / "nope").exists()
 
 
+def test_a_directory_of_other_files_is_refused_like_the_cli_refuses_it(tmp_path, capsys) -> None:
+    """``wikimem-tui /etc`` opened /etc as an empty memory (``n`` would write wiki/ there)."""
+    from wikimem_tui.__main__ import _ensure_dir  # main() would run the app when it is not refused
+
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    (etc / "passwd").write_text("root:x:0:0\n", encoding="utf-8")
+    assert _ensure_dir(etc) is False  # main() exits 2 on False
+    err = capsys.readouterr().err
+    assert "not a memory directory" in err and str(etc) in err
+    assert sorted(p.name for p in etc.iterdir()) == ["passwd"]  # nothing created
+
+
+def test_an_empty_directory_or_a_memory_is_opened(tmp_path) -> None:
+    from wikimem_tui.__main__ import _ensure_dir
+
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / ".git").mkdir()  # a fresh `git init`: still a new, empty memory
+    (tmp_path / "old" / "diary").mkdir(parents=True)
+    (tmp_path / "old" / "notes.txt").write_text("x", encoding="utf-8")
+    assert _ensure_dir(tmp_path / "new") and _ensure_dir(tmp_path / "old")
+
+
 def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
     from wikimem_tui.core.demo import demo_source, make_demo_copy
 
