@@ -93,3 +93,16 @@ def test_the_sdist_carries_the_snapshots_the_docs_and_the_license(tmp_path: Path
     assert "License-Expression: Apache-2.0" in pkg_info.splitlines()
     assert "License-File: LICENSE" in pkg_info.splitlines()
     assert re.search(r"^Classifier: Programming Language :: Python :: 3\.11$", pkg_info, re.M)
+
+
+def test_the_repository_tracks_no_built_archives() -> None:
+    """A fresh clone carried pyflakes-4.1.0-py2.py3-none-any.whl at its root (committed by
+    accident with the cli/ move): a stranger's binary in the tree is noise at best. Built
+    archives belong in a package index, never in git."""
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("not a git checkout (an sdist has no history to check)")
+    tracked = subprocess.run(
+        ["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True, check=True, timeout=SAFETY_NET,
+    ).stdout.splitlines()
+    archives = [p for p in tracked if p.endswith((".whl", ".tar.gz", ".zip", ".egg"))]
+    assert archives == []

@@ -303,6 +303,29 @@ def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, c
     assert not (tmp_path / "nope").exists()
 
 
+def test_a_directory_of_other_files_is_refused_like_the_cli_refuses_it(tmp_path, capsys) -> None:
+    """``wikimem-tui /etc`` opened /etc as an empty memory (``n`` would write wiki/ there)."""
+    from wikimem_tui.__main__ import _ensure_dir  # main() would run the app when it is not refused
+
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    (etc / "passwd").write_text("root:x:0:0\n", encoding="utf-8")
+    assert _ensure_dir(etc) is False  # main() exits 2 on False
+    err = capsys.readouterr().err
+    assert "not a memory directory" in err and str(etc) in err
+    assert sorted(p.name for p in etc.iterdir()) == ["passwd"]  # nothing created
+
+
+def test_an_empty_directory_or_a_memory_is_opened(tmp_path) -> None:
+    from wikimem_tui.__main__ import _ensure_dir
+
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / ".git").mkdir()  # a fresh `git init`: still a new, empty memory
+    (tmp_path / "old" / "diary").mkdir(parents=True)
+    (tmp_path / "old" / "notes.txt").write_text("x", encoding="utf-8")
+    assert _ensure_dir(tmp_path / "new") and _ensure_dir(tmp_path / "old")
+
+
 def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
     from wikimem_tui.core.demo import demo_source, make_demo_copy
 
@@ -502,3 +525,18 @@ async def test_an_empty_memory_says_where_to_start_until_something_is_in_it(tmp_
         MemoryStore(root).diary.append("First entry.", date="2026-07-21", time="09:00")
         app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-21"}))))  # as the watcher would
         assert await wait_for(pilot, lambda: "Select an item in the tree" in screen_text(app), "the usual hint")
+
+
+@pytest.mark.parametrize("width", [120, 121])
+async def test_a_wrapped_toast_shows_its_last_line(backend, width) -> None:
+    """At 120 columns the demo's start-up toast lost its last line ("quit)"): Textual sized the
+    toast's holder with the rack's full width but laid the toast out one column narrower (the
+    rack's scrollbar gutter), so the third wrapped line fell outside the holder."""
+    from textual.widgets._toast import Toast
+
+    message = "demo: a temporary copy in /tmp/wikimem-demo-m67u5szo/memory (removed when you quit)"
+    async with started(make_app(backend), size=(width, 40), notifications=True) as pilot:
+        pilot.app.notify(message, markup=False, timeout=60)
+        await wait_for(pilot, lambda: bool(pilot.app.screen.query(Toast)), "the toast")
+        await wait_for(pilot)
+        assert "quit)" in screen_text(pilot.app)  # the wrapped message's last line

@@ -116,6 +116,8 @@ _LAZY = {
     "FileBlocks": "wikimem.disk.loader",
     "block_names": "wikimem.disk.loader",
     "read_file_blocks": "wikimem.disk.loader",
+    # whether a directory is a memory store (the CLI and the app refuse /etc alike)
+    "is_memory_dir": "wikimem.disk.store_dir",
 }
 
 __all__ = [
@@ -201,6 +203,8 @@ __all__ = [
     "row_fields",
     "row_note",
     "why_not_lines",
+    # whether a directory is a memory store (the CLI and the app refuse /etc alike)
+    "is_memory_dir",
 ]
 
 

@@ -84,9 +84,22 @@ def _resolve_dir(args: argparse.Namespace) -> Path:
 
 
 def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
-    """True when ``root`` is a directory (possibly just created on the user's say-so; never when read-only)."""
+    """True when ``root`` is a memory directory (possibly just created on the user's say-so; never when read-only).
+
+    A directory of unrelated files (``wikimem-tui /etc``, a typo'd path) is refused as the
+    command line refuses it: opened, it looked like an empty memory and ``n`` wrote ``wiki/``
+    among those files.
+    """
     if root.is_dir():
-        return True
+        from wikimem import is_memory_dir
+
+        if is_memory_dir(root):
+            return True
+        print(f"wikimem-tui: not a memory directory: {root} (it has no wiki/, diary/ or journal.jsonl)",
+              file=sys.stderr)
+        print("  pass the memory directory, or an empty one to start a new memory; try --demo for a sample",
+              file=sys.stderr)
+        return False
     if root.exists():
         print(f"wikimem-tui: {root} is not a directory", file=sys.stderr)
         return False

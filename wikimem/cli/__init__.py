@@ -49,6 +49,7 @@ from typing import NoReturn
 from wikimem.cli.args import int_at_least as _int_at_least
 from wikimem.cli.io import Output, decode_argv, prepare_stdout, quiet_broken_pipe, warnings_to
 from wikimem.cli.read import run_grep, run_ls, run_show
+from wikimem.disk.store_dir import is_memory_dir
 from wikimem.store import MemoryStore
 
 __all__ = ["build_parser", "main"]
@@ -203,14 +204,10 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     mcp.register(commands, _COMMANDS, store_option)
 
 
-#: What makes a directory a memory store (any one of them; an empty directory is a new store).
-STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
-
-
 def resolve_store_dir(option: str | None) -> Path:
     """``--store``, else ``$WIKIMEM_STORE`` (when non-empty), else the cwd.
 
-    A directory that holds files but none of :data:`STORE_MARKERS` is not a
+    A directory that holds files but none of the store markers is not a
     memory store (``wikimem -s /etc ls``, or ``wikimem ls`` run in the wrong
     directory): a store error, exit 2, rather than an empty listing that
     looks like an empty memory. An empty directory (dotfiles aside) is a
@@ -220,19 +217,10 @@ def resolve_store_dir(option: str | None) -> Path:
     path = Path(raw).expanduser()
     if not path.is_dir():
         raise StoreError(f"store directory not found: {raw}")
-    if not any((path / marker).exists() for marker in STORE_MARKERS) and _holds_files(path):
+    if not is_memory_dir(path):
         raise StoreError(f"not a memory directory: {raw} (it has no wiki/, diary/ or journal.jsonl; "
                          f"pass the memory directory with --store or ${STORE_ENV})")
     return path
-
-
-def _holds_files(path: Path) -> bool:
-    """True when ``path`` lists anything but dotfiles (an unlistable directory counts as holding files)."""
-    try:
-        with os.scandir(path) as entries:
-            return any(not entry.name.startswith(".") for entry in entries)
-    except OSError:
-        return True
 
 
 def _cmd_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
