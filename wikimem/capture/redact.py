@@ -1,0 +1,152 @@
+"""Secrets never enter the memory: one detector for capture and for lint.
+
+Agent logs are full of credentials: a user pastes an API key, a tool prints
+an ``.env``, a command line carries ``--password``. Capture copies a few
+hundred characters of text from a log into files that get committed, synced
+and recalled into other agents' prompts, so everything it writes -- goal,
+outcome, update, cwd, branch, path, tool names -- passes through
+:func:`redact` first, and lint's ``secret-in-memory`` uses
+:func:`find_secrets` on what is already there.
+
+What counts as a secret (each replaced by ``[REDACTED:<kind>]``):
+
+* provider keys by their shape: ``sk-…`` (OpenAI, Anthropic ``sk-ant-…``),
+  ``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_``/``github_pat_`` (GitHub),
+  ``glpat-`` (GitLab), ``AKIA``/``ASIA``… (AWS access key ids), ``xox?-``
+  (Slack) and Slack webhooks, ``AIza`` (Google), ``sk_live_``/``rk_live_``
+  (Stripe), ``npm_``, ``hf_``, ``pypi-``, JWTs (``eyJ….….…``);
+* PEM private-key blocks (``-----BEGIN … PRIVATE KEY-----`` to its END
+  line, or to the end of the text when the END was cut off);
+* the value of an assignment whose name says secret (``password=…``,
+  ``API_KEY: …``, ``client_secret = "…"``, ``--token …``), and
+  ``Authorization: Bearer …``/``Basic …``;
+* the password of a URL with credentials (``https://user:pw@host``).
+
+Narrow beats wrong the other way round here: a false positive costs a few
+redacted characters, a false negative leaks a credential, so the patterns
+err on the side of redacting. A secret split across two content blocks of
+one message is caught by :func:`redact_joined`, which looks at the blocks'
+concatenation as well as at each block.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+__all__ = ["Secret", "find_secrets", "redact", "redact_joined"]
+
+_KEYWORD = r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|" \
+           r"client[_-]?secret|auth[_-]?token|credentials?|session[_-]?key)"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("private-key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
+                               r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)),
+    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}")),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})")),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
+    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b")),
+    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,}")),
+    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+")),
+    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
+    ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}")),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}")),
+    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
+    ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_\-]{40,}")),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
+]
+# name=value, name: value, "name": "value", --name value (the name keeps; the value goes).
+_ASSIGN_RE = re.compile(
+    r"(?i)(?P<name>[\"']?\b[A-Za-z0-9_.\-]*" + _KEYWORD + r"[A-Za-z0-9_.\-]*[\"']?)"
+    r"(?P<sep>\s*[:=]\s*|\s+(?=[\"']))"
+    r"(?P<value>\"[^\"\n]{3,}\"|'[^'\n]{3,}'|[^\s\"',;)}\]]{3,})")
+_FLAG_RE = re.compile(r"(?i)(?P<name>--?" + _KEYWORD + r")(?P<sep>[= ])(?P<value>[^\s\"']{3,}|\"[^\"\n]+\"|'[^'\n]+')")
+_AUTH_RE = re.compile(r"(?i)(?P<name>\b(?:bearer|basic|token))(?P<sep>\s+)"
+                      r"(?P<value>(?=[A-Za-z0-9._~+/\-]*[0-9])[A-Za-z0-9._~+/\-]{16,}=*)")
+_URL_RE = re.compile(r"(?P<name>\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
+_NAMED = (("password", _ASSIGN_RE), ("password", _FLAG_RE), ("authorization", _AUTH_RE), ("url-password", _URL_RE))
+# Values that name a secret without being one: redacting them would only hide what the text means.
+_PLAIN = re.compile(r"(?i)^[\"']?(?:\*+|x+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|none|null|true|false|"
+                    r"required|optional|redacted|\[REDACTED[^\]]*\]?|env|\.\.\.|…)[\"']?$")
+
+
+@dataclass(frozen=True)
+class Secret:
+    """One secret found: its kind and where it is (``start``/``end`` offsets into the text)."""
+
+    kind: str
+    start: int
+    end: int
+
+
+def find_secrets(text: str) -> list[Secret]:
+    """Every secret-looking span of ``text``, in order, overlaps merged."""
+    found: list[Secret] = []
+    for kind, pattern in _PATTERNS:
+        found += [Secret(kind, m.start(), m.end()) for m in pattern.finditer(text)]
+    for kind, pattern in _NAMED:
+        for m in pattern.finditer(text):
+            value = m.group("value")
+            if not _PLAIN.match(value) and not _numeric_count(m.group("name"), value):
+                found.append(Secret(kind, m.start("value"), m.end("value")))
+    found.sort(key=lambda s: (s.start, -s.end))
+    merged: list[Secret] = []
+    for secret in found:
+        if merged and secret.start < merged[-1].end:
+            last = merged[-1]
+            merged[-1] = Secret(last.kind, last.start, max(last.end, secret.end))
+        else:
+            merged.append(secret)
+    return merged
+
+
+def _numeric_count(name: str, value: str) -> bool:
+    """``max_tokens=512``, ``token_count: 3``: a number under a name about tokens counts them."""
+    return "token" in name.lower() and value.strip("\"'").isdigit()
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret replaced by ``[REDACTED:<kind>]``."""
+    secrets = find_secrets(text)
+    if not secrets:
+        return text
+    out: list[str] = []
+    at = 0
+    for secret in secrets:
+        out.append(text[at:secret.start])
+        out.append(f"[REDACTED:{secret.kind}]")
+        at = secret.end
+    out.append(text[at:])
+    return "".join(out)
+
+
+def redact_joined(parts: Sequence[str], sep: str = "\n") -> str:
+    """``sep.join(parts)`` redacted, also where a secret spans two parts (a key split over content blocks).
+
+    The parts are looked at joined without a separator too; a secret found
+    there that crosses a part boundary redacts the pieces on both sides.
+    """
+    if len(parts) < 2:
+        return redact(sep.join(parts))
+    glued = "".join(parts)
+    bounds: list[int] = []
+    at = 0
+    for part in parts:
+        at += len(part)
+        bounds.append(at)
+    cuts: list[list[tuple[int, int]]] = [[] for _ in parts]
+    for secret in find_secrets(glued):
+        begin = 0
+        for index, end in enumerate(bounds):
+            lo, hi = max(secret.start, begin), min(secret.end, end)
+            crosses = secret.start < begin or secret.end > end
+            if lo < hi and crosses:
+                cuts[index].append((lo - begin, hi - begin))
+            begin = end
+    pieces = []
+    for part, spans in zip(parts, cuts):
+        for lo, hi in sorted(spans, reverse=True):
+            part = part[:lo] + "[REDACTED:split]" + part[hi:]
+        pieces.append(redact(part))
+    return redact(sep.join(pieces))
