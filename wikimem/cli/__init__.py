@@ -195,7 +195,18 @@ def build_parser() -> argparse.ArgumentParser:
     from wikimem.cli.lint import add_lint_parser
 
     _add_store_option(add_lint_parser(commands), top=False)
+    _register_verbs(commands)
     return parser
+
+
+def _register_verbs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The verbs that register themselves: one call per module (parser and command table)."""
+    from wikimem.cli import capture
+
+    def store_option(sub: argparse.ArgumentParser) -> None:
+        _add_store_option(sub, top=False)
+
+    capture.register(commands, _COMMANDS, store_option)  # issue 16
 
 
 #: What makes a directory a memory store (any one of them; an empty directory is a new store).
