@@ -80,16 +80,25 @@ class Secret:
     end: int
 
 
-def find_secrets(text: str) -> list[Secret]:
-    """Every secret-looking span of ``text``, in order, overlaps merged."""
+def find_secrets(text: str, *, strict: bool = False) -> list[Secret]:
+    """Every secret-looking span of ``text``, in order, overlaps merged.
+
+    ``strict`` (lint) counts a named value (``password=…``) only when it
+    looks like a credential -- eight characters or more, not a plain word
+    -- since a finding is an error a person must act on, where capture
+    redacts anything that might be one.
+    """
     found: list[Secret] = []
     for kind, pattern in _PATTERNS:
         found += [Secret(kind, m.start(), m.end()) for m in pattern.finditer(text)]
     for kind, pattern in _NAMED:
         for m in pattern.finditer(text):
             value = m.group("value")
-            if not _PLAIN.match(value) and not _numeric_count(m.group("name"), value):
-                found.append(Secret(kind, m.start("value"), m.end("value")))
+            if _PLAIN.match(value) or _numeric_count(m.group("name"), value):
+                continue
+            if strict and (len(value.strip("\"'")) < 8 or value.strip("\"'").isalpha()):
+                continue
+            found.append(Secret(kind, m.start("value"), m.end("value")))
     found.sort(key=lambda s: (s.start, -s.end))
     merged: list[Secret] = []
     for secret in found:

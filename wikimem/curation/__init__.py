@@ -35,6 +35,7 @@ from wikimem.curation.evidence import (
     retraction,
     snapshot_of,
 )
+from wikimem.curation.capture_chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards  # issue 16
 from wikimem.disk.entry_id import EntryRef, entry_ref, ordinals
 from wikimem.disk.marks import Evidence, find_evidence, is_derived, strip_derived
 from wikimem.disk.reviewed import is_dismissed, load_dismissed
@@ -47,15 +48,21 @@ if TYPE_CHECKING:
 __all__ = [
     "REVIEW_RE",
     "Audit",
+    "CaptureChain",
+    "CardLink",
+    "CardReader",
+    "ChainStep",
     "Dependent",
     "EntryRef",
     "EvidenceRef",
     "PromotionDraft",
     "QueueEntry",
     "audit",
+    "capture_chain",
     "classify_evidence",
     "clear_review_marks",
     "draft_promotion",
+    "entry_cards",
     "entry_ref",
     "mark_for_review",
     "reconcile_queue",
