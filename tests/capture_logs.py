@@ -221,3 +221,35 @@ def write_tree(dest: Path) -> dict[str, Path]:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(texts[name], "utf-8")
     return files
+
+
+# -- test helpers -------------------------------------------------------------------------------
+
+import datetime as _dt  # noqa: E402
+import hashlib  # noqa: E402
+
+import pytest  # noqa: E402
+
+UTC = _dt.timezone.utc
+
+
+@pytest.fixture(autouse=True)
+def fake_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every capture test runs with HOME and CODEX_HOME in tmp: the real home is never read."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("CODEX_HOME", str(home / ".codex"))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return home
+
+
+def tree_hash(root: Path) -> dict[str, str]:
+    """Every file under ``root`` (relative path -> sha256): "no byte changed" is this staying equal."""
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def all_text(root: Path) -> str:
+    """Everything under ``root`` as text (for "no secret anywhere")."""
+    return "\n".join(p.read_bytes().decode("utf-8", "replace") for p in sorted(root.rglob("*")) if p.is_file())

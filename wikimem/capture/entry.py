@@ -99,8 +99,8 @@ def entry_content(agent: str, session_id: str, summary: Summary, *, cwd: str | N
     where = place(cwd, branch)
     head = f"{label} session {short}"
     if follow_up:
-        head += ", log rewritten since its last capture" if rewritten else ", continued"
-    head += f" in {where}" if where else ""
+        head += ", log rewritten since its last capture," if rewritten else ", continued,"
+    head = f"{head} in {where}" if where else head.rstrip(",")
     goal = one_line(summary.goal, _LINE_CAPS["goal"]) or ("no new request" if follow_up else "no request recorded")
     lines = [f"{head}: {goal}"]
     outcome = one_line(summary.outcome, _LINE_CAPS["outcome"])

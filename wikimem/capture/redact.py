@@ -40,21 +40,25 @@ __all__ = ["Secret", "find_secrets", "redact", "redact_joined"]
 _KEYWORD = r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|" \
            r"client[_-]?secret|auth[_-]?token|credentials?|session[_-]?key)"
 
-_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+# (kind, pattern, literals): the pattern runs only on text holding one of the literals (in lower
+# case), so the common case -- prose with no secret -- costs a few substring searches, not a regex scan.
+_PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
     ("private-key", re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
-                               r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)),
-    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})")),
-    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}")),
-    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b")),
-    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,}")),
-    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+")),
-    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}")),
-    ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}")),
-    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}")),
-    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}")),
-    ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_\-]{40,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}")),
+                               r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S), ("private key",)),
+    ("api-key", re.compile(r"\bsk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{16,}"), ("sk-",)),
+    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
+     ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")),
+    ("gitlab-token", re.compile(r"\bglpat-[A-Za-z0-9_\-]{20,}"), ("glpat-",)),
+    ("aws-key", re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+     ("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa", "abia", "acca")),
+    ("slack-token", re.compile(r"\bxox[abposre]-[A-Za-z0-9\-]{10,}"), ("xox",)),
+    ("slack-webhook", re.compile(r"https://hooks\.slack\.com/services/[A-Za-z0-9/_\-]+"), ("hooks.slack.com",)),
+    ("google-key", re.compile(r"\bAIza[0-9A-Za-z_\-]{35}"), ("aiza",)),
+    ("stripe-key", re.compile(r"\b(?:sk|rk|pk)_(?:live|test)_[0-9A-Za-z]{16,}"), ("_live_", "_test_")),
+    ("npm-token", re.compile(r"\bnpm_[A-Za-z0-9]{36}"), ("npm_",)),
+    ("huggingface-token", re.compile(r"\bhf_[A-Za-z0-9]{30,}"), ("hf_",)),
+    ("pypi-token", re.compile(r"\bpypi-[A-Za-z0-9_\-]{40,}"), ("pypi-",)),
+    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"), ("eyj",)),
 ]
 # name=value, name: value, "name": "value", --name value (the name keeps; the value goes).
 _ASSIGN_RE = re.compile(
@@ -65,7 +69,9 @@ _FLAG_RE = re.compile(r"(?i)(?P<name>--?" + _KEYWORD + r")(?P<sep>[= ])(?P<value
 _AUTH_RE = re.compile(r"(?i)(?P<name>\b(?:bearer|basic|token))(?P<sep>\s+)"
                       r"(?P<value>(?=[A-Za-z0-9._~+/\-]*[0-9])[A-Za-z0-9._~+/\-]{16,}=*)")
 _URL_RE = re.compile(r"(?P<name>\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:)(?P<value>[^\s@/]{3,})(?=@)")
-_NAMED = (("password", _ASSIGN_RE), ("password", _FLAG_RE), ("authorization", _AUTH_RE), ("url-password", _URL_RE))
+_SECRET_WORDS = ("pass", "pwd", "secret", "token", "key", "credential")
+_NAMED = (("password", _ASSIGN_RE, _SECRET_WORDS), ("password", _FLAG_RE, _SECRET_WORDS),
+          ("authorization", _AUTH_RE, ("bearer", "basic", "token")), ("url-password", _URL_RE, ("://",)))
 # Values that name a secret without being one: redacting them would only hide what the text means.
 _PLAIN = re.compile(r"(?i)^[\"']?(?:\*+|x+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|none|null|true|false|"
                     r"required|optional|redacted|\[REDACTED[^\]]*\]?|env|\.\.\.|…)[\"']?$")
@@ -89,9 +95,13 @@ def find_secrets(text: str, *, strict: bool = False) -> list[Secret]:
     redacts anything that might be one.
     """
     found: list[Secret] = []
-    for kind, pattern in _PATTERNS:
-        found += [Secret(kind, m.start(), m.end()) for m in pattern.finditer(text)]
-    for kind, pattern in _NAMED:
+    lower = text.lower()
+    for kind, pattern, literals in _PATTERNS:
+        if any(literal in lower for literal in literals):
+            found += [Secret(kind, m.start(), m.end()) for m in pattern.finditer(text)]
+    for kind, pattern, literals in _NAMED:
+        if not any(literal in lower for literal in literals):
+            continue
         for m in pattern.finditer(text):
             value = m.group("value")
             if _PLAIN.match(value) or _numeric_count(m.group("name"), value):
@@ -131,13 +141,17 @@ def redact(text: str) -> str:
 
 
 def redact_joined(parts: Sequence[str], sep: str = "\n") -> str:
-    """``sep.join(parts)`` redacted, also where a secret spans two parts (a key split over content blocks).
+    """``sep.join(parts)``, redacted where a secret spans two parts (a key split over content blocks).
+
+    One part is returned as it is: whatever is kept of it is redacted later
+    (the card redacts each field), and redacting every message of a long
+    log up front would cost more than the capture itself.
 
     The parts are looked at joined without a separator too; a secret found
     there that crosses a part boundary redacts the pieces on both sides.
     """
     if len(parts) < 2:
-        return redact(sep.join(parts))
+        return sep.join(parts)  # nothing to join: the card redacts what it keeps
     glued = "".join(parts)
     bounds: list[int] = []
     at = 0
