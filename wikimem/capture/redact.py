@@ -64,7 +64,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str], tuple[str, ...]]] = [
 _ASSIGN_RE = re.compile(
     r"(?i)(?P<name>[\"']?\b[A-Za-z0-9_.\-]*" + _KEYWORD + r"[A-Za-z0-9_.\-]*[\"']?)"
     r"(?P<sep>\s*[:=]\s*|\s+(?=[\"']))"
-    r"(?P<value>\"[^\"\n]{3,}\"|'[^'\n]{3,}'|[^\s\"',;)}\]]{3,})")
+    r"(?P<value><[^>\n]{1,80}>|\"[^\"\n]{3,}\"|'[^'\n]{3,}'|[^\s\"',;)}\]]{3,})")
 _FLAG_RE = re.compile(r"(?i)(?P<name>--?" + _KEYWORD + r")(?P<sep>[= ])(?P<value>[^\s\"']{3,}|\"[^\"\n]+\"|'[^'\n]+')")
 _AUTH_RE = re.compile(r"(?i)(?P<name>\b(?:bearer|basic|token))(?P<sep>\s+)"
                       r"(?P<value>(?=[A-Za-z0-9._~+/\-]*[0-9])[A-Za-z0-9._~+/\-]{16,}=*)")

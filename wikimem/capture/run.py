@@ -28,6 +28,7 @@ others are captured), and the report says which and why.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 from collections.abc import Callable, Sequence
@@ -330,6 +331,18 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
     (report.updated if known else report.new).append(cid)
 
 
+def _sweep_temps(root: Path) -> None:
+    """Drop snapshot temp files a killed capture left (under the lock no writer has one open)."""
+    try:
+        names = os.listdir(root / "captures")
+    except OSError:
+        return
+    for name in names:
+        if name.startswith(".") and name.endswith(".tmp") and ".capture.json." in name:
+            with contextlib.suppress(OSError):
+                os.unlink(root / "captures" / name)
+
+
 def capture(
     root: str | os.PathLike[str],
     agent: str,
@@ -360,6 +373,7 @@ def capture(
         report.written = [c.path.relative_to(memory).as_posix() for c in plan.changes()]
         return report
     with store_lock(memory):
+        _sweep_temps(memory)
         plan = _Plan(memory)
         for session in sessions:
             _stage(plan, session, report, tz)
