@@ -221,3 +221,11 @@ def test_the_default_folders_come_from_home_and_the_agents_own_variables(fake_ho
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(fake_home / "cc"))
     assert default_roots("claude-code") == [fake_home / "cc" / "projects"]
     assert session_files("codex") == ([], [])  # a missing default folder is no problem
+
+
+def test_the_fixture_files_in_the_repository_are_the_ones_the_tests_write(tmp_path: Path) -> None:
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "capture"
+    write_tree(tmp_path / "fresh")
+    fresh = {p.relative_to(tmp_path / "fresh"): p.read_bytes() for p in (tmp_path / "fresh").rglob("*.jsonl")}
+    kept = {p.relative_to(fixtures): p.read_bytes() for p in fixtures.rglob("*.jsonl")}
+    assert kept == fresh  # the docs' transcript runs on the kept ones

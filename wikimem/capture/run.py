@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from wikimem.capture.card import Summary, build_card, card_id, summarize
 from wikimem.capture.claude_code import read_claude_code
@@ -49,6 +50,7 @@ from wikimem.disk.blocks import Block
 from wikimem.disk.entry_id import EntryId
 from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.lock import store_lock
+from wikimem.disk.names import validate_date
 from wikimem.disk.splice import RawFile, check, insert_block, split_raw
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
@@ -349,34 +351,42 @@ def capture(
     paths: Sequence[str | os.PathLike[str]] | None = None,
     *,
     since: str | None = None,
-    tz: dt.tzinfo | None = None,
+    tz: dt.tzinfo | str | None = None,
     dry_run: bool = False,
 ) -> CaptureReport:
     """Capture ``agent``'s sessions (under ``paths``, default its own folder) into the memory at ``root``.
 
     ``since`` (``YYYY-MM-DD``) leaves out sessions last active before that
-    day; ``dry_run`` plans everything and writes nothing. Returns what was
-    (or would be) written; raises only for an unknown ``agent``.
+    day; ``tz`` (a tzinfo or an IANA name) is the wall clock of the diary
+    days; ``dry_run`` plans everything and writes nothing. Returns what was
+    (or would be) written; ``ValueError`` for an unknown ``agent``, a bad
+    ``since`` or ``tz``.
     """
     if agent not in _READERS:
         raise ValueError(f"unknown agent {agent!r}: expected one of {', '.join(_READERS)}")
+    if since is not None:
+        validate_date(since)
+    try:
+        zone = ZoneInfo(tz) if isinstance(tz, str) else tz
+    except (KeyError, ValueError):
+        raise ValueError(f"invalid tz {tz!r}: unknown time zone") from None
     memory = Path(root)
     report = CaptureReport(agent, dry_run)
-    sessions = _read_sessions(agent, paths, since, tz, report, memory)
+    sessions = _read_sessions(agent, paths, since, zone, report, memory)
     sessions.sort(key=lambda s: (s.first_ts or "", card_id(s.agent, s.session_id)))
     if not sessions:
         return report
     if dry_run:
         plan = _Plan(memory)
         for session in sessions:
-            _stage(plan, session, report, tz)
+            _stage(plan, session, report, zone)
         report.written = [c.path.relative_to(memory).as_posix() for c in plan.changes()]
         return report
     with store_lock(memory):
         _sweep_temps(memory)
         plan = _Plan(memory)
         for session in sessions:
-            _stage(plan, session, report, tz)
+            _stage(plan, session, report, zone)
         changes = plan.changes()
         commit(memory, changes, memory / JOURNAL_FILE, b"".join(plan.lines))
     report.written = [c.path.relative_to(memory).as_posix() for c in changes if c.before != c.after]

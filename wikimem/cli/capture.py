@@ -132,8 +132,8 @@ def _print(report: CaptureReport, out: Output, *, verbose: bool) -> None:
     for path, counts in report.notes:
         totals.update(counts)
         if verbose:
-            out.line(f"read {path}: skipped " + ", ".join(f"{n} {why}" for why, n in counts.items()))
+            out.line(f"read {path}: skipped " + "; ".join(f"{why}: {n}" for why, n in counts.items()))
     if totals and not verbose:
-        out.line("skipped while reading: " + ", ".join(f"{n} {why}" for why, n in sorted(totals.items())))
+        out.line("skipped while reading: " + "; ".join(f"{why}: {n}" for why, n in sorted(totals.items())))
     if report.written:
         out.line(("would write " if report.dry_run else "wrote ") + ", ".join(report.written))
