@@ -46,7 +46,7 @@ def test_an_entry_citing_a_missing_card_or_snapshot_is_a_warning(captured: tuple
     assert [(f.severity, f.location.path, f.location.item) for f in findings] == [("warning", "diary/2026-07-13.md", "15:02")]
     lines = (memory / "diary" / "2026-07-13.md").read_text("utf-8").splitlines()
     assert f"has no card claude-code-{CC_TWO}" in findings[0].message
-    assert lines[findings[0].location.line - 1].startswith("(capture: captures/2026-07-13.capture.json#")
+    assert lines[(findings[0].location.line or 0) - 1].startswith("(capture: captures/2026-07-13.capture.json#")
     snapshot.unlink()
     assert [c for c, _, _ in _codes(memory)].count("capture-card-missing") == 2
 

@@ -104,8 +104,11 @@ def summarize(session: Session) -> Summary:
     # The update with the most to say; among equals the later one (closer to the outcome).
     update = max(middle, key=lambda e: (len(e.text.split()), e.offset)).text if middle else None
     unresolved = _unresolved(talk, outcome)
-    return Summary(*(redact(t) if t else None for t in (goal, outcome, unresolved, update)),
-                   session.first_ts, session.last_ts, session.derived, len(users), len(replies))
+    def clean(text: str | None) -> str | None:
+        return redact(text) if text else None
+
+    return Summary(clean(goal), clean(outcome), clean(unresolved), clean(update), session.first_ts, session.last_ts,
+                   session.derived, len(users), len(replies))
 
 
 def _counted(counter: dict[str, int], keep: int, cap: int) -> dict[str, int]:

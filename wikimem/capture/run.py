@@ -280,7 +280,7 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
     part, follow_up, rewritten = session, False, False
     if known is not None:
         read = known[1].get("read") or {}
-        old = read.get("bytes") if isinstance(read.get("bytes"), int) else -1
+        old: int = read["bytes"] if isinstance(read.get("bytes"), int) else -1
         if old == session.size and read.get("sha256") == session.sha256:
             report.unchanged += 1
             return

@@ -5,7 +5,8 @@ layouts are what scripts written against the original wikimem parse, so the
 layouts live in plain format strings in this package's verb modules
 (``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
 the journal (``explain --embed`` may fill the derived vector cache, exactly
-as the library does), except ``lint --fix``, which says so in its name.
+as the library does), except ``lint --fix``, which says so in its name, and
+``capture``, which writes agent sessions into the diary (``--dry-run`` to look).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
 always *returns* the code (argparse's own usage errors included), so tests can
@@ -199,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _register_verbs(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _register_verbs(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """The verbs that register themselves: one call per module (parser and command table)."""
     from wikimem.cli import capture
 

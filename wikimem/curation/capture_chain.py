@@ -112,7 +112,7 @@ class CardReader:
         if card is None:
             return CardLink(ref, None, f"{ref.snapshot} has no card {ref.card_id}")
         path = card.get("path") if isinstance(card.get("path"), str) else None
-        return CardLink(ref, card, None, path, bool(path) and os.path.exists(path))
+        return CardLink(ref, card, None, path, path is not None and os.path.exists(path))
 
     def by_id(self, cid: str) -> CardLink | None:
         """The card ``cid`` wherever it is (for a source line, which names no day)."""

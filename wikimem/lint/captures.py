@@ -94,12 +94,12 @@ class CaptureCheck:
                                               "no longer exists; the card is the only record left", item=cid))
         for path in sorted(self._refs):
             for _, line, heading, date, cid in self._refs[path]:
-                day = self._days.get(date)
-                if day is not None and day.problem is not None:
+                cited = self._days.get(date)
+                if cited is not None and cited.problem is not None:
                     continue  # the snapshot's own finding says it
-                if day is None:
+                if cited is None:
                     why = f"captures/{date}.capture.json does not exist"
-                elif cid not in day.cards:
+                elif cid not in cited.cards:
                     why = f"captures/{date}.capture.json has no card {cid}"
                 else:
                     continue
