@@ -240,3 +240,50 @@ def test_sessions_from_the_default_folders(tmp_path: Path, fake_home: Path) -> N
     memory = tmp_path / "memory"
     assert len(capture(memory, "claude-code", tz=UTC).entries) == 2
     assert len(capture(memory, "codex", tz=UTC).entries) == 1
+
+
+def test_a_log_read_before_another_capture_took_it_further_adds_nothing(
+        tmp_path: Path, logs: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    from wikimem.capture import read_claude_code
+    from wikimem.capture import run
+
+    memory = tmp_path / "memory"
+    stale = tmp_path / "stale.jsonl"
+    shutil.copy(logs["cc_two"], stale)
+    _grow(logs["cc_two"], "2026-07-13T16:40:00Z", "More?", "More.")
+    capture(memory, "claude-code", [logs["cc_two"]], tz=UTC)
+    before = tree_hash(memory)
+
+    def read_stale(path: Path):  # type: ignore[no-untyped-def]
+        session = read_claude_code(stale)  # what a slower capture read before the file grew
+        session.path = path
+        return session
+
+    monkeypatch.setitem(run._READERS, "claude-code", read_stale)
+    report = capture(memory, "claude-code", [logs["cc_two"]], tz=UTC)
+    assert report.entries == [] and report.unchanged == 1 and tree_hash(memory) == before
+
+
+def _capture_in_process(memory: str, logs: str) -> None:
+    capture(memory, "claude-code", [logs], tz=UTC)
+
+
+def test_captures_running_at_once_capture_each_session_once(tmp_path: Path, logs: dict[str, Path]) -> None:
+    import multiprocessing as mp
+
+    from conftest import SAFETY_NET
+
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    context = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    procs = [context.Process(target=_capture_in_process, args=(str(memory), str(tmp_path / "logs" / "claude-code")))
+             for _ in range(4)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=SAFETY_NET)
+        assert proc.exitcode == 0
+    day = Diary(memory).day("2026-07-13")
+    assert [e.time for e in day] == ["09:14", "15:02"]
+    assert [c["entries"] for c in read_snapshot(memory, "2026-07-13").cards.values()] == [["2026-07-13 09:14"],
+                                                                                         ["2026-07-13 15:02"]]

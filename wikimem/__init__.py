@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
     from wikimem.ranking.why_not import WhyNot
+    from wikimem.capture.run import CaptureReport, capture_sessions
 
 __version__ = "0.4.0"
 
@@ -116,6 +117,9 @@ _LAZY = {
     "FileBlocks": "wikimem.disk.loader",
     "block_names": "wikimem.disk.loader",
     "read_file_blocks": "wikimem.disk.loader",
+    # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
+    "capture_sessions": "wikimem.capture.run",
+    "CaptureReport": "wikimem.capture.run",
 }
 
 __all__ = [
@@ -200,6 +204,9 @@ __all__ = [
     "row_fields",
     "row_note",
     "why_not_lines",
+    # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
+    "CaptureReport",
+    "capture_sessions",
 ]
 
 

@@ -56,7 +56,7 @@ from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
 from wikimem.journal import JOURNAL_FILE, Journal
 
-__all__ = ["CaptureReport", "PlannedEntry", "capture", "owner_of", "source_of"]
+__all__ = ["CaptureReport", "PlannedEntry", "capture", "capture_sessions", "owner_of", "source_of"]
 
 Reader = Callable[[Path], Session]
 _READERS: dict[str, Reader] = {"claude-code": read_claude_code, "codex": read_codex}
@@ -284,8 +284,13 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
         if old == session.size and read.get("sha256") == session.sha256:
             report.unchanged += 1
             return
+        still = 0 <= old and prefix_sha256(session.path, old) == read.get("sha256")
+        if still and session.size <= old:
+            # Read before another capture took the file further: nothing here that the card lacks.
+            report.unchanged += 1
+            return
         follow_up = True
-        if 0 <= old < session.size and prefix_sha256(session.path, old) == read.get("sha256"):
+        if still:
             part = session.since(old)
         else:
             rewritten = True
@@ -391,3 +396,7 @@ def capture(
         commit(memory, changes, memory / JOURNAL_FILE, b"".join(plan.lines))
     report.written = [c.path.relative_to(memory).as_posix() for c in changes if c.before != c.after]
     return report
+
+
+#: ``capture`` under the name the package face exports it by (``wikimem.capture`` is the subpackage).
+capture_sessions = capture
