@@ -111,3 +111,24 @@ def test_strict_mode_ignores_short_or_plain_word_values() -> None:
     assert find_secrets("password=hunter2", strict=True) == []
     assert [s.kind for s in find_secrets("password=Hunter2Hunter2", strict=True)] == ["password"]
     assert [s.kind for s in find_secrets(KEYS["aws"], strict=True)] == ["aws-key"]
+
+
+def test_the_cheap_prefilter_never_rules_out_a_text_the_patterns_match() -> None:
+    import random
+
+    from wikimem.capture import may_hold_secret
+
+    samples = [f"{pre}{key}{post}" for key in KEYS.values() for pre in ("", "x ", "KEY=") for post in ("", " y")]
+    samples += [PEM, "password=hunter2", "PASSWORD: correct-horse", "db_password = 'tr0ub4dor&3'",
+                '{"client_secret": "abc123xyz"}', "mysql -u root --password s3cret", "curl --token=abc.def.ghi",
+                "Authorization: Bearer abcdefghij0123456789", "https://ada:p4ssw0rd@git.example.com/x.git",
+                "Token  abcdefghijklmnop123456", "API_KEY:\tabc123def", "-----BEGIN EC PRIVATE KEY-----\nabc"]
+    rng = random.Random(16)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 :=-_'\"/@.\n"
+    words = ["pass", "password", "token", "key", "secret", "sk-", "ghp_", "AKIA", "xoxb-", "bearer", "://", "eyJ"]
+    for _ in range(3000):
+        samples.append("".join(rng.choice(words) if rng.random() < 0.15 else rng.choice(alphabet)
+                               for _ in range(rng.randrange(5, 80))))
+    for text in samples:
+        if find_secrets(text) or find_secrets(text, strict=True):
+            assert may_hold_secret(text), text

@@ -35,7 +35,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Secret", "find_secrets", "redact", "redact_joined"]
+__all__ = ["Secret", "find_secrets", "may_hold_secret", "redact", "redact_joined"]
 
 _KEYWORD = r"(?:pass(?:word|wd|phrase)?|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|" \
            r"client[_-]?secret|auth[_-]?token|credentials?|session[_-]?key)"
@@ -75,6 +75,33 @@ _NAMED = (("password", _ASSIGN_RE, _SECRET_WORDS), ("password", _FLAG_RE, _SECRE
 # Values that name a secret without being one: redacting them would only hide what the text means.
 _PLAIN = re.compile(r"(?i)^[\"']?(?:\*+|x+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|none|null|true|false|"
                     r"required|optional|redacted|\[REDACTED[^\]]*\]?|env|\.\.\.|…)[\"']?$")
+
+
+# What any secret the patterns find must contain: provider prefixes (as written), a secret word followed
+# by a separator (or after "--"), a URL with a password. Ruling these out costs substring searches, no
+# regex scan, so a whole file is looked at once before any pattern runs (lint does this for every file).
+_PREFIXES = ("sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "AKIA", "ASIA", "AGPA", "AIDA",
+             "AROA", "ANPA", "ANVA", "AIPA", "ABIA", "ACCA", "xox", "hooks.slack.com", "AIza", "_live_", "_test_",
+             "npm_", "hf_", "pypi-", "eyJ", "PRIVATE KEY")
+_WORDS = ("pass", "pwd", "secret", "token", "key", "credential", "bearer", "basic")
+_AFTER_RE = re.compile(r"[\w.\-\"']{0,40}?(?:[ \t]*[:=]|\s+[\"']|\s+(?=\S{16}))")
+_URL_HINT_RE = re.compile(r"://[^\s/@:]+:[^\s@/]+@")
+
+
+def may_hold_secret(text: str) -> bool:
+    """False when ``text`` certainly holds no secret :func:`find_secrets` would find (cheap: for whole files)."""
+    if any(prefix in text for prefix in _PREFIXES):
+        return True
+    if "://" in text and _URL_HINT_RE.search(text):
+        return True
+    lower = text.lower()
+    for word in _WORDS:
+        at = lower.find(word)
+        while at != -1:
+            if lower[max(0, at - 2):at].endswith("-") or _AFTER_RE.match(lower, at + len(word)):
+                return True
+            at = lower.find(word, at + 1)
+    return False
 
 
 @dataclass(frozen=True)

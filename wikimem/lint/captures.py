@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from wikimem.capture.entry import find_card_refs
-from wikimem.capture.redact import find_secrets
+from wikimem.capture.redact import find_secrets, may_hold_secret
 from wikimem.capture.snapshot import SnapshotError, list_snapshots, read_snapshot
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.lint.scan import FileFacts
@@ -41,15 +41,7 @@ from wikimem.store import path_stat
 
 __all__ = ["CaptureCheck"]
 
-# Cheap first test before the patterns: text that cannot hold a secret skips them.
-_HINTS = ("sk-", "gh", "AKIA", "ASIA", "xox", "PRIVATE KEY", "ass", "pwd", "ecret", "oken", "key", "KEY", "://",
-          "eyJ", "AIza", "_live_", "_test_", "npm_", "hf_", "pypi-", "glpat-", "earer", "asic", "redential")
-
 Ref = tuple[str, int, str, str, str]  # path, line, entry heading, snapshot date, card id
-
-
-def _may_hold_secret(text: str) -> bool:
-    return any(hint in text for hint in _HINTS)
 
 
 class _Day:
@@ -114,12 +106,16 @@ class CaptureCheck:
             return
         refs: list[Ref] = []
         secrets: list[Finding] = []
-        for item in facts.items:
+        # One look at the whole file first: most files hold no card reference and nothing secret-like.
+        whole = "\n".join(item.content for item in facts.items)
+        cited = facts.kind == "diary" and "(capture:" in whole
+        suspect = may_hold_secret(whole)
+        for item in facts.items if cited or suspect else ():
             content = item.content
-            if facts.kind == "diary":
+            if cited:
                 for ref in find_card_refs(content):
                     refs.append((path, item.first + ref.line, item.name, ref.date, ref.card_id))
-            if _may_hold_secret(content):
+            if suspect and may_hold_secret(content):
                 kinds = sorted({s.kind for s in find_secrets(content, strict=True)})
                 if kinds:
                     secrets.append(make_finding("secret-in-memory", path, f"a secret-looking {', '.join(kinds)} in "
@@ -152,7 +148,7 @@ def _read_day(root: Path, date: str, signature: tuple[int, int] | None) -> _Day:
     cards = {cid: card.get("path") if isinstance(card.get("path"), str) else None for cid, card in snap.cards.items()}
     secrets: list[Finding] = []
     text = (snap.origin or b"").decode("utf-8", errors="replace")
-    if _may_hold_secret(text):
+    if may_hold_secret(text):
         for cid, card in snap.cards.items():
             body = json.dumps(card, ensure_ascii=False)
             kinds = sorted({s.kind for s in find_secrets(body, strict=True)})
