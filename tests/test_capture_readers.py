@@ -129,7 +129,8 @@ def test_a_codex_tool_output_with_the_marker_makes_the_session_derived(tmp_path:
         {"timestamp": "2026-07-13T10:00:01Z", "type": "response_item", "payload": {
             "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what did we decide?"}]}},
         {"timestamp": "2026-07-13T10:00:02Z", "type": "response_item", "payload": {
-            "type": "function_call_output", "call_id": "c", "output": {"content": f"pricing:rounding\nhalf up\n{DERIVED}"}}},
+            "type": "function_call_output", "call_id": "c",
+            "output": json.dumps({"output": f"pricing:rounding\nhalf up\n{DERIVED}", "metadata": {"exit_code": 0}})}},
         {"timestamp": "2026-07-13T10:00:03Z", "type": "response_item", "payload": {
             "type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Half up."}]}},
     ]
@@ -229,3 +230,15 @@ def test_the_fixture_files_in_the_repository_are_the_ones_the_tests_write(tmp_pa
     fresh = {p.relative_to(tmp_path / "fresh"): p.read_bytes() for p in (tmp_path / "fresh").rglob("*.jsonl")}
     kept = {p.relative_to(fixtures): p.read_bytes() for p in fixtures.rglob("*.jsonl")}
     assert kept == fresh  # the docs' transcript runs on the kept ones
+
+
+def test_a_claude_code_mcp_result_holding_json_with_the_marker_is_derived(tmp_path: Path) -> None:
+    path = tmp_path / f"{CC_ONE}.jsonl"
+    result = json.dumps({"result": f"pricing:rounding\nhalf up\n{DERIVED}"})
+    lines = [{"type": "user", "timestamp": "2026-07-13T10:00:00Z", "message": {"role": "user", "content": "ask"}},
+             {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "content": result}]}}]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    assert read_claude_code(path).derived
+    lines[1]["message"]["content"][0]["content"] = json.dumps({"result": "mentions wikimem-derived in prose"})
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+    assert not read_claude_code(path).derived

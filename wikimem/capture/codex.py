@@ -115,7 +115,7 @@ def _texts(content: object, kinds: tuple[str, ...]) -> str:
 def _strings(value: object, depth: int = 0) -> str:
     """Every string inside a tool output, only to look for the derived marker (never kept)."""
     if isinstance(value, str):
-        return value
+        return value  # JSON inside the string is decoded by Session.check_derived
     if depth > 4:
         return ""
     if isinstance(value, dict):

@@ -15,6 +15,7 @@ since its last capture can be summarized from where that capture stopped
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Literal
 
 from wikimem.capture.redact import redact_joined
-from wikimem.disk.marks import is_derived, strip_derived
+from wikimem.disk.marks import DERIVED_TAG, is_derived, strip_derived
 
 __all__ = ["TEXT_CAP", "Event", "Session", "bounded_text", "normalize_ts"]
 
@@ -49,6 +50,25 @@ def normalize_ts(value: object) -> str | None:
         return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
     except (OverflowError, ValueError):
         return None
+
+
+def _json_strings(text: str, depth: int = 0) -> str:
+    """Every string inside ``text`` read as JSON (nested JSON strings too), one per line; ``""`` if not JSON."""
+    try:
+        value = json.loads(text) if depth < 4 and text.lstrip()[:1] in "{[\"" else None
+    except ValueError:
+        return ""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(_json_strings(item, depth + 1) or item if item.lstrip()[:1] in "{[" else item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return "\n".join(out)
 
 
 def bounded_text(text: str) -> str:
@@ -161,8 +181,12 @@ class Session:
         return True
 
     def check_derived(self, text: str, offset: int) -> bool:
-        """Note the derived marker in ``text`` (a tool result, a message); True when it is there."""
-        if is_derived(text):
+        """Note the derived marker in ``text`` (a tool result, a message); True when it is there.
+
+        A tool's output is often JSON inside a string (``{"output": …}``), where the marker's
+        line breaks are escaped: such text is decoded before the marker is looked for.
+        """
+        if is_derived(text) or (DERIVED_TAG in text and is_derived(_json_strings(text))):
             if not self.derived_at or self.derived_at[-1] != offset:
                 self.derived_at.append(offset)
             return True
