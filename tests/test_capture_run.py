@@ -11,7 +11,7 @@ import pytest
 from capture_logs import (  # noqa: F401
     CC_ONE, CC_TWO, CODEX_ONE, DERIVED, SECRETS, UTC, all_text, fake_home, tree_hash, write_tree,
 )
-from wikimem import Diary, MemoryStore
+from wikimem import Diary
 from wikimem.capture import CARD_CAP, capture, find_card_refs, read_snapshot
 from wikimem.curation import reconcile_queue
 from wikimem.lint import lint
@@ -287,3 +287,10 @@ def test_captures_running_at_once_capture_each_session_once(tmp_path: Path, logs
     assert [e.time for e in day] == ["09:14", "15:02"]
     assert [c["entries"] for c in read_snapshot(memory, "2026-07-13").cards.values()] == [["2026-07-13 09:14"],
                                                                                          ["2026-07-13 15:02"]]
+
+
+def test_progress_is_reported_as_the_logs_are_read(tmp_path: Path, logs: dict[str, Path]) -> None:
+    calls: list[tuple[int, int]] = []
+    capture(tmp_path / "memory", "claude-code", [tmp_path / "logs" / "claude-code"], tz=UTC,
+            progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 3), (1, 3), (2, 3), (3, 3)]

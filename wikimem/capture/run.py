@@ -168,13 +168,18 @@ def _unchanged(path: Path, card: dict[str, Any] | None) -> bool:
     return size == read["bytes"] and prefix_sha256(path, size) == read.get("sha256")
 
 
+Progress = Callable[[int, int], None]
+
+
 def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, since: str | None,
-                   tz: dt.tzinfo | None, report: CaptureReport, root: Path) -> list[Session]:
+                   tz: dt.tzinfo | None, report: CaptureReport, root: Path, progress: Progress | None) -> list[Session]:
     files, report.missing = session_files(agent, paths)
     known = _known_by_path(root)
     reader = _READERS[agent]
     sessions: list[Session] = []
-    for path in files:
+    for done, path in enumerate(files):
+        if progress is not None:
+            progress(done, len(files))
         shown = str(path)
         stamp = _mtime_ts(path)
         if since and stamp and _local(stamp, tz)[0] < since:
@@ -218,6 +223,8 @@ def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, s
             report.skipped.append((session.shown, f"last active before --since {since}"))
         else:
             out.append(session)
+    if progress is not None:
+        progress(len(files), len(files))
     return out
 
 
@@ -358,12 +365,15 @@ def capture(
     since: str | None = None,
     tz: dt.tzinfo | str | None = None,
     dry_run: bool = False,
+    progress: Progress | None = None,
 ) -> CaptureReport:
     """Capture ``agent``'s sessions (under ``paths``, default its own folder) into the memory at ``root``.
 
     ``since`` (``YYYY-MM-DD``) leaves out sessions last active before that
     day; ``tz`` (a tzinfo or an IANA name) is the wall clock of the diary
-    days; ``dry_run`` plans everything and writes nothing. Returns what was
+    days; ``dry_run`` plans everything and writes nothing; ``progress(done,
+    total)`` is called as the logs are read (an app's progress bar; the
+    write that follows is one short step). Returns what was
     (or would be) written; ``ValueError`` for an unknown ``agent``, a bad
     ``since`` or ``tz``.
     """
@@ -377,7 +387,7 @@ def capture(
         raise ValueError(f"invalid tz {tz!r}: unknown time zone") from None
     memory = Path(root)
     report = CaptureReport(agent, dry_run)
-    sessions = _read_sessions(agent, paths, since, zone, report, memory)
+    sessions = _read_sessions(agent, paths, since, zone, report, memory, progress)
     sessions.sort(key=lambda s: (s.first_ts or "", card_id(s.agent, s.session_id)))
     if not sessions:
         return report
