@@ -75,7 +75,8 @@ if TYPE_CHECKING:
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
     from wikimem.ranking.why_not import WhyNot
-    from wikimem.capture.run import CaptureReport, capture_sessions
+    from wikimem.capture.report import CaptureReport
+    from wikimem.capture.run import capture_sessions
 
 __version__ = "0.4.0"
 
@@ -119,7 +120,7 @@ _LAZY = {
     "read_file_blocks": "wikimem.disk.loader",
     # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
     "capture_sessions": "wikimem.capture.run",
-    "CaptureReport": "wikimem.capture.run",
+    "CaptureReport": "wikimem.capture.report",
 }
 
 __all__ = [

@@ -20,7 +20,8 @@ from wikimem.capture.codex import read_codex
 from wikimem.capture.discover import AGENTS, default_roots, session_files
 from wikimem.capture.entry import CAPTURES_DIR, CardRef, find_card_refs, render_card_ref, snapshot_name
 from wikimem.capture.redact import Secret, find_secrets, may_hold_secret, redact, redact_joined
-from wikimem.capture.run import CaptureReport, PlannedEntry, capture, owner_of, source_of
+from wikimem.capture.report import CaptureReport, PlannedEntry
+from wikimem.capture.run import capture, owner_of, source_of
 from wikimem.capture.session import Event, Session
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot
 
