@@ -140,3 +140,14 @@ def test_entry_cards_for_an_entry_that_was_not_captured_is_empty(captured: tuple
     assert entry_cards(memory, entry) == []
     with pytest.raises(KeyError):
         capture_chain(memory, "shop", "nothing")
+
+
+def test_the_chain_carries_the_plain_audit_and_finds_cards_by_evidence_line(
+        captured: tuple[Path, dict[str, Path]]) -> None:
+    memory, _ = captured
+    _promote(memory)
+    chain = capture_chain(memory, "shop", "checkout prices")
+    assert chain.audit is not None and chain.audit.item == chain.item
+    (ref,) = chain.audit.evidence
+    assert [c.card["id"] for c in chain.cards_of(ref.line) if c.card] == [f"claude-code-{CC_ONE}"]
+    assert chain.cards_of(ref.line + 100) == []

@@ -26,7 +26,7 @@ from wikimem.capture.card import card_id
 from wikimem.capture.discover import AGENTS
 from wikimem.capture.entry import CardRef, find_card_refs, snapshot_name
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot
-from wikimem.curation.evidence import EvidenceRef, Source, audit, snapshot_of
+from wikimem.curation.evidence import Audit, EvidenceRef, Source, audit, snapshot_of
 from wikimem.models import DiaryItem, RecallItem
 
 __all__ = ["CaptureChain", "CardLink", "ChainStep", "CardReader", "capture_chain", "entry_cards"]
@@ -70,10 +70,19 @@ class ChainStep:
 
 @dataclass(frozen=True)
 class CaptureChain:
-    """The whole chain of one item: a step per evidence line, in the item's order."""
+    """The whole chain of one item: a step per evidence line, in the item's order, and its plain audit.
+
+    ``audit`` is :func:`~wikimem.curation.evidence.audit`'s answer (malformed
+    lines, what rests on the item), so a front end asks one question.
+    """
 
     item: RecallItem
     steps: list[ChainStep]
+    audit: Audit | None = None
+
+    def cards_of(self, line: int) -> list[CardLink]:
+        """The cards reached from the evidence line at file line ``line`` (``EvidenceRef.line``)."""
+        return next((step.cards for step in self.steps if step.evidence.line == line), [])
 
     @property
     def sessions(self) -> list[str]:
@@ -152,4 +161,4 @@ def capture_chain(source: Source, file: str, name: str) -> CaptureChain:
         else:
             cards = []
         steps.append(ChainStep(ref, entry, cards))
-    return CaptureChain(result.item, steps)
+    return CaptureChain(result.item, steps, result)
