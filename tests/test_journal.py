@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from wikimem import Journal, MemoryStore
+from wikimem.disk.entry_id import EntryId
+from wikimem.journal import logged_entry_id
 
 TS = "2026-07-10T03:00:00+00:00"
 UTC_SECONDS = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00")
@@ -208,6 +210,33 @@ def test_diary_append_journals_date_time_and_provenance(store: MemoryStore) -> N
         "action": "diary",
         "date": "2026-07-21",
         "time": "14:30",
+        "ordinal": 1,
         "owner": "user:xnne",
         "source_conv": "conv_20260721",
     }
+
+
+def test_a_diary_append_names_its_entry_so_two_of_one_minute_differ(store: MemoryStore) -> None:
+    for text in ("first", "second"):
+        store.diary.append(text, date="2026-07-21", time="14:30")
+    lines = store.journal.entries()
+    assert [line["ordinal"] for line in lines] == [1, 2]
+    assert [logged_entry_id(line) for line in lines] == [EntryId("2026-07-21", "14:30", 1),
+                                                         EntryId("2026-07-21", "14:30", 2)]
+    assert logged_entry_id(lines[1]).render() == "2026-07-21 14:30#2"  # type: ignore[union-attr]
+
+
+def test_a_diary_line_written_before_ordinals_names_no_entry(journal: Journal) -> None:
+    old = journal.append_diary(date="2026-07-21", time="14:30")
+    assert "ordinal" not in old and old in journal.entries()
+    assert logged_entry_id(old) is None  # only the minute is known
+    for damaged in ({**old, "ordinal": 0}, {**old, "ordinal": "2"}, {**old, "ordinal": True}, {**old, "date": 7}):
+        assert logged_entry_id(damaged) is None
+    wiki = journal.append("add", file="f", name="n")
+    assert logged_entry_id({**wiki, "ordinal": 1}) is None
+
+
+def test_append_diary_writes_the_ordinal_it_is_given(journal: Journal) -> None:
+    entry = journal.append_diary(date="2026-07-21", time="14:30", ordinal=3)
+    assert journal.entries() == [entry] and entry["ordinal"] == 3
+    assert logged_entry_id(entry) == EntryId("2026-07-21", "14:30", 3)

@@ -11,7 +11,8 @@ import pytest
 
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.disk import loader
-from wikimem.disk.loader import block_names, item_at, read_file_blocks
+from wikimem.disk.loader import block_names, read_file_blocks
+from wikimem.index.corpus import item_at
 from wikimem.index.scan import scan_joined, scan_postings
 from wikimem.tokenize import tokenize
 

@@ -27,7 +27,7 @@ from wikimem.disk.marks import (
     strip_derived,
 )
 from wikimem.errors import ConflictError, LossyWriteError
-from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead
+from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead, logged_entry_id
 from wikimem.links import WikiLink, parse_wiki_links
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.disk.names import sanitize_item_name, validate_file
@@ -196,6 +196,7 @@ __all__ = [
     "JOURNAL_FILE",
     "JournalFollower",
     "JournalRead",
+    "logged_entry_id",  # issue 13 (d): which diary entry a journal line names
     # the explain wording and why-not
     "TABLE_HEADER",
     "WhyNot",

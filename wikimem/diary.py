@@ -20,7 +20,8 @@ from zoneinfo import ZoneInfo
 from wikimem.disk.blocks import Block, is_block_heading, read_blocks, read_text
 from wikimem.disk.entry_id import ordinals
 from wikimem.disk.intent import FileChange, commit
-from wikimem.journal import Journal, utc_now_iso
+from wikimem.disk.names import utc_now_iso
+from wikimem.journal import Journal
 from wikimem.disk.lock import store_lock
 from wikimem.models import DiaryItem
 from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
@@ -137,7 +138,7 @@ class Diary:
             insert_block(raw, date, block, f"# {date}", at)
             after = raw.data()
             line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
-                                                      source_conv=block.source_conv))
+                                                      source_conv=block.source_conv, ordinal=ordinal))
             commit(self.root, [FileChange(path, before, after)], self.journal.path, line)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 

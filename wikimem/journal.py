@@ -37,19 +37,15 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.disk.atomic import append_whole
-from wikimem.disk.names import CANONICAL_TS_RE
+from wikimem.disk.entry_id import EntryId
+from wikimem.disk.names import CANONICAL_TS_RE, utc_now_iso
 from wikimem.disk.tolerant import UnreadableError, loads_tolerant, open_regular, parse_json, read_regular, warn_unreadable
 
 __all__ = ["JOURNAL_FILE", "BadLine", "Journal", "JournalFollower", "JournalRead", "LatestLines", "latest_lines",
-           "utc_now_iso"]
+           "logged_entry_id"]
 
 #: The journal's name inside a memory directory.
 JOURNAL_FILE = "journal.jsonl"
-
-
-def utc_now_iso() -> str:
-    """Now, ISO-8601 UTC at second precision: the journal's and the store's ``ts``."""
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
 class Journal:
@@ -94,10 +90,24 @@ class Journal:
 
     @staticmethod
     def diary_entry(
-        *, date: str, time: str, owner: str | None = None, source_conv: str | None = None, detail: str | None = None
+        *,
+        date: str,
+        time: str,
+        owner: str | None = None,
+        source_conv: str | None = None,
+        detail: str | None = None,
+        ordinal: int | None = None,
     ) -> dict[str, Any]:
-        """The entry :meth:`append_diary` would write, not written."""
+        """The entry :meth:`append_diary` would write, not written.
+
+        ``ordinal`` (written only when given) is the appended entry's place
+        among the entries of its minute (1 for the first; see
+        :mod:`wikimem.disk.entry_id`), so two appends to one minute name two
+        entries (:func:`logged_entry_id`).
+        """
         entry: dict[str, Any] = {"ts": utc_now_iso(), "action": "diary", "date": date, "time": time}
+        if ordinal is not None:
+            entry["ordinal"] = ordinal
         return _fill(entry, owner, source_conv, detail, None)
 
     @staticmethod
@@ -113,9 +123,11 @@ class Journal:
         owner: str | None = None,
         source_conv: str | None = None,
         detail: str | None = None,
+        ordinal: int | None = None,
     ) -> dict[str, Any]:
-        """Record a diary append; returns the entry."""
-        return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail))
+        """Record a diary append; returns the entry (``ordinal``: see :meth:`diary_entry`)."""
+        return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail,
+                                            ordinal=ordinal))
 
     def check(self) -> None:
         """Raise :class:`~wikimem.disk.tolerant.UnreadableError` when an append would be refused.
@@ -157,6 +169,21 @@ class Journal:
     def _write(self, entry: dict[str, Any]) -> dict[str, Any]:
         append_whole(self.path, self.encode(entry))
         return entry
+
+
+def logged_entry_id(entry: dict[str, Any]) -> EntryId | None:
+    """Which diary entry a journal line of a diary append names, or ``None``.
+
+    ``None`` for a line that is not a diary append and for one written
+    before appends carried their ``ordinal`` (it names only the minute: of
+    two entries in it, either may be meant), or whose fields are damaged.
+    """
+    date, time, ordinal = entry.get("date"), entry.get("time"), entry.get("ordinal")
+    if entry.get("action") != "diary" or type(date) is not str or type(time) is not str:
+        return None
+    if type(ordinal) is not int or ordinal < 1:
+        return None
+    return EntryId(date, time, ordinal)
 
 
 def _fill(

@@ -8,16 +8,15 @@ to print, free of any handle back to the files they came from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import Literal
 
+from wikimem.disk.days import TimeRange
 from wikimem.disk.entry_id import EntryId
 from wikimem.disk.links import WikiLink, parse_wiki_links
 
-#: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates.
-TimeRange: TypeAlias = tuple[str, str]
-
 __all__ = [
     "DiaryItem",
+    "FloorSource",
     "EntryId",
     "RecallItem",
     "RetrievalResult",
@@ -26,6 +25,10 @@ __all__ = [
     "WikiLink",
     "as_recall_item",
 ]
+
+
+#: Where a relevance floor came from (``RetrievalResult.cos_floor_source``).
+FloorSource = Literal["explicit", "off", "embedder", "calibrated"]
 
 
 def item_text(name: str, content: str) -> str:
@@ -167,7 +170,7 @@ class RetrievalResult:
     query_tokens: list[str] = field(default_factory=list)
     time_words: list[str] = field(default_factory=list)
     cos_floor: float | None = None
-    cos_floor_source: Literal["explicit", "off", "embedder", "calibrated"] | None = None
+    cos_floor_source: FloorSource | None = None
     below_floor: int = 0
     analyzer: str = ""
     stop_words: list[str] = field(default_factory=list)

@@ -36,9 +36,9 @@ from typing import Any, TypeVar
 
 from wikimem.index.analyzer import Analyzer, QueryTerms
 from wikimem.index.corpus import WikiCorpus
-from wikimem.ranking.fusion import DEFAULT_FUSION, check_weight, get_fusion
+from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
-from wikimem.models import RetrievalResult, TimeRange, as_recall_item
+from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.ranking.pipeline import Knobs, Trace, run
 from wikimem.index.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
 from wikimem.ranking.floor import AUTO, resolve_floor
@@ -48,7 +48,8 @@ from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
 
-__all__ = ["MemoryIndex", "as_recall_item"]
+# RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
+__all__ = ["MemoryIndex", "RetrievalResult", "RetrievedItem", "as_recall_item"]
 
 log = logging.getLogger(__name__)
 
@@ -58,47 +59,66 @@ T = TypeVar("T")
 class MemoryIndex:
     """In-memory BM25 over a :class:`~wikimem.store.MemoryStore`, kept fresh.
 
-    ``fusion`` names the fusion method used when an embedder works (see
-    :mod:`wikimem.ranking.fusion`; ``"minmax"`` is the SPEC's reference formula).
-    ``cos_floor`` is the relevance floor for candidates without a BM25
-    match: a cosine, ``None`` for none, or ``"auto"`` (the default) for the
-    embedder's own ``cos_floor`` or the floor calibrated for its model.
-    ``today`` (a zero-argument callable returning a ``datetime.date``) is the
-    day that time words in a query ("昨天", "last week") are resolved
-    against; ``None`` means the real date in the query's ``tz``.
-    ``vector_sync`` says who embeds the wiki's items: ``"query"`` (the
-    first query that needs them) or ``"manual"`` (only
-    :meth:`sync_vectors`; queries rank BM25 only until the vectors are
-    ready); ``vector_cache="read"`` never writes a vector cache (new vectors
-    stay in memory). See :mod:`wikimem.ranking.semantic`.
-    ``postings_cache`` is ``"readwrite"`` (the default: a build reads
-    ``postings.cache`` in the store's directory when it matches the files,
-    and :meth:`warm` writes it), ``"read"`` (never written: a read-only
-    app) or ``"off"`` (see :mod:`wikimem.index.postings_cache`).
-    ``analyzer`` maps tokens to index terms for items and queries alike:
-    ``"en"`` (Snowball stemming + stop words dropped from queries),
-    ``"stem"``, ``"stop"`` or ``"none"``; ``None`` is the default
-    (:data:`wikimem.index.analyzer.DEFAULT_ANALYZER`). Without the ``wikimem[en]``
-    extra, stemming falls back as :mod:`wikimem.index.analyzer` documents;
-    :attr:`analyzer` tells what runs.
+    The constructor's first six parameters are the reference library's,
+    unchanged; this project's own come after them, keyword-only, in three
+    groups:
+
+    ==================  ===================  ==========================================================
+    group               keyword              what it sets
+    ==================  ===================  ==========================================================
+    reference           ``use_jieba``,       as in the reference library (``fusion_weight``: BM25's
+                        ``embedder``,        share of the fused score, 0..1; ``binary_threshold``:
+                        ``vectors_dir``,     rows above which vectors are searched in their binary
+                        ``fusion_weight``,   form first)
+                        ``binary_threshold``
+    ranking             ``fusion``           how BM25 and cosine are joined: a name (``"zscore"``, the
+                                             default; ``"minmax"``, the SPEC's reference formula) or a
+                                             fusion function (:mod:`wikimem.ranking.fusion`)
+    ranking             ``cos_floor``        the relevance floor for candidates without a BM25 match: a
+                                             cosine, ``None`` for none, or ``"auto"`` (the default: the
+                                             embedder's own ``cos_floor`` or the one calibrated for
+                                             its model)
+    ranking             ``analyzer``         tokens -> index terms for items and queries alike:
+                                             ``"en"`` (Snowball stemming + stop words dropped from
+                                             queries), ``"stem"``, ``"stop"`` or ``"none"``; ``None``
+                                             is :data:`wikimem.index.analyzer.DEFAULT_ANALYZER`
+                                             (without ``wikimem[en]`` stemming falls back as that
+                                             module documents; :attr:`analyzer` tells what runs)
+    ranking             ``today``            a zero-argument callable returning the ``datetime.date``
+                                             that query time words ("昨天", "last week") resolve
+                                             against; ``None``: the real date in the query's ``tz``
+    derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
+                                             that needs them) or ``"manual"`` (only
+                                             :meth:`sync_vectors`; BM25 only until the vectors are
+                                             ready); see :mod:`wikimem.ranking.semantic`
+    derived state       ``vector_cache``     ``"readwrite"``, or ``"read"``: never writes a vector
+                                             cache (new vectors stay in memory)
+    derived state       ``postings_cache``   ``"readwrite"`` (a build reads ``postings.cache`` when it
+                                             matches the files, :meth:`warm` writes it), ``"read"``
+                                             (a read-only app) or ``"off"``
+                                             (:mod:`wikimem.index.postings_cache`)
+    ==================  ===================  ==========================================================
     """
 
     def __init__(
         self,
         store: Any,
         *,
+        # The reference library's parameters, unchanged.
         use_jieba: bool | None = None,
         embedder: Any = None,
         vectors_dir: Any = None,
         fusion_weight: float = 0.5,
         binary_threshold: int = 10_000,
-        fusion: str = DEFAULT_FUSION,
-        today: Callable[[], dt.date] | None = None,
+        # Ranking: how the signals are joined and cut, how text becomes terms, what "today" is.
+        fusion: str | Fusion = DEFAULT_FUSION,
         cos_floor: float | str | None = AUTO,
+        analyzer: str | None = None,
+        today: Callable[[], dt.date] | None = None,
+        # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
         postings_cache: str = "readwrite",
-        analyzer: str | None = None,
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
         #: Tokens -> index terms (stemmer loaded on first use, not here).

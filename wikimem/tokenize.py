@@ -110,7 +110,7 @@ def _jieba() -> ModuleType | None:
     # garbles a terminal UI and CLI output; keep only its warnings.
     jieba.setLogLevel(logging.WARNING)
     _jieba_module = jieba
-    return jieba
+    return _jieba_module
 
 
 def cjk_run_tokens(run: str) -> list[str]:

@@ -15,7 +15,7 @@ store is linted again and the remaining findings decide the exit code.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from wikimem.cli.io import Output
 
@@ -26,7 +26,10 @@ if TYPE_CHECKING:  # the parser is built for every command; lint loads when it r
 __all__ = ["add_lint_parser", "run_lint"]
 
 
-def add_lint_parser(commands: argparse._SubParsersAction) -> argparse.ArgumentParser:  # type: ignore[type-arg]
+P = TypeVar("P", bound=argparse.ArgumentParser)
+
+
+def add_lint_parser(commands: argparse._SubParsersAction[P]) -> P:
     """Register the ``lint`` sub-command on ``commands``."""
     lint = commands.add_parser("lint", help="check the memory for problems (exit 1 on errors)")
     lint.add_argument("--json", action="store_true", help="one JSON object: findings and counts")

@@ -11,15 +11,13 @@ and the only curation state outside the markdown (entries dismissed as
 "reviewed, not promoted") lives in ``wikimem.disk.reviewed``.
 
 Mark for review: an item is marked by a line ``<!-- wikimem-review: REASON
--->`` in its own content (:func:`mark_for_review`), written like any other
-edit. The mark travels with the item through moves, copies and git, needs no
-side file that could go stale, and lint reports it as ``marked-for-review``
-until someone deletes the line.
+-->`` in its own content (:func:`mark_for_review`). The grammar lives with
+the other marks in :mod:`wikimem.disk.marks` (lint reads it too) and is
+re-exported here, the curation face.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,7 +35,16 @@ from wikimem.curation.evidence import (
 )
 from wikimem.curation.capture_chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards  # issue 16
 from wikimem.disk.entry_id import EntryRef, entry_ref, ordinals
-from wikimem.disk.marks import Evidence, find_evidence, is_derived, strip_derived
+from wikimem.disk.marks import (
+    REVIEW_RE,
+    Evidence,
+    clear_review_marks,
+    find_evidence,
+    is_derived,
+    mark_for_review,
+    review_reasons,
+    strip_derived,
+)
 from wikimem.disk.reviewed import is_dismissed, load_dismissed
 from wikimem.disk.names import validate_date
 from wikimem.models import DiaryItem, RecallItem
@@ -69,10 +76,6 @@ __all__ = [
     "retraction",
     "review_reasons",
 ]
-
-
-#: A review mark line; group 1 is the reason.
-REVIEW_RE = re.compile(r"^[ \t]*<!--\s*wikimem-review:\s*(.*?)\s*-->[ \t]*$", re.M)
 
 
 # -- the reconcile queue -------------------------------------------------------------
@@ -190,27 +193,3 @@ def draft_promotion(entries: Sequence[DiaryItem], existing: RecallItem | str | N
     detail = "promoted from diary " + ", ".join(e.entry_id.render() for e in entries)
     return PromotionDraft("\n\n".join(parts), evidence, source_conv, detail, warnings, all_derived)
 
-
-# -- mark for review ---------------------------------------------------------------------------
-
-
-def mark_for_review(content: str, reason: str) -> str:
-    """``content`` with a review mark line added (its last content line).
-
-    The reason is one line (whitespace collapsed; ``-->`` refused). Write the
-    result with ``MemoryStore.add(..., expected=old_content)``.
-    """
-    text = " ".join(reason.split())
-    if "-->" in text or "<!--" in text:
-        raise ValueError("invalid review reason: must not contain a comment delimiter")
-    return content.rstrip() + f"\n<!-- wikimem-review: {text} -->"
-
-
-def review_reasons(content: str) -> list[str]:
-    """The reasons of every review mark in ``content`` (``[]`` when unmarked)."""
-    return REVIEW_RE.findall(content) if "wikimem-review" in content else []
-
-
-def clear_review_marks(content: str) -> str:
-    """``content`` without its review mark lines (the item has been reviewed)."""
-    return "\n".join(line for line in content.split("\n") if not REVIEW_RE.match(line)).strip()

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikimem.disk.blocks import atomic_write, read_text, store_lock
-from wikimem.journal import utc_now_iso
+from wikimem.disk.names import utc_now_iso
 from wikimem.disk.tolerant import UnreadableError, parse_json
 
 __all__ = ["BASELINE_FILE", "Baseline", "accept", "load_baseline", "render_baseline"]

@@ -12,9 +12,13 @@ import re
 from datetime import date, datetime, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from wikimem.models import TimeRange
+from typing import TypeAlias
 
-__all__ = ["parse_date_span", "resolve_today", "safe_date"]
+__all__ = ["TimeRange", "parse_date_span", "resolve_today", "safe_date"]
+
+#: An inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` pair of ISO dates (the reference's path is
+#: :mod:`wikimem.models`, which re-exports it).
+TimeRange: TypeAlias = tuple[str, str]
 
 
 def safe_date(year: int, month: int, day: int) -> date | None:

@@ -103,7 +103,7 @@ def entry_ref(entry: EntryRef) -> EntryId:
     if len(entry) == 2:
         time, ordinal = split_ordinal(entry[1]) if "#" in entry[1] else (entry[1], 1)
         return EntryId(entry[0], time, ordinal)
-    return EntryId(entry[0], entry[1], entry[2])  # type: ignore[misc]
+    return EntryId(entry[0], entry[1], entry[2])
 
 
 def ordinals(headings: Iterable[str]) -> list[int]:

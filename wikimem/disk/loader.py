@@ -6,7 +6,7 @@ steps and an item object per block. :func:`read_file_blocks` reads a file
 in a few whole-file C-level passes: where each block starts, its item name,
 and every block's name + content ready to be made search forms
 (:func:`wikimem.index.scan.scan_joined`, for many files at once). Items are made
-from the kept text only when asked for (:func:`item_at`, with the block
+from the kept text only when asked for (:func:`block_at`, with the block
 parser itself). It serves
 the files the store writes; anything unusual -- a repeated heading, a
 comment that is not the store's own metadata line, a byte the forms use as
@@ -27,11 +27,10 @@ from itertools import repeat
 from operator import add, methodcaller
 from pathlib import Path
 
-from wikimem.disk.blocks import parse_blocks
-from wikimem.models import RecallItem
+from wikimem.disk.blocks import Block, parse_blocks
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["FileBlocks", "block_names", "gc_paused", "item_at", "read_file_blocks"]
+__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "read_file_blocks"]
 
 # The block format's heading: a line starting "## " (see wikimem.disk.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
@@ -80,10 +79,10 @@ class FileBlocks:
     def __init__(self, data: bytes, count: int) -> None:
         self.data = data  # the file as the block parser reads it (BOM and CR gone), UTF-8
         self.count = count  # blocks (items)
-        self._starts: array | None = None
+        self._starts: array[int] | None = None
 
     @property
-    def starts(self) -> array:
+    def starts(self) -> array[int]:
         """Byte offset where each block's ``## `` line starts, then ``len(data)``."""
         if self._starts is None:
             data = self.data
@@ -161,10 +160,9 @@ def _decode(line: bytes) -> str:
     return line.decode("utf-8", "replace")
 
 
-def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
+def block_at(blocks: FileBlocks, i: int) -> Block:
     """Block ``i`` of a file read by :func:`read_file_blocks`, parsed as the store parses it."""
-    block = parse_blocks(_decode(blocks.data[blocks.starts[i] : blocks.starts[i + 1]])).blocks[0]
-    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+    return parse_blocks(_decode(blocks.data[blocks.starts[i] : blocks.starts[i + 1]])).blocks[0]
 
 
 @contextlib.contextmanager

@@ -1,4 +1,4 @@
-"""Evidence lines and the derived marker: what a reviewed claim rests on.
+"""Evidence lines, the derived marker and review marks: what a reviewed claim rests on.
 
 The diary is the event layer and the wiki the reviewed layer; a wiki item
 promoted from the diary cites what it rests on, one line per source, inside
@@ -31,6 +31,15 @@ derived marker ``<!-- wikimem-derived -->`` on a line of its own. It never
 starts with ``wikimem:`` (that prefix belongs to the metadata comment), so
 the block parser keeps it as content and it round-trips through every write.
 Derived material is never independent evidence.
+
+Review marks: an item that needs a person's look carries a line
+``<!-- wikimem-review: REASON -->`` in its own content
+(:func:`mark_for_review`), written like any other edit. The mark travels
+with the item through moves, copies and git, needs no side file that could
+go stale, and lint reports it as ``marked-for-review`` until someone deletes
+the line. It is spelled here, next to the other marks, because both lint
+(which finds it) and curation (which writes it) read it: neither depends on
+the other for the grammar.
 """
 
 from __future__ import annotations
@@ -49,12 +58,16 @@ __all__ = [
     "EVIDENCE_PREFIX",
     "Evidence",
     "EvidenceLine",
+    "REVIEW_RE",
+    "clear_review_marks",
     "find_evidence",
     "is_derived",
     "is_derived_line",
     "is_evidence_line",
     "mark_derived",
+    "mark_for_review",
     "parse_evidence",
+    "review_reasons",
     "strip_derived",
 ]
 
@@ -282,3 +295,31 @@ def strip_derived(text: str) -> str:
     if not is_derived(text):
         return text
     return "\n".join(line for line in text.split("\n") if not is_derived_line(line)).strip()
+
+
+# -- review marks ------------------------------------------------------------------------
+
+#: A review mark line; group 1 is the reason.
+REVIEW_RE = re.compile(r"^[ \t]*<!--\s*wikimem-review:\s*(.*?)\s*-->[ \t]*$", re.M)
+
+
+def mark_for_review(content: str, reason: str) -> str:
+    """``content`` with a review mark line added (its last content line).
+
+    The reason is one line (whitespace collapsed; ``-->`` refused). Write the
+    result with ``MemoryStore.add(..., expected=old_content)``.
+    """
+    text = " ".join(reason.split())
+    if "-->" in text or "<!--" in text:
+        raise ValueError("invalid review reason: must not contain a comment delimiter")
+    return content.rstrip() + f"\n<!-- wikimem-review: {text} -->"
+
+
+def review_reasons(content: str) -> list[str]:
+    """The reasons of every review mark in ``content`` (``[]`` when unmarked)."""
+    return REVIEW_RE.findall(content) if "wikimem-review" in content else []
+
+
+def clear_review_marks(content: str) -> str:
+    """``content`` without its review mark lines (the item has been reviewed)."""
+    return "\n".join(line for line in content.split("\n") if not REVIEW_RE.match(line)).strip()

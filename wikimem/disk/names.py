@@ -16,6 +16,7 @@ from wikimem.disk.blocks import is_block_heading, parse_meta_line
 
 __all__ = [
     "CANONICAL_TS_RE",
+    "utc_now_iso",
     "normalize_item_name",
     "parse_ts",
     "sanitize_item_name",
@@ -29,6 +30,13 @@ __all__ = [
 
 #: What the library writes: ISO-8601, UTC, whole seconds, ``+00:00`` (what :func:`parse_ts` returns).
 CANONICAL_TS_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\+00:00")
+
+
+def utc_now_iso() -> str:
+    """Now, ISO-8601 UTC at second precision: the ``ts`` of the journal, the store and the side files."""
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
 _FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
 _WS_RE = re.compile(r"\s+")
 # [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).

@@ -36,16 +36,32 @@ import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 from wikimem.disk.blocks import atomic_write, read_text, store_lock
-from wikimem.journal import utc_now_iso
-from wikimem.models import DiaryItem
+from wikimem.disk.names import utc_now_iso
 from wikimem.disk.tolerant import UnreadableError, parse_json, warn_unreadable
 
 __all__ = ["REVIEWED_FILE", "Dismissal", "damage", "dismiss", "entry_hash", "is_dismissed", "load_dismissed",
            "undismiss"]
 
 REVIEWED_FILE = "reviewed.json"
+
+
+class DiaryEntry(Protocol):
+    """What a dismissal needs of a diary entry (a :class:`wikimem.models.DiaryItem` is one).
+
+    Structural, so this file format knows nothing of the models above it.
+    """
+
+    @property
+    def date(self) -> str: ...
+    @property
+    def time(self) -> str: ...
+    @property
+    def ordinal(self) -> int: ...
+    @property
+    def content(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -64,7 +80,7 @@ class Dismissal:
     note: str | None = None
     ordinal: int | None = None
 
-    def matches(self, entry: DiaryItem) -> bool:
+    def matches(self, entry: DiaryEntry) -> bool:
         """Whether this record dismisses ``entry`` (same entry, same content as when dismissed)."""
         return (self.date, self.time, self.hash) == (entry.date, entry.time, entry_hash(entry.content)) \
             and self.ordinal in (None, entry.ordinal)
@@ -91,7 +107,7 @@ def _parse(text: str) -> list[Dismissal]:
     return out
 
 
-def is_dismissed(entry: DiaryItem, dismissals: Iterable[Dismissal]) -> bool:
+def is_dismissed(entry: DiaryEntry, dismissals: Iterable[Dismissal]) -> bool:
     """Whether some record of ``dismissals`` dismisses ``entry``."""
     return any(record.matches(entry) for record in dismissals)
 
@@ -151,7 +167,7 @@ def _write(path: Path, records: list[Dismissal]) -> None:
 
 def dismiss(
     root: str | os.PathLike[str],
-    entries: Iterable[DiaryItem],
+    entries: Iterable[DiaryEntry],
     *,
     by: str | None = None,
     note: str | None = None,
@@ -178,7 +194,7 @@ def dismiss(
     return added
 
 
-def undismiss(root: str | os.PathLike[str], entries: Iterable[DiaryItem]) -> int:
+def undismiss(root: str | os.PathLike[str], entries: Iterable[DiaryEntry]) -> int:
     """Put ``entries`` back in the queue; returns how many records were removed.
 
     Removes every record that dismisses one of ``entries`` (a record from

@@ -225,13 +225,17 @@ class BlockEdit:
     after: bytes | None
     soft: bool = False
 
-    def item(self, which: str) -> RecallItem | None:
-        """The item as the ``"before"`` or ``"after"`` bytes read (``None``: absent, or the preamble)."""
+    def block(self, which: str) -> Block | None:
+        """The block as the ``"before"`` or ``"after"`` bytes read (``None``: absent, or the preamble)."""
         raw = self.before if which == "before" else self.after
         if raw is None or self.index < 0:
             return None
-        b = RawBlock(raw).block
-        return RecallItem(self.file, b.heading, b.content, b.owner, b.source_conv, b.ts)
+        return RawBlock(raw).block
+
+    def item(self, which: str) -> RecallItem | None:
+        """:meth:`block` as the item of ``self.file`` (what an undo shows)."""
+        b = self.block(which)
+        return None if b is None else RecallItem(self.file, b.heading, b.content, b.owner, b.source_conv, b.ts)
 
 
 def render(block: Block, eol: bytes) -> bytes:

@@ -79,12 +79,12 @@ class _Packed:
 
     __slots__ = ("docs", "tfs", "dirty", "impact", "impact_idf", "impact_b", "impact_max", "kth")
 
-    def __init__(self, docs: array, tfs: array) -> None:
+    def __init__(self, docs: array[int], tfs: array[int]) -> None:
         self.docs = docs
         self.tfs = tfs
         #: Some doc in ``docs`` was removed; filter before the next use.
         self.dirty = False
-        self.impact: array | None = None
+        self.impact: array[float] | None = None
         self.impact_idf = 0.0
         self.impact_b = 0.0
         self.impact_max = 0.0
@@ -100,7 +100,7 @@ class InvertedIndex:
         # term -> raw occurrence array (cold build) or _Packed (after first use).
         # A defaultdict so the cold path creates arrays in C; lookups that must
         # not create entries use .get().
-        self._post: defaultdict[str, array | _Packed] = defaultdict(_new_occurrences)
+        self._post: defaultdict[str, array[int] | _Packed] = defaultdict(_new_occurrences)
         self._any_packed = False
         #: (first doc id, their forms) of each batch of docs added by add_scanned.
         self._segments: list[tuple[int, ScannedTexts]] = []
@@ -138,7 +138,8 @@ class InvertedIndex:
         if self._any_packed:
             return self.add(tokens)
         doc = self._new_doc(len(tokens))
-        deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)
+        # No term is packed here (checked above): every value is an occurrence array.
+        deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
     def add_scanned(self, scanned: ScannedTexts) -> range:
@@ -163,7 +164,7 @@ class InvertedIndex:
             entry = post.get(term)
             if entry is None:
                 post[term] = array("i", repeat(doc, tf))
-            elif type(entry) is array:
+            elif isinstance(entry, array):
                 entry.extend(repeat(doc, tf))
             else:
                 entry.docs.append(doc)
@@ -185,7 +186,7 @@ class InvertedIndex:
         post = self._post
         for term in set(tokens):
             entry = post.get(term)
-            if type(entry) is _Packed:
+            if isinstance(entry, _Packed):
                 entry.dirty = True
 
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
@@ -210,7 +211,7 @@ class InvertedIndex:
         df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
         return [term for n, term in df[:limit] if n >= need]
 
-    def segment_postings(self, term: str) -> tuple[array, array]:
+    def segment_postings(self, term: str) -> tuple[array[int], array[int]]:
         """``term``'s doc ids and tfs in the cold load's segments (the cache's unit).
 
         From the postings cache when it holds the term, else one search per
@@ -233,7 +234,7 @@ class InvertedIndex:
                 common = len(hit[0]) * _COMMON > len(scanned.lengths)
         return docs, tfs
 
-    def prepare(self, found: tuple[array, array]) -> _Packed:
+    def prepare(self, found: tuple[array[int], array[int]]) -> _Packed:
         """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
 
         The impacts use the statistics of the moment; a write meanwhile
@@ -254,7 +255,7 @@ class InvertedIndex:
         else); otherwise it is merged like a first use.
         """
         entry = self._post.get(term)
-        if type(entry) is _Packed:
+        if isinstance(entry, _Packed):
             return
         if entry is None and self.n_alive == len(self._dl):
             packed = prepared
@@ -293,7 +294,7 @@ class InvertedIndex:
         entry = self._post.get(term)
         if entry is None and not self._segments:
             return None
-        if type(entry) is not _Packed:
+        if not isinstance(entry, _Packed):
             entry = self._pack(term, entry)
             self._post[term] = entry
             self._any_packed = True
@@ -309,21 +310,22 @@ class InvertedIndex:
         # An absent term stays as an empty entry: no rescan of the segments.
         return entry if entry.docs else None
 
-    def _pack(self, term: str, raw: array | None, found: tuple[array, array] | None = None) -> _Packed:
+    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> _Packed:
         """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
         docs, tfs = found if found is not None else self.segment_postings(term)
         if raw is not None:
             counted = Counter(raw)
+            ordered: dict[int, int] = counted
             if docs and docs[-1] > raw[0]:
                 # A cold build interleaved segments with docs tokenized one by
                 # one (a file that could not be scanned): merge in order.
                 counted.update(dict(zip(docs, tfs)))
                 docs, tfs = array("i"), array("i")
-                counted = dict(sorted(counted.items()))
+                ordered = dict(sorted(counted.items()))
             else:
                 docs, tfs = array("i", docs), array("i", tfs)  # ``found`` may be shared (a cache writer's)
-            docs.extend(counted.keys())
-            tfs.extend(counted.values())
+            docs.extend(ordered.keys())
+            tfs.extend(ordered.values())
         if self.n_alive != len(self._dl):
             keep = bytes(map(self._alive.__getitem__, docs))
             docs, tfs = array("i", compress(docs, keep)), array("i", compress(tfs, keep))

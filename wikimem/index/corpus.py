@@ -29,18 +29,24 @@ from typing import Any
 
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
-from wikimem.disk.loader import FileBlocks, block_names, item_at, read_file_blocks
+from wikimem.disk.loader import FileBlocks, block_at, block_names, read_file_blocks
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 
-__all__ = ["ItemTable", "WikiCorpus"]
+__all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
+
+
+def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
+    """Item ``i`` of a file read in bulk, parsed as the store parses it."""
+    block = block_at(blocks, i)
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
 
 
 class ItemTable:
@@ -261,8 +267,8 @@ class WikiCorpus:
         for item in items:
             doc = old.pop(item.name, None)
             current = self.items[doc] if doc is not None else None
-            if current is not None and current.content == item.content:
-                self.items[doc] = item  # type: ignore[index]
+            if doc is not None and current is not None and current.content == item.content:
+                self.items[doc] = item
             else:
                 if doc is not None:
                     self._drop(doc)

@@ -34,7 +34,7 @@ class Term(NamedTuple):
     ub: float  # the largest value in ``values``
     scale: float  # values = cached impacts x scale (the query tf)
     entry: Any  # the term's postings (``docs``, ``tfs``, cached impacts)
-    values: array
+    values: array[float]
     weight: float  # exact qtf·idf·(k1+1), for rescoring
 
 
@@ -124,7 +124,7 @@ _FEW = 2000
 _SEED_DEPTH = 16
 
 
-def _probe(acc: dict[int, float], cands: list[int], docs: array, values: array) -> list[float]:
+def _probe(acc: dict[int, float], cands: list[int], docs: array[int], values: array[float]) -> list[float]:
     """Add one term's values to ``acc`` for ``cands`` (any order); returns their new sums.
 
     C-level all the way. Few candidates: a ``bisect`` each through ``map``
@@ -176,7 +176,8 @@ def kth_largest(values: Iterable[float], k: int, floor: float) -> float:
     above = list(compress(values, map(floor.__le__, values)))
     if len(above) < k:
         above = list(values)
-    return heapq.nlargest(k, above)[-1]
+    kth: float = heapq.nlargest(k, above)[-1]
+    return kth
 
 
 def _suffix_sums(values: list[float]) -> list[float]:

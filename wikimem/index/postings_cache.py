@@ -90,7 +90,7 @@ class PostingsCache:
     def __contains__(self, term: str) -> bool:
         return not self._broken and term in self._terms
 
-    def get(self, term: str) -> tuple[array, array] | None:
+    def get(self, term: str) -> tuple[array[int], array[int]] | None:
         """``(doc ids, tfs)`` of ``term`` over the load's segments, or None (not cached, or unreadable)."""
         if self._broken:
             return None
@@ -118,7 +118,7 @@ class PostingsCache:
         return docs, tfs
 
 
-def write_cache(path: Path, fingerprint: str, postings: Mapping[str, tuple[array, array, int]]) -> None:
+def write_cache(path: Path, fingerprint: str, postings: Mapping[str, tuple[array[int], array[int], int]]) -> None:
     """Write each term's first ``n`` postings (term -> doc ids, tfs, n) for the load ``fingerprint``, atomically.
 
     Streams the arrays (two passes: CRCs and offsets for the header, then
@@ -151,6 +151,6 @@ def write_cache(path: Path, fingerprint: str, postings: Mapping[str, tuple[array
             fh.write(_prefix(tfs, n))
 
 
-def _prefix(values: array, n: int) -> bytes:
+def _prefix(values: array[int], n: int) -> bytes:
     """The first ``n`` items' bytes (one atomic ``tobytes`` under the GIL, then cut)."""
     return values.tobytes()[: n * _ITEM] if len(values) != n else values.tobytes()

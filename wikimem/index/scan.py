@@ -67,9 +67,9 @@ class ScannedTexts(NamedTuple):
 
     latin: bytes  # b"  tok  tok  \x00  tok  ": tokens between double spaces
     cjk: str  # "  run  x\x01  \x00  run  ": runs between double spaces, \x01 marks a one-character run
-    latin_starts: array  # text i's latin form is latin[latin_starts[i]:latin_starts[i + 1] - 1]
-    cjk_starts: array
-    lengths: array  # per text: its token count in bigram mode
+    latin_starts: array[int]  # text i's latin form is latin[latin_starts[i]:latin_starts[i + 1] - 1]
+    cjk_starts: array[int]
+    lengths: array[int]  # per text: its token count in bigram mode
 
 
 #: Maps a form's latin tokens (break bytes included, to be kept) to index terms, one for one.
@@ -156,7 +156,7 @@ def _cjk_runs(rest_bytes: bytes, rest: str) -> str:
     return f"  {'  '.join(runs)}  " if runs else "  "
 
 
-def _starts(lengths: object) -> array:
+def _starts(lengths: object) -> array[int]:
     """Offsets of texts joined by a one-character break, plus the end (+1) as a sentinel."""
     out = array("i", [0])
     out.extend(accumulate(map(add, lengths, repeat(1))))  # type: ignore[call-overload]
@@ -179,22 +179,24 @@ def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tup
     """
     if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
         return None
+    hay: bytes | str
+    needle: bytes | str
+    breaks: bytes | str
     if term[0] < "\x80":
         if not term.isascii():
             return None
-        hay: bytes | str = scanned.latin
         # The bare term first: the space-ended needle is slow to search for.
-        needle: bytes | str = f" {term} ".encode()
-        if term.encode() not in hay or needle not in hay:
+        spaced = f" {term} ".encode()
+        if term.encode() not in scanned.latin or spaced not in scanned.latin:
             return None
-        starts, breaks = scanned.latin_starts, _BREAK_BYTE
+        hay, needle, starts, breaks = scanned.latin, spaced, scanned.latin_starts, _BREAK_BYTE
     else:
-        needle = term + ONE_CHAR_RUN if len(term) == 1 else term
-        if len(needle) != 2 or needle not in scanned.cjk:
+        pair = term + ONE_CHAR_RUN if len(term) == 1 else term
+        if len(pair) != 2 or pair not in scanned.cjk:
             return None
-        if needle[0] == needle[1]:
-            return _overlapping(needle, scanned)
-        hay, starts, breaks = scanned.cjk, scanned.cjk_starts, DOC_BREAK
+        if pair[0] == pair[1]:
+            return _overlapping(pair, scanned)
+        hay, needle, starts, breaks = scanned.cjk, pair, scanned.cjk_starts, DOC_BREAK
     if common:
         counts = list(map(hay.count, repeat(needle), starts, starts[1:]))  # type: ignore[arg-type]
         return list(compress(range(len(counts)), counts)), list(compress(counts, counts))
@@ -217,13 +219,13 @@ def _overlapping(key: str, scanned: ScannedTexts) -> tuple[list[int], list[int]]
 _match_start = methodcaller("start")
 
 
-def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array]:
+def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array[int]]:
     """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
 
     The tokens of a text are a C-level ``split`` of its latin form plus the
     bigrams of each CJK run, the same terms :func:`scan_postings` finds.
     """
-    occ: defaultdict[str, array] = defaultdict(partial(array, "i"))
+    occ: defaultdict[str, array[int]] = defaultdict(partial(array, "i"))
     get = occ.__getitem__
     for doc, latin, cjk in zip(count(base), scanned.latin.split(_BREAK_BYTE), scanned.cjk.split(DOC_BREAK)):
         tokens = latin.decode().split()

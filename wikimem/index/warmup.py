@@ -23,7 +23,7 @@ import contextlib
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 from wikimem.index.corpus import WikiCorpus
 
@@ -40,7 +40,7 @@ WARM_MAX_TERMS = 2000
 #: Raw occurrences packed per lock hold.
 _WARM_CHUNK = 100_000
 
-Postings = dict[str, tuple[array, array]]
+Postings: TypeAlias = "dict[str, tuple[array[int], array[int]]]"  # array is generic only to the type checker on 3.11
 
 
 def warm_up(
@@ -48,7 +48,7 @@ def warm_up(
     lock: contextlib.AbstractContextManager[Any],
     progress: Callable[[int, int], None],
     should_stop: Callable[[], bool],
-    save: Callable[[WikiCorpus, dict[str, tuple[array, array, int]]], None] | None = None,
+    save: Callable[[WikiCorpus, dict[str, tuple[array[int], array[int], int]]], None] | None = None,
 ) -> bool:
     """Warm the current corpus's index; True when done, False if stopped or replaced.
 

@@ -31,7 +31,8 @@ from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline, render
 from wikimem.disk.blocks import atomic_write, store_lock
 from wikimem.disk.markers import has_conflict_markers
 from wikimem.disk.tolerant import read_regular
-from wikimem.journal import latest_lines, utc_now_iso
+from wikimem.disk.names import utc_now_iso
+from wikimem.journal import latest_lines
 
 __all__ = ["SLACK_SECONDS", "DriftState", "accept_current_state", "judge"]
 

@@ -44,7 +44,7 @@ from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
 from wikimem.disk.splice import RawFile, join_segments, problems, render, replace_block, split_raw
 from wikimem.disk.baseline import BASELINE_FILE, accept, render_baseline
-from wikimem.journal import utc_now_iso
+from wikimem.disk.names import utc_now_iso
 from wikimem.lint.findings import Finding, LintReport
 from wikimem.lint.linter import Linter
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment

@@ -27,9 +27,8 @@ from operator import add
 from typing import Literal
 
 from wikimem.disk.blocks import Block, parse_meta_line
-from wikimem.curation import REVIEW_RE
 from wikimem.diary import sort_by_time
-from wikimem.disk.marks import EvidenceLine, find_evidence, is_derived
+from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
@@ -287,7 +286,7 @@ def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
     evidence; the timestamps are checked all at once, and one by one only
     when some is not canonical.
     """
-    marked = list(map(_INTERESTING_RE.search, contents))
+    marked: list[re.Match[str] | bool | None] = list(map(_INTERESTING_RE.search, contents))
     if "" in contents:
         marked = [m or not c for m, c in zip(marked, contents)]
     present = [ts for ts in stamps if ts is not None]

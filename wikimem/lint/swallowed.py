@@ -13,15 +13,23 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from wikimem.lint.findings import Finding, make_finding
 from wikimem.disk.markers import conflict_lines
 
-if TYPE_CHECKING:
-    from wikimem.lint.scan import ItemFacts
-
 __all__ = ["conflict_finding", "may_conflict", "separator_findings", "swallowed", "values_hold"]
+
+
+class Named(Protocol):
+    """What the separator check reads of an item (:class:`wikimem.lint.scan.ItemFacts` is one)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def owner(self) -> str | None: ...
+    @property
+    def source_conv(self) -> str | None: ...
 
 # A metadata value that swallowed the next field: "a; source=b" (fields joined by ";").
 _SWALLOWED_RE = re.compile(r";\s*(?:owner|source|source_conv|ts)\s*=", re.I)
@@ -60,7 +68,7 @@ def values_hold(needle: str, values: list[str | None]) -> bool:
         return needle in "".join(filter(None, values))
 
 
-def separator_findings(path: str, items: Sequence[ItemFacts], line_at: Callable[[int], int]) -> list[Finding]:
+def separator_findings(path: str, items: Sequence[Named], line_at: Callable[[int], int]) -> list[Finding]:
     """``malformed-meta`` for each block whose owner or source swallowed the fields after it.
 
     ``line_at(index)`` is the line of block ``index``'s metadata comment.

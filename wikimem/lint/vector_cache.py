@@ -145,7 +145,7 @@ def _signature(folder: Path) -> tuple[object, ...] | None:
         versions = []
     if keys is None and not versions:
         return None
-    stats = []
+    stats: list[tuple[str, int | None, int | None]] = []
     for name in versions:
         try:
             st = os.stat(folder / name)
@@ -288,17 +288,18 @@ class VectorCheck:
                 files = [p[len(prefix):-3] for p in touched if p.startswith(prefix)]
                 folder.recount([f for f in files if f in folder.by_file], current)
         findings = self._wiki.findings(model, dim) + self._diary.findings(model, dim)
-        wiki, diary_folder = self._wiki, self._diary
-        if wiki.problem is None and diary_folder.problem is None and wiki.signature and diary_folder.signature:
-            where = f"{DIARY_VECTORS_DIR}/{KEYS_FILE}"
-            if model is None and wiki.model and diary_folder.model and wiki.model != diary_folder.model:
+        wiki_folder, diary_folder = self._wiki, self._diary
+        if wiki_folder.problem is None and diary_folder.problem is None and wiki_folder.signature \
+                and diary_folder.signature:
+            keys_file = f"{DIARY_VECTORS_DIR}/{KEYS_FILE}"
+            if model is None and wiki_folder.model and diary_folder.model and wiki_folder.model != diary_folder.model:
                 findings.append(make_finding(
-                    "vector-cache-model", where, f"built with model {diary_folder.model!r} but the wiki cache "
-                    f"with {wiki.model!r}: one of them is from another model"))
-            elif dim is None and wiki.dim and diary_folder.dim and wiki.dim != diary_folder.dim:
+                    "vector-cache-model", keys_file, f"built with model {diary_folder.model!r} but the wiki cache "
+                    f"with {wiki_folder.model!r}: one of them is from another model"))
+            elif dim is None and wiki_folder.dim and diary_folder.dim and wiki_folder.dim != diary_folder.dim:
                 findings.append(make_finding(
-                    "vector-cache-model", where, f"{diary_folder.dim} dimensions wide but the wiki cache "
-                    f"{wiki.dim}, under the model name {diary_folder.model or wiki.model!r}: one of them is from "
+                    "vector-cache-model", keys_file, f"{diary_folder.dim} dimensions wide but the wiki cache "
+                    f"{wiki_folder.dim}, under the model name {diary_folder.model or wiki_folder.model!r}: one of them is from "
                     "another model (or another version of it); ranking with the other falls back to BM25 only"))
         return findings
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from wikimem.models import FloorSource
+
 __all__ = ["AUTO", "COS_FLOORS", "resolve_floor"]
 
 #: ``cos_floor="auto"``: the embedder's own floor, else the calibrated one.
@@ -41,7 +43,7 @@ COS_FLOORS: dict[str, float] = {
 }
 
 
-def resolve_floor(cos_floor: float | str | None, embedder: Any) -> tuple[float | None, str | None]:
+def resolve_floor(cos_floor: float | str | None, embedder: Any) -> tuple[float | None, FloorSource | None]:
     """The floor to apply and where it came from: explicit, off, embedder, calibrated or None (unknown)."""
     if cos_floor is None:
         return None, "off"

@@ -16,10 +16,13 @@ scale:
   union of candidates, ``w·bm25 + (1−w)·cos``.
 * ``zscore`` — each signal standardised (mean 0, sd 1) over its own
   candidates; robust to one outlying top score squashing everyone else.
-* ``dbsf`` — distribution-based score fusion: each signal clipped to
-  ``mean ± 3·sd`` and scaled onto [0, 1].
-* ``rrf`` — weighted reciprocal rank fusion, ``w/(k+rank)`` with k = 60:
-  ignores score magnitudes entirely.
+
+Two more methods were measured and not chosen (distribution-based score
+fusion, ``dbsf``, and weighted reciprocal rank fusion, ``rrf``): they live in
+``bench/fusions.py``, where ``bench/quality.py --fusions`` still compares
+them. ``MemoryIndex(fusion=...)`` takes a method's name or any
+:data:`Fusion` function, so a benchmark passes them in without a registry
+here.
 
 ``DEFAULT_FUSION`` is ``zscore``. Measured by ``bench/quality.py`` through
 ``MemoryIndex`` itself (relevance floor on, w = 0.5), it matched or beat
@@ -43,13 +46,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-__all__ = ["DEFAULT_FUSION", "FUSIONS", "RRF_K", "Fusion", "check_weight", "fuse", "get_fusion"]
+__all__ = ["DEFAULT_FUSION", "FUSIONS", "Fusion", "Scores", "check_weight", "combine", "finite", "fuse", "get_fusion", "mean_sd"]
 
 Scores = Mapping[int, float]
 Fusion = Callable[[Scores, Scores, float], dict[int, float]]
-
-#: The rank offset of reciprocal rank fusion (Cormack et al., 2009).
-RRF_K = 60
 
 
 def check_weight(weight: float) -> float:
@@ -60,13 +60,15 @@ def check_weight(weight: float) -> float:
     return weight
 
 
-def _finite(scores: Scores) -> dict[int, float]:
+def finite(scores: Scores) -> dict[int, float]:
+    """``scores`` without NaN and infinities (a broken signal adds nothing, never a bonus)."""
     return {doc: float(s) for doc, s in scores.items() if math.isfinite(s)}
 
 
-def _combine(
+def combine(
     bm25: dict[int, float], cos: dict[int, float], weight: float, floor_b: float, floor_c: float
 ) -> dict[int, float]:
+    """``w·bm25 + (1−w)·cos`` over the union; a document missing from a signal gets its floor."""
     return {
         doc: weight * bm25.get(doc, floor_b) + (1.0 - weight) * cos.get(doc, floor_c)
         for doc in bm25.keys() | cos.keys()
@@ -83,7 +85,8 @@ def _minmax_norm(scores: dict[int, float]) -> dict[int, float]:
     return {doc: (s - lo) / span for doc, s in scores.items()}
 
 
-def _mean_sd(values: list[float]) -> tuple[float, float]:
+def mean_sd(values: list[float]) -> tuple[float, float]:
+    """Mean and population standard deviation of a non-empty list."""
     mean = sum(values) / len(values)
     return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
 
@@ -92,81 +95,49 @@ def _zscore_norm(scores: dict[int, float]) -> tuple[dict[int, float], float]:
     """Standardised scores and the floor a missing document gets (the lowest)."""
     if not scores:
         return {}, 0.0
-    mean, sd = _mean_sd(list(scores.values()))
+    mean, sd = mean_sd(list(scores.values()))
     if sd == 0.0:  # one candidate, or all tied: as in minmax, present beats missing
         return {doc: 1.0 for doc in scores}, 0.0
     normed = {doc: (s - mean) / sd for doc, s in scores.items()}
     return normed, min(normed.values())
 
 
-def _dbsf_norm(scores: dict[int, float]) -> dict[int, float]:
-    if not scores:
-        return {}
-    mean, sd = _mean_sd(list(scores.values()))
-    if sd == 0.0:
-        return {doc: 1.0 for doc in scores}
-    lo, hi = mean - 3.0 * sd, mean + 3.0 * sd
-    return {doc: min(1.0, max(0.0, (s - lo) / (hi - lo))) for doc, s in scores.items()}
-
-
 def minmax(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """The SPEC's reference: min-max over the union, ``w·bm25 + (1−w)·cos``."""
     weight = check_weight(weight)
-    return _combine(
-        _minmax_norm(_finite(bm25)), _minmax_norm(_finite(cos)), weight, 0.0, 0.0
+    return combine(
+        _minmax_norm(finite(bm25)), _minmax_norm(finite(cos)), weight, 0.0, 0.0
     )
 
 
 def zscore(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
     """Standardise each signal, then ``w·z_bm25 + (1−w)·z_cos``."""
     weight = check_weight(weight)
-    nb, floor_b = _zscore_norm(_finite(bm25))
-    nc, floor_c = _zscore_norm(_finite(cos))
-    return _combine(nb, nc, weight, floor_b, floor_c)
-
-
-def dbsf(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
-    """Distribution-based score fusion: ``mean ± 3·sd`` onto [0, 1], then weighted."""
-    weight = check_weight(weight)
-    return _combine(_dbsf_norm(_finite(bm25)), _dbsf_norm(_finite(cos)), weight, 0.0, 0.0)
-
-
-def _ranks(scores: dict[int, float]) -> dict[int, int]:
-    ordered = sorted(scores, key=lambda doc: (-scores[doc], doc))
-    return {doc: rank for rank, doc in enumerate(ordered, start=1)}
-
-
-def rrf(bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
-    """Weighted reciprocal rank fusion: ``w/(k+rank_bm25) + (1−w)/(k+rank_cos)``."""
-    weight = check_weight(weight)
-    rb, rc = _ranks(_finite(bm25)), _ranks(_finite(cos))
-    return {
-        doc: (weight / (RRF_K + rb[doc]) if doc in rb else 0.0)
-        + ((1.0 - weight) / (RRF_K + rc[doc]) if doc in rc else 0.0)
-        for doc in rb.keys() | rc.keys()
-    }
+    nb, floor_b = _zscore_norm(finite(bm25))
+    nc, floor_c = _zscore_norm(finite(cos))
+    return combine(nb, nc, weight, floor_b, floor_c)
 
 
 FUSIONS: dict[str, Fusion] = {
     "minmax": minmax,
     "zscore": zscore,
-    "dbsf": dbsf,
-    "rrf": rrf,
 }
 
 DEFAULT_FUSION = "zscore"
 
 
-def get_fusion(method: str) -> Fusion:
-    """The named fusion method (``ValueError`` if unknown)."""
+def get_fusion(method: str | Fusion) -> Fusion:
+    """The named fusion method, or ``method`` itself when it is a function (``ValueError`` if unknown)."""
+    if callable(method):
+        return method
     try:
         return FUSIONS[method]
-    except KeyError:
+    except (KeyError, TypeError):
         raise ValueError(
-            f"unknown fusion {method!r} (choose from {', '.join(sorted(FUSIONS))})"
+            f"unknown fusion {method!r} (choose from {', '.join(sorted(FUSIONS))}, or pass a fusion function)"
         ) from None
 
 
-def fuse(method: str, bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
-    """Fused score per document with the named method (``ValueError`` if unknown)."""
+def fuse(method: str | Fusion, bm25: Scores, cos: Scores, weight: float) -> dict[int, float]:
+    """Fused score per document with the named method or function (``ValueError`` if unknown)."""
     return get_fusion(method)(bm25, cos, weight)

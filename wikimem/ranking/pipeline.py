@@ -43,7 +43,7 @@ from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
 from wikimem.index.corpus import WikiCorpus
-from wikimem.ranking.fusion import DEFAULT_FUSION
+from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.names import normalize_item_name
 from wikimem.ranking.semantic import Candidate, Semantic
@@ -70,7 +70,7 @@ class Knobs:
     time_range: TimeRange | None = None
     tz: Any = None
     today: dt.date | None = None
-    fusion: str = DEFAULT_FUSION
+    fusion: str | Fusion = DEFAULT_FUSION
     fusion_weight: float = 0.5
     cos_floor: float | None = None
 
@@ -189,7 +189,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         )
         if result.embedding_used:
             floor = knobs.cos_floor
-    kept = []
+    kept: list[Candidate] = []
     for cand in cands.values():
         (kept if admitted(cand, floor) else trace.floored).append(cand)
     result.below_floor = len(trace.floored)

@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.ranking.fusion import fuse
+from wikimem.ranking.fusion import Fusion, fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
 
 __all__ = ["CACHE_MODES", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus"]
@@ -311,7 +311,7 @@ class Semantic:
         cands: dict[tuple[Any, ...], Candidate],
         diary: list[DiaryItem],
         pool: int,
-        method: str,
+        method: str | Fusion,
         weight: float,
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready."""
@@ -328,22 +328,26 @@ class Semantic:
                 return False
             cos: dict[tuple[Any, ...], float] = {}
             extra: list[Candidate] = []
+            extra_docs: list[int] = []
             if self._index is not None and self._loaded is not None:
                 for row, value in self._index.search(q, pool):
                     for doc in self._row_docs.get(row, ()):
                         item = corpus.items[doc]
+                        if item is None:  # removed since the rows were mapped
+                            continue
                         key = ("w", item.file, item.name)
                         cos[key] = value
                         if key not in cands:
                             extra.append(Candidate(key, item, doc))
+                            extra_docs.append(doc)
                 missing = [c for c in cands.values() if c.doc in self._doc_row and c.key not in cos]
                 rows = [self._doc_row[c.doc] for c in missing]  # type: ignore[index]
                 cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q))
-            bm25_extra = corpus.index.score_docs(terms, [c.doc for c in extra])
-            for c in extra:
-                c.bm25 = bm25_extra[c.doc]
+            bm25_extra = corpus.index.score_docs(terms, extra_docs)
+            for c, doc in zip(extra, extra_docs):
+                c.bm25 = bm25_extra[doc]
             everything = list(cands.values()) + extra
             ids = {c.key: i for i, c in enumerate(everything)}
             fused = fuse(

@@ -27,18 +27,19 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
 from wikimem.disk.blocks import Block, ParsedFile, read_blocks
 from wikimem.diary import Diary
 from wikimem.errors import ConflictError
-from wikimem.journal import Journal, utc_now_iso
+from wikimem.disk.names import utc_now_iso
+from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
-from wikimem.store.transaction import current, revert, rewrite_links_to, transaction
+from wikimem.store.transaction import Transaction, current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
 from wikimem.disk.tolerant import UnreadableError, warn_unreadable
 from wikimem.disk.names import (
@@ -308,7 +309,7 @@ class MemoryStore:
             moved = _to_item(target_file, final.blocks[final.indexes(target_name)[0]].block)
         return moved
 
-    def transaction(self) -> Any:
+    def transaction(self) -> AbstractContextManager[Transaction]:
         """Group this thread's writes into one commit: all land, or (raising) none.
 
         A context manager yielding a :class:`~wikimem.store.transaction.Transaction`

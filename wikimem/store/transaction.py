@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
 from wikimem.errors import ConflictError
@@ -31,10 +31,21 @@ from wikimem.models import RecallItem
 from wikimem.disk.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
-if TYPE_CHECKING:
-    from wikimem.store import MemoryStore
+__all__ = ["StoreFiles", "Transaction", "current", "revert", "rewrite_links_to", "transaction"]
 
-__all__ = ["Transaction", "current", "revert", "rewrite_links_to", "transaction"]
+
+class StoreFiles(Protocol):
+    """What a transaction needs of its store (:class:`wikimem.store.MemoryStore` is one).
+
+    Structural, so this module needs nothing of the package that imports it.
+    """
+
+    root: Path
+    journal: Journal
+
+    def file_path(self, file: str) -> Path: ...
+    def files(self) -> list[str]: ...
+    def _changed(self, file: str) -> None: ...
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -45,7 +56,7 @@ def _read_bytes(path: Path) -> bytes | None:
 class Transaction:
     """The staged state of one thread's writes; ``edits`` is what undo needs once committed."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: StoreFiles) -> None:
         self.store = store
         self._staged: dict[str, RawFile] = {}
         self._order: list[str] = []
@@ -105,7 +116,7 @@ _local = threading.local()
 
 
 @contextmanager
-def transaction(store: MemoryStore) -> Iterator[Transaction]:
+def transaction(store: StoreFiles) -> Iterator[Transaction]:
     """The calling thread's transaction on ``store`` (joined when one is open), under the store lock."""
     key = id(store)
     open_ = getattr(_local, "open", None)
@@ -131,7 +142,7 @@ def transaction(store: MemoryStore) -> Iterator[Transaction]:
         store._changed(file)
 
 
-def current(store: MemoryStore) -> Transaction | None:
+def current(store: StoreFiles) -> Transaction | None:
     """The transaction this thread has open on ``store``, if any (reads then see its staged state)."""
     open_ = getattr(_local, "open", None)
     return open_.get(id(store)) if open_ else None

@@ -267,7 +267,7 @@ class VectorCache:
         rejected: set[str] = set()  # hashes whose rows have no direction: never cached
         try:
             fresh = run.embed([texts[h] for h in missing])
-            if fresh is not None and where and fresh.shape[1] != old_matrix.shape[1]:
+            if fresh is not None and where and old_matrix is not None and fresh.shape[1] != old_matrix.shape[1]:
                 # The width changed: nothing old is reusable. (A query never gets
                 # here for a known model: it checks the width first, see Semantic.)
                 rejected = {missing[i] for i in run.rejected}

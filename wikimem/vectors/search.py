@@ -42,15 +42,17 @@ _CENTRE_ABOVE = 0.6
 if hasattr(np, "bitwise_count"):  # numpy >= 2.0
 
     def _popcount(words: np.ndarray) -> np.ndarray:
-        return np.bitwise_count(words)
+        counts: np.ndarray = np.bitwise_count(words)
+        return counts
 
 else:  # pragma: no cover - exercised only on numpy 1.x
     _POP8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
 
     def _popcount(words: np.ndarray) -> np.ndarray:
-        return _POP8[words.view(np.uint8)].reshape(*words.shape, words.itemsize).sum(
+        counts: np.ndarray = _POP8[words.view(np.uint8)].reshape(*words.shape, words.itemsize).sum(
             axis=-1, dtype=np.uint16
         )
+        return counts
 
 
 @runtime_checkable
