@@ -54,6 +54,7 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.index"],  # 6. the lexical index (derived, in memory)
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
     ["wikimem.ranking", "wikimem.retrieval"],  # 8. the pipeline, and MemoryIndex, its face
+    ["wikimem.capture"],  # 8b. agent sessions into evidence cards and diary entries (issue 16; lint checks them)
     ["wikimem.lint"],  # 9. checks over a scan of the files
     ["wikimem.curation", "wikimem.memorize"],  # 10. queries over lint's scan; the agent's write path
     ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 11. the command line and the package face
