@@ -131,3 +131,21 @@ def test_capture_runs_as_a_process_with_home_in_tmp(memory: Path, tmp_path: Path
                           env=env, capture_output=True, text=True, timeout=SAFETY_NET)
     assert proc.returncode == 0, proc.stderr
     assert len(json.loads(proc.stdout)["entries"]) == 2
+
+
+def test_the_gitignore_wikimem_init_writes_keeps_the_snapshots(tmp_path: Path) -> None:
+    """Snapshots are kept, not a cache: ``wikimem init --git``'s ignore list must not leave them out of git."""
+    init = pytest.importorskip("wikimem.cli.init", reason="wikimem init comes with issue 15")
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    repo = tmp_path / "memory"
+    (repo / "captures").mkdir(parents=True)
+    snapshot = repo / "captures" / "2026-07-13.capture.json"
+    snapshot.write_text("{}\n", "utf-8")
+    (repo / "captures" / ".2026-07-13.capture.json.abc.tmp").write_text("", "utf-8")
+    (repo / ".gitignore").write_text("\n".join(init.GITIGNORE) + "\n", "utf-8")
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=SAFETY_NET)
+    ignored = subprocess.run(["git", "-C", str(repo), "check-ignore", "captures/2026-07-13.capture.json",
+                              "captures/.2026-07-13.capture.json.abc.tmp"], capture_output=True, text=True,
+                             timeout=SAFETY_NET).stdout.split()
+    assert ignored == ["captures/.2026-07-13.capture.json.abc.tmp"]  # the temp goes, the snapshot stays
