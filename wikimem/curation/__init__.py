@@ -33,7 +33,8 @@ from wikimem.curation.evidence import (
     retraction,
     snapshot_of,
 )
-from wikimem.curation.capture_chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards  # issue 16
+# issue 16: the audit chain down to evidence cards and session logs
+from wikimem.curation.chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards
 from wikimem.disk.entry_id import EntryRef, entry_ref, ordinals
 from wikimem.disk.marks import (
     REVIEW_RE,
