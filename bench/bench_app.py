@@ -49,9 +49,9 @@ from synth import Generator, _block, _write, generate  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.widgets.journal_tail import JournalView  # noqa: E402
-from wikimem_tui.widgets.query_panel import DEBOUNCE_SECONDS, QueryPanel  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.journal.journal_tail import JournalView  # noqa: E402
+from wikimem_tui.query.query_panel import DEBOUNCE_SECONDS, QueryPanel  # noqa: E402
 
 SIZE = (120, 40)
 BIG_FILE = "aaa_big"

@@ -43,11 +43,11 @@ from synth import generate  # noqa: E402
 from wikimem import Linter, MemoryIndex, MemoryStore, reconcile_queue  # noqa: E402
 from wikimem.lint import Snapshot  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.messages import StoreChange  # noqa: E402
-from wikimem_tui.widgets.badges import DerivedMarks  # noqa: E402
-from wikimem_tui.widgets.health import HealthPane  # noqa: E402
-from wikimem_tui.widgets.reconcile import ReconcilePane  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.core.changes import StoreChange  # noqa: E402
+from wikimem_tui.common.badges import DerivedMarks  # noqa: E402
+from wikimem_tui.health.health import HealthPane  # noqa: E402
+from wikimem_tui.queue.reconcile import ReconcilePane  # noqa: E402
 
 SIZE = (120, 40)
 

@@ -40,9 +40,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from synth import generate  # noqa: E402
 
 from wikimem import MemoryStore, audit, draft_promotion  # noqa: E402
-from wikimem_tui.curation_reads import CurationReader  # noqa: E402
-from wikimem_tui.git_history import item_history  # noqa: E402
-from wikimem_tui.messages import StoreChange  # noqa: E402
+from wikimem_tui.core.curation_reads import CurationReader  # noqa: E402
+from wikimem_tui.core.git_history import item_history  # noqa: E402
+from wikimem_tui.core.changes import StoreChange  # noqa: E402
 
 
 def timed(fn: Callable[[], Any], repeat: int = 3) -> float:

@@ -35,8 +35,8 @@ from synth import generate  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.widgets.topic_tree import TopicTree  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.tree.topic_tree import TopicTree  # noqa: E402
 
 SIZE = (120, 40)
 BIG = "aaa_big"  # sorts first: the tree's first node
@@ -73,7 +73,7 @@ async def measure(root: Path) -> dict[str, float]:
     async with app.run_test(size=SIZE) as pilot:
         await until(lambda: app.catalogue is not None)
         tree = app.query_one(TopicTree)
-        inner = tree.tree
+        inner = tree.node_tree
         inner.focus()
         big = next(n for n in inner.root.children if n.data and n.data.file == BIG)
 

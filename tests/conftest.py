@@ -85,7 +85,7 @@ def memory_dir(tmp_path: Path, sample_memory: Path) -> Path:
 def make_backend(root: Path, *, read_only: bool = False):  # type: ignore[no-untyped-def]
     """A Backend over ``root`` with the pinned clock and today."""
     from wikimem import MemoryIndex, MemoryStore
-    from wikimem_tui.backend import Backend
+    from wikimem_tui.core.backend import Backend
 
     store = MemoryStore(root)
     return Backend(
@@ -294,7 +294,7 @@ async def started(app, size: tuple[int, int] = (100, 30), *, notifications: bool
 
 async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-untyped-def]
     """Open an item as the tree, a link or the finder would (they all post OpenItem)."""
-    from wikimem_tui.messages import OpenItem
+    from wikimem_tui.common.messages import OpenItem
 
     pilot.app.post_message(OpenItem(file, name))
     await wait_for(pilot)
@@ -302,7 +302,7 @@ async def open_item(pilot, file: str, name: str) -> None:  # type: ignore[no-unt
 
 def record_toasts(app) -> list[str]:  # type: ignore[no-untyped-def]
     """From now on, every notification message in order (toasts expire; this list does not)."""
-    from wikimem_tui.safe import clean
+    from wikimem_tui.common.safe import clean
 
     said: list[str] = []
     notify = app.notify
@@ -325,3 +325,28 @@ def retrieved(file: str, name: str, source: str = "hit", **kw: Any):  # type: ig
     from wikimem import RecallItem, RetrievedItem
 
     return RetrievedItem(RecallItem(file, name, "x"), source, kw.pop("score", 1.0), **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def snap_compare(snap_compare):  # type: ignore[no-untyped-def]  # the plugin's fixture, overridden by name
+    """The plugin's ``snap_compare``, taking every screenshot of a quiet app.
+
+    Textual's screenshot helper runs ``run_before`` and then one
+    ``pilot.pause()``. A condition met by an intermediate state (a
+    debounced query whose earlier keystroke already drew the awaited row)
+    left a re-render still due, and on a loaded machine the screenshot
+    caught one or the other (seen: the 80x24 query snapshot's row colours).
+    Here every snapshot first waits for :func:`wait_for`'s quiet app: no
+    key at the gate, no message queued, no debounce timer, no worker.
+    """
+    def compare(app, *args, run_before=None, **kwargs):  # type: ignore[no-untyped-def]
+        async def then_quiet(pilot) -> None:  # type: ignore[no-untyped-def]
+            if run_before is not None:
+                result = run_before(pilot)
+                if inspect.isawaitable(result):
+                    await result
+            await wait_for(pilot)
+
+        return snap_compare(app, *args, run_before=then_quiet, **kwargs)
+
+    return compare

@@ -61,11 +61,46 @@ LIBRARY_LAYERS: list[list[str]] = [
 ]
 
 # ---- wikimem_tui: the app engineer's half ---------------------------------------------
-# List the app's units here, from the bottom up, as LIBRARY_LAYERS does (wikimem_tui.core,
-# wikimem_tui.common, the panes, wikimem_tui.app, wikimem_tui.__main__), a pane that
-# imports another with its reason in EXCEPTIONS. Until then only the app's rules below
-# (FACES, CORE, APP) and the circle check hold for wikimem_tui.
-APP_LAYERS: list[list[str]] = []
+#: The app, from the bottom up, above the library (SPEC §6). The panes share one layer and
+#: none imports another except as PANE_IMPORTS says (test_a_pane_imports_another_only_where_listed).
+APP_LAYERS: list[list[str]] = [
+    # 12. the package itself (empty; --check-config walks its modules) and what needs no Textual:
+    #     the backend and its writes, the catalogue, the watcher, git history, the demo, curation reads
+    ["wikimem_tui", "wikimem_tui.core"],
+    # 13. what every pane shares: safe text, dialogs, messages, keys and the key gate, the one
+    #     virtual list, the store sync the panes listen to
+    ["wikimem_tui.common"],
+    # 14. the panes (queue first: the item pane's diary-day promotion is the queue's one promote flow)
+    ["wikimem_tui.queue", "wikimem_tui.tree", "wikimem_tui.calendar", "wikimem_tui.journal", "wikimem_tui.query",
+     "wikimem_tui.health", "wikimem_tui.item"],
+    ["wikimem_tui.app"],  # 15. the App: composes the panes and routes their messages
+    ["wikimem_tui.__main__"],  # 16. the command line: builds the backend and runs the App
+]
+#: The panes' layer: a pane imports another only where :data:`PANE_IMPORTS` lists it.
+PANES = APP_LAYERS[2]
+#: ``(importing pane, imported pane)`` -> why that pane reaches into the other.
+PANE_IMPORTS: dict[tuple[str, str], str] = {
+    ("wikimem_tui.item", "wikimem_tui.queue"): (
+        "p on a diary day in the item view opens the queue's one promote flow (queue/promote.py): one screen, "
+        "one provenance rule, one checked write for both ways into a promotion"),
+}
+
+
+def pane_crossings(imports: Iterable[Import], pane_imports: dict[tuple[str, str], str]) -> list[str]:
+    """Imports from one pane into another that :data:`PANE_IMPORTS` does not list, then listed ones unused."""
+    panes = Layers([PANES])
+    seen: set[tuple[str, str]] = set()
+    bad = []
+    for imp in imports:
+        a, b = panes.unit_of(imp.importer), panes.unit_of(imp.target)
+        if a is None or b is None or a == b:
+            continue
+        seen.add((a, b))
+        if (a, b) not in pane_imports:
+            bad.append(f"{imp}: a pane imports another only where PANE_IMPORTS lists it, with its reason")
+    return bad + [f"unused pane import {key}: {why}" for key, why in pane_imports.items() if key not in seen]
+
+
 # ---- end of the app engineer's half ----------------------------------------------------
 
 #: Units that are the package module itself, not everything under it.
@@ -76,9 +111,6 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
     ("wikimem.errors", "wikimem.models"): (
         "type-only: ConflictError.item is annotated as the RecallItem it carries (under TYPE_CHECKING, "
         "nothing is loaded at run time); errors must stay below disk, which raises LossyWriteError"),
-    ("wikimem.disk.splice", "wikimem.models"): (
-        "BlockEdit.item() makes the RecallItem the app's undo shows (BlockEdit is a face name); "
-        "BlockEdit.block() is the storage-level answer, and this goes once the app reads that"),
 }
 
 #: What a front end may import of the library: the four faces (SPEC §6).
@@ -365,6 +397,41 @@ def test_every_library_module_is_placed() -> None:
     assert [m for m in modules if DECLARED.unit_of(m) is None] == []
 
 
+def test_every_app_module_is_placed_and_the_panes_keep_to_themselves() -> None:
+    modules, imports = collect(REPO, ["wikimem_tui"])
+    assert len(modules) > 50
+    assert [m for m in modules if DECLARED.unit_of(m) is None] == []
+    assert {DECLARED.unit_of(m) for m in modules} == {unit for layer in APP_LAYERS for unit in layer}
+    assert pane_crossings(imports, PANE_IMPORTS) == []
+    assert all(len(why) > 40 for why in PANE_IMPORTS.values())
+
+
+def test_a_pane_reaching_into_another_is_caught_unless_listed(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"wikimem_tui/__init__.py": "", "wikimem_tui/tree/__init__.py": "",
+                            "wikimem_tui/health/__init__.py": "", "wikimem_tui/health/pane.py": "X = 1\n",
+                            "wikimem_tui/tree/pane.py": "def f():\n    from wikimem_tui.health.pane import X\n"})
+    _, imports = collect(root, ["wikimem_tui"])
+    (found,) = pane_crossings(imports, {})
+    assert found.startswith("wikimem_tui.tree.pane:2 imports wikimem_tui.health.pane (function)")
+    listed = {("wikimem_tui.tree", "wikimem_tui.health"): "why"}
+    assert pane_crossings(imports, listed) == []
+    (root / "wikimem_tui/tree/pane.py").write_text("")
+    _, imports = collect(root, ["wikimem_tui"])
+    assert pane_crossings(imports, listed) == ["unused pane import ('wikimem_tui.tree', 'wikimem_tui.health'): why"]
+
+
+def test_the_app_layers_hold_in_order(tmp_path: Path) -> None:
+    """core < common < panes < app < __main__: an import the other way is caught."""
+    root = _tree(tmp_path, {"wikimem/__init__.py": "", "wikimem_tui/__init__.py": "",
+                            "wikimem_tui/core/__init__.py": "from wikimem_tui.common import x\n",
+                            "wikimem_tui/common/__init__.py": "", "wikimem_tui/common/x.py": "",
+                            "wikimem_tui/item/__init__.py": "", "wikimem_tui/app.py": "",
+                            "wikimem_tui/__main__.py": "from wikimem_tui import app\n"})
+    found = [line for line in violations(root, DECLARED, {}) if line.startswith("wikimem_tui")]
+    assert found == ["wikimem_tui.core:1 imports wikimem_tui.common.x (module): wikimem_tui.common is layer 13, "
+                     "above wikimem_tui.core (layer 12)"]
+
+
 def test_exceptions_are_few_and_say_why() -> None:
     assert len(EXCEPTIONS) <= 3
     assert all(len(why) > 40 for why in EXCEPTIONS.values())
@@ -382,7 +449,8 @@ def test_the_script_prints_each_units_imports() -> None:
                           text=True, check=True)
     shown = dict(line.split(" -> ") for line in done.stdout.splitlines())
     assert shown["wikimem._optional"] == "(nothing)"
-    assert shown["wikimem.disk"] == "wikimem.errors, wikimem.models (exception)"
+    assert shown["wikimem.errors"] == "wikimem.models (exception)"
+    assert shown["wikimem.disk"] == "wikimem.errors"
     assert "wikimem.lint" in shown["wikimem.curation"].split(", ")
     assert list(shown)[:3] == ["wikimem.errors", "wikimem._optional", "wikimem.disk"]  # bottom up
 

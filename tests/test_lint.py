@@ -370,7 +370,7 @@ def test_the_bundled_demo_lints_without_drift_after_a_copy(tmp_path: Path) -> No
 
 
 def test_the_apps_demo_copy_lints_without_drift_after_its_days_move(tmp_path: Path) -> None:
-    from wikimem_tui.demo import make_demo_copy
+    from wikimem_tui.core.demo import make_demo_copy
 
     copy = make_demo_copy(tmp_path, today=dt.date(2031, 2, 3))
     assert "drift" not in codes(copy)

@@ -9,12 +9,12 @@ import pytest
 
 from conftest import MARKUP_NAME, make_app, make_backend, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.messages import OpenItem
-from wikimem_tui.safe import clean, safe_line, safe_text
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.help import HelpScreen
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import TopicTree
+from wikimem_tui.common.messages import OpenItem
+from wikimem_tui.common.safe import clean, safe_line, safe_text
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.common.help import HelpScreen
+from wikimem_tui.item.item_view import ItemView
+from wikimem_tui.tree.topic_tree import TopicTree
 
 
 def journal(root: Path) -> list[dict]:
@@ -304,7 +304,7 @@ def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, c
 
 
 def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
-    from wikimem_tui.demo import demo_source, make_demo_copy
+    from wikimem_tui.core.demo import demo_source, make_demo_copy
 
     copy = make_demo_copy(tmp_path)
     assert MemoryStore(copy).files() == MemoryStore(demo_source()).files()
@@ -315,7 +315,7 @@ def test_demo_copy_is_a_fresh_memory_outside_the_package(tmp_path) -> None:
 def test_demo_copy_moves_the_diary_so_its_last_day_is_yesterday(tmp_path, today, last) -> None:
     import datetime as dt
 
-    from wikimem_tui.demo import demo_source, make_demo_copy
+    from wikimem_tui.core.demo import demo_source, make_demo_copy
 
     bundled = MemoryStore(demo_source()).diary
     copy = MemoryStore(make_demo_copy(tmp_path, today=dt.date.fromisoformat(today))).diary
@@ -355,19 +355,19 @@ async def test_a_huge_file_loads_its_items_in_chunks(memory_dir) -> None:
         store.add("big", f"item {i:03d}", f"content {i}", ts="2026-07-20T09:00:00+00:00")
     async with started(make_app(make_backend(memory_dir))) as pilot:
         tree = pilot.app.query_one(TopicTree)
-        big = next(n for n in tree.tree.root.children if n.data and n.data.file == "big")
+        big = next(n for n in tree.node_tree.root.children if n.data and n.data.file == "big")
         big.expand()
         await wait_for(pilot)
         labels = [str(c.label) for c in big.children]
         assert len(labels) == 201 and labels[-1] == "more… (30 left)"
-        tree.tree.move_cursor(big.children[-1])
+        tree.node_tree.move_cursor(big.children[-1])
         await pilot.press("enter")
         await wait_for(pilot)
         assert len(big.children) == 230 and str(big.children[-1].label) == "item 229"
 
 
 def test_keymap_is_read_from_xdg_config_home(tmp_path, monkeypatch) -> None:
-    from wikimem_tui.config import load_keymap
+    from wikimem_tui.common.config import load_keymap
 
     path = tmp_path / "xdg" / "wikimem-tui" / "keymap.toml"
     path.parent.mkdir(parents=True)
@@ -377,7 +377,7 @@ def test_keymap_is_read_from_xdg_config_home(tmp_path, monkeypatch) -> None:
 
 
 def test_a_broken_keymap_file_keeps_the_defaults_and_says_why(tmp_path) -> None:
-    from wikimem_tui.config import load_keymap
+    from wikimem_tui.common.config import load_keymap
 
     path = tmp_path / "keymap.toml"
     path.write_text("goto = [unclosed\n", encoding="utf-8")
@@ -417,7 +417,7 @@ async def test_escape_in_the_tree_filter_clears_it_and_returns_to_the_tree(backe
         tree = pilot.app.query_one(TopicTree)
         assert tree.filter_text == ""
         assert pilot.app.query_one("#tree-filter").value == ""
-        assert pilot.app.focused is tree.tree
+        assert pilot.app.focused is tree.node_tree
 
 
 # -- narrow screens (80x24): the tree is a sidebar, the query table folds --------------------
@@ -445,8 +445,8 @@ async def test_t_brings_the_tree_back_on_a_narrow_screen(backend) -> None:
 async def test_opening_an_item_from_the_narrow_tree_gives_it_the_whole_width(backend) -> None:
     async with started(make_app(backend), (80, 24)) as pilot:
         tree = pilot.app.query_one(TopicTree)
-        node = next(n for n in tree.tree.root.children if n.data and n.data.file == "preferences")
-        tree.tree.move_cursor(node)
+        node = next(n for n in tree.node_tree.root.children if n.data and n.data.file == "preferences")
+        tree.node_tree.move_cursor(node)
         await pilot.press("enter", "down", "enter")  # expand preferences, open its first item
         await wait_for(pilot)
         await wait_for(pilot)
@@ -488,3 +488,17 @@ async def test_a_first_item_saved_on_a_narrow_screen_is_in_the_tree_t_brings_bac
         assert await wait_for(pilot, lambda: not pilot.app.editing)
         await pilot.press("t")
         assert await wait_for(pilot, lambda: "first (1)" in screen_text(pilot.app))
+
+
+async def test_an_empty_memory_says_where_to_start_until_something_is_in_it(tmp_path: Path) -> None:
+    from wikimem_tui.common.messages import StoreChanged
+    from wikimem_tui.core.changes import StoreChange
+
+    root = tmp_path / "memory"
+    root.mkdir()
+    app = make_app(make_backend(root))
+    async with started(app, (120, 40)) as pilot:
+        assert await wait_for(pilot, lambda: "n creates its first wiki item" in screen_text(app), "the empty hint")
+        MemoryStore(root).diary.append("First entry.", date="2026-07-21", time="09:00")
+        app.post_message(StoreChanged(StoreChange(diary_dates=frozenset({"2026-07-21"}))))  # as the watcher would
+        assert await wait_for(pilot, lambda: "Select an item in the tree" in screen_text(app), "the usual hint")

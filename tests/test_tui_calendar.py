@@ -10,11 +10,11 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 from conftest import wait_for
 from wikimem import MemoryStore, draft_promotion
-from wikimem_tui.backend import Backend
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.messages import OpenDiaryDay, StoreChanged
-from wikimem_tui.screens.diary_append import DiaryAppendScreen
-from wikimem_tui.widgets.calendar import DiaryCalendar, MonthGrid
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.common.messages import OpenDiaryDay, StoreChanged
+from wikimem_tui.calendar.diary_append import DiaryAppendScreen
+from wikimem_tui.calendar.calendar import DiaryCalendar, MonthGrid
 
 TODAY = dt.date(2026, 7, 22)
 NOW = dt.datetime(2026, 7, 22, 9, 15, tzinfo=dt.timezone.utc)
@@ -56,7 +56,7 @@ class CalendarApp(App[None]):
         self.rebuild_catalogue()
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append((message.date, message.time))
+        self.opened.append((message.date, message.entry_key))
 
 
 def seeded(root: Path) -> Path:
@@ -197,7 +197,7 @@ async def test_append_is_blocked_when_read_only(tmp_path: Path) -> None:
 
 
 async def test_refresh_from_store_picks_up_external_appends(tmp_path: Path) -> None:
-    from wikimem_tui.messages import StoreChange
+    from wikimem_tui.core.changes import StoreChange
 
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         MemoryStore(tmp_path).diary.append("external", date="2026-07-22", time="07:00")
@@ -208,7 +208,7 @@ async def test_refresh_from_store_picks_up_external_appends(tmp_path: Path) -> N
 
 
 async def test_counts_come_from_the_catalogue_not_from_the_diary(tmp_path: Path) -> None:
-    from wikimem_tui.messages import StoreChange
+    from wikimem_tui.core.changes import StoreChange
 
     async with CalendarApp(seeded(tmp_path)).run_test() as pilot:
         calendar = pilot.app.query_one(DiaryCalendar)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryStore
-from wikimem_tui.catalogue import Catalogue, Key, norm
+from wikimem_tui.core.catalogue import Catalogue, Key, norm
 
 # Content and heading lines a RecallFile may hold: store-written, hand-edited, hostile.
 _LINES = [

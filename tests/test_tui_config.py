@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_app, ready, wait_for
-from wikimem_tui.config import check_keymap, known_bindings, load_keymap
+from wikimem_tui.common.config import check_keymap, known_bindings, load_keymap
 
 
 def keymap_file(tmp_path: Path, text: str) -> Path:

@@ -15,8 +15,8 @@ from test_tui_tree import TreeApp, labels
 from textual.widgets import Static
 
 from wikimem import MemoryStore
-from wikimem_tui.messages import OpenRecallFile
-from wikimem_tui.words import count
+from wikimem_tui.common.messages import OpenRecallFile
+from wikimem_tui.core.words import count
 
 
 def test_count_words_the_plural_only_when_it_is_not_one() -> None:

@@ -18,11 +18,11 @@ from conftest import TS, make_app, make_backend, open_item, record_toasts, scree
 from textual.widgets import Static
 
 from wikimem import Linter, MemoryStore, draft_promotion, mark_derived, mark_for_review, review_reasons
-from wikimem_tui.messages import OpenDiaryDay
-from wikimem_tui.screens.audit import AuditScreen
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.retract import RetractScreen
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.common.messages import OpenDiaryDay
+from wikimem_tui.item.audit import AuditScreen
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.retract import RetractScreen
+from wikimem_tui.item.item_view import ItemView
 
 BERLIN = "Alice moved to Berlin."
 REASON = "retracted: diary 2026-07-21 10:00"
@@ -392,7 +392,7 @@ async def test_day_view_promotion_warns_when_every_entry_is_derived(memory_dir: 
 
 
 def test_the_backend_has_one_promotion_only() -> None:
-    import wikimem_tui.backend as backend
+    import wikimem_tui.core.backend as backend
 
     assert not hasattr(backend.Backend, "promote")
     for gone in ("evidence_line", "promotion_content", "promotion_detail"):
@@ -404,8 +404,8 @@ def test_the_audit_snapshot_re_reads_a_file_a_store_change_names_even_when_its_s
         memory_dir: Path) -> None:
     import os
 
-    from wikimem_tui.curation_reads import CurationReader
-    from wikimem_tui.messages import StoreChange
+    from wikimem_tui.core.curation_reads import CurationReader
+    from wikimem_tui.core.changes import StoreChange
 
     curated(memory_dir)
     reader = CurationReader(memory_dir)

@@ -16,7 +16,7 @@ import pytest
 from conftest import make_app, make_backend, open_item, ready, wait_for
 from test_tui_curation import curated
 from test_tui_history import history_repo
-from wikimem_tui.messages import OpenDiaryDay
+from wikimem_tui.common.messages import OpenDiaryDay
 
 
 async def _loaded(pilot: Any) -> None:

@@ -6,9 +6,9 @@ import json
 
 from conftest import make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.item.editor import ItemEditor
 
 
 def journal(root) -> list[dict]:  # type: ignore[no-untyped-def]
@@ -216,7 +216,7 @@ async def test_f4_with_no_change_writes_nothing(backend, memory_dir, monkeypatch
 
 
 async def test_promoting_diary_entries_writes_an_item_with_evidence_lines(backend, memory_dir) -> None:
-    from wikimem_tui.messages import OpenDiaryDay
+    from wikimem_tui.common.messages import OpenDiaryDay
 
     async with started(make_app(backend), (120, 40)) as pilot:
         pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))

@@ -19,10 +19,11 @@ from textual.widgets import Input, Static
 from conftest import make_app, notices, ready, screen_text, wait_for
 from test_tui_panes_snapshots import NOW, SIZE, PaneApp
 from wikimem import Linter, MemoryStore
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenDiaryDay, OpenRecallFile, StoreChange
-from wikimem_tui.widgets.health import HealthPane
-from wikimem_tui.widgets.health_model import FindingFilter, jump_for
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import OpenDiaryDay, OpenRecallFile
+from wikimem_tui.health.health import HealthPane
+from wikimem_tui.health.health_model import FindingFilter, jump_for
 
 TS = "2026-07-21T06:30:00+00:00"
 TODAY = dt.date(2026, 7, 22)
@@ -58,7 +59,7 @@ class HealthApp(PaneApp):
         self.journal_lines: list[int] = []
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.days.append((message.date, message.time))
+        self.days.append((message.date, message.entry_key))
 
     def on_open_recall_file(self, message: OpenRecallFile) -> None:
         self.files.append(message.file)
@@ -81,7 +82,7 @@ def detail(app: Any) -> str:
 
 def rows(app: Any) -> list[str]:
     """The tree's rows as drawn (labels only)."""
-    return [str(line.node.label) for line in pane(app).tree._tree_lines]
+    return [str(line.node.label) for line in pane(app).finding_tree._tree_lines]
 
 
 async def linted(pilot: Any, runs: int = 1) -> None:
@@ -96,7 +97,7 @@ async def set_filter(pilot: Any, text: str) -> None:
 
 async def select_row(pilot: Any, startswith: str) -> None:
     """Put the tree's cursor on the first row starting with ``startswith`` and press enter."""
-    tree = pane(pilot.app).tree
+    tree = pane(pilot.app).finding_tree
     tree.focus()
     for i, line in enumerate(tree._tree_lines):
         if str(line.node.label).startswith(startswith):
@@ -236,7 +237,7 @@ async def test_r_lints_from_scratch_and_open_groups_and_the_cursor_survive(tmp_p
     async with HealthApp(backend).run_test(size=SIZE) as pilot:
         pane(pilot.app).show_timing = True
         await linted(pilot)
-        tree = pane(pilot.app).tree
+        tree = pane(pilot.app).finding_tree
         tree.focus()
         await select_row(pilot, "orphan 3")  # enter on a group opens it
         assert any(r.startswith("wiki/prefs.md:16 echo") for r in rows(pilot.app))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import make_app, open_item, started, wait_for
-from wikimem_tui.screens.help import HelpScreen, HelpSection
+from wikimem_tui.common.help import HelpScreen, HelpSection
 
 
 def sections(app) -> list[HelpSection]:  # type: ignore[no-untyped-def]
@@ -72,7 +72,7 @@ async def test_help_in_the_calendar_lists_its_day_keys(backend) -> None:
 
 
 async def test_help_on_the_conflict_screen_lists_its_choices(backend) -> None:
-    from wikimem_tui.screens.conflict import ConflictScreen
+    from wikimem_tui.item.conflict import ConflictScreen
 
     async with started(make_app(backend), (120, 40)) as pilot:
         await open_item(pilot, "preferences", "tea")

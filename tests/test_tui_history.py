@@ -20,10 +20,10 @@ from textual.widgets import Static
 
 from conftest import TS, make_app, make_backend, open_item, record_toasts, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.git_history import GitUnavailable, item_history
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.history import HistoryScreen
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.core.git_history import GitUnavailable, item_history
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.history import HistoryScreen
+from wikimem_tui.item.item_view import ItemView
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git (.ci/run installs it)")
 
@@ -213,8 +213,8 @@ async def test_restoring_is_refused_read_only(memory_dir: Path) -> None:
 
 def test_the_diff_highlights_the_words_that_changed_in_a_line() -> None:
     from wikimem import RecallItem
-    from wikimem_tui.git_history import Version
-    from wikimem_tui.screens.history import diff_text
+    from wikimem_tui.core.git_history import Version
+    from wikimem_tui.item.history import diff_text
 
     version = Version("a" * 40, "x", "2026-07-20T09:00:00+00:00", "s", RecallItem("f", "n", "Tea with milk, no sugar."),
                       "wiki/f.md")

@@ -11,9 +11,9 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, Static
 
 from conftest import wait_for
-from wikimem_tui.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.widgets.journal_reader import JournalFollower
-from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.journal.journal_reader import JournalRows
+from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 
 class TailApp(App[None]):
@@ -31,7 +31,7 @@ class TailApp(App[None]):
         self.opened.append(("item", message.file, message.name))
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.time))
+        self.opened.append(("diary", message.date, message.entry_key))
 
 
 def line(action: str, n: int = 0, **extra: str) -> str:
@@ -193,7 +193,7 @@ async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
 
 def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     assert follower.poll() == (False, [])
     write(journal, line("add", 1), '{"ts": "x", "act')
     reset, rows = follower.poll()
@@ -206,7 +206,7 @@ def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
 def test_follower_notices_same_size_rewrite(tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     write(journal, line("add", 1))
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     follower.poll()
     with open(journal, "r+", encoding="utf-8") as fh:  # same inode, rewritten head
         fh.write(line("add", 7) + line("add", 8))
@@ -218,7 +218,7 @@ def test_follower_keeps_a_character_cut_mid_write_intact(tmp_path: Path) -> None
     journal = tmp_path / "journal.jsonl"
     data = line("add", 1, item="张伟").encode("utf-8")
     cut = data.index("伟".encode("utf-8")) + 1  # inside the 3-byte character
-    follower = JournalFollower(journal)
+    follower = JournalRows(journal)
     journal.write_bytes(data[:cut])
     assert follower.poll() == (False, [])
     with open(journal, "ab") as fh:
@@ -292,3 +292,33 @@ async def test_toasts_do_not_cover_the_newest_journal_rows(memory_dir: Path) -> 
         r = view.region
         newest = Region(r.x, r.bottom - 8, r.width, 8)  # where following puts the newest rows
         assert toast.region.area > 0 and not toast.region.overlaps(newest)
+
+
+async def test_a_diary_append_opens_on_its_own_entry_not_the_minutes_first(memory_dir: Path) -> None:
+    """Two appends in one minute are two journal lines; each opens its day on the entry it appended."""
+    from textual.widgets import Static
+
+    from conftest import make_app, make_backend, started
+    from wikimem import MemoryStore
+
+    diary = MemoryStore(memory_dir).diary
+    diary.append("Swam at the harbour.", date="2026-07-21", time="14:30", owner="agent")
+    diary.append("Bought a harbour map.", date="2026-07-21", time="14:30", owner="agent")
+
+    def highlighted(app: App) -> list[str]:
+        body = app.query_one("#item-body", Static).render()  # a Content: plain text and styled spans
+        starts = [span.start for span in body.spans if "reverse=True" in repr(span.style)]
+        return [body.plain[start:].partition("\n")[0] for start in starts]
+
+    app = make_app(make_backend(memory_dir))
+    async with started(app, (120, 40)) as pilot:
+        await pilot.press("j")
+        view = app.query_one(JournalView)
+        assert await wait_for(pilot, lambda: app.focused is view and "2026-07-21 14:30#2" in screen_text(app),
+                              "the second append's line, named with its #2")
+        await pilot.press("up", "enter")  # the newest line: the second append
+        assert await wait_for(pilot, lambda: highlighted(app) == ["## 14:30  #2"], "the day on the second entry")
+        await pilot.press("j")
+        assert await wait_for(pilot, lambda: app.focused is view, "the journal again")
+        await pilot.press("up", "enter")  # the line before: the first append of that minute
+        assert await wait_for(pilot, lambda: highlighted(app) == ["## 14:30"], "the day on the first entry")

@@ -1,7 +1,7 @@
 """``f`` and the keys typed right after it arrive together in a real terminal: all go into the filter.
 
 Pilot waits after each key, so the keys are queued first here, as a fast
-typist or a paste delivers them (see ``wikimem_tui.widgets.key_burst``).
+typist or a paste delivers them (see ``wikimem_tui.common.key_gate``).
 In the reconcile queue ``x`` marks the highlighted entry reviewed (a write)
 and ``u`` takes a mark back; in the health pane ``r`` re-lints.
 """
@@ -15,7 +15,7 @@ from textual import events
 from textual.widgets import Input
 
 from conftest import make_app, make_backend, started, wait_for
-from wikimem_tui.demo import make_demo_copy
+from wikimem_tui.core.demo import make_demo_copy
 
 
 async def burst(pilot: Any, keys: str) -> None:

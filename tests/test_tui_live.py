@@ -6,10 +6,10 @@ from pathlib import Path
 
 from conftest import make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.messages import StoreChange
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.watch import OwnWrites, classify
-from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.core.watch import OwnWrites, classify
+from wikimem_tui.item.editor import ItemEditor
 
 
 def live(notes: list[str], needle: str) -> bool:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wikimem_tui.live_notice import LiveNotices
-from wikimem_tui.messages import StoreChange
+from wikimem_tui.core.live_notice import LiveNotices
+from wikimem_tui.core.changes import StoreChange
 
 
 class Clock:

@@ -6,12 +6,13 @@ import threading
 
 from conftest import SAFETY_NET, make_app, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.messages import StoreChange, StoreChanged
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.screens.dialogs import FormScreen
-from wikimem_tui.widgets.editor import ItemEditor
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import StoreChanged
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.common.dialogs import FormScreen
+from wikimem_tui.item.editor import ItemEditor
+from wikimem_tui.item.item_view import ItemView
 
 
 def current(pilot):  # type: ignore[no-untyped-def]
@@ -223,20 +224,20 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
     queue tab, Textual fell back to the first focusable widget (the tree's
     filter box), and the next key (``H``) was typed into the filter.
     """
-    from wikimem_tui.screens.audit import AuditScreen
-    from wikimem_tui.screens.goto import GoToScreen
-    from wikimem_tui.screens.history import HistoryScreen
-    from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
-    from wikimem_tui.widgets.item_area import ItemArea
+    from wikimem_tui.item.audit import AuditScreen
+    from wikimem_tui.common.goto import GoToScreen
+    from wikimem_tui.item.history import HistoryScreen
+    from wikimem_tui.queue.promote import PromoteScreen
+    from wikimem_tui.item.item_area import ItemArea
 
     app = make_app(backend)
     async with started(app, (80, 24)) as pilot:
         await pilot.press("R")
         assert await wait_for(pilot, lambda: app.focused is not None and "queue" in str(app.focused.ancestors_with_self))
         await pilot.press("p")  # a promotion started, then abandoned
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ReconcilePromoteScreen))
+        assert await wait_for(pilot, lambda: isinstance(app.screen, PromoteScreen))
         await pilot.press("tab", "escape")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, ReconcilePromoteScreen))
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, PromoteScreen))
         await pilot.press("g")
         assert await wait_for(pilot, lambda: isinstance(app.screen, GoToScreen))
         await pilot.press(*"coffee", "enter")

@@ -19,11 +19,11 @@ from textual.widgets import DataTable, Input
 
 from conftest import retrieved, wait_for
 from wikimem import MemoryStore, RetrievalResult
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenItem
-from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.common.messages import OpenItem
+from wikimem_tui.calendar.calendar import DiaryCalendar
+from wikimem_tui.journal.journal_tail import JournalTail, JournalView
+from wikimem_tui.query.query_panel import QueryPanel
 
 TODAY = dt.date(2026, 7, 22)
 NOW = dt.datetime(2026, 7, 22, 9, 15, tzinfo=dt.timezone.utc)

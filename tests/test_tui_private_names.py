@@ -122,7 +122,7 @@ class _Shadow(ScrollView):
 def test_the_walk_sees_the_app_and_its_textual_bases() -> None:
     classes = _app_classes()
     names = {cls.__qualname__ for cls in classes}
-    assert {"WikimemApp", "QueueList", "ReconcilePromoteScreen", "HealthPane"} <= names
+    assert {"WikimemApp", "QueueList", "PromoteScreen", "HealthPane"} <= names
     assert any(base.__name__ == "ScrollView" for base in _textual_bases(
         next(c for c in classes if c.__qualname__ == "QueueList")))
 

@@ -15,9 +15,9 @@ from textual.widgets import Checkbox, DataTable, Input, Static
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import MemoryStore, RetrievalResult
 from wikimem.index.analyzer import Analyzer
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.query.query_panel import QueryPanel
 
 TODAY = dt.date(2026, 7, 22)
 
@@ -75,7 +75,7 @@ class QueryApp(App[None]):
         self.opened.append(("item", message.file, message.name))
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.time))
+        self.opened.append(("diary", message.date, message.entry_key))
 
 
 def table_rows(app: App) -> list[list[str]]:
@@ -310,7 +310,7 @@ async def test_fusion_weight_knob_is_disabled_without_an_embedder(tmp_path: Path
 
 
 def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -> None:
-    from wikimem_tui.widgets.query_knobs import QueryKnobs
+    from wikimem_tui.query.knobs import QueryKnobs
 
     knobs = QueryKnobs(use_jieba=False, fusion=None)
     values = {"#query-limit": "10", "#query-budget": "", "#query-links": True}

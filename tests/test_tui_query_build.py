@@ -15,8 +15,8 @@ from textual.widgets import Input
 
 from conftest import NOW, SAFETY_NET, TODAY, make_app, wait_for
 from wikimem import MemoryIndex, MemoryStore
-from wikimem_tui.backend import Backend
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.query.query_panel import QueryPanel
 
 
 class HeldIndex(MemoryIndex):

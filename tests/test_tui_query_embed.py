@@ -22,10 +22,10 @@ from conftest import NOW, SAFETY_NET, TODAY, make_app, record_toasts, wait_for  
 from wikimem import MemoryStore  # noqa: E402
 from wikimem.vectors import VectorCache  # noqa: E402
 from wikimem_tui.__main__ import make_index  # noqa: E402
-from wikimem_tui.backend import Backend  # noqa: E402
-from wikimem_tui.screens.embed_plan import EmbedPlanScreen  # noqa: E402
-from wikimem_tui.widgets.query_embed import EmbedStatus  # noqa: E402
-from wikimem_tui.widgets.query_panel import QueryPanel  # noqa: E402
+from wikimem_tui.core.backend import Backend  # noqa: E402
+from wikimem_tui.query.embed_plan import EmbedPlanScreen  # noqa: E402
+from wikimem_tui.query.embed import EmbedStatus  # noqa: E402
+from wikimem_tui.query.query_panel import QueryPanel  # noqa: E402
 
 _CONCEPTS = [("sea", "beach", "ocean", "海"), ("coffee", "咖啡"), ("tea", "茶")]
 
@@ -146,7 +146,7 @@ async def test_bm25_only_for_now_embeds_nothing_and_queries_say_why(root: Path) 
 @pytest.fixture()
 def held(monkeypatch: pytest.MonkeyPatch) -> ScriptedEmbedder:
     """An embedder whose batches (one text each) wait for the test: progress is watched batch by batch."""
-    import wikimem_tui.widgets.query_embed as query_embed
+    import wikimem_tui.query.embed as query_embed
 
     monkeypatch.setattr(query_embed, "BATCH", 1)
     embedder = ScriptedEmbedder()

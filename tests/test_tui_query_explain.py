@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
 from wikimem import MemoryIndex, MemoryStore, explain_lines, row_fields, row_note
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.query.query_panel import QueryPanel
 
 
 async def ask(pilot: Any, text: str) -> None:

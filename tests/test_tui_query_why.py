@@ -17,10 +17,10 @@ from conftest import make_app, make_backend, open_item, started
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
 from wikimem import MemoryIndex, MemoryStore, why_not_lines
 from wikimem.index.analyzer import Analyzer
-from wikimem_tui.backend import Backend
-from wikimem_tui.screens.pin_picker import PinPicker
-from wikimem_tui.widgets.query_panel import QueryPanel
-from wikimem_tui.widgets.query_why import WhyNotBox
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.why import WhyNotBox
 
 
 def beach_store(root: Path) -> MemoryIndex:
@@ -128,7 +128,7 @@ async def test_w_on_a_tree_item_pins_it_in_the_query_pane(backend: Backend) -> N
     async with started(app, (120, 40)) as pilot:
         tree = app.query_one("TopicTree")
         tree.reveal("preferences", "tea")
-        tree.tree.focus()
+        tree.node_tree.focus()
         await wait_for(pilot)
         await pilot.press("w")
         await wait_for(pilot, lambda: app.query_one(QueryPanel).pinned == ("preferences", "tea"))

@@ -20,13 +20,15 @@ from conftest import make_app, notices, ready, screen_text, wait_for
 from test_tui_panes_snapshots import NOW, PaneApp
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem
 from wikimem.lint import Snapshot
-from wikimem_tui.backend import Backend
-from wikimem_tui.messages import OpenDiaryDay, StoreChange
-from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen, similarity_text
-from wikimem_tui.widgets.reconcile import ReconcilePane
-from wikimem_tui.widgets.reconcile_list import row_cells
-from wikimem_tui.widgets.reconcile_model import parse_days
-from wikimem_tui.widgets.reconcile_writer import promotion_owner
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import OpenDiaryDay
+from wikimem_tui.queue.promote import PromoteScreen
+from wikimem_tui.queue.promote_text import similarity_text
+from wikimem_tui.queue.reconcile import ReconcilePane
+from wikimem_tui.queue.reconcile_list import row_cells
+from wikimem_tui.queue.reconcile_model import parse_days
+from wikimem_tui.queue.reconcile_writer import promotion_owner
 
 TS = "2026-07-21T06:30:00+00:00"
 TODAY = dt.date(2026, 7, 22)
@@ -61,7 +63,7 @@ class QueueApp(PaneApp):
         self.days: list[tuple[str, str | None]] = []
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.days.append((message.date, message.time))
+        self.days.append((message.date, message.entry_key))
 
 
 def pane(app: Any) -> ReconcilePane:
@@ -82,11 +84,11 @@ async def loaded(pilot: Any, loads: int = 1) -> None:
     await wait_for(pilot, lambda: pane(pilot.app).loads >= loads and not pane(pilot.app)._loading)
 
 
-async def promote_screen(pilot: Any, *keys: str) -> ReconcilePromoteScreen:
+async def promote_screen(pilot: Any, *keys: str) -> PromoteScreen:
     """Press ``keys`` in the list then ``p``; return the promote screen once its similar items are in."""
     pane(pilot.app).rows_view.focus()
     await pilot.press(*keys, "p")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReconcilePromoteScreen) and pilot.app.screen.similar_ready)
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromoteScreen) and pilot.app.screen.similar_ready)
     await wait_for(pilot)
     return pilot.app.screen  # type: ignore[return-value]
 
@@ -168,7 +170,7 @@ async def test_promoting_shows_similar_items_before_anything_is_written_then_ext
         await wait_for(pilot, lambda: screen.target == ("places", "beach"))
         assert "extends places:beach · keeps its owner user:xnne and source conv_beach" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
     item = backend.store.get("places", "beach")
     assert item is not None
@@ -190,7 +192,7 @@ async def test_a_new_item_belongs_to_the_entries_owner_when_they_share_one_else_
         await wait_for(pilot, lambda: screen.target == ("events", "july-21"))
         assert "new item events:july-21 · owner agent (the entries' owner) · source conv_0721" in screen_text(pilot.app)
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
         assert [r[:16] for r in rows(pilot.app)] == ["2026-07-22 08:10", "2026-07-08 19:00"]  # now cited
         assert any("promoted 2 entries to events:july-21" in n for n in notices(pilot.app))
@@ -226,13 +228,13 @@ async def test_an_item_changed_on_disk_after_the_preview_is_not_overwritten(tmp_
         other.add("places", "beach", "Rebuilt after the storm.", owner="agent", ts=TS)
         await pilot.press("ctrl+s")
         await wait_for(pilot)
-        assert isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert isinstance(pilot.app.screen, PromoteScreen)
         error = str(screen.query_one("#rp-error", Static).render())
         assert "places:beach changed on disk since the preview" in error
         assert "Rebuilt after the storm." in str(screen.query_one("#rp-preview", Static).render())
         assert backend.store.get("places", "beach").content == "Rebuilt after the storm."  # type: ignore[union-attr]
         await pilot.press("ctrl+s")  # the user looked again: now it goes through
-        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await wait_for(pilot)
     content = backend.store.get("places", "beach").content  # type: ignore[union-attr]
     assert content.startswith("Rebuilt after the storm.\n\nWent swimming")
@@ -252,7 +254,50 @@ async def test_an_invalid_target_is_refused_inline_and_nothing_is_written(tmp_pa
         assert "not promoted: invalid" in str(screen.query_one("#rp-error", Static).render())
         await pilot.press("escape")
         await wait_for(pilot)
-        assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert not isinstance(pilot.app.screen, PromoteScreen)
+    assert wiki_bytes(tmp_path) == before
+
+
+async def test_a_refusal_right_after_typing_stays_when_the_typing_preview_comes_late(tmp_path: Path) -> None:
+    """ctrl+s before the pause in typing drew its preview: that preview, drawn after, must not wipe the refusal.
+
+    The preview's timer is held (paused, its callback kept), so the order is
+    the one a fast ctrl+s gets, on any machine: the refusal first, then the
+    preview -- once as a callback already queued when ctrl+s came, once as a
+    timer that only fires after it.
+    """
+    backend = queue_store(tmp_path)
+    before = wiki_bytes(tmp_path)
+    async with QueueApp(backend).run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        screen = await promote_screen(pilot)
+        held: list[tuple[Any, Any]] = []
+        set_timer = screen.set_timer
+
+        def hold(delay: float, callback: Any, **kwargs: Any) -> Any:  # noqa: ANN401
+            timer = set_timer(delay, callback, **kwargs)
+            timer.pause()
+            held.append((timer, callback))
+            return timer
+
+        screen.set_timer = hold  # type: ignore[method-assign]
+        screen.query_one("#rp-file", Input).value = "Bad File"
+        screen.query_one("#rp-name", Input).value = "x"
+        await wait_for(pilot, lambda: len(held) == 2, "the typing's preview timers")
+        await pilot.press("ctrl+s")
+        error = screen.query_one("#rp-error", Static)
+        await wait_for(pilot, lambda: "not promoted: invalid" in str(error.render()), "the refusal")
+        held[-1][1]()  # the preview as a callback that was already queued when ctrl+s came
+        for timer, _ in held:
+            timer.resume()  # and as a timer firing only now
+        await wait_for(pilot)
+        assert "not promoted: invalid" in str(error.render())
+        assert "not a valid target" in str(screen.query_one("#rp-target", Static).render())  # it shows what is typed
+        screen.query_one("#rp-file", Input).value = "places"  # typing again: its preview is the newest outcome
+        await wait_for(pilot, lambda: len(held) == 3, "the new typing's preview timer")
+        held[-1][0].resume()
+        await wait_for(pilot, lambda: screen.target == ("places", "x"), "the preview of what is typed now")
+        assert str(error.render()) == ""
     assert wiki_bytes(tmp_path) == before
 
 
@@ -298,7 +343,7 @@ async def test_read_only_refuses_promotion_and_marks_and_writes_nothing(tmp_path
         pane(pilot.app).rows_view.focus()
         await pilot.press("space", "p")
         await wait_for(pilot)
-        assert not isinstance(pilot.app.screen, ReconcilePromoteScreen)
+        assert not isinstance(pilot.app.screen, PromoteScreen)
         await pilot.press("x", "u")
         await wait_for(pilot)
         said = notices(pilot.app)
@@ -415,7 +460,7 @@ def test_promote_screen_snapshot(tmp_path: Path, snap_compare: Any) -> None:
 
 
 def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> None:
-    from wikimem_tui.widgets.badges import BADGE, badge_for
+    from wikimem_tui.common.badges import BADGE, badge_for
 
     assert badge_for("Likes tea.\n<!-- wikimem-derived -->") is not None
     assert str(badge_for("<!--wikimem-derived-->\nLikes tea.")) == BADGE
@@ -424,9 +469,9 @@ def test_badge_for_marks_only_content_carrying_the_marker_on_its_own_line() -> N
 
 
 def tree_labels(app: Any) -> list[str]:
-    from wikimem_tui.widgets.topic_tree import TopicTree
+    from wikimem_tui.tree.topic_tree import TopicTree
 
-    tree = app.query_one(TopicTree).tree
+    tree = app.query_one(TopicTree).node_tree
     out: list[str] = []
     stack = list(tree.root.children)
     while stack:
@@ -437,8 +482,8 @@ def tree_labels(app: Any) -> list[str]:
 
 
 async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows_changes(backend: Backend) -> None:
-    from wikimem_tui.messages import StoreChanged
-    from wikimem_tui.widgets.topic_tree import TopicTree
+    from wikimem_tui.common.messages import StoreChanged
+    from wikimem_tui.tree.topic_tree import TopicTree
 
     backend.store.add("notes", "echoed", "The user likes tea, says an answer.\n<!-- wikimem-derived -->", ts=TS)
     backend.store.diary.append(DERIVED, date="2026-07-20", time="20:00", owner="agent", ts=TS)
@@ -448,7 +493,7 @@ async def test_derived_items_and_days_carry_the_badge_in_the_tree_and_it_follows
         topic = app.query_one(TopicTree)
         await wait_for(pilot, lambda: ("notes", "echoed") in topic.derived.items)
         topic.reveal("notes", "echoed")
-        for node in topic.tree.root.children:
+        for node in topic.node_tree.root.children:
             if str(node.label).startswith("diary"):
                 node.expand()
         await wait_for(pilot)

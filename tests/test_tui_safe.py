@@ -20,10 +20,10 @@ import pytest
 
 from conftest import make_app, make_backend, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.safe import clean, from_editor, has_hidden, to_editor
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.common.safe import clean, from_editor, has_hidden, to_editor
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.item.editor import ItemEditor
 
 HOSTILE = ("t \x1b]0;pwned\x07 \x1b[31mred\x1b[0m \x1b]52;c;aGk=\x07 nul\x00 csi\x9b rlo\u202eevil "
            "pay\u200bpal [bold]b[/bold] [link=x]l[/link]")

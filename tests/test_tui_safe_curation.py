@@ -22,12 +22,12 @@ import pytest
 from conftest import make_app, make_backend, open_item, started, wait_for
 from test_tui_safe import HOSTILE, NAME, hostile_memory, shows
 from wikimem import MemoryStore, draft_promotion
-from wikimem_tui.messages import OpenDiaryDay
-from wikimem_tui.screens.audit import AuditScreen
-from wikimem_tui.screens.history import HistoryScreen
-from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
-from wikimem_tui.screens.retract import RetractScreen
-from wikimem_tui.widgets.query_why import WhyNotBox
+from wikimem_tui.common.messages import OpenDiaryDay
+from wikimem_tui.item.audit import AuditScreen
+from wikimem_tui.item.history import HistoryScreen
+from wikimem_tui.queue.promote import PromoteScreen
+from wikimem_tui.item.retract import RetractScreen
+from wikimem_tui.query.why import WhyNotBox
 
 #: What ``clean()`` draws for the OSC title sequence (visible control pictures).
 DRAWN_OSC = "␛]0;pwned␇"
@@ -61,7 +61,7 @@ async def test_queue_and_promotion_draft_draw_nothing_hidden(curated_hostile: Pa
         await pilot.press("R")
         assert await wait_for(pilot, lambda: shows(app, f"queued t {DRAWN_OSC}"))
         await pilot.press("p")
-        await on_screen(pilot, ReconcilePromoteScreen)
+        await on_screen(pilot, PromoteScreen)
         # what will be written: the draft with its evidence line, owner and source included
         assert await wait_for(pilot, lambda: shows(app, f"(evidence: diary 2026-07-22 10:00, owner agent t {DRAWN_OSC}"))
 

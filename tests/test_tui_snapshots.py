@@ -8,8 +8,8 @@ catalogue and index before the shot, so the picture never depends on timing.
 from __future__ import annotations
 
 from conftest import make_app, open_item, ready, screen_text, wait_for
-from wikimem_tui.messages import OpenDiaryDay
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.common.messages import OpenDiaryDay
+from wikimem_tui.query.query_panel import QueryPanel
 
 
 def test_main_screen_80x24(backend, snap_compare) -> None:

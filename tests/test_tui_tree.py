@@ -15,11 +15,11 @@ from textual.widgets import Static
 
 from conftest import make_app, open_item, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.topic_tree import CHUNK, TopicTree
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.item_view import ItemView
+from wikimem_tui.tree.topic_tree import CHUNK, TopicTree
 
 
 def labels(app: App) -> list[str]:
@@ -31,7 +31,7 @@ def labels(app: App) -> list[str]:
             out.append(str(child.label))
             walk(child)
 
-    walk(app.query_one(TopicTree).tree.root)
+    walk(app.query_one(TopicTree).node_tree.root)
     return out
 
 
@@ -59,7 +59,7 @@ class TreeApp(App[None]):
     def on_mount(self) -> None:
         tree = self.query_one(TopicTree)
         tree.set_catalogue(self.catalogue)
-        tree.tree.focus()
+        tree.node_tree.focus()
 
     def on_open_item(self, message: OpenItem) -> None:
         self.opened.append(("item", message.file, message.name))
@@ -98,7 +98,7 @@ async def test_a_burst_of_keys_in_the_tree_all_goes_into_the_filter(backend, mem
     async with started(make_app(backend)) as pilot:
         app = pilot.app
         await open_item(pilot, "preferences", "coffee")  # e would edit it, a would append to the diary
-        app.query_one(TopicTree).tree.focus()
+        app.query_one(TopicTree).node_tree.focus()
         await wait_for(pilot)
         await burst(pilot, "sea")
         assert await wait_for(pilot, lambda: filter_value(app) == "sea")
@@ -110,7 +110,7 @@ async def test_f_then_a_burst_of_keys_all_goes_into_the_filter(backend) -> None:
     async with started(make_app(backend)) as pilot:
         app = pilot.app
         await open_item(pilot, "preferences", "coffee")
-        app.query_one(TopicTree).tree.focus()
+        app.query_one(TopicTree).node_tree.focus()
         await wait_for(pilot)
         await burst(pilot, "fdate flat")  # d would delete, e edit, a append, t show the tree, space toggle a node
         assert await wait_for(pilot, lambda: filter_value(app) == "date flat")
@@ -199,7 +199,7 @@ async def test_escape_clears_the_filter_and_returns_to_the_tree(tmp_path: Path) 
         await wait_for(pilot)
         tree = pilot.app.query_one(TopicTree)
         assert tree.filter_text == "" and filter_value(pilot.app) == ""
-        assert pilot.app.focused is tree.tree
+        assert pilot.app.focused is tree.node_tree
         assert "people (2)" in labels(pilot.app)
 
 
@@ -211,7 +211,7 @@ async def test_enter_in_the_filter_opens_the_best_match(tmp_path: Path) -> None:
         await pilot.press("f", *"co", "enter")  # coffee starts with "co"; Alice's content only contains it
         assert await wait_for(pilot, lambda: pilot.app.opened != [])
         assert pilot.app.opened == [("item", "preferences", "coffee")]
-        assert pilot.app.focused is pilot.app.query_one(TopicTree).tree
+        assert pilot.app.focused is pilot.app.query_one(TopicTree).node_tree
 
 
 async def test_arrows_in_the_filter_move_the_tree_cursor(tmp_path: Path) -> None:
@@ -221,7 +221,7 @@ async def test_arrows_in_the_filter_move_the_tree_cursor(tmp_path: Path) -> None
     async with TreeApp(tmp_path).run_test() as pilot:
         await pilot.press("f", "a")  # names with "a": Alice, tea, loud…
         assert await wait_for(pilot, lambda: pilot.app.query_one(TopicTree).filter_text == "a")
-        tree = pilot.app.query_one(TopicTree).tree
+        tree = pilot.app.query_one(TopicTree).node_tree
         first = tree.cursor_node
         await pilot.press("down")
         await wait_for(pilot)
@@ -257,7 +257,7 @@ def big_store(root: Path, n: int) -> None:
 async def test_a_big_file_expands_in_the_tree_without_rendering_it_whole(tmp_path: Path) -> None:
     big_store(tmp_path, CHUNK * 25)  # 5,000 items: the item pane took 1.6 s to lay them out
     async with TreeApp(tmp_path).run_test() as pilot:
-        tree = pilot.app.query_one(TopicTree).tree
+        tree = pilot.app.query_one(TopicTree).node_tree
         await pilot.press("enter")  # "big" is the first node
         assert await wait_for(pilot, lambda: tree.root.children[0].is_expanded)
         big = tree.root.children[0]

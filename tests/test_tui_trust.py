@@ -17,11 +17,11 @@ from pathlib import Path
 from conftest import (SAFETY_NET, make_app, make_backend, notices, open_item, record_toasts, screen_text, started,
                       wait_for, wait_until)
 from wikimem import ConflictError, MemoryStore
-from wikimem_tui.backend import ReadOnlyError
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.widgets.editor import ItemEditor
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.core.backend import ReadOnlyError
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.item.editor import ItemEditor
+from wikimem_tui.item.item_view import ItemView
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -147,7 +147,7 @@ async def test_undo_of_a_rename_puts_back_the_item_and_the_links_it_rewrote(back
 
 
 async def test_undo_of_a_promotion_restores_the_item_it_extended(backend, memory_dir) -> None:
-    from wikimem_tui.messages import OpenDiaryDay
+    from wikimem_tui.common.messages import OpenDiaryDay
 
     alice = get(memory_dir, "people", "Alice")
     async with started(make_app(backend), (120, 40)) as pilot:

@@ -9,9 +9,9 @@ import pytest
 
 from conftest import make_app, make_backend, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.conflict import ConflictScreen
-from wikimem_tui.widgets.editor import ItemEditor
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.item.conflict import ConflictScreen
+from wikimem_tui.item.editor import ItemEditor
 
 
 async def test_after_back_on_the_conflict_screen_escape_reaches_the_editor_while_the_file_keeps_changing(
@@ -46,7 +46,7 @@ async def test_after_back_on_the_conflict_screen_escape_reaches_the_editor_while
 
 
 async def test_the_new_item_dialog_starts_in_the_name_field_and_typing_keeps_the_file(backend) -> None:
-    from wikimem_tui.screens.dialogs import FormScreen
+    from wikimem_tui.common.dialogs import FormScreen
 
     async with started(make_app(backend), (120, 40)) as pilot:
         app = pilot.app
@@ -68,7 +68,7 @@ async def test_the_new_item_dialog_starts_in_the_name_field_and_typing_keeps_the
 async def test_toasts_never_cover_the_editor(backend, size) -> None:
     from textual.widgets._toast import Toast
 
-    from wikimem_tui.widgets.editor import ItemEditor
+    from wikimem_tui.item.editor import ItemEditor
 
     async with started(make_app(backend), size, notifications=True) as pilot:
         app = pilot.app
@@ -89,8 +89,8 @@ async def test_toasts_never_cover_the_editor(backend, size) -> None:
 
 
 async def test_the_query_pane_at_80x24_with_a_pinned_item_still_shows_result_rows(tmp_path) -> None:
-    from wikimem_tui.demo import make_demo_copy
-    from wikimem_tui.widgets.query_panel import QueryPanel
+    from wikimem_tui.core.demo import make_demo_copy
+    from wikimem_tui.query.query_panel import QueryPanel
 
     async with started(make_app(make_backend(make_demo_copy(tmp_path))), (80, 24)) as pilot:
         app = pilot.app

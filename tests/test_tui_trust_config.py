@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import make_app, started, wait_for
-from wikimem_tui.config import check_keymap, load_keymap
+from wikimem_tui.common.config import check_keymap, load_keymap
 
 
 def test_quit_on_ctrl_q_is_accepted() -> None:

@@ -58,7 +58,7 @@ def test_the_demo_copy_is_removed_when_the_app_fails(tmp_root: Path, monkeypatch
 
 def test_a_copy_left_by_a_killed_run_is_removed_by_the_next_and_a_live_one_is_kept(
         tmp_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    hold = ("import sys; from wikimem_tui.demo import demo_copy\n"  # a demo run until its stdin closes
+    hold = ("import sys; from wikimem_tui.core.demo import demo_copy\n"  # a demo run until its stdin closes
             "with demo_copy() as root:\n    print(root, flush=True); sys.stdin.read()\n")
     env = {**os.environ, "TMPDIR": str(tmp_root)}
     killed, live = (subprocess.Popen([sys.executable, "-c", hold], stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -17,14 +17,14 @@ from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, prom
 from textual.widgets import DataTable, Input, OptionList, Static
 
 from wikimem import MemoryIndex, MemoryStore, draft_promotion
-from wikimem_tui.backend import Backend
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.screens.audit import AuditScreen
-from wikimem_tui.screens.confirm import ConfirmScreen
-from wikimem_tui.screens.reconcile_promote import ReconcilePromoteScreen
-from wikimem_tui.widgets.item_view import ItemView
-from wikimem_tui.widgets.query_panel import QueryPanel
-from wikimem_tui.widgets.query_results import agent_text
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.item.audit import AuditScreen
+from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.queue.promote import PromoteScreen
+from wikimem_tui.item.item_view import ItemView
+from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.results import agent_text
 
 
 async def test_the_queue_scrolls_past_the_visible_rows_without_crashing(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp
         assert await wait_for(pilot, lambda: screen.target == ("things", "map"))
         await wait_for(pilot)
         await pilot.press("ctrl+s")
-        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReconcilePromoteScreen))
+        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen))
         await loaded(pilot, 2)
         assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
         await pilot.press("enter")  # the one left opens as the minute's first entry

@@ -17,9 +17,9 @@ from textual import events
 
 from conftest import make_app, make_backend, open_item, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.safe import from_editor, has_hidden, to_editor
-from wikimem_tui.widgets.editor import ItemEditor
-from wikimem_tui.widgets.safe_inputs import SafeInput, SafeTextArea
+from wikimem_tui.common.safe import from_editor, has_hidden, to_editor
+from wikimem_tui.item.editor import ItemEditor
+from wikimem_tui.common.safe_inputs import SafeInput, SafeTextArea
 from textual.widgets.text_area import Selection
 
 HIDDEN = "bell\x07 esc\x1b[31m rlo\u202eevil zw\u200bsp"

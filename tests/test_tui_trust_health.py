@@ -17,8 +17,8 @@ from textual.widgets import Static
 
 from conftest import make_app, make_backend, started, wait_for
 from wikimem import accept_current_state
-from wikimem_tui.widgets import health
-from wikimem_tui.widgets.health import HealthPane
+from wikimem_tui.health import health
+from wikimem_tui.health.health import HealthPane
 
 
 def status(app) -> str:  # type: ignore[no-untyped-def]

@@ -5,7 +5,7 @@ before that key's binding has moved the focus: they must go where the
 binding put the focus -- the query box, the dialog it opened -- never run
 as the single-key commands of the pane they were queued to. Pilot waits
 after each key and never shows this, so the keys are queued first here, as
-a fast typist or a paste delivers them (see ``wikimem_tui.widgets.key_burst``).
+a fast typist or a paste delivers them (see ``wikimem_tui.common.key_gate``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from textual import events
 from textual.widgets import Input, TabbedContent, TextArea
 
 from conftest import make_app, make_backend, screen_text, started, wait_for
-from wikimem_tui.demo import make_demo_copy
-from wikimem_tui.screens.diary_append import DiaryAppendScreen
+from wikimem_tui.core.demo import make_demo_copy
+from wikimem_tui.calendar.diary_append import DiaryAppendScreen
 
 KEY_NAMES = {" ": "space", "/": "slash", ".": "full_stop"}
 
@@ -129,3 +129,54 @@ async def test_a_dialog_gets_the_keys_typed_after_its_key_only_once_it_is_drawn(
         assert await wait_for(pilot, lambda: isinstance(app.screen, DiaryAppendScreen)
                               and app.screen.query_one(TextArea).text == "xyz")
     assert drawn_when_typed and all(drawn_when_typed)
+
+
+def queue_keys(pilot: Any, *keys: str) -> None:
+    """Queue ``keys`` (a name like ``ctrl+s`` or ``enter``, or a run of characters) without running the app."""
+    named = {"enter": "\r", "tab": "\t"}
+    for key in keys:
+        if key in named or "+" in key:
+            pilot.app.post_message(events.Key(key, named.get(key)))
+        else:
+            for char in key:
+                pilot.app.post_message(events.Key(KEY_NAMES.get(char, char), char))
+
+
+async def test_ctrl_s_right_after_typing_saves_every_character_typed_before_it(tmp_path: Path) -> None:
+    """The editor's save comes after the letters typed ahead of it (today the text area's own binding keeps
+    that order; the gate keeps it for the priority bindings, see the promotion below)."""
+    from wikimem import MemoryStore
+    from conftest import fill_memory, open_item
+    from wikimem_tui.item.editor import ItemEditor
+
+    fill_memory(tmp_path)
+    async with started(make_app(make_backend(tmp_path)), (120, 40)) as pilot:
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: pilot.app.editing, "the editor")
+        area = pilot.app.query_one(ItemEditor).area
+        assert await wait_for(pilot, lambda: pilot.app.focused is area, "the focus in the editor")
+        queue_keys(pilot, "Green ", "ctrl+s")
+        assert await wait_for(pilot, lambda: not pilot.app.editing, "the save")
+    assert MemoryStore(tmp_path).get("preferences", "tea").content == "Green Jasmine tea in the afternoon."  # type: ignore[union-attr]
+
+
+async def test_a_promotion_typed_in_one_burst_writes_the_name_typed_not_a_refusal(tmp_path: Path) -> None:
+    """``file`` enter ``name`` ctrl+s, as fast as a typist: the item written is the one named (issue 13 c)."""
+    from wikimem import MemoryStore
+    from conftest import fill_memory
+    from wikimem_tui.common.messages import OpenDiaryDay
+    from wikimem_tui.queue.promote import PromoteScreen
+
+    fill_memory(tmp_path)
+    async with started(make_app(make_backend(tmp_path)), (120, 40)) as pilot:
+        pilot.app.post_message(OpenDiaryDay("2026-07-20", "08:30"))
+        await wait_for(pilot)
+        await pilot.press("p")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromoteScreen)
+                              and pilot.app.screen.similar_ready, "the promote screen")
+        await wait_for(pilot)
+        queue_keys(pilot, "places", "enter", "cafe", "ctrl+s")
+        assert await wait_for(pilot, lambda: not isinstance(pilot.app.screen, PromoteScreen), "the promotion")
+    item = MemoryStore(tmp_path).get("places", "cafe")
+    assert item is not None and item.content.startswith("Met Alice for coffee.")

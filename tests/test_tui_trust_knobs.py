@@ -15,7 +15,7 @@ from textual.widgets import Input, Static
 
 from conftest import started, wait_for
 from test_tui_query_embed import ScriptedEmbedder, embed_app, root  # noqa: F401 -- root: the fixture
-from wikimem_tui.widgets.query_panel import QueryPanel
+from wikimem_tui.query.query_panel import QueryPanel
 
 
 def query_status(app) -> str:  # type: ignore[no-untyped-def]

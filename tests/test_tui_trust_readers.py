@@ -11,7 +11,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from conftest import wait_for
-from wikimem_tui.widgets.journal_tail import JournalTail, JournalView
+from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 DEEP = "[" * 100_000
 

@@ -19,9 +19,9 @@ import pytest
 
 from conftest import make_app, make_backend, open_item, record_toasts, screen_text, started, wait_for
 from wikimem import MemoryStore
-from wikimem_tui.backend import UndoRefused
-from wikimem_tui.widgets.editor import ItemEditor
-from wikimem_tui.widgets.item_view import ItemView
+from wikimem_tui.core.backend import UndoRefused
+from wikimem_tui.item.editor import ItemEditor
+from wikimem_tui.item.item_view import ItemView
 
 HAND = (b"# hand\r\n\r\nnotes kept by hand \xff\r\n\r\n"
         b"## dup\r\n\r\none\r\n\r\n"

@@ -39,3 +39,14 @@ def test_no_blanket_type_ignores_in_the_library() -> None:
              for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if blanket.search(line)]
     assert found == []
     assert not any("# mypy: ignore-errors" in p.read_text("utf-8") for p in (REPO / "wikimem").rglob("*.py"))
+
+
+def test_the_app_is_type_checked_too_without_blanket_ignores() -> None:
+    """wikimem_tui/ is in the same strict check (issue 14: the app's half, clean when it was added)."""
+    config = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["mypy"]
+    assert "wikimem_tui" in config["files"]
+    blanket = re.compile(r"#\s*type:\s*ignore(?!\[)")
+    found = [f"{path.relative_to(REPO)}:{n}" for path in sorted((REPO / "wikimem_tui").rglob("*.py"))
+             for n, line in enumerate(path.read_text("utf-8").splitlines(), 1) if blanket.search(line)]
+    assert found == []
+    assert not any("# mypy: ignore-errors" in p.read_text("utf-8") for p in (REPO / "wikimem_tui").rglob("*.py"))

@@ -12,7 +12,7 @@ only (the cache on disk is read and reused, never written).
 With ``--embed`` the index never embeds the store inside a query
 (``vector_sync="manual"``): the app plans the sync, shows what it will cost
 and runs it in the background on the user's say-so (see
-``widgets/query_embed.py``); until then queries rank with BM25 only.
+``query/embed.py``); until then queries rank with BM25 only.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ WIKIMEM_EMBED_KEY_ENV (defaults for the --embed flags).
 def build_parser() -> argparse.ArgumentParser:
     """The command line, documented in ``--help``."""
     import wikimem
-    from wikimem_tui.backend import default_owner
+    from wikimem_tui.core.backend import default_owner
 
     parser = argparse.ArgumentParser(
         prog="wikimem-tui",
@@ -123,11 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``wikimem-tui`` console script."""
     args = build_parser().parse_args(argv)
     if args.check_config:
-        from wikimem_tui.config import check_config_main
+        from wikimem_tui.common.config import check_config_main
 
         return check_config_main(args.config)
     if args.demo:
-        from wikimem_tui.demo import demo_copy
+        from wikimem_tui.core.demo import demo_copy
 
         with demo_copy(today=dt.date.today()) as root:  # removed on exit, an error included
             return _run(args, root)
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, root: Path) -> int:
     """Build the Backend over ``root`` and run the App until it exits."""
     from wikimem import MemoryStore
-    from wikimem_tui.backend import Backend, default_owner
+    from wikimem_tui.core.backend import Backend, default_owner
 
     embedder, label = None, None
     if args.embed:

@@ -4,69 +4,76 @@ It receives a ``Backend`` (store, index, owner, pinned clock, the one
 writer) rather than building one, so tests and snapshots run against a
 temporary memory with a fixed "today". Widgets get the backend through their
 constructor and never talk to each other: they post messages from
-``messages.py`` (or their own) and this class routes them. What happens to
-the item in front of the user lives in ``ItemArea`` (the keys acting on it
-in ``app_item_actions.py``); slow work (catalogue,
-index, warm-up, file watching) runs in workers (``app_workers.py``) so the
-first paint never waits for the store. Actions that cannot run now
-(read-only, nothing open, nothing to undo) are disabled through
-``check_action`` (``app_guards.py``) — dimmed in the footer — and say why
-when invoked anyway, from a key or the palette.
+``common/messages.py`` (or their own) and this class routes them. Its
+collaborators own their state: :class:`~wikimem_tui.common.store_sync.StoreSync`
+the catalogue, the index's and the watcher's readiness and the changes not
+yet read (slow work in workers, so the first paint never waits for the
+store; panes hear of it through typed listener protocols); the item area
+what is on screen, with its flows (``item/item_writes.py``,
+``item/item_curation.py``) that the item keys below start; the key gate
+the keys in flight. Actions that cannot run now (read-only, nothing open,
+nothing to undo) are disabled through ``check_action`` -- dimmed in the
+footer -- from two guard tables (this module's and the item pane's), and
+say why when invoked anyway, from a key or the palette.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Input, TabbedContent, TabPane, TextArea
+from textual.worker import Worker, WorkerState
 
-from wikimem_tui.app_guards import ITEM_ACTIONS, WRITE_ACTIONS, AppGuards
-from wikimem_tui.app_item_actions import AppItemActions
-from wikimem_tui.app_workers import AppWorkers
-from wikimem_tui.backend import Backend
-from wikimem_tui.catalogue import Catalogue
-from wikimem_tui.commands import ItemCommands
-from wikimem_tui.config import config_path, load_keymap
-from wikimem_tui.live_notice import LiveNotices
-from wikimem_tui.main_screen import MainScreen
-from wikimem_tui.messages import OpenDiaryDay, OpenItem, OpenRecallFile, StoreChange, StoreChanged
-from wikimem_tui.safe import clean, clean_line
-from wikimem_tui.screens.diary_append import DiaryAppendScreen
-from wikimem_tui.screens.goto import GoToScreen
-from wikimem_tui.screens.help import show_help
-from wikimem_tui.screens.pin_picker import PinPicker
-from wikimem_tui.widgets.calendar import DiaryCalendar
-from wikimem_tui.widgets.footer import KeysFooter
-from wikimem_tui.widgets.health import HealthPane
-from wikimem_tui.widgets.item_area import ItemArea
-from wikimem_tui.widgets.journal_tail import JournalTail
-from wikimem_tui.widgets.key_burst import KeyGate
-from wikimem_tui.widgets.query_embed import EmbedStatus
-from wikimem_tui.widgets.query_panel import SHORT, QueryPanel
-from wikimem_tui.widgets.query_why import WhyNotBox
-from wikimem_tui.widgets.reconcile import ReconcilePane
-from wikimem_tui.widgets.topic_tree import NARROW, TopicTree
+from wikimem_tui.calendar.calendar import DiaryCalendar
+from wikimem_tui.calendar.diary_append import DiaryAppendScreen
+from wikimem_tui.common.commands import ItemCommands
+from wikimem_tui.common.config import config_path, load_keymap
+from wikimem_tui.common.footer import KeysFooter
+from wikimem_tui.common.goto import GoToScreen
+from wikimem_tui.common.guards import Guard, reason_for
+from wikimem_tui.common.help import show_help
+from wikimem_tui.common.key_gate import KeyGate
+from wikimem_tui.common.keys import APP_BINDINGS, WRITE_ACTIONS
+from wikimem_tui.common.main_screen import MainScreen
+from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
+from wikimem_tui.common.safe import clean, clean_line
+from wikimem_tui.common.status_line import StatusLine
+from wikimem_tui.common.store_sync import GROUPS, StoreSync
+from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.health.health import HealthPane
+from wikimem_tui.item import item_curation, item_writes
+from wikimem_tui.item.item_area import ItemArea
+from wikimem_tui.journal.journal_tail import JournalTail
+from wikimem_tui.query.embed import EmbedStatus
+from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.query.query_panel import SHORT, QueryPanel
+from wikimem_tui.query.why import WhyNotBox
+from wikimem_tui.queue.reconcile import ReconcilePane
+from wikimem_tui.tree.topic_tree import NARROW, TopicTree
 
-__all__ = ["ITEM_ACTIONS", "WRITE_ACTIONS", "WikimemApp"]
+__all__ = ["WikimemApp"]
 
-#: (pane name, tab title, widget class) of the panes beside the item pane.
-PANES: list[tuple[str, str, type[Widget]]] = [
-    ("calendar", "Calendar", DiaryCalendar),
-    ("journal", "Journal", JournalTail),
-    ("query", "Query", QueryPanel),
-    ("health", "Health", HealthPane),
-    ("queue", "Queue", ReconcilePane),
-]
+def _on_item(run: Callable[[ItemArea], object], doc: str) -> Callable[[WikimemApp], None]:
+    """An App action that hands over to the item area: bound on the App, the key works wherever the focus is."""
+
+    def action(app: WikimemApp) -> None:
+        run(app.item_area)
+
+    action.__doc__ = doc
+    return action
 
 
-class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
+class WikimemApp(App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -75,40 +82,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
     TITLE = "wikimem"
     COMMANDS = App.COMMANDS | {ItemCommands}
 
-    BINDINGS = [
-        # f1 has priority so it also works on modal screens (conflict, dialogs); ? must still type into boxes.
-        Binding("f1", "help", "Help", id="help", key_display="F1", priority=True),
-        Binding("question_mark", "help", "Help", id="help", show=False),
-        Binding("slash", "pane('query')", "Query", id="focus-query", key_display="/"),
-        Binding("t", "pane('tree')", "Tree", id="pane-tree"),
-        Binding("c", "pane('calendar')", "Calendar", id="pane-calendar", show=False),
-        Binding("j", "pane('journal')", "Journal", id="pane-journal", show=False),
-        Binding("h", "pane('health')", "Health", id="pane-health", show=False),
-        Binding("R", "pane('queue')", "Reconcile queue", id="pane-queue", show=False),
-        Binding("e", "edit", "Edit", id="edit"),
-        Binding("ctrl+s", "save", "Save", id="save"),
-        Binding("escape", "cancel", "Cancel", id="cancel", show=False),
-        Binding("n", "new_item", "New", id="new-item"),
-        Binding("N", "new_file", "New file", id="new-file", show=False),
-        Binding("r", "rename", "Rename", id="rename", show=False),
-        Binding("m", "move", "Move", id="move", show=False),
-        Binding("d", "delete", "Delete", id="delete"),
-        Binding("ctrl+z", "undo", "Undo", id="undo", show=False),  # toasts after each write say "ctrl+z undoes it"
-        Binding("a", "append_diary", "Append diary", id="append-diary", show=False),
-        Binding("p", "promote", "Promote", id="promote", show=False),
-        Binding("A", "audit", "Audit", id="audit"),
-        Binding("X", "retract", "Retract", id="retract", show=False),
-        Binding("H", "history", "History", id="history", show=False),
-        Binding("g", "goto", "Go to", id="goto"),
-        Binding("w", "why_not", "Why not recalled?", id="why-not", show=False),
-        Binding("E", "embeddings", "Embeddings", id="embeddings", show=False),
-        Binding("alt+left", "back", "Back", id="back", show=False),
-        Binding("alt+right", "forward", "Forward", id="forward", show=False),
-        Binding("y", "copy_link", "Copy [[link]]", id="copy-link", show=False),
-        Binding("Y", "copy_block", "Copy markdown", id="copy-block", show=False),
-        Binding("f4", "external_editor", "$EDITOR", id="external-editor", show=False),
-        Binding("q", "quit", "Quit", id="quit"),
-    ]
+    BINDINGS = APP_BINDINGS
 
     def __init__(
         self,
@@ -125,25 +99,20 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         self.animation_level = "none"
         self.cursor_blink = cursor_blink
         """False in tests and snapshots: inputs and text areas do not blink."""
-        self.catalogue: Catalogue | None = None
-        """Names, counts and the link graph; None until the first build finishes."""
-        self.index_ready = False
-        """True once the background index build finished."""
-        self.watcher_ready = False
-        """True once the file watcher is armed (writes from then on are seen)."""
-        self.own_echoes = 0
-        """Watcher batches that held only this app's own writes (and were dropped as such)."""
+        self.sync = StoreSync(self, backend, status=self.update_status, progress=self.index_progress,
+                              keys=self.refresh_keys, force_polling=force_polling)
+        """The catalogue, the index's and the watcher's readiness, and the changes not yet read."""
         self.keymap_config = load_keymap(config)
         self.config_file = config_path(config)
         self._watch = watch
-        self._live: LiveNotices | None = None
-        self._force_polling = force_polling
-        self._pending: StoreChange = StoreChange(external=False)
-        self._index_stale = False
-        self._embed_note: str | None = None
+        self._item_area: ItemArea | None = None
         self.key_gate = KeyGate(self)
-        """Holds the keys that arrive while an earlier key may still move the focus (``key_burst``)."""
-        backend.subscribe(lambda change: self.post_message(StoreChanged(change)))  # from any thread
+        """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
+        backend.subscribe(self._announce)
+
+    def _announce(self, change: StoreChange) -> None:
+        """A write's announcement, from whichever thread wrote (``post_message`` is thread-safe)."""
+        self.post_message(StoreChanged(change))
 
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
@@ -155,14 +124,29 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
     def on_unmount(self) -> None:
         self.key_gate.close()
 
-    # -- layout -----------------------------------------------------------------
+    # -- what the sync read (tests and benchmarks wait on these) -------------------
 
     @property
-    def _live_notices(self) -> LiveNotices:
-        """Coalesces "changed on disk" toasts (made on first use: it needs the running app's timers)."""
-        if self._live is None:
-            self._live = LiveNotices(lambda text: self.notify(text, title="live", markup=False), self.set_timer)
-        return self._live
+    def catalogue(self) -> Catalogue | None:
+        """Names, counts and the link graph; None until the first build finishes."""
+        return self.sync.catalogue
+
+    @property
+    def index_ready(self) -> bool:
+        """True once the background index build finished."""
+        return self.sync.index_ready
+
+    @property
+    def watcher_ready(self) -> bool:
+        """True once the file watcher is armed (writes from then on are seen)."""
+        return self.sync.watcher_ready
+
+    @property
+    def own_echoes(self) -> int:
+        """Watcher batches that held only this app's own writes (and were dropped as such)."""
+        return self.sync.own_echoes
+
+    # -- layout -----------------------------------------------------------------
 
     def get_default_screen(self) -> MainScreen:
         """Our screen: a lost focus goes to the pane on show, not to the first focusable widget."""
@@ -177,15 +161,26 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
             self.action_pane(active.removeprefix("tab-"))
 
     def compose(self) -> ComposeResult:
+        backend = self.backend
+        tree = TopicTree(backend, id="tree")
+        area = self._item_area = ItemArea(backend, cursor_blink=self.cursor_blink, id="item-area")
+        calendar = DiaryCalendar(backend, id="calendar-pane")
+        journal = JournalTail(backend, id="journal-pane")
+        query = QueryPanel(backend, id="query-pane")
+        health = HealthPane(backend, id="health-pane")
+        queue = ReconcilePane(backend, id="queue-pane")
+        self.sync.listen(catalogue=[tree, calendar, area], store=[area, calendar, journal, query, health, queue])
         with Horizontal(id="body"):
-            yield TopicTree(self.backend, id="tree")
+            yield tree
             with TabbedContent(id="panes", initial="tab-item"):
                 with TabPane("Item", id="tab-item"):
-                    yield ItemArea(self.backend, cursor_blink=self.cursor_blink, id="item-area")
-                for pane, title, widget in PANES:
-                    with TabPane(title, id=f"tab-{pane}"):
-                        yield widget(self.backend, id=f"{pane}-pane")  # type: ignore[call-arg]
-        yield Static(id="status")
+                    yield area
+                for name, title, pane in (("calendar", "Calendar", calendar), ("journal", "Journal", journal),
+                                          ("query", "Query", query), ("health", "Health", health),
+                                          ("queue", "Queue", queue)):
+                    with TabPane(title, id=f"tab-{name}"):
+                        yield pane
+        yield StatusLine(self.backend, id="status")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -202,30 +197,16 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         self.query_one("#topic-tree").focus()
         self.update_status()
         self.query_one(QueryPanel).set_index_building(True, "index building… the query runs when it is ready")
-        self.build_catalogue()
-        self.build_index()
-        if self._watch:
-            self.watch_files()
+        self.sync.start(watch=self._watch)
 
     def update_status(self, note: str | None = None) -> None:
-        """One line: memory dir, index state, owner, read-only, embeddings."""
-        b = self.backend
-        text = Text()
-        text.append(" wikimem ", style="reverse")
-        text.append(f" {clean_line(b.root.name)}  ")
-        text.append(note or ("index ready" if self.index_ready else "index: building…"), style="bold")
-        text.append(f"  owner {clean_line(b.owner)}", style="dim")
-        if b.embed_label:
-            embed = f"{b.embed_label} · {self._embed_note}" if self._embed_note else b.embed_label
-            text.append(f"  embed {clean_line(embed)}", style="dim")
-        if b.read_only:
-            text.append("  READ-ONLY", style="bold red")
-        for status in self.query("#status").results(Static):  # none once the app is shutting down
-            status.update(text)
+        """The status line: ``note`` (the index build's progress, a failure) or the index's state."""
+        for status in self.query(StatusLine):  # none once the app is shutting down
+            status.show(note, index_ready=self.index_ready)
 
     # -- query pane: build progress, why not recalled, embeddings (routing only) --
 
-    def _index_progress(self, pct: int, done: int, total: int) -> None:
+    def index_progress(self, pct: int, done: int, total: int) -> None:
         """The index build's progress: on the status line, and in the query pane (a query may be waiting)."""
         self.update_status(f"index: building {pct}% ({done}/{total} files)")
         for panel in self.query(QueryPanel):
@@ -242,7 +223,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
         focused = self.focused
         key: tuple[str, str] | None = None
         tree = self.query_one(TopicTree)
-        node = tree.tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
+        node = tree.node_tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
         if node is not None and node.data is not None and node.data.kind == "item":
             key = (node.data.file, node.data.name)
         elif focused is not None and self.item_area in focused.ancestors_with_self and self.item_area.view.item:
@@ -273,7 +254,8 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
 
     @on(EmbedStatus.Changed)
     def _embed_changed(self, message: EmbedStatus.Changed) -> None:
-        self._embed_note = message.text
+        for status in self.query(StatusLine):
+            status.embed_note = message.text
         self.update_status()
 
     # -- routing ----------------------------------------------------------------
@@ -288,17 +270,17 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
 
     @on(OpenDiaryDay)
     def _open_day(self, message: OpenDiaryDay) -> None:
-        self.item_area.open_day(message.date, message.time)
+        self.item_area.open_day(message.date, message.entry_key)
 
     @on(ItemArea.Opened)
     def _opened(self, message: ItemArea.Opened) -> None:
         for tree in self.query(TopicTree):  # none while the app shuts down
             tree.reveal(message.file, message.name)
-        self._refresh_keys()
+        self.refresh_keys()
 
     @on(ItemArea.ShownChanged)
     def _shown_changed(self) -> None:
-        self._refresh_keys()  # audit, promote, history… depend on what is shown
+        self.refresh_keys()  # audit, promote, history… depend on what is shown
 
     @on(HealthPane.ShowJournal)
     def _show_journal(self) -> None:
@@ -306,30 +288,30 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
 
     @on(StoreChanged)
     def _store_changed(self, message: StoreChanged) -> None:
-        change = message.change  # own writes were recorded by the backend, under the store lock
-        p = self._pending
-        self._pending = StoreChange(p.wiki_files | change.wiki_files, p.diary_dates | change.diary_dates, external=False)
-        if change.wiki_files or change.diary_dates or self.catalogue is None:
-            self.build_catalogue()
-        if change.external:
-            if change.wiki_files or change.diary_dates or change.journal:  # not for derived caches
-                self._live_notices.add(change)  # one toast per burst, not per write
-            if change.wiki_files and self.index_ready:
-                self.build_index(change.wiki_files)
-            elif change.wiki_files:
-                self._index_stale = True
-        if not self.query(ItemArea):  # the app is shutting down
-            return
-        self.item_area.store_changed(change)
-        for pane, *_ in PANES:  # every side pane has refresh_from_store
-            self.query_one(f"#{pane}-pane").refresh_from_store(change)  # type: ignore[attr-defined]
-        self._refresh_keys()
+        self.sync.changed(message.change)
+
+    @on(IndexReady)
+    def _index_ready(self) -> None:
+        for panel in self.query(QueryPanel):  # none once the app is shutting down
+            panel.set_index_building(False)
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        """A background job failed: say so and keep running (the files are untouched)."""
+        if event.state == WorkerState.ERROR and event.worker.group in (*GROUPS, "undo"):
+            self.notify_error(f"{event.worker.group} failed: {event.worker.error}")
+            if event.worker.group == "index":
+                self.update_status("index: failed (see notification)")
 
     # -- actions ----------------------------------------------------------------
 
-    @work(group="app-flow")
     async def action_quit(self) -> None:
         """Quit; asks first when the editor holds unsaved edits."""
+        self._quit()
+
+    @work(group="app-flow")
+    async def _quit(self) -> None:
+        """The quit flow is a worker: the question it may ask is awaited."""
         if self.item_area.dirty and not await self.item_area.confirm_quit():
             return
         self.exit()
@@ -344,7 +326,7 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
             tree = self.query_one(TopicTree)
             tree.display = True
             self.screen_stack[0].remove_class("-no-tree")
-            tree.tree.focus()
+            tree.node_tree.focus()
             return
         self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
         widget: Widget = self.item_area.view if pane == "item" else self.query_one(f"#{pane}-pane")
@@ -392,3 +374,105 @@ class WikimemApp(AppWorkers, AppGuards, AppItemActions, App[None]):
     def notify_error(self, message: str) -> None:
         """An error toast with literal text."""
         self.notify(message, severity="error", markup=False)
+
+    # -- the item area: found once, and the keys that act on what it shows ----------
+
+    def mounted_item_area(self) -> ItemArea | None:
+        """The item area, None before it is composed or once the app shuts down.
+
+        Kept, not looked up: ``check_action`` asks for it for every binding
+        each time the footer refreshes (dozens of times while the app
+        starts), and a DOM query per ask was a quarter of the app's start-up CPU.
+        """
+        area = self._item_area
+        return area if area is not None and area.is_attached else None
+
+    @property
+    def item_area(self) -> ItemArea:
+        """The item view / editor area."""
+        return self.mounted_item_area() or self.query_one(ItemArea)  # the query raises NoMatches
+
+    @property
+    def editing(self) -> bool:
+        """True while the editor (not the item view) is shown."""
+        return self.item_area.editing
+
+    # The item keys hand over to the item area and the flows on it (``item/``).
+    action_edit = _on_item(ItemArea.edit, "Edit the open item.")
+    action_save = _on_item(lambda area: area.editor.save(), "Save the editor's draft.")
+    action_cancel = _on_item(ItemArea.cancel_edit, "Leave the editor (asks when there are unsaved edits).")
+    action_new_item = _on_item(item_writes.new_item, "Create a new item (asks for file and name).")
+    action_new_file = _on_item(lambda area: item_writes.new_item(area, new_file=True), "A new RecallFile, first item.")
+    action_rename = _on_item(item_writes.rename, "Rename the open item.")
+    action_move = _on_item(item_writes.move, "Move the open item to another RecallFile.")
+    action_delete = _on_item(item_writes.delete, "Delete the open item (asks, listing what links to it).")
+    action_promote = _on_item(item_writes.promote, "Promote entries of the diary day shown into a wiki item.")
+    action_audit = _on_item(item_curation.audit, "What the item (or diary day) shown rests on, and what rests on it.")
+    action_retract = _on_item(item_curation.retract, "Retract the item or diary entry shown: mark or delete dependents.")
+    action_history = _on_item(item_curation.history, "Past versions of the item shown, from git: diff and restore.")
+    action_forward = _on_item(lambda area: area.go(1), "Forward again after going back.")
+    action_copy_link = _on_item(lambda area: item_writes.copy(area, "link"), "Copy the open item as [[file:name]].")
+    action_copy_block = _on_item(lambda area: item_writes.copy(area, "block"), "Copy the open item's markdown block.")
+    action_external_editor = _on_item(lambda area: area.external_editor(os.environ.get("VISUAL") or os.environ.get(
+        "EDITOR") or "vi"), "Edit the open item in $VISUAL/$EDITOR (suspends the app).")
+
+    async def action_back(self) -> None:
+        """Back to the item opened before (Textual's own ``back`` is this app's history, not a screen pop)."""
+        self.item_area.go(-1)
+
+    @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
+    def action_undo(self) -> None:
+        """Undo the app's last write (checked: refused when the item changed on disk since)."""
+        try:
+            write = self.backend.undo()
+        except (UndoRefused, ReadOnlyError) as exc:
+            self.call_from_thread(self.notify, str(exc), severity="warning", markup=False)
+            return
+        restored = next((c.before for c in write.changes if c.before is not None), None)
+        self.call_from_thread(self.notify, f"undid the {write.what} (journaled)", markup=False)
+        if restored is not None:
+            self.call_from_thread(self.item_area.open_item, restored.file, restored.name)
+
+    # -- which actions can run now, and why not ---------------------------------------
+
+    def refresh_keys(self) -> None:
+        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
+        if self.screen_stack:
+            self.refresh_bindings()
+
+    def _read_only_reason(self, action: str) -> str:
+        what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
+        return f"read-only (--read-only): {what} would write to the memory; nothing written"
+
+    def disabled_reason(self, action: str) -> str | None:
+        """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
+        area = self.mounted_item_area()
+        if area is None:  # not composed yet, or shutting down
+            return None
+        return reason_for(APP_GUARDS, self, action) or area.disabled_reason(action)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
+        if action in ("save", "cancel") and not self.editing:
+            return False
+        if action == "undo" and isinstance(self.focused, (Input, TextArea)):
+            return False  # the text field's own undo
+        return None if self.disabled_reason(action) else True
+
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
+        handled = await super().run_action(action, default_namespace, namespaces)
+        if not handled and isinstance(action, str) and default_namespace in (None, self):
+            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
+            if reason:
+                self.notify(reason, severity="warning", markup=False)
+        return handled
+
+
+#: Why an App action cannot run, before the item pane is asked (``ItemArea.disabled_reason``).
+APP_GUARDS: tuple[Guard[WikimemApp], ...] = (
+    Guard(WRITE_ACTIONS, lambda a: a.backend.read_only, WikimemApp._read_only_reason),
+    Guard({"undo"}, lambda a: a.backend.last_write is None,
+          "nothing to undo: the app has written nothing this session"),
+    Guard({"goto"}, lambda a: a.catalogue is None, "still reading the store…"),
+)

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from wikimem.disk.blocks import Block, parse_blocks, render_block
 from wikimem.errors import LossyWriteError
 from wikimem.disk.markers import conflict_lines, has_conflict_markers
-from wikimem.models import RecallItem
 
 __all__ = [
     "BlockEdit",
@@ -231,11 +230,6 @@ class BlockEdit:
         if raw is None or self.index < 0:
             return None
         return RawBlock(raw).block
-
-    def item(self, which: str) -> RecallItem | None:
-        """:meth:`block` as the item of ``self.file`` (what an undo shows)."""
-        b = self.block(which)
-        return None if b is None else RecallItem(self.file, b.heading, b.content, b.owner, b.source_conv, b.ts)
 
 
 def render(block: Block, eol: bytes) -> bytes:

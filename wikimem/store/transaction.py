@@ -157,17 +157,21 @@ def revert(tx: Transaction, edits: Sequence[BlockEdit], *, by: str | None, detai
         inverse = revert_edit(raw, edit)
         if isinstance(inverse, str):
             where = raw.indexes(inverse)
-            b = raw.blocks[where[-1]].block if where else None
-            now = RecallItem(edit.file, b.heading, b.content, b.owner, b.source_conv, b.ts) if b else None
-            after = edit.item("after")
+            now = _item(edit.file, raw.blocks[where[-1]].block if where else None)
+            after = _item(edit.file, edit.block("after"))
             raise ConflictError(edit.file, inverse, after.content if after else None, now)
         if inverse is not None:
             tx.stage(edit.file, raw, [inverse], [] if edit.soft else _undo_entries(edit, by, detail))
 
 
+def _item(file: str, block: Block | None) -> RecallItem | None:
+    """``block`` as the item of ``file`` (what a conflict or an undo's journal line names)."""
+    return None if block is None else RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+
+
 def _undo_entries(edit: BlockEdit, by: str | None, detail: str | None) -> list[dict[str, Any]]:
     """The journal lines of putting ``edit.before`` back in place of ``edit.after``."""
-    before, after = edit.item("before"), edit.item("after")
+    before, after = _item(edit.file, edit.block("before")), _item(edit.file, edit.block("after"))
     out: list[dict[str, Any]] = []
     if after is not None and (before is None or before.name != after.name):
         out.append(Journal.entry("remove", file=edit.file, name=after.name, owner=after.owner, detail=detail, by=by))

@@ -1,0 +1,83 @@
+"""Yes/no confirmation before anything destructive (delete, overwrite, discard).
+
+The question is a ``Text`` (untrusted names stay literal); ``details`` are
+extra lines shown in a scrollable box under it, e.g. the items that link to
+an item about to be deleted, however many there are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Static
+
+__all__ = ["ConfirmScreen", "confirm_discard"]
+
+
+class ConfirmScreen(ModalScreen[bool | None]):
+    """Ask ``message`` (a Text, so untrusted parts stay literal).
+
+    Dismisses True (y), False (n) or None (escape: back out of the whole action).
+    """
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 72; max-width: 95%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen #confirm-details { height: auto; max-height: 12; margin-top: 1; border: round $panel; }
+    ConfirmScreen Horizontal { height: auto; align-horizontal: right; margin-top: 1; }
+    ConfirmScreen Button { margin-left: 1; }
+    """
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n", "answer(False)", "No", id="confirm.no"),
+        Binding("escape", "back", "Back", id="confirm.back"),
+    ]
+
+    def __init__(self, message: Text, yes: str = "Delete", no: str = "Cancel", *, details: list[Text] | None = None) -> None:
+        super().__init__()
+        self.message = message
+        self.yes = yes
+        self.no = no
+        self.details = details or []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.message)
+            if self.details:
+                with VerticalScroll(id="confirm-details"):
+                    yield Static(Text("\n").join(self.details))
+            with Horizontal():
+                yield Button(f"{self.yes} (y)", id="yes", variant="error")
+                yield Button(f"{self.no} (n)", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def action_answer(self, answer: bool) -> None:
+        """Close with ``answer``."""
+        self.dismiss(answer)
+
+    def action_back(self) -> None:
+        """Close without an answer."""
+        self.dismiss(None)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+def confirm_discard(screen: Screen[Any], question: str = "Discard what you typed?") -> None:
+    """Close ``screen`` (with None) once the user agrees to drop what they typed into it."""
+
+    def answered(discard: bool | None) -> None:
+        if discard:
+            screen.dismiss(None)
+
+    screen.app.push_screen(ConfirmScreen(Text(question), yes="Discard", no="Keep editing"), answered)

@@ -1,0 +1,134 @@
+"""The one virtual list: a Line-API ``ScrollView`` that renders only the rows on screen.
+
+A journal holds hundreds of thousands of lines and a diary of years
+thousands of uncited entries, and a ``DataTable`` measures every cell of
+every row on the UI thread (about a second for 800 rows on this machine,
+bench/bench_curation_panes.py). So the journal's rows and the reconcile
+queue's both draw through :class:`VirtualList`: a paint costs the rows on
+screen, each row is a few cells of fitted plain text (never markup, never a
+``Text`` render), and rendered strips are cached by row, width and
+whatever else the list says changes a row's look (the highlight, a
+selection mark). What differs between the two lists -- what a row shows,
+what the cursor means, what a click does -- is each list's own; scrolling
+a row into view, the cache and finding the row under the mouse are here.
+Row text is untrusted like the memory itself: :func:`fit` makes every cell
+safe to draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import lru_cache
+
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.geometry import Region, Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from wikimem_tui.common.safe import clean_line
+
+__all__ = ["Cell", "VirtualList", "fit", "style"]
+
+Cell = tuple[str, str]
+"""A column's text, already fitted to its width, and its style spec."""
+
+#: Strips kept before the cache starts over (a few screens' worth at any width).
+_CACHE_LIMIT = 4000
+
+
+@lru_cache(maxsize=128)
+def style(spec: str) -> Style:
+    """A parsed style spec, parsed once (``""``: no style)."""
+    return Style.parse(spec) if spec else Style.null()
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` made safe and padded or cut (with an ellipsis) to exactly ``width`` cells."""
+    text = clean_line(text)
+    if width <= 0:
+        return ""
+    if cell_len(text) > width:
+        return set_cell_size(text, width - 1) + "…"
+    return set_cell_size(text, width)
+
+
+class VirtualList(ScrollView, can_focus=True):
+    """Rows drawn line by line: a subclass says how many rows, what one shows and what changes its look."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._strips: dict[tuple[int, int, Hashable], Strip] = {}
+        self._base_style: Style | None = None
+
+    # -- what a subclass says ------------------------------------------------------
+
+    def row_count(self) -> int:
+        """How many rows there are."""
+        raise NotImplementedError
+
+    def row_look(self, index: int) -> Hashable:
+        """What besides the row and the width changes how row ``index`` is drawn (its cache key)."""
+        raise NotImplementedError
+
+    def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
+        """Row ``index`` as segments, ``width`` cells wide, on the list's ``base`` style."""
+        raise NotImplementedError
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def size_to_rows(self) -> None:
+        """Size the scroll area to the rows (after rows came or went)."""
+        self.virtual_size = Size(0, self.row_count())
+
+    def forget_strips(self) -> None:
+        """Every row is drawn again (the rows' content or look changed in a way the cache key does not say)."""
+        self._strips.clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._strips.clear()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Resolve the CSS style once per paint, not once per line.
+        self._base_style = self.rich_style
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width or self.size.width
+        base = self._base_style or self.rich_style
+        index = round(self.scroll_y) + y
+        if index >= self.row_count():
+            return Strip.blank(width, base)
+        key = (index, width, self.row_look(index))
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) > _CACHE_LIMIT:
+                self._strips.clear()
+            strip = self._strips[key] = Strip(self.row_segments(index, width, base)).crop_extend(0, width, base)
+        return strip
+
+    # -- moving about -------------------------------------------------------------------
+
+    def reveal(self, index: int) -> None:
+        """Scroll just enough that row ``index`` is on screen.
+
+        Not ``_scroll_to``: that is Textual's own private method, which
+        ``scroll_to`` calls back with ``animate=`` (a same-named override
+        crashed the queue as soon as the cursor left the visible rows).
+        """
+        top, height = round(self.scroll_y), max(self.scrollable_content_region.height, 1)
+        if index < top:
+            self.scroll_to(y=index, animate=False, immediate=True)
+        elif index >= top + height:
+            self.scroll_to(y=index - height + 1, animate=False, immediate=True)
+
+    def row_at(self, event: events.Click) -> int | None:
+        """The row under a click, or None (outside the rows, or below the last one)."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        index = round(self.scroll_y) + offset.y
+        return index if index < self.row_count() else None

@@ -1,0 +1,268 @@
+"""The journal's rows on screen: the one virtual list (``common/virtual_list``), rendering only what is visible.
+
+A journal can hold hundreds of thousands of lines, so the view draws only
+the rows on screen, each a few fitted plain strings (never markup, never a
+``Text`` render), cached by (row, width, highlighted). What is this list's
+own: the rows that pass the filter, a cursor that starts unset (the first
+key highlights the bottom visible row), following the newest rows and
+counting those that arrive while the user is scrolled up. Journal text is
+untrusted like the memory itself: every field has its control characters
+made visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.common.safe import clean_line, safe_line
+from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
+from wikimem_tui.journal.journal_reader import JournalRow
+
+__all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells", "row_detail", "who"]
+
+ACTION_STYLES: dict[str, str] = {
+    "add": "green",
+    "update": "yellow",
+    "remove": "red",
+    "diary": "magenta",
+}
+
+
+def open_message_for(row: JournalRow) -> Message | None:
+    """What selecting ``row`` should open: its diary day, its item, or nothing."""
+    if row.data is None:
+        return None
+    if row.action == "diary" and row.field("date"):
+        return OpenDiaryDay(row.field("date"), row.entry_key or row.field("time") or None)  # that entry, not the minute's first
+    if row.field("file") and row.field("item"):
+        return OpenItem(row.field("file"), row.field("item"))
+    return None
+
+
+def who(row: JournalRow) -> str:
+    """The owner, and the writer when someone else wrote (``by``): ``user:x by tui:me``."""
+    owner, by = row.field("owner"), row.field("by")
+    if by and by != owner:
+        return f"{owner} by {by}" if owner else f"by {by}"
+    return owner
+
+
+def row_detail(row: JournalRow) -> Text:
+    """The whole row, nothing cut: what the fitted columns may have shortened, for the detail line."""
+    if row.data is None:
+        return Text.assemble((f"line {row.lineno} is not JSON: ", "bold red"), safe_line(row.raw))
+    text = Text.assemble(safe_line(row.field("ts"), "dim"), " ",
+                         (row.action, f"bold {ACTION_STYLES.get(row.action, '')}".strip()), " ",
+                         safe_line(row.target, "bold"))
+    for key in ("owner", "by", "detail", "source_conv"):
+        if row.field(key):
+            text.append(f"  {key} ", style="dim")
+            text.append_text(safe_line(row.field(key), "cyan" if key in ("owner", "by") else ""))
+    known = {"ts", "action", "file", "item", "date", "time", "owner", "by", "detail", "source_conv", "ordinal"}
+    for key in sorted(set(row.data) - known):  # fields a newer writer added are shown, not dropped
+        text.append(f"  {clean_line(key)} ", style="dim")
+        text.append_text(safe_line(row.field(key)))
+    return text
+
+
+def row_cells(row: JournalRow, width: int) -> list[Cell]:
+    """One screen line as fitted cells: ts / action / owner / target / detail.
+
+    Below 100 cells the timestamp loses its year and seconds, the owner
+    column narrows and the detail column goes, so the target stays readable
+    in a side pane. Cells are plain strings (never markup) so a line costs a
+    few string operations, not a ``Text`` render: the view draws thousands.
+    """
+    wide = width >= 100
+    ts_w, owner_w = (19, 16) if wide else (11, 10)
+    if row.data is None:
+        return [
+            (fit(f"line {row.lineno}", ts_w), "dim"),
+            (" " + fit("✗ bad", 7), "dim red"),
+            (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
+        ]
+    fixed = ts_w + owner_w + 10  # ts, action (7), owner and their separators
+    target_w = 32 if wide else max(width - fixed, 8)
+    rest = width - fixed - target_w - 1
+    style = ACTION_STYLES.get(row.action, "")
+    ts = row.field("ts")
+    cells = [
+        (fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
+        (" " + fit(row.action, 7), f"bold {style}".strip()),
+        (" " + fit(who(row), owner_w), "cyan"),
+        (" " + fit(row.target, target_w), style),
+    ]
+    if rest > 0:
+        cells.append((" " + fit(row.field("detail") or row.field("source_conv"), rest), "dim"))
+    return cells
+
+
+@dataclass(frozen=True)
+class RowFilter:
+    """Which rows are shown: exact action, owner / file substrings (case-blind)."""
+
+    action: str = ""
+    owner: str = ""
+    file: str = ""
+
+    def __call__(self, row: JournalRow) -> bool:
+        if self.action and row.action != self.action:
+            return False
+        if self.owner and self.owner.lower() not in who(row).lower():
+            return False
+        if self.file:
+            where = row.target if row.data is not None else row.raw
+            if self.file.lower() not in where.lower():
+                return False
+        return True
+
+
+class JournalView(VirtualList):
+    """Virtual list of journal rows: only visible lines are rendered."""
+
+    HELP_TITLE = "Journal rows"
+
+    BINDINGS = [
+        Binding("up", "cursor(-1)", "Up", show=False, id="journal.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="journal.down"),
+        Binding("pageup", "cursor(-20)", "Page up", show=False, id="journal.pageup"),
+        Binding("pagedown", "cursor(20)", "Page down", show=False, id="journal.pagedown"),
+        Binding("home", "home", "Top", show=False, id="journal.home"),
+        Binding("end", "end", "Follow", id="journal.end"),
+        Binding("enter", "open", "Open", id="journal.open"),
+    ]
+
+    DEFAULT_CSS = """
+    JournalView { height: 1fr; overflow-x: hidden; }
+    """
+
+    pending: reactive[int] = reactive(0)
+    """Matching rows that arrived while the user was scrolled up."""
+    following: reactive[bool] = reactive(True)
+    """Whether new rows scroll the view to the bottom."""
+    cursor: reactive[int | None] = reactive(None)
+    """Index into ``shown`` of the highlighted row (None: nothing highlighted)."""
+
+    class Highlighted(Message):
+        """The highlighted row changed (``row`` is None when nothing is highlighted)."""
+
+        def __init__(self, row: JournalRow | None) -> None:
+            super().__init__()
+            self.row = row
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rows: list[JournalRow] = []
+        """Every row read so far, in file order."""
+        self.shown: list[JournalRow] = []
+        """The rows passing ``row_filter``."""
+        self.row_filter = RowFilter()
+
+    def add_rows(self, rows: list[JournalRow], *, reset: bool = False) -> None:
+        """Append a batch (after clearing everything when ``reset``)."""
+        if reset:
+            self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
+            self.forget_strips()
+        self.rows.extend(rows)
+        matched = [row for row in rows if self.row_filter(row)]
+        self.shown.extend(matched)
+        self.size_to_rows()
+        if self.following:
+            self._stick_to_end()
+        else:
+            self.pending += len(matched)
+        self.refresh()
+
+    def _stick_to_end(self) -> None:
+        # Deferred: before the first layout max_scroll_y is still 0.
+        self.scroll_end(animate=False, immediate=False, x_axis=False)
+
+    def on_resize(self) -> None:
+        if self.following:
+            self._stick_to_end()
+
+    def set_filter(self, row_filter: RowFilter) -> None:
+        """Re-filter every row and jump back to following the bottom."""
+        self.row_filter = row_filter
+        self.shown = [row for row in self.rows if row_filter(row)]
+        self.forget_strips()
+        self.cursor, self.pending, self.following = None, 0, True
+        self.size_to_rows()
+        self._stick_to_end()
+        self.refresh()
+
+    def watch_cursor(self, cursor: int | None) -> None:
+        row = self.shown[cursor] if cursor is not None and cursor < len(self.shown) else None
+        self.post_message(self.Highlighted(row))
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        at_end = round(new_value) >= self.max_scroll_y
+        self.following = at_end
+        if at_end:
+            self.pending = 0
+
+    def row_count(self) -> int:
+        """The rows passing the filter."""
+        return len(self.shown)
+
+    def row_look(self, index: int) -> Hashable:
+        """Highlighted or not."""
+        return index == self.cursor
+
+    def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
+        """The row's cells; the highlighted row reversed over its own colours."""
+        extra = style("reverse") if index == self.cursor else None
+        return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
+                for text, spec in row_cells(self.shown[index], width)]
+
+    def _move_to(self, index: int) -> None:
+        if not self.shown:
+            return
+        self.cursor = max(0, min(index, len(self.shown) - 1))
+        self.reveal(self.cursor)
+        self.refresh()
+
+    def action_cursor(self, delta: int) -> None:
+        """Move the highlight; the first press highlights the bottom visible row."""
+        if self.cursor is None:
+            last_visible = round(self.scroll_y) + self.scrollable_content_region.height - 1
+            self._move_to(min(last_visible, len(self.shown) - 1))
+        else:
+            self._move_to(self.cursor + delta)
+
+    def action_home(self) -> None:
+        """Go to the oldest row."""
+        self._move_to(0)
+
+    def action_end(self) -> None:
+        """Go to the newest row and resume following."""
+        self.cursor = len(self.shown) - 1 if self.shown else None
+        self._stick_to_end()
+        self.following, self.pending = True, 0
+        self.refresh()
+
+    def action_open(self) -> None:
+        """Open what the highlighted row is about."""
+        if self.cursor is not None and self.cursor < len(self.shown):
+            message = open_message_for(self.shown[self.cursor])
+            if message is not None:
+                self.post_message(message)
+
+    def on_click(self, event: events.Click) -> None:
+        """A click highlights the row and opens it."""
+        index = self.row_at(event)
+        if index is not None:
+            self.cursor = index
+            self.refresh()
+            self.action_open()

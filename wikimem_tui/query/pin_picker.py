@@ -1,0 +1,34 @@
+"""Pick the item whose fate the query pane should explain ("why not recalled?").
+
+The go-to screen's fuzzy finder over every item name, with its own prompt.
+``suggested`` (the query result under the cursor, possibly a diary entry,
+which the name list does not hold) is offered first and typed in, so Enter
+pins it straight away and a few keystrokes find any other item.
+"""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from wikimem_tui.common.goto import GoToScreen
+
+__all__ = ["PinPicker"]
+
+
+class PinPicker(GoToScreen):
+    """Pick one ``(file, name)`` to pin in the query pane."""
+
+    def __init__(
+        self, items: list[tuple[str, str]], *, suggested: tuple[str, str] | None = None, cursor_blink: bool = True
+    ) -> None:
+        offered = [suggested, *(key for key in items if key != suggested)] if suggested else items
+        super().__init__(offered, cursor_blink=cursor_blink)
+        self.suggested = suggested
+        """Offered first (e.g. the query row under the cursor)."""
+
+    def on_mount(self) -> None:
+        # GoToScreen.on_mount runs as well (Textual calls each class's handler): it lists and focuses.
+        box = self.query_one(Input)
+        box.placeholder = "why (not) recalled? pin an item… (fuzzy: file and name)"
+        if self.suggested is not None:
+            box.value = f"{self.suggested[0]}:{self.suggested[1]}"

@@ -1,0 +1,173 @@
+"""How an explained retrieval reads on screen: table rows, the summary, what a row opens.
+
+Pure functions (no widget state) so the panel stays a controller and the
+rendering can be tested without an App. Every name, term and link here comes
+from memory text an LLM wrote, so all of it is drawn as ``Text`` with control
+characters made visible, never parsed as markup.
+
+The words are ``wikimem.explain``'s, the very ones ``wikimem explain``
+prints: the table's cells and notes (a link row that is also a hit says
+``(via X)  hit #N [terms]``), the query tokens, the time words that chose the
+window, the cosine floor, the budget. This module only lays them out and
+colours them; it writes no sentence of its own about a result.
+
+Narrow tables (``fit_columns``): below ``COMPACT_BELOW`` columns the bm25
+and cos columns fold away (width 0) so ``file:name`` and the matched terms
+keep their room; ``score`` (the fused score, equal to bm25 when there is no
+embedding) stays. The columns are kept, not removed, because rows always
+carry all eight cells; a wide table looks exactly as before.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import DataTable
+
+from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, header_lines, row_fields, row_note
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
+from wikimem_tui.common.safe import safe_line
+
+__all__ = ["COLUMNS", "COMPACT_BELOW", "agent_text", "fit_columns", "is_diary_row", "open_message_for",
+           "row_cells", "summary_lines"]
+
+#: The table's columns: explain's header, then the note (matched terms, or where a link came from).
+COLUMNS = (*TABLE_HEADER.split(), "terms / via")
+
+#: Tables narrower than this hide the low-value columns (the query pane is 84 wide at 120x40: unchanged).
+COMPACT_BELOW = 82
+#: Diagnostic columns a narrow table folds away: ``score`` already holds their fusion.
+LOW_VALUE = ("bm25", "cos")
+
+
+_HHMM = re.compile(r"[0-2][0-9]:[0-5][0-9]")
+
+
+def is_diary_row(entry: RetrievedItem, result: RetrievalResult) -> bool:
+    """Whether ``entry`` is a diary entry (``as_recall_item``: file = the day, name = ``HH:MM``).
+
+    Retrieval marks its diary rows with their identity (``entry_id``), which
+    settles it. A row without one (built by hand, or by an older library) is
+    decided from where such rows can come from, not from the name's shape: a
+    hand-edited wiki item may well be called ``a:b``. The diary is searched
+    only inside the result's time window and only ranked hits come from it,
+    so a diary row is a hit whose file is a real ISO date inside that window
+    and whose name is a time.
+    """
+    if entry.entry_id is not None:
+        return True
+    if entry.source != "hit" or result.time_range is None:
+        return False
+    day, name = entry.item.file, entry.item.name
+    try:
+        if dt.date.fromisoformat(day).isoformat() != day:
+            return False
+    except ValueError:
+        return False
+    start, end = result.time_range
+    return start <= day <= end and _HHMM.fullmatch(name) is not None
+
+
+def diary_key(entry: RetrievedItem) -> str:
+    """A diary row's ``HH:MM[#n]``: which entry of its minute it is (``14:30#2`` for the second)."""
+    return entry.entry_id.key if entry.entry_id is not None else entry.item.name
+
+
+def open_message_for(entry: RetrievedItem, result: RetrievalResult) -> Message:
+    """OpenDiaryDay for a diary row (that very entry highlighted), OpenItem for everything else."""
+    item = entry.item
+    if is_diary_row(entry, result):
+        return OpenDiaryDay(item.file, diary_key(entry))
+    return OpenItem(item.file, item.name)
+
+
+def agent_text(result: RetrievalResult) -> str:
+    """The result as the text an agent is handed: every row kept within the budget, in order.
+
+    One markdown section per row (``## file:name``, or ``## diary DAY HH:MM``
+    for a diary entry, ``HH:MM#2`` for a minute's second; a link row says
+    which hit pulled it in), then the
+    content verbatim. Dropped rows are left out: that is what the budget is
+    for. Plain text for the clipboard, never rendered.
+    """
+    parts = []
+    for entry in result.items:
+        item = entry.item
+        if is_diary_row(entry, result):
+            head = f"## diary {item.file} {diary_key(entry)}"
+        else:
+            head = f"## {item.file}:{item.name}"
+        if entry.source == "link" and entry.via:
+            head += f" (linked from {entry.via})"
+        parts.append(f"{head}\n{item.content.strip()}\n")
+    return "\n".join(parts)
+
+
+def fit_columns(table: DataTable[Any], width: int) -> bool:
+    """Fold the low-value columns away when ``width`` is narrow, unfold them when wide.
+
+    Returns True when the table is compact. Column content widths keep being
+    measured while folded, so unfolding restores the exact wide layout.
+    """
+    compact = width < COMPACT_BELOW
+    changed = False
+    for column in table.columns.values():
+        if column.label.plain in LOW_VALUE and column.auto_width == compact:
+            column.auto_width, column.width = not compact, 0
+            changed = True
+    if changed and table.row_count:
+        # A same-value update is the public way to make the table re-measure and re-render.
+        row_key = next(iter(table.rows))
+        column_key = next(iter(table.columns))
+        table.update_cell(row_key, column_key, table.get_cell(row_key, column_key), update_width=True)
+    elif changed:
+        table.refresh()
+    return compact
+
+
+#: Colours of summary lines, by how the line starts (explain's words).
+_LINE_STYLES = (
+    ("ranking: BM25 + cosine", "green"),
+    ("time words:", "cyan"),
+    ("cos floor:", "cyan"),
+    ("dropped ", "yellow"),
+    ("  ", "yellow"),  # one dropped row per line, under "dropped N:"
+    ("unresolved links:", "red"),
+)
+
+
+def summary_lines(result: RetrievalResult, *, embedding: str | None = None, failed: bool = False) -> list[Text]:
+    """explain's lines around its table (less the query itself, which is in the box above).
+
+    ``embedding`` replaces "off" in the ranking line when an embedder is
+    configured but did not rank this query (vectors not ready yet, or
+    ``failed``: then the line is red).
+    """
+    lines = header_lines("", result, embedding=embedding)[1:] + footer_lines(result)
+    out = []
+    for line in lines:
+        style = next((s for start, s in _LINE_STYLES if line.startswith(start)), "")
+        if line.startswith("ranking: BM25 (") and embedding:
+            style = "bold red" if failed else "yellow"
+        out.append(safe_line(line, style))
+    return out
+
+
+def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> list[Text]:
+    """One table row as explain prints it: its cells (``#`` is the row's place), then its note."""
+    link = entry.source == "link"
+    cells = row_fields(1, entry)
+    cells[0] = str(position)
+    number, src, score, bm25, cos, tokens, address = cells
+    right = [Text(value, style=style, justify="right") for value in (score, bm25, cos, tokens)]
+    return [
+        Text(number, style=style),
+        Text(src, style=f"{style} {'cyan' if link else 'green'}".strip()),
+        *right,
+        safe_line(("  " if link else "") + address, style),
+        safe_line(row_note(entry), f"{style} {'italic' if link else ''}".strip()),
+    ]
