@@ -54,26 +54,27 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.index"],  # 6. the lexical index (derived, in memory)
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
     ["wikimem.ranking", "wikimem.retrieval"],  # 8. the pipeline, and MemoryIndex, its face
-    ["wikimem.lint"],  # 9. checks over a scan of the files
-    ["wikimem.curation", "wikimem.memorize", "wikimem.server"],  # 10. queries over lint's scan; the agents' doors
-    ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 11. the command line and the package face
+    ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (issue 16; lint checks them)
+    ["wikimem.lint"],  # 10. checks over a scan of the files
+    ["wikimem.curation", "wikimem.memorize", "wikimem.server"],  # 11. queries over lint's scan; the agents' doors
+    ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 12. the command line and the package face
 ]
 
 # ---- wikimem_tui: the app engineer's half ---------------------------------------------
 #: The app, from the bottom up, above the library (SPEC §6). The panes share one layer and
 #: none imports another except as PANE_IMPORTS says (test_a_pane_imports_another_only_where_listed).
 APP_LAYERS: list[list[str]] = [
-    # 12. the package itself (empty; --check-config walks its modules) and what needs no Textual:
+    # 13. the package itself (empty; --check-config walks its modules) and what needs no Textual:
     #     the backend and its writes, the catalogue, the watcher, git history, the demo, curation reads
     ["wikimem_tui", "wikimem_tui.core"],
-    # 13. what every pane shares: safe text, dialogs, messages, keys and the key gate, the one
+    # 14. what every pane shares: safe text, dialogs, messages, keys and the key gate, the one
     #     virtual list, the store sync the panes listen to
     ["wikimem_tui.common"],
-    # 14. the panes (queue first: the item pane's diary-day promotion is the queue's one promote flow)
+    # 15. the panes (queue first: the item pane's diary-day promotion is the queue's one promote flow)
     ["wikimem_tui.queue", "wikimem_tui.tree", "wikimem_tui.calendar", "wikimem_tui.journal", "wikimem_tui.query",
-     "wikimem_tui.health", "wikimem_tui.item"],
-    ["wikimem_tui.app"],  # 15. the App: composes the panes and routes their messages
-    ["wikimem_tui.__main__"],  # 16. the command line: builds the backend and runs the App
+     "wikimem_tui.health", "wikimem_tui.item", "wikimem_tui.capture"],  # capture: the action of issue 16
+    ["wikimem_tui.app"],  # 16. the App: composes the panes and routes their messages
+    ["wikimem_tui.__main__"],  # 17. the command line: builds the backend and runs the App
 ]
 #: The panes' layer: a pane imports another only where :data:`PANE_IMPORTS` lists it.
 PANES = APP_LAYERS[2]
@@ -430,8 +431,8 @@ def test_the_app_layers_hold_in_order(tmp_path: Path) -> None:
                             "wikimem_tui/item/__init__.py": "", "wikimem_tui/app.py": "",
                             "wikimem_tui/__main__.py": "from wikimem_tui import app\n"})
     found = [line for line in violations(root, DECLARED, {}) if line.startswith("wikimem_tui")]
-    assert found == ["wikimem_tui.core:1 imports wikimem_tui.common.x (module): wikimem_tui.common is layer 13, "
-                     "above wikimem_tui.core (layer 12)"]
+    assert found == ["wikimem_tui.core:1 imports wikimem_tui.common.x (module): wikimem_tui.common is layer 14, "
+                     "above wikimem_tui.core (layer 13)"]
 
 
 def test_exceptions_are_few_and_say_why() -> None:

@@ -16,7 +16,7 @@ from wikimem.lint import CODES
 
 LINKS = ("[[My Notes:thing]] [[dupes:same]] [[utf8:bytes]] [[empty:hollow]] [[fence:code]] [[fence:inside]] "
          "[[meta:m]] [[links:l]] [[near:copy]] [[evidence:missing]] [[evidence:echo]] [[evidence:many]] "
-         "[[evidence:bad]] [[evidence:review]] [[evidence:relay]] [[merge:m]]")
+         "[[evidence:bad]] [[evidence:review]] [[evidence:relay]] [[merge:m]] [[secret:key]]")
 
 PLANTED: dict[str, str | bytes] = {
     "wiki/My Notes.md": "# notes\n\n## thing\n\nA file name no write accepts.\n",
@@ -38,7 +38,13 @@ PLANTED: dict[str, str | bytes] = {
     ),
     "wiki/merge.md": "# merge\n\n## m\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n",
     "diary/2026-07-21.md": f"# 2026-07-21\n\n## 09:00\n\nRecall said so.\n<!-- wikimem-derived -->\n\n## 10:00\n\n{LINKS}\n",
-    "diary/2026-07-22.md": "# 2026-07-22\n\n## 10:00\n\nlater\n\n## 09:00\n\nearlier\n",
+    "diary/2026-07-22.md": ("# 2026-07-22\n\n## 10:00\n\nlater\n\n## 09:00\n\nearlier\n"
+                            "(capture: captures/2026-07-21.capture.json#codex-missing)\n"),
+    # issue 16: a secret in memory, a damaged snapshot, a card whose session log is gone
+    "wiki/secret.md": "# secret\n\n## key\n\nDeploy with password=Hunter2Hunter2.\n",
+    "captures/2026-07-20.capture.json": '{"format": 1, "date": "2026-07-20", "cards": [',
+    "captures/2026-07-21.capture.json": json.dumps({"format": 1, "date": "2026-07-21", "cards": [
+        {"id": "codex-gone", "agent": "codex", "session_id": "gone", "path": "/nonexistent/rollout-gone.jsonl"}]}),
     "diary/2026-07-23.md": "# 2026-07-23\n\n## 9:5\n\nsloppy\n",
     "diary/2026-02-30.md": "# 2026-02-30\n\n## 10:00\n\nno such day\n",
 }
@@ -72,6 +78,10 @@ EXPECTED = sorted([
     ("reviewed-damaged", "reviewed.json", None),
     ("unreadable", "wiki/pipe.md", None),
     ("conflict-markers", "wiki/merge.md", "m"),
+    ("secret-in-memory", "wiki/secret.md", "key"),
+    ("capture-unreadable", "captures/2026-07-20.capture.json", None),
+    ("capture-session-gone", "captures/2026-07-21.capture.json", "codex-gone"),
+    ("capture-card-missing", "diary/2026-07-22.md", "09:00"),
 ], key=str)
 
 
@@ -127,9 +137,10 @@ def test_json_finding_shape(planted: Path, capsys: pytest.CaptureFixture[str]) -
 def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["-s", str(planted), "lint"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("diary/2026-02-30.md: error[bad-day-file]")
+    assert lines[0].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
+    assert lines[1].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "10 errors, 15 warnings, 2 infos"
+    assert lines[-1] == "12 errors, 16 warnings, 3 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -75,6 +75,8 @@ if TYPE_CHECKING:
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
     from wikimem.ranking.why_not import WhyNot
+    from wikimem.capture.report import CaptureReport
+    from wikimem.capture.run import capture_sessions
 
 __version__ = "0.4.0"
 
@@ -118,6 +120,9 @@ _LAZY = {
     "read_file_blocks": "wikimem.disk.loader",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir": "wikimem.disk.store_dir",
+    # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
+    "capture_sessions": "wikimem.capture.run",
+    "CaptureReport": "wikimem.capture.report",
 }
 
 __all__ = [
@@ -205,6 +210,9 @@ __all__ = [
     "why_not_lines",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir",
+    # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
+    "CaptureReport",
+    "capture_sessions",
 ]
 
 

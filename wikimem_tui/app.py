@@ -33,6 +33,8 @@ from textual.widgets import Input, TabbedContent, TabPane, TextArea
 from textual.worker import Worker, WorkerState
 
 from wikimem_tui.calendar.calendar import DiaryCalendar
+from wikimem_tui.capture.capture_flow import start_capture
+from wikimem_tui.core.capture_run import CaptureOutcome
 from wikimem_tui.calendar.diary_append import DiaryAppendScreen
 from wikimem_tui.common.commands import ItemCommands
 from wikimem_tui.common.config import config_path, load_keymap
@@ -106,6 +108,8 @@ class WikimemApp(App[None]):
         self.config_file = config_path(config)
         self._watch = watch
         self._item_area: ItemArea | None = None
+        self.last_capture: CaptureOutcome | None = None
+        """The last capture's ``CaptureOutcome`` (None before the first; tests wait on it)."""
         self.key_gate = KeyGate(self)
         """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
         backend.subscribe(self._announce)
@@ -243,6 +247,13 @@ class WikimemApp(App[None]):
     @on(WhyNotBox.PickRequested)
     def _pick_pin(self) -> None:
         self.action_why_not()
+
+    def action_capture(self, agent: str = "all") -> None:
+        """Capture agent sessions (``all``, ``claude-code`` or ``codex``) into the diary, in a worker (issue 16)."""
+        start_capture(self, self.backend.root, agent, status=self.update_status, record=self._captured)
+
+    def _captured(self, outcome: CaptureOutcome) -> None:
+        self.last_capture = outcome
 
     def action_embeddings(self) -> None:
         """Embeddings: pause the running sync, or show what embedding costs and offer to start."""

@@ -8,8 +8,9 @@ the journal (``explain --embed`` may fill the derived vector cache, exactly
 as the library does), except ``lint --fix``, which says so in its name, and
 the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
 ``diary append``: checked, journaled writes, exit 3 on a conflict),
-``init`` and ``mcp`` (the MCP server). ``--json`` on every verb prints one
-JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
+``init``, ``mcp`` (the MCP server) and ``capture``, which writes agent
+sessions into the diary (``--dry-run`` to look). ``--json`` on every verb
+prints one JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
 always *returns* the code (argparse's own usage errors included), so tests can
@@ -192,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
-    from wikimem.cli import init, json_views, mcp, recall, write
+    from wikimem.cli import capture, init, json_views, mcp, recall, write
 
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
@@ -202,6 +203,7 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     recall.register(commands, _COMMANDS, store_option)
     init.register(commands, _COMMANDS, store_option)
     mcp.register(commands, _COMMANDS, store_option)
+    capture.register(commands, _COMMANDS, store_option)  # issue 16
 
 
 def resolve_store_dir(option: str | None) -> Path:

@@ -33,6 +33,8 @@ from wikimem.curation.evidence import (
     retraction,
     snapshot_of,
 )
+# issue 16: the audit chain down to evidence cards and session logs
+from wikimem.curation.chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards
 from wikimem.disk.entry_id import EntryRef, entry_ref, ordinals
 from wikimem.disk.marks import (
     REVIEW_RE,
@@ -54,15 +56,21 @@ if TYPE_CHECKING:
 __all__ = [
     "REVIEW_RE",
     "Audit",
+    "CaptureChain",
+    "CardLink",
+    "CardReader",
+    "ChainStep",
     "Dependent",
     "EntryRef",
     "EvidenceRef",
     "PromotionDraft",
     "QueueEntry",
     "audit",
+    "capture_chain",
     "classify_evidence",
     "clear_review_marks",
     "draft_promotion",
+    "entry_cards",
     "entry_ref",
     "mark_for_review",
     "reconcile_queue",

@@ -124,6 +124,20 @@ CODES: dict[str, CodeInfo] = {
         "warning", "a reviewed.json that is not valid: its dismissals are ignored (those entries are back in "
         "the reconcile queue) and no new dismissal can be saved",
         "repair the file, or delete it (the dismissed entries come back to the queue)"),
+    # issue 16: what capture keeps (wikimem.lint.captures)
+    "capture-unreadable": CodeInfo(
+        "error", "a captures/*.capture.json that is not a readable Evidence Snapshot; it may be the only record of "
+        "its sessions, so capture refuses to rewrite it", "repair it by hand (never delete it to make lint quiet)"),
+    "capture-card-missing": CodeInfo(
+        "warning", "a diary entry whose (capture: …) line names a snapshot or card that does not exist: its audit "
+        "chain stops at the entry", "restore the snapshot from version control, or fix the line"),
+    "capture-session-gone": CodeInfo(
+        "info", "an Evidence Card whose original session log no longer exists (agents delete old sessions): the "
+        "card is the only record left", "nothing: keep the snapshot"),
+    "secret-in-memory": CodeInfo(
+        "error", "a secret-looking token (API key, private key, password assignment) in a wiki item, a diary "
+        "entry or a snapshot: memory is recalled into prompts, synced and committed",
+        "delete or redact it, and rotate the credential"),
 }
 
 

@@ -32,6 +32,7 @@ from wikimem.store import path_stat
 from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
 from wikimem.lint.vector_cache import VectorCheck
+from wikimem.lint.captures import CaptureCheck
 from wikimem.disk.names import validate_date, validate_file
 from wikimem.disk.reviewed import REVIEWED_FILE, damage
 
@@ -94,6 +95,7 @@ class Linter:
         self._drift: dict[str, Finding] = {}
         self._dupes = DuplicateIndex()
         self._vectors = VectorCheck()
+        self._captures = CaptureCheck()  # issue 16
         #: path -> its findings, one sorted list per severity.
         self._placed: dict[str, tuple[list[Finding], ...]] = {}
 
@@ -246,6 +248,7 @@ class Linter:
         out: dict[str, list[Finding]] = {}
         found = list(self.journal.findings)
         found += self._vectors.run(self.snapshot, touched, model=self.model, dim=self.dim)
+        found += self._captures.run(self.snapshot, touched)
         if self.baseline.damaged:
             found.append(make_finding(
                 "drift", BASELINE_FILE, f"{self.baseline.damaged}: drift is judged from the journal alone",

@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 __all__ = ["APP_BINDINGS", "WRITE_ACTIONS"]
 
 #: Actions that write: disabled (with the reason) when read-only.
-WRITE_ACTIONS = frozenset({"edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary",
+WRITE_ACTIONS = frozenset({"capture", "edit", "save", "new_item", "new_file", "rename", "move", "delete", "append_diary",
                            "promote", "external_editor", "undo", "retract"})
 
 #: The App's keys (its ``BINDINGS``): ``id`` is what the keymap file names.
@@ -46,6 +46,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("g", "goto", "Go to", id="goto"),
     Binding("w", "why_not", "Why not recalled?", id="why-not", show=False),
     Binding("E", "embeddings", "Embeddings", id="embeddings", show=False),
+    Binding("C", "capture('all')", "Capture agent sessions", id="capture", show=False),  # issue 16
     Binding("alt+left", "back", "Back", id="back", show=False),
     Binding("alt+right", "forward", "Forward", id="forward", show=False),
     Binding("y", "copy_link", "Copy [[link]]", id="copy-link", show=False),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wikimem import DiaryItem, audit, retraction
-from wikimem.curation import Audit, Dependent, EntryRef
+from wikimem.curation import Audit, CaptureChain, Dependent, EntryRef, capture_chain
 from wikimem.lint import Snapshot
 from wikimem_tui.core.changes import StoreChange
 
@@ -76,6 +76,11 @@ class CurationReader:
         """What ``file:name`` rests on and what rests on it; ``KeyError`` when it does not exist."""
         with self._lock:
             return audit(self._fresh(), file, name)
+
+    def capture_chain(self, file: str, name: str) -> CaptureChain:
+        """The audit of ``file:name`` followed down to evidence cards and session logs (``KeyError``: no item)."""
+        with self._lock:
+            return capture_chain(self._fresh(), file, name)
 
     def retraction(self, *, entry: EntryRef | None = None, item: tuple[str, str] | None = None,
                    follow_links: bool = False) -> list[Dependent]:

@@ -19,7 +19,9 @@ All text is untrusted and built with ``wikimem_tui.common.safe``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from dataclasses import dataclass
 
 from rich.text import Text
@@ -33,7 +35,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from wikimem import DiaryItem, is_derived, review_reasons
-from wikimem.curation import Audit, Dependent, EvidenceRef
+from wikimem.curation import Audit, CaptureChain, CardLink, Dependent, EvidenceRef
 from wikimem_tui.core.curation_reads import EntryCiters
 from wikimem_tui.common.safe import safe_line
 from wikimem_tui.common.badges import derived_badge, first_line
@@ -44,8 +46,9 @@ __all__ = ["AuditChoice", "AuditScreen", "Row", "day_rows", "item_rows"]
 #: What the screen dismisses with: ``("open", "item", file, name)``, ``("open", "day", date, key)``,
 #: ``("retract", "item", file, name)``, ``("retract", "entry", date, key)`` or ``("reviewed", file, name)``;
 #: a diary ``key`` is the entry's ``HH:MM[#n]`` (``EntryId.key``).
-AuditChoice = tuple[str, ...]
-#: ``("item", file, name)`` or ``("day", date, key)``: where a row leads (None: nowhere to go).
+AuditChoice = tuple[str, ...]  # ("open", "card", date, card id) too: the evidence card of a captured entry
+#: ``("item", file, name)``, ``("day", date, key)`` or ``("card", snapshot date, card id)``: where a row
+#: leads (None: nowhere to go).
 Place = tuple[str, str, str]
 
 _STATUS = {
@@ -102,7 +105,40 @@ def _entry_line(entry: DiaryItem, indent: str = "      ") -> Text:
     return _excerpt(text, entry.content)
 
 
-def _evidence_rows(ref: EvidenceRef) -> list[Row]:
+def _card_rows(link: CardLink) -> list[Row]:
+    """The evidence card a captured entry names, and the session log it came from (issue 16)."""
+    text = Text("      ⧉ ")
+    if link.card is None:
+        text.append_text(safe_line(f"evidence card {link.ref.card_id}", "bold"))
+        text.append_text(safe_line(f"  — {link.problem or 'missing'}", "red"))
+        return [Row(text)]
+    card = link.card
+    place: Place = ("card", link.ref.date, link.ref.card_id)
+    text.append_text(safe_line(f"evidence card {card.get('id')}", "bold"))
+    span = " → ".join(str(card[k])[11:16] for k in ("first", "last") if isinstance(card.get(k), str) and card[k])
+    if span:
+        text.append_text(safe_line(f" · {span} UTC", "dim"))
+    log = Text("        ⤷ session log ")
+    state = Text("  ✓", style="green") if link.session_exists else \
+        Text("  ✗ no longer exists: the card is the only record", style="bold red")
+    room = max(ROW_WIDTH - log.cell_len - state.cell_len, 24)
+    log.append_text(safe_line(short_path(link.session_path or "-", room), "bold" if link.session_exists else ""))
+    log.append_text(state)
+    return [Row(text, place), Row(log, place)]
+
+
+def short_path(path: str, room: int) -> str:
+    """``path`` with the home folder as ``~``, cut in the middle to ``room`` cells (the card shows it whole)."""
+    home = str(Path.home())
+    if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
+        path = "~" + path[len(home):]
+    if len(path) <= room:
+        return path
+    tail = path[-(room * 2 // 3):]
+    return path[: room - len(tail) - 1] + "…" + tail
+
+
+def _evidence_rows(ref: EvidenceRef, cards: Sequence[CardLink] = ()) -> list[Row]:
     label, style = _STATUS[ref.status]
     ev = ref.evidence
     text = Text("  ")
@@ -124,6 +160,8 @@ def _evidence_rows(ref: EvidenceRef) -> list[Row]:
             text.append(f"  (the first of {ref.minute} entries at that minute)", style="dim")
         rows = [Row(text, place)]
         rows += [Row(_entry_line(entry), place) for entry in ref.entries]
+        for link in cards:
+            rows += _card_rows(link)
         return rows
     if ev.kind == "wiki" and ev.link is not None:
         if ref.item is None:
@@ -132,6 +170,9 @@ def _evidence_rows(ref: EvidenceRef) -> list[Row]:
         line = _excerpt(Text("      "), ref.item.content)
         place = ("item", ev.link.file, ev.link.name)
         return [Row(text, place), Row(line, place)]
+    if cards:  # a captured session named as the source: its card is the place to look
+        text.append("  — a captured agent session", style="dim")
+        return [Row(text)] + [row for link in cards for row in _card_rows(link)]
     text.append("  — the original conversation: outside the memory, independent by definition", style="dim")
     return [Row(text)]
 
@@ -147,11 +188,12 @@ def _dependent_row(dep: Dependent, *, transitive: bool) -> Row:
     return Row(text, ("item", dep.file, dep.name))
 
 
-def item_rows(chain: Audit) -> list[Row]:
-    """The rows of a wiki item's audit: evidence, malformed lines, review marks, what rests on it."""
+def item_rows(chain: Audit, capture: CaptureChain | None = None) -> list[Row]:
+    """The rows of a wiki item's audit: evidence (down to evidence cards and session logs), malformed lines,
+    review marks, what rests on it."""
     rows = [_heading("Rests on", len(chain.evidence) + len(chain.malformed))]
     for ref in chain.evidence:
-        rows += _evidence_rows(ref)
+        rows += _evidence_rows(ref, capture.cards_of(ref.line) if capture is not None else [])
     for line in chain.malformed:
         text = Text("  ")
         text.append("✗ malformed  ", style="bold red")

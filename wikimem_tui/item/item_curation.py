@@ -21,6 +21,7 @@ from wikimem import ConflictError, DiaryItem, RecallItem
 from wikimem_tui.common.safe import safe_line
 from wikimem_tui.core.backend import ReadOnlyError, Write
 from wikimem_tui.item.audit import AuditScreen, Row, day_rows, item_rows
+from wikimem_tui.item.card_view import CardScreen
 from wikimem_tui.item.history import HistoryScreen
 from wikimem_tui.item.item_area import ItemArea, item_flow
 from wikimem_tui.item.item_view import provenance
@@ -59,7 +60,7 @@ async def audit(area: ItemArea) -> None:
     if kind == "item":
         assert item is not None
         title = safe_line(f"Audit of {a}:{b}", "bold")
-        screen = AuditScreen(title, subject, lambda: item_rows(area.curation.audit(a, b)), provenance(item))
+        screen = AuditScreen(title, subject, partial(_item_rows, area, a, b), provenance(item))
     else:
         entries = area.backend.diary.day(a)
         title = Text(f"What rests on diary {a}" + (f" {b}" if b else ""), style="bold")
@@ -72,12 +73,20 @@ async def audit(area: ItemArea) -> None:
     if choice[0] == "open":
         if choice[1] == "item":
             area.open_item(choice[2], choice[3])
+        elif choice[1] == "card":
+            await area.app.push_screen_wait(CardScreen(area.curation.root, choice[3]))
         else:
             area.open_day(choice[2], choice[3] or None)
     elif choice[0] == "retract":
         await _retract(area, (choice[1], choice[2], choice[3]))
     elif choice[0] == "reviewed" and item is not None:
         _clear_marks(area, item)
+
+
+def _item_rows(area: ItemArea, file: str, name: str) -> list[Row]:
+    chain = area.curation.capture_chain(file, name)
+    assert chain.audit is not None
+    return item_rows(chain.audit, chain)
 
 
 def _day_rows(area: ItemArea, date: str, entries: list[DiaryItem], time: str | None) -> list[Row]:

@@ -19,7 +19,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Select
 
-from wikimem_tui.queue.reconcile_model import Query, parse_days
+from wikimem_tui.queue.reconcile_model import AGENT_LABELS, Query, parse_days
 
 __all__ = ["QueueFilters"]
 
@@ -73,7 +73,7 @@ class QueueFilters(Horizontal):
             options.append(self.owner)
         select = self.query_one("#queue-owner", Select)
         with select.prevent(Select.Changed):
-            select.set_options([(o, o) for o in options])
+            select.set_options([(AGENT_LABELS.get(o, o), o) for o in options])
             if self.owner is not None:
                 select.value = self.owner
 

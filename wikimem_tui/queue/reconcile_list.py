@@ -22,9 +22,9 @@ from textual.reactive import reactive
 
 from wikimem_tui.common.badges import BADGE, BADGE_STYLE
 from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
-from wikimem_tui.queue.reconcile_model import REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
+from wikimem_tui.queue.reconcile_model import AGENT_LABELS, REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
 
-__all__ = ["QueueList", "header_cells", "row_cells"]
+__all__ = ["QueueList", "header_cells", "owner_cell", "row_cells"]
 
 _BADGE_W = 11
 
@@ -39,6 +39,15 @@ def header_cells(width: int) -> list[Cell]:
     rest = max(width - (2 + 11 + 6 + owner_w + 1 + _BADGE_W + 1), 0)
     return [("  " + fit("day", 10) + " " + fit("time", 5) + " " + fit("owner", owner_w) + " "
              + fit("", _BADGE_W) + " " + fit("entry", rest), "bold")]
+
+
+def owner_cell(owner: str | None, width: int) -> Cell:
+    """The owner column: a captured session's agent by name (it is who the evidence came from), else the owner."""
+    label = AGENT_LABELS.get(owner or "")
+    if label is not None:
+        short = label.split(" ")[0] + " " + label.split(" ")[1]  # "⚙ Claude" where "⚙ Claude Code" does not fit
+        return fit(label if len(label) <= width else short, width) + " ", "cyan"
+    return fit(owner or "-", width) + " ", "dim"
 
 
 def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
@@ -60,7 +69,7 @@ def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
         ("● " if entry_key(entry) in selected else "  ", "bold green"),
         (fit(entry.date, 10) + " ", ""),
         (fit(entry.time, 5) + " ", "bold"),
-        (fit(entry.owner or "-", owner_w) + " ", "dim"),
+        owner_cell(entry.owner, owner_w),
         (fit(badge, _BADGE_W) + " ", badge_style),
         (fit(ordinal_prefix(entry) + first_line(entry.content), rest), ""),
     ]

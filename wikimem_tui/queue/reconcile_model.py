@@ -20,13 +20,17 @@ from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.queue.promote_text import entry_summary
 from wikimem_tui.common.badges import DERIVED_HINT
 
-__all__ = ["REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "ordinal_prefix",
+__all__ = ["AGENT_LABELS", "REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "ordinal_prefix",
            "parse_days"]
 
 REVIEWED_BADGE = "✓ reviewed"
 _MONTH_RE = re.compile(r"(\d{4})-(\d{1,2})")
 
 Key = tuple[str, str, str]
+
+
+#: The owners capture writes (``agent:<agent>``, issue 16), shown by the agent's name in the rows and the filter.
+AGENT_LABELS = {"agent:claude-code": "⚙ Claude Code", "agent:codex": "⚙ Codex"}
 
 
 def entry_key(entry: DiaryItem) -> Key:

@@ -1,0 +1,134 @@
+"""Secrets never enter the memory: the detector, hard."""
+
+from __future__ import annotations
+
+import pytest
+
+from wikimem.capture import find_secrets, redact, redact_joined
+
+KEYS = {
+    "anthropic": "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWx-yz_0123456789",
+    "openai": "sk-proj-AbCdEfGhIjKlMnOpQrStUv0123",
+    "openai-legacy": "sk-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789ab",
+    "github": "ghp_Zq8vN2xK4mR7tY1wB5cD9fH3jL6pS0aE2gU4",
+    "github-oauth": "gho_16C7e42F292c6912E7710c838347Ae178B4a",
+    "github-pat": "github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz",
+    "gitlab": "glpat-Abcdefghij0123456789",
+    "aws": "AKIAIOSFODNN7EXAMPLE",
+    "aws-temp": "ASIAY34FZKBOKMUTVV7A",
+    "slack-bot": "xoxb-2950158817-7c4Hq8Zr2LmKp",
+    "slack-user": "xoxp-1234567890-0987654321-AbCdEf",
+    "slack-hook": "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX",
+    "google": "AIzaSyA1234567890abcdefghijklmnopqrstuv",
+    "stripe": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    "npm": "npm_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+    "huggingface": "hf_AbCdEfGhIjKlMnOpQrStUvWxYz01234567",
+    "jwt": "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk",
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEYS))
+def test_provider_keys_are_redacted_wherever_they_are(name: str) -> None:
+    key = KEYS[name]
+    for text in (key, f"use {key} here", f"KEY={key}", f'"{key}"', f"(see:{key})", f"{key}\nnext"):
+        out = redact(text)
+        assert key not in out and "[REDACTED:" in out, text
+        assert key[:14] not in out
+
+
+PEM = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nQyNTUxOQAAACB\n-----END OPENSSH PRIVATE KEY-----"
+
+
+def test_a_private_key_block_goes_whole_and_the_text_around_it_stays() -> None:
+    out = redact(f"here:\n{PEM}\nthanks")
+    assert out == "here:\n[REDACTED:private-key]\nthanks"
+
+
+def test_a_private_key_block_cut_before_its_end_goes_to_the_end_of_the_text() -> None:
+    assert redact("key -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA") == "key [REDACTED:private-key]"
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("password=hunter2", "password="),
+    ("PASSWORD: correct-horse", "PASSWORD: "),
+    ("db_password = 'tr0ub4dor&3'", "db_password = "),
+    ('{"client_secret": "abc123xyz"}', '{"client_secret": '),
+    ("export API_KEY=abc123def456", "export API_KEY="),
+    ("mysql -u root --password s3cret", "mysql -u root --password "),
+    ("curl --token=abc.def.ghi", "curl --token="),
+    ("secret_key: zzz-top", "secret_key: "),
+    ("Authorization: Bearer abcdefghij0123456789", "Authorization: Bearer "),
+    ("auth_token=tok_9f8e7d6c", "auth_token="),
+    ("pwd=12345", "pwd="),
+])
+def test_assignments_lose_their_value_and_keep_their_name(text: str, kept: str) -> None:
+    out = redact(text)
+    assert out.startswith(kept) and "[REDACTED:" in out
+    assert text[len(kept):].strip("'\"") not in out
+
+
+def test_credentials_in_a_url_lose_the_password_not_the_host() -> None:
+    assert redact("clone https://ada:p4ssw0rd@git.example.com/x.git") == \
+        "clone https://ada:[REDACTED:url-password]@git.example.com/x.git"
+
+
+@pytest.mark.parametrize("text", [
+    "max_tokens=512 and token_count: 3",
+    "the password is required",
+    "set password=<your password>",
+    "password: ${DB_PASSWORD}",
+    "password=******",
+    "api_key: null",
+    "we talked about the keyboard and the sky",
+    "ask-for-help and task-runner are fine",
+])
+def test_text_that_only_talks_about_secrets_stays(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_redaction_is_idempotent() -> None:
+    text = f"password=hunter2 {KEYS['github']} {PEM}"
+    once = redact(text)
+    assert redact(once) == once and find_secrets(once) == []
+
+
+def test_a_key_split_over_two_content_blocks_is_redacted_on_both_sides() -> None:
+    key = KEYS["anthropic"]
+    for cut in (3, 8, 14, 20, len(key) - 4):
+        out = redact_joined([f"my key: {key[:cut]}", f"{key[cut:]} thanks"])
+        assert key[:cut] not in out.split("\n")[0][8:] or cut <= 3
+        assert key[cut:] not in out
+        assert out.endswith(" thanks")
+
+
+def test_an_aws_key_split_three_ways_is_still_caught() -> None:
+    out = redact_joined(["id AKIA", "IOSFODNN", "7EXAMPLE done"])
+    assert "IOSFODNN" not in out and "7EXAMPLE" not in out and out.endswith(" done")
+
+
+def test_strict_mode_ignores_short_or_plain_word_values() -> None:
+    assert find_secrets("password: see the vault", strict=True) == []
+    assert find_secrets("password=hunter2", strict=True) == []
+    assert [s.kind for s in find_secrets("password=Hunter2Hunter2", strict=True)] == ["password"]
+    assert [s.kind for s in find_secrets(KEYS["aws"], strict=True)] == ["aws-key"]
+
+
+def test_the_cheap_prefilter_never_rules_out_a_text_the_patterns_match() -> None:
+    import random
+
+    from wikimem.capture import may_hold_secret
+
+    samples = [f"{pre}{key}{post}" for key in KEYS.values() for pre in ("", "x ", "KEY=") for post in ("", " y")]
+    samples += [PEM, "password=hunter2", "PASSWORD: correct-horse", "db_password = 'tr0ub4dor&3'",
+                '{"client_secret": "abc123xyz"}', "mysql -u root --password s3cret", "curl --token=abc.def.ghi",
+                "Authorization: Bearer abcdefghij0123456789", "https://ada:p4ssw0rd@git.example.com/x.git",
+                "Token  abcdefghijklmnop123456", "API_KEY:\tabc123def", "-----BEGIN EC PRIVATE KEY-----\nabc"]
+    rng = random.Random(16)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 :=-_'\"/@.\n"
+    words = ["pass", "password", "token", "key", "secret", "sk-", "ghp_", "AKIA", "xoxb-", "bearer", "://", "eyJ"]
+    for _ in range(3000):
+        samples.append("".join(rng.choice(words) if rng.random() < 0.15 else rng.choice(alphabet)
+                               for _ in range(rng.randrange(5, 80))))
+    for text in samples:
+        if find_secrets(text) or find_secrets(text, strict=True):
+            assert may_hold_secret(text), text

@@ -1,0 +1,172 @@
+"""Codex's session logs: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl``.
+
+Each line is ``{timestamp, type, payload}``. ``session_meta`` (first) holds
+the session ``id``, ``cwd``, ``git.branch`` and ``source``;
+``turn_context`` the per-turn ``cwd`` and model; ``response_item`` the
+model history: ``message`` (``role`` user/assistant/developer, content
+``input_text``/``output_text``), ``function_call``/``custom_tool_call``/
+``local_shell_call``/``web_search_call`` (names counted, arguments never
+kept), ``function_call_output``/``custom_tool_call_output`` (searched for
+the derived marker, never kept), ``reasoning`` (skipped: usually
+encrypted, and thinking is not evidence). ``event_msg`` repeats the
+conversation for the UI (``user_message``, ``agent_message``) and marks
+``turn_aborted``; its messages are used only for a log that has no
+``response_item`` messages. ``compacted`` and unknown types are skipped.
+
+Codex injects its own user messages (``<environment_context>``,
+``<user_instructions>``, AGENTS.md): they are not requests. Logs written
+before the ``{type, payload}`` envelope (a bare ``{id, timestamp}`` first
+line, then bare response items) are read too.
+
+A sub-agent runs in a rollout file of its own whose ``session_meta.source``
+names the parent thread (``subagent.thread_spawn.parent_thread_id``): it is
+read as a sub-agent of that parent, never as a session of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from wikimem.capture.jsonl import read_objects
+from wikimem.capture.redact import redact_joined
+from wikimem.capture.session import Session, normalize_ts
+
+__all__ = ["AGENT", "read_codex"]
+
+AGENT = "codex"
+
+_ID_RE = re.compile(r"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$", re.I)
+_INJECTED = ("<environment_context>", "<user_instructions>", "<permissions instructions>", "# AGENTS.md",
+             "<INSTRUCTIONS>", "<user_shell_command>", "<turn_aborted>", "<collaboration_mode>")
+_CALLS = {"function_call", "custom_tool_call", "local_shell_call", "web_search_call", "tool_search_call",
+          "image_generation_call"}
+_OUTPUTS = {"function_call_output", "custom_tool_call_output", "tool_search_output"}
+_NOT_CONVERSATION = {"compacted", "turn_context"}
+
+
+def read_codex(path: Path) -> Session:
+    """Read one Codex rollout file (``OSError`` only when it cannot be opened)."""
+    match = _ID_RE.search(path.stem)
+    session = Session(AGENT, match.group(1) if match else path.stem, path)
+    seen_id = False
+    fallback: list[tuple[str, str, str | None, int]] = []
+    has_messages = False
+    for offset, line in read_objects(path, session):
+        kind, payload = line.get("type"), line.get("payload")
+        if not isinstance(payload, dict):  # the envelope-less format of early versions
+            kind, payload = _legacy(line)
+        ts = normalize_ts(line.get("timestamp"))
+        if kind == "session_meta":
+            if not seen_id and isinstance(payload.get("id"), str) and payload["id"]:
+                session.session_id, seen_id = payload["id"], True
+            _meta(session, payload)
+        elif kind == "turn_context":
+            if session.cwd is None and isinstance(payload.get("cwd"), str) and payload["cwd"]:
+                session.cwd = payload["cwd"]
+            session.skip("'turn_context' lines")
+        elif kind == "response_item":
+            has_messages = _item(session, payload, ts, offset) or has_messages
+        elif kind == "event_msg":
+            _event(session, payload, ts, offset, fallback)
+        elif kind in _NOT_CONVERSATION:
+            session.skip(f"'{kind}' lines")
+        else:
+            session.skip(f"lines of unknown type {str(kind)[:40]!r}")
+    if not has_messages:
+        for role, text, ts, offset in fallback:
+            session.add(role, text, ts, offset)  # type: ignore[arg-type]
+        session.events.sort(key=lambda e: e.offset)
+    return session
+
+
+def _legacy(line: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    if "type" not in line and "id" in line and "timestamp" in line:
+        return "session_meta", line
+    kind = line.get("type")
+    if kind in ("message", "reasoning") or kind in _CALLS or kind in _OUTPUTS:
+        return "response_item", line
+    return str(kind), {}
+
+
+def _meta(session: Session, payload: dict[str, Any]) -> None:
+    if session.cwd is None and isinstance(payload.get("cwd"), str) and payload["cwd"]:
+        session.cwd = payload["cwd"]
+    git = payload.get("git")
+    if session.branch is None and isinstance(git, dict) and isinstance(git.get("branch"), str) and git["branch"]:
+        session.branch = git["branch"]
+    source = payload.get("source")
+    if isinstance(source, dict) and isinstance(source.get("subagent"), dict | str):
+        spawn = source["subagent"].get("thread_spawn") if isinstance(source["subagent"], dict) else None
+        parent = spawn.get("parent_thread_id") if isinstance(spawn, dict) else None
+        session.parent_id = parent if isinstance(parent, str) and parent else "unknown"
+
+
+def _texts(content: object, kinds: tuple[str, ...]) -> str:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    return redact_joined([b["text"] for b in content
+                          if isinstance(b, dict) and b.get("type") in kinds and isinstance(b.get("text"), str)])
+
+
+def _strings(value: object, depth: int = 0) -> str:
+    """Every string inside a tool output, only to look for the derived marker (never kept)."""
+    if isinstance(value, str):
+        return value  # JSON inside the string is decoded by Session.check_derived
+    if depth > 4:
+        return ""
+    if isinstance(value, dict):
+        return "\n".join(_strings(v, depth + 1) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(_strings(v, depth + 1) for v in value)
+    return ""
+
+
+def _item(session: Session, payload: dict[str, Any], ts: str | None, offset: int) -> bool:
+    """One response item; True when it was a user or assistant message."""
+    kind = payload.get("type")
+    if kind == "message":
+        role = payload.get("role")
+        if role == "user":
+            text = _texts(payload.get("content"), ("input_text", "text"))
+            if text.lstrip().startswith(_INJECTED):
+                session.check_derived(text, offset)
+                session.skip("messages Codex wrote itself (environment, instructions)")
+                return False
+            session.add("user", text, ts, offset)
+            return True
+        if role == "assistant":
+            session.add("assistant", _texts(payload.get("content"), ("output_text", "text")), ts, offset)
+            return True
+        session.skip(f"'{str(role)[:20]}' messages (instructions, not conversation)")
+    elif kind in _CALLS:
+        name = payload.get("name")
+        if not isinstance(name, str) or not name:
+            name = {"local_shell_call": "shell", "web_search_call": "web_search"}.get(str(kind), str(kind))
+        session.add("tool", name, ts, offset)
+    elif kind in _OUTPUTS:
+        session.tool_results += 1
+        session.check_derived(_strings(payload.get("output")), offset)
+    elif kind == "reasoning":
+        session.skip("reasoning items (not copied)")
+    else:
+        session.skip(f"response items of unknown type {str(kind)[:40]!r}")
+    return False
+
+
+def _event(session: Session, payload: dict[str, Any], ts: str | None, offset: int,
+           fallback: list[tuple[str, str, str | None, int]]) -> None:
+    kind = payload.get("type")
+    message = payload.get("message")
+    if kind == "user_message" and isinstance(message, str):
+        if not message.lstrip().startswith(_INJECTED):
+            fallback.append(("user", message, ts, offset))
+    elif kind == "agent_message" and isinstance(message, str):
+        fallback.append(("assistant", message, ts, offset))
+    elif kind == "turn_aborted":
+        session.add("interrupt", "", ts, offset)
+    else:
+        session.skip("'event_msg' lines (UI events)")

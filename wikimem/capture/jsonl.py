@@ -1,0 +1,135 @@
+"""Reading an agent's JSONL log without trusting it: bounded lines, torn tails, a hash of what was read.
+
+Both agents append one JSON object per line and flush as they go, so the
+last line of a live session may be half written: it is skipped (and read
+whole by the next capture), never an error. A line longer than
+:data:`MAX_LINE` (a pasted file, a base64 image in a tool result) is not
+parsed -- it would cost its size in memory for text the card never keeps
+-- but it is still hashed and searched for the derived marker, so a huge
+recall answer still makes the session derived. Invalid UTF-8 is replaced,
+a line that is not a JSON object is counted and skipped.
+
+``size`` and ``sha256`` cover the bytes up to the end of the last line
+that was read whole: the next capture compares them to know whether the
+file is unchanged, grew (the old bytes are its prefix) or was rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from wikimem.disk.marks import DERIVED_TAG
+from wikimem.capture.session import Session
+
+__all__ = ["MAX_LINE", "prefix_sha256", "read_objects"]
+
+#: Longest line parsed; longer ones are skipped (hashed and searched for the marker).
+MAX_LINE = 4 << 20
+_CHUNK = 1 << 20
+_TAG = DERIVED_TAG.encode("ascii")
+_TORN = "torn last line (still being written: read whole next time)"
+
+
+def read_objects(path: Path, session: Session) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(offset, object)`` for every whole JSON-object line of ``path``; fills ``session``'s read state.
+
+    Skips are counted in ``session.skipped``; ``session.size``/``sha256``/
+    ``lines`` are set when the iteration ends. Raises ``OSError`` only when
+    the file cannot be opened at all.
+    """
+    digest = hashlib.sha256()
+    offset = 0
+    with open(path, "rb") as handle:
+        while True:
+            line = handle.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE and not line.endswith(b"\n"):
+                saved = digest.copy()
+                size, ended, tagged = _skip_huge(handle, line, digest)
+                if not ended:  # a torn huge tail: left for the next capture, like any torn line
+                    digest = saved
+                    session.skip(_TORN)
+                    break
+                session.lines += 1
+                session.skip(f"lines over {MAX_LINE >> 20} MiB (not parsed)")
+                if tagged:  # conservative on purpose: the marker anywhere in it counts
+                    session.derived_at.append(offset)
+                offset += size
+                continue
+            if not line.endswith(b"\n"):
+                parsed = _parse(line)
+                if parsed is None:
+                    session.skip(_TORN)
+                    break
+                digest.update(line)
+                session.lines += 1
+                yield offset, parsed
+                offset += len(line)
+                break
+            digest.update(line)
+            session.lines += 1
+            parsed = _parse(line)
+            if parsed is None:
+                if line.strip():
+                    session.skip("lines that are not a JSON object")
+            else:
+                yield offset, parsed
+            offset += len(line)
+    session.size = offset
+    session.sha256 = digest.hexdigest()
+
+
+def _parse(line: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _skip_huge(handle: Any, first: bytes, digest: Any) -> tuple[int, bool, bool]:
+    """Read past one over-long line in chunks, hashing it: ``(size, ended with a newline, marker seen)``."""
+    tagged = _TAG in first
+    tail = first[-len(_TAG):]
+    size = len(first)
+    digest.update(first)
+    while True:
+        chunk = handle.readline(_CHUNK)
+        if not chunk:
+            return size, False, tagged
+        tagged = tagged or _TAG in tail + chunk
+        tail = chunk[-len(_TAG):]
+        digest.update(chunk)
+        size += len(chunk)
+        if chunk.endswith(b"\n"):
+            return size, True, tagged
+
+
+def prefix_sha256(path: Path, size: int) -> str | None:
+    """The sha256 of the first ``size`` bytes of ``path`` (``None``: the file is shorter or unreadable)."""
+    digest = hashlib.sha256()
+    left = size
+    try:
+        with open(path, "rb") as handle:
+            while left:
+                chunk = handle.read(min(left, _CHUNK))
+                if not chunk:
+                    return None
+                digest.update(chunk)
+                left -= len(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
+
+
+def file_size(path: Path) -> int | None:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return None

@@ -1,0 +1,72 @@
+"""What a capture run did, or in a dry run would do: the entries, the cards, and everything left out.
+
+Nothing is left out silently: files that are not sessions (``skipped``),
+paths the caller named that do not exist (``missing``), sessions refused
+because a file they would change is damaged (``refused``, run again once
+it is repaired), and, per log, the lines and blocks reading skipped by
+reason (``notes``). ``as_dict`` is the ``--json`` output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from wikimem.disk.entry_id import EntryId
+
+__all__ = ["CaptureReport", "PlannedEntry"]
+
+
+@dataclass(frozen=True)
+class PlannedEntry:
+    """One diary entry a capture writes (or, in a dry run, would write)."""
+
+    card_id: str
+    session_id: str
+    path: str
+    date: str
+    time: str
+    ordinal: int
+    content: str
+    follow_up: bool
+    derived: bool
+
+    @property
+    def entry_id(self) -> EntryId:
+        return EntryId(self.date, self.time, self.ordinal)
+
+
+@dataclass
+class CaptureReport:
+    """What a run did: entries written, cards new/updated, what was unchanged, skipped or refused."""
+
+    agent: str
+    dry_run: bool
+    entries: list[PlannedEntry] = field(default_factory=list)
+    new: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    #: Files that are not (capturable) sessions, with the reason: fine, nothing lost.
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    #: Paths the caller named that do not exist or cannot be read.
+    missing: list[tuple[str, str]] = field(default_factory=list)
+    #: Sessions not captured because a file they would change is damaged: run again once it is repaired.
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    #: Per session log: the lines or blocks skipped while reading it, by reason.
+    notes: list[tuple[str, dict[str, int]]] = field(default_factory=list)
+    #: Files written (relative to the memory directory).
+    written: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The report as JSON data (``wikimem capture --json``)."""
+        return {
+            "agent": self.agent, "dry_run": self.dry_run,
+            "entries": [{"card": e.card_id, "session_id": e.session_id, "path": e.path, "entry": e.entry_id.render(),
+                         "follow_up": e.follow_up, "derived": e.derived, "content": e.content} for e in self.entries],
+            "new": self.new, "updated": self.updated, "unchanged": self.unchanged,
+            "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
+            "missing": [{"path": p, "reason": r} for p, r in self.missing],
+            "refused": [{"path": p, "reason": r} for p, r in self.refused],
+            "notes": [{"path": p, "skipped": n} for p, n in self.notes],
+            "written": self.written,
+        }

@@ -1,0 +1,107 @@
+"""The Evidence Snapshot: ``captures/YYYY-MM-DD.capture.json``, the cards of one day's sessions.
+
+Kept, not a cache. Claude Code deletes session logs after a while (30
+days by default), so a snapshot may become the only record of a session a
+reviewed claim rests on: nothing rebuilds it, lint never offers to delete
+it, ``.gitignore`` must not exclude it, and capture never rewrites a
+snapshot it cannot read (it refuses, and lint says ``capture-unreadable``).
+
+The file is JSON with a fixed key order, cards sorted by first time and
+id, two-space indent, non-ASCII raw, one trailing newline: the same cards
+give the same bytes, which is what makes a second capture change nothing.
+It is written only inside a capture's multi-file write (the store lock and
+an intent record, with the diary entries that reference it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wikimem.capture.entry import CAPTURES_DIR, snapshot_name
+from wikimem.disk.names import validate_date
+from wikimem.disk.tolerant import UnreadableError, read_regular
+
+__all__ = ["FORMAT", "DaySnapshot", "SnapshotError", "list_snapshots", "read_snapshot", "render_snapshot"]
+
+#: The format version written in every snapshot.
+FORMAT = 1
+_SUFFIX = ".capture.json"
+
+
+class SnapshotError(ValueError):
+    """A snapshot file that exists but cannot be used (unreadable, not JSON, not a snapshot)."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(f"{path} is not a readable Evidence Snapshot ({problem})")
+        self.path = path
+        self.problem = problem
+
+
+@dataclass
+class DaySnapshot:
+    """One day's cards by id, and the bytes the file had when read (``None``: no file yet)."""
+
+    date: str
+    cards: dict[str, dict[str, Any]] = field(default_factory=dict)
+    origin: bytes | None = None
+
+    @property
+    def relative(self) -> str:
+        return snapshot_name(self.date)
+
+
+def list_snapshots(root: Path) -> list[str]:
+    """The dates that have a snapshot file, ascending (other files in ``captures/`` are not snapshots)."""
+    try:
+        names = os.listdir(root / CAPTURES_DIR)
+    except OSError:
+        return []
+    dates = []
+    for name in names:
+        if name.endswith(_SUFFIX):
+            try:
+                dates.append(validate_date(name[: -len(_SUFFIX)]))
+            except ValueError:
+                continue
+    return sorted(dates)
+
+
+def read_snapshot(root: Path, date: str) -> DaySnapshot:
+    """The snapshot of ``date`` (empty when there is none); :class:`SnapshotError` when it is damaged."""
+    relative = snapshot_name(date)
+    try:
+        data = read_regular(root / relative, root=root)
+    except UnreadableError as exc:
+        raise SnapshotError(relative, str(exc)) from None
+    if data is None:
+        return DaySnapshot(date)
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise SnapshotError(relative, f"not JSON: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
+        raise SnapshotError(relative, "no list of cards")
+    if doc.get("date") != date:
+        raise SnapshotError(relative, f"its date is {doc.get('date')!r}, not {date}")
+    if not isinstance(doc.get("format"), int) or doc["format"] > FORMAT:
+        raise SnapshotError(relative, f"format {doc.get('format')!r} is not one this version writes")
+    cards: dict[str, dict[str, Any]] = {}
+    for card in doc["cards"]:
+        if not isinstance(card, dict) or not isinstance(card.get("id"), str):
+            raise SnapshotError(relative, "a card without an id")
+        if card["id"] in cards:
+            raise SnapshotError(relative, f"card {card['id']} twice")
+        cards[card["id"]] = card
+    return DaySnapshot(date, cards, data)
+
+
+def render_snapshot(snapshot: DaySnapshot) -> bytes:
+    """The file's bytes: stable for the same cards."""
+    cards = sorted(snapshot.cards.values(), key=lambda c: (c.get("first") or "", c["id"]))
+    doc = {"format": FORMAT, "date": snapshot.date, "kept": "evidence of record: not a cache, do not delete",
+           "cards": cards}
+    return (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
