@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, DataTable, Input, Static
 
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
-from wikimem import MemoryStore, RetrievalResult
+from wikimem import DERIVED_MARKER, MemoryStore, RetrievalResult, agent_text
 from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
@@ -465,6 +465,8 @@ async def test_copy_puts_the_agents_text_on_the_clipboard(tmp_path: Path) -> Non
         assert "## places:beach\nSandy beach, see [[places:harbour]] and [[places:atlantis]].\n" in copied
         assert "## places:harbour (linked from beach)\nBoats [bold]moored[/bold] here.\n" in copied
         assert copied.index("## places:beach") < copied.index("## places:harbour")
+        assert copied == agent_text(pilot.app.query_one(QueryPanel).last_result)  # the CLI's and the MCP server's text
+        assert copied.endswith(f"\n{DERIVED_MARKER}\n")  # what an agent writes from it is recognised as derived
 
 
 async def test_copy_leaves_out_what_the_budget_dropped(tmp_path: Path) -> None:

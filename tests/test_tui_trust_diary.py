@@ -24,7 +24,7 @@ from wikimem_tui.common.confirm import ConfirmScreen
 from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.item.item_view import ItemView
 from wikimem_tui.query.query_panel import QueryPanel
-from wikimem_tui.query.results import agent_text
+from wikimem import agent_text
 
 
 async def test_the_queue_scrolls_past_the_visible_rows_without_crashing(tmp_path: Path) -> None:

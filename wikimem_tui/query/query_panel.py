@@ -44,12 +44,12 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.worker import get_current_worker
 
-from wikimem import RetrievalResult
+from wikimem import RetrievalResult, agent_text
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.query.embed import EmbedStatus
 from wikimem_tui.query.knobs import KnobError, QueryKnobs, QueryParams
-from wikimem_tui.query.results import agent_text, open_message_for, summary_lines
+from wikimem_tui.query.results import open_message_for, summary_lines
 from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.tokenizer import (
     NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilding_note, rebuilt_index, rebuilt_note,

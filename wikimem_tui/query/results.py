@@ -32,7 +32,7 @@ from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, 
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import safe_line
 
-__all__ = ["COLUMNS", "COMPACT_BELOW", "agent_text", "fit_columns", "is_diary_row", "open_message_for",
+__all__ = ["COLUMNS", "COMPACT_BELOW", "fit_columns", "is_diary_row", "open_message_for",
            "row_cells", "summary_lines"]
 
 #: The table's columns: explain's header, then the note (matched terms, or where a link came from).
@@ -83,28 +83,6 @@ def open_message_for(entry: RetrievedItem, result: RetrievalResult) -> Message:
     if is_diary_row(entry, result):
         return OpenDiaryDay(item.file, diary_key(entry))
     return OpenItem(item.file, item.name)
-
-
-def agent_text(result: RetrievalResult) -> str:
-    """The result as the text an agent is handed: every row kept within the budget, in order.
-
-    One markdown section per row (``## file:name``, or ``## diary DAY HH:MM``
-    for a diary entry, ``HH:MM#2`` for a minute's second; a link row says
-    which hit pulled it in), then the
-    content verbatim. Dropped rows are left out: that is what the budget is
-    for. Plain text for the clipboard, never rendered.
-    """
-    parts = []
-    for entry in result.items:
-        item = entry.item
-        if is_diary_row(entry, result):
-            head = f"## diary {item.file} {diary_key(entry)}"
-        else:
-            head = f"## {item.file}:{item.name}"
-        if entry.source == "link" and entry.via:
-            head += f" (linked from {entry.via})"
-        parts.append(f"{head}\n{item.content.strip()}\n")
-    return "\n".join(parts)
 
 
 def fit_columns(table: DataTable[Any], width: int) -> bool:
