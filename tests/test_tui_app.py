@@ -536,7 +536,7 @@ async def test_a_wrapped_toast_shows_its_last_line(backend, width) -> None:
 
     message = "demo: a temporary copy in /tmp/wikimem-demo-m67u5szo/memory (removed when you quit)"
     async with started(make_app(backend), size=(width, 40), notifications=True) as pilot:
-        pilot.app.notify(message, markup=False, timeout=60)
+        pilot.app.notify(message, markup=False)  # lives until the safety net (make_app)
         await wait_for(pilot, lambda: bool(pilot.app.screen.query(Toast)), "the toast")
         await wait_for(pilot)
         assert "quit)" in screen_text(pilot.app)  # the wrapped message's last line

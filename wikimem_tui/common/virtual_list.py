@@ -24,13 +24,14 @@ from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
+from textual.binding import Binding
 from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from wikimem_tui.common.safe import clean_line
 
-__all__ = ["Cell", "VirtualList", "fit", "style"]
+__all__ = ["Cell", "VirtualList", "cursor_bindings", "fit", "style"]
 
 Cell = tuple[str, str]
 """A column's text, already fitted to its width, and its style spec."""
@@ -43,6 +44,16 @@ _CACHE_LIMIT = 4000
 def style(spec: str) -> Style:
     """A parsed style spec, parsed once (``""``: no style)."""
     return Style.parse(spec) if spec else Style.null()
+
+
+def cursor_bindings(pane: str) -> list[Binding]:
+    """The row-cursor keys every virtual list has (up, down, a page of 20), with ``pane``'s keymap ids."""
+    return [
+        Binding("up", "cursor(-1)", "Up", show=False, id=f"{pane}.up"),
+        Binding("down", "cursor(1)", "Down", show=False, id=f"{pane}.down"),
+        Binding("pageup", "cursor(-20)", "Page up", show=False, id=f"{pane}.pageup"),
+        Binding("pagedown", "cursor(20)", "Page down", show=False, id=f"{pane}.pagedown"),
+    ]
 
 
 def fit(text: str, width: int) -> str:

@@ -90,17 +90,20 @@ async def new_item(area: ItemArea, new_file: bool = False) -> None:
     area.show_editor(values["file"], values["name"], None)
 
 
+def _taken(area: ItemArea, item: RecallItem, file: str, name: str) -> str | None:
+    """Why ``item`` cannot go to ``file:name`` (another item is there), or None."""
+    moved = (file, name) != (item.file, item.name)
+    return f"{file}:{name} already exists" if moved and area.backend.store.get(file, name) is not None else None
+
+
 @item_flow
 async def rename(area: ItemArea) -> None:
     """Ask for a new name; offer a link rewrite when others link here."""
     item = _shown_item(area)
     if item is None:
         return
-    store = area.backend.store
-
     def check(values: dict[str, str]) -> str | None:
-        taken = values["name"] != item.name and store.get(item.file, values["name"]) is not None
-        return f"{item.file}:{values['name']} already exists" if taken else None
+        return _taken(area, item, item.file, values["name"])
 
     values = await area.app.push_screen_wait(rename_form(item.file, item.name, check, cursor_blink=area.cursor_blink))
     if values is not None and values["name"] != item.name:
@@ -113,13 +116,10 @@ async def move(area: ItemArea) -> None:
     item = _shown_item(area)
     if item is None:
         return
-    store = area.backend.store
-
     def check(values: dict[str, str]) -> str | None:
-        taken = values["file"] != item.file and store.get(values["file"], item.name) is not None
-        return f"{values['file']}:{item.name} already exists" if taken else None
+        return _taken(area, item, values["file"], item.name)
 
-    form = move_form(item.file, item.name, store.files(), check, cursor_blink=area.cursor_blink)
+    form = move_form(item.file, item.name, area.backend.store.files(), check, cursor_blink=area.cursor_blink)
     values = await area.app.push_screen_wait(form)
     if values is not None and values["file"] != item.file:
         await _relocate(area, item, values["file"], item.name)

@@ -25,7 +25,7 @@ from textual.reactive import reactive
 
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
-from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
+from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.journal.journal_reader import JournalRow
 
 __all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells", "row_detail", "who"]
@@ -133,10 +133,7 @@ class JournalView(VirtualList):
     HELP_TITLE = "Journal rows"
 
     BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False, id="journal.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="journal.down"),
-        Binding("pageup", "cursor(-20)", "Page up", show=False, id="journal.pageup"),
-        Binding("pagedown", "cursor(20)", "Page down", show=False, id="journal.pagedown"),
+        *cursor_bindings("journal"),
         Binding("home", "home", "Top", show=False, id="journal.home"),
         Binding("end", "end", "Follow", id="journal.end"),
         Binding("enter", "open", "Open", id="journal.open"),

@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.reactive import reactive
 
 from wikimem_tui.common.badges import BADGE, BADGE_STYLE
-from wikimem_tui.common.virtual_list import Cell, VirtualList, fit, style
+from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.queue.reconcile_model import AGENT_LABELS, REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
 
 __all__ = ["QueueList", "header_cells", "owner_cell", "row_cells"]
@@ -81,10 +81,7 @@ class QueueList(VirtualList):
     HELP_TITLE = "Queue rows"
 
     BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False, id="queue.up"),
-        Binding("down", "cursor(1)", "Down", show=False, id="queue.down"),
-        Binding("pageup", "cursor(-20)", "Page up", show=False, id="queue.pageup"),
-        Binding("pagedown", "cursor(20)", "Page down", show=False, id="queue.pagedown"),
+        *cursor_bindings("queue"),
         Binding("home", "edge(0)", "Newest", show=False, id="queue.home"),
         Binding("end", "edge(1)", "Oldest", show=False, id="queue.end"),
         Binding("enter", "open", "Open day", id="queue.open", show=False),
