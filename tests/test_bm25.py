@@ -10,6 +10,9 @@ import pytest
 
 from wikimem.index.bm25 import B, K1, InvertedIndex, idf
 
+#: Every test here runs on both index paths (pure Python and numpy), which must agree to the bit.
+pytestmark = pytest.mark.usefixtures("index_path")
+
 
 def _brute(docs: list[list[str]], query: list[str], alive: set[int]) -> dict[int, float]:
     live = [d for d in range(len(docs)) if d in alive]
