@@ -421,7 +421,7 @@ class InvertedIndex:
         terms, rho = self._terms(query)
         if not terms:
             return []
-        if len(terms) > 1 and vectorized.worth_walking(sum(len(t.entry.docs) for t in terms), len(self._dl)):
+        if vectorized.worth_walking([len(t.entry.docs) for t in terms], len(self._dl)):
             pool = vectorized.candidates(terms, k, rho)
         else:
             pool = candidates(terms, k, rho)

@@ -34,7 +34,7 @@ __all__ = ["MIN_ELEMENTS", "Lengths", "active", "band", "candidates", "impacts",
 
 #: A list or scan form this large (postings, bytes or characters) is worth numpy's import.
 MIN_ELEMENTS = 20_000
-#: A query is walked whole when its postings are at least 1/_WALK_SHARE of the doc ids.
+#: A query is walked whole when its second longest list holds at least 1/_WALK_SHARE of the doc ids.
 _WALK_SHARE = 16
 
 _np: Any = None
@@ -122,15 +122,20 @@ def band(impact: array[float], docs: array[int], floor: float, old: float) -> tu
     return _floats(picked[order]), _ints(np.frombuffer(docs, dtype=np.int32)[keep][order])
 
 
-def worth_walking(postings: int, n_docs: int) -> bool:
-    """Whether a query over this many postings is cheaper walked whole in numpy than pruned in Python.
+def worth_walking(lengths: list[int], n_docs: int) -> bool:
+    """Whether a query over lists of these lengths is cheaper walked whole in numpy than pruned in Python.
 
     A walk costs a few ns per posting plus a pass over one value per doc
-    id (the top-k selection), so it pays once the lists are a fair share of
-    the docs -- the common-term queries whose pruning visits tens of
-    thousands of postings in Python.
+    id (the top-k selection), so it pays when at least two lists are a
+    fair share of the docs: the common-term queries whose pruning visits
+    tens of thousands of postings in Python. With one long list and short
+    ones, pruning reads the short ones and probes a few docs of the long
+    one -- far less than a walk.
     """
-    return postings * _WALK_SHARE >= n_docs and active(postings)
+    if len(lengths) < 2:
+        return False
+    second = sorted(lengths)[-2]
+    return second * _WALK_SHARE >= n_docs and active(sum(lengths))
 
 
 def candidates(terms: list[Any], k: int, rho: float) -> list[tuple[int, float]]:
@@ -166,36 +171,53 @@ def postings(where: Any, wide: list[Any], at: int, base: int) -> tuple[array[int
     overlap: tokens stand between double blanks) or a CJK form (``str``;
     a two-character key, whose matches overlap only when both characters
     are the same, and are then all counted, as the pure path's lookahead
-    does). ``wide[at]`` caches the CJK form as UTF-16 code units (made on
-    first need). ``None`` when this path cannot answer (characters outside
-    the Basic Multilingual Plane): the caller takes the pure path.
+    does). ``wide[at]`` caches the CJK form as UTF-16 (made on first
+    need). ``None`` when this path cannot answer (characters outside the
+    Basic Multilingual Plane): the caller takes the pure path.
     """
     np = _np
     hay, needle, starts = where.hay, where.needle, where.starts
     if isinstance(hay, bytes):
-        positions = _byte_matches(np.frombuffer(hay, dtype=np.uint8), needle)
+        assert isinstance(needle, bytes)
+        positions = _matches(hay, needle, 1)
     else:
+        assert isinstance(needle, str)
         if max(map(ord, needle)) > 0xFFFF:
             return None
         units = wide[at]
         if units is None:
-            encoded = hay.encode("utf-16-le")
-            if len(encoded) != 2 * len(hay):
+            units = hay.encode("utf-16-le")
+            if len(units) != 2 * len(hay):
                 return None  # surrogate pairs: code units are not characters
-            units = wide[at] = np.frombuffer(encoded, dtype=np.uint16)
-        positions = np.flatnonzero((units[:-1] == ord(needle[0])) & (units[1:] == ord(needle[1])))
+            wide[at] = units
+        positions = _matches(units, needle.encode("utf-16-le"), 2) >> 1
     texts = np.searchsorted(np.frombuffer(starts, dtype=np.int32), positions, side="right") - 1
     cuts = np.flatnonzero(texts[1:] != texts[:-1]) + 1
     bounds = np.concatenate(([0], cuts, [len(texts)]))
     return _ints(texts[bounds[:-1]] + base), _ints(np.diff(bounds))
 
 
-def _byte_matches(hay: Any, needle: bytes) -> Any:
-    """Start offsets of ``needle`` in ``hay`` (uint8): the first two bytes at once, then the rest at the few left."""
+def _matches(hay: bytes, needle: bytes, align: int) -> Any:
+    """Offsets of every match of ``needle`` in ``hay`` at multiples of ``align``, ascending.
+
+    Compares machine words, not bytes: the needle's first 4 (or 2) bytes
+    as one ``uint32`` (``uint16``) key against ``hay`` viewed as words at
+    each offset below the word size -- one comparison per word and offset,
+    a quarter of the passes of comparing byte by byte -- then checks the
+    needle's remaining bytes only where the key matched. Overlapping
+    matches are all found (a doubled CJK bigram counts every one).
+    """
     np = _np
-    positions = np.flatnonzero((hay[:-1] == needle[0]) & (hay[1:] == needle[1]))
-    end = len(hay)
-    for j in range(2, len(needle)):
-        positions = positions[positions + j < end]
-        positions = positions[hay[positions + j] == needle[j]]
+    width, kind = (4, "<u4") if len(needle) >= 4 else (2, "<u2")  # little-endian, as the key is read
+    key = int.from_bytes(needle[:width], "little")
+    parts = []
+    for offset in range(0, width, align):
+        words = np.frombuffer(hay, dtype=kind, count=(len(hay) - offset) // width, offset=offset)
+        parts.append(np.flatnonzero(words == key) * width + offset)
+    positions = np.sort(np.concatenate(parts))
+    if len(needle) > width:
+        raw, end = np.frombuffer(hay, dtype=np.uint8), len(hay)
+        for j in range(width, len(needle)):
+            positions = positions[positions + j < end]
+            positions = positions[raw[positions + j] == needle[j]]
     return positions
