@@ -324,12 +324,15 @@ class InvertedIndex:
             self._post[term] = entry
             self._any_packed = True
         elif entry.dirty:
-            keep = bytes(map(self._alive.__getitem__, entry.docs))
-            entry.docs = array("i", compress(entry.docs, keep))
-            entry.tfs = array("i", compress(entry.tfs, keep))
-            if entry.impact is not None:
-                entry.impact = array("d", compress(entry.impact, keep))
-                entry.impact_max = max(entry.impact, default=0.0)
+            if vectorized.active(len(entry.docs)):
+                vectorized.drop_dead(entry, self._alive)
+            else:
+                keep = bytes(map(self._alive.__getitem__, entry.docs))
+                entry.docs = array("i", compress(entry.docs, keep))
+                entry.tfs = array("i", compress(entry.tfs, keep))
+                if entry.impact is not None:
+                    entry.impact = array("d", compress(entry.impact, keep))
+                    entry.impact_max = max(entry.impact, default=0.0)
             entry.head = None
             entry.dirty = False
         # An absent term stays as an empty entry: no rescan of the segments.

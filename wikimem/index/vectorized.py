@@ -30,7 +30,7 @@ from typing import Any
 
 from wikimem._optional import importable
 
-__all__ = ["MIN_ELEMENTS", "Lengths", "active", "band", "candidates", "impacts", "postings", "switch", "worth_walking"]
+__all__ = ["MIN_ELEMENTS", "Lengths", "active", "band", "candidates", "drop_dead", "impacts", "postings", "switch", "worth_walking"]
 
 #: A list or scan form this large (postings, bytes or characters) is worth numpy's import.
 MIN_ELEMENTS = 20_000
@@ -110,6 +110,23 @@ def impacts(docs: array[int], tfs: array[int], lengths: Any, w: float, a: float,
     dl = lengths[np.frombuffer(docs, dtype=np.int32)].astype(np.float64)
     values = (w * tf) / ((tf + a) + b * dl)
     return _floats(values), float(values.max())
+
+
+def drop_dead(entry: Any, alive: bytearray) -> None:
+    """Filter removed docs out of a packed entry's arrays (``alive[d]`` is 0 for a removed doc).
+
+    ``alive`` is copied (a slice: the index appends to the live one), then
+    one mask keeps the live postings of each array, in order.
+    """
+    np = _np
+    docs = np.frombuffer(entry.docs, dtype=np.int32)
+    keep = np.frombuffer(alive[:], dtype=np.uint8)[docs] != 0
+    entry.docs = _ints(docs[keep])
+    entry.tfs = _ints(np.frombuffer(entry.tfs, dtype=np.int32)[keep])
+    if entry.impact is not None:
+        values = np.frombuffer(entry.impact, dtype=np.float64)[keep]
+        entry.impact = _floats(values)
+        entry.impact_max = float(values.max()) if len(values) else 0.0
 
 
 def band(impact: array[float], docs: array[int], floor: float, old: float) -> tuple[array[float], array[int]]:
