@@ -238,12 +238,12 @@ def previous_round(save: str | None) -> tuple[str, dict[str, Any]] | None:
 
 
 def report(values: dict[str, float], shown: dict[str, str], prev: tuple[str, dict[str, Any]] | None,
-           same_run: dict[str, dict[str, float]]) -> list[str]:
-    """Print the table (``same_run``: more columns, label -> figures); returns the warnings."""
+           same_run: dict[str, dict[str, float]]) -> tuple[list[str], list[str]]:
+    """The table (``same_run``: more columns, label -> figures) and the warnings, as lines."""
     before = prev[1]["figures"] if prev else {}
-    print(f"| figure | previous round ({prev[0] if prev else 'none'}) | today | "
-          + "".join(f"{label} | " for label in same_run) + "goal | |")
-    print("|---|---|---|" + "---|" * len(same_run) + "---|---|")
+    table = [f"| figure | previous round ({prev[0] if prev else 'none'}) | today | "
+             + "".join(f"{label} | " for label in same_run) + "goal | |",
+             "|---|---|---|" + "---|" * len(same_run) + "---|---|"]
     warnings = []
     for key, label, target, unit, warm in GOALS:
         now = values.get(key)
@@ -253,19 +253,33 @@ def report(values: dict[str, float], shown: dict[str, str], prev: tuple[str, dic
         row = f"| {label} | {_fmt(old, unit) if old is not None else '-'} | {cell_now} | "
         for column in same_run.values():
             row += f"{_fmt(column[key], unit) if key in column else '-'} | "
-        print(row + f"<= {_fmt(target, unit)} | {verdict} |")
+        table.append(row + f"<= {_fmt(target, unit)} | {verdict} |")
         if warm and now is not None and old is not None and now > WORSE * old:
             warnings.append(f"WARNING: {label} got worse: {_fmt(now, unit)} vs {_fmt(old, unit)} "
                             f"in {prev[0] if prev else '?'} ({now / old:.1f}x)")
-    for line in warnings:
-        print(line)
-    return warnings
+    return table, warnings
+
+
+def write_readme(table: list[str], note: str) -> None:
+    """Replace README.md's scale table (between its ``speed-goals`` markers) with this run's."""
+    readme = ROOT / "README.md"
+    text = readme.read_text("utf-8")
+    start, end = "<!-- speed-goals -->\n", "<!-- /speed-goals -->"
+    if start not in text or end not in text:
+        raise SystemExit("README.md has no <!-- speed-goals --> ... <!-- /speed-goals --> block")
+    head, rest = text.split(start, 1)
+    tail = rest.split(end, 1)[1]
+    readme.write_text(head + start + note + "\n\n" + "\n".join(table) + "\n" + end + tail, "utf-8")
 
 
 def _fmt(value: float, unit: str) -> str:
     if unit == "x":
         return f"{value:.3f}x" if value < 0.1 else f"{value:.2f}x"
     return f"{value:.0f} {unit}" if value >= 100 else f"{value:.2f} {unit}"
+
+
+def _head() -> str:
+    return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
 
 def _archive(rev: str) -> Path:
@@ -283,6 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pure", action="store_true", help="also run with the index's numpy path off (WIKIMEM_NUMPY=0)")
     parser.add_argument("--app", type=Path, help="bench_app.py --json output: the app rows")
     parser.add_argument("--save", help="write today's figures to bench/rounds/NAME.json")
+    parser.add_argument("--readme", action="store_true", help="rewrite README.md's speed-goals table with today's")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="fresh", choices=["fresh", "cached"], help=argparse.SUPPRESS)
@@ -333,7 +348,13 @@ def main(argv: list[str] | None = None) -> int:
     prev = previous_round(args.save)
     print(f"\nspeed goals (ratios: ours / the reference in the same process; load average "
           f"{statistics.mean(r['load_avg'] for r in runs.values()):.1f} on {os.cpu_count()} cores)\n")
-    report(values, shown, prev, same_run)
+    table, warnings = report(values, shown, prev, same_run)
+    print("\n".join(table + warnings))
+    if args.readme:
+        load = statistics.mean(r["load_avg"] for r in runs.values())
+        write_readme(table, f"`python bench/bench_goals.py {' '.join(argv if argv is not None else sys.argv[1:])}` "
+                            f"on {time.strftime('%Y-%m-%d')} (commit {_head()}, load average {load:.1f} on "
+                            f"{os.cpu_count()} cores; ratios are against a reference run in the same process).")
     for label, per_size in (("", runs), (" (numpy off)", pure_runs)):
         for n, r in per_size.items():
             print(f"\n{n:,d}{label}: first use per query (ms) " + " ".join(f"{t * 1000:.0f}" for t in r["first_s"]))
@@ -341,9 +362,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{n:,d}{label}: warm per query, median of 3 (ms) " + " ".join(f"{t:.2f}" for t in per_query))
     if args.save:
         ROUNDS.mkdir(exist_ok=True)
-        commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                                capture_output=True, text=True).stdout.strip()
-        record = {"commit": commit, "date": time.strftime("%Y-%m-%d"), "figures": values, "shown": shown,
+        record = {"commit": _head(), "date": time.strftime("%Y-%m-%d"), "figures": values, "shown": shown,
                   "load_avg": statistics.mean(r["load_avg"] for r in runs.values())}
         if tree is not None:
             record["previous_code"] = {"commit": args.previous_commit, "figures": same_run["previous code, same run"]}
