@@ -14,7 +14,7 @@ import datetime as dt
 import inspect
 import shutil
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, suppress
 from functools import partial
 from pathlib import Path
@@ -40,6 +40,22 @@ def _isolate_env(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     for var in ("WIKIMEM_STORE", "WIKIMEM_TUI_CONFIG", "WIKIMEM_EMBED_URL", "VISUAL", "EDITOR"):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(params=["pure", "numpy"])
+def index_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Runs a test on the index's pure path and on its numpy path (taken for every list, however short).
+
+    The two must give the same answers to the bit (wikimem.index.vectorized).
+    """
+    from wikimem.index import vectorized  # noqa: PLC0415
+
+    if request.param == "numpy":
+        pytest.importorskip("numpy")
+        monkeypatch.setattr(vectorized, "MIN_ELEMENTS", 0)
+    vectorized.switch(request.param == "numpy")
+    yield request.param
+    vectorized.switch(None)
 
 
 def fill_memory(root: Path) -> None:

@@ -10,6 +10,9 @@ import pytest
 
 from wikimem.index.bm25 import B, K1, InvertedIndex, idf
 
+#: Every test here runs on both index paths (pure Python and numpy), which must agree to the bit.
+pytestmark = pytest.mark.usefixtures("index_path")
+
 
 def _brute(docs: list[list[str]], query: list[str], alive: set[int]) -> dict[int, float]:
     live = [d for d in range(len(docs)) if d in alive]
@@ -34,6 +37,27 @@ def _zipf_corpus(seed: int, n: int) -> list[list[str]]:
     vocab = [f"w{i}" for i in range(300)]
     weights = [1 / (r + 1) for r in range(300)]
     return [rng.choices(vocab, weights, k=rng.randint(3, 30)) for _ in range(n)]
+
+
+@pytest.fixture(autouse=True)
+def _prune_short_lists_too(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """These corpora are small: without this every query would walk its lists instead of pruning them."""
+    if "walked" not in request.node.name:
+        monkeypatch.setattr("wikimem.index.maxscore._WALK_MAX", 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_short_lists_are_walked_and_rank_like_brute_force(seed: int) -> None:
+    docs = _zipf_corpus(seed, 600)
+    index = InvertedIndex()
+    for tokens in docs:
+        index.add_bulk(tokens)
+    rng = random.Random(seed)
+    for _ in range(20):
+        query = rng.choices([f"w{i}" for i in range(300)], k=rng.randint(2, 6))
+        expected = sorted(_brute(docs, query, set(range(600))).items(), key=lambda ds: (-ds[1], ds[0]))
+        got = index.search(Counter(query), 5)
+        assert [(d, round(s, 9)) for d, s in got] == [(d, round(s, 9)) for d, s in expected[:5]], query
 
 
 def test_document_with_more_matching_terms_ranks_first() -> None:

@@ -116,6 +116,18 @@ def test_the_background_build_answers_the_first_call(mem: Path) -> None:
     assert names(memory, "jasmine") == ["people:Alice"]
 
 
+def test_the_background_build_warms_the_index_too(mem: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    MemoryStore(mem).add("drinks", "tea", "tea " * 1500)  # common enough for a warm-up, with or without jieba
+    memory = AgentMemory(mem)
+    warmed: list[bool] = []
+    real = memory.index.warm
+    monkeypatch.setattr(memory.index, "warm", lambda **kw: warmed.append(memory.index.ready) or real(**kw))
+    thread = memory.start_building()
+    thread.join(SAFETY_NET)
+    assert warmed == [True]  # after the build, once
+    assert not memory.index._ensure().index.cold  # the common terms are packed: no query ran yet
+
+
 def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> None:
     pytest.importorskip("mcp")
     from mcp.server.mcpserver.exceptions import ToolError

@@ -16,6 +16,9 @@ from wikimem.index import scan as scan_mod
 from wikimem.index.scan import ScannedTexts, scan_postings, scan_texts
 from wikimem.tokenize import tokenize
 
+#: Every test here runs on both index paths (pure Python and numpy), which must agree to the bit.
+pytestmark = pytest.mark.usefixtures("index_path")
+
 # Latin, CJK ideographs, kana, Hangul, doubled characters, separators and
 # characters that lowercase into (or look like) latin.
 _PIECES = [

@@ -48,10 +48,11 @@ from itertools import compress, repeat
 from operator import add, attrgetter, eq, mul, truediv
 from typing import Any
 
+from wikimem.index import vectorized
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
 from wikimem.index.postings_cache import PostingsCache
-from wikimem.index.scan import ScannedTexts, scan_postings, scanned_occurrences
+from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -103,6 +104,11 @@ class InvertedIndex:
         self._any_packed = False
         #: (first doc id, their forms) of each batch of docs added by add_scanned.
         self._segments: list[tuple[int, ScannedTexts]] = []
+        #: The segments' CJK forms as numpy code units (made on first need) and their total size.
+        self._wide: list[Any] = []
+        self._scan_size = 0
+        #: Doc lengths for the numpy path (a copy: see :mod:`wikimem.index.vectorized`).
+        self._lengths = vectorized.Lengths()
         #: Postings of the segments' common terms from an earlier process (or None).
         self.cache: PostingsCache | None = None
         #: Docs of the cold load (set by its owner when it ends): later ids are writes.
@@ -121,6 +127,15 @@ class InvertedIndex:
         self.n_alive += 1
         self.total_len += length
         return doc
+
+    def loaded(self, end: int) -> None:
+        """The cold load ended with doc ``end``: later ids are writes.
+
+        A load whose scan forms are large enough for the numpy path imports
+        numpy now, so that the load pays for it and not the first query.
+        """
+        self.load_end = end
+        vectorized.active(self._scan_size)
 
     @property
     def cold(self) -> bool:
@@ -148,6 +163,8 @@ class InvertedIndex:
         base = len(self._dl)
         n = len(scanned.lengths)
         self._segments.append((base, scanned))
+        self._wide.append(None)
+        self._scan_size += len(scanned.latin) + len(scanned.cjk)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n
@@ -225,13 +242,21 @@ class InvertedIndex:
                 return found
         docs, tfs = array("i"), array("i")
         common = False
-        for base, scanned in self._segments:
-            hit = scan_postings(term, scanned, common)
-            if hit is not None:
-                docs.extend(map(add, hit[0], repeat(base)))
-                tfs.extend(hit[1])
-                # Terms spread evenly enough that one segment tells the way to count the next.
-                common = len(hit[0]) * _COMMON > len(scanned.lengths)
+        fast = vectorized.active(self._scan_size)
+        for at, (base, scanned) in enumerate(self._segments):
+            where = locate(term, scanned)
+            if where is None:
+                continue
+            found = vectorized.postings(where, self._wide, at, base) if fast else None
+            if found is not None:
+                docs.extend(found[0])
+                tfs.extend(found[1])
+                continue
+            hit = count_located(where, scanned, common)
+            docs.extend(map(add, hit[0], repeat(base)))
+            tfs.extend(hit[1])
+            # Terms spread evenly enough that one segment tells the way to count the next.
+            common = len(hit[0]) * _COMMON > len(scanned.lengths)
         return docs, tfs
 
     def prepare(self, found: tuple[array[int], array[int]]) -> _Packed:
@@ -299,12 +324,15 @@ class InvertedIndex:
             self._post[term] = entry
             self._any_packed = True
         elif entry.dirty:
-            keep = bytes(map(self._alive.__getitem__, entry.docs))
-            entry.docs = array("i", compress(entry.docs, keep))
-            entry.tfs = array("i", compress(entry.tfs, keep))
-            if entry.impact is not None:
-                entry.impact = array("d", compress(entry.impact, keep))
-                entry.impact_max = max(entry.impact, default=0.0)
+            if vectorized.active(len(entry.docs)):
+                vectorized.drop_dead(entry, self._alive)
+            else:
+                keep = bytes(map(self._alive.__getitem__, entry.docs))
+                entry.docs = array("i", compress(entry.docs, keep))
+                entry.tfs = array("i", compress(entry.tfs, keep))
+                if entry.impact is not None:
+                    entry.impact = array("d", compress(entry.impact, keep))
+                    entry.impact_max = max(entry.impact, default=0.0)
             entry.head = None
             entry.dirty = False
         # An absent term stays as an empty entry: no rescan of the segments.
@@ -342,10 +370,14 @@ class InvertedIndex:
         w = idf_now * (K1 + 1.0)
         # w·tf / (tf + a + b·dl) in C-level maps (the same operations in the same order, so the same floats).
         tfs = entry.tfs
-        lengths = map(b.__mul__, map(self._dl.__getitem__, entry.docs))
-        entry.impact = array("d", map(truediv, map(w.__mul__, tfs), map(add, map(a.__radd__, tfs), lengths)))
+        if vectorized.active(len(tfs)):
+            lengths = self._lengths.upto(self._dl, entry.docs[-1])
+            entry.impact, entry.impact_max = vectorized.impacts(entry.docs, tfs, lengths, w, a, b)
+        else:
+            lengths = map(b.__mul__, map(self._dl.__getitem__, entry.docs))
+            entry.impact = array("d", map(truediv, map(w.__mul__, tfs), map(add, map(a.__radd__, tfs), lengths)))
+            entry.impact_max = max(entry.impact)
         entry.impact_idf, entry.impact_b = idf_now, b
-        entry.impact_max = max(entry.impact)
         entry.head = None
 
     def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
@@ -392,7 +424,10 @@ class InvertedIndex:
         terms, rho = self._terms(query)
         if not terms:
             return []
-        pool = candidates(terms, k, rho)
+        if vectorized.worth_walking([len(t.entry.docs) for t in terms], len(self._dl)):
+            pool = vectorized.candidates(terms, k, rho)
+        else:
+            pool = candidates(terms, k, rho)
         if rho < 1.0:
             # Values were (slightly) stale: rescore the few survivors exactly.
             pool = [(d, self._exact(terms, d)) for d, _ in pool]

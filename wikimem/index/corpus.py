@@ -236,7 +236,7 @@ class WikiCorpus:
                 progress(done, len(files))
         if group:
             self._load_group(group, store)
-        self.index.load_end = len(self.items)
+        self.index.loaded(len(self.items))
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 

@@ -30,6 +30,8 @@ from itertools import compress
 from operator import and_, neg
 from typing import Any
 
+from wikimem.index import vectorized
+
 __all__ = ["Head", "above", "count_above", "kth", "note_added", "top"]
 
 #: A head holds at least this many postings (the top docs a query seeds from).
@@ -141,6 +143,12 @@ def _grow(entry: Any, head: Head, x: float) -> None:
     if floor <= 0.0 or len(impact) <= 2 * HEAD_MIN:
         floor = 0.0
     old = head.floor
+    if vectorized.active(len(impact)):
+        neg_values, ids_sorted = vectorized.band(impact, docs, floor, old)
+        head.neg.extend(neg_values)
+        head.docs.extend(ids_sorted)
+        head.floor = floor
+        return
     if floor <= 0.0:
         band = list(map(old.__gt__, impact)) if head.docs else None
     elif head.docs:

@@ -35,7 +35,10 @@ from typing import NamedTuple
 
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
-__all__ = ["DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "ScannedTexts", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences"]
+__all__ = [
+    "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "Located", "ScannedTexts",
+    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
+]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
 DOC_BREAK = "\x00"
@@ -163,25 +166,22 @@ def _starts(lengths: object) -> array[int]:
     return out
 
 
-def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tuple[list[int], list[int]] | None:
-    """The texts of ``scanned`` holding ``term`` (ascending indexes) and its counts there.
+class Located(NamedTuple):
+    """Where a term's occurrences are to be counted: its form, its needle there, the texts' offsets."""
 
-    ``None`` when no text holds it. A C-level ``in`` first (most terms miss
-    most segments), then one ``split`` on the term: the text of each
-    occurrence is the number of breaks before it, counted piece by piece
-    (C-level ``count``, ``accumulate`` and ``Counter``) -- no Python step
-    per text or per occurrence. A term in a large share of texts
-    (``common``: the caller's guess from the segments before) is counted
-    text by text instead, one C-level ``count`` each, which is cheaper once
-    occurrences outnumber a quarter of the texts. A doubled bigram (``"哈哈"``
-    in ``"哈哈哈"``) has overlapping matches, found with a lookahead. A term
-    bigram mode never produces is in no text.
+    hay: bytes | str  # the latin form (bytes) or the CJK form (str)
+    needle: bytes | str  # b" tok " in the latin form; a two-character key in the CJK form
+    starts: array[int]
+
+
+def locate(term: str, scanned: ScannedTexts) -> Located | None:
+    """The form and needle of ``term`` in ``scanned``; ``None`` when no text holds it.
+
+    A C-level ``in`` first (most terms miss most segments); a term bigram
+    mode never produces is in no text.
     """
     if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
         return None
-    hay: bytes | str
-    needle: bytes | str
-    breaks: bytes | str
     if term[0] < "\x80":
         if not term.isascii():
             return None
@@ -189,14 +189,35 @@ def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tup
         spaced = f" {term} ".encode()
         if term.encode() not in scanned.latin or spaced not in scanned.latin:
             return None
-        hay, needle, starts, breaks = scanned.latin, spaced, scanned.latin_starts, _BREAK_BYTE
-    else:
-        pair = term + ONE_CHAR_RUN if len(term) == 1 else term
-        if len(pair) != 2 or pair not in scanned.cjk:
-            return None
-        if pair[0] == pair[1]:
-            return _overlapping(pair, scanned)
-        hay, needle, starts, breaks = scanned.cjk, pair, scanned.cjk_starts, DOC_BREAK
+        return Located(scanned.latin, spaced, scanned.latin_starts)
+    pair = term + ONE_CHAR_RUN if len(term) == 1 else term
+    if len(pair) != 2 or pair not in scanned.cjk:
+        return None
+    return Located(scanned.cjk, pair, scanned.cjk_starts)
+
+
+def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tuple[list[int], list[int]] | None:
+    """The texts of ``scanned`` holding ``term`` (ascending indexes) and its counts there; ``None`` when none does."""
+    where = locate(term, scanned)
+    return None if where is None else count_located(where, scanned, common)
+
+
+def count_located(where: Located, scanned: ScannedTexts, common: bool = False) -> tuple[list[int], list[int]]:
+    """The texts holding a located term and its counts there, in C-level steps.
+
+    One ``split`` on the needle: the text of each occurrence is the number
+    of breaks before it, counted piece by piece (C-level ``count``,
+    ``accumulate`` and ``Counter``) -- no Python step per text or per
+    occurrence. A term in a large share of texts (``common``: the caller's
+    guess from the segments before) is counted text by text instead, one
+    C-level ``count`` each, which is cheaper once occurrences outnumber a
+    quarter of the texts. A doubled bigram (``"哈哈"`` in ``"哈哈哈"``) has
+    overlapping matches, found with a lookahead.
+    """
+    hay, needle, starts = where
+    breaks: bytes | str = _BREAK_BYTE if isinstance(hay, bytes) else DOC_BREAK
+    if isinstance(needle, str) and needle[0] == needle[1]:
+        return _overlapping(needle, scanned)
     if common:
         counts = list(map(hay.count, repeat(needle), starts, starts[1:]))  # type: ignore[arg-type]
         return list(compress(range(len(counts)), counts)), list(compress(counts, counts))
@@ -206,13 +227,11 @@ def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tup
     return list(per_text), list(per_text.values())
 
 
-def _overlapping(key: str, scanned: ScannedTexts) -> tuple[list[int], list[int]] | None:
-    """:func:`scan_postings` for a doubled bigram, whose matches overlap."""
+def _overlapping(key: str, scanned: ScannedTexts) -> tuple[list[int], list[int]]:
+    """:func:`count_located` for a doubled bigram, whose matches overlap."""
     starts = scanned.cjk_starts
     found = re.compile(f"(?={re.escape(key)})").finditer(scanned.cjk)
     per_text = Counter(map(bisect_right, repeat(starts), map(_match_start, found)))
-    if not per_text:
-        return None
     return [i - 1 for i in per_text], list(per_text.values())
 
 

@@ -126,11 +126,15 @@ class AgentMemory:
         self._swept = 0.0
 
     def start_building(self) -> threading.Thread:
-        """Build the index in a background thread, so the first ``recall`` does not pay for it alone.
+        """Build the index in a background thread, then warm it, so no ``recall`` pays for either alone.
 
         A call that arrives first waits for this build instead of starting a
         second one (``MemoryIndex.build`` is safe in a worker thread). A
         failure leaves the index unbuilt: the first call builds (and reports) it.
+        The warm-up then packs the common terms (the slow first uses at
+        scale) a lock hold per term, so calls interleave with it, and --
+        unless read-only -- writes the postings cache: the next server on
+        the same files starts warm.
         """
 
         def build() -> None:
@@ -138,6 +142,11 @@ class AgentMemory:
                 self.index.build()
             except Exception:  # noqa: BLE001 - the first call rebuilds and raises it where a client sees it
                 log.warning("building the index in the background failed; the first call builds it", exc_info=True)
+                return
+            try:
+                self.index.warm()
+            except Exception:  # noqa: BLE001 - a warm-up is an optimisation: queries pack terms themselves
+                log.warning("warming the index in the background failed; queries are slower at first", exc_info=True)
 
         thread = threading.Thread(target=build, name="wikimem-index-build", daemon=True)
         thread.start()

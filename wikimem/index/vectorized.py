@@ -1,0 +1,240 @@
+"""The index's numpy path: the same postings and the same floats, in vector steps, for large lists.
+
+Why it exists: a term's first use at scale is a pass over every posting
+(find its texts in the scan forms, compute each posting's BM25 impact, sort
+the best into its head), and pure Python pays 0.5-1.5 us per posting even
+through C-level ``map`` -- 0.1-0.4 s a common term at 100k items, seconds
+at 1M. numpy does the same passes at a few ns per element. It is optional
+(never a dependency, never loaded by ``import wikimem``) and only used
+where it pays for its own import (~0.1 s, once): lists and scan forms
+above :data:`MIN_ELEMENTS`; a small store never loads it.
+
+Every function here returns exactly what its pure counterpart returns --
+the same doc ids, counts and impacts to the bit (the same IEEE operations
+in the same order), the same head order (a stable sort of the same keys)
+-- so the index's answers never depend on whether numpy is installed; the
+tests compare both paths. ``WIKIMEM_NUMPY=0`` switches it off (benchmarks
+measure both; tests force either).
+
+Thread-safety: a numpy view of an ``array`` the index keeps growing would
+make the next ``append`` raise (a resized buffer with an export alive), so
+nothing here views a live array: doc lengths come from a snapshot
+(:class:`Lengths`), scan forms are immutable ``bytes``/``str``.
+"""
+
+from __future__ import annotations
+
+import os
+from array import array
+from typing import Any
+
+from wikimem._optional import importable
+
+__all__ = ["MIN_ELEMENTS", "Lengths", "active", "band", "candidates", "drop_dead", "impacts", "postings", "switch", "worth_walking"]
+
+#: A list or scan form this large (postings, bytes or characters) is worth numpy's import.
+MIN_ELEMENTS = 20_000
+#: A query is walked whole when its second longest list holds at least 1/_WALK_SHARE of the doc ids.
+_WALK_SHARE = 16
+
+_np: Any = None
+_state: bool | None = None
+
+
+def active(size: int) -> bool:
+    """Whether to take the numpy path for ``size`` elements of work (imports numpy the first time)."""
+    global _np, _state
+    if size < MIN_ELEMENTS:
+        return False
+    if _state is None:
+        _state = os.environ.get("WIKIMEM_NUMPY", "1") != "0" and importable("numpy")
+        if _state:
+            import numpy  # noqa: PLC0415 -- optional, and only for large work
+
+            _np = numpy
+    return _state
+
+
+def switch(on: bool | None) -> None:
+    """Force the path on or off (``None``: decide again from the environment). For tests and benchmarks."""
+    global _state, _np
+    _state = None
+    if on is False:
+        _state = False
+    elif on:
+        import numpy  # noqa: PLC0415
+
+        _np, _state = numpy, True
+
+
+def _ints(values: Any) -> array[int]:
+    out = array("i")
+    out.frombytes(values.astype(_np.int32, copy=False).tobytes())
+    return out
+
+
+def _floats(values: Any) -> array[float]:
+    out = array("d")
+    out.frombytes(values.astype(_np.float64, copy=False).tobytes())
+    return out
+
+
+class Lengths:
+    """A numpy copy of the index's doc lengths, grown (copied again) when docs were added since.
+
+    Doc ids are never reused and a doc's length never changes, so a copy
+    of the first ``n`` lengths stays right for every doc below ``n``.
+    """
+
+    __slots__ = ("_copy",)
+
+    def __init__(self) -> None:
+        self._copy: Any = None
+
+    def upto(self, lengths: array[int], doc: int) -> Any:
+        """The lengths as a numpy array covering ``doc`` (an ``array`` slice: no buffer export of the live one)."""
+        copy = self._copy
+        if copy is None or len(copy) <= doc:
+            copy = self._copy = _np.frombuffer(lengths[:], dtype=_np.int32)
+        return copy
+
+
+def impacts(docs: array[int], tfs: array[int], lengths: Any, w: float, a: float, b: float) -> tuple[array[float], float]:
+    """``w·tf / (tf + a + b·dl)`` per posting and the largest, as ``InvertedIndex._refresh_impacts`` computes them.
+
+    ``docs`` and ``tfs`` are viewed, not copied: the caller holds them
+    still (a new entry no one else sees, or the index lock).
+    """
+    np = _np
+    tf = np.frombuffer(tfs, dtype=np.int32).astype(np.float64)
+    dl = lengths[np.frombuffer(docs, dtype=np.int32)].astype(np.float64)
+    values = (w * tf) / ((tf + a) + b * dl)
+    return _floats(values), float(values.max())
+
+
+def drop_dead(entry: Any, alive: bytearray) -> None:
+    """Filter removed docs out of a packed entry's arrays (``alive[d]`` is 0 for a removed doc).
+
+    ``alive`` is copied (a slice: the index appends to the live one), then
+    one mask keeps the live postings of each array, in order.
+    """
+    np = _np
+    docs = np.frombuffer(entry.docs, dtype=np.int32)
+    keep = np.frombuffer(alive[:], dtype=np.uint8)[docs] != 0
+    entry.docs = _ints(docs[keep])
+    entry.tfs = _ints(np.frombuffer(entry.tfs, dtype=np.int32)[keep])
+    if entry.impact is not None:
+        values = np.frombuffer(entry.impact, dtype=np.float64)[keep]
+        entry.impact = _floats(values)
+        entry.impact_max = float(values.max()) if len(values) else 0.0
+
+
+def band(impact: array[float], docs: array[int], floor: float, old: float) -> tuple[array[float], array[int]]:
+    """The postings with ``floor <= impact < old``, by decreasing impact (ties by doc id)."""
+    np = _np
+    values = np.frombuffer(impact, dtype=np.float64)
+    keep = (values >= floor) & (values < old) if floor > 0.0 else values < old
+    picked = -values[keep]
+    order = np.argsort(picked, kind="stable")
+    return _floats(picked[order]), _ints(np.frombuffer(docs, dtype=np.int32)[keep][order])
+
+
+def worth_walking(lengths: list[int], n_docs: int) -> bool:
+    """Whether a query over lists of these lengths is cheaper walked whole in numpy than pruned in Python.
+
+    A walk costs a few ns per posting plus a pass over one value per doc
+    id (the top-k selection), so it pays when at least two lists are a
+    fair share of the docs: the common-term queries whose pruning visits
+    tens of thousands of postings in Python. With one long list and short
+    ones, pruning reads the short ones and probes a few docs of the long
+    one -- far less than a walk.
+    """
+    if len(lengths) < 2:
+        return False
+    second = sorted(lengths)[-2]
+    return second * _WALK_SHARE >= n_docs and active(sum(lengths))
+
+
+def candidates(terms: list[Any], k: int, rho: float) -> list[tuple[int, float]]:
+    """:func:`wikimem.index.maxscore.candidates` by walking every posting: the same docs, the same sums.
+
+    Each doc's sum adds its terms' values in the order of ``terms``, as the
+    pure path's accumulators do (``bincount`` adds its weights in input
+    order, from 0.0), so the sums are the same floats; every doc within
+    ``rho`` of the k-th best sum is returned, as there.
+    """
+    np = _np
+    docs = np.concatenate([np.frombuffer(t.entry.docs, dtype=np.int32) for t in terms])
+    values = np.concatenate([_scaled(np.frombuffer(t.entry.impact, dtype=np.float64), t.scale) for t in terms])
+    sums = np.bincount(docs, weights=values)
+    held = np.count_nonzero(sums)  # a posting's value is > 0: a doc in some list has a sum > 0
+    if held <= k:
+        cut = 0.0
+    else:
+        cut = rho * float(np.partition(sums, len(sums) - k)[len(sums) - k])
+    hit = np.flatnonzero((sums >= cut) & (sums > 0.0))
+    return list(zip(hit.tolist(), sums[hit].tolist()))
+
+
+def _scaled(values: Any, scale: float) -> Any:
+    return values if scale == 1.0 else scale * values
+
+
+def postings(where: Any, wide: list[Any], at: int, base: int) -> tuple[array[int], array[int]] | None:
+    """Doc ids (texts + ``base``) holding a located term in one scan form, and its counts there.
+
+    The same answer as :func:`wikimem.index.scan.count_located`. ``where``
+    is a latin form (``bytes``; the needle `` tok ``, whose matches never
+    overlap: tokens stand between double blanks) or a CJK form (``str``;
+    a two-character key, whose matches overlap only when both characters
+    are the same, and are then all counted, as the pure path's lookahead
+    does). ``wide[at]`` caches the CJK form as UTF-16 (made on first
+    need). ``None`` when this path cannot answer (characters outside the
+    Basic Multilingual Plane): the caller takes the pure path.
+    """
+    np = _np
+    hay, needle, starts = where.hay, where.needle, where.starts
+    if isinstance(hay, bytes):
+        assert isinstance(needle, bytes)
+        positions = _matches(hay, needle, 1)
+    else:
+        assert isinstance(needle, str)
+        if max(map(ord, needle)) > 0xFFFF:
+            return None
+        units = wide[at]
+        if units is None:
+            units = hay.encode("utf-16-le")
+            if len(units) != 2 * len(hay):
+                return None  # surrogate pairs: code units are not characters
+            wide[at] = units
+        positions = _matches(units, needle.encode("utf-16-le"), 2) >> 1
+    texts = np.searchsorted(np.frombuffer(starts, dtype=np.int32), positions, side="right") - 1
+    cuts = np.flatnonzero(texts[1:] != texts[:-1]) + 1
+    bounds = np.concatenate(([0], cuts, [len(texts)]))
+    return _ints(texts[bounds[:-1]] + base), _ints(np.diff(bounds))
+
+
+def _matches(hay: bytes, needle: bytes, align: int) -> Any:
+    """Offsets of every match of ``needle`` in ``hay`` at multiples of ``align``, ascending.
+
+    Compares machine words, not bytes: the needle's first 4 (or 2) bytes
+    as one ``uint32`` (``uint16``) key against ``hay`` viewed as words at
+    each offset below the word size -- one comparison per word and offset,
+    a quarter of the passes of comparing byte by byte -- then checks the
+    needle's remaining bytes only where the key matched. Overlapping
+    matches are all found (a doubled CJK bigram counts every one).
+    """
+    np = _np
+    width, kind = (4, "<u4") if len(needle) >= 4 else (2, "<u2")  # little-endian, as the key is read
+    key = int.from_bytes(needle[:width], "little")
+    parts = []
+    for offset in range(0, width, align):
+        words = np.frombuffer(hay, dtype=kind, count=(len(hay) - offset) // width, offset=offset)
+        parts.append(np.flatnonzero(words == key) * width + offset)
+    positions = np.sort(np.concatenate(parts))
+    if len(needle) > width:
+        raw, end = np.frombuffer(hay, dtype=np.uint8), len(hay)
+        for j in range(width, len(needle)):
+            positions = positions[positions + j < end]
+            positions = positions[raw[positions + j] == needle[j]]
+    return positions
