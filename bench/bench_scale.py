@@ -15,9 +15,10 @@ Zipf vocabularies (seed 1): the most common English and Chinese words
 (long posting lists), mid-rank and rare ones, and mixes -- what a user types,
 from "everything matches" to "one item matches".
 
-Goals (BENCH.md "Scale"): query p95 <= 10x p50 at 100k and 1M without
-``warm()``; peak RSS at 1M <= 1 GB; cold load (build + first query) at 1M
-<= 6 s. Each size is run ``--repeat`` times (the machine's 2 cores are
+Goals (BENCH.md "Warm, first use, and 1M"): peak RSS at 1M <= 1 GB; cold
+load (build + first query) at 1M <= 6 s. The p95/p50 ratio is printed but
+no longer a goal: a slower p50 once met it (issue 17); first use and warm
+queries are held to their own goals by ``bench_goals.py``. Each size is run ``--repeat`` times (the machine's 2 cores are
 shared): the median is reported with the spread (min-max).
 
     python bench/bench_scale.py                       # 10k, 100k, 1M
@@ -65,7 +66,6 @@ _QUERY_RANKS: list[tuple[str, tuple[int, ...]]] = [
     ("en", (3, 5000)),  # common + rare
     ("mix", (4, 7)),  # English and Chinese in one query
 ]
-GOAL_TAIL = 10.0  # p95 <= 10 x p50
 GOAL_RSS_MB = 1000.0  # 1 GB at 1M
 GOAL_COLD_S = 6.0  # cold load at 1M
 
@@ -258,10 +258,6 @@ def report(results: dict[int, dict[str, tuple[float, float, float]]], repeat: in
     if not goals:
         return
     print("\ngoals (ratio = figure / goal; <= 1 meets it):")
-    for n in sizes:
-        if n >= 100_000:
-            ratio = results[n]["tail_ratio"][0] / GOAL_TAIL
-            goal(f"{n:,d}: p95 <= 10 x p50 (p95/p50 = {results[n]['tail_ratio'][0]:.1f})", ratio)
     if 1_000_000 in results:
         r = results[1_000_000]
         goal(f"1,000,000: peak RSS {r['rss_peak_mb'][0]:.0f} MB <= {GOAL_RSS_MB:.0f} MB", r["rss_peak_mb"][0] / GOAL_RSS_MB)

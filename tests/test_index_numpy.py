@@ -31,6 +31,7 @@ def _texts(seed: int, count: int, astral: bool) -> list[str]:
 @pytest.fixture(autouse=True)
 def _numpy_for_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vectorized, "MIN_ELEMENTS", 0)
+    monkeypatch.setattr(vectorized, "SCAN_MIN", 0)
     vectorized.switch(True)
     yield
     vectorized.switch(None)

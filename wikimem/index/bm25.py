@@ -135,7 +135,7 @@ class InvertedIndex:
         numpy now, so that the load pays for it and not the first query.
         """
         self.load_end = end
-        vectorized.active(self._scan_size)
+        vectorized.active(self._scan_size, vectorized.SCAN_MIN)
 
     @property
     def cold(self) -> bool:
@@ -242,7 +242,7 @@ class InvertedIndex:
                 return found
         docs, tfs = array("i"), array("i")
         common = False
-        fast = vectorized.active(self._scan_size)
+        fast = vectorized.active(self._scan_size, vectorized.SCAN_MIN)
         for at, (base, scanned) in enumerate(self._segments):
             where = locate(term, scanned)
             if where is None:

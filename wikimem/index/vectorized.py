@@ -30,10 +30,14 @@ from typing import Any
 
 from wikimem._optional import importable
 
-__all__ = ["MIN_ELEMENTS", "Lengths", "active", "band", "candidates", "drop_dead", "impacts", "postings", "switch", "worth_walking"]
+__all__ = ["MIN_ELEMENTS", "SCAN_MIN", "Lengths", "active", "band", "candidates", "drop_dead", "impacts", "postings", "switch", "worth_walking"]
 
-#: A list or scan form this large (postings, bytes or characters) is worth numpy's import.
+#: A list this long (postings) is worth numpy's import.
 MIN_ELEMENTS = 20_000
+#: Scan forms this large in all (bytes and characters: ~15k items) are: below it a term's pure
+#: search costs a few ms, and the import (0.2-0.5 s on the loaded 2-core machine) would add a
+#: third or more to a 10k-item store's cold load (~1 s there).
+SCAN_MIN = 4_000_000
 #: A query is walked whole when its second longest list holds at least 1/_WALK_SHARE of the doc ids.
 _WALK_SHARE = 16
 
@@ -41,10 +45,13 @@ _np: Any = None
 _state: bool | None = None
 
 
-def active(size: int) -> bool:
-    """Whether to take the numpy path for ``size`` elements of work (imports numpy the first time)."""
+def active(size: int, minimum: int | None = None) -> bool:
+    """Whether to take the numpy path for ``size`` elements of work (imports numpy the first time).
+
+    ``minimum``: the size that pays for it (default :data:`MIN_ELEMENTS`).
+    """
     global _np, _state
-    if size < MIN_ELEMENTS:
+    if size < (MIN_ELEMENTS if minimum is None else minimum):
         return False
     if _state is None:
         _state = os.environ.get("WIKIMEM_NUMPY", "1") != "0" and importable("numpy")
