@@ -51,6 +51,7 @@ from typing import Any
 from wikimem.index import vectorized
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
+from wikimem.index.packed import Packed, merged, tf_of
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences
 
@@ -69,38 +70,14 @@ def idf(n_docs: int, df: int) -> float:
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-class _Packed:
-    """One term's postings: ascending doc ids, their tfs and cached impacts.
-
-    ``impact`` caches each posting's BM25 contribution (query tf 1) computed
-    with the term's idf and the length norm of the moment (``impact_idf``,
-    ``impact_b``). Writes make it slightly stale; a query bounds the drift
-    (see :meth:`InvertedIndex._terms`) and recomputes only when it is large.
-    """
-
-    __slots__ = ("docs", "tfs", "dirty", "impact", "impact_idf", "impact_b", "impact_max", "head")
-
-    def __init__(self, docs: array[int], tfs: array[int]) -> None:
-        self.docs = docs
-        self.tfs = tfs
-        #: Some doc in ``docs`` was removed; filter before the next use.
-        self.dirty = False
-        self.impact: array[float] | None = None
-        self.impact_idf = 0.0
-        self.impact_b = 0.0
-        self.impact_max = 0.0
-        #: The highest impacts best first (:mod:`wikimem.index.impact_order`), built on first need.
-        self.head: Any = None
-
-
 class InvertedIndex:
     """BM25 over integer doc ids; callers keep the documents themselves."""
 
     def __init__(self) -> None:
-        # term -> raw occurrence array (cold build) or _Packed (after first use).
+        # term -> raw occurrence array (cold build) or Packed (after first use).
         # A defaultdict so the cold path creates arrays in C; lookups that must
         # not create entries use .get().
-        self._post: defaultdict[str, array[int] | _Packed] = defaultdict(_new_occurrences)
+        self._post: defaultdict[str, array[int] | Packed] = defaultdict(_new_occurrences)
         self._any_packed = False
         #: (first doc id, their forms) of each batch of docs added by add_scanned.
         self._segments: list[tuple[int, ScannedTexts]] = []
@@ -203,7 +180,7 @@ class InvertedIndex:
         post = self._post
         for term in set(tokens):
             entry = post.get(term)
-            if isinstance(entry, _Packed):
+            if isinstance(entry, Packed):
                 entry.dirty = True
 
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
@@ -259,20 +236,20 @@ class InvertedIndex:
             common = len(hit[0]) * _COMMON > len(scanned.lengths)
         return docs, tfs
 
-    def prepare(self, found: tuple[array[int], array[int]]) -> _Packed:
+    def prepare(self, found: tuple[array[int], array[int]]) -> Packed:
         """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
 
         The impacts use the statistics of the moment; a write meanwhile
         makes them slightly stale, which queries bound and repair (see
         :meth:`_terms`), as after any write.
         """
-        entry = _Packed(*found)
+        entry = Packed(*found)
         if entry.docs:
             n, (_, b) = self.n_alive, self._norm()
             self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
         return entry
 
-    def adopt(self, term: str, prepared: _Packed) -> None:
+    def adopt(self, term: str, prepared: Packed) -> None:
         """Install a :meth:`prepare`-d term unless a query packed it first (under the lock).
 
         With no raw occurrences of the term and no removed doc it is
@@ -280,7 +257,7 @@ class InvertedIndex:
         else); otherwise it is merged like a first use.
         """
         entry = self._post.get(term)
-        if isinstance(entry, _Packed):
+        if isinstance(entry, Packed):
             return
         if entry is None and self.n_alive == len(self._dl):
             packed = prepared
@@ -314,12 +291,12 @@ class InvertedIndex:
 
     # -- reading -------------------------------------------------------------
 
-    def _packed(self, term: str) -> _Packed | None:
+    def _packed(self, term: str) -> Packed | None:
         """The term's clean postings, packing or filtering them on first need."""
         entry = self._post.get(term)
         if entry is None and not self._segments:
             return None
-        if not isinstance(entry, _Packed):
+        if not isinstance(entry, Packed):
             entry = self._pack(term, entry)
             self._post[term] = entry
             self._any_packed = True
@@ -338,7 +315,7 @@ class InvertedIndex:
         # An absent term stays as an empty entry: no rescan of the segments.
         return entry if entry.docs else None
 
-    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> _Packed:
+    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> Packed:
         """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
         docs, tfs = found if found is not None else self.segment_postings(term)
         if raw is not None:
@@ -357,7 +334,7 @@ class InvertedIndex:
         if self.n_alive != len(self._dl):
             keep = bytes(map(self._alive.__getitem__, docs))
             docs, tfs = array("i", compress(docs, keep)), array("i", compress(tfs, keep))
-        return _Packed(docs, tfs)
+        return Packed(docs, tfs)
 
     def _norm(self) -> tuple[float, float]:
         """``(a, b)`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b·dl``."""
@@ -365,7 +342,7 @@ class InvertedIndex:
         avgdl = self.total_len / n if n else 1.0
         return K1 * (1.0 - B), K1 * B / (avgdl or 1.0)
 
-    def _refresh_impacts(self, entry: _Packed, idf_now: float, b: float) -> None:
+    def _refresh_impacts(self, entry: Packed, idf_now: float, b: float) -> None:
         a = K1 * (1.0 - B)
         w = idf_now * (K1 + 1.0)
         # w·tf / (tf + a + b·dl) in C-level maps (the same operations in the same order, so the same floats).
@@ -409,7 +386,7 @@ class InvertedIndex:
                 ratio = drift = 1.0
             lo, hi = min(lo, drift * min(1.0, ratio)), max(hi, drift * max(1.0, ratio))
             out.append(Term(qtf * entry.impact_max, float(qtf), entry, qtf * idf_now * (K1 + 1.0)))
-        out = _merged(out)
+        out = merged(out)
         out.sort(key=attrgetter("ub"), reverse=True)
         return out, lo / hi
 
@@ -438,7 +415,7 @@ class InvertedIndex:
         length = self._dl[doc]
         score = 0.0
         for term in terms:
-            tf = _tf(term.entry, doc)
+            tf = tf_of(term.entry, doc)
             if tf:
                 score += term.weight * tf / (tf + a + b * length)
         return score
@@ -491,38 +468,6 @@ class InvertedIndex:
         out = []
         for term in set(query):
             entry = self._packed(term)
-            if entry is not None and _tf(entry, doc):
+            if entry is not None and tf_of(entry, doc):
                 out.append(term)
         return sorted(out)
-
-
-def _merged(terms: list[Term]) -> list[Term]:
-    """Terms with the very same postings and impacts as one term of their summed query tf.
-
-    The bigrams of a CJK word that never occurs apart (``手冲``, ``冲咖``)
-    have identical lists: one term, scaled, scores every doc as the pair
-    does (up to float rounding) and halves the work of a query over them.
-    """
-    if len(terms) < 2:
-        return terms
-    groups: dict[tuple[int, int, int, float, float], list[Term]] = {}
-    for term in terms:
-        e = term.entry
-        groups.setdefault((len(e.docs), e.docs[0], e.docs[-1], e.impact_idf, e.impact_b), []).append(term)
-    if len(groups) == len(terms):
-        return terms
-    out = []
-    for group in groups.values():
-        while group:
-            first = group[0].entry
-            same = [t for t in group if t.entry is first or (t.entry.docs == first.docs and t.entry.tfs == first.tfs)]
-            group = [t for t in group if t not in same]
-            scale = sum(t.scale for t in same)
-            out.append(Term(scale * first.impact_max, scale, first, sum(t.weight for t in same)))
-    return out
-
-
-def _tf(entry: _Packed, doc: int) -> int:
-    docs = entry.docs
-    p = bisect_left(docs, doc)
-    return entry.tfs[p] if p < len(docs) and docs[p] == doc else 0
