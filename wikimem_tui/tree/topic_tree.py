@@ -111,6 +111,7 @@ class TopicTree(Vertical):
         tree.show_root = False
         tree.auto_expand = False
         tree.guide_depth = 2
+        tree.fill = self._load  # children first, then the expand: one rebuild of the lines
         tree.root.add_leaf("loading…", NodeRef("loading"))
         yield tree
 
@@ -183,27 +184,28 @@ class TopicTree(Vertical):
         opened = {n.data.file for n in self._file_nodes() if n.is_expanded and n.data}
         diary_open = any(n.data and n.data.kind == "diary" and n.is_expanded for n in tree.root.children)
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
-        tree.clear()
-        budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
-        for file in cat.names:
-            matches = shown.matches(file)
-            if matches == []:
-                continue
-            node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
-            if matches is not None and budget > 0:
-                budget -= 1
-                self._add_chunk(node, matches, 0)
-                node.expand()
-            elif file in opened:
-                self._load(node)
-                node.expand()
-        if shown.days() or not self.filter_text:
-            diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
-            if diary_open or self.filter_text:
-                self._load(diary)
-                diary.expand()
-        if self.filter_text and not tree.root.children:
-            tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
+        with tree.adding():  # one rebuild of the lines for the whole refill (5,000 files at 1M items)
+            tree.clear()
+            budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
+            for file in cat.names:
+                matches = shown.matches(file)
+                if matches == []:
+                    continue
+                node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
+                if matches is not None and budget > 0:
+                    budget -= 1
+                    self._add_chunk(node, matches, 0)
+                    node.expand()
+                elif file in opened:
+                    self._load(node)
+                    node.expand()
+            if shown.days() or not self.filter_text:
+                diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
+                if diary_open or self.filter_text:
+                    self._load(diary)
+                    diary.expand()
+            if self.filter_text and not tree.root.children:
+                tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
         self.filter_box.show_status(shown.name_match_count(), self.content_hits, self._empty())
         restored = not jump and cursor is not None and cursor.kind != "loading" and tree.move_to_data(cursor)
         if restored:
@@ -234,14 +236,15 @@ class TopicTree(Vertical):
 
     def _add_chunk(self, node: TreeNode[NodeRef], names: list[str], offset: int) -> None:
         assert node.data is not None and self._shown is not None
-        for name in names[offset : offset + CHUNK]:
-            node.add_leaf(*self._shown.child(node.data, name))
-        rest = len(names) - offset - CHUNK
-        if rest > 0:
-            node.add_leaf(
-                Text(f"more… ({rest} left)", style="italic dim"),
-                NodeRef("more", node.data.file, node.data.kind, offset + CHUNK),
-            )
+        with self.node_tree.adding():
+            for name in names[offset : offset + CHUNK]:
+                node.add_leaf(*self._shown.child(node.data, name))
+            rest = len(names) - offset - CHUNK
+            if rest > 0:
+                node.add_leaf(
+                    Text(f"more… ({rest} left)", style="italic dim"),
+                    NodeRef("more", node.data.file, node.data.kind, offset + CHUNK),
+                )
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
@@ -264,11 +267,15 @@ class TopicTree(Vertical):
             self.post_message(OpenDiaryDay(ref.name))
             self._hand_over()
         elif ref.kind == "file":
+            if not node.is_expanded:
+                self._load(node)  # before the expand: the tree's lines are rebuilt once, not twice
             node.toggle()
             small = self.catalogue is None or self.catalogue.count(ref.file) <= CHUNK
             if node.is_expanded and small:
                 self.post_message(OpenRecallFile(ref.file))
         elif ref.kind == "diary":
+            if not node.is_expanded:
+                self._load(node)
             node.toggle()
         elif ref.kind == "more" and node.parent is not None:
             parent = node.parent
