@@ -11,8 +11,7 @@ them (``move_to``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from rich.cells import cell_len
@@ -36,26 +35,12 @@ class SafeTree(Tree[DataT]):
         text = Text(clean_line(label)) if isinstance(label, str) else label
         return text.split()[0] if "\n" in text.plain else text  # split copies: only when there is a line to cut
 
-    @contextmanager
-    def adding(self) -> Iterator[None]:
-        """Add many nodes with one rebuild request: Textual invalidates the whole tree per node added."""
-        self._adding += 1
-        try:
-            yield
-        finally:
-            self._adding -= 1
-            if not self._adding:
-                super()._invalidate()
-
-    def _invalidate(self) -> None:
-        if not self._adding:
-            super()._invalidate()
-
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fill: Callable[[TreeNode[DataT]], None] | None = None
-        """Called with a branch about to expand, so its children are added before, not after."""
-        self._adding = 0
+        """Called with a branch about to expand by a key, so its children are added before, not after."""
+        self._label_widths: dict[int, tuple[Text, int]] = {}
+        """Node id -> (its label, the label's width): measured once per label, not per rebuild of the lines."""
 
     def get_label_width(self, node: TreeNode[DataT]) -> int:
         """The label's width without rendering it: the same number ``render_label`` would give.
@@ -66,26 +51,30 @@ class SafeTree(Tree[DataT]):
         topic tree's 5,000 file nodes at 1M items that made expanding any
         file cost ~1 s, whatever its size. The icon and the label's own
         width are all ``render_label`` puts on the line; the label's is
-        kept on the node until its label is replaced.
+        kept (by node id) until the node's label is replaced.
         """
         icon = (self.ICON_NODE_EXPANDED if node.is_expanded else self.ICON_NODE) if node.allow_expand else ""
         label = node._label  # the processed Text (``label`` is typed str | Text)
-        known: tuple[Text, int] | None = getattr(node, "_safe_width", None)
-        if known is None or known[0] is not label:
-            known = (label, label.cell_len)
-            setattr(node, "_safe_width", known)  # noqa: B010 (TreeNode declares no such attribute)
+        known = self._label_widths.get(node.id)
+        if known is None or known[0] is not label:  # a new node (ids restart after clear) or a new label
+            known = self._label_widths[node.id] = (label, label.cell_len)
         return cell_len(icon) + known[1]
 
-    def _toggle_node(self, node: TreeNode[DataT]) -> None:
-        """Space or a click on the icon: ``fill`` the branch first, so the lines are rebuilt once.
+    def action_toggle_node(self) -> None:
+        """Space: ``fill`` the branch under the cursor first, so the tree's lines are rebuilt once.
 
         Filled afterwards (on ``NodeExpanded``), the tree rebuilt its lines
         for the empty branch and again for its children: twice a walk of
-        every line (5,000 files at 1M items).
+        every line (5,000 files at 1M items). A click on the icon still
+        expands first and fills on ``NodeExpanded``.
         """
-        if self.fill is not None and node.allow_expand and not node.is_expanded:
+        node = self.cursor_node
+        if self.fill is None or node is None or not node.allow_expand:
+            super().action_toggle_node()
+            return
+        if not node.is_expanded:
             self.fill(node)
-        super()._toggle_node(node)
+        node.toggle()  # not the action again: it would look the cursor's line up in lines the fill made stale
 
     def loaded_nodes(self) -> list[TreeNode[DataT]]:
         """Every node added so far (collapsed branches' children too), depth first, root excluded."""

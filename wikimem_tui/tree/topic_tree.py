@@ -184,28 +184,27 @@ class TopicTree(Vertical):
         opened = {n.data.file for n in self._file_nodes() if n.is_expanded and n.data}
         diary_open = any(n.data and n.data.kind == "diary" and n.is_expanded for n in tree.root.children)
         cursor = tree.cursor_node.data if tree.cursor_node is not None else None
-        with tree.adding():  # one rebuild of the lines for the whole refill (5,000 files at 1M items)
-            tree.clear()
-            budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
-            for file in cat.names:
-                matches = shown.matches(file)
-                if matches == []:
-                    continue
-                node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
-                if matches is not None and budget > 0:
-                    budget -= 1
-                    self._add_chunk(node, matches, 0)
-                    node.expand()
-                elif file in opened:
-                    self._load(node)
-                    node.expand()
-            if shown.days() or not self.filter_text:
-                diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
-                if diary_open or self.filter_text:
-                    self._load(diary)
-                    diary.expand()
-            if self.filter_text and not tree.root.children:
-                tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
+        tree.clear()
+        budget = AUTO_EXPAND  # a filter matching everything must not add 100k nodes
+        for file in cat.names:
+            matches = shown.matches(file)
+            if matches == []:
+                continue
+            node = tree.root.add(shown.file_label(file, matches), NodeRef("file", file), expand=False)
+            if matches is not None and budget > 0:
+                budget -= 1
+                self._add_chunk(node, matches, 0)
+                node.expand()
+            elif file in opened:
+                self._load(node)
+                node.expand()
+        if shown.days() or not self.filter_text:
+            diary = tree.root.add(shown.diary_label(), NodeRef("diary"), expand=False)
+            if diary_open or self.filter_text:
+                self._load(diary)
+                diary.expand()
+        if self.filter_text and not tree.root.children:
+            tree.root.add_leaf(shown.empty_note(), NodeRef("none"))
         self.filter_box.show_status(shown.name_match_count(), self.content_hits, self._empty())
         restored = not jump and cursor is not None and cursor.kind != "loading" and tree.move_to_data(cursor)
         if restored:
@@ -236,15 +235,14 @@ class TopicTree(Vertical):
 
     def _add_chunk(self, node: TreeNode[NodeRef], names: list[str], offset: int) -> None:
         assert node.data is not None and self._shown is not None
-        with self.node_tree.adding():
-            for name in names[offset : offset + CHUNK]:
-                node.add_leaf(*self._shown.child(node.data, name))
-            rest = len(names) - offset - CHUNK
-            if rest > 0:
-                node.add_leaf(
-                    Text(f"more… ({rest} left)", style="italic dim"),
-                    NodeRef("more", node.data.file, node.data.kind, offset + CHUNK),
-                )
+        for name in names[offset : offset + CHUNK]:
+            node.add_leaf(*self._shown.child(node.data, name))
+        rest = len(names) - offset - CHUNK
+        if rest > 0:
+            node.add_leaf(
+                Text(f"more… ({rest} left)", style="italic dim"),
+                NodeRef("more", node.data.file, node.data.kind, offset + CHUNK),
+            )
 
     @on(Tree.NodeExpanded)
     def _expanded(self, event: Tree.NodeExpanded[NodeRef]) -> None:
