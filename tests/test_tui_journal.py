@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, Select, Static
 
 from conftest import wait_for
+from wikimem_tui.core.activity import Activity
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.journal.journal_reader import JournalRows
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
@@ -21,7 +22,7 @@ class TailApp(App[None]):
 
     def __init__(self, journal: Path) -> None:
         super().__init__()
-        self.backend = SimpleNamespace(journal_path=journal)
+        self.backend = SimpleNamespace(journal_path=journal, activity=Activity())
         self.opened: list[object] = []
 
     def compose(self) -> ComposeResult:
@@ -322,3 +323,24 @@ async def test_a_diary_append_opens_on_its_own_entry_not_the_minutes_first(memor
         assert await wait_for(pilot, lambda: app.focused is view, "the journal again")
         await pilot.press("up", "enter")  # the line before: the first append of that minute
         assert await wait_for(pilot, lambda: highlighted(app) == ["## 14:30"], "the day on the first entry")
+
+
+async def test_a_long_journal_reaches_the_view_in_batches_that_wait_while_the_user_types(tmp_path: Path,
+                                                                                         monkeypatch) -> None:
+    """A 1M-line journal was parsed and handed to the view in one go: a second of the event loop, and no pause."""
+    import wikimem_tui.journal.journal_tail as tail
+
+    monkeypatch.setattr(tail, "BATCH_ROWS", 3)
+    journal = tmp_path / "journal.jsonl"
+    write(journal, *(line("add", n) for n in range(10)))
+    app = TailApp(journal)
+    app.backend.activity.quiet = 1e6  # once touched, quiet never comes within the test
+    app.backend.activity.touch()  # the user is typing when the read starts
+    async with app.run_test() as pilot:
+        view = app.query_one(JournalView)
+        assert await wait_for(pilot, lambda: len(view.rows) == 3, "the first batch")
+        assert await wait_for(pilot, lambda: app.backend.activity.idle_for() > 0)
+        assert len(view.rows) == 3  # the rest waits for quiet
+        app.backend.activity.quiet = 0.0
+        assert await wait_for(pilot, lambda: len(view.rows) == 10, "the other batches")
+        assert [row.field("item") for row in view.rows] == [f"item-{n}" for n in range(10)]

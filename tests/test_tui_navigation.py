@@ -90,13 +90,18 @@ async def test_an_existing_address_keeps_the_new_item_dialog_open_with_the_input
         assert not pilot.app.editing
 
 
+async def ask_to_discard(pilot) -> None:  # type: ignore[no-untyped-def]
+    """Type a file into the new-item dialog, then escape: the discard question is on screen."""
+    await pilot.press("n")
+    await wait_for(pilot)
+    await pilot.press(*"hobbies", "escape")
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+    await wait_for(pilot)
+
+
 async def test_escape_with_typed_text_asks_before_discarding_it(backend) -> None:
     async with started(make_app(backend)) as pilot:
-        await pilot.press("n")
-        await wait_for(pilot)
-        await pilot.press(*"hobbies", "escape")
-        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
-        await wait_for(pilot)
+        await ask_to_discard(pilot)
         assert "Discard what you typed?" in screen_text(pilot.app)
         await pilot.press("n")  # keep editing
         await wait_for(pilot)
@@ -105,6 +110,23 @@ async def test_escape_with_typed_text_asks_before_discarding_it(backend) -> None
         await pilot.press("escape", "y")
         await wait_for(pilot)
         assert not isinstance(pilot.app.screen, (FormScreen, ConfirmScreen))
+
+
+async def test_the_discard_question_says_what_each_key_does_and_refuses_a_stray_key(backend) -> None:
+    """Escape twice (the key that asked) keeps the draft and says so; a letter is no silent "keep editing"."""
+    async with started(make_app(backend)) as pilot:
+        await ask_to_discard(pilot)
+        text = screen_text(pilot.app)
+        assert "y: discard and close · n or escape: keep editing" in text
+        assert "Keep editing (n, esc)" in text
+        await pilot.press("x")  # answers nothing: the question stays, and says why
+        await wait_for(pilot)
+        assert isinstance(pilot.app.screen, ConfirmScreen)
+        assert "'x' answers nothing: y: discard and close" in screen_text(pilot.app)
+        await pilot.press("escape")  # as the line said: back to editing, the text kept
+        await wait_for(pilot)
+        assert isinstance(pilot.app.screen, FormScreen)
+        assert pilot.app.screen.query_one("#field-file").value == "hobbies"
 
 
 async def test_escape_in_an_untouched_dialog_just_closes_it(backend) -> None:

@@ -109,6 +109,26 @@ async def test_results_show_rows_as_explain_prints_them(tmp_path: Path) -> None:
         assert rows[2][0] == "3" and rows[2][6] == "2026-07-21:14:30"
 
 
+async def test_a_long_link_note_wraps_in_its_row_instead_of_running_off_the_pane(tmp_path: Path) -> None:
+    """A link row that is also a hit says ``(via X)  hit #N [terms]``: the end of it used to be off screen."""
+    via = "alice-from-the-coffee-roastery-downtown"
+    result = RetrievalResult(items=[
+        retrieved("people", via, score=2.4, bm25_score=2.4, matched_terms=["bean", "coffe"], tokens_est=6, rank=1),
+        retrieved("preferences", "coffee", "link", score=0.6, bm25_score=0.6, via=via, matched_terms=["coffe"],
+                  tokens_est=12, rank=2),
+    ])
+    async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(84, 30)) as pilot:
+        await type_query(pilot, "coffee")
+        table = pilot.app.query_one("#query-results", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 2)
+        await wait_for(pilot)
+        note = table_rows(pilot.app)[1][7]
+        assert note == f"(via {via})  hit #2 [coffe]"
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # nothing past the edge
+        # Wrapped in the note column, line after line: read in order, it is the whole note.
+        assert note.replace(" ", "") in screen_text(pilot.app).replace(" ", "").replace("\n", "")
+
+
 async def test_summary_shows_budget_dropped_unresolved_and_time_gate(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "beach")

@@ -254,6 +254,39 @@ def big_store(root: Path, n: int) -> None:
     (wiki / "small.md").write_text("# small\n\n## one\n\nx\n", encoding="utf-8")
 
 
+async def test_expanding_a_file_renders_only_the_labels_on_screen(tmp_path: Path) -> None:
+    """A 1M-item store has 5,000 file nodes: expanding one must not render all their labels to measure them.
+
+    Textual's ``Tree`` rebuilds its lines after every change and, by default,
+    renders each line's label to find the widest; at 5,000 files that made
+    any expand cost about a second, whatever the file's size.
+    """
+    wiki = tmp_path / "wiki"
+    wiki.mkdir(parents=True)
+    for f in range(600):
+        (wiki / f"topic_{f:04d}.md").write_text(f"# topic_{f:04d}\n\n## one\n\nx\n\n## two\n\ny\n", "utf-8")
+    async with TreeApp(tmp_path).run_test(size=(80, 24)) as pilot:
+        tree = pilot.app.query_one(TopicTree).node_tree
+        assert await wait_for(pilot, lambda: len(tree.root.children) > 600)  # the files and the diary
+        rendered = 0
+        render_label = tree.render_label
+
+        def counted(*args):  # type: ignore[no-untyped-def]
+            nonlocal rendered
+            rendered += 1
+            return render_label(*args)
+
+        tree.render_label = counted  # type: ignore[method-assign]
+        tree.move_cursor(tree.root.children[300])
+        await pilot.press("space")
+        assert await wait_for(pilot, lambda: tree.root.children[300].is_expanded and tree.root.children[300].children)
+        await wait_for(pilot)
+        assert [str(n.label) for n in tree.root.children[300].children] == ["one", "two"]
+        assert 0 < rendered <= 3 * 24, f"{rendered} labels rendered for a 24-line screen"
+        # The width Textual lays the tree out with is still every line's own (icon + label).
+        assert tree.get_label_width(tree.root.children[300]) == render_label(tree.root.children[300], *[tree.rich_style] * 2).cell_len
+
+
 async def test_a_big_file_expands_in_the_tree_without_rendering_it_whole(tmp_path: Path) -> None:
     big_store(tmp_path, CHUNK * 25)  # 5,000 items: the item pane took 1.6 s to lay them out
     async with TreeApp(tmp_path).run_test() as pilot:

@@ -11,6 +11,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from conftest import wait_for
+from wikimem_tui.core.activity import Activity
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 DEEP = "[" * 100_000
@@ -21,7 +22,7 @@ class TailApp(App[None]):
 
     def __init__(self, journal: Path) -> None:
         super().__init__()
-        self.backend = SimpleNamespace(journal_path=journal)
+        self.backend = SimpleNamespace(journal_path=journal, activity=Activity())
 
     def compose(self) -> ComposeResult:
         yield JournalTail(self.backend)  # type: ignore[arg-type]

@@ -75,6 +75,10 @@ def _on_item(run: Callable[[ItemArea], object], doc: str) -> Callable[[WikimemAp
     return action
 
 
+#: What the user does: each keeps the index warm-up paused a moment longer (``core/activity``).
+USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
+
+
 class WikimemApp(App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
@@ -120,6 +124,8 @@ class WikimemApp(App[None]):
 
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
+        if isinstance(event, USER_EVENTS):
+            self.backend.activity.touch()  # background work that can wait stays paused (core/activity)
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
             if not self.key_gate.admit(event):
                 return

@@ -200,14 +200,22 @@ class StoreSync:
 
         Its own group: a refresh after an external change (group ``index``)
         does not cancel it, and queries never wait for it (the index takes
-        its lock per chunk only).
+        its lock per chunk only). It pauses between steps while the user is
+        active (``core/activity``): its scans would otherwise take the GIL
+        from the frames and the query the user is waiting for.
         """
         self._app.run_worker(self._warm_index, name="warm_index", thread=True, exclusive=True, group="warm",
                              exit_on_error=False)
 
     def _warm_index(self) -> None:
         worker = get_current_worker()
-        self._backend.index.warm(should_stop=lambda: worker.is_cancelled)
+        activity = self._backend.activity
+
+        def should_stop() -> bool:
+            """Asked before each step: wait while the user types (the loop and the query need the GIL)."""
+            return not activity.wait_quiet(lambda: worker.is_cancelled)
+
+        self._backend.index.warm(should_stop=should_stop)
 
     def _index_built(self, full: bool) -> None:
         first = not self.index_ready

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from wikimem import (ConflictError, Diary, DiaryItem, LossyWriteError, MemoryStore, RecallItem, clear_review_marks,
                      dismiss, mark_for_review, review_reasons, undismiss)
+from wikimem_tui.core.activity import Activity
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.watch import OwnWrites
 from wikimem_tui.core.writes import KEEP, ItemChange, ReadOnlyError, UndoRefused, Write, content_of, default_owner
@@ -78,6 +79,8 @@ class Backend:
     embed_label: str | None = None
     use_jieba: bool | None = None
     own_writes: OwnWrites = field(default_factory=OwnWrites)
+    activity: Activity = field(default_factory=Activity)
+    """Whether the user is at the keys: the index warm-up waits for quiet (``core/activity``)."""
     """Signatures of files as the app's own writes left them (the watcher skips those)."""
     history: list[Write] = field(default_factory=list)
     """This session's writes, oldest first; undo pops from the end."""

@@ -35,7 +35,7 @@ from textual.worker import Worker
 from wikimem import RecallItem
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
-from wikimem_tui.common.confirm import ConfirmScreen
+from wikimem_tui.common.confirm import DISCARD_KEYS, ConfirmScreen
 from wikimem_tui.common.guards import Guard, reason_for
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.curation_reads import CurationReader
@@ -294,7 +294,8 @@ class ItemArea(Vertical):
         if not self.editing:
             return
         if self.editor.dirty:
-            question = ConfirmScreen(self._draft_question("Discard unsaved edits to "), yes="Discard")
+            question = ConfirmScreen(self._draft_question("Discard unsaved edits to "), yes="Discard", no="Keep editing",
+                                     keys=DISCARD_KEYS)
             if not await self.app.push_screen_wait(question):
                 return
         self.close_editor()

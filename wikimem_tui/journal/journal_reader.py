@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from wikimem import JournalFollower, UnreadableError, loads_tolerant, logged_entry_id
@@ -104,9 +105,27 @@ class JournalRows:
 
     def poll(self) -> tuple[bool, list[JournalRow]]:
         """Read whatever was appended since the last call (whole lines only)."""
+        reset, rows = False, []
+        for i, (chunk_reset, chunk) in enumerate(self.poll_chunks()):
+            reset = reset or (i == 0 and chunk_reset)
+            rows.extend(chunk)
+        return reset, rows
+
+    def poll_chunks(self, size: int = 0) -> Iterator[tuple[bool, list[JournalRow]]]:
+        """:meth:`poll` as ``(reset, rows)`` chunks of at most ``size`` rows (0: one), parsed as they are asked for.
+
+        A 1M-line journal took ~30 s to parse in one go and its million rows
+        then reached the view in one batch, a second of the event loop's
+        time: in chunks the reader can pause between them (for the user,
+        ``core/activity``) and the view takes each in a few milliseconds.
+        Only the first chunk can say ``reset``. Always yields at least once.
+        """
         read = self._follower.read()
         if isinstance(read.unreadable, UnreadableError):
             self.problem = f"journal.jsonl cannot be read ({read.unreadable.reason})"
         elif read.unreadable is None:
             self.problem = None
-        return read.reset, [parse_line(lineno, line) for lineno, line in read.lines()]
+        lines = read.lines()
+        step = size or max(len(lines), 1)
+        for start in range(0, max(len(lines), 1), step):
+            yield read.reset and start == 0, [parse_line(lineno, line) for lineno, line in lines[start : start + step]]

@@ -30,6 +30,9 @@ from wikimem_tui.core.words import count
 
 __all__ = ["JournalRow", "JournalRows", "JournalTail", "JournalView", "row_cells"]
 
+#: Rows per batch a long read hands the view (a few ms of the event loop each), pausing for the user between.
+BATCH_ROWS = 20_000
+
 #: The detail line before a row is highlighted.
 DETAIL_HINT = Text("↑/↓ highlight a row to read it whole here · enter opens its item or day", style="dim")
 
@@ -112,12 +115,15 @@ class JournalTail(Widget):
         worker = get_current_worker()
         follower = self._follower
         assert follower is not None
+        activity = self.backend.activity
         first = True  # always answer the first poll, so "reading…" ends even for an empty file
         while not worker.is_cancelled:
-            reset, rows = follower.poll()
-            if reset or rows or first:
-                self.post_message(self.Batch(rows, reset))
-                first = False
+            for n, (reset, rows) in enumerate(follower.poll_chunks(BATCH_ROWS)):
+                if n and not activity.wait_quiet(lambda: worker.is_cancelled):  # a long read yields to the keys
+                    return
+                if reset or rows or first:
+                    self.post_message(self.Batch(rows, reset))
+                    first = False
             self._wake.wait(POLL_SECONDS)
             self._wake.clear()
 

@@ -350,7 +350,8 @@ class QueryPanel(Widget):
         knobs = {"limit": params.limit, "budget_tokens": params.budget, "expand_links": params.expand_links,
                  "time_range": params.time_range}
         try:
-            answer = self.runner.answer(self.backend, seq, params.query, knobs, pinned, lambda: worker.is_cancelled)
+            with self.backend.activity.busy():  # the index warm-up waits meanwhile (core/activity)
+                answer = self.runner.answer(self.backend, seq, params.query, knobs, pinned, lambda: worker.is_cancelled)
         except Exception as exc:  # never let a query take the app down
             self.post_message(self.Results(seq, None, 0.0, f"query failed: {exc!r}"))
             return

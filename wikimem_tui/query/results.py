@@ -30,7 +30,7 @@ from textual.widgets import DataTable
 
 from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, header_lines, row_fields, row_note
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
-from wikimem_tui.common.safe import safe_line
+from wikimem_tui.common.safe import clean_line, safe_line
 
 __all__ = ["COLUMNS", "COMPACT_BELOW", "fit_columns", "is_diary_row", "open_message_for",
            "row_cells", "summary_lines"]
@@ -97,7 +97,10 @@ def fit_columns(table: DataTable[Any], width: int) -> bool:
         if column.label.plain in LOW_VALUE and column.auto_width == compact:
             column.auto_width, column.width = not compact, 0
             changed = True
-    if changed and table.row_count:
+    reflow = getattr(table, "reflow", None)  # the query pane's ResultsTable lays its text columns out itself
+    if changed and callable(reflow):
+        reflow()
+    elif changed and table.row_count:
         # A same-value update is the public way to make the table re-measure and re-render.
         row_key = next(iter(table.rows))
         column_key = next(iter(table.columns))
@@ -146,6 +149,7 @@ def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> lis
         Text(number, style=style),
         Text(src, style=f"{style} {'cyan' if link else 'green'}".strip()),
         *right,
-        safe_line(("  " if link else "") + address, style),
-        safe_line(row_note(entry), f"{style} {'italic' if link else ''}".strip()),
+        # The two cells that may wrap (``ResultsTable`` gives them the rows they need).
+        Text(clean_line(("  " if link else "") + address), style=style, end="", overflow="fold"),
+        Text(clean_line(row_note(entry)), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
     ]

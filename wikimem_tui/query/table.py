@@ -23,6 +23,9 @@ from wikimem_tui.query.results import COLUMNS, open_message_for, row_cells
 
 __all__ = ["ResultsTable"]
 
+#: The item and the terms / via columns are never narrower than this (a narrower pane scrolls instead).
+NOTE_MIN = 16
+
 
 class ResultsTable(DataTable[Text]):
     """The explained rows of the result on screen; enter opens the row's item or day."""
@@ -44,16 +47,63 @@ class ResultsTable(DataTable[Text]):
         self.entries = []
         if result is None:
             return
-        for position, entry in enumerate(result.items, 1):
-            self._add(position, entry, "")
-        for entry in result.dropped:
-            self._add("✂", entry, "dim strike")
+        rows = [row_cells(position, entry, "") for position, entry in enumerate(result.items, 1)]
+        rows += [row_cells("✂", entry, "dim strike") for entry in result.dropped]
+        widths = self._fit_text_columns(rows)
+        for cells, entry in zip(rows, [*result.items, *result.dropped]):
+            # An address or a note longer than its column wraps in a taller row instead of running off the edge.
+            lines = 1
+            if widths is not None:
+                lines = max(len(cell.wrap(self.app.console, width)) if cell.cell_len > width else 1
+                            for cell, width in zip(cells[-2:], widths))
+            self.add_row(*cells, key=str(len(self.entries)), height=lines)
+            self.entries.append(entry)
         if not result.items:
             self.add_row(Text("no results", style="dim italic"), key="none")
 
-    def _add(self, position: int | str, entry: RetrievedItem, style: str) -> None:
-        self.add_row(*row_cells(position, entry, style), key=str(len(self.entries)))
-        self.entries.append(entry)
+    def _fit_text_columns(self, rows: list[list[Text]]) -> tuple[int, int] | None:
+        """Share the width the number columns leave between the item and the note; None: no width yet.
+
+        Measured like the others, the two text columns ran past the pane's
+        edge, where only a horizontal scroll showed the end of a note (``(via
+        X)  hit #2 [terms]`` on a link row that is also a hit). Now each
+        keeps its whole width when both fit; else the note gets what the
+        item does not need, the item at least half, and the longer cells
+        wrap in taller rows.
+        """
+        columns = list(self.columns.values())
+        item, note = columns[-2], columns[-1]
+        width = self.scrollable_content_region.width
+        if width <= 0:
+            item.auto_width = note.auto_width = True
+            return None
+        pad = 2 * self.cell_padding
+
+        def widest(index: int) -> int:
+            return max([columns[index].label.cell_len, *(row[index].cell_len for row in rows)])
+
+        # A folded column (``fit_columns``: width 0, not auto) stays folded, and still takes its padding.
+        numbers = sum(widest(i) + pad if column.auto_width else column.get_render_width(self)
+                      for i, column in enumerate(columns[:-2]))
+        room = max(2 * NOTE_MIN, width - numbers - 2 * pad)
+        want_item, want_note = widest(len(columns) - 2), widest(len(columns) - 1)
+        item_width = want_item if want_item + want_note <= room else min(want_item, max(room - want_note, room // 2))
+        note_width = max(NOTE_MIN, room - item_width)
+        item.auto_width, item.width = False, item_width
+        note.auto_width, note.width = False, note_width
+        return item_width, note_width
+
+    def on_resize(self) -> None:
+        """A new width: the text columns are shared and wrapped anew."""
+        self.reflow()
+
+    def reflow(self) -> None:
+        """Lay the rows out again for the current width and folded columns (``results.fit_columns``)."""
+        if self.result is not None:
+            cursor = self.cursor_row
+            self.show(self.result)
+            if 0 <= cursor < self.row_count:
+                self.move_cursor(row=cursor)
 
     def row_detail(self) -> Text:
         """The highlighted row in full, its cells in order (empty when there is no row)."""

@@ -111,6 +111,7 @@ class TopicTree(Vertical):
         tree.show_root = False
         tree.auto_expand = False
         tree.guide_depth = 2
+        tree.fill = self._load  # children first, then the expand: one rebuild of the lines
         tree.root.add_leaf("loading…", NodeRef("loading"))
         yield tree
 
@@ -264,11 +265,15 @@ class TopicTree(Vertical):
             self.post_message(OpenDiaryDay(ref.name))
             self._hand_over()
         elif ref.kind == "file":
+            if not node.is_expanded:
+                self._load(node)  # before the expand: the tree's lines are rebuilt once, not twice
             node.toggle()
             small = self.catalogue is None or self.catalogue.count(ref.file) <= CHUNK
             if node.is_expanded and small:
                 self.post_message(OpenRecallFile(ref.file))
         elif ref.kind == "diary":
+            if not node.is_expanded:
+                self._load(node)
             node.toggle()
         elif ref.kind == "more" and node.parent is not None:
             parent = node.parent
