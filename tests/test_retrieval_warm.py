@@ -143,6 +143,22 @@ def test_should_stop_ends_warm_early_and_keeps_results(tmp_path: Path) -> None:
     assert _scores(index) == _fresh_scores(store)
 
 
+def test_should_stop_is_asked_inside_one_terms_search_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One term's search spans every segment (~250 at 1M items): a pausing app must not wait for all of them."""
+    monkeypatch.setattr("wikimem.index.bm25._STOP_EVERY", 2)
+    store = _store(tmp_path, files=12)  # 12 segments (one per file)
+    index = MemoryIndex(store, use_jieba=False)
+    index.build()
+    progress: list[int] = []
+    asked: list[int] = []
+    index.warm(lambda done, total: progress.append(done), should_stop=lambda: asked.append(len(progress)) or len(asked) >= 3)
+    # Asked by warm() before starting, by the warm-up before the first term, then inside that
+    # term's search (after its 2nd segment: stop), and by warm() once more before giving up.
+    assert progress == [0]  # stopped inside the first term's search, before it was adopted
+    assert len(asked) == 4
+    assert _scores(index) == _fresh_scores(store)
+
+
 def test_warm_in_a_thread_while_another_thread_writes_and_queries(tmp_path: Path) -> None:
     store = _store(tmp_path, files=12, per_file=10)
     index = MemoryIndex(store, use_jieba=False)

@@ -42,7 +42,7 @@ import math
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
 from operator import add, attrgetter, eq, mul, truediv
@@ -63,6 +63,8 @@ B = 0.75
 _new_occurrences = partial(array, "i")
 #: A term in more than 1/_COMMON of a segment's documents is counted document by document.
 _COMMON = 4
+#: A warm-up may pause or stop between every this many segments of one term's search.
+_STOP_EVERY = 16
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -205,12 +207,17 @@ class InvertedIndex:
         df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
         return [term for n, term in df[:limit] if n >= need]
 
-    def segment_postings(self, term: str) -> tuple[array[int], array[int]]:
+    def segment_postings(
+        self, term: str, should_stop: Callable[[], bool] | None = None
+    ) -> tuple[array[int], array[int]] | None:
         """``term``'s doc ids and tfs in the cold load's segments (the cache's unit).
 
         From the postings cache when it holds the term, else one search per
         segment. Segments never change after the cold load, so a worker may
-        call this without the index lock.
+        call this without the index lock. ``should_stop`` (a warm-up's) is
+        asked every :data:`_STOP_EVERY` segments -- one term at 1M items is
+        ~250 of them, tens to hundreds of ms -- and may block (an app pausing
+        the warm-up while the user types); ``None`` when it said stop.
         """
         cache = self.cache
         if cache is not None and term in cache:
@@ -221,6 +228,8 @@ class InvertedIndex:
         common = False
         fast = vectorized.active(self._scan_size, vectorized.SCAN_MIN)
         for at, (base, scanned) in enumerate(self._segments):
+            if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
+                return None
             where = locate(term, scanned)
             if where is None:
                 continue
@@ -317,7 +326,7 @@ class InvertedIndex:
 
     def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> Packed:
         """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
-        docs, tfs = found if found is not None else self.segment_postings(term)
+        docs, tfs = found if found is not None else self.segment_postings(term) or (array("i"), array("i"))
         if raw is not None:
             counted = Counter(raw)
             ordered: dict[int, int] = counted

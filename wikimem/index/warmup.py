@@ -71,7 +71,9 @@ def warm_up(
     for done, term in enumerate(terms, 1):
         if should_stop():
             return False
-        postings = index.segment_postings(term)  # no lock: segments never change
+        postings = index.segment_postings(term, should_stop)  # no lock: segments never change
+        if postings is None:
+            return False
         prepared = index.prepare(postings)  # impacts too: the lock is held for a swap only
         with lock:
             if current() is not corpus:
