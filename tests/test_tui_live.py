@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_app, notices, open_item, screen_text, started, wait_for
+from conftest import make_app, make_backend, notices, open_item, screen_text, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.item.conflict import ConflictScreen
@@ -153,3 +153,19 @@ async def test_an_own_write_echo_check_can_fail(backend, memory_dir) -> None:
         await pilot.press("ctrl+s")
         assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"))
         assert app.own_echoes == 0
+
+
+async def test_a_change_arriving_while_the_app_shuts_down_reaches_no_pane(memory_dir: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Textual's harness stops the app's pump, then prunes the panes while messages still arrive (a crash once)."""
+    from wikimem_tui.query.query_panel import QueryPanel
+
+    async with started(make_app(make_backend(memory_dir))) as pilot:
+        app = pilot.app
+        heard: list[StoreChange | None] = []
+        monkeypatch.setattr(app.query_one(QueryPanel), "refresh_from_store", heard.append)
+        change = StoreChange(frozenset({"preferences"}), external=False)
+        app.sync.changed(change)
+        assert heard == [change]  # running: the panes hear it
+        monkeypatch.setattr(app, "_running", False)  # what App._shutdown does first
+        app.sync.changed(change)
+        assert heard == [change]  # shutting down: nobody

@@ -107,8 +107,14 @@ class StoreSync:
         self._store_listeners.extend(store)
 
     def _attached(self, listeners: Sequence[CatalogueListener | StoreListener]) -> bool:
-        """False before the panes are composed and while the app shuts down: nothing to show a result in."""
-        return bool(listeners) and all(listener.is_attached for listener in listeners)
+        """False before the panes are composed and while the app shuts down: nothing to show a result in.
+
+        ``is_running`` too: a shutdown that does not go through ``exit()``
+        (Textual's test harness) stops the app's pump and prunes the panes'
+        children while messages still arrive, and a pane then finds its
+        table already gone (seen once under load as a NoMatches crash).
+        """
+        return self._app.is_running and bool(listeners) and all(listener.is_attached for listener in listeners)
 
     @property
     def _live_notices(self) -> LiveNotices:
