@@ -88,7 +88,8 @@ class MemoryIndex:
                                              that query time words ("昨天", "last week") resolve
                                              against; ``None``: the real date in the query's ``tz``
     ranking             ``context``          ``True``: a hit's neighbours in its file (2 on each side)
-                                             add half their best BM25 to its lexical score, re-ranking
+                                             add half their best BM25 to its lexical score (with
+                                             embeddings: a fused signal of its own), re-ranking
                                              a pool as deep as with embeddings
                                              (:mod:`wikimem.ranking.context`); ``False`` (default
                                              this round): BM25 alone
