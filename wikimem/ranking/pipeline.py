@@ -18,7 +18,12 @@ stages, in order:
    words is answered by the window itself, newest first.
 2. **candidates** -- BM25's top ``pool`` wiki items, every window entry
    scored with the wiki's statistics, and (with an embedder) the ``pool``
-   nearest vectors, fused (:mod:`wikimem.ranking.semantic`).
+   nearest vectors, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
+   candidate's lexical score, each from BM25 and never admitting an item
+   without a match of its own: query expansion from the top hits
+   (:mod:`~wikimem.ranking.feedback`, which may also bring in further
+   matching items), file context (:mod:`~wikimem.ranking.context`) and
+   link context (:mod:`~wikimem.ranking.link_context`).
 3. **relevance floor** -- a candidate without a BM25 match stays only with
    a positive cosine at or above ``cos_floor``. Without an embedder that
    leaves exactly the candidates matching a query token: a window entry
@@ -47,6 +52,8 @@ from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.names import normalize_item_name
 from wikimem.ranking.context import add_context
+from wikimem.ranking.feedback import add_feedback
+from wikimem.ranking.link_context import add_link_context
 from wikimem.ranking.semantic import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens
@@ -76,6 +83,10 @@ class Knobs:
     cos_floor: float | None = None
     #: File context (:mod:`wikimem.ranking.context`): neighbours' BM25 re-ranks the pool.
     context: bool = False
+    #: Query expansion from the top hits (:mod:`wikimem.ranking.feedback`).
+    feedback: bool = False
+    #: Link context (:mod:`wikimem.ranking.link_context`): linked candidates' BM25 re-ranks the pool.
+    link_context: bool = False
 
 
 @dataclass
@@ -175,8 +186,8 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     if limit <= 0:
         return
     index, terms, result = corpus.index, trace.terms, trace.result
-    # With file context, BM25's pool is as deep as with embeddings: context re-ranks it.
-    deep = semantic is not None or knobs.context
+    # With a re-ranking signal, BM25's pool is as deep as with embeddings: the signal re-ranks it.
+    deep = semantic is not None or knobs.context or knobs.feedback or knobs.link_context
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     for doc, score in index.search(terms, pool):
@@ -187,12 +198,23 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         item = as_recall_item(entry)
         score = index.score_external(terms, corpus.tokens(item))
         cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+    if knobs.feedback:
+        def make(doc: int, bm25: float) -> Candidate:
+            item = corpus.items[doc]
+            assert item is not None
+            return Candidate(("w", item.file, item.name), item, doc, bm25, bm25)
+
+        diary_terms = {c.key: corpus.tokens(c.item) for c in cands.values() if c.doc is None}
+        result.feedback_terms = add_feedback(corpus, terms, cands, pool, make, diary_terms)
     if knobs.context:
         add_context(corpus, terms, cands)
+    if knobs.link_context:
+        add_link_context(corpus, cands)
     floor = None
     if semantic is not None:
         result.embedding_used = semantic.fuse(
-            corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight
+            corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
+            (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
@@ -257,12 +279,25 @@ def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> Retrie
         cos_score=cand.cos,
         context_score=cand.context,
         context_via=cand.context_via,
+        feedback_score=cand.feedback,
+        feedback_terms=_feedback_matched(corpus, cand, trace.result.feedback_terms),
+        link_score=cand.link,
+        link_via=cand.link_via,
         matched_terms=matched,
         tokens_est=est_tokens(cand.item.content),
         rank=rank,
         # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
         entry_id=trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
     )
+
+
+def _feedback_matched(corpus: WikiCorpus, cand: Candidate, added: dict[str, float]) -> list[str]:
+    """The added terms ``cand`` contains (what its ``feedback`` share came from)."""
+    if cand.feedback <= 0 or not added:
+        return []
+    if cand.doc is not None:
+        return corpus.index.matched(added, cand.doc)
+    return sorted(set(added) & set(corpus.tokens(cand.item)))
 
 
 def _cut(trace: Trace, budget: int | None, explain: bool) -> None:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
+from wikimem.ranking.context import fuse_context
 from wikimem.ranking.fusion import Fusion, fuse
 from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
 
@@ -89,6 +90,16 @@ class Candidate:
     #: What its file neighbours add to its lexical score (:mod:`wikimem.ranking.context`), and the best of them.
     context: float = 0.0
     context_via: str | None = None
+    #: The added terms' share of its BM25 (:mod:`wikimem.ranking.feedback`).
+    feedback: float = 0.0
+    #: What the candidates it links to or from add (:mod:`wikimem.ranking.link_context`), and the best of them.
+    link: float = 0.0
+    link_via: str | None = None
+
+    @property
+    def lexical(self) -> float:
+        """The lexical side of fusion: BM25 plus every re-ranking signal built on it."""
+        return self.bm25 + self.context + self.feedback + self.link
 
 
 class Semantic:
@@ -316,8 +327,16 @@ class Semantic:
         pool: int,
         method: str | Fusion,
         weight: float,
+        context: Callable[[dict[tuple[Any, ...], Candidate]], None] | None = None,
     ) -> bool:
-        """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready."""
+        """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready.
+
+        ``context`` (file context, :mod:`wikimem.ranking.context`) is given
+        the candidates only the vectors brought in, so every candidate has
+        the same chance of it; it then joins the fused score as a signal of
+        its own (:func:`~wikimem.ranking.context.fuse_context`) rather than
+        inside BM25's share.
+        """
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
                 return False
@@ -351,14 +370,17 @@ class Semantic:
             bm25_extra = corpus.index.score_docs(terms, extra_docs)
             for c, doc in zip(extra, extra_docs):
                 c.bm25 = bm25_extra[doc]
+            if context is not None:
+                context({c.key: c for c in extra})
             everything = list(cands.values()) + extra
             ids = {c.key: i for i, c in enumerate(everything)}
             fused = fuse(
                 method,
-                {ids[c.key]: c.bm25 + c.context for c in everything if c.bm25 > 0},
+                {ids[c.key]: c.lexical - (c.context if context is not None else 0.0) for c in everything if c.bm25 > 0},
                 {ids[k]: v for k, v in cos.items() if k in ids},
                 weight,
             )
+            shares = fuse_context([c.context for c in everything if c.bm25 > 0]) if context is not None else 0.0
         except self._v.DegenerateVectors as exc:  # a poisoned answer: said, never cached
             self._fit.warn_once("degenerate", str(exc))
             return False
@@ -369,7 +391,9 @@ class Semantic:
             cands[c.key] = c
         for c in everything:
             c.cos = cos.get(c.key)
-            c.score = fused.get(ids[c.key], 0.0)
+            if context is not None:
+                c.context *= shares  # what it adds to the fused score
+            c.score = fused.get(ids[c.key], 0.0) + c.context
         return self.synced
 
     def _diary_cosines(self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any) -> dict[tuple[Any, ...], float]:
