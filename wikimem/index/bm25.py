@@ -366,7 +366,7 @@ class InvertedIndex:
         entry.impact_idf, entry.impact_b = idf_now, b
         entry.head = None
 
-    def _terms(self, query: Mapping[str, int]) -> tuple[list[Term], float]:
+    def _terms(self, query: Mapping[str, float]) -> tuple[list[Term], float]:
         """The present query terms, best upper bound first, and the drift ratio.
 
         Each term's values are its cached impacts (times the query tf). A
@@ -399,11 +399,13 @@ class InvertedIndex:
         out.sort(key=attrgetter("ub"), reverse=True)
         return out, lo / hi
 
-    def search(self, query: Mapping[str, int], k: int) -> list[tuple[int, float]]:
+    def search(self, query: Mapping[str, float], k: int) -> list[tuple[int, float]]:
         """Top ``k`` ``(doc, score)`` for query term counts, best first.
 
         Ties are broken by ascending doc id (index order), so results are
         deterministic. Scores are exact BM25 for the index as it is now.
+        Query weights are term counts, or any non-negative weights (an
+        expanded query's added terms): BM25 is linear in each term's weight.
         """
         if k <= 0 or not self.n_alive:
             return []
@@ -429,7 +431,7 @@ class InvertedIndex:
                 score += term.weight * tf / (tf + a + b * length)
         return score
 
-    def score_docs(self, query: Mapping[str, int], docs: Iterable[int]) -> dict[int, float]:
+    def score_docs(self, query: Mapping[str, float], docs: Iterable[int]) -> dict[int, float]:
         """Exact BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
 
         :meth:`_exact` for many docs at once, term by term in C-level maps (a
@@ -449,7 +451,7 @@ class InvertedIndex:
             scores = list(map(add, scores, parts))
         return dict(zip(docs, scores))
 
-    def score_external(self, query: Mapping[str, int], tokens: list[str]) -> float:
+    def score_external(self, query: Mapping[str, float], tokens: list[str]) -> float:
         """BM25 of a document outside the index, scored with the index's stats.
 
         Used for diary entries in a time window: idf and the average length

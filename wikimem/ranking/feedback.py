@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
 
@@ -101,9 +101,8 @@ def add_feedback(
     if not added:
         return {}
     index = corpus.index
-    # Weights are floats; the index's scoring is linear in each query term's weight.
-    expanded = cast(Mapping[str, int], {**terms, **added})
-    extra = cast(Mapping[str, int], added)
+    expanded = {**terms, **added}  # float weights: BM25 is linear in each query term's weight
+    extra = added
     have = {c.doc for c in wiki}
     fresh = [doc for doc, _ in index.search(expanded, pool) if doc not in have and corpus.items[doc] is not None]
     for doc, bm25 in index.score_docs(terms, fresh).items():
