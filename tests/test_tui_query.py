@@ -129,6 +129,27 @@ async def test_a_long_link_note_wraps_in_its_row_instead_of_running_off_the_pane
         assert note.replace(" ", "") in screen_text(pilot.app).replace(" ", "").replace("\n", "")
 
 
+async def test_an_address_that_fits_is_never_broken_to_make_room_for_a_note(tmp_path: Path) -> None:
+    """The note wraps at its spaces; the item keeps its width (the old split cut ``morning-routin`` / ``e``)."""
+    via = "a-rather-long-morning-routine-note-name"
+    address = "daily_life:morning-routine"
+    result = RetrievalResult(items=[
+        retrieved("daily_life", "morning-routine", score=2.3, bm25_score=2.3, matched_terms=["coffe"], tokens_est=24,
+                  rank=1),
+        retrieved("health", "knee-injury", "link", score=0.0, via=via, tokens_est=21),
+    ])
+    async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(84, 30)) as pilot:
+        await type_query(pilot, "coffee")
+        table = pilot.app.query_one("#query-results", DataTable)
+        await wait_for(pilot, lambda: table.row_count == 2)
+        await wait_for(pilot)
+        item, note = list(table.columns.values())[-2:]
+        assert item.width + note.width < len(address) + len(f"(via {via})")  # both cannot keep their width
+        assert item.width >= len(address)  # the address does; the note wraps
+        assert table_rows(pilot.app)[1][7] == f"(via {via})"
+        assert table.virtual_size.width <= table.scrollable_content_region.width  # nothing past the edge
+
+
 async def test_summary_shows_budget_dropped_unresolved_and_time_gate(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "beach")

@@ -67,9 +67,11 @@ class ResultsTable(DataTable[Text]):
         Measured like the others, the two text columns ran past the pane's
         edge, where only a horizontal scroll showed the end of a note (``(via
         X)  hit #2 [terms]`` on a link row that is also a hit). Now each
-        keeps its whole width when both fit; else the note gets what the
-        item does not need, the item at least half, and the longer cells
-        wrap in taller rows.
+        keeps its whole width when both fit; else the item (the address a
+        reader scans) keeps its whole width as long as the note keeps
+        ``NOTE_MIN`` (the item at least half), and the note wraps at its
+        spaces in a taller row: giving the note the item's last columns
+        broke names mid-word (``morning-routin`` / ``e``).
         """
         columns = list(self.columns.values())
         item, note = columns[-2], columns[-1]
@@ -87,7 +89,7 @@ class ResultsTable(DataTable[Text]):
                       for i, column in enumerate(columns[:-2]))
         room = max(2 * NOTE_MIN, width - numbers - 2 * pad)
         want_item, want_note = widest(len(columns) - 2), widest(len(columns) - 1)
-        item_width = want_item if want_item + want_note <= room else min(want_item, max(room - want_note, room // 2))
+        item_width = want_item if want_item + want_note <= room else min(want_item, max(room - NOTE_MIN, room // 2))
         note_width = max(NOTE_MIN, room - item_width)
         item.auto_width, item.width = False, item_width
         note.auto_width, note.width = False, note_width
