@@ -326,7 +326,10 @@ class InvertedIndex:
 
     def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> Packed:
         """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
-        docs, tfs = found if found is not None else self.segment_postings(term) or (array("i"), array("i"))
+        if found is None:
+            found = self.segment_postings(term)
+            assert found is not None  # asked without should_stop: never stopped
+        docs, tfs = found
         if raw is not None:
             counted = Counter(raw)
             ordered: dict[int, int] = counted

@@ -176,13 +176,14 @@ def candidates(terms: list[Any], k: int, rho: float) -> list[tuple[int, float]]:
     values = np.concatenate([_scaled(np.frombuffer(t.entry.impact, dtype=np.float64), t.scale) for t in terms])
     sums = np.bincount(docs, weights=values)
     held = np.flatnonzero(sums)  # a posting's value is > 0: a doc in some list has a sum > 0
+    held_sums = sums[held]
     if len(held) <= k:
         cut = 0.0
     else:
         # Only the docs held: a partition over many equal zeros is slow (40 ms at 1M ids).
-        cut = rho * float(np.partition(sums[held], len(held) - k)[len(held) - k])
-    hit = held[sums[held] >= cut]
-    return list(zip(hit.tolist(), sums[hit].tolist()))
+        cut = rho * float(np.partition(held_sums, len(held) - k)[len(held) - k])
+    keep = held_sums >= cut
+    return list(zip(held[keep].tolist(), held_sums[keep].tolist()))
 
 
 def _scaled(values: Any, scale: float) -> Any:
