@@ -264,6 +264,9 @@ async def test_after_a_dialog_the_focus_is_on_the_item_opened_from_another_pane(
         assert await wait_for(pilot, lambda: isinstance(app.screen, GoToScreen))
         await pilot.press(*"coffee", "enter")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, GoToScreen) and app.item_area.view.item is not None)
+        # The item's keys act once the focus has landed on it (moved after the go-to dialog closes):
+        # pressed before, "A" went to the widget focused meanwhile (seen once under load).
+        assert await wait_for(pilot, lambda: app.focused is not None and app.item_area in app.focused.ancestors_with_self)
         await pilot.press("A")
         assert await wait_for(pilot, lambda: isinstance(app.screen, AuditScreen))
         await pilot.press("escape")
