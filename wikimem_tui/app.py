@@ -45,6 +45,7 @@ from wikimem_tui.common.help import show_help
 from wikimem_tui.common.key_gate import KeyGate
 from wikimem_tui.common.keys import APP_BINDINGS, WRITE_ACTIONS
 from wikimem_tui.common.main_screen import MainScreen
+from wikimem_tui.common.panes import Panes, show_pane
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
@@ -182,7 +183,7 @@ class WikimemApp(App[None]):
         self.sync.listen(catalogue=[tree, calendar, area], store=[area, calendar, journal, query, health, queue])
         with Horizontal(id="body"):
             yield tree
-            with TabbedContent(id="panes", initial="tab-item"):
+            with Panes(id="panes", initial="tab-item"):
                 with TabPane("Item", id="tab-item"):
                     yield area
                 for name, title, pane in (("calendar", "Calendar", calendar), ("journal", "Journal", journal),
@@ -345,15 +346,11 @@ class WikimemApp(App[None]):
             self.screen_stack[0].remove_class("-no-tree")
             tree.node_tree.focus()
             return
-        self.query_one("#panes", TabbedContent).active = f"tab-{pane}"
         widget: Widget = self.item_area.view if pane == "item" else self.query_one(f"#{pane}-pane")
         # The query box for typing; the journal's rows, not its filters (keys then scroll and open).
         first = {"query": "#query-input", "journal": "#journal-view"}.get(pane, "*")
-        targets = [w for w in widget.query(first) if w.focusable]
-        if widget.focusable:
-            widget.focus()
-        elif targets:
-            targets[0].focus()
+        target = widget if widget.focusable else next((w for w in widget.query(first) if w.focusable), None)
+        show_pane(self.query_one("#panes", TabbedContent), f"tab-{pane}", target)  # the focus moves with the tab
 
     def action_toggle_tree(self) -> None:
         """Hide or show the topic tree."""

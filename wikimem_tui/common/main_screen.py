@@ -8,7 +8,9 @@ was then typed into the filter instead (found in tmux at 80x24: the queue
 pane focused, go to an item, audit it, escape). Here the focus goes to the
 pane on show instead -- the item view, the editor, the query box -- and
 only when the focus is really lost: a focus the user chose and can still
-see is never moved.
+see is never moved. The app's own pane switches move the focus with the tab
+in one step (``common/panes``), so this is the net for the rest: a focused
+widget removed, a dialog closing onto a widget hidden meanwhile.
 """
 
 from __future__ import annotations

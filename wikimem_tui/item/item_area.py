@@ -29,6 +29,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import ContentSwitcher, TabbedContent, TabPane
 from textual.worker import Worker
 
@@ -37,6 +38,7 @@ from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.common.confirm import DISCARD_KEYS, ConfirmScreen
 from wikimem_tui.common.guards import Guard, reason_for
+from wikimem_tui.common.panes import show_pane
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.curation_reads import CurationReader
 from wikimem_tui.item.editor import ItemEditor
@@ -156,9 +158,11 @@ class ItemArea(Vertical):
     def _switch(self, to: Literal["item-view", "item-editor"]) -> None:
         """Show the view or the editor and make this area the visible tab.
 
-        Focus left in another tab would make the tabs switch right back, so
-        it moves here; focus elsewhere (the tree) stays where it is. The
-        focus asked about is this screen's, not the app's: when a dialog
+        Focus left in another tab, or on the half of this area now hidden,
+        would be handed to a neighbour in the hidden pane and make the tabs
+        switch right back (``common/panes``), so it moves here in the same
+        step as the switch; focus elsewhere (the tree) stays where it is.
+        The focus asked about is this screen's, not the app's: when a dialog
         (go to, a promotion) opened the item, the app's focus is in the
         dialog, and the widget this screen gives the focus back to when the
         dialog closes would be left in a hidden tab.
@@ -167,12 +171,12 @@ class ItemArea(Vertical):
         self.screen.set_class(to == "item-editor", "-editing")  # toasts move off the editor (app.tcss)
         pane = next((a for a in self.ancestors if isinstance(a, TabPane)), None)
         tabs = next((a for a in self.ancestors if isinstance(a, TabbedContent)), None)
+        if pane is None or tabs is None or not pane.id:
+            return
         focused = self.screen.focused
-        if pane is not None and tabs is not None and pane.id:
-            tabs.active = pane.id
-        inside_tabs = tabs is not None and focused is not None and tabs in focused.ancestors
-        if to == "item-view" and inside_tabs and self.view not in focused.ancestors_with_self:  # type: ignore[union-attr]
-            self.call_after_refresh(self.view.focus)  # once the tab switch is laid out: a hidden view refuses it
+        shown: Widget = self.view if to == "item-view" else self.editor
+        moved = focused is not None and tabs in focused.ancestors and shown not in focused.ancestors_with_self
+        show_pane(tabs, pane.id, (self.view if to == "item-view" else self.editor.area) if moved else None)
 
     def blocked_by_draft(self) -> bool:
         """True (and says so) when unsaved edits stand in the way; leaves a clean editor."""
