@@ -44,6 +44,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
+from pathlib import Path
 from itertools import compress, repeat
 from operator import add, attrgetter, eq, mul, truediv
 from typing import Any
@@ -54,6 +55,7 @@ from wikimem.index.maxscore import Term, candidates
 from wikimem.index.packed import Packed, merged, tf_of
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences
+from wikimem.index.segment_cache import SegmentCache, term_key
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -90,6 +92,9 @@ class InvertedIndex:
         self._lengths = vectorized.Lengths()
         #: Postings of the segments' common terms from an earlier process (or None).
         self.cache: PostingsCache | None = None
+        #: Every term of (some of) the segments, from an earlier warm-up (or None).
+        self.segment_cache: SegmentCache | None = None
+        self.segment_keys: list[str | None] = []
         #: Docs of the cold load (set by its owner when it ends): later ids are writes.
         self.load_end = 0
         self._dl = array("i")
@@ -135,13 +140,18 @@ class InvertedIndex:
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts) -> range:
-        """Add a batch of docs (cold path only) as one segment; returns their ids."""
+    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
+        """Add a batch of docs (cold path only) as one segment; returns their ids.
+
+        ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
+        for the segment cache; None: never cached.
+        """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
         self._segments.append((base, scanned))
+        self.segment_keys.append(key)
         self._wide.append(None)
         self._scan_size += len(scanned.latin) + len(scanned.cjk)
         self._dl.extend(scanned.lengths)
@@ -192,6 +202,19 @@ class InvertedIndex:
         """Segments of the cold load (the postings cache's unit)."""
         return len(self._segments)
 
+    def attach_tables(self, path: Path) -> None:
+        """Use the segment cache at ``path`` for the segments it holds (a large load with numpy only)."""
+        if self.tables_pay():
+            self.segment_cache = SegmentCache.open(path, self.segment_keys, vectorized.numpy_module())
+
+    def tables_pay(self) -> bool:
+        """Whether this load's segments are worth a segment cache: large, and numpy on."""
+        return bool(self._segments) and vectorized.active(self._scan_size, vectorized.SCAN_MIN)
+
+    def scanned(self, at: int) -> ScannedTexts:
+        """Segment ``at``'s forms (immutable: no lock needed)."""
+        return self._segments[at][1]
+
     def sample_common(self, share: float, limit: int) -> list[str]:
         """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
 
@@ -227,9 +250,19 @@ class InvertedIndex:
         docs, tfs = array("i"), array("i")
         common = False
         fast = vectorized.active(self._scan_size, vectorized.SCAN_MIN)
+        tables = self.segment_cache
+        key = term_key(term)
+        if key is None:
+            return docs, tfs  # a term no text can hold (see locate)
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
+            if tables is not None:
+                cached = tables.lookup(at, key, base)
+                if cached is not None:
+                    docs.frombytes(cached[0])
+                    tfs.frombytes(cached[1])
+                    continue
             where = locate(term, scanned)
             if where is None:
                 continue
