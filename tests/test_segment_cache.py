@@ -186,3 +186,23 @@ def test_open_ignores_a_fifo(tmp_path: Path) -> None:
     path = tmp_path / SEGMENTS_NAME
     os.mkfifo(path)
     assert SegmentCache.open(path, ["x"], np) is None
+
+
+def test_a_warm_over_a_damaged_file_inverts_again_instead_of_copying_the_damage(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    MemoryIndex(store, use_jieba=False).warm()
+    path = tmp_path / SEGMENTS_NAME
+    data = bytearray(path.read_bytes())
+    for i in range(0, 64, 3):  # the first segment's latin keys
+        data[i] ^= 0x55
+    path.write_bytes(bytes(data))
+    store.add("f5", "new-one", "tea")  # one segment to invert; the others would be copied
+    MemoryIndex(store, use_jieba=False).warm()
+    index = _index(store)
+    tables = index._corpus.index.segment_cache
+    assert tables is not None and tables.covered() == 6
+    assert all(tables.half(at, True) is not None for at in range(6))  # not a copy of the damaged, dropped half
+    plain = _plain(store)
+    for term in _every_term(plain):
+        assert index._corpus.index.segment_postings(term) == plain._corpus.index.segment_postings(term), term
+    assert not tables.broken

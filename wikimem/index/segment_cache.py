@@ -21,8 +21,8 @@ Design constraints:
   "not cached" for that segment or the whole file, and the term is searched
   as without the cache. Deleting the file at any time is safe.
 * **Cheap to open.** Opening reads a footer (one line of JSON per segment)
-  and maps the file; a segment's tables are checked (CRC) on its first use,
-  a block of 64 terms' postings on the block's first use.
+  and maps the file; a segment's keys are checked (CRC) on their first use,
+  a block of 64 terms' starts and postings on the block's first use.
 * Numpy only: the tables are numpy arrays viewed in the mapped file.
 
 Layout (``postings.segments`` next to the markdown): the sections, one per
@@ -38,7 +38,6 @@ import hashlib
 import json
 import logging
 import mmap
-import sys
 import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -46,7 +45,7 @@ from typing import Any, BinaryIO
 
 from wikimem.disk.blocks import atomic_writer
 from wikimem.disk.tolerant import open_regular, parse_json
-from wikimem.index.inversion import Inverted, cjk_key
+from wikimem.index.inversion import ALL, Inverted, cjk_key
 
 __all__ = ["BLOCK", "SEGMENTS_NAME", "SegmentCache", "segment_key", "write_segments"]
 
@@ -144,7 +143,8 @@ class SegmentCache:
         self._np = np
         self._buf = buf
         self._where = where  # per current segment: its footer entry, or None (not cached)
-        self._halves: list[tuple[_Half | None, _Half | None] | None] = [None] * len(where)
+        #: (segment, latin?) -> its half once opened; None: the file does not hold that half.
+        self._halves: dict[tuple[int, bool], _Half | None] = {}
         self.broken = False
 
     @classmethod
@@ -160,7 +160,7 @@ class SegmentCache:
             return None
         try:
             footer = _footer(buf)
-            entries = footer["segments"] if footer.get("format") == _FORMAT and footer.get("byteorder") == sys.byteorder else {}
+            entries = footer["segments"] if footer.get("format") == _FORMAT else {}
             where = [entries.get(key) if key is not None else None for key in keys]
             where = [e if isinstance(e, dict) and _in_bounds(e, len(buf)) else None for e in where]
         except (ValueError, TypeError, KeyError, AttributeError):
@@ -174,24 +174,19 @@ class SegmentCache:
         """How many of the load's segments this file holds."""
         return sum(1 for e in self._where if e is not None)
 
+    def holds(self, at: int) -> bool:
+        """Whether segment ``at`` is in this file (and the file is not known damaged)."""
+        return not self.broken and self._where[at] is not None
+
     def lookup(self, at: int, term: tuple[bool, bytes | int], base: int) -> tuple[bytes, bytes] | None:
         """Segment ``at``'s doc ids (from ``base``) and tfs of a :func:`term_key`, as ``array('i')`` bytes.
 
         None: not cached here (search the segment instead).
         """
-        if self.broken:
-            return None
         latin, key = term
-        if not latin and key == -1:
+        if self.broken or (not latin and key == -1):
             return None
-        halves = self._halves[at]
-        if halves is None:
-            if self._where[at] is None:
-                return None
-            halves = self._load(at)
-            if halves is None:
-                return None
-        half = halves[0 if latin else 1]
+        half = self.half(at, latin)
         if half is None:
             return None
         if latin:
@@ -210,50 +205,40 @@ class SegmentCache:
         intc = self._np.intc  # array('i')'s C int, native order
         return (docs + base).astype(intc).tobytes(), tfs.astype(intc).tobytes()
 
-    def _load(self, at: int) -> tuple[_Half | None, _Half | None] | None:
-        """The segment's two halves, their key and start tables checked against the footer's CRC."""
-        entry = self._where[at]
-        assert entry is not None
-        np, buf = self._np, self._buf
-        try:
-            pos = int(entry["at"])
-            latin = cjk = None
-            if entry["latin"] is not None:
-                width, n, posts, covers = (int(v) for v in entry["latin"])
-                latin = _Half(np, buf, pos, f"S{width}", n, posts, covers)
-                pos = latin.end
-            if entry["cjk"] is not None:
-                n, posts = (int(v) for v in entry["cjk"])
-                cjk = _Half(np, buf, pos, "<u4", n, posts, 1 << 30)
-                pos = cjk.end
-            crc = 0
-            for half in (latin, cjk):
-                if half is not None:
-                    crc = zlib.crc32(half.starts.tobytes(), zlib.crc32(half.keys.tobytes(), crc))
-                    crc = zlib.crc32(half.crcs.tobytes(), crc)
-            if crc != int(entry["crc"]) or pos != int(entry["end"]):
-                raise ValueError("tables fail their CRC")
-        except (ValueError, TypeError, KeyError):
-            self._damaged()
-            return None
-        halves = (latin, cjk)
-        self._halves[at] = halves
-        return halves
+    def half(self, at: int, latin: bool) -> _Half | None:
+        """Segment ``at``'s latin or CJK half, its keys checked against their CRC on first use; None: not held.
 
-    def tables(self, at: int) -> tuple[_Half | None, _Half | None] | None:
-        """Segment ``at``'s checked halves (for a writer keeping them), or None."""
-        if self.broken or self._where[at] is None:
-            return None
-        return self._halves[at] or self._load(at)
+        Only the keys are checked as a whole (a binary search reads any of
+        them; ~1/4 of a section); starts, postings and block CRCs are
+        checked a block at a time by :meth:`_Half.find`.
+        """
+        slot = (at, latin)
+        if slot in self._halves:
+            return self._halves[slot]
+        entry = self._where[at]
+        half = None
+        if entry is not None and not self.broken:
+            try:
+                spec = entry["latin" if latin else "cjk"]
+                if spec is not None:
+                    if latin:
+                        pos, width, n, posts, covers, crc = (int(v) for v in spec)
+                        dtype = f"S{width}"
+                    else:
+                        pos, n, posts, crc = (int(v) for v in spec)
+                        dtype, covers = "<u4", ALL
+                    half = _Half(self._np, self._buf, pos, dtype, n, posts, covers)
+                    if half.end > int(entry["end"]) or zlib.crc32(half.keys.tobytes()) != crc:
+                        raise ValueError("keys fail their CRC")
+            except (ValueError, TypeError, KeyError):
+                self._damaged()
+                return None
+        self._halves[slot] = half
+        return half
 
     def _damaged(self) -> None:
         log.warning("segment cache %s is damaged; searching instead", self.path)
         self.broken = True
-
-    def close(self) -> None:
-        self._where = [None] * len(self._where)
-        self._halves = [None] * len(self._where)
-        self.broken = True  # views into the map may live on in callers' hands: leave it to the GC
 
 
 def _footer(buf: Any) -> dict[str, Any]:
@@ -271,7 +256,7 @@ def _footer(buf: Any) -> dict[str, Any]:
 
 def _in_bounds(entry: dict[str, Any], size: int) -> bool:
     try:
-        return 0 <= int(entry["at"]) <= int(entry["end"]) <= size - _TAIL
+        return 0 <= int(entry["end"]) <= size - _TAIL
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -290,26 +275,19 @@ def write_segments(path: Path, np: Any, sections: Iterable[tuple[str, Tables]]) 
     with atomic_writer(path) as fh:
         pos = 0
         for key, (latin, cjk) in sections:
-            entry: dict[str, Any] = {"at": pos, "latin": None, "cjk": None}
-            crc = 0
+            entry: dict[str, Any] = {"latin": None, "cjk": None}
             for name, half in (("latin", latin), ("cjk", cjk)):
                 if half is None:
                     continue
-                keys = half.keys
+                keys = half.keys if name == "latin" else half.keys.astype("<u4")
                 blocks = half.crcs if isinstance(half, _Half) else _block_crcs(np, half)
-                if name == "latin":
-                    entry[name] = [keys.dtype.itemsize, len(keys), len(half.docs), half.covers]
-                else:
-                    keys = keys.astype("<u4")
-                    entry[name] = [len(keys), len(half.docs)]
-                starts = half.starts.astype("<i4")
-                for part in (keys, starts, half.docs.astype("<i4"), half.tfs.astype("<i4"), blocks):
+                shape = [keys.dtype.itemsize, len(keys), len(half.docs), half.covers] if name == "latin" else [len(keys), len(half.docs)]
+                entry[name] = [pos, *shape, zlib.crc32(keys.tobytes())]
+                for part in (keys, half.starts.astype("<i4"), half.docs.astype("<i4"), half.tfs.astype("<i4"), blocks):
                     pos += _write(fh, part)
-                crc = zlib.crc32(blocks.tobytes(), zlib.crc32(starts.tobytes(), zlib.crc32(keys.tobytes(), crc)))
             entry["end"] = pos
-            entry["crc"] = crc
             entries[key] = entry
-        footer = json.dumps({"format": _FORMAT, "byteorder": sys.byteorder, "segments": entries}, separators=(",", ":")).encode()
+        footer = json.dumps({"format": _FORMAT, "segments": entries}, separators=(",", ":")).encode()
         fh.write(footer)
         fh.write(len(footer).to_bytes(8, "little"))
         fh.write(_MAGIC)

@@ -136,7 +136,7 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
                 continue
             if should_stop():
                 raise _Stopped
-            kept = old.tables(at) if old is not None and old.path == path else None
+            kept = _kept(old, at) if old is not None and old.path == path else None
             yield key, kept if kept is not None else invert(np, index.scanned(at))
 
     try:
@@ -148,3 +148,11 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
 
 class _Stopped(Exception):
     """The warm-up was told to stop midway: the temp file is dropped, the old cache stays."""
+
+
+def _kept(old: SegmentCache, at: int) -> tuple[Any, Any] | None:
+    """A held segment's halves as the writer copies them (keys checked, block CRCs kept); None: invert it."""
+    if not old.holds(at):
+        return None
+    halves = old.half(at, True), old.half(at, False)
+    return None if old.broken else halves
