@@ -58,7 +58,7 @@ def _every_term(index: MemoryIndex) -> list[str]:
     inv = index._corpus.index
     terms: set[str] = set()
     for at in range(inv.segments):
-        terms.update(scanned_occurrences(0, inv.scanned(at)))
+        terms.update(scanned_occurrences(0, inv.forms.scanned(at)))
     return sorted(terms) + ["zzz", "哈哈", "我", "𠀀", "𠀀𠀁", "café", _LONG, "a", ""]
 
 

@@ -242,7 +242,7 @@ class MemoryIndex:
             corpus.load(self.store, progress)
         if self.postings_cache_path is not None and corpus.fingerprint is not None:
             corpus.index.cache = PostingsCache.open(self.postings_cache_path, corpus.fingerprint)
-            corpus.index.attach_tables(self.postings_cache_path.with_name(SEGMENTS_NAME))
+            corpus.index.forms.attach_tables(self.postings_cache_path.with_name(SEGMENTS_NAME))
         with self._lock:
             self._corpus = corpus
             self._rev = rev
@@ -278,7 +278,7 @@ class MemoryIndex:
         """Write the segment cache (every term of every segment) and use it: later first uses are lookups."""
         corpus = self._ensure()
         path = self.postings_cache_path
-        if path is None or len(corpus) < CACHE_MIN_DOCS or not corpus.index.tables_pay():
+        if path is None or len(corpus) < CACHE_MIN_DOCS or not corpus.index.forms.tables_pay():
             return
         try:
             tables = write_tables(corpus.index, path.with_name(SEGMENTS_NAME), stop)

@@ -65,7 +65,7 @@ def warm_up(
     """
     corpus = current()
     index = corpus.index
-    terms = index.sample_common(WARM_SHARE, WARM_MAX_TERMS)
+    terms = index.forms.sample_common(WARM_SHARE, WARM_MAX_TERMS)
     with lock:
         if current() is not corpus:
             return False
@@ -123,7 +123,7 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
     only the immutable segments: no lock. The caller installs the result.
     """
     np = vectorized.numpy_module()
-    keys = index.segment_keys
+    keys = index.forms.keys
     if np is None or not any(keys):
         return None
     old = index.segment_cache
@@ -137,7 +137,7 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
             if should_stop():
                 raise _Stopped
             kept = _kept(old, at) if old is not None and old.path == path else None
-            yield key, kept if kept is not None else invert(np, index.scanned(at))
+            yield key, kept if kept is not None else invert(np, index.forms.scanned(at))
 
     try:
         write_segments(path, np, sections())
