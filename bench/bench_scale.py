@@ -106,6 +106,10 @@ def _index(root: Path, mode: str) -> Any:
     return MemoryIndex(MemoryStore(root), **kwargs)
 
 
+def _size_mb(path: Path) -> float:
+    return path.stat().st_size / 1e6 if path.exists() else 0.0
+
+
 def warm_child(root: Path) -> dict[str, Any]:
     """Build, then ``warm()``, which writes the postings cache for the next processes."""
     index = _index(root, "warm")
@@ -117,6 +121,7 @@ def warm_child(root: Path) -> dict[str, Any]:
         "warm_s": time.perf_counter() - t0,
         "warm_cpu_s": time.process_time() - c0,
         "cache_mb": path.stat().st_size / 1e6 if path is not None and path.exists() else 0.0,
+        "tables_mb": _size_mb(root / "postings.segments"),
         "rss_peak_mb": _rss_mb(),
     }
 

@@ -111,7 +111,7 @@ def test_writes_during_warm_never_reach_the_cache(tmp_path: Path) -> None:
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    first_packed = " ".join(index._corpus.index.sample_common(0.01, 3))
+    first_packed = " ".join(index._corpus.index.forms.sample_common(0.01, 3))
     steps = [0]
 
     def write_meanwhile(done: int, total: int) -> None:

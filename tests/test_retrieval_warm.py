@@ -145,7 +145,7 @@ def test_should_stop_ends_warm_early_and_keeps_results(tmp_path: Path) -> None:
 
 def test_should_stop_is_asked_inside_one_terms_search_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One term's search spans every segment (~250 at 1M items): a pausing app must not wait for all of them."""
-    monkeypatch.setattr("wikimem.index.bm25._STOP_EVERY", 2)
+    monkeypatch.setattr("wikimem.index.segments._STOP_EVERY", 2)
     store = _store(tmp_path, files=12)  # 12 segments (one per file)
     index = MemoryIndex(store, use_jieba=False)
     index.build()

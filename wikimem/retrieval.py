@@ -45,7 +45,8 @@ from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic, VectorStatus
 from wikimem.index.scan import scan_texts
 from wikimem.tokenize import resolve_jieba, tokenize
-from wikimem.index.warmup import warm_up
+from wikimem.index.segment_cache import SEGMENTS_NAME
+from wikimem.index.warmup import warm_up, write_tables
 from wikimem.ranking.why_not import WhyNot, diagnose
 
 # RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
@@ -241,6 +242,7 @@ class MemoryIndex:
             corpus.load(self.store, progress)
         if self.postings_cache_path is not None and corpus.fingerprint is not None:
             corpus.index.cache = PostingsCache.open(self.postings_cache_path, corpus.fingerprint)
+            corpus.index.forms.attach_tables(self.postings_cache_path.with_name(SEGMENTS_NAME))
         with self._lock:
             self._corpus = corpus
             self._rev = rev
@@ -267,8 +269,26 @@ class MemoryIndex:
         stop = should_stop or (lambda: False)
         save = self._save_postings if self.postings_cache_writes else None
         with self._warm_lock:
+            if self.postings_cache_writes:
+                self._write_tables(stop)
             while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop, save):
                 pass
+
+    def _write_tables(self, stop: Callable[[], bool]) -> None:
+        """Write the segment cache (every term of every segment) and use it: later first uses are lookups."""
+        corpus = self._ensure()
+        path = self.postings_cache_path
+        if path is None or len(corpus) < CACHE_MIN_DOCS or not corpus.index.forms.tables_pay():
+            return
+        try:
+            tables = write_tables(corpus.index, path.with_name(SEGMENTS_NAME), stop)
+        except OSError as exc:  # derived state: a failed write only costs later first uses a search
+            log.warning("could not write the segment cache %s: %s", path.with_name(SEGMENTS_NAME), exc)
+            return
+        if tables is not None:
+            with self._lock:
+                if self._corpus is corpus:
+                    corpus.index.segment_cache = tables
 
     def _save_postings(self, corpus: WikiCorpus, postings: dict[str, Any]) -> None:
         """Write the postings cache for ``corpus``'s load, unless the file already holds exactly these terms."""

@@ -31,6 +31,7 @@ from wikimem.cli.write import BAD_INPUT, fail
 from wikimem.disk.intent import INTENT_DIR
 from wikimem.disk.lock import LOCK_NAME
 from wikimem.index.postings_cache import CACHE_NAME
+from wikimem.index.segment_cache import SEGMENTS_NAME
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "register", "run_init"]
 
@@ -41,6 +42,7 @@ GITIGNORE = [
     f"/{INTENT_DIR}/",
     ".*.tmp",
     f"/{CACHE_NAME}",
+    f"/{SEGMENTS_NAME}",
     "/vectors-*.npy",
     "/vectors.keys.jsonl",
     "/diary-vectors/",

@@ -46,14 +46,15 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
 from operator import add, attrgetter, eq, mul, truediv
-from typing import Any
 
 from wikimem.index import vectorized
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
 from wikimem.index.packed import Packed, merged, tf_of
 from wikimem.index.postings_cache import PostingsCache
-from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences
+from wikimem.index.scan import ScannedTexts
+from wikimem.index.segment_cache import SegmentCache
+from wikimem.index.segments import Segments
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
@@ -61,10 +62,6 @@ K1 = 1.5
 B = 0.75
 
 _new_occurrences = partial(array, "i")
-#: A term in more than 1/_COMMON of a segment's documents is counted document by document.
-_COMMON = 4
-#: A warm-up may pause or stop between every this many segments of one term's search.
-_STOP_EVERY = 16
 
 
 def idf(n_docs: int, df: int) -> float:
@@ -81,15 +78,10 @@ class InvertedIndex:
         # not create entries use .get().
         self._post: defaultdict[str, array[int] | Packed] = defaultdict(_new_occurrences)
         self._any_packed = False
-        #: (first doc id, their forms) of each batch of docs added by add_scanned.
-        self._segments: list[tuple[int, ScannedTexts]] = []
-        #: The segments' CJK forms as numpy code units (made on first need) and their total size.
-        self._wide: list[Any] = []
-        self._scan_size = 0
+        #: The batches of docs added by add_scanned, and their caches.
+        self.forms = Segments()
         #: Doc lengths for the numpy path (a copy: see :mod:`wikimem.index.vectorized`).
         self._lengths = vectorized.Lengths()
-        #: Postings of the segments' common terms from an earlier process (or None).
-        self.cache: PostingsCache | None = None
         #: Docs of the cold load (set by its owner when it ends): later ids are writes.
         self.load_end = 0
         self._dl = array("i")
@@ -114,7 +106,7 @@ class InvertedIndex:
         numpy now, so that the load pays for it and not the first query.
         """
         self.load_end = end
-        vectorized.active(self._scan_size, vectorized.SCAN_MIN)
+        self.forms.worth_numpy()
 
     @property
     def cold(self) -> bool:
@@ -135,15 +127,17 @@ class InvertedIndex:
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts) -> range:
-        """Add a batch of docs (cold path only) as one segment; returns their ids."""
+    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
+        """Add a batch of docs (cold path only) as one segment; returns their ids.
+
+        ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
+        for the segment cache; None: never cached.
+        """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self._segments.append((base, scanned))
-        self._wide.append(None)
-        self._scan_size += len(scanned.latin) + len(scanned.cjk)
+        self.forms.add(base, scanned, key)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n
@@ -189,61 +183,32 @@ class InvertedIndex:
 
     @property
     def segments(self) -> int:
-        """Segments of the cold load (the postings cache's unit)."""
-        return len(self._segments)
+        """Segments of the cold load (the postings caches' unit)."""
+        return len(self.forms)
 
-    def sample_common(self, share: float, limit: int) -> list[str]:
-        """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
+    @property
+    def cache(self) -> PostingsCache | None:
+        """Postings of the segments' common terms from an earlier process (or None)."""
+        return self.forms.cache
 
-        A cheap guess at the terms whose first use is slow at scale (the
-        first segment is a few thousand docs; a Zipf vocabulary's head shows
-        in any of them). Reads only immutable forms: no lock needed.
-        """
-        if not self._segments:
-            return []
-        base, scanned = self._segments[0]
-        occ = scanned_occurrences(base, scanned)
-        need = share * len(scanned.lengths)
-        df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
-        return [term for n, term in df[:limit] if n >= need]
+    @cache.setter
+    def cache(self, cache: PostingsCache | None) -> None:
+        self.forms.cache = cache
+
+    @property
+    def segment_cache(self) -> SegmentCache | None:
+        """Every term of (some of) the segments, from an earlier warm-up (or None)."""
+        return self.forms.tables
+
+    @segment_cache.setter
+    def segment_cache(self, tables: SegmentCache | None) -> None:
+        self.forms.tables = tables
 
     def segment_postings(
         self, term: str, should_stop: Callable[[], bool] | None = None
     ) -> tuple[array[int], array[int]] | None:
-        """``term``'s doc ids and tfs in the cold load's segments (the cache's unit).
-
-        From the postings cache when it holds the term, else one search per
-        segment. Segments never change after the cold load, so a worker may
-        call this without the index lock. ``should_stop`` (a warm-up's) is
-        asked every :data:`_STOP_EVERY` segments -- one term at 1M items is
-        ~250 of them, tens to hundreds of ms -- and may block (an app pausing
-        the warm-up while the user types); ``None`` when it said stop.
-        """
-        cache = self.cache
-        if cache is not None and term in cache:
-            found = cache.get(term)
-            if found is not None:
-                return found
-        docs, tfs = array("i"), array("i")
-        common = False
-        fast = vectorized.active(self._scan_size, vectorized.SCAN_MIN)
-        for at, (base, scanned) in enumerate(self._segments):
-            if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
-                return None
-            where = locate(term, scanned)
-            if where is None:
-                continue
-            found = vectorized.postings(where, self._wide, at, base) if fast else None
-            if found is not None:
-                docs.extend(found[0])
-                tfs.extend(found[1])
-                continue
-            hit = count_located(where, scanned, common)
-            docs.extend(map(add, hit[0], repeat(base)))
-            tfs.extend(hit[1])
-            # Terms spread evenly enough that one segment tells the way to count the next.
-            common = len(hit[0]) * _COMMON > len(scanned.lengths)
-        return docs, tfs
+        """``term``'s doc ids and tfs in the cold load's segments: see :meth:`Segments.postings`."""
+        return self.forms.postings(term, should_stop)
 
     def prepare(self, found: tuple[array[int], array[int]]) -> Packed:
         """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
@@ -303,7 +268,7 @@ class InvertedIndex:
     def _packed(self, term: str) -> Packed | None:
         """The term's clean postings, packing or filtering them on first need."""
         entry = self._post.get(term)
-        if entry is None and not self._segments:
+        if entry is None and not self.forms:
             return None
         if not isinstance(entry, Packed):
             entry = self._pack(term, entry)

@@ -29,6 +29,7 @@ from typing import Any
 
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
+from wikimem.index.segment_cache import segment_key
 from wikimem.disk.loader import FileBlocks, block_at, block_names, read_file_blocks
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
@@ -139,7 +140,8 @@ class WikiCorpus:
         #: What the cold load's segments were made of (see :meth:`load`); the
         #: postings cache is used only by a load with the same fingerprint.
         terms = analyzer.fingerprint if analyzer is not None else "raw"
-        self._layout = hashlib.sha256(f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}".encode())
+        self._made_by = f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}"
+        self._layout = hashlib.sha256(self._made_by.encode())
         self.fingerprint: str | None = None
 
     def __len__(self) -> int:
@@ -249,7 +251,8 @@ class WikiCorpus:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
-        docs = self.index.add_scanned(scanned)
+        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], scanned.lengths.tobytes())
+        docs = self.index.add_scanned(scanned, key)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
         self._layout.update(repr(("segment", docs.start, len(docs), zlib.crc32(scanned.lengths))).encode())
@@ -268,7 +271,7 @@ class WikiCorpus:
         scan = self._scan
         scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
         if scanned is not None:
-            docs = self.index.add_scanned(scanned)
+            docs = self.index.add_scanned(scanned, segment_key(self._made_by, [(file, stat)], scanned.lengths.tobytes()))
             names.update(zip(map(attrgetter("name"), items), docs))
             for item in items:
                 self.items.append(item)

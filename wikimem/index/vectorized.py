@@ -30,7 +30,20 @@ from typing import Any
 
 from wikimem._optional import importable
 
-__all__ = ["MIN_ELEMENTS", "SCAN_MIN", "Lengths", "active", "band", "candidates", "drop_dead", "impacts", "postings", "switch", "worth_walking"]
+__all__ = [
+    "MIN_ELEMENTS",
+    "SCAN_MIN",
+    "Lengths",
+    "active",
+    "band",
+    "candidates",
+    "drop_dead",
+    "impacts",
+    "numpy_module",
+    "postings",
+    "switch",
+    "worth_walking",
+]
 
 #: A list this long (postings) is worth numpy's import.
 MIN_ELEMENTS = 20_000
@@ -60,6 +73,11 @@ def active(size: int, minimum: int | None = None) -> bool:
 
             _np = numpy
     return _state
+
+
+def numpy_module() -> Any:
+    """numpy if the path is on (imported now if need be), else None: for numpy-only features."""
+    return _np if active(1, 0) else None
 
 
 def switch(on: bool | None) -> None:

@@ -22,12 +22,17 @@ from __future__ import annotations
 import contextlib
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeAlias
 
+from wikimem.index import vectorized
+from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.inversion import invert
+from wikimem.index.segment_cache import SegmentCache, write_segments
 
-__all__ = ["WARM_MIN_OCCURRENCES", "WARM_SHARE", "warm_up"]
+__all__ = ["WARM_MIN_OCCURRENCES", "WARM_SHARE", "warm_up", "write_tables"]
 
 
 #: Raw terms (docs added one by one: jieba, writes) with this many
@@ -60,7 +65,7 @@ def warm_up(
     """
     corpus = current()
     index = corpus.index
-    terms = index.sample_common(WARM_SHARE, WARM_MAX_TERMS)
+    terms = index.forms.sample_common(WARM_SHARE, WARM_MAX_TERMS)
     with lock:
         if current() is not corpus:
             return False
@@ -107,3 +112,47 @@ def warm_up(
         save(corpus, prefixes)
     progress(total, total)
     return True
+
+
+def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], bool]) -> SegmentCache | None:
+    """Write the segment cache of ``index``'s cold load to ``path`` and open it; None if stopped or not worth it.
+
+    Needs the numpy path (:mod:`wikimem.index.inversion`). Segments the
+    current file already holds are kept as they are; only the others are
+    inverted (a store that changed one file re-inverts one segment). Reads
+    only the immutable segments: no lock. The caller installs the result.
+    """
+    np = vectorized.numpy_module()
+    keys = index.forms.keys
+    if np is None or not any(keys):
+        return None
+    old = index.segment_cache
+    if old is not None and old.path == path and old.covered() == sum(1 for key in keys if key is not None):
+        return None  # every segment is there already
+
+    def sections() -> Iterator[tuple[str, Any]]:
+        for at, key in enumerate(keys):
+            if key is None:
+                continue
+            if should_stop():
+                raise _Stopped
+            kept = _kept(old, at) if old is not None and old.path == path else None
+            yield key, kept if kept is not None else invert(np, index.forms.scanned(at))
+
+    try:
+        write_segments(path, np, sections())
+    except _Stopped:
+        return None
+    return SegmentCache.open(path, keys, np)
+
+
+class _Stopped(Exception):
+    """The warm-up was told to stop midway: the temp file is dropped, the old cache stays."""
+
+
+def _kept(old: SegmentCache, at: int) -> tuple[Any, Any] | None:
+    """A held segment's halves as the writer copies them (keys checked, block CRCs kept); None: invert it."""
+    if not old.holds(at):
+        return None
+    halves = old.half(at, True), old.half(at, False)
+    return None if old.broken else halves

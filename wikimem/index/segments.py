@@ -1,0 +1,136 @@
+"""The cold load's segments: batches of docs kept as scan forms, and how a term's postings are found in them.
+
+Why a module of its own: a cold build posts nothing (ADR 0005); what it
+keeps is these segments, and a term's first use is a question to them --
+answered, cheapest first, by the postings cache (the whole term, for the
+common terms an earlier warm-up packed), the segment cache (every term of
+a segment, ADR 0011) or a search of the segment's forms (ADR 0005, with
+numpy ADR 0010). The index (:mod:`wikimem.index.bm25`) owns the packed
+postings built from these answers; segments never change after the
+load, so everything here may run without the index lock.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from itertools import repeat
+from operator import add
+from pathlib import Path
+from typing import Any
+
+from wikimem.index import vectorized
+from wikimem.index.postings_cache import PostingsCache
+from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences
+from wikimem.index.segment_cache import SegmentCache, term_key
+
+__all__ = ["Segments"]
+
+#: A term in more than 1/_COMMON of a segment's documents is counted document by document.
+_COMMON = 4
+#: A warm-up may pause or stop between every this many segments of one term's search.
+_STOP_EVERY = 16
+
+
+class Segments:
+    """The segments of one cold load, in doc id order, with the caches that answer for them."""
+
+    def __init__(self) -> None:
+        #: (first doc id, their forms) of each batch of docs.
+        self._segments: list[tuple[int, ScannedTexts]] = []
+        #: What each segment was made of (:func:`wikimem.index.segment_cache.segment_key`; None: never cached).
+        self.keys: list[str | None] = []
+        #: The segments' CJK forms as UTF-16 (made on first need by the numpy path), and their total size.
+        self._wide: list[Any] = []
+        self._size = 0
+        #: Postings of the segments' common terms from an earlier process (or None).
+        self.cache: PostingsCache | None = None
+        #: Every term of (some of) the segments, from an earlier warm-up (or None).
+        self.tables: SegmentCache | None = None
+
+    def __len__(self) -> int:
+        return len(self._segments)
+
+    def add(self, base: int, scanned: ScannedTexts, key: str | None) -> None:
+        self._segments.append((base, scanned))
+        self.keys.append(key)
+        self._wide.append(None)
+        self._size += len(scanned.latin) + len(scanned.cjk)
+
+    def worth_numpy(self) -> bool:
+        """Whether the forms are large enough for the numpy path (imports numpy the first time)."""
+        return vectorized.active(self._size, vectorized.SCAN_MIN)
+
+    def scanned(self, at: int) -> ScannedTexts:
+        """Segment ``at``'s forms."""
+        return self._segments[at][1]
+
+    def attach_tables(self, path: Path) -> None:
+        """Use the segment cache at ``path`` for the segments it holds (a large load with numpy only)."""
+        if self.tables_pay():
+            self.tables = SegmentCache.open(path, self.keys, vectorized.numpy_module())
+
+    def tables_pay(self) -> bool:
+        """Whether this load is worth a segment cache: large, and numpy on."""
+        return bool(self._segments) and self.worth_numpy()
+
+    def sample_common(self, share: float, limit: int) -> list[str]:
+        """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
+
+        A cheap guess at the terms whose first use is slow at scale (the
+        first segment is a few thousand docs; a Zipf vocabulary's head shows
+        in any of them).
+        """
+        if not self._segments:
+            return []
+        base, scanned = self._segments[0]
+        occ = scanned_occurrences(base, scanned)
+        need = share * len(scanned.lengths)
+        df = sorted(((len(set(found)), term) for term, found in occ.items()), reverse=True)
+        return [term for n, term in df[:limit] if n >= need]
+
+    def postings(self, term: str, should_stop: Callable[[], bool] | None = None) -> tuple[array[int], array[int]] | None:
+        """``term``'s doc ids and tfs in the segments (the caches' unit).
+
+        From the postings cache when it holds the term, else segment by
+        segment from the segment cache or one search. ``should_stop`` (a
+        warm-up's) is asked every :data:`_STOP_EVERY` segments -- one term
+        at 1M items is ~250 of them, tens to hundreds of ms -- and may block
+        (an app pausing the warm-up while the user types); ``None`` when it
+        said stop.
+        """
+        cache = self.cache
+        if cache is not None and term in cache:
+            found = cache.get(term)
+            if found is not None:
+                return found
+        docs, tfs = array("i"), array("i")
+        key = term_key(term)
+        if key is None:
+            return docs, tfs  # a term no text can hold (see locate)
+        common = False
+        fast = self.worth_numpy()
+        tables = self.tables
+        for at, (base, scanned) in enumerate(self._segments):
+            if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
+                return None
+            if tables is not None:
+                cached = tables.lookup(at, key, base)
+                if cached is not None:
+                    docs.frombytes(cached[0])
+                    tfs.frombytes(cached[1])
+                    continue
+            where = locate(term, scanned)
+            if where is None:
+                continue
+            found = vectorized.postings(where, self._wide, at, base) if fast else None
+            if found is not None:
+                docs.extend(found[0])
+                tfs.extend(found[1])
+                continue
+            hit = count_located(where, scanned, common)
+            docs.extend(map(add, hit[0], repeat(base)))
+            tfs.extend(hit[1])
+            # Terms spread evenly enough that one segment tells the way to count the next.
+            common = len(hit[0]) * _COMMON > len(scanned.lengths)
+        return docs, tfs
