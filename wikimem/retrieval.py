@@ -56,6 +56,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: Query analyses remembered (emptied when full): a few hundred distinct texts.
+_ANALYSES_KEPT = 1024
+
 
 class MemoryIndex:
     """In-memory BM25 over a :class:`~wikimem.store.MemoryStore`, kept fresh.
@@ -178,6 +181,8 @@ class MemoryIndex:
         #: edits to apply, or None when the file must be re-read.
         self._pending: dict[str, list[FileWrite] | None] = {}
         self._semantic: Semantic | None = None
+        #: Query text -> its analysis (see :meth:`_analyzed`).
+        self._analyses: dict[str, QueryTerms] = {}
         if embedder is not None:
             try:
                 self._semantic = Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold,
@@ -194,6 +199,23 @@ class MemoryIndex:
     def analyze_query(self, query: str) -> QueryTerms:
         """The terms ``query`` is scored with (before time words are removed), and what the analyzer did."""
         return self.analyzer.query(self._tokenize(query))
+
+    def _analyzed(self, text: str) -> QueryTerms:
+        """:meth:`analyze_query`, remembered per text (a copy each time: the result's lists are the caller's).
+
+        Tokenizing and analyzing a query is a tenth of a warm retrieve();
+        an app asks the same text often. Not with jieba, whose dictionary a
+        program may change at run time (``jieba.add_word``).
+        """
+        if self.use_jieba:
+            return self.analyze_query(text)
+        found = self._analyses.get(text)
+        if found is None:
+            found = self.analyze_query(text)
+            if len(self._analyses) >= _ANALYSES_KEPT:
+                self._analyses.clear()
+            self._analyses[text] = found
+        return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed))
 
     def _on_write(self, file: str, write: FileWrite | None = None) -> None:
         # Runs right after the store's commit (maybe in another thread): only
@@ -392,7 +414,7 @@ class MemoryIndex:
         self._ensure_built()
         with self._lock:
             corpus = self._fresh()
-            trace = run(knobs, corpus, self.analyze_query, self.store.diary.window, self._semantic)
+            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic)
             result = trace.result
             if result.embedding_used:
                 result.cos_floor, result.cos_floor_source = self.cos_floor, self.cos_floor_source
