@@ -6,14 +6,18 @@ writes. Replacing a file is a diff keyed by item name: an unchanged item
 keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
-dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
+dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO. A write
+of this process need not even be re-read: :meth:`WikiCorpus.apply_writes`
+takes the store's own block edits (the re-read and re-parse of a 200-item
+file were most of a query after one ``add()``) when their chain of file
+identities shows nothing else wrote the file.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
 (:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
 forms (``terms`` of :func:`wikimem.index.scan.scan_joined`), so both index the same terms.
 
 At scale the corpus holds no object per item: a cold load keeps each
-file's text and block offsets (:class:`ItemTable`), items are parsed when a
+file's text and block offsets (:class:`~wikimem.index.items.ItemTable`), items are parsed when a
 query shows them, and name -> doc maps are made per file on demand.
 """
 
@@ -21,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
@@ -30,7 +33,8 @@ from typing import Any
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.disk.blocks import Block
-from wikimem.disk.loader import FileBlocks, block_at, block_names, read_file_blocks
+from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
+from wikimem.index.items import ItemTable, item_at
 from wikimem.disk.splice import BlockEdit, RawBlock
 from wikimem.store.transaction import FileWrite, Identity
 from wikimem.models import RecallItem, item_text
@@ -41,69 +45,9 @@ __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
-#: Parsed bulk items an ItemTable keeps (a few MB at most).
-_PARSED_KEPT = 4096
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
-
-
-def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
-    """Item ``i`` of a file read in bulk, parsed as the store parses it."""
-    block = block_at(blocks, i)
-    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
-
-
-class ItemTable:
-    """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
-
-    A 1M-item store must not hold a million item objects: a file read in
-    bulk (:func:`wikimem.disk.loader.read_file_blocks`) keeps its bytes and block
-    offsets, and an item is parsed from them when a query shows it. Items
-    written later (and files the parser had to read) are held as objects.
-    """
-
-    def __init__(self) -> None:
-        self._objects: dict[int, RecallItem | None] = {}
-        self._bases: list[int] = []  # first doc id of each bulk file, ascending
-        self._bulk: list[tuple[str, FileBlocks]] = []
-        self._n = 0
-        #: Bulk items parsed lately: a query shows the same few again (emptied when full).
-        self._parsed: dict[int, RecallItem] = {}
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, doc: int) -> RecallItem | None:
-        found = self._objects.get(doc, self)
-        if found is not self:
-            return found  # type: ignore[return-value]
-        if not 0 <= doc < self._n:
-            raise IndexError(doc)
-        item = self._parsed.get(doc)
-        if item is None:
-            i = bisect_right(self._bases, doc) - 1
-            file, blocks = self._bulk[i]
-            item = item_at(file, blocks, doc - self._bases[i])
-            if len(self._parsed) >= _PARSED_KEPT:
-                self._parsed.clear()
-            self._parsed[doc] = item
-        return item
-
-    def __setitem__(self, doc: int, item: RecallItem | None) -> None:
-        self._objects[doc] = item
-
-    def append(self, item: RecallItem) -> None:
-        self._objects[self._n] = item
-        self._n += 1
-
-    def add_blocks(self, file: str, blocks: FileBlocks) -> range:
-        """Take a bulk-read file's blocks as the next docs; returns their ids."""
-        base = self._n
-        self._bases.append(base)
-        self._bulk.append((file, blocks))
-        self._n += blocks.count
-        return range(base, self._n)
 
 
 class WikiCorpus:
