@@ -104,7 +104,8 @@ def _run(root: Path, rounds: int, tree: Path | None) -> dict[str, Any]:
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
     if done.returncode:
         raise SystemExit(f"child failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
