@@ -29,6 +29,7 @@ from the ranking. ``tokens_est`` is ``est_tokens(content)``.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 import threading
@@ -61,6 +62,9 @@ T = TypeVar("T")
 
 #: Query analyses remembered (emptied when full): a few hundred distinct texts.
 _ANALYSES_KEPT = 1024
+#: Writes to one file kept between two queries; past that (a bulk import
+#: with no query in between) the file is re-read once instead.
+_CHAIN_KEPT = 256
 
 
 class MemoryIndex:
@@ -225,10 +229,13 @@ class MemoryIndex:
         # note the file and what the write did; the next query applies it.
         with self._pending_lock:
             writes = self._pending.get(file, [])
-            if write is None or writes is None:
-                self._pending[file] = None  # not known what changed: re-read the file
+            if write is None or writes is None or len(writes) >= _CHAIN_KEPT:
+                self._pending[file] = None  # not known what changed (or a long batch): re-read the file
             else:
-                self._pending[file] = [*writes, write]
+                if writes:  # only the last write's segments are applied: the earlier ones' can go
+                    writes[-1] = dataclasses.replace(writes[-1], segments=())
+                writes.append(write)
+                self._pending[file] = writes
             self._heard += 1
 
     def _take_pending(self) -> tuple[dict[str, list[FileWrite] | None], int]:
