@@ -50,8 +50,8 @@ def resolve_today(today: date | str | None = None, tz: tzinfo | str | None = Non
             tz = ZoneInfo(tz)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError(f"unknown time zone: {tz!r}") from exc
-    if tz is None:
-        return datetime.now().astimezone().date()
+    if tz is None:  # the local wall-clock date (what ``now().astimezone()`` shows, without the zone lookup)
+        return date.today()
     return datetime.now(tz).date()
 
 

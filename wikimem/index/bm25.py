@@ -442,6 +442,19 @@ class InvertedIndex:
                 score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
         return score
 
+    def matched_docs(self, query: Iterable[str], docs: list[int]) -> list[list[str]]:
+        """:meth:`matched` of several docs (a result page's rows): each term's postings are found once."""
+        out: list[list[str]] = [[] for _ in docs]
+        for term in sorted(set(query)):  # ascending: each row comes out sorted, as matched() sorts
+            entry = self._packed(term)
+            if entry is None:
+                continue
+            found, tfs, n = entry.docs, entry.tfs, len(entry.docs)
+            for row, doc, p in zip(out, docs, map(bisect_left, repeat(found), docs)):
+                if p < n and found[p] == doc and tfs[p]:  # tf_of(entry, doc), its bisect in one C-level map
+                    row.append(term)
+        return out
+
     def matched(self, query: Iterable[str], doc: int) -> list[str]:
         """The query terms present in ``doc``, sorted."""
         out = []

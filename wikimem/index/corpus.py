@@ -6,14 +6,18 @@ writes. Replacing a file is a diff keyed by item name: an unchanged item
 keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
-dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
+dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO. A write
+of this process need not even be re-read: :meth:`WikiCorpus.apply_writes`
+takes the store's own block edits (the re-read and re-parse of a 200-item
+file were most of a query after one ``add()``) when their chain of file
+identities shows nothing else wrote the file.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
 (:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
 forms (``terms`` of :func:`wikimem.index.scan.scan_joined`), so both index the same terms.
 
 At scale the corpus holds no object per item: a cold load keeps each
-file's text and block offsets (:class:`ItemTable`), items are parsed when a
+file's text and block offsets (:class:`~wikimem.index.items.ItemTable`), items are parsed when a
 query shows them, and name -> doc maps are made per file on demand.
 """
 
@@ -21,16 +25,19 @@ from __future__ import annotations
 
 import hashlib
 import zlib
-from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import Any
 
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.segment_cache import segment_key
-from wikimem.disk.loader import FileBlocks, block_at, block_names, read_file_blocks
+from wikimem.disk.blocks import Block
+from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
+from wikimem.index.items import ItemTable, item_at
+from wikimem.disk.splice import BlockEdit, RawBlock
+from wikimem.store.transaction import FileWrite, Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
@@ -39,69 +46,9 @@ __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
-#: Parsed bulk items an ItemTable keeps (a few MB at most).
-_PARSED_KEPT = 4096
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
-
-
-def item_at(file: str, blocks: FileBlocks, i: int) -> RecallItem:
-    """Item ``i`` of a file read in bulk, parsed as the store parses it."""
-    block = block_at(blocks, i)
-    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
-
-
-class ItemTable:
-    """Doc id -> item (``None`` once removed), made on demand for bulk-loaded files.
-
-    A 1M-item store must not hold a million item objects: a file read in
-    bulk (:func:`wikimem.disk.loader.read_file_blocks`) keeps its bytes and block
-    offsets, and an item is parsed from them when a query shows it. Items
-    written later (and files the parser had to read) are held as objects.
-    """
-
-    def __init__(self) -> None:
-        self._objects: dict[int, RecallItem | None] = {}
-        self._bases: list[int] = []  # first doc id of each bulk file, ascending
-        self._bulk: list[tuple[str, FileBlocks]] = []
-        self._n = 0
-        #: Bulk items parsed lately: a query shows the same few again (emptied when full).
-        self._parsed: dict[int, RecallItem] = {}
-
-    def __len__(self) -> int:
-        return self._n
-
-    def __getitem__(self, doc: int) -> RecallItem | None:
-        found = self._objects.get(doc, self)
-        if found is not self:
-            return found  # type: ignore[return-value]
-        if not 0 <= doc < self._n:
-            raise IndexError(doc)
-        item = self._parsed.get(doc)
-        if item is None:
-            i = bisect_right(self._bases, doc) - 1
-            file, blocks = self._bulk[i]
-            item = item_at(file, blocks, doc - self._bases[i])
-            if len(self._parsed) >= _PARSED_KEPT:
-                self._parsed.clear()
-            self._parsed[doc] = item
-        return item
-
-    def __setitem__(self, doc: int, item: RecallItem | None) -> None:
-        self._objects[doc] = item
-
-    def append(self, item: RecallItem) -> None:
-        self._objects[self._n] = item
-        self._n += 1
-
-    def add_blocks(self, file: str, blocks: FileBlocks) -> range:
-        """Take a bulk-read file's blocks as the next docs; returns their ids."""
-        base = self._n
-        self._bases.append(base)
-        self._bulk.append((file, blocks))
-        self._n += blocks.count
-        return range(base, self._n)
 
 
 class WikiCorpus:
@@ -123,6 +70,10 @@ class WikiCorpus:
         self.items = ItemTable()
         #: file -> (mtime_ns, size) as last read: the change detector.
         self.stats: dict[str, tuple[int, int] | None] = {}
+        #: file -> its identity right after the store write last applied by
+        #: :meth:`apply_write` (dropped when the file is re-read): what the
+        #: next write must have found for its edits to apply.
+        self.identities: dict[str, Identity | None] = {}
         #: Bumped on every change of indexed text (vector caches sync on it).
         self.version = 0
         self._tokenize = tokenize
@@ -287,27 +238,117 @@ class WikiCorpus:
 
     def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
         """Make ``file``'s docs match ``items``; True when indexed text changed."""
+        self.identities.pop(file, None)
+        old = self._forget(file)
+        new: dict[str, int] = {}
+        changed = False
+        for item in items:
+            new[item.name], fresh = self._put(item, old.pop(item.name, None))
+            changed |= fresh
+        for doc in old.values():
+            self._drop(doc)
+            changed = True
+        return self._settle(file, new, stat, changed)
+
+    def apply_writes(self, writes: Sequence[FileWrite]) -> bool | None:
+        """Apply one file's store writes, in commit order; ``None`` (nothing changed) when a re-read is needed.
+
+        They apply only as a chain from what the index holds to what is on
+        disk now: the first write found the file as the index last saw it
+        (its identity after an applied write, else the ``(mtime_ns, size)``
+        it was read at), each next one found it as the previous one left it,
+        and the last one's result is still there. Any other process's write
+        in between breaks the chain.
+        """
+        first, last = writes[0], writes[-1]
+        file = first.file
+        if file in self.identities:
+            if self.identities[file] != first.before:
+                return None
+        elif self.stats.get(file) != (first.before[:2] if first.before is not None else None):
+            return None
+        if any(a.after != b.before for a, b in zip(writes, writes[1:])) or not last.current():
+            return None
+        edits = [edit for write in writes for edit in write.edits]
+        changed = self.apply_write(file, last.segments, edits, last.after[:2] if last.after is not None else None)
+        if changed is not None:
+            self.identities[file] = last.after
+        return changed
+
+    def apply_write(
+        self,
+        file: str,
+        segments: Sequence[RawBlock],
+        edits: Sequence[BlockEdit],
+        stat: tuple[int, int] | None,
+    ) -> bool | None:
+        """Apply a store write's own block edits: what :meth:`update_file` would do, without reading the file.
+
+        ``segments`` are the file's blocks after the write and ``edits`` what
+        it changed (the caller checked that the index holds the file as the
+        write found it, and that nobody wrote since). Only the blocks the
+        edits name are parsed and diffed: a segment whose bytes an edit left
+        is parsed from those bytes, as a re-read would; every other item
+        keeps its doc and its object. Returns ``None``, changing nothing,
+        when the items the edits left alone are not the ones indexed (the
+        index did not hold what the write found: re-read instead).
+        """
+        # A soft edit changes only a block's trailing line breaks, which the
+        # parser drops (``parse_blocks``: ``body.rstrip()``): its item is the same.
+        hard = [e for e in edits if e.index >= 0 and not e.soft]
+        afters: set[bytes] = set()  # the bytes of every block a hard edit wrote (and later soft edits of those)
+        for e in edits:
+            if e.index >= 0 and e.after is not None and (not e.soft or e.before in afters):
+                afters.add(e.after)
+        try:
+            touched = {RawBlock(e.before).heading for e in hard if e.before is not None}
+            blocks: dict[str, Block] = {}  # repeated headings: the last wins, at the first's place
+            for segment in segments:
+                if segment.raw in afters:
+                    block = RawBlock(segment.raw).block  # parsed from the bytes, as a re-read would
+                    touched.add(block.heading)
+                else:
+                    block = segment.block
+                blocks[block.heading] = block
+        except IndexError:  # a segment that parses to no block: not what a store write leaves
+            return None
+        if self._name_map(file).keys() - touched != blocks.keys() - touched:
+            return None
+        old = self._forget(file)
+        new: dict[str, int] = {}
+        changed = False
+        for name, block in blocks.items():
+            doc = old.pop(name, None)
+            if name in touched:
+                doc, fresh = self._put(RecallItem(file, name, block.content, block.owner, block.source_conv, block.ts), doc)
+                changed |= fresh
+            new[name] = doc  # type: ignore[assignment]  # an untouched name is held (checked above)
+        for doc in old.values():  # only touched names are left: the write removed them
+            self._drop(doc)
+            changed = True
+        return self._settle(file, new, stat, changed)
+
+    def _forget(self, file: str) -> dict[str, int]:
+        """Take ``file``'s name -> doc map out of every holder (the caller puts the new one back)."""
         old = dict(self._name_map(file))
         self._names.pop(file, None)
         self._bulk.pop(file, None)
         self._name_maps.pop(file, None)
-        new: dict[str, int] = {}
-        changed = False
-        for item in items:
-            doc = old.pop(item.name, None)
-            current = self.items[doc] if doc is not None else None
-            if doc is not None and current is not None and current.content == item.content:
-                self.items[doc] = item
-            else:
-                if doc is not None:
-                    self._drop(doc)
-                doc = self.index.add(self.tokens(item))
-                self.items.append(item)
-                changed = True
-            new[item.name] = doc
-        for doc in old.values():
+        return old
+
+    def _put(self, item: RecallItem, doc: int | None) -> tuple[int, bool]:
+        """``item`` at ``doc`` (its old doc, if any): kept when its text is unchanged; True when re-indexed."""
+        current = self.items[doc] if doc is not None else None
+        if doc is not None and current is not None and current.content == item.content:
+            self.items[doc] = item  # provenance is not indexed: swap the object only
+            return doc, False
+        if doc is not None:
             self._drop(doc)
-            changed = True
+        doc = self.index.add(self.tokens(item))
+        self.items.append(item)
+        return doc, True
+
+    def _settle(self, file: str, new: dict[str, int], stat: tuple[int, int] | None, changed: bool) -> bool:
         if new:
             self._names[file] = new
         if stat is None:
@@ -331,4 +372,5 @@ class WikiCorpus:
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))
         fresh.version = self.version + 1
+        fresh.identities = dict(self.identities)
         return fresh

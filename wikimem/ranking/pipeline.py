@@ -44,12 +44,14 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
 from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
+from wikimem.disk.days import resolve_today
 from wikimem.disk.names import normalize_item_name
 from wikimem.ranking.context import add_context
 from wikimem.ranking.feedback import add_feedback
@@ -166,7 +168,7 @@ def _time_gate(
     if knobs.time_range is not None:
         window, result.time_range_source = knobs.time_range, "explicit"
     else:
-        match = match_time_range(knobs.query, tz=knobs.tz, today=knobs.today)
+        match = _time_match(knobs.query, resolve_today(knobs.today, knobs.tz)) if knobs.query else None
         if match is None:
             return None
         window, result.time_range_source = match.time_range, "parsed"
@@ -181,6 +183,19 @@ def _time_gate(
     return match
 
 
+@lru_cache(maxsize=1024)
+def _time_match(query: str, today: dt.date) -> TimeMatch | None:
+    """:func:`match_time_range` of ``query`` on ``today``, remembered.
+
+    A pure function of the two (the zone only picks ``today``), and its
+    two dozen patterns cost as much as the rest of a query's own work; an
+    app asks the same text again and again (debounced keystrokes, a
+    repeated search, ``why_not`` after ``retrieve``). ``TimeMatch`` is
+    frozen, so sharing one is safe.
+    """
+    return match_time_range(query, today=today)
+
+
 def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Trace) -> None:
     limit = knobs.limit
     if limit <= 0:
@@ -190,10 +205,12 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     deep = semantic is not None or knobs.context or knobs.feedback or knobs.link_context
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
+    items = corpus.items
     for doc, score in index.search(terms, pool):
-        item = corpus.items[doc]
+        item = items[doc]
         assert item is not None
-        cands[("w", item.file, item.name)] = Candidate(("w", item.file, item.name), item, doc, score, score)
+        key = ("w", item.file, item.name)
+        cands[key] = Candidate(key, item, doc, score, score)
     for i, entry in enumerate(trace.diary):
         item = as_recall_item(entry)
         score = index.score_external(terms, corpus.tokens(item))
@@ -218,9 +235,13 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         )
         if result.embedding_used:
             floor = knobs.cos_floor
-    kept: list[Candidate] = []
-    for cand in cands.values():
-        (kept if admitted(cand, floor) else trace.floored).append(cand)
+    if semantic is None:  # no cosine is set without fusion: admitted() is "a BM25 match"
+        kept = [cand for cand in cands.values() if cand.bm25 > 0]
+        trace.floored.extend(cand for cand in cands.values() if cand.bm25 <= 0)
+    else:
+        kept = []
+        for cand in cands.values():
+            (kept if admitted(cand, floor) else trace.floored).append(cand)
     result.below_floor = len(trace.floored)
     # Ties: wiki before diary, wiki in index order, diary newest first.
     trace.ordered = sorted(
@@ -234,12 +255,14 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
     rank_of = {cand.key: (rank, cand) for rank, cand in enumerate(ranked, 1)}
     seen: set[Key] = set()
     rows: list[RetrievedItem] = []
+    matched = _matcher(corpus, trace.terms, ranked)
     for rank, cand in enumerate(ranked, 1):
         if cand.key in seen:
             continue  # already placed as an earlier hit's link target
         seen.add(cand.key)
-        rows.append(_row(corpus, cand, trace, rank))
-        if not expand_links:
+        rows.append(_row(corpus, cand, trace, rank, matched))
+        # Every link is spelled with "[[": most items have none, and need no parse for that.
+        if not expand_links or "[[" not in cand.item.content:
             continue
         for link in cand.item.links:
             name = normalize_item_name(link.name)
@@ -255,7 +278,7 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
             seen.add(key)
             if key in rank_of:  # a later hit: placed here, with its own rank and scores
                 target_rank, target = rank_of[key]
-                row = _row(corpus, target, trace, target_rank)
+                row = _row(corpus, target, trace, target_rank, matched)
                 row.source, row.via = "link", cand.item.name
             else:
                 item = corpus.items[doc]
@@ -265,12 +288,34 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
     return rows
 
 
-def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> RetrievedItem:
-    terms = trace.terms
-    if cand.doc is not None:
-        matched = corpus.index.matched(terms, cand.doc)
+def _matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) -> Callable[[Candidate], list[str]]:
+    """The scored query terms a candidate contains (its ``matched_terms``), sorted.
+
+    Every row is a ranked hit, so the wiki hits' terms are looked up
+    together, each term's postings once (:meth:`InvertedIndex.matched_docs`).
+    A one-term query needs no lookup at all: a wiki hit's BM25 is positive
+    exactly when it holds the term (idf and the tf part are both positive).
+    """
+    if len(terms) == 1:
+        only = list(terms)
+        found: dict[int, list[str]] = {}
     else:
-        matched = sorted(set(terms) & set(corpus.tokens(cand.item)))
+        docs = [cand.doc for cand in ranked if cand.doc is not None]
+        found = dict(zip(docs, corpus.index.matched_docs(terms, docs)))
+
+    def matched(cand: Candidate) -> list[str]:
+        if cand.doc is None:
+            return sorted(set(terms) & set(corpus.tokens(cand.item)))
+        if len(terms) == 1:
+            return list(only) if cand.bm25 > 0 else []
+        return list(found[cand.doc])
+
+    return matched
+
+
+def _row(
+    corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int, matched: Callable[[Candidate], list[str]]
+) -> RetrievedItem:
     return RetrievedItem(
         item=cand.item,
         source="hit",
@@ -280,10 +325,10 @@ def _row(corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int) -> Retrie
         context_score=cand.context,
         context_via=cand.context_via,
         feedback_score=cand.feedback,
-        feedback_terms=_feedback_matched(corpus, cand, trace.result.feedback_terms),
+        feedback_terms=_feedback_matched(corpus, cand, trace.result.feedback_terms) if cand.feedback > 0 else [],
         link_score=cand.link,
         link_via=cand.link_via,
-        matched_terms=matched,
+        matched_terms=matched(cand),
         tokens_est=est_tokens(cand.item.content),
         rank=rank,
         # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.

@@ -39,7 +39,7 @@ from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
-from wikimem.store.transaction import Transaction, current, revert, rewrite_links_to, transaction
+from wikimem.store.transaction import FileWrite, Transaction, current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
 from wikimem.disk.tolerant import UnreadableError, warn_unreadable
 from wikimem.disk.names import (
@@ -69,6 +69,8 @@ def path_stat(path: str | os.PathLike[str]) -> tuple[int, int] | None:
 
 #: Called with a RecallFile name after every successful in-process write to it.
 WriteListener = Callable[[str], None]
+#: Called with the name and what the commit did to the file (``None``: not known, re-read it).
+DetailedListener = Callable[[str, FileWrite | None], None]
 
 
 class _Unchecked:
@@ -105,6 +107,7 @@ class MemoryStore:
         self.revision = 0
         self._diary: Diary | None = None
         self._listeners: list[WriteListener] = []
+        self._detailed: list[DetailedListener] = []
 
     # -- reading ------------------------------------------------------------
 
@@ -359,6 +362,22 @@ class MemoryStore:
         if callback in self._listeners:
             self._listeners.remove(callback)
 
+    def add_write_listener(self, callback: DetailedListener) -> None:
+        """Call ``callback(file, write)`` after each successful in-process write to ``file``.
+
+        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) says which
+        blocks changed and the file's identity before and after, taken under
+        the store lock, so a ``MemoryIndex`` applies the write's own block
+        edits instead of re-reading and re-parsing the whole file; ``None``
+        when the commit cannot say (re-read the file).
+        """
+        self._detailed.append(callback)
+
+    def remove_write_listener(self, callback: DetailedListener) -> None:
+        """Stop calling a listener added with :meth:`add_write_listener`."""
+        if callback in self._detailed:
+            self._detailed.remove(callback)
+
     # -- internals ----------------------------------------------------------
 
     def _check(self, file: str, block: Block | None, name: str, expected: str | None) -> None:
@@ -396,10 +415,12 @@ class MemoryStore:
             ts=parse_ts(ts) if ts is not None else utc_now_iso(),
         )
 
-    def _changed(self, file: str) -> None:
+    def _changed(self, file: str, write: FileWrite | None = None) -> None:
         self.revision += 1
         for callback in list(self._listeners):
             callback(file)
+        for detailed in list(self._detailed):
+            detailed(file, write)
 
 
 def _label(file: str) -> str:

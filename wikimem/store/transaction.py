@@ -15,9 +15,11 @@ write and goes on never commits half of it.
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -28,10 +30,53 @@ from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink, rewrite_link
 from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
-from wikimem.disk.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
+from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["StoreFiles", "Transaction", "current", "revert", "rewrite_links_to", "transaction"]
+__all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "path_identity", "revert",
+           "rewrite_links_to", "transaction"]
+
+#: ``(mtime_ns, size, inode)`` of a file: its stat plus the inode, which every atomic replace changes.
+Identity = tuple[int, int, int]
+
+
+def path_identity(path: str | os.PathLike[str]) -> Identity | None:
+    """``(mtime_ns, size, inode)`` of ``path``, ``None`` when it cannot be stat'ed.
+
+    The inode tells apart two replaces of a file within one mtime tick
+    (Linux stamps files with a clock of a few ms), which ``(mtime_ns,
+    size)`` alone may not.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@dataclass(frozen=True)
+class FileWrite:
+    """What one commit did to one RecallFile, for an index to apply without re-reading it.
+
+    ``before`` is the file's identity when the write read it and ``after``
+    its identity right after the commit, both taken under the store lock
+    (``None``: the file was absent / is gone). ``segments`` are the file's
+    block segments after the write, ``edits`` every block edit the commit
+    made to it. A reader that last saw the file at ``before`` and finds it
+    still at ``after`` (:meth:`current`) knows exactly which blocks changed;
+    anything else (another process wrote in between) means: re-read.
+    """
+
+    file: str
+    path: Path
+    before: Identity | None
+    after: Identity | None
+    segments: tuple[RawBlock, ...]
+    edits: tuple[BlockEdit, ...]
+
+    def current(self) -> bool:
+        """Whether the file is still exactly as this write left it (nobody wrote since)."""
+        return path_identity(self.path) == self.after
 
 
 class StoreFiles(Protocol):
@@ -45,7 +90,7 @@ class StoreFiles(Protocol):
 
     def file_path(self, file: str) -> Path: ...
     def files(self) -> list[str]: ...
-    def _changed(self, file: str) -> None: ...
+    def _changed(self, file: str, write: FileWrite | None = None) -> None: ...
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -65,13 +110,20 @@ class Transaction:
         self.edits: list[BlockEdit] = []
         #: RecallFiles whose bytes the commit changed.
         self.files: list[str] = []
+        #: Each file's identity when this transaction first read it (under the lock).
+        self._before: dict[str, Identity | None] = {}
+        #: What the commit did to each changed file that :meth:`raw` read (see :class:`FileWrite`).
+        self.writes: dict[str, FileWrite] = {}
 
     def raw(self, file: str) -> RawFile:
         """``file`` as staged so far, else as on disk now (a fresh copy: stage it to keep changes)."""
         staged = self._staged.get(file)
         if staged is not None:
             return staged
-        return split_raw(_read_bytes(self.store.file_path(file)))
+        path = self.store.file_path(file)
+        if file not in self._before:  # stat first, then read: as an index reads, so their stats compare
+            self._before[file] = path_identity(path)
+        return split_raw(_read_bytes(path))
 
     def staged(self, file: str) -> RawFile | None:
         """The staged state of ``file``, or ``None`` when this transaction has not changed it."""
@@ -110,6 +162,26 @@ class Transaction:
         lines = b"".join(Journal.encode(entry) for entry in self.entries)
         commit(store.root, changes, store.journal.path, lines)
         self.files = [f for f, c in zip(self._order, changes) if c.before != c.after]
+        for file, change in zip(self._order, changes):
+            if change.before != change.after and file in self._before:
+                self._record(file, change.path, change.before, change.after)
+
+    def _record(self, file: str, path: Path, before: bytes | None, after: bytes | None) -> None:
+        """Keep what the commit did to ``file`` (still under the lock: its identity now is this write's).
+
+        Only when the edits account for every byte that changed (the
+        lengths add up): a write that changed bytes it did not record is
+        left to a re-read.
+        """
+        edits = tuple(e for e in self.edits if e.file == file)
+        grown = sum(len(e.after or b"") - len(e.before or b"") for e in edits)
+        if len(before or b"") + grown != len(after or b""):
+            return
+        seen = self._before[file]
+        if (seen[1] if seen is not None else None) != (len(before) if before is not None else None):
+            return  # the stat and the read saw different files (a writer ignoring the lock): re-read
+        segments = tuple(self._staged[file].blocks)
+        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits)
 
 
 _local = threading.local()
@@ -139,7 +211,7 @@ def transaction(store: StoreFiles) -> Iterator[Transaction]:
         finally:
             del open_[key]
     for file in tx.files:
-        store._changed(file)
+        store._changed(file, tx.writes.get(file))
 
 
 def current(store: StoreFiles) -> Transaction | None:
@@ -194,13 +266,16 @@ def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | No
     for file in store.files():
         raw = tx.staged(file)
         if raw is None:  # a cheap byte test first: most files cannot link to ``old``
+            path = store.file_path(file)
+            before = path_identity(path)
             try:
-                data = read_regular(store.file_path(file))
+                data = read_regular(path)
             except OSError:
                 continue
             if data is None or b"[[" not in data or needle not in data:
                 continue
             raw = split_raw(data)
+            tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
