@@ -204,7 +204,7 @@ def test_a_postings_cache_built_with_another_analyzer_is_ignored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
-    monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1)
     monkeypatch.setattr("wikimem.index.warmup.WARM_SHARE", 0.0)
     store = MemoryStore(tmp_path)
     for f in range(3):

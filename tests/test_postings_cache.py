@@ -19,7 +19,7 @@ def _small_segments(monkeypatch: pytest.MonkeyPatch) -> None:
     # One segment per file, so cached postings span several segments; a
     # cache even for these few items.
     monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
-    monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1)
 
 
 def _store(root: Path, seed: int = 1, files: int = 5, per_file: int = 9) -> MemoryStore:
@@ -152,7 +152,7 @@ def test_a_second_warm_over_a_valid_cache_writes_nothing(tmp_path: Path) -> None
 
 
 def test_a_small_store_gets_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1000)
+    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1000)
     store = _store(tmp_path)
     MemoryIndex(store, use_jieba=False).warm()
     assert not (tmp_path / CACHE_NAME).exists()

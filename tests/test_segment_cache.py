@@ -24,7 +24,7 @@ _QUERIES = ["sea", "coffee morning", "a1", "海边", "喜欢 tea", "哈哈", "�
 def _tables_for_small_stores(monkeypatch: pytest.MonkeyPatch) -> None:
     # One segment per file, tables even for these few items, the numpy path on.
     monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
-    monkeypatch.setattr("wikimem.retrieval.CACHE_MIN_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1)
     monkeypatch.setattr(vectorized, "SCAN_MIN", 0)
     vectorized.switch(True)
     yield

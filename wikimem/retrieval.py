@@ -44,14 +44,13 @@ from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fus
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.ranking.pipeline import Knobs, Trace, run
-from wikimem.index.postings_cache import CACHE_MIN_DOCS, CACHE_NAME, PostingsCache, write_cache
+from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic, VectorStatus
 from wikimem.index.scan import scan_texts
 from wikimem.store.transaction import FileWrite
 from wikimem.tokenize import resolve_jieba, tokenize
-from wikimem.index.segment_cache import SEGMENTS_NAME
-from wikimem.index.warmup import warm_up, write_tables
+from wikimem.index.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
 
 # RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
@@ -152,16 +151,11 @@ class MemoryIndex:
         self.analyzer = Analyzer(analyzer)
         if vector_sync not in SYNC_MODES or vector_cache not in CACHE_MODES:
             raise ValueError(f"vector_sync must be one of {SYNC_MODES} and vector_cache one of {CACHE_MODES}")
-        if postings_cache not in ("readwrite", "read", "off"):
-            raise ValueError(f"postings_cache must be 'readwrite', 'read' or 'off', not {postings_cache!r}")
         #: Who embeds the wiki's items ("query" or "manual"), and whether vectors reach the disk.
         self.vector_sync, self.vector_cache = vector_sync, vector_cache
         root = getattr(store, "root", None)
-        #: Where the derived postings cache lives (None: not used), and whether warm() writes it.
-        self.postings_cache_path: Path | None = (
-            Path(root) / CACHE_NAME if root is not None and postings_cache != "off" else None
-        )
-        self.postings_cache_writes = postings_cache == "readwrite" and self.postings_cache_path is not None
+        #: The derived postings and segment caches: where they live, whether warm() writes them.
+        self.derived = DerivedFiles(Path(root) if root is not None else None, postings_cache)
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
@@ -278,9 +272,7 @@ class MemoryIndex:
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
             corpus.load(self.store, progress)
-        if self.postings_cache_path is not None and corpus.fingerprint is not None:
-            corpus.index.cache = PostingsCache.open(self.postings_cache_path, corpus.fingerprint)
-            corpus.index.forms.attach_tables(self.postings_cache_path.with_name(SEGMENTS_NAME))
+        self.derived.attach(corpus)
         with self._lock:
             self._corpus = corpus
             self._rev = rev
@@ -305,41 +297,26 @@ class MemoryIndex:
         """
         self._ensure_built()
         stop = should_stop or (lambda: False)
-        save = self._save_postings if self.postings_cache_writes else None
+        save = self.derived.save_postings if self.derived.writes else None
         with self._warm_lock:
-            if self.postings_cache_writes:
-                self._write_tables(stop)
+            corpus = self._ensure()
+            tables = self.derived.write_tables(corpus, stop)
+            if tables is not None:
+                with self._lock:
+                    if self._corpus is corpus:
+                        corpus.index.segment_cache = tables
             while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop, save):
                 pass
 
-    def _write_tables(self, stop: Callable[[], bool]) -> None:
-        """Write the segment cache (every term of every segment) and use it: later first uses are lookups."""
-        corpus = self._ensure()
-        path = self.postings_cache_path
-        if path is None or len(corpus) < CACHE_MIN_DOCS or not corpus.index.forms.tables_pay():
-            return
-        try:
-            tables = write_tables(corpus.index, path.with_name(SEGMENTS_NAME), stop)
-        except OSError as exc:  # derived state: a failed write only costs later first uses a search
-            log.warning("could not write the segment cache %s: %s", path.with_name(SEGMENTS_NAME), exc)
-            return
-        if tables is not None:
-            with self._lock:
-                if self._corpus is corpus:
-                    corpus.index.segment_cache = tables
+    @property
+    def postings_cache_path(self) -> Path | None:
+        """Where the derived postings cache lives (None: not used); the segment cache lies beside it."""
+        return self.derived.path
 
-    def _save_postings(self, corpus: WikiCorpus, postings: dict[str, Any]) -> None:
-        """Write the postings cache for ``corpus``'s load, unless the file already holds exactly these terms."""
-        path, fingerprint = self.postings_cache_path, corpus.fingerprint
-        if path is None or fingerprint is None or len(corpus) < CACHE_MIN_DOCS:
-            return  # a small store's first queries are fast without one: no file to clutter its directory
-        cache = corpus.index.cache
-        if cache is not None and cache.path == path and all(term in cache for term in postings):
-            return  # read from this very file: nothing new to say
-        try:
-            write_cache(path, fingerprint, postings)
-        except OSError as exc:  # derived state: a failed write only costs the next process a scan
-            log.warning("could not write the postings cache %s: %s", path, exc)
+    @property
+    def postings_cache_writes(self) -> bool:
+        """Whether :meth:`warm` writes the derived caches."""
+        return self.derived.writes
 
     def rebuild(self) -> None:
         """Rescan every file (after out-of-band edits); see :meth:`build`."""
