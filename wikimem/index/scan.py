@@ -75,8 +75,8 @@ class ScannedTexts(NamedTuple):
     lengths: array[int]  # per text: its token count in bigram mode
 
 
-#: Maps a form's latin tokens (break bytes included, to be kept) to index terms, one for one.
-LatinTerms = Callable[[list[bytes]], Iterable[bytes]]
+#: Maps a form's latin tokens (as ``str``; break characters included, to be kept) to index terms, one for one.
+LatinTerms = Callable[[list[str]], Iterable[str]]
 
 
 def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
@@ -117,9 +117,14 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
-    tokens = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()
-    latin = b"  " + b"  ".join(tokens if terms is None else terms(tokens)) + b"  "
-    del tokens
+    latin_bytes = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES)
+    if terms is None:
+        latin = b"  " + b"  ".join(latin_bytes.split()) + b"  "
+    else:
+        # Mapped as str (the form is ASCII: decoding and encoding are
+        # copies): the map's dict lookups take the str fast path.
+        latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
+    del latin_bytes
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
