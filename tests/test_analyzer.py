@@ -295,7 +295,7 @@ def _words_ending_in_every_table_suffix() -> set[str]:
     tables = {entry.s for name, value in vars(EnglishStemmer).items() if name.startswith("a_") for entry in value}
     rng = random.Random(17)
     words = {suffix for suffix in tables if suffix.isalpha()}
-    for _ in range(60_000):
+    for _ in range(20_000):
         stem = "".join(rng.choice("aeiouybcdlnrstgmpwkx") for _ in range(rng.randint(0, 8)))
         words.add(stem + rng.choice([*tables, "", "x", "a", "o", "k", "z"]) + rng.choice(["", "", "s", "ed", "ing", "ly"]))
     return {w for w in words if w.isalpha()}
