@@ -12,7 +12,7 @@ import pytest
 
 import wikimem.index.analyzer as analyzer_module
 from wikimem import MemoryIndex, MemoryStore, tokenize
-from wikimem.index.analyzer import STOP_WORDS, Analyzer
+from wikimem.index.analyzer import STOP_WORDS, Analyzer, _load_stemmer, may_stem
 from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.explain import explain_lines, why_not_lines
 from wikimem.models import RecallItem
@@ -264,12 +264,54 @@ def test_latin_terms_of_scan_tokens_equal_the_terms_token_by_token() -> None:
     analyzer = Analyzer("stem")
     assert analyzer.effective == "stem"
     batches = [
-        b"running 42 walks \x00 2026 running x1 \x00 studies".split(),
-        b"walks 42 42 studies 7 ran \x00 running runs 0".split(),  # seen words, numbers again
-        [b"\x00"],
+        "running 42 walks \x00 2026 running x1 \x00 studies".split(),
+        "walks 42 42 studies 7 ran \x00 running runs 0".split(),  # seen words, numbers again
+        ["\x00"],
     ]
     for tokens in batches:
         got = list(analyzer.latin_terms(tokens))
-        want = [t if t == b"\x00" else analyzer.term(t.decode()).encode() for t in tokens]
+        want = [t if t == "\x00" else analyzer.term(t) for t in tokens]
         assert got == want
-    assert b"runs" in analyzer._bytes and b"42" not in analyzer._bytes and b"\x00" not in analyzer._bytes
+    stems = analyzer._stems
+    assert stems is not None and "runs" in stems and "42" not in stems and "\x00" not in stems
+
+
+def test_the_stemmed_latin_form_is_made_of_the_terms_text_by_text() -> None:
+    """The bulk form, byte for byte, against tokenize() + the analyzer one text at a time."""
+    analyzer = Analyzer("stem")
+    texts = [*_texts(5, 300), "", "Running 42x 海边 walks", "x1 İstanbul studies", "K\u212aelvin runs"]
+    scanned = scan_texts(texts, analyzer.latin_terms)
+    assert scanned is not None
+    pieces = [" ".join(analyzer.terms([t for t in tokenize(text, use_jieba=False) if t[0] < "\x80"])) for text in texts]
+    assert scanned.latin == ("  " + "  \x00  ".join(p.replace(" ", "  ") for p in pieces) + "  ").replace("    ", "  ").encode()
+    plain = scan_texts(texts)
+    assert plain is not None and scanned.lengths == plain.lengths and scanned.cjk == plain.cjk
+
+
+def _words_ending_in_every_table_suffix() -> set[str]:
+    """Words built to reach each step of the stemmer: short and long stems, every suffix of its tables."""
+    from snowballstemmer.english_stemmer import EnglishStemmer  # noqa: PLC0415 - the pure-Python tables
+
+    tables = {entry.s for name, value in vars(EnglishStemmer).items() if name.startswith("a_") for entry in value}
+    rng = random.Random(17)
+    words = {suffix for suffix in tables if suffix.isalpha()}
+    for _ in range(20_000):
+        stem = "".join(rng.choice("aeiouybcdlnrstgmpwkx") for _ in range(rng.randint(0, 8)))
+        words.add(stem + rng.choice([*tables, "", "x", "a", "o", "k", "z"]) + rng.choice(["", "", "s", "ed", "ing", "ly"]))
+    return {w for w in words if w.isalpha()}
+
+
+def test_a_word_the_ending_check_skips_is_one_the_stemmer_leaves_as_it_is() -> None:
+    """The precheck that saves stemmer calls never changes a term: skipped words come back unchanged.
+
+    The words reach every suffix table of the installed stemmer, so a
+    release that adds an ending this check does not know fails here.
+    """
+    stem = _load_stemmer()
+    assert stem is not None
+    words = _words_ending_in_every_table_suffix()
+    skipped = [w for w in words if not may_stem(w)]
+    assert len(skipped) > 1000 and any(may_stem(w) for w in words)
+    assert [w for w in skipped if stem(w) != w] == []
+    analyzer = Analyzer("stem")
+    assert analyzer.terms(sorted(words)) == [stem(w) or w for w in sorted(words)]

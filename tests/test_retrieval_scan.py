@@ -169,3 +169,17 @@ def test_the_fast_cjk_form_equals_the_regex_one_and_counts_like_tokenize(extra: 
 @pytest.mark.parametrize("rest", ["", "\x00", "，", "海", "\x00 ，。 \x00", "海， 边"])
 def test_the_fast_cjk_form_of_edge_cases_equals_the_regex_one(rest: str) -> None:
     assert scan_mod._cjk_runs(rest.encode(), rest) == scan_mod._NON_CJK.sub("  ", f" {rest} ")
+
+
+def test_the_vector_offsets_equal_the_pure_ones() -> None:
+    """Starts and token counts: numpy's whole-form passes against the text-by-text counts (astral ideographs too)."""
+    pytest.importorskip("numpy")
+    from wikimem.index import vectorized  # noqa: PLC0415
+
+    texts = [*_random_texts(9, 300), "", "", "\U00020000\U00020001 x", "\U00020000", "a\U0002f800b", "哈"]
+    scanned = scan_texts(texts)
+    assert scanned is not None
+    vectorized.switch(False)  # the pure branch of _offsets, whatever the fixture chose
+    pure = scan_mod._offsets(scanned.latin, scanned.cjk)
+    assert list(pure[2]) == [len(bigrams(t)) for t in texts]
+    assert scan_mod._vector_offsets(scanned.latin, scanned.cjk) == pure

@@ -12,7 +12,8 @@ Design constraints:
 * Cost follows the vocabulary, not the corpus: every distinct token is
   stemmed once and memoised (:class:`Analyzer.term`), so a cold load pays
   one dict lookup per token (C-level ``map``) and one stemmer call per
-  distinct word.
+  distinct word that can change -- a word ending in none of the endings the
+  stemmer acts on (:data:`STEMMED_ENDINGS`) is its own term without a call.
 * ``import wikimem`` loads no optional package: the stemmer is imported on
   first use (an index build or a query), never at import time.
 
@@ -56,6 +57,8 @@ __all__ = [
     "STOP_WORDS",
     "Analyzer",
     "QueryTerms",
+    "STEMMED_ENDINGS",
+    "may_stem",
     "stemmer_available",
 ]
 
@@ -132,6 +135,24 @@ class QueryTerms:
         self.stemmed = stemmed
 
 
+#: Every ending the English stemmer's steps act on (Snowball 2 and 3: the
+#: suffix tables of steps 1a-5, step 1c's "y", the exception words, which all
+#: end in one of them). A word ending in none of them passes every step
+#: unchanged, so it needs no stemmer call: that is ~60% of a store's
+#: distinct words, and the stemmer is pure Python (~50-100 us a word), the
+#: largest part of a 100k-item cold load before. tests/test_analyzer.py
+#: holds the claim against the stemmer over every table ending.
+STEMMED_ENDINGS = ("e", "l", "s", "y", "ed", "ing", "ci", "gi", "li", "ti", "sm", "on", "er", "or", "st", "ic", "nt")
+
+
+def may_stem(token: str) -> bool:
+    """Whether the stemmer can change ``token`` (False: it would return it as it is).
+
+    Words under three characters are left alone by the algorithm itself.
+    """
+    return len(token) > 2 and token.endswith(STEMMED_ENDINGS)
+
+
 class _Stems(dict[str, str]):
     """token -> index term, filled on first sight of each distinct token."""
 
@@ -145,45 +166,37 @@ class _Stems(dict[str, str]):
         # (100k distinct numbers in a 100k-item synthetic store).
         if token[0] >= "\x80" or token.isdigit():
             return token
-        term = self._stem(token) or token
+        term = (self._stem(token) or token) if may_stem(token) else token
         self[token] = term
         return term
 
+    def mapped(self, tokens: list[str]) -> Iterable[str]:
+        """``tokens`` (a scan form's latin tokens and break characters) as index terms, with no Python call per token.
 
-class _BytesStems(dict[bytes, bytes]):
-    """The same map for the scan forms' latin tokens (ASCII bytes)."""
-
-    def __init__(self, stems: _Stems) -> None:
-        super().__init__()
-        self._stems = stems
-
-    def __missing__(self, token: bytes) -> bytes:
-        if token.isdigit() or not token.isalnum():  # numbers (not kept, as above) and the break byte
-            return token
-        term = self._stems[token.decode()].encode()
-        self[token] = term
-        return term
-
-    def mapped(self, tokens: list[bytes]) -> Iterable[bytes]:
-        """``tokens`` as index terms, with no Python call per token.
-
-        The distinct tokens this map has not seen are found with C-level set
-        operations and learnt first (one stemmer call per new word); then a
-        ``map`` of ``dict.get`` with the token itself as the default passes
-        numbers and the break byte (never kept) through unchanged. Mapping
-        token by token through ``__missing__`` instead cost a Python call
-        per number occurrence, and a second split/join of the whole form.
-        The memo is subtracted from the segment's set in place (one step per
-        memo entry, not per distinct token of the segment), and numbers --
-        most of a store's distinct tokens (item ids, dates), never kept --
-        are dropped by a C-level ``filterfalse`` instead of a Python
-        ``__missing__`` call each: 1.4 s of a 1M-item cold load before.
+        The distinct tokens this map has not seen are found with C-level
+        steps and learnt first (one stemmer call per new word that can
+        change); then a ``map`` of ``dict.get`` with the token itself as the
+        default passes numbers and the break (never kept) through unchanged.
+        Numbers -- most of a store's distinct tokens (item ids, dates), never
+        kept -- are dropped by a C-level ``filterfalse`` before the memo is
+        asked, and the memo is asked once per distinct token of the segment:
+        subtracting the whole memo from the segment's set instead costs one
+        step per memo entry per segment, which grows with the vocabulary
+        (a real 1M-item store's is hundreds of thousands of words).
+        ``str`` tokens, not the form's bytes: a dict of ``str`` keys has
+        CPython's fast lookup (a ``bytes`` key is compared through the
+        generic rich compare), ~30% of this map's cost at 1M items, more
+        than the ASCII decode and encode around it.
         """
-        new = set(tokens)
-        new.difference_update(self)
-        for token in filterfalse(bytes.isdigit, new):
-            self[token]  # noqa: B018 -- __missing__ learns it (or passes the break byte)
+        distinct = set(tokens)
+        distinct.discard(_BREAK)
+        for token in filterfalse(self.__contains__, filterfalse(str.isdigit, distinct)):
+            self[token]  # noqa: B018 -- __missing__ learns it
         return map(self.get, tokens, tokens)
+
+
+#: The scan forms' document break (wikimem.index.scan.DOC_BREAK; not imported: the scan module imports nothing of ours but tokenize).
+_BREAK = "\x00"
 
 
 class Analyzer:
@@ -201,7 +214,6 @@ class Analyzer:
         self.name = name
         self._effective: str | None = None
         self._stems: _Stems | None = None
-        self._bytes: _BytesStems | None = None
 
     # -- resolving (first use) ------------------------------------------------
 
@@ -219,7 +231,6 @@ class Analyzer:
                     effective = _FALLBACK[self.name]
                 else:
                     self._stems = _Stems(stem)
-                    self._bytes = _BytesStems(self._stems)
             self._effective = effective
         return self._effective
 
@@ -272,12 +283,12 @@ class Analyzer:
         assert self._stems is not None
         return self._stems[token]
 
-    def latin_terms(self, tokens: list[bytes]) -> Iterable[bytes]:
-        """The scan forms' latin tokens (and their break bytes, kept) mapped to index terms, lazily."""
+    def latin_terms(self, tokens: list[str]) -> Iterable[str]:
+        """The scan forms' latin tokens (and their break characters, kept) mapped to index terms, lazily."""
         if not self.stems:
             return tokens
-        assert self._bytes is not None
-        return self._bytes.mapped(tokens)
+        assert self._stems is not None
+        return self._stems.mapped(tokens)
 
     # -- queries --------------------------------------------------------------
 

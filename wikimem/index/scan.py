@@ -31,8 +31,9 @@ from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, rshift, sub
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from wikimem.index import vectorized
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
@@ -75,8 +76,8 @@ class ScannedTexts(NamedTuple):
     lengths: array[int]  # per text: its token count in bigram mode
 
 
-#: Maps a form's latin tokens (break bytes included, to be kept) to index terms, one for one.
-LatinTerms = Callable[[list[bytes]], Iterable[bytes]]
+#: Maps a form's latin tokens (as ``str``; break characters included, to be kept) to index terms, one for one.
+LatinTerms = Callable[[list[str]], Iterable[str]]
 
 
 def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
@@ -117,26 +118,83 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
-    tokens = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES).split()
-    latin = b"  " + b"  ".join(tokens if terms is None else terms(tokens)) + b"  "
-    del tokens
+    latin_bytes = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES)
+    if terms is None:
+        latin = b"  " + b"  ".join(latin_bytes.split()) + b"  "
+    else:
+        # Mapped as str (the form is ASCII: decoding and encoding are
+        # copies): the map's dict lookups take the str fast path.
+        latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
+    del latin_bytes
+    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
+    return ScannedTexts(latin, cjk, *_offsets(latin, cjk))
+
+
+def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
+    """Each text's start in both forms and its token count: ``latin_starts, cjk_starts, lengths``.
+
+    Token counts come from blanks. A latin form "  t1  t2  " of k tokens
+    holds k + 1 double blanks and no other blank: 2k + 2 blanks. CJK
+    separators are exactly two spaces, at both ends too: k runs show
+    k + 1 = s // 2 of them (s spaces). A run of c characters has c - 1
+    bigrams, a single run (c = 1, plus its mark) one token, so a form of
+    length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
+    the + 1 being the latin count's (k + 1 for k tokens).
+
+    Pure Python pays ~10 C-level ``map`` steps per text (a split of each
+    form, then counts and sums text by text): ~10% of a 1M-item cold load.
+    Once this process has made forms large enough to pay for numpy's import
+    (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
+    itself loads numpy at the end of a load) the same counts come from
+    whole-form vector passes, 5x faster; ``WIKIMEM_NUMPY=0`` keeps the pure
+    path, and both give the same arrays (tests compare them).
+    """
+    global _scanned
+    _scanned += len(latin) + len(cjk)
+    if vectorized.active(_scanned, vectorized.SCAN_MIN):
+        return _vector_offsets(latin, cjk)
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
-    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
     cjk_texts = cjk.split(DOC_BREAK)
     cjk_starts = _starts(map(len, cjk_texts))
-    # A latin form "  t1  t2  " of k tokens holds k + 1 double blanks and
-    # no other blank: 2k + 2 blanks (a one-byte count is the cheaper search).
     n_latin = map(rshift, map(bytes.count, latin_texts, repeat(b" ")), repeat(1))
-    # CJK separators are exactly two spaces, at both ends too: k runs show
-    # k + 1 = s // 2 of them (s spaces). A run of c characters has c - 1
-    # bigrams, a single run (c = 1, plus its mark) one token, so a form of
-    # length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
-    # the + 1 being the latin count's (k + 1 for k tokens).
     spaces = list(map(str.count, cjk_texts, repeat(" ")))
     n_cjk = map(sub, map(len, cjk_texts), map(add, spaces, map(rshift, spaces, repeat(1))))
-    lengths = array("i", map(add, n_latin, n_cjk))
-    return ScannedTexts(latin, cjk, latin_starts, cjk_starts, lengths)
+    return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
+
+
+#: Characters of the forms this process has made (decides :func:`_offsets`' path).
+_scanned = 0
+
+
+def _vector_offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
+    """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32: one unit a character)."""
+    import numpy as np  # noqa: PLC0415 -- optional; vectorized.active() has imported it
+
+    latin_starts, latin_spaces, _ = _text_blanks(np, np.frombuffer(latin, np.uint8))
+    cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, np.frombuffer(cjk.encode("utf-32-le"), np.uint32))
+    lengths = (latin_spaces >> 1) + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
+    return _ints(np, latin_starts), _ints(np, cjk_starts), _ints(np, lengths)
+
+
+def _text_blanks(np: Any, codes: Any) -> tuple[Any, Any, Any]:
+    """One form's text starts (with :func:`_starts`' sentinel), blanks per text and text sizes."""
+    breaks = np.flatnonzero(codes == 0)
+    starts = np.empty(len(breaks) + 2, np.int64)
+    starts[0], starts[-1] = 0, len(codes) + 1
+    starts[1:-1] = breaks + 1
+    ends = np.append(breaks, len(codes))
+    # Blanks before each break: a search among the blanks' positions (a
+    # cumulative count over every code unit cost twice as much).
+    blanks_before = np.searchsorted(np.flatnonzero(codes == 32), ends)
+    blanks = blanks_before - np.concatenate(([0], blanks_before[:-1]))
+    return starts, blanks, ends - starts[:-1]
+
+
+def _ints(np: Any, values: Any) -> array[int]:
+    out = array("i")
+    out.frombytes(values.astype(np.int32).tobytes())
+    return out
 
 
 def _cjk_runs(rest_bytes: bytes, rest: str) -> str:
