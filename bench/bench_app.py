@@ -26,9 +26,10 @@ calls once per frame): not through ``Pilot.press``, which after each key
 waits for the *process* to go idle (``wait_for_idle`` compares CPU time with
 wall time, up to 1 s, twice per key), so any busy background thread -- the
 index warm-up, the journal reader -- added up to 2 s to a figure the user
-never saw. For the keystroke the worker's own time and the moment its answer
-reached the event loop are printed beside it, so a starved loop shows as the
-gap between them. The per-key scrolling figures still go through
+never saw. For the keystroke the worker's own time, the moment its answer
+reached the event loop and the draw (from the panel starting on the rows to
+the frame showing them) are printed beside it, so a starved loop shows as
+the gap between them and the table's own cost as the draw. The per-key scrolling figures still go through
 ``Pilot.press`` (a no-op key is timed as a baseline and each is printed net
 of it as well).
 
@@ -179,6 +180,8 @@ class QueryTimes:
 
     def __init__(self, panel: QueryPanel) -> None:
         self.posted: dict[int, float] = {}
+        self.showing: dict[int, float] = {}
+        """When the panel started putting each answer on screen (the table's rows, the summary)."""
         self.shown_seq = -1
         post, show = panel.post_message, panel._show
 
@@ -188,6 +191,7 @@ class QueryTimes:
             return post(message)
 
         def shown(result: Any) -> None:
+            self.showing[panel.runner.seq] = time.perf_counter()
             show(result)
             self.shown_seq = panel.runner.seq
 
@@ -301,7 +305,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         field = app.query_one("#query-input")
         times = QueryTimes(panel)
         warming = warm_running(app)
-        latencies, retrieve_ms, loop_waits = [], [], []
+        latencies, retrieve_ms, loop_waits, draws = [], [], [], []
         for query in sample_queries(store):
             field.value = query[:-1]
             await pilot.pause(DEBOUNCE_SECONDS + 0.2)
@@ -314,6 +318,8 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
             latencies.append(shown - t0 - DEBOUNCE_SECONDS)
             if times.shown_seq in times.posted:
                 loop_waits.append(shown - times.posted[times.shown_seq])
+            if times.shown_seq in times.showing:
+                draws.append(shown - times.showing[times.shown_seq])
             status = str(panel.query_one("#query-status").render())
             retrieve_ms.append(float(status.rsplit("·", 1)[1].split()[0]))
         figures["query after debounce p50"] = statistics.median(latencies)
@@ -322,6 +328,9 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         figures["  retrieve max (in worker)"] = max(retrieve_ms) / 1000
         if loop_waits:
             figures["  worker done -> on screen, max"] = max(loop_waits)
+        if draws:  # the part of it the app spends drawing: rows, summary, then the frame showing them
+            figures["  results drawn (rows -> frame) p50"] = statistics.median(draws)
+            figures["  results drawn (rows -> frame) max"] = max(draws)
         figures["  load while typing"] = load_avg()
         figures["  index warm-up meanwhile"] = (f"running ({backend.activity.pauses} pauses for the keys)" if warming
                                                 else "done before the first key")

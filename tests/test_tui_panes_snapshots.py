@@ -15,7 +15,7 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.widget import Widget
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from conftest import retrieved, wait_for
 from wikimem import MemoryStore, RetrievalResult
@@ -24,6 +24,7 @@ from wikimem_tui.common.messages import OpenItem
 from wikimem_tui.calendar.calendar import DiaryCalendar
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.table import ResultsTable
 
 TODAY = dt.date(2026, 7, 22)
 NOW = dt.datetime(2026, 7, 22, 9, 15, tzinfo=dt.timezone.utc)
@@ -154,7 +155,7 @@ def test_query_pane_snapshot(tmp_path: Path, snap_compare: Any) -> None:
     async def queried(pilot: Any) -> None:
         pilot.app.query_one("#query-input", Input).value = "beach sea 昨天"
         pilot.app.query_one(QueryPanel).run_query()
-        await wait_for(pilot, lambda: pilot.app.query_one(DataTable).row_count == 5)
+        await wait_for(pilot, lambda: pilot.app.query_one(ResultsTable).row_total == 5)
         await wait_for(pilot)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=queried)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import Checkbox, DataTable, Input, Static
+from textual.widgets import Checkbox, Input, Static
 
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import DERIVED_MARKER, MemoryStore, RetrievalResult, agent_text
@@ -18,6 +18,7 @@ from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.table import ResultsTable
 
 TODAY = dt.date(2026, 7, 22)
 
@@ -79,8 +80,8 @@ class QueryApp(App[None]):
 
 
 def table_rows(app: App) -> list[list[str]]:
-    table = app.query_one("#query-results", DataTable)
-    return [[str(cell) for cell in table.get_row_at(i)] for i in range(table.row_count)]
+    table = app.query_one("#query-results", ResultsTable)
+    return [[str(cell) for cell in table.row_texts(i)] for i in range(table.row_total)]
 
 
 def summary(app: App) -> str:
@@ -101,7 +102,7 @@ async def test_results_show_rows_as_explain_prints_them(tmp_path: Path) -> None:
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
         rows = table_rows(pilot.app)
-        assert [str(c.label) for c in pilot.app.query_one(DataTable).columns.values()] == [
+        assert [c.label for c in pilot.app.query_one(ResultsTable).columns] == [
             "#", "src", "score", "bm25", "cos", "~tok", "item", "terms / via"]
         assert rows[0] == ["1", "hit", "0.900", "3.210", "-", "12", "places:beach", "[beach, sea]"]
         assert rows[1][:2] == ["2", "link"] and rows[1][6].strip() == "places:harbour"
@@ -119,14 +120,73 @@ async def test_a_long_link_note_wraps_in_its_row_instead_of_running_off_the_pane
     ])
     async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(84, 30)) as pilot:
         await type_query(pilot, "coffee")
-        table = pilot.app.query_one("#query-results", DataTable)
-        await wait_for(pilot, lambda: table.row_count == 2)
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        await wait_for(pilot, lambda: table.row_total == 2)
         await wait_for(pilot)
         note = table_rows(pilot.app)[1][7]
         assert note == f"(via {via})  hit #2 [coffe]"
         assert table.virtual_size.width <= table.scrollable_content_region.width  # nothing past the edge
         # Wrapped in the note column, line after line: read in order, it is the whole note.
         assert note.replace(" ", "") in screen_text(pilot.app).replace(" ", "").replace("\n", "")
+
+
+async def test_a_long_result_draws_only_the_lines_on_screen(tmp_path: Path) -> None:
+    """A frame's cost follows the rows on screen, not the rows returned (the DataTable rendered them all)."""
+    result = RetrievalResult(items=[retrieved("notes", f"n{i:03d}", score=1.0 - i / 1000, bm25_score=1.0,
+                                              matched_terms=["sea"], tokens_est=3, rank=i + 1) for i in range(300)])
+    drawn: list[int] = []
+    async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(120, 40)) as pilot:
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        segments = table.row_segments
+
+        def counted(index: int, width: int, base: Any) -> Any:
+            drawn.append(index)
+            return segments(index, width, base)
+
+        table.row_segments = counted  # type: ignore[method-assign]
+        await type_query(pilot, "sea")
+        await wait_for(pilot, lambda: table.row_total == 300)
+        await wait_for(pilot)
+        height = table.scrollable_content_region.height
+        assert drawn and max(drawn) < height and len(set(drawn)) <= height  # the lines on screen, nothing below
+        table.focus()
+        await pilot.press("end")  # the last row scrolled into view, drawn then
+        await wait_for(pilot, lambda: table.cursor == 299 and "notes:n299" in screen_text(pilot.app))
+        assert 299 in drawn and not set(range(height, 299 - height)) & set(drawn)
+
+
+async def test_the_mouse_and_the_keys_move_the_highlight_and_open_the_row(tmp_path: Path) -> None:
+    """A click highlights a row, a click on the highlighted row opens it; home and end go to the edges."""
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        await wait_for(pilot, lambda: table.row_total == 4)
+        await wait_for(pilot)
+        row_y = table.region.y + 1 + 1  # under the header: the second row
+        await pilot.click(offset=(table.region.x + 5, row_y))
+        await wait_for(pilot, lambda: table.cursor == 1)
+        assert pilot.app.opened == []
+        await pilot.click(offset=(table.region.x + 5, row_y))
+        await wait_for(pilot, lambda: pilot.app.opened == [("item", "places", "harbour")])
+        table.focus()
+        await pilot.press("end")
+        await wait_for(pilot, lambda: table.cursor == 3)  # the dropped row, struck out, is a row too
+        await pilot.press("home")
+        await wait_for(pilot, lambda: table.cursor == 0)
+
+
+async def test_an_empty_result_says_no_results_and_has_no_row_to_open(tmp_path: Path) -> None:
+    async with QueryApp(tmp_path, ScriptedIndex(RetrievalResult(items=[]))).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "nothing")
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        await wait_for(pilot, lambda: table.result is not None)
+        await wait_for(pilot)
+        assert "no results" in screen_text(pilot.app)
+        assert table.row_total == 0 and table.entry_under_cursor() is None and table.row_detail().plain == ""
+        table.focus()
+        await pilot.press("enter")
+        await wait_for(pilot)
+        assert pilot.app.opened == []
 
 
 async def test_an_address_that_fits_is_never_broken_to_make_room_for_a_note(tmp_path: Path) -> None:
@@ -140,10 +200,10 @@ async def test_an_address_that_fits_is_never_broken_to_make_room_for_a_note(tmp_
     ])
     async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(84, 30)) as pilot:
         await type_query(pilot, "coffee")
-        table = pilot.app.query_one("#query-results", DataTable)
-        await wait_for(pilot, lambda: table.row_count == 2)
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        await wait_for(pilot, lambda: table.row_total == 2)
         await wait_for(pilot)
-        item, note = list(table.columns.values())[-2:]
+        item, note = table.columns[-2:]
         assert item.width + note.width < len(address) + len(f"(via {via})")  # both cannot keep their width
         assert item.width >= len(address)  # the address does; the note wraps
         assert table_rows(pilot.app)[1][7] == f"(via {via})"
@@ -224,7 +284,7 @@ async def test_selecting_rows_opens_wiki_item_and_diary_day(tmp_path: Path) -> N
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
-        pilot.app.query_one("#query-results", DataTable).focus()
+        pilot.app.query_one("#query-results", ResultsTable).focus()
         await pilot.press("enter", "down", "enter", "down", "enter")
         await wait_for(pilot)
         assert pilot.app.opened == [
@@ -487,7 +547,7 @@ async def test_a_wiki_item_named_like_a_time_opens_as_an_item_not_a_diary_day(tm
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 2)
         items = [r[6].strip() for r in table_rows(pilot.app)]
-        pilot.app.query_one("#query-results", DataTable).focus()
+        pilot.app.query_one("#query-results", ResultsTable).focus()
         for _ in items:
             await pilot.press("enter", "down")
             await wait_for(pilot)
@@ -592,7 +652,7 @@ async def test_the_highlighted_row_is_shown_in_full_under_the_table(tmp_path: Pa
     async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(80, 30)) as pilot:
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(pilot.app)))
-        table = pilot.app.query_one("#query-results", DataTable)
+        table = pilot.app.query_one("#query-results", ResultsTable)
         row = next(i for i, r in enumerate(table_rows(pilot.app)) if r[1] == "link")
         table.focus()
         table.move_cursor(row=row)

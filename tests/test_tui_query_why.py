@@ -11,7 +11,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from conftest import make_app, make_backend, open_item, started
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
@@ -19,6 +19,7 @@ from wikimem import MemoryIndex, MemoryStore, why_not_lines
 from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.query_panel import QueryPanel
 from wikimem_tui.query.why import WhyNotBox
 
@@ -155,7 +156,7 @@ async def test_w_elsewhere_picks_by_name_offering_the_row_under_the_cursor(backe
         await type_query(pilot, "coffee")
         await wait_for(pilot, lambda: bool(table_rows(app)) and table_rows(app)[0][0] == "1")
         first = table_rows(app)[0][6]
-        app.query_one("#query-results", DataTable).focus()
+        app.query_one("#query-results", ResultsTable).focus()
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))
         await wait_for(pilot)

@@ -14,7 +14,7 @@ from conftest import TS, make_app, make_backend, open_item, screen_text, started
 from test_tui_curation import audit_screen, open_day, retract_screen
 from test_tui_query import QueryApp, table_rows, type_query
 from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, promote_screen, queue_store, rows
-from textual.widgets import DataTable, Input, OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from wikimem import MemoryIndex, MemoryStore, draft_promotion
 from wikimem_tui.core.backend import Backend
@@ -24,6 +24,7 @@ from wikimem_tui.common.confirm import ConfirmScreen
 from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.item.item_view import ItemView
 from wikimem_tui.query.query_panel import QueryPanel
+from wikimem_tui.query.table import ResultsTable
 from wikimem import agent_text
 
 
@@ -183,7 +184,7 @@ async def test_the_query_pane_shows_two_entries_of_a_minute_as_two_rows(tmp_path
         await type_query(pilot, "harbour")
         assert await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 2)
         assert sorted(r[6].strip() for r in table_rows(pilot.app)) == ["2026-07-21:14:30", "2026-07-21:14:30#2"]
-        table = pilot.app.query_one("#query-results", DataTable)
+        table = pilot.app.query_one("#query-results", ResultsTable)
         table.focus()
         await pilot.press("enter", "down", "enter")
         assert await wait_for(pilot, lambda: len(pilot.app.opened) == 2)

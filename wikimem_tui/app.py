@@ -10,7 +10,7 @@ the catalogue, the index's and the watcher's readiness and the changes not
 yet read (slow work in workers, so the first paint never waits for the
 store; panes hear of it through typed listener protocols); the item area
 what is on screen, with its flows (``item/item_writes.py``,
-``item/item_curation.py``) that the item keys below start; the key gate
+``item/item_curation.py``) that the item keys (``item/item_keys.py``) start; the key gate
 the keys in flight. Actions that cannot run now (read-only, nothing open,
 nothing to undo) are disabled through ``check_action`` -- dimmed in the
 footer -- from two guard tables (this module's and the item pane's), and
@@ -19,8 +19,6 @@ say why when invoked anyway, from a key or the palette.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +52,8 @@ from wikimem_tui.common.store_sync import GROUPS, StoreSync
 from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
 from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.health.health import HealthPane
-from wikimem_tui.item import item_curation, item_writes
 from wikimem_tui.item.item_area import ItemArea
+from wikimem_tui.item.item_keys import ItemKeys
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
 from wikimem_tui.query.pin_picker import PinPicker
@@ -66,21 +64,11 @@ from wikimem_tui.tree.topic_tree import NARROW, TopicTree
 
 __all__ = ["WikimemApp"]
 
-def _on_item(run: Callable[[ItemArea], object], doc: str) -> Callable[[WikimemApp], None]:
-    """An App action that hands over to the item area: bound on the App, the key works wherever the focus is."""
-
-    def action(app: WikimemApp) -> None:
-        run(app.item_area)
-
-    action.__doc__ = doc
-    return action
-
-
 #: What the user does: each keeps the index warm-up paused a moment longer (``core/activity``).
 USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
-class WikimemApp(App[None]):
+class WikimemApp(ItemKeys, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -410,29 +398,6 @@ class WikimemApp(App[None]):
     def editing(self) -> bool:
         """True while the editor (not the item view) is shown."""
         return self.item_area.editing
-
-    # The item keys hand over to the item area and the flows on it (``item/``).
-    action_edit = _on_item(ItemArea.edit, "Edit the open item.")
-    action_save = _on_item(lambda area: area.editor.save(), "Save the editor's draft.")
-    action_cancel = _on_item(ItemArea.cancel_edit, "Leave the editor (asks when there are unsaved edits).")
-    action_new_item = _on_item(item_writes.new_item, "Create a new item (asks for file and name).")
-    action_new_file = _on_item(lambda area: item_writes.new_item(area, new_file=True), "A new RecallFile, first item.")
-    action_rename = _on_item(item_writes.rename, "Rename the open item.")
-    action_move = _on_item(item_writes.move, "Move the open item to another RecallFile.")
-    action_delete = _on_item(item_writes.delete, "Delete the open item (asks, listing what links to it).")
-    action_promote = _on_item(item_writes.promote, "Promote entries of the diary day shown into a wiki item.")
-    action_audit = _on_item(item_curation.audit, "What the item (or diary day) shown rests on, and what rests on it.")
-    action_retract = _on_item(item_curation.retract, "Retract the item or diary entry shown: mark or delete dependents.")
-    action_history = _on_item(item_curation.history, "Past versions of the item shown, from git: diff and restore.")
-    action_forward = _on_item(lambda area: area.go(1), "Forward again after going back.")
-    action_copy_link = _on_item(lambda area: item_writes.copy(area, "link"), "Copy the open item as [[file:name]].")
-    action_copy_block = _on_item(lambda area: item_writes.copy(area, "block"), "Copy the open item's markdown block.")
-    action_external_editor = _on_item(lambda area: area.external_editor(os.environ.get("VISUAL") or os.environ.get(
-        "EDITOR") or "vi"), "Edit the open item in $VISUAL/$EDITOR (suspends the app).")
-
-    async def action_back(self) -> None:
-        """Back to the item opened before (Textual's own ``back`` is this app's history, not a screen pop)."""
-        self.item_area.go(-1)
 
     @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
     def action_undo(self) -> None:

@@ -10,14 +10,16 @@ screen, each row is a few cells of fitted plain text (never markup, never a
 whatever else the list says changes a row's look (the highlight, a
 selection mark). What differs between the two lists -- what a row shows,
 what the cursor means, what a click does -- is each list's own; scrolling
-a row into view, the cache and finding the row under the mouse are here.
+a row into view, the cache and finding the row under the mouse are here,
+and so are a header that stays put while the rows scroll and rows wider
+than the list, which scroll sideways (the query pane's result table).
 Row text is untrusted like the memory itself: :func:`fit` makes every cell
 safe to draw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
 
 from rich.cells import cell_len, set_cell_size
@@ -88,11 +90,23 @@ class VirtualList(ScrollView, can_focus=True):
         """Row ``index`` as segments, ``width`` cells wide, on the list's ``base`` style."""
         raise NotImplementedError
 
+    def header_lines(self) -> int:
+        """Lines at the top that stay put while the rows scroll under them (none unless a subclass has a header)."""
+        return 0
+
+    def header_segments(self, y: int, width: int, base: Style) -> list[Segment]:
+        """Header line ``y`` as segments, ``width`` cells wide (asked only when ``header_lines`` has some)."""
+        raise NotImplementedError
+
+    def content_width(self) -> int:
+        """How wide the rows are when wider than the list (they scroll sideways); 0: as wide as the list."""
+        return 0
+
     # -- drawing ------------------------------------------------------------------------
 
     def size_to_rows(self) -> None:
-        """Size the scroll area to the rows (after rows came or went)."""
-        self.virtual_size = Size(0, self.row_count())
+        """Size the scroll area to the rows (after rows came or went, or their width changed)."""
+        self.virtual_size = Size(self.content_width(), self.row_count() + self.header_lines())
 
     def forget_strips(self) -> None:
         """Every row is drawn again (the rows' content or look changed in a way the cache key does not say)."""
@@ -110,15 +124,27 @@ class VirtualList(ScrollView, can_focus=True):
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width or self.size.width
         base = self._base_style or self.rich_style
-        index = round(self.scroll_y) + y
-        if index >= self.row_count():
-            return Strip.blank(width, base)
-        key = (index, width, self.row_look(index))
+        full = max(width, self.content_width())  # a row is drawn whole, then cut to the part scrolled into view
+        header = self.header_lines()
+        if y < header:
+            strip = self._strip((-1 - y, full, (self.has_focus, "header")),
+                                lambda: self.header_segments(y, full, base), full, base)
+        else:
+            index = round(self.scroll_y) + y - header
+            if index >= self.row_count():
+                return Strip.blank(width, base)
+            strip = self._strip((index, full, self.row_look(index)), lambda: self.row_segments(index, full, base),
+                                full, base)
+        return strip if full == width else strip.crop_extend(round(self.scroll_x), round(self.scroll_x) + width, base)
+
+    def _strip(self, key: tuple[int, int, Hashable], segments: Callable[[], list[Segment]], width: int,
+               base: Style) -> Strip:
+        """The cached strip for ``key``, drawn from ``segments()`` when it is not cached yet."""
         strip = self._strips.get(key)
         if strip is None:
             if len(self._strips) > _CACHE_LIMIT:
                 self._strips.clear()
-            strip = self._strips[key] = Strip(self.row_segments(index, width, base)).crop_extend(0, width, base)
+            strip = self._strips[key] = Strip(segments()).crop_extend(0, width, base)
         return strip
 
     # -- moving about -------------------------------------------------------------------
@@ -130,7 +156,7 @@ class VirtualList(ScrollView, can_focus=True):
         ``scroll_to`` calls back with ``animate=`` (a same-named override
         crashed the queue as soon as the cursor left the visible rows).
         """
-        top, height = round(self.scroll_y), max(self.scrollable_content_region.height, 1)
+        top, height = round(self.scroll_y), max(self.scrollable_content_region.height - self.header_lines(), 1)
         if index < top:
             self.scroll_to(y=index, animate=False, immediate=True)
         elif index >= top + height:
@@ -141,5 +167,5 @@ class VirtualList(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None:
             return None
-        index = round(self.scroll_y) + offset.y
-        return index if index < self.row_count() else None
+        index = round(self.scroll_y) + offset.y - self.header_lines()
+        return index if 0 <= index < self.row_count() else None

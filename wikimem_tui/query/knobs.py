@@ -31,10 +31,9 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox, DataTable, Input, Label
+from textual.widgets import Checkbox, Input, Label
 
 from wikimem import TimeRange, parse_date_span, parse_time_range
-from wikimem_tui.query.results import fit_columns
 
 __all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
 
@@ -183,16 +182,8 @@ class QueryKnobs(Widget):
             yield Input(placeholder="A or A..B / 昨天", compact=True, id="query-time")
 
     def on_resize(self, event: Resize) -> None:
-        """Two lines of knobs when narrow; also fit the panel's result table to the same width.
-
-        The knobs are the part of the query panel that hears its width change,
-        so they tell the table (when there is one: knobs can stand alone).
-        """
+        """Two lines of knobs when narrow (the result table folds its own columns: ``table``)."""
         self.set_class(event.size.width < 96, "-narrow")
-        parent = self.parent
-        if parent is not None:
-            for table in parent.query("#query-results").results(DataTable):
-                fit_columns(table, event.size.width)
 
     def params(self, query: str, today: dt.date) -> QueryParams:
         """The knobs' values for ``query``; ``ValueError`` names the bad knob."""

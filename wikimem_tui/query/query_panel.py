@@ -41,7 +41,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import RetrievalResult, agent_text
@@ -386,7 +386,7 @@ class QueryPanel(Widget):
         note = embed.summary_note(result) if embed is not None else {}
         summary.update(Text("\n").join(summary_lines(result, **note)))
 
-    @on(DataTable.RowHighlighted, "#query-results")
+    @on(ResultsTable.Highlighted)
     def _show_row(self) -> None:
         self.query_one("#query-row", Static).update(self.table.row_detail())
 

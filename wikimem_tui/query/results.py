@@ -11,29 +11,27 @@ prints: the table's cells and notes (a link row that is also a hit says
 window, the cosine floor, the budget. This module only lays them out and
 colours them; it writes no sentence of its own about a result.
 
-Narrow tables (``fit_columns``): below ``COMPACT_BELOW`` columns the bm25
-and cos columns fold away (width 0) so ``file:name`` and the matched terms
-keep their room; ``score`` (the fused score, equal to bm25 when there is no
-embedding) stays. The columns are kept, not removed, because rows always
-carry all eight cells; a wide table looks exactly as before.
+Narrow tables (``table.ResultsTable``): below ``COMPACT_BELOW`` columns the
+bm25 and cos columns fold away so ``file:name`` and the matched terms keep
+their room; ``score`` (the fused score, equal to bm25 when there is no
+embedding) stays. Rows always carry all eight cells; a wide table shows them
+all.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
 
 from rich.text import Text
 from textual.message import Message
-from textual.widgets import DataTable
 
 from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, header_lines, row_fields, row_note
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
 
-__all__ = ["COLUMNS", "COMPACT_BELOW", "fit_columns", "is_diary_row", "open_message_for",
-           "row_cells", "summary_lines"]
+__all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "is_diary_row", "open_message_for", "row_cells",
+           "summary_lines"]
 
 #: The table's columns: explain's header, then the note (matched terms, or where a link came from).
 COLUMNS = (*TABLE_HEADER.split(), "terms / via")
@@ -83,31 +81,6 @@ def open_message_for(entry: RetrievedItem, result: RetrievalResult) -> Message:
     if is_diary_row(entry, result):
         return OpenDiaryDay(item.file, diary_key(entry))
     return OpenItem(item.file, item.name)
-
-
-def fit_columns(table: DataTable[Any], width: int) -> bool:
-    """Fold the low-value columns away when ``width`` is narrow, unfold them when wide.
-
-    Returns True when the table is compact. Column content widths keep being
-    measured while folded, so unfolding restores the exact wide layout.
-    """
-    compact = width < COMPACT_BELOW
-    changed = False
-    for column in table.columns.values():
-        if column.label.plain in LOW_VALUE and column.auto_width == compact:
-            column.auto_width, column.width = not compact, 0
-            changed = True
-    reflow = getattr(table, "reflow", None)  # the query pane's ResultsTable lays its text columns out itself
-    if changed and callable(reflow):
-        reflow()
-    elif changed and table.row_count:
-        # A same-value update is the public way to make the table re-measure and re-render.
-        row_key = next(iter(table.rows))
-        column_key = next(iter(table.columns))
-        table.update_cell(row_key, column_key, table.get_cell(row_key, column_key), update_width=True)
-    elif changed:
-        table.refresh()
-    return compact
 
 
 #: Colours of summary lines, by how the line starts (explain's words).
