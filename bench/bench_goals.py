@@ -59,8 +59,8 @@ GOALS: list[tuple[str, str, float, str, bool]] = [
     ("warm_1m_over_100k", "1M warm p50 / 100k warm p50", 10.0, "x", True),
     ("first_1m", "1M first use, worst of ten / reference 100k p50", 1.5, "x", False),
     ("rss_1m", "1M peak RSS, MB", 1000.0, "MB", False),
-    ("first_100k_cached", "  the same 100k first use, with an earlier warm process's postings cache", 0.25, "x", False),
-    ("first_1m_cached", "  the same 1M first use, with an earlier warm process's postings cache", 1.5, "x", False),
+    ("first_100k_cached", "  the same 100k first use, with the caches an earlier process's warm() wrote", 0.25, "x", False),
+    ("first_1m_cached", "  the same 1M first use, with the caches an earlier process's warm() wrote", 1.5, "x", False),
     ("app_keystroke_1m", "app at 1M: keystroke -> results after the debounce, worst, ms", 100.0, "ms", True),
     ("app_expand_1m", "app at 1M: expand a 5,000-item file, ms", 200.0, "ms", False),
 ]
@@ -302,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="fresh", choices=["fresh", "cached"], help=argparse.SUPPRESS)
     parser.add_argument("--cached", action="store_true",
-                        help="also warm() once (writing the postings cache) and measure first use in a later process")
+                        help="also warm() once (writing the postings and segment caches) and measure first use in a later process")
     args = parser.parse_args(argv)
     if args.child is not None:
         print(json.dumps(child(args.child, args.reference, args.mode)))
