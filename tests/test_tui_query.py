@@ -175,6 +175,28 @@ async def test_the_mouse_and_the_keys_move_the_highlight_and_open_the_row(tmp_pa
         await wait_for(pilot, lambda: table.cursor == 0)
 
 
+async def test_the_same_rows_again_keep_the_highlight_and_other_rows_reset_it(tmp_path: Path) -> None:
+    """A re-run showing the same rows (a store change, a knob that changed nothing) must not move the user's row.
+
+    Seen in CI: a second run of the query landed between ``down`` and
+    ``enter`` and reset the highlight, so ``enter`` opened the first row again.
+    """
+    async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
+        await type_query(pilot, "beach")
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        await wait_for(pilot, lambda: table.row_total == 4)
+        table.focus()
+        await pilot.press("down", "down")
+        await wait_for(pilot, lambda: table.cursor == 2)
+        table.show(EXPLAINED)
+        await wait_for(pilot)
+        assert table.cursor == 2 and table.entry_under_cursor() is EXPLAINED.items[2]
+        other = RetrievalResult(items=[*EXPLAINED.items[1:]], dropped=list(EXPLAINED.dropped))
+        table.show(other)
+        await wait_for(pilot)
+        assert table.cursor == 0
+
+
 async def test_an_empty_result_says_no_results_and_has_no_row_to_open(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, ScriptedIndex(RetrievalResult(items=[]))).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "nothing")

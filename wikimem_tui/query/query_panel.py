@@ -116,6 +116,8 @@ class QueryPanel(Widget):
         self._first_build_started: float | None = None
         self._first_build_told = False
         self.last_result: RetrievalResult | None = None
+        #: The query run whose answer (or error, or "type a query") is on show.
+        self._shown_seq = 0
         """The result on screen (None before the first query)."""
         self.show_timing = True
         """Show how long retrieve took (snapshot tests turn it off)."""
@@ -227,6 +229,11 @@ class QueryPanel(Widget):
         if embed is not None and change is not None and change.wiki_files and not change.external:
             embed.store_changed()  # external changes reach it through the index refresh (set_index_building)
 
+    @property
+    def settled(self) -> bool:
+        """No keystroke waits for its debounce and the newest run's answer is on show (what a test waits for)."""
+        return self._debounce is None and self._shown_seq == self.runner.seq
+
     def run_query(self) -> None:
         """Run the current query with the current knobs now (no debounce)."""
         if self._debounce is not None:
@@ -239,10 +246,12 @@ class QueryPanel(Widget):
         except KnobError as exc:
             self.knobs.blocking(exc.knob)  # say so where the knob is, too
             self._error(str(exc))
+            self._shown_seq = seq
             return
         self.knobs.blocking(None)
         if not params.query.strip() and params.time_range is None:
             self._show(None)
+            self._shown_seq = seq
             self._status("type a query")
             self.why_box.waiting("type a query: its verdict on this item shows here")
             return
@@ -362,6 +371,7 @@ class QueryPanel(Widget):
         message.stop()
         if message.seq != self.runner.seq:
             return  # a newer query is on its way
+        self._shown_seq = message.seq
         if message.result is None:
             self._error(message.error)
             self.why_box.waiting(message.error)

@@ -122,15 +122,23 @@ class ResultsTable(VirtualList):
     # -- the rows ---------------------------------------------------------------------
 
     def show(self, result: RetrievalResult | None) -> None:
-        """Replace the rows with ``result``'s (kept, then dropped struck out; "no results" when empty)."""
+        """Replace the rows with ``result``'s (kept, then dropped struck out; "no results" when empty).
+
+        The same rows again (a query re-run by a store change or a knob
+        that changed nothing shown) keep the highlight and the scroll: a
+        refresh must not move the row the user is on, nor make the next
+        ``enter`` open another item.
+        """
+        before = [[cell.plain for cell in row] for row in self._cells]
         self.result = result
         self.entries = [*result.items, *result.dropped] if result is not None else []
         self._cells = [row_cells(position, entry, "") for position, entry in enumerate(result.items, 1)]\
             if result is not None else []
         self._cells += [row_cells("✂", entry, "dim strike") for entry in (result.dropped if result else ())]
         self._hover = None
-        self.set_reactive(ResultsTable.cursor, 0)
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        if [[cell.plain for cell in row] for row in self._cells] != before:
+            self.set_reactive(ResultsTable.cursor, 0)
+            self.scroll_to(0, 0, animate=False, immediate=True)
         self._lay_out()
         self.post_message(self.Highlighted())
 
