@@ -304,7 +304,7 @@ class MemoryIndex:
             if tables is not None:
                 with self._lock:
                     if self._corpus is corpus:
-                        corpus.index.segment_cache = tables
+                        corpus.index.forms.tables = tables
             while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop, save):
                 pass
 

@@ -53,7 +53,6 @@ from wikimem.index.maxscore import Term, candidates
 from wikimem.index.packed import Packed, merged, tf_of
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
-from wikimem.index.segment_cache import SegmentCache
 from wikimem.index.segments import Segments
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
@@ -194,15 +193,6 @@ class InvertedIndex:
     @cache.setter
     def cache(self, cache: PostingsCache | None) -> None:
         self.forms.cache = cache
-
-    @property
-    def segment_cache(self) -> SegmentCache | None:
-        """Every term of (some of) the segments, from an earlier warm-up (or None)."""
-        return self.forms.tables
-
-    @segment_cache.setter
-    def segment_cache(self, tables: SegmentCache | None) -> None:
-        self.forms.tables = tables
 
     def segment_postings(
         self, term: str, should_stop: Callable[[], bool] | None = None

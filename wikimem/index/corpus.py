@@ -202,11 +202,12 @@ class WikiCorpus:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
-        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], scanned.lengths.tobytes())
+        lengths_crc = zlib.crc32(scanned.lengths)
+        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
         docs = self.index.add_scanned(scanned, key)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
-        self._layout.update(repr(("segment", docs.start, len(docs), zlib.crc32(scanned.lengths))).encode())
+        self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
         for file, blocks, _, stat in group:
             self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
@@ -222,7 +223,8 @@ class WikiCorpus:
         scan = self._scan
         scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
         if scanned is not None:
-            docs = self.index.add_scanned(scanned, segment_key(self._made_by, [(file, stat)], scanned.lengths.tobytes()))
+            key = segment_key(self._made_by, [(file, stat)], len(scanned.lengths), zlib.crc32(scanned.lengths))
+            docs = self.index.add_scanned(scanned, key)
             names.update(zip(map(attrgetter("name"), items), docs))
             for item in items:
                 self.items.append(item)

@@ -232,26 +232,42 @@ class Located(NamedTuple):
     starts: array[int]
 
 
+def term_form(term: str) -> tuple[bool, str] | None:
+    """Which form could hold ``term``: ``(True, term)`` the latin one, ``(False, pair)`` the CJK one; None: no text.
+
+    The one rule for what a form can hold (the search and the segment
+    cache both follow it): a term with a blank, a break or the
+    one-character marker is in no text; an ASCII-led term is in the latin
+    form (ASCII only); any other is a two-character pair of the CJK form
+    (a one-character term with the marker), or in no text.
+    """
+    if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
+        return None
+    if term[0] < "\x80":
+        return (True, term) if term.isascii() else None
+    pair = term + ONE_CHAR_RUN if len(term) == 1 else term
+    return (False, pair) if len(pair) == 2 else None
+
+
 def locate(term: str, scanned: ScannedTexts) -> Located | None:
     """The form and needle of ``term`` in ``scanned``; ``None`` when no text holds it.
 
     A C-level ``in`` first (most terms miss most segments); a term bigram
     mode never produces is in no text.
     """
-    if not term or " " in term or DOC_BREAK in term or ONE_CHAR_RUN in term:
+    form = term_form(term)
+    if form is None:
         return None
-    if term[0] < "\x80":
-        if not term.isascii():
-            return None
+    latin, word = form
+    if latin:
         # The bare term first: the space-ended needle is slow to search for.
-        spaced = f" {term} ".encode()
-        if term.encode() not in scanned.latin or spaced not in scanned.latin:
+        spaced = f" {word} ".encode()
+        if word.encode() not in scanned.latin or spaced not in scanned.latin:
             return None
         return Located(scanned.latin, spaced, scanned.latin_starts)
-    pair = term + ONE_CHAR_RUN if len(term) == 1 else term
-    if len(pair) != 2 or pair not in scanned.cjk:
+    if word not in scanned.cjk:
         return None
-    return Located(scanned.cjk, pair, scanned.cjk_starts)
+    return Located(scanned.cjk, word, scanned.cjk_starts)
 
 
 def scan_postings(term: str, scanned: ScannedTexts, common: bool = False) -> tuple[list[int], list[int]] | None:

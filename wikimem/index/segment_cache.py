@@ -46,6 +46,7 @@ from typing import Any, BinaryIO
 from wikimem.disk.blocks import atomic_writer
 from wikimem.disk.tolerant import open_regular, parse_json
 from wikimem.index.inversion import ALL, Inverted, cjk_key
+from wikimem.index.scan import term_form
 
 __all__ = ["BLOCK", "SEGMENTS_NAME", "SegmentCache", "segment_key", "write_segments"]
 
@@ -59,34 +60,29 @@ _FORMAT = 1
 _TAIL = 16  # footer length + magic
 
 
-def segment_key(layout: str, files: Sequence[tuple[str, tuple[int, int] | None]], lengths: bytes) -> str | None:
-    """What a segment was made of: the scan layout, its files and their stats, its docs' token counts.
+def segment_key(layout: str, files: Sequence[tuple[str, tuple[int, int] | None]], n_docs: int, lengths_crc: int) -> str | None:
+    """What a segment was made of: the scan layout, its files and their stats, its docs' token counts (a CRC).
 
     None when a file's stat is unknown: nothing would tell its next version from this one.
     """
     if any(stat is None for _, stat in files):
         return None
-    made_of = repr((layout, list(files), len(lengths), zlib.crc32(lengths))).encode()
-    return hashlib.sha256(made_of).hexdigest()
+    return hashlib.sha256(repr((layout, list(files), n_docs, lengths_crc)).encode()).hexdigest()
 
 
 def term_key(term: str) -> tuple[bool, bytes | int] | None:
-    """``(latin?, key)`` of a term :func:`wikimem.index.scan.locate` could find; None when it never can.
+    """``(latin?, key)`` of a term as the tables hold it (:func:`wikimem.index.scan.term_form`); None: in no text.
 
-    Mirrors locate's rules: a term with a blank, a break or the one-character
-    marker is in no text; an ASCII-led term is searched in the latin form
-    (ASCII only), any other as a pair in the CJK form.
+    A CJK pair outside the tables' code units (the Basic Multilingual
+    Plane) gets the key -1: searched, never looked up.
     """
-    if not term or " " in term or "\x00" in term or "\x01" in term:
+    form = term_form(term)
+    if form is None:
         return None
-    if term[0] < "\x80":
-        return (True, term.encode()) if term.isascii() else None
-    pair = term + "\x01" if len(term) == 1 else term
-    if len(pair) != 2:
-        return None
-    if max(map(ord, pair)) > 0xFFFF:
-        return False, -1  # outside the tables' code units: searched
-    return False, cjk_key(pair)
+    latin, word = form
+    if latin:
+        return True, word.encode()
+    return False, cjk_key(word) if max(map(ord, word)) <= 0xFFFF else -1
 
 
 class _Half:
@@ -109,22 +105,23 @@ class _Half:
         self.width = size
         self.checked = bytearray(blocks)
 
-    def find(self, np: Any, key: bytes | int) -> tuple[Any, Any] | None:
-        """The key's (docs, tfs) views; empty ones when absent; None when its block fails its CRC."""
+    def find(self, np: Any, key: bytes | int, base: int) -> tuple[bytes, bytes] | None:
+        """The key's doc ids (from ``base``) and tfs as ``array('i')`` bytes (empty: absent); None: its block fails its CRC."""
         keys = self.keys
         i = int(np.searchsorted(keys, key))
         if i >= len(keys) or keys[i] != key:
-            return _NONE, _NONE
+            return _ABSENT
         block = i // BLOCK
         lo, hi = int(self.starts[i]), int(self.starts[i + 1])
         if not self.checked[block]:
             if _block_crc(self.keys, self.starts, self.docs, self.tfs, block) != int(self.crcs[block]):
                 return None
             self.checked[block] = 1
-        return self.docs[lo:hi], self.tfs[lo:hi]
+        intc = np.intc  # array('i')'s C int, native order
+        return (self.docs[lo:hi] + base).astype(intc).tobytes(), self.tfs[lo:hi].astype(intc).tobytes()
 
 
-_NONE: Any = ()
+_ABSENT = (b"", b"")
 
 
 def _block_crc(keys: Any, starts: Any, docs: Any, tfs: Any, block: int) -> int:
@@ -194,16 +191,11 @@ class SegmentCache:
             if len(key) > half.covers:
                 return None
             if len(key) > half.width:
-                return b"", b""
-        found = half.find(self._np, key)
+                return _ABSENT
+        found = half.find(self._np, key, base)
         if found is None:
             self._damaged()
-            return None
-        docs, tfs = found
-        if not len(docs):
-            return b"", b""
-        intc = self._np.intc  # array('i')'s C int, native order
-        return (docs + base).astype(intc).tobytes(), tfs.astype(intc).tobytes()
+        return found
 
     def half(self, at: int, latin: bool) -> _Half | None:
         """Segment ``at``'s latin or CJK half, its keys checked against their CRC on first use; None: not held.

@@ -126,8 +126,8 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
     keys = index.forms.keys
     if np is None or not any(keys):
         return None
-    old = index.segment_cache
-    if old is not None and old.path == path and old.covered() == sum(1 for key in keys if key is not None):
+    old = index.forms.tables if index.forms.tables is not None and index.forms.tables.path == path else None
+    if old is not None and old.covered() == sum(1 for key in keys if key is not None):
         return None  # every segment is there already
 
     def sections() -> Iterator[tuple[str, Any]]:
@@ -136,7 +136,7 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
                 continue
             if should_stop():
                 raise _Stopped
-            kept = _kept(old, at) if old is not None and old.path == path else None
+            kept = _kept(old, at) if old is not None else None
             yield key, kept if kept is not None else invert(np, index.forms.scanned(at))
 
     try:
