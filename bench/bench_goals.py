@@ -42,29 +42,12 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-ROUNDS = ROOT / "bench" / "rounds"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 if os.environ.get("WIKIMEM_BENCH_TREE"):  # a previous commit's library, same script and data
     sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 
-#: (key, label, goal, unit, warm): a figure is met when <= goal; warm rows warn on a >1.5x regression.
-GOALS: list[tuple[str, str, float, str, bool]] = [
-    ("warm_100k", "100k warm query p50 / reference p50", 0.01, "x", True),
-    ("warm_vs_bm25s", "100k warm query p50 / bm25s warm p50", 1.0, "x", True),
-    ("first_100k", "100k first use of a query's terms, worst of ten / reference p50", 0.25, "x", False),
-    ("add_100k", "100k query right after one add() / reference p50", 0.01, "x", True),
-    ("cold_100k", "100k cold load / reference build", 0.33, "x", False),
-    ("cold_1m", "1M cold load (build + first query), s", 6.0, "s", False),
-    ("warm_1m_over_100k", "1M warm p50 / 100k warm p50", 10.0, "x", True),
-    ("first_1m", "1M first use, worst of ten / reference 100k p50", 1.5, "x", False),
-    ("rss_1m", "1M peak RSS, MB", 1000.0, "MB", False),
-    ("first_100k_cached", "  the same 100k first use, with the caches an earlier process's warm() wrote", 0.25, "x", False),
-    ("first_1m_cached", "  the same 1M first use, with the caches an earlier process's warm() wrote", 1.5, "x", False),
-    ("app_keystroke_1m", "app at 1M: keystroke -> results after the debounce, worst, ms", 100.0, "ms", True),
-    ("app_expand_1m", "app at 1M: expand a 5,000-item file, ms", 200.0, "ms", False),
-]
-WORSE = 1.5
+from goal_table import KEYS, ROUNDS, per_query_lines, previous_round, report, same_run_columns, write_block  # noqa: E402
 
 
 def _rss_mb() -> float:
@@ -230,54 +213,6 @@ def figures(runs: dict[int, dict[str, Any]]) -> tuple[dict[str, float], dict[str
     return values, shown
 
 
-def previous_round(save: str | None) -> tuple[str, dict[str, Any]] | None:
-    files = sorted(p for p in ROUNDS.glob("*.json") if p.stem != save)
-    if not files:
-        return None
-    return files[-1].stem, json.loads(files[-1].read_text("utf-8"))
-
-
-def report(values: dict[str, float], shown: dict[str, str], prev: tuple[str, dict[str, Any]] | None,
-           same_run: dict[str, dict[str, float]]) -> tuple[list[str], list[str]]:
-    """The table (``same_run``: more columns, label -> figures) and the warnings, as lines."""
-    before = prev[1]["figures"] if prev else {}
-    table = [f"| figure | previous round ({prev[0] if prev else 'none'}) | today | "
-             + "".join(f"{label} | " for label in same_run) + "goal | |",
-             "|---|---|---|" + "---|" * len(same_run) + "---|---|"]
-    warnings = []
-    for key, label, target, unit, warm in GOALS:
-        now = values.get(key)
-        old = before.get(key)
-        cell_now = "not run" if now is None else f"{_fmt(now, unit)} ({shown.get(key, '')})".replace(" ()", "")
-        verdict = "" if now is None else ("ok" if now <= target else f"**MISS** ({now / target:.2f})")
-        row = f"| {label} | {_fmt(old, unit) if old is not None else '-'} | {cell_now} | "
-        for column in same_run.values():
-            row += f"{_fmt(column[key], unit) if key in column else '-'} | "
-        table.append(row + f"<= {_fmt(target, unit)} | {verdict} |")
-        if warm and now is not None and old is not None and now > WORSE * old:
-            warnings.append(f"WARNING: {label} got worse: {_fmt(now, unit)} vs {_fmt(old, unit)} "
-                            f"in {prev[0] if prev else '?'} ({now / old:.1f}x)")
-    return table, warnings
-
-
-def write_readme(table: list[str], note: str) -> None:
-    """Replace README.md's scale table (between its ``speed-goals`` markers) with this run's."""
-    readme = ROOT / "README.md"
-    text = readme.read_text("utf-8")
-    start, end = "<!-- speed-goals -->\n", "<!-- /speed-goals -->"
-    if start not in text or end not in text:
-        raise SystemExit("README.md has no <!-- speed-goals --> ... <!-- /speed-goals --> block")
-    head, rest = text.split(start, 1)
-    tail = rest.split(end, 1)[1]
-    readme.write_text(head + start + note + "\n\n" + "\n".join(table) + "\n" + end + tail, "utf-8")
-
-
-def _fmt(value: float, unit: str) -> str:
-    if unit == "x":
-        return f"{value:.3f}x" if value < 0.1 else f"{value:.2f}x"
-    return f"{value:.0f} {unit}" if value >= 100 else f"{value:.2f} {unit}"
-
-
 def _head() -> str:
     return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
@@ -289,6 +224,31 @@ def _archive(rev: str) -> Path:
     return out
 
 
+def publish(record: dict[str, Any], name: str | None, readme: bool, docs: bool) -> None:
+    """Print a round's table (and per-query figures); with ``readme``/``docs`` write it into those files."""
+    prev = previous_round(name)
+    table, warnings = report(record["figures"], record["shown"], prev, same_run_columns(record))
+    print(f"\nspeed goals (ratios: ours / the reference in the same process; load average "
+          f"{record['load_avg']:.1f} on {record.get('cores', os.cpu_count())} cores)\n")
+    print("\n".join(table + warnings))
+    lines = per_query_lines(record.get("per_query", {}))
+    print("\n" + "\n".join(lines + record.get("warm_ups", [])))
+    note = (f"`{record.get('command', 'python bench/bench_goals.py')}` on {record['date']} (commit {record['commit']}, "
+            f"load average {record['load_avg']:.1f} on {record.get('cores', os.cpu_count())} cores; ratios are against "
+            f"a reference run in the same process; the figures: `bench/rounds/{name or 'not saved'}.json`).")
+    if readme:
+        write_block(ROOT / "README.md", "speed-goals", note + "\n\n" + "\n".join(table))
+    if docs:
+        body = note + "\n\n" + "\n".join(table) + "\n\n" + "\n".join(f"    {line}" for line in lines + record.get("warm_ups", []))
+        write_block(ROOT / "docs" / "benchmarks.md", "speed-goals-table", body)
+
+
+def _per_query(runs: dict[int, dict[str, Any]], label: str) -> dict[str, dict[str, list[float]]]:
+    return {f"{n:,d}{label}": {"first_ms": [round(t * 1000, 1) for t in r["first_s"]],
+                               "warm_ms": [round(statistics.median(r["warm_s"][i::10]) * 1000, 3) for i in range(10)]}
+            for n, r in runs.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="100000,1000000")
@@ -297,7 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pure", action="store_true", help="also run with the index's numpy path off (WIKIMEM_NUMPY=0)")
     parser.add_argument("--app", type=Path, help="bench_app.py --json output: the app rows")
     parser.add_argument("--save", help="write today's figures to bench/rounds/NAME.json")
-    parser.add_argument("--readme", action="store_true", help="rewrite README.md's speed-goals table with today's")
+    parser.add_argument("--from-round", help="measure nothing: show bench/rounds/NAME.json (with --readme/--docs, write it)")
+    parser.add_argument("--readme", action="store_true", help="rewrite README.md's speed-goals table")
+    parser.add_argument("--docs", action="store_true", help="rewrite docs/benchmarks.md's speed-goals-table block")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--mode", default="fresh", choices=["fresh", "cached"], help=argparse.SUPPRESS)
@@ -307,6 +269,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.child is not None:
         print(json.dumps(child(args.child, args.reference, args.mode)))
         return 0
+    if args.from_round:
+        path = ROUNDS / f"{args.from_round}.json"
+        if not path.is_file():
+            raise SystemExit(f"no round {path}")
+        publish(json.loads(path.read_text("utf-8")), args.from_round, args.readme, args.docs)
+        return 0
+    record = measure(args, argv if argv is not None else sys.argv[1:])
+    if args.save:
+        ROUNDS.mkdir(exist_ok=True)
+        (ROUNDS / f"{args.save}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    publish(record, args.save, args.readme, args.docs)
+    return 0
+
+
+def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
+    """Run every size's children and return the round's record (what ``--save`` writes)."""
     from bench_core import ensure_store  # noqa: PLC0415
 
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
@@ -315,6 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     old_runs: dict[int, dict[str, Any]] = {}
     pure_runs: dict[int, dict[str, Any]] = {}
     cached_runs: dict[int, dict[str, Any]] = {}
+    warm_ups: list[str] = []
     for n in sizes:
         root = ensure_store(args.data, n, 1)
         print(f"... {n:,d} items", file=sys.stderr)
@@ -327,9 +306,9 @@ def main(argv: list[str] | None = None) -> int:
             caches = [root / "postings.cache", root / "postings.segments"]
             try:
                 warmed = run_child(root, False, None, mode="warm")
-                print(f"    warm() at {n:,d}: {warmed['warm_s']:.1f} s ({warmed['warm_cpu_s']:.1f} s CPU), "
-                      f"postings cache {warmed['cache_mb']:.0f} MB, segment cache {warmed.get('tables_mb', 0):.0f} MB",
-                      file=sys.stderr)
+                warm_ups.append(f"warm() at {n:,d}: {warmed['warm_s']:.1f} s ({warmed['warm_cpu_s']:.1f} s CPU), "
+                                f"postings cache {warmed['cache_mb']:.0f} MB, segment cache {warmed.get('tables_mb', 0):.0f} MB")
+                print("    " + warm_ups[-1], file=sys.stderr)
                 cached_runs[n] = run_child(root, False, None, mode="cached")
             finally:
                 for cache in caches:
@@ -342,37 +321,20 @@ def main(argv: list[str] | None = None) -> int:
             shown[key] = f"{worst * 1000:.0f} ms"
     if args.app is not None:
         app = json.loads(args.app.read_text("utf-8"))
-        values.update({k: v for k, v in app.items() if k in {g[0] for g in GOALS}})
-    same_run = {}
+        values.update({k: v for k, v in app.items() if k in KEYS})
+        for key in KEYS & set(app):
+            shown[key] = f"app run at load {app.get('load_avg', 0):.1f}"
+    command = "python bench/bench_goals.py " + " ".join(a for a in argv if not a.startswith("--readme") and a != "--docs")
+    record: dict[str, Any] = {"commit": _head(), "date": time.strftime("%Y-%m-%d"), "command": command.strip(),
+                              "cores": os.cpu_count(), "figures": values, "shown": shown,
+                              "load_avg": statistics.mean(r["load_avg"] for r in runs.values()),
+                              "per_query": {**_per_query(runs, ""), **_per_query(pure_runs, " (numpy off)")},
+                              "warm_ups": warm_ups}
     if tree is not None:
-        same_run["previous code, same run"] = figures(old_runs)[0]
+        record["previous_code"] = {"commit": args.previous_commit, "figures": figures(old_runs)[0]}
     if args.pure:
-        same_run["numpy off, same run"] = figures(pure_runs)[0]
-    prev = previous_round(args.save)
-    print(f"\nspeed goals (ratios: ours / the reference in the same process; load average "
-          f"{statistics.mean(r['load_avg'] for r in runs.values()):.1f} on {os.cpu_count()} cores)\n")
-    table, warnings = report(values, shown, prev, same_run)
-    print("\n".join(table + warnings))
-    if args.readme:
-        load = statistics.mean(r["load_avg"] for r in runs.values())
-        write_readme(table, f"`python bench/bench_goals.py {' '.join(argv if argv is not None else sys.argv[1:])}` "
-                            f"on {time.strftime('%Y-%m-%d')} (commit {_head()}, load average {load:.1f} on "
-                            f"{os.cpu_count()} cores; ratios are against a reference run in the same process).")
-    for label, per_size in (("", runs), (" (numpy off)", pure_runs)):
-        for n, r in per_size.items():
-            print(f"\n{n:,d}{label}: first use per query (ms) " + " ".join(f"{t * 1000:.0f}" for t in r["first_s"]))
-            per_query = [statistics.median(r["warm_s"][i::10]) * 1000 for i in range(10)]
-            print(f"{n:,d}{label}: warm per query, median of 3 (ms) " + " ".join(f"{t:.2f}" for t in per_query))
-    if args.save:
-        ROUNDS.mkdir(exist_ok=True)
-        record = {"commit": _head(), "date": time.strftime("%Y-%m-%d"), "figures": values, "shown": shown,
-                  "load_avg": statistics.mean(r["load_avg"] for r in runs.values())}
-        if tree is not None:
-            record["previous_code"] = {"commit": args.previous_commit, "figures": same_run["previous code, same run"]}
-        if args.pure:
-            record["numpy_off"] = same_run["numpy off, same run"]
-        (ROUNDS / f"{args.save}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    return 0
+        record["numpy_off"] = figures(pure_runs)[0]
+    return record
 
 
 if __name__ == "__main__":
