@@ -14,7 +14,7 @@ load, so everything here may run without the index lock.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import add
 from pathlib import Path
@@ -118,37 +118,78 @@ class Segments:
         (an app pausing the warm-up while the user types); ``None`` when it
         said stop.
         """
+        found = self._gather([term], should_stop)
+        return None if found is None else found[term]
+
+    def postings_many(self, terms: Iterable[str]) -> dict[str, tuple[array[int], array[int]]]:
+        """:meth:`postings` of several terms (a query's), each the same answer, found segment by segment.
+
+        Why: at 1M items a term's search streams every segment's forms from
+        memory (~150 MB); searching all of a query's terms in one segment
+        before the next keeps that segment's forms in the CPU cache for all
+        of them (measured at 1M, a query's CJK terms: 25-30% less time than
+        term by term; at 100k items the forms fit in the cache either way).
+        """
+        found = self._gather(list(dict.fromkeys(terms)), None)
+        assert found is not None  # asked without should_stop: never stopped
+        return found
+
+    def _gather(
+        self, terms: list[str], should_stop: Callable[[], bool] | None
+    ) -> dict[str, tuple[array[int], array[int]]] | None:
+        out: dict[str, tuple[array[int], array[int]]] = {}
+        todo: list[_Term] = []
         cache = self.cache
-        if cache is not None and term in cache:
-            whole = cache.get(term)
+        for term in terms:
+            whole = cache.get(term) if cache is not None and term in cache else None
+            form = term_form(term)
             if whole is not None:
-                return whole
-        docs, tfs = array("i"), array("i")
-        form = term_form(term)
-        if form is None:
-            return docs, tfs  # a term no text can hold (see locate)
-        key = term_key(term)
-        assert key is not None  # the same rule (term_form)
-        common = False
+                out[term] = whole
+            elif form is None:
+                out[term] = array("i"), array("i")  # a term no text can hold (see locate)
+            else:
+                todo.append(_Term(term, form))
+        if not todo:
+            return out
         tables = self.tables
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
-            # The segment cache's table, else a search in numpy views, else (None) the pure search.
-            found = tables.lookup(at, key, base) if tables is not None else None
             views = self._views[at]
-            if found is None and views is not None:
-                found = views.postings(*form, base)
-            if found is not None:
-                docs.frombytes(found[0])
-                tfs.frombytes(found[1])
-                continue
-            where = locate(term, scanned)
-            if where is None:
-                continue
-            hit = count_located(where, scanned, common)
-            docs.extend(map(add, hit[0], repeat(base)))
-            tfs.extend(hit[1])
-            # Terms spread evenly enough that one segment tells the way to count the next.
-            common = len(hit[0]) * _COMMON > len(scanned.lengths)
-        return docs, tfs
+            for want in todo:
+                # The segment cache's table, else a search in numpy views, else (None) the pure search.
+                found = tables.lookup(at, want.key, base) if tables is not None else None
+                if found is None and views is not None:
+                    found = views.postings(*want.form, base)
+                if found is not None:
+                    want.docs.frombytes(found[0])
+                    want.tfs.frombytes(found[1])
+                else:
+                    want.search(scanned, base)
+        out.update((want.term, (want.docs, want.tfs)) for want in todo)
+        return out
+
+
+class _Term:
+    """One term's postings being gathered segment by segment, and how to search it the pure way."""
+
+    __slots__ = ("common", "docs", "form", "key", "term", "tfs")
+
+    def __init__(self, term: str, form: tuple[bool, str]) -> None:
+        self.term, self.form = term, form
+        key = term_key(term)
+        assert key is not None  # the same rule (term_form)
+        self.key = key
+        self.docs, self.tfs = array("i"), array("i")
+        self.common = False
+
+    def search(self, scanned: ScannedTexts, base: int) -> None:
+        """Add the term's postings in one segment's forms, searched in C-level steps (no numpy)."""
+        where = locate(self.term, scanned)
+        if where is None:
+            return
+        hit = count_located(where, scanned, self.common)
+        self.docs.extend(map(add, hit[0], repeat(base)))
+        self.tfs.extend(hit[1])
+        # Terms spread evenly enough that one segment tells the way to count the next.
+        self.common = len(hit[0]) * _COMMON > len(scanned.lengths)
