@@ -53,6 +53,7 @@ def index_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
     if request.param == "numpy":
         pytest.importorskip("numpy")
         monkeypatch.setattr(vectorized, "MIN_ELEMENTS", 0)
+        monkeypatch.setattr(vectorized, "LOADED_MIN", 0)
         monkeypatch.setattr(vectorized, "SCAN_MIN", 0)
     vectorized.switch(request.param == "numpy")
     yield request.param

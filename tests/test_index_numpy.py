@@ -12,7 +12,8 @@ import pytest
 
 from wikimem.index import impact_order, vectorized
 from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.scan import count_located, locate, scan_texts
+from wikimem.index.form_search import FormViews
+from wikimem.index.scan import count_located, locate, scan_texts, term_form
 from wikimem.tokenize import tokenize
 
 np = pytest.importorskip("numpy")
@@ -31,6 +32,7 @@ def _texts(seed: int, count: int, astral: bool) -> list[str]:
 @pytest.fixture(autouse=True)
 def _numpy_for_every_size(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vectorized, "MIN_ELEMENTS", 0)
+    monkeypatch.setattr(vectorized, "LOADED_MIN", 0)
     monkeypatch.setattr(vectorized, "SCAN_MIN", 0)
     vectorized.switch(True)
     yield
@@ -43,21 +45,30 @@ def test_postings_of_every_term_equal_the_pure_count(seed: int, astral: bool) ->
     texts = _texts(seed, 300, astral)
     scanned = scan_texts(texts)
     assert scanned is not None
-    terms = {t for text in texts for t in tokenize(text, use_jieba=False)} | {"zz", "海我", "哈"}
-    wide: list[object] = [None]
-    answered = 0
+    # Terms of the texts and of none: inside every token that holds them ("x" only in "x1", "bc" only
+    # after "a"), characters no text has, a pair outside the BMP.
+    terms = {t for text in texts for t in tokenize(text, use_jieba=False)} | {"x", "bc", "qv", "鳈栙", "哈", "𠀀𠀀"}
+    views = FormViews(np, scanned)
+    answered = absent = 0
     for term in sorted(terms):
+        form = term_form(term)
+        assert form is not None, term
+        fast = views.postings(*form, 7)
         where = locate(term, scanned)
+        if fast is None:  # only a CJK form or term with characters outside the BMP may refuse
+            assert not form[0] and (astral or max(map(ord, term)) > 0xFFFF), term
+            continue
+        docs, tfs = array("i"), array("i")
+        docs.frombytes(fast[0])
+        tfs.frombytes(fast[1])
         if where is None:
+            absent += 1
+            assert (docs, tfs) == (array("i"), array("i")), term
             continue
         pure_docs, pure_tfs = count_located(where, scanned)
-        fast = vectorized.postings(where, wide, 0, 7)
-        if fast is None:  # only a CJK form with characters outside the BMP may refuse
-            assert astral and isinstance(where.hay, str)
-            continue
         answered += 1
-        assert (list(fast[0]), list(fast[1])) == ([d + 7 for d in pure_docs], pure_tfs), term
-    assert answered > 20
+        assert (list(docs), list(tfs)) == ([d + 7 for d in pure_docs], pure_tfs), term
+    assert answered > 20 and absent >= 3
 
 
 def test_impacts_are_the_same_floats_as_the_pure_ones() -> None:

@@ -4,7 +4,8 @@ Everything between a RecallFile's text and the BM25 scores lives here: the
 English analyzer (``analyzer``: stop words, stemming), the search forms a
 whole file is turned into in bulk (``scan``), the inverted index and its
 scorer (``bm25``), MaxScore top-k pruning (``maxscore``), the cold load's
-segments (``segments``), the optional on-disk postings and segment caches
+segments (``segments``; with numpy searched in views made at the load,
+``form_search``), the optional on-disk postings and segment caches
 (``postings_cache``, ``segment_cache`` built by ``inversion``; both
 deletable, opened and written in ``derived``), the warm-up (``warmup``)
 and the map from doc ids to items and files

@@ -7,7 +7,8 @@ through C-level ``map`` -- 0.1-0.4 s a common term at 100k items, seconds
 at 1M. numpy does the same passes at a few ns per element. It is optional
 (never a dependency, never loaded by ``import wikimem``) and only used
 where it pays for its own import (~0.1 s, once): lists and scan forms
-above :data:`MIN_ELEMENTS`; a small store never loads it.
+above :data:`MIN_ELEMENTS`; a small store never loads it. (A term's search
+in the scan forms is :mod:`wikimem.index.form_search`.)
 
 Every function here returns exactly what its pure counterpart returns --
 the same doc ids, counts and impacts to the bit (the same IEEE operations
@@ -31,6 +32,7 @@ from typing import Any
 from wikimem._optional import importable
 
 __all__ = [
+    "LOADED_MIN",
     "MIN_ELEMENTS",
     "SCAN_MIN",
     "Lengths",
@@ -40,13 +42,16 @@ __all__ = [
     "drop_dead",
     "impacts",
     "numpy_module",
-    "postings",
     "switch",
     "worth_walking",
 ]
 
 #: A list this long (postings) is worth numpy's import.
 MIN_ELEMENTS = 20_000
+#: Once numpy is imported (a large load, or a long list), a list this long is cheaper in it: a
+#: call costs ~10-30 us, the pure path ~0.7 us a posting (a fresh 16k-posting list's impacts:
+#: ~11 ms pure, the largest share of a first use outside the segments' search at 100k items).
+LOADED_MIN = 1024
 #: Scan forms this large in all (bytes and characters: ~15k items) are: below it a term's pure
 #: search costs a few ms, and the import (0.2-0.5 s on the loaded 2-core machine) would add a
 #: third or more to a 10k-item store's cold load (~1 s there).
@@ -61,10 +66,13 @@ _state: bool | None = None
 def active(size: int, minimum: int | None = None) -> bool:
     """Whether to take the numpy path for ``size`` elements of work (imports numpy the first time).
 
-    ``minimum``: the size that pays for it (default :data:`MIN_ELEMENTS`).
+    ``minimum``: the size that pays for it (default :data:`MIN_ELEMENTS`, or
+    :data:`LOADED_MIN` once numpy is imported and on: the import is paid).
     """
     global _np, _state
-    if size < (MIN_ELEMENTS if minimum is None else minimum):
+    if minimum is None:
+        minimum = LOADED_MIN if _state else MIN_ELEMENTS
+    if size < minimum:
         return False
     if _state is None:
         _state = os.environ.get("WIKIMEM_NUMPY", "1") != "0" and importable("numpy")
@@ -206,63 +214,3 @@ def candidates(terms: list[Any], k: int, rho: float) -> list[tuple[int, float]]:
 
 def _scaled(values: Any, scale: float) -> Any:
     return values if scale == 1.0 else scale * values
-
-
-def postings(where: Any, wide: list[Any], at: int, base: int) -> tuple[array[int], array[int]] | None:
-    """Doc ids (texts + ``base``) holding a located term in one scan form, and its counts there.
-
-    The same answer as :func:`wikimem.index.scan.count_located`. ``where``
-    is a latin form (``bytes``; the needle `` tok ``, whose matches never
-    overlap: tokens stand between double blanks) or a CJK form (``str``;
-    a two-character key, whose matches overlap only when both characters
-    are the same, and are then all counted, as the pure path's lookahead
-    does). ``wide[at]`` caches the CJK form as UTF-16 (made on first
-    need). ``None`` when this path cannot answer (characters outside the
-    Basic Multilingual Plane): the caller takes the pure path.
-    """
-    np = _np
-    hay, needle, starts = where.hay, where.needle, where.starts
-    if isinstance(hay, bytes):
-        assert isinstance(needle, bytes)
-        positions = _matches(hay, needle, 1)
-    else:
-        assert isinstance(needle, str)
-        if max(map(ord, needle)) > 0xFFFF:
-            return None
-        units = wide[at]
-        if units is None:
-            units = hay.encode("utf-16-le")
-            if len(units) != 2 * len(hay):
-                return None  # surrogate pairs: code units are not characters
-            wide[at] = units
-        positions = _matches(units, needle.encode("utf-16-le"), 2) >> 1
-    texts = np.searchsorted(np.frombuffer(starts, dtype=np.int32), positions, side="right") - 1
-    cuts = np.flatnonzero(texts[1:] != texts[:-1]) + 1
-    bounds = np.concatenate(([0], cuts, [len(texts)]))
-    return _ints(texts[bounds[:-1]] + base), _ints(np.diff(bounds))
-
-
-def _matches(hay: bytes, needle: bytes, align: int) -> Any:
-    """Offsets of every match of ``needle`` in ``hay`` at multiples of ``align``, ascending.
-
-    Compares machine words, not bytes: the needle's first 4 (or 2) bytes
-    as one ``uint32`` (``uint16``) key against ``hay`` viewed as words at
-    each offset below the word size -- one comparison per word and offset,
-    a quarter of the passes of comparing byte by byte -- then checks the
-    needle's remaining bytes only where the key matched. Overlapping
-    matches are all found (a doubled CJK bigram counts every one).
-    """
-    np = _np
-    width, kind = (4, "<u4") if len(needle) >= 4 else (2, "<u2")  # little-endian, as the key is read
-    key = int.from_bytes(needle[:width], "little")
-    parts = []
-    for offset in range(0, width, align):
-        words = np.frombuffer(hay, dtype=kind, count=(len(hay) - offset) // width, offset=offset)
-        parts.append(np.flatnonzero(words == key) * width + offset)
-    positions = np.sort(np.concatenate(parts))
-    if len(needle) > width:
-        raw, end = np.frombuffer(hay, dtype=np.uint8), len(hay)
-        for j in range(width, len(needle)):
-            positions = positions[positions + j < end]
-            positions = positions[raw[positions + j] == needle[j]]
-    return positions
