@@ -10,14 +10,26 @@ every write the app records the (mtime_ns, size) of each file it touched in
 ``OwnWrites``; an event whose file still has exactly that signature is ours
 and is dropped. A later external write changes the signature, so it is
 never hidden by an earlier write of ours.
+
+The record is made when the write is done (its journal line and fsyncs
+included), but the watcher hears the file's rename at once: on a slow disk
+(an fsync of 150 ms) the batch was judged before the record existed, and
+the app's own save came back as "changed on disk" -- a toast about the
+user's own edit and a re-read of the whole file by the index (which had
+already applied the write's own block edits through the store's write
+chain). So a write is bracketed (:meth:`OwnWrites.writing`) and the
+watcher judges a batch only once no write of ours is half done
+(:meth:`OwnWrites.settled`, in a thread: the event loop never waits).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +42,9 @@ _DAY_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as n
 _FILE_RE = re.compile(r"^[a-z0-9_][a-z0-9_-]*$")
 
 Signature = tuple[int, int] | None
+#: Seconds a batch waits for a write of ours to finish before it is judged anyway (liveness only:
+#: a write takes milliseconds, a slow disk's fsyncs a fraction of a second).
+SETTLE_LIMIT = 10.0
 
 
 class OwnWrites:
@@ -37,7 +52,29 @@ class OwnWrites:
 
     def __init__(self) -> None:
         self._seen: dict[str, Signature] = {}
-        self._lock = threading.Lock()  # written from worker threads, read by the watcher
+        self._lock = threading.Condition()  # written from worker threads, read by the watcher
+        self._writing = 0
+        self.waited = 0
+        """Batches the watcher held back until a write of ours was done (tests wait on it)."""
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around one write of the app, from its first byte to its :meth:`record`: batches wait for it."""
+        with self._lock:
+            self._writing += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._writing -= 1
+                self._lock.notify_all()
+
+    def settled(self, timeout: float = SETTLE_LIMIT) -> bool:
+        """Wait until no write of ours is half done (False: still one after ``timeout`` s; judge anyway)."""
+        with self._lock:
+            if self._writing:
+                self.waited += 1
+            return self._lock.wait_for(lambda: not self._writing, timeout)
 
     def record(self, paths: Iterable[Path]) -> None:
         """Remember how each path looks right now (absent counts: a removed file)."""
@@ -162,6 +199,8 @@ async def watch_store(
                 on_ready()
         if not batch:
             continue
+        if own is not None:
+            await asyncio.to_thread(own.settled)  # a write of ours half done: judge it once it is recorded
         change = classify(root, (Path(p) for _, p in batch), own)
         if change is not None:
             on_change(change)
