@@ -44,6 +44,7 @@ from wikimem_tui.common.key_gate import KeyGate
 from wikimem_tui.common.keys import APP_BINDINGS, WRITE_ACTIONS
 from wikimem_tui.common.main_screen import MainScreen
 from wikimem_tui.common.panes import Panes, show_pane
+from wikimem_tui.common.startup import StartUp
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
@@ -105,6 +106,8 @@ class WikimemApp(ItemKeys, App[None]):
         """The last capture's ``CaptureOutcome`` (None before the first; tests wait on it)."""
         self.key_gate = KeyGate(self)
         """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
+        self.startup = StartUp(self, lambda: self.sync.start(watch=self._watch))
+        """The hidden panes mount after the first frame; the store is read once they are there (``common/startup``)."""
         backend.subscribe(self._announce)
 
     def _announce(self, change: StoreChange) -> None:
@@ -116,7 +119,7 @@ class WikimemApp(ItemKeys, App[None]):
         if isinstance(event, USER_EVENTS):
             self.backend.activity.touch()  # background work that can wait stays paused (core/activity)
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if not self.key_gate.admit(event):
+            if self.startup.hold(event) or not self.key_gate.admit(event):
                 return
         await super().on_event(event)
 
@@ -178,7 +181,7 @@ class WikimemApp(ItemKeys, App[None]):
                                           ("query", "Query", query), ("health", "Health", health),
                                           ("queue", "Queue", queue)):
                     with TabPane(title, id=f"tab-{name}"):
-                        yield pane
+                        yield self.startup.lazy(pane, self._pane_mounted)  # hidden: after the first frame
         yield StatusLine(self.backend, id="status")
         yield KeysFooter()
 
@@ -195,8 +198,14 @@ class WikimemApp(ItemKeys, App[None]):
                         severity="warning", markup=False)
         self.query_one("#topic-tree").focus()
         self.update_status()
-        self.query_one(QueryPanel).set_index_building(True, "index building… the query runs when it is ready")
-        self.sync.start(watch=self._watch)
+
+    def _pane_mounted(self, pane: Widget) -> None:
+        """A hidden tab's pane is in place (after the first frame, before the store is read)."""
+        if not self.cursor_blink:
+            for widget in pane.query("Input, TextArea"):
+                widget.cursor_blink = False  # type: ignore[attr-defined]
+        if isinstance(pane, QueryPanel):
+            pane.set_index_building(True, "index building… the query runs when it is ready")
 
     def update_status(self, note: str | None = None) -> None:
         """The status line: ``note`` (the index build's progress, a failure) or the index's state."""
