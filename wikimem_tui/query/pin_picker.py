@@ -4,15 +4,34 @@ The go-to screen's fuzzy finder over every item name, with its own prompt.
 ``suggested`` (the query result under the cursor, possibly a diary entry,
 which the name list does not hold) is offered first and typed in, so Enter
 pins it straight away and a few keystrokes find any other item.
+
+:func:`pin_for` says which item a ``w`` key means before any picker is
+needed: the tree's item under the cursor, or the item open in the view.
 """
 
 from __future__ import annotations
 
+from textual.widget import Widget
 from textual.widgets import Input
 
 from wikimem_tui.common.goto import GoToScreen
+from wikimem_tui.item.item_area import ItemArea
+from wikimem_tui.tree.topic_tree import TopicTree
 
-__all__ = ["PinPicker"]
+__all__ = ["PinPicker", "pin_for"]
+
+
+def pin_for(focused: Widget | None, tree: TopicTree, area: ItemArea) -> tuple[str, str] | None:
+    """The item the focus points at (the tree's cursor item, the item in the view); None: ask by name."""
+    if focused is None:
+        return None
+    node = tree.node_tree.cursor_node if tree in focused.ancestors_with_self else None
+    if node is not None and node.data is not None and node.data.kind == "item":
+        return (node.data.file, node.data.name)
+    item = area.view.item
+    if area in focused.ancestors_with_self and item:
+        return (item.file, item.name)
+    return None
 
 
 class PinPicker(GoToScreen):
