@@ -229,7 +229,10 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
         anywhere else, pick one by name (the query row under the cursor first).
         """
         panel = self.query_one(QueryPanel)
-        key = pin_for(self.focused, self.query_one(TopicTree), self.item_area)
+        tree, area = self.query_one(TopicTree), self.item_area
+        node, shown = tree.node_tree.cursor_node, area.view.item
+        tree_item = (node.data.file, node.data.name) if node and node.data and node.data.kind == "item" else None
+        key = pin_for(self.focused, tree, tree_item, area, (shown.file, shown.name) if shown else None)
         if key is None and self.catalogue is None:
             self.notify("still reading the store…", severity="warning", markup=False)
             return

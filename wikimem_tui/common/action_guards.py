@@ -9,7 +9,7 @@ undo and "still reading the store" read the same from every pane.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.binding import Binding
 from textual.widgets import Input, TextArea
@@ -22,13 +22,18 @@ if TYPE_CHECKING:
 
     from wikimem_tui.core.backend import Backend
     from wikimem_tui.core.catalogue import Catalogue
-    from wikimem_tui.item.item_area import ItemArea
 
     _AppBase = App[None]
 else:
     _AppBase = object
 
 __all__ = ["APP_GUARDS", "GuardedActions"]
+
+
+class _PaneGuards(Protocol):
+    """The item pane, as far as the guards ask it (its own rows: ``ItemArea.disabled_reason``)."""
+
+    def disabled_reason(self, action: str) -> str | None: ...
 
 
 class GuardedActions(_AppBase):
@@ -44,7 +49,7 @@ class GuardedActions(_AppBase):
     def editing(self) -> bool:  # the App's (the item area's)
         raise NotImplementedError
 
-    def mounted_item_area(self) -> ItemArea | None:  # the App's
+    def mounted_item_area(self) -> _PaneGuards | None:  # the App's
         raise NotImplementedError
 
     def refresh_keys(self) -> None:

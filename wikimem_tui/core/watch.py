@@ -19,7 +19,7 @@ user's own edit and a re-read of the whole file by the index (which had
 already applied the write's own block edits through the store's write
 chain). So a write is bracketed (:meth:`OwnWrites.writing`) and the
 watcher judges a batch only once no write of ours is half done
-(:meth:`OwnWrites.settled`, in a thread: the event loop never waits).
+(:meth:`OwnWrites.settled`, polled: the event loop never blocks).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import asyncio
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -45,6 +46,7 @@ Signature = tuple[int, int] | None
 #: Seconds a batch waits for a write of ours to finish before it is judged anyway (liveness only:
 #: a write takes milliseconds, a slow disk's fsyncs a fraction of a second).
 SETTLE_LIMIT = 10.0
+_SETTLE_POLL = 0.005
 
 
 class OwnWrites:
@@ -69,12 +71,24 @@ class OwnWrites:
                 self._writing -= 1
                 self._lock.notify_all()
 
-    def settled(self, timeout: float = SETTLE_LIMIT) -> bool:
-        """Wait until no write of ours is half done (False: still one after ``timeout`` s; judge anyway)."""
+    @property
+    def busy(self) -> bool:
+        """True while a write of ours is half done (its files may not look as it will leave them)."""
         with self._lock:
-            if self._writing:
-                self.waited += 1
-            return self._lock.wait_for(lambda: not self._writing, timeout)
+            return self._writing > 0
+
+    async def settled(self, limit: float = SETTLE_LIMIT) -> None:
+        """Return once no write of ours is half done (after ``limit`` s: anyway; liveness only).
+
+        Polled, not waited on in a thread: the watcher is the App's async
+        worker, and the app's threads are Textual workers only.
+        """
+        if not self.busy:
+            return
+        self.waited += 1
+        deadline = time.monotonic() + limit
+        while self.busy and time.monotonic() < deadline:
+            await asyncio.sleep(_SETTLE_POLL)
 
     def record(self, paths: Iterable[Path]) -> None:
         """Remember how each path looks right now (absent counts: a removed file)."""
@@ -200,7 +214,7 @@ async def watch_store(
         if not batch:
             continue
         if own is not None:
-            await asyncio.to_thread(own.settled)  # a write of ours half done: judge it once it is recorded
+            await own.settled()  # a write of ours half done: judge it once it is recorded
         change = classify(root, (Path(p) for _, p in batch), own)
         if change is not None:
             on_change(change)

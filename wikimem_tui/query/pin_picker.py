@@ -15,22 +15,21 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from wikimem_tui.common.goto import GoToScreen
-from wikimem_tui.item.item_area import ItemArea
-from wikimem_tui.tree.topic_tree import TopicTree
 
 __all__ = ["PinPicker", "pin_for"]
 
 
-def pin_for(focused: Widget | None, tree: TopicTree, area: ItemArea) -> tuple[str, str] | None:
-    """The item the focus points at (the tree's cursor item, the item in the view); None: ask by name."""
+def pin_for(
+    focused: Widget | None, tree: Widget, tree_item: tuple[str, str] | None, area: Widget,
+    area_item: tuple[str, str] | None,
+) -> tuple[str, str] | None:
+    """The item the focus points at: the tree's cursor item, else the item in the view; None: ask by name."""
     if focused is None:
         return None
-    node = tree.node_tree.cursor_node if tree in focused.ancestors_with_self else None
-    if node is not None and node.data is not None and node.data.kind == "item":
-        return (node.data.file, node.data.name)
-    item = area.view.item
-    if area in focused.ancestors_with_self and item:
-        return (item.file, item.name)
+    if tree_item is not None and tree in focused.ancestors_with_self:
+        return tree_item
+    if area_item is not None and area in focused.ancestors_with_self:
+        return area_item
     return None
 
 
