@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
-from conftest import make_app, make_backend, notices, open_item, screen_text, started, wait_for
+from conftest import make_app, make_backend, notices, open_item, screen_text, started, wait_for, wait_until
 from wikimem import MemoryStore
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.item.conflict import ConflictScreen
@@ -98,6 +99,37 @@ async def test_the_apps_own_save_does_not_come_back_as_an_external_change(backen
         # …while a later external write still is noticed.
         MemoryStore(memory_dir).add("preferences", "tea", "Then the agent.", owner="agent")
         assert await wait_for(pilot, lambda: live(notices(app), "wiki: preferences"))
+
+
+async def test_an_own_write_the_watcher_hears_before_it_is_recorded_is_still_the_apps_own(backend, memory_dir) -> None:
+    """A slow disk: the file's rename reaches the watcher while the write is still finishing (journal, fsyncs).
+
+    The write's record is held back until the watcher has a batch in hand
+    (or acted on one), which is the slow disk's interleaving made certain:
+    the batch must wait for the write, judge it the app's own, and leave
+    the index to the write chain (no re-read of the file, no "changed on
+    disk" toast about the user's own edit).
+    """
+    own = backend.own_writes
+    reread: list[list[str]] = []
+    refresh_files = backend.index.refresh_files
+    backend.index.refresh_files = lambda files: (reread.append(sorted(files)), refresh_files(files))[1]
+    record = own.record
+
+    def late_record(paths):  # type: ignore[no-untyped-def]
+        wait_until(lambda: own.waited or reread, "the watcher holding a batch (or re-reading the file)")
+        record(paths)
+
+    own.record = late_record  # type: ignore[method-assign]
+    app = make_app(backend, watch=True)
+    async with started(app) as pilot:
+        await watching(pilot)
+        echoes = app.own_echoes
+        tea = backend.store.get("preferences", "tea")
+        await asyncio.to_thread(backend.save, "preferences", "tea", "Saved on a slow disk.", expected=tea.content)
+        assert await wait_for(pilot, lambda: app.own_echoes > echoes or reread, "the watcher judging the save")
+        assert reread == [] and app.own_echoes > echoes and not any(n.startswith("changed on disk") for n in notices(app))
+        assert "preferences:tea" in {f"{e.item.file}:{e.item.name}" for e in backend.index.retrieve("slow disk").items}
 
 
 async def test_external_change_under_unsaved_edits_opens_the_conflict_screen(backend, memory_dir) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -79,8 +80,12 @@ def embed_app(root: Path, embedder: ScriptedEmbedder, *, read_only: bool = False
     return make_app(backend)
 
 
-def embed_state(app: Any) -> EmbedStatus:
-    embed = app.query_one(QueryPanel).embed_status
+def embed_state(app: Any) -> EmbedStatus | SimpleNamespace:
+    """The query pane's EmbedStatus; until the pane is mounted (after the first frame) a stand-in saying so."""
+    panels = app.query(QueryPanel)
+    if not panels:
+        return SimpleNamespace(state="the query pane is not mounted yet", plan=None)
+    embed = panels.first().embed_status
     assert embed is not None
     return embed
 

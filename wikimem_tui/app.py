@@ -13,8 +13,8 @@ what is on screen, with its flows (``item/item_writes.py``,
 ``item/item_curation.py``) that the item keys (``item/item_keys.py``) start; the key gate
 the keys in flight. Actions that cannot run now (read-only, nothing open,
 nothing to undo) are disabled through ``check_action`` -- dimmed in the
-footer -- from two guard tables (this module's and the item pane's), and
-say why when invoked anyway, from a key or the palette.
+footer -- from two guard tables (``common/action_guards`` and the item
+pane's), and say why when invoked anyway, from a key or the palette.
 """
 
 from __future__ import annotations
@@ -24,10 +24,9 @@ from typing import Any
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
-from textual.widgets import Input, TabbedContent, TabPane, TextArea
+from textual.widgets import TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from wikimem_tui.calendar.calendar import DiaryCalendar
@@ -38,12 +37,13 @@ from wikimem_tui.common.commands import ItemCommands
 from wikimem_tui.common.config import config_path, load_keymap
 from wikimem_tui.common.footer import KeysFooter
 from wikimem_tui.common.goto import GoToScreen
-from wikimem_tui.common.guards import Guard, reason_for
+from wikimem_tui.common.action_guards import GuardedActions
 from wikimem_tui.common.help import show_help
 from wikimem_tui.common.key_gate import KeyGate
-from wikimem_tui.common.keys import APP_BINDINGS, WRITE_ACTIONS
+from wikimem_tui.common.keys import APP_BINDINGS
 from wikimem_tui.common.main_screen import MainScreen
 from wikimem_tui.common.panes import Panes, show_pane
+from wikimem_tui.common.startup import StartUp
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
@@ -56,7 +56,7 @@ from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.item.item_keys import ItemKeys
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
-from wikimem_tui.query.pin_picker import PinPicker
+from wikimem_tui.query.pin_picker import PinPicker, pin_for
 from wikimem_tui.query.query_panel import SHORT, QueryPanel
 from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.queue.reconcile import ReconcilePane
@@ -68,7 +68,7 @@ __all__ = ["WikimemApp"]
 USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
-class WikimemApp(ItemKeys, App[None]):
+class WikimemApp(ItemKeys, GuardedActions, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -105,6 +105,8 @@ class WikimemApp(ItemKeys, App[None]):
         """The last capture's ``CaptureOutcome`` (None before the first; tests wait on it)."""
         self.key_gate = KeyGate(self)
         """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
+        self.startup = StartUp(self, lambda: self.sync.start(watch=self._watch))
+        """The hidden panes mount after the first frame; the store is read once they are there (``common/startup``)."""
         backend.subscribe(self._announce)
 
     def _announce(self, change: StoreChange) -> None:
@@ -116,7 +118,7 @@ class WikimemApp(ItemKeys, App[None]):
         if isinstance(event, USER_EVENTS):
             self.backend.activity.touch()  # background work that can wait stays paused (core/activity)
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            if not self.key_gate.admit(event):
+            if self.startup.hold(event) or not self.key_gate.admit(event):
                 return
         await super().on_event(event)
 
@@ -178,7 +180,7 @@ class WikimemApp(ItemKeys, App[None]):
                                           ("query", "Query", query), ("health", "Health", health),
                                           ("queue", "Queue", queue)):
                     with TabPane(title, id=f"tab-{name}"):
-                        yield pane
+                        yield self.startup.lazy(pane, self._pane_mounted)  # hidden: after the first frame
         yield StatusLine(self.backend, id="status")
         yield KeysFooter()
 
@@ -187,16 +189,24 @@ class WikimemApp(ItemKeys, App[None]):
             self.set_keymap(self.keymap_config.keymap)
         if self.keymap_config.error:
             self.notify(self.keymap_config.error, severity="warning", markup=False)
-        if not self.cursor_blink:
-            for widget in self.query("Input, TextArea"):
-                widget.cursor_blink = False  # type: ignore[attr-defined]
+        self._no_blink(self)
         if self.backend.read_only:
             self.notify("read-only: nothing is written — no edits, no journal line, no lock file, no vector cache",
                         severity="warning", markup=False)
         self.query_one("#topic-tree").focus()
         self.update_status()
-        self.query_one(QueryPanel).set_index_building(True, "index building… the query runs when it is ready")
-        self.sync.start(watch=self._watch)
+
+    def _no_blink(self, root: App[None] | Widget) -> None:
+        """Tests and snapshots: the text fields under ``root`` do not blink."""
+        if not self.cursor_blink:
+            for widget in root.query("Input, TextArea"):
+                widget.cursor_blink = False  # type: ignore[attr-defined]
+
+    def _pane_mounted(self, pane: Widget) -> None:
+        """A hidden tab's pane is in place (after the first frame, before the store is read)."""
+        self._no_blink(pane)
+        if isinstance(pane, QueryPanel):
+            pane.set_index_building(True, "index building… the query runs when it is ready")
 
     def update_status(self, note: str | None = None) -> None:
         """The status line: ``note`` (the index build's progress, a failure) or the index's state."""
@@ -219,19 +229,14 @@ class WikimemApp(ItemKeys, App[None]):
         anywhere else, pick one by name (the query row under the cursor first).
         """
         panel = self.query_one(QueryPanel)
-        focused = self.focused
-        key: tuple[str, str] | None = None
-        tree = self.query_one(TopicTree)
-        node = tree.node_tree.cursor_node if focused is not None and tree in focused.ancestors_with_self else None
-        if node is not None and node.data is not None and node.data.kind == "item":
-            key = (node.data.file, node.data.name)
-        elif focused is not None and self.item_area in focused.ancestors_with_self and self.item_area.view.item:
-            item = self.item_area.view.item
-            key = (item.file, item.name)
-        elif self.catalogue is None:
+        tree, area = self.query_one(TopicTree), self.item_area
+        node, shown = tree.node_tree.cursor_node, area.view.item
+        tree_item = (node.data.file, node.data.name) if node and node.data and node.data.kind == "item" else None
+        key = pin_for(self.focused, tree, tree_item, area, (shown.file, shown.name) if shown else None)
+        if key is None and self.catalogue is None:
             self.notify("still reading the store…", severity="warning", markup=False)
             return
-        else:
+        if key is None and self.catalogue is not None:
             picker = PinPicker(self.catalogue.all_items(), suggested=panel.suggested_pin(),
                                cursor_blink=self.cursor_blink)
             key = await self.push_screen_wait(picker)
@@ -411,47 +416,3 @@ class WikimemApp(ItemKeys, App[None]):
         self.call_from_thread(self.notify, f"undid the {write.what} (journaled)", markup=False)
         if restored is not None:
             self.call_from_thread(self.item_area.open_item, restored.file, restored.name)
-
-    # -- which actions can run now, and why not ---------------------------------------
-
-    def refresh_keys(self) -> None:
-        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
-        if self.screen_stack:
-            self.refresh_bindings()
-
-    def _read_only_reason(self, action: str) -> str:
-        what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
-        return f"read-only (--read-only): {what} would write to the memory; nothing written"
-
-    def disabled_reason(self, action: str) -> str | None:
-        """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
-        area = self.mounted_item_area()
-        if area is None:  # not composed yet, or shutting down
-            return None
-        return reason_for(APP_GUARDS, self, action) or area.disabled_reason(action)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
-        if action in ("save", "cancel") and not self.editing:
-            return False
-        if action == "undo" and isinstance(self.focused, (Input, TextArea)):
-            return False  # the text field's own undo
-        return None if self.disabled_reason(action) else True
-
-    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
-        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
-        handled = await super().run_action(action, default_namespace, namespaces)
-        if not handled and isinstance(action, str) and default_namespace in (None, self):
-            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
-            if reason:
-                self.notify(reason, severity="warning", markup=False)
-        return handled
-
-
-#: Why an App action cannot run, before the item pane is asked (``ItemArea.disabled_reason``).
-APP_GUARDS: tuple[Guard[WikimemApp], ...] = (
-    Guard(WRITE_ACTIONS, lambda a: a.backend.read_only, WikimemApp._read_only_reason),
-    Guard({"undo"}, lambda a: a.backend.last_write is None,
-          "nothing to undo: the app has written nothing this session"),
-    Guard({"goto"}, lambda a: a.catalogue is None, "still reading the store…"),
-)

@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -114,6 +115,16 @@ class Backend:
 
     # -- the bookkeeping every write shares ---------------------------------------
 
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """The store lock, then "a write of ours is half done" for the watcher until it is recorded.
+
+        In that order: a batch of another process's write is not held back
+        while we wait for the lock it holds (``core/watch.OwnWrites.settled``).
+        """
+        with self.store.locked(), self.own_writes.writing():
+            yield
+
     def _writable(self, what: str) -> None:
         if self.read_only:
             raise ReadOnlyError(f"read-only: would have {what}; nothing written")
@@ -156,7 +167,7 @@ class Backend:
         ``ValueError`` → nothing written.
         """
         self._writable(f"saved {file}:{name}")
-        with self.store.locked():
+        with self._writing():
             before = self.store.get(file, name)
             if owner is KEEP:
                 owner = before.owner if before is not None else self.owner
@@ -172,7 +183,7 @@ class Backend:
     def delete(self, file: str, name: str, *, expected: str) -> RecallItem:
         """Remove ``file:name`` if it still holds ``expected``; returns what was removed."""
         self._writable(f"deleted {file}:{name}")
-        with self.store.locked():
+        with self._writing():
             before = self.store.get(file, name)
             with self.store.transaction() as tx:
                 self.store.remove(file, name, by=self.owner, expected=expected)
@@ -192,7 +203,7 @@ class Backend:
         when the target exists; ``ConflictError`` when the item changed.
         """
         self._writable(f"moved {file}:{name} to {new_file}:{new_name}")
-        with self.store.locked():
+        with self._writing():
             before = self.store.get(file, name)
             with self.store.transaction() as tx:
                 moved = self.store.move(file, name, new_file=new_file, new_name=new_name, by=self.owner,
@@ -230,7 +241,7 @@ class Backend:
         journal line says the app wrote it (``by``). Undoable like any edit.
         """
         self._writable(f"promoted {count(len(entries), 'diary entry')} to {file}:{name}")
-        with self.store.locked():
+        with self._writing():
             before = self.store.get(file, name)
             with self.store.transaction() as tx:
                 item = self.store.add(file, name, content, owner=owner, source_conv=source, ts=self.clock(),
@@ -269,7 +280,7 @@ class Backend:
         new.update({(c.file, c.name): clear_review_marks(c.content) for c in clears if review_reasons(c.content)})
         changes: list[ItemChange] = []
         files: set[str] = set()
-        with self.store.locked():
+        with self._writing():
             for item in [*marks, *deletes, *clears]:
                 current = self.store.get(item.file, item.name)
                 if content_of(current) != item.content:
@@ -300,7 +311,7 @@ class Backend:
         """
         file = version.file
         self._writable(f"restored {file}:{version.name} to {label}")
-        with self.store.locked():
+        with self._writing():
             before = self.store.get(file, version.name)
             with self.store.transaction() as tx:
                 item = self.store.add(file, version.name, version.content, owner=version.owner,
@@ -324,7 +335,7 @@ class Backend:
     def append_diary(self, content: str, *, date: str | None = None, time: str | None = None) -> DiaryItem:
         """Append one diary entry (the diary is append-only: this is never undone)."""
         self._writable("appended a diary entry")
-        with self.store.locked():
+        with self._writing():
             entry = self.diary.append(content, ts=self.clock(), date=date, time=time, owner=self.owner)
             self._done(Write(f"diary entry {entry.date} {entry.time}", diary=entry), dates=[entry.date])
         return entry
@@ -350,7 +361,7 @@ class Backend:
                               "undone (undo again for the write before it)")
         detail = f"undo of {write.what}"
         try:
-            with self.store.locked():
+            with self._writing():
                 files = self.store.revert(write.edits, by=self.owner, detail=detail)
                 self._done(Write(detail), {*files, *(c.file for c in write.changes)}, remember=False)  # not undone
         except ConflictError as exc:

@@ -10,14 +10,27 @@ every write the app records the (mtime_ns, size) of each file it touched in
 ``OwnWrites``; an event whose file still has exactly that signature is ours
 and is dropped. A later external write changes the signature, so it is
 never hidden by an earlier write of ours.
+
+The record is made when the write is done (its journal line and fsyncs
+included), but the watcher hears the file's rename at once: on a slow disk
+(an fsync of 150 ms) the batch was judged before the record existed, and
+the app's own save came back as "changed on disk" -- a toast about the
+user's own edit and a re-read of the whole file by the index (which had
+already applied the write's own block edits through the store's write
+chain). So a write is bracketed (:meth:`OwnWrites.writing`) and the
+watcher judges a batch only once no write of ours is half done
+(:meth:`OwnWrites.settled`, polled: the event loop never blocks).
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +43,10 @@ _DAY_RE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")  # ASCII digits only, as n
 _FILE_RE = re.compile(r"^[a-z0-9_][a-z0-9_-]*$")
 
 Signature = tuple[int, int] | None
+#: Seconds a batch waits for a write of ours to finish before it is judged anyway (liveness only:
+#: a write takes milliseconds, a slow disk's fsyncs a fraction of a second).
+SETTLE_LIMIT = 10.0
+_SETTLE_POLL = 0.005
 
 
 class OwnWrites:
@@ -37,7 +54,41 @@ class OwnWrites:
 
     def __init__(self) -> None:
         self._seen: dict[str, Signature] = {}
-        self._lock = threading.Lock()  # written from worker threads, read by the watcher
+        self._lock = threading.Condition()  # written from worker threads, read by the watcher
+        self._writing = 0
+        self.waited = 0
+        """Batches the watcher held back until a write of ours was done (tests wait on it)."""
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Around one write of the app, from its first byte to its :meth:`record`: batches wait for it."""
+        with self._lock:
+            self._writing += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._writing -= 1
+                self._lock.notify_all()
+
+    @property
+    def busy(self) -> bool:
+        """True while a write of ours is half done (its files may not look as it will leave them)."""
+        with self._lock:
+            return self._writing > 0
+
+    async def settled(self, limit: float = SETTLE_LIMIT) -> None:
+        """Return once no write of ours is half done (after ``limit`` s: anyway; liveness only).
+
+        Polled, not waited on in a thread: the watcher is the App's async
+        worker, and the app's threads are Textual workers only.
+        """
+        if not self.busy:
+            return
+        self.waited += 1
+        deadline = time.monotonic() + limit
+        while self.busy and time.monotonic() < deadline:
+            await asyncio.sleep(_SETTLE_POLL)
 
     def record(self, paths: Iterable[Path]) -> None:
         """Remember how each path looks right now (absent counts: a removed file)."""
@@ -162,6 +213,8 @@ async def watch_store(
                 on_ready()
         if not batch:
             continue
+        if own is not None:
+            await own.settled()  # a write of ours half done: judge it once it is recorded
         change = classify(root, (Path(p) for _, p in batch), own)
         if change is not None:
             on_change(change)
