@@ -43,7 +43,7 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
-from wikimem.ranking.pipeline import Knobs, Trace, run
+from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
 from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic, VectorStatus
@@ -398,18 +398,14 @@ class MemoryIndex:
 
     # -- retrieval -----------------------------------------------------------
 
-    def _knobs(self, query: str, **kwargs: Any) -> Knobs:
+    def _knobs(
+        self, query: str, limit: int = 10, budget_tokens: int | None = None, expand_links: bool = True,
+        explain: bool = False, time_range: TimeRange | None = None, tz: Any = None,
+    ) -> Knobs:
         today = self.today() if self.today is not None else None
-        return Knobs(
-            query,
-            today=today,
-            fusion=self.fusion,
-            fusion_weight=self.fusion_weight,
-            cos_floor=self.cos_floor,
-            context=self.context,
-            feedback=self.feedback,
-            link_context=self.link_context,
-            **kwargs,
+        return knobs_of(
+            query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
+            self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
         )
 
     def _run(self, knobs: Knobs, inspect: Callable[[Trace, WikiCorpus], T] | None = None) -> tuple[Trace, T | None]:
@@ -439,10 +435,7 @@ class MemoryIndex:
         tz: Any = None,
     ) -> RetrievalResult:
         """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`)."""
-        knobs = self._knobs(
-            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
-            explain=explain, time_range=time_range, tz=tz,
-        )
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz)
         return self._run(knobs)[0].result
 
     def why_not(
@@ -466,10 +459,7 @@ class MemoryIndex:
         A diary entry is named by its day and ``HH:MM``. The retrieval it
         judged is in ``.result``.
         """
-        knobs = self._knobs(
-            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
-            explain=True, time_range=time_range, tz=tz,
-        )
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, True, time_range, tz)
 
         def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
             return diagnose(knobs, trace, corpus, self._semantic, self.store.diary.day, file, name)
