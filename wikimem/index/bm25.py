@@ -14,10 +14,10 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.
-* Removal is a tombstone (``alive[d] = 0``) plus the removed document's terms
-  marked dirty; dead postings are filtered out (C-level ``compress``) the next
-  time a query touches a dirty term. Doc ids are never reused, so postings
-  stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
+* Removal is a tombstone (``alive[d] = 0``) plus the removed document's
+  postings deleted in place from its terms' packed lists and heads (raw
+  occurrence arrays are filtered when packed, C-level ``compress``). Doc
+  ids are never reused, so postings stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
   the owner when tombstones outnumber live documents and a rebuild pays.
 * A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.index.maxscore`)
   over per-term cached per-posting contributions. A write makes every
@@ -50,7 +50,7 @@ from operator import add, attrgetter, eq, mul, truediv
 from wikimem.index import vectorized
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
-from wikimem.index.packed import Packed, merged, tf_of
+from wikimem.index.packed import Packed, drop_posting, merged, tf_of
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
@@ -166,7 +166,15 @@ class InvertedIndex:
         return doc
 
     def remove(self, doc: int, tokens: Iterable[str]) -> None:
-        """Tombstone ``doc``; ``tokens`` are its terms (to mark them dirty)."""
+        """Tombstone ``doc``; ``tokens`` are its terms, whose packed postings drop it in place.
+
+        One posting out of each list (a bisect and a C-level delete), the
+        same arrays a filter of the whole list would leave; the head too
+        (:func:`wikimem.index.impact_order.note_removed`). Filtering every
+        list whole and rebuilding its head on the next query cost ~5 ms
+        after one update at 100k items. A list that does not hold the doc
+        where it should is marked dirty and filtered as before.
+        """
         if not self._alive[doc]:
             return
         self._alive[doc] = 0
@@ -175,7 +183,7 @@ class InvertedIndex:
         post = self._post
         for term in set(tokens):
             entry = post.get(term)
-            if isinstance(entry, Packed):
+            if isinstance(entry, Packed) and not entry.dirty and not drop_posting(entry, doc):
                 entry.dirty = True
 
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
