@@ -53,7 +53,7 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.diary", "wikimem.store"],  # 5. the two stores (the wiki store owns a diary)
     ["wikimem.index"],  # 6. the lexical index (derived, in memory)
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
-    ["wikimem.ranking", "wikimem.retrieval"],  # 8. the pipeline, and MemoryIndex, its face
+    ["wikimem.freshness", "wikimem.ranking", "wikimem.retrieval"],  # 8. keeping up with the files, the pipeline, and MemoryIndex, its face
     ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (issue 16; lint checks them)
     ["wikimem.lint"],  # 10. checks over a scan of the files
     ["wikimem.curation", "wikimem.memorize", "wikimem.server"],  # 11. queries over lint's scan; the agents' doors

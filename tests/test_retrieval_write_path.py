@@ -204,16 +204,16 @@ def test_a_store_that_only_names_the_file_is_still_followed(tmp_path: Path) -> N
 def test_a_long_batch_of_writes_is_reread_once_and_holds_one_copy_of_the_file(
     tmp_path: Path, rereads: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import wikimem.retrieval  # noqa: PLC0415
+    import wikimem.freshness.pending  # noqa: PLC0415
 
-    monkeypatch.setattr(wikimem.retrieval, "_CHAIN_KEPT", 3)
+    monkeypatch.setattr(wikimem.freshness.pending, "CHAIN_KEPT", 3)
     store = _store(tmp_path)
     index = _built(store)
     for i in range(3):
         store.add("notes", f"batch {i}", f"winter cocoa {i}")
-    writes = index._pending["notes"]
+    writes = index._pending.files["notes"]
     assert writes is not None and [bool(w.segments) for w in writes] == [False, False, True]
     store.add("notes", "batch 3", "winter cocoa 3")  # one past the cap: the file will be re-read
-    assert index._pending["notes"] is None
+    assert index._pending.files["notes"] is None
     _same_as_fresh(store, index)
     assert rereads == ["notes"]

@@ -14,8 +14,10 @@ re-read) -- when the file's identity shows nobody else wrote it in between;
 otherwise it re-reads that RecallFile (a diff: only changed items are
 re-tokenized). Edits by other processes are picked up by :meth:`refresh`
 (re-reads only files whose ``(mtime_ns, size)`` changed, appeared or
-vanished; an app's file watcher calls it) or :meth:`rebuild`. If the store's
-``revision`` moved without a listener call, ``refresh()`` runs by itself.
+vanished; an app's file watcher calls :meth:`refresh_files`) or :meth:`rebuild`. If
+the store's ``revision`` moved without a listener call, ``refresh()`` runs by
+itself. All of this lives in :mod:`wikimem.freshness`; the vector calls in
+:mod:`wikimem.ranking.index_vectors`.
 
 The ranking itself -- time gate, candidates, relevance floor, limit, links,
 budget -- is one pipeline in :mod:`wikimem.ranking.pipeline`, which documents each
@@ -29,13 +31,11 @@ from the ranking. ``tokens_est`` is ``est_tokens(content)``.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import logging
 import threading
-import weakref
 from pathlib import Path
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 from wikimem.index.analyzer import Analyzer, QueryTerms
@@ -43,12 +43,13 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
-from wikimem.ranking.pipeline import Knobs, Trace, run
+from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
 from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
-from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic, VectorStatus
+from wikimem.ranking.index_vectors import IndexVectors
+from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic
 from wikimem.index.scan import scan_texts
-from wikimem.store.transaction import FileWrite
+from wikimem.freshness import KeptFresh, PendingWrites, weak_listener
 from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
@@ -62,12 +63,9 @@ T = TypeVar("T")
 
 #: Query analyses remembered (emptied when full): a few hundred distinct texts.
 _ANALYSES_KEPT = 1024
-#: Writes to one file kept between two queries; past that (a bulk import
-#: with no query in between) the file is re-read once instead.
-_CHAIN_KEPT = 256
 
 
-class MemoryIndex:
+class MemoryIndex(KeptFresh, IndexVectors):
     """In-memory BM25 over a :class:`~wikimem.store.MemoryStore`, kept fresh.
 
     The constructor's first six parameters are the reference library's,
@@ -174,14 +172,11 @@ class MemoryIndex:
         self.cos_floor, self.cos_floor_source = resolve_floor(cos_floor, embedder)
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
-        self._pending_lock = threading.Lock()
         self._warm_lock = threading.Lock()
         self._corpus: WikiCorpus | None = None
         self._rev = getattr(store, "revision", None)
-        self._heard = 0
-        #: Files written in this process since the last query: the writes' own
-        #: edits to apply, or None when the file must be re-read.
-        self._pending: dict[str, list[FileWrite] | None] = {}
+        #: Files written in this process since the last query (wikimem.freshness.pending).
+        self._pending = PendingWrites()
         self._semantic: Semantic | None = None
         #: Query text -> its analysis (see :meth:`_analyzed`).
         self._analyses: dict[str, QueryTerms] = {}
@@ -191,9 +186,9 @@ class MemoryIndex:
                                           sync=vector_sync, persist=vector_cache == "readwrite")
             except ImportError as exc:  # the embedding extra is not installed
                 log.warning("embeddings need numpy (pip install wikimem[embed]): %s; BM25 only", exc)
-        self._listener = _weak_listener(self, store)
+        self._listener = weak_listener(self._on_write, store)
 
-    # -- freshness -----------------------------------------------------------
+    # -- query analysis ------------------------------------------------------
 
     def _tokenize(self, text: str) -> list[str]:
         return tokenize(text, use_jieba=self.use_jieba)
@@ -219,32 +214,6 @@ class MemoryIndex:
             self._analyses[text] = found
         return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed))
 
-    def _on_write(self, file: str, write: FileWrite | None = None) -> None:
-        # Runs right after the store's commit (maybe in another thread): only
-        # note the file and what the write did; the next query applies it.
-        with self._pending_lock:
-            writes = self._pending.get(file, [])
-            if write is None or writes is None or len(writes) >= _CHAIN_KEPT:
-                self._pending[file] = None  # not known what changed (or a long batch): re-read the file
-            else:
-                if writes:  # only the last write's segments are applied: the earlier ones' can go
-                    writes[-1] = dataclasses.replace(writes[-1], segments=())
-                writes.append(write)
-                self._pending[file] = writes
-            self._heard += 1
-
-    def _take_pending(self) -> tuple[dict[str, list[FileWrite] | None], int]:
-        with self._pending_lock:
-            pending, self._pending = self._pending, {}
-            heard, self._heard = self._heard, 0
-        return pending, heard
-
-    def close(self) -> None:
-        """Stop listening to the store's writes (the index still answers queries)."""
-        if self._listener is not None:
-            _unlisten(self.store, self._listener)
-        self._listener = None
-
     @property
     def ready(self) -> bool:
         """Whether the index has been built (a retrieve will not build first)."""
@@ -267,7 +236,7 @@ class MemoryIndex:
     def _build(self, progress: Callable[[int, int], None] | None) -> None:
         # Writes from here on are either read by this build or re-applied
         # (harmlessly: a diff) by the next query.
-        self._take_pending()
+        self._pending.take()
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
@@ -322,55 +291,6 @@ class MemoryIndex:
         """Rescan every file (after out-of-band edits); see :meth:`build`."""
         self.build()
 
-    def refresh(self) -> list[str]:
-        """Re-read only files whose stat changed, appeared or vanished.
-
-        Returns the RecallFiles whose indexed content changed, sorted. Cheap
-        (one ``stat`` per file) when nothing changed.
-        """
-        self._ensure_built()
-        with self._lock:
-            corpus = self._ensure()
-            names = set(self.store.files()) | set(corpus.stats)
-            stale = [f for f in names if self.store.file_stat(f) != corpus.stats.get(f)]
-            return self._reindex(corpus, stale)
-
-    def refresh_files(self, files: Iterable[str]) -> list[str]:
-        """Re-read the given RecallFiles (e.g. from a file watcher) unconditionally.
-
-        Returns those whose indexed content changed, sorted.
-        """
-        self._ensure_built()
-        with self._lock:
-            return self._reindex(self._ensure(), list(files))
-
-    def _reindex(self, corpus: WikiCorpus, files: Iterable[str]) -> list[str]:
-        changed = []
-        for file in set(files):
-            stat = self.store.file_stat(file)
-            if corpus.update_file(file, self.store.file_items(file), stat):
-                changed.append(file)
-        self._compact(corpus)
-        return sorted(changed)
-
-    def _apply(self, corpus: WikiCorpus, pending: dict[str, list[FileWrite] | None]) -> None:
-        """This process's writes: each file's own block edits when they chain to the disk, else a re-read.
-
-        Applying the edits skips re-reading and re-parsing a whole file for
-        one changed block (a 200-item file: ~3.5 ms of a query after an
-        ``add()``); the chain check (:meth:`WikiCorpus.apply_writes`) sends
-        any file another process touched in between to the re-read.
-        """
-        reread = [file for file, writes in pending.items() if not writes or corpus.apply_writes(writes) is None]
-        if reread:
-            self._reindex(corpus, reread)
-        else:
-            self._compact(corpus)
-
-    def _compact(self, corpus: WikiCorpus) -> None:
-        if corpus.index.needs_compaction():
-            self._corpus = corpus.compacted()
-
     def _ensure_built(self) -> None:
         # Never called with self._lock held: a worker's build() takes the
         # build lock first and self._lock last, to swap its result in.
@@ -383,33 +303,16 @@ class MemoryIndex:
         assert self._corpus is not None, "call _ensure_built() first"
         return self._corpus
 
-    def _fresh(self) -> WikiCorpus:
-        """The corpus with every write heard of (or guessed) applied."""
-        corpus = self._ensure()
-        rev = getattr(self.store, "revision", None)
-        pending, heard = self._take_pending()
-        if pending:
-            self._apply(corpus, pending)
-        if rev != self._rev:
-            if not isinstance(rev, int) or not isinstance(self._rev, int) or heard < rev - self._rev:
-                self.refresh()  # moved without telling us: trust the files' stats
-            self._rev = rev
-        return self._ensure()  # compaction may have swapped the corpus
-
     # -- retrieval -----------------------------------------------------------
 
-    def _knobs(self, query: str, **kwargs: Any) -> Knobs:
+    def _knobs(
+        self, query: str, limit: int = 10, budget_tokens: int | None = None, expand_links: bool = True,
+        explain: bool = False, time_range: TimeRange | None = None, tz: Any = None,
+    ) -> Knobs:
         today = self.today() if self.today is not None else None
-        return Knobs(
-            query,
-            today=today,
-            fusion=self.fusion,
-            fusion_weight=self.fusion_weight,
-            cos_floor=self.cos_floor,
-            context=self.context,
-            feedback=self.feedback,
-            link_context=self.link_context,
-            **kwargs,
+        return knobs_of(
+            query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
+            self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
         )
 
     def _run(self, knobs: Knobs, inspect: Callable[[Trace, WikiCorpus], T] | None = None) -> tuple[Trace, T | None]:
@@ -439,10 +342,7 @@ class MemoryIndex:
         tz: Any = None,
     ) -> RetrievalResult:
         """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`)."""
-        knobs = self._knobs(
-            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
-            explain=explain, time_range=time_range, tz=tz,
-        )
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz)
         return self._run(knobs)[0].result
 
     def why_not(
@@ -466,10 +366,7 @@ class MemoryIndex:
         A diary entry is named by its day and ``HH:MM``. The retrieval it
         judged is in ``.result``.
         """
-        knobs = self._knobs(
-            query, limit=limit, budget_tokens=budget_tokens, expand_links=expand_links,
-            explain=True, time_range=time_range, tz=tz,
-        )
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, True, time_range, tz)
 
         def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
             return diagnose(knobs, trace, corpus, self._semantic, self.store.diary.day, file, name)
@@ -477,109 +374,3 @@ class MemoryIndex:
         why = self._run(knobs, inspect)[1]
         assert why is not None
         return why
-
-    # -- knobs and vectors (an app's query pane) ------------------------------
-
-    def set_cos_floor(self, cos_floor: float | str | None) -> None:
-        """Change the relevance floor (a cosine, ``None`` for none, ``"auto"``); ``ValueError`` if bad."""
-        floor, source = resolve_floor(cos_floor, self.embedder)
-        with self._lock:
-            self.cos_floor, self.cos_floor_source = floor, source
-
-    def plan_vectors(self) -> Any:
-        """What :meth:`sync_vectors` would embed now (a ``wikimem.vectors.SyncPlan``); None without embeddings.
-
-        Embeds nothing but, for a local model, the few texts it times to
-        estimate; builds the index first if needed. For a worker thread.
-        """
-        snapshot = self._vector_entries()
-        return None if snapshot is None else snapshot[0].plan(snapshot[1])
-
-    def sync_vectors(
-        self,
-        progress: Callable[[int, int], None] | None = None,
-        should_stop: Callable[[], bool] | None = None,
-        *,
-        batch_size: int = 64,
-    ) -> VectorStatus | None:
-        """Embed every wiki item the vector cache lacks; None without embeddings.
-
-        For a worker thread: the embedding runs outside the index lock, so
-        queries go on meanwhile (BM25 only until the vectors are ready, in
-        ``vector_sync="manual"``). ``progress(done, total)`` counts texts;
-        once ``should_stop()`` says yes, what was embedded is kept and
-        ``wikimem.vectors.SyncCancelled`` is raised -- the next sync resumes
-        (``should_stop`` is asked before each batch of ``batch_size`` texts).
-        Embedding errors propagate (nothing is lost). Items written during
-        the sync are left for the next one.
-        """
-        snapshot = self._vector_entries()
-        if snapshot is None:
-            return None
-        semantic, entries = snapshot
-        keys, matrix = semantic.sync(entries, progress, should_stop, batch_size)
-        with self._lock:
-            semantic.adopt(keys, matrix)
-            return semantic.status(self._fresh())
-
-    def share_vectors(self, other: MemoryIndex) -> None:
-        """Use ``other``'s vector caches (same embedder), e.g. for an index rebuilt with another tokenizer.
-
-        The vectors belong to the items' text, not to the tokenizer, so a
-        replacement index need not embed anything again -- which matters
-        when they are held in memory only (``vector_cache="read"``).
-        """
-        mine, theirs = self._semantic, other._semantic
-        if mine is not None and theirs is not None and mine.embedder is theirs.embedder:
-            with self._lock:
-                mine.share(theirs)
-
-    def _vector_entries(self) -> tuple[Semantic, list[tuple[tuple[str, str], str]]] | None:
-        """The embedding half and the cache entries of the index as it is now (None without one)."""
-        semantic = self._semantic
-        if semantic is None:
-            return None
-        self._ensure_built()
-        with self._lock:
-            return semantic, semantic.entries(self._fresh())
-
-    def vector_status(self) -> VectorStatus | None:
-        """How many wiki items have a vector and whether queries fuse now; None without embeddings."""
-        semantic = self._semantic
-        if semantic is None:
-            return None
-        self._ensure_built()
-        with self._lock:
-            return semantic.status(self._fresh())
-
-def _weak_listener(index: MemoryIndex, store: Any) -> Callable[..., None] | None:
-    """Register a store listener that does not keep ``index`` alive.
-
-    An app may replace its index (other tokenizer, other weights) many times
-    over one store; a strong reference would keep every old one in memory
-    and feed it writes forever. A dead index's listener removes itself. A
-    store that can say what each write changed (``add_write_listener``) is
-    heard that way; any other only names the file.
-    """
-    add = getattr(store, "add_write_listener", None) or getattr(store, "add_listener", None)
-    if add is None:
-        return None
-    method = weakref.WeakMethod(index._on_write)
-
-    def listener(file: str, write: FileWrite | None = None) -> None:
-        bound = method()
-        if bound is not None:
-            bound(file, write)
-        else:
-            _unlisten(store, listener)
-
-    add(listener)
-    return listener
-
-
-def _unlisten(store: Any, listener: Callable[..., None]) -> None:
-    """Remove ``listener`` from whichever of the store's listener lists holds it."""
-    for name in ("remove_write_listener", "remove_listener"):
-        remove = getattr(store, name, None)
-        if remove is not None:
-            remove(listener)

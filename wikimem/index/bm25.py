@@ -14,11 +14,12 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   added later (or tokenized one by one: jieba, files that cannot be
   scanned) append each token occurrence to the term's raw occurrence array
   (C-level ``map``, no bytecode per token); packing merges both.
-* Removal is a tombstone (``alive[d] = 0``) plus the removed document's terms
-  marked dirty; dead postings are filtered out (C-level ``compress``) the next
-  time a query touches a dirty term. Doc ids are never reused, so postings
-  stay sorted and ``bisect`` can probe them; :meth:`needs_compaction` tells
-  the owner when tombstones outnumber live documents and a rebuild pays.
+* Removal is a tombstone (``alive[d] = 0``) plus the removed document's
+  postings deleted in place from its terms' packed lists and heads (raw
+  occurrence arrays are filtered when packed, C-level ``compress``). Doc
+  ids are never reused, so postings stay sorted and ``bisect`` can probe
+  them; :meth:`needs_compaction` tells the owner when tombstones outnumber
+  live documents and a rebuild pays.
 * A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.index.maxscore`)
   over per-term cached per-posting contributions. A write makes every
   cache slightly stale (N and the average length move); rather than
@@ -31,6 +32,9 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   (:mod:`wikimem.index.postings_cache`), so a later process with the same files
   finds them with one read instead of a scan.
 
+The scores and matched terms of docs chosen elsewhere (fusion candidates,
+file neighbours, result rows) are :mod:`wikimem.index.doc_scores`.
+
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
 every document still counts a little instead of going negative.
@@ -38,37 +42,28 @@ every document still counts a little instead of going negative.
 
 from __future__ import annotations
 
-import math
 from array import array
-from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import add, attrgetter, eq, mul, truediv
+from operator import add, attrgetter, truediv
 
 from wikimem.index import vectorized
+from wikimem.index.doc_scores import B, K1, DocScores, idf
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
-from wikimem.index.packed import Packed, merged, tf_of
+from wikimem.index.packed import Packed, drop_posting, merged
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
 
 __all__ = ["B", "K1", "InvertedIndex", "idf"]
 
-K1 = 1.5
-B = 0.75
-
 _new_occurrences = partial(array, "i")
 
 
-def idf(n_docs: int, df: int) -> float:
-    """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
-    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
-
-
-class InvertedIndex:
+class InvertedIndex(DocScores):
     """BM25 over integer doc ids; callers keep the documents themselves."""
 
     def __init__(self) -> None:
@@ -166,7 +161,15 @@ class InvertedIndex:
         return doc
 
     def remove(self, doc: int, tokens: Iterable[str]) -> None:
-        """Tombstone ``doc``; ``tokens`` are its terms (to mark them dirty)."""
+        """Tombstone ``doc``; ``tokens`` are its terms, whose packed postings drop it in place.
+
+        One posting out of each list (a bisect and a C-level delete), the
+        same arrays a filter of the whole list would leave; the head too
+        (:func:`wikimem.index.impact_order.note_removed`). Filtering every
+        list whole and rebuilding its head on the next query cost ~5 ms
+        after one update at 100k items. A list that does not hold the doc
+        where it should is marked dirty and filtered as before.
+        """
         if not self._alive[doc]:
             return
         self._alive[doc] = 0
@@ -175,7 +178,7 @@ class InvertedIndex:
         post = self._post
         for term in set(tokens):
             entry = post.get(term)
-            if isinstance(entry, Packed):
+            if isinstance(entry, Packed) and not entry.dirty and not drop_posting(entry, doc):
                 entry.dirty = True
 
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
@@ -378,78 +381,3 @@ class InvertedIndex:
             # Values were (slightly) stale: rescore the few survivors exactly.
             pool = [(d, self._exact(terms, d)) for d, _ in pool]
         return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]
-
-    def _exact(self, terms: list[Term], doc: int) -> float:
-        a, b = self._norm()
-        length = self._dl[doc]
-        score = 0.0
-        for term in terms:
-            tf = tf_of(term.entry, doc)
-            if tf:
-                score += term.weight * tf / (tf + a + b * length)
-        return score
-
-    def score_docs(self, query: Mapping[str, float], docs: Iterable[int]) -> dict[int, float]:
-        """Exact BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
-
-        :meth:`_exact` for many docs at once, term by term in C-level maps (a
-        ``bisect`` per doc and term): the same operations in the same order,
-        so the same floats, at a fraction of the cost of a Python loop per doc.
-        """
-        terms, _ = self._terms(query)
-        docs = list(docs)
-        a, b = self._norm()
-        lengths = list(map(b.__mul__, map(self._dl.__getitem__, docs)))
-        scores = [0.0] * len(docs)
-        for term in terms:
-            found, tfs = term.entry.docs, term.entry.tfs
-            pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
-            tf = list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
-            parts = map(truediv, map(term.weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
-            scores = list(map(add, scores, parts))
-        return dict(zip(docs, scores))
-
-    def score_external(self, query: Mapping[str, float], tokens: list[str]) -> float:
-        """BM25 of a document outside the index, scored with the index's stats.
-
-        Used for diary entries in a time window: idf and the average length
-        come from the indexed (wiki) documents only, so opening a window never
-        changes a wiki item's score. A term the wiki lacks gets the maximal
-        idf (df = 0); an empty index falls back to the document's own length
-        as the average.
-        """
-        n = self.n_alive
-        avgdl = self.total_len / n if n else float(len(tokens) or 1)
-        dl = len(tokens)
-        counts = Counter(tokens)
-        score = 0.0
-        for term, qtf in query.items():
-            tf = counts.get(term, 0)
-            if tf:
-                entry = self._packed(term)
-                df = len(entry.docs) if entry is not None else 0
-                norm = K1 * (1.0 - B + B * dl / (avgdl or 1.0))
-                score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
-        return score
-
-    def matched_docs(self, query: Iterable[str], docs: list[int]) -> list[list[str]]:
-        """:meth:`matched` of several docs (a result page's rows): each term's postings are found once."""
-        out: list[list[str]] = [[] for _ in docs]
-        for term in sorted(set(query)):  # ascending: each row comes out sorted, as matched() sorts
-            entry = self._packed(term)
-            if entry is None:
-                continue
-            found, tfs, n = entry.docs, entry.tfs, len(entry.docs)
-            for row, doc, p in zip(out, docs, map(bisect_left, repeat(found), docs)):
-                if p < n and found[p] == doc and tfs[p]:  # tf_of(entry, doc), its bisect in one C-level map
-                    row.append(term)
-        return out
-
-    def matched(self, query: Iterable[str], doc: int) -> list[str]:
-        """The query terms present in ``doc``, sorted."""
-        out = []
-        for term in set(query):
-            entry = self._packed(term)
-            if entry is not None and tf_of(entry, doc):
-                out.append(term)
-        return sorted(out)

@@ -298,6 +298,10 @@ class WikiCorpus:
         # A soft edit changes only a block's trailing line breaks, which the
         # parser drops (``parse_blocks``: ``body.rstrip()``): its item is the same.
         hard = [e for e in edits if e.index >= 0 and not e.soft]
+        if len(hard) == 1:
+            done = self._apply_one(file, segments, hard[0], stat)
+            if done is not None:
+                return done
         afters: set[bytes] = set()  # the bytes of every block a hard edit wrote (and later soft edits of those)
         for e in edits:
             if e.index >= 0 and e.after is not None and (not e.soft or e.before in afters):
@@ -329,6 +333,39 @@ class WikiCorpus:
             self._drop(doc)
             changed = True
         return self._settle(file, new, stat, changed)
+
+    def _apply_one(self, file: str, segments: Sequence[RawBlock], edit: BlockEdit, stat: tuple[int, int] | None) -> bool | None:
+        """One block replaced, appended at the end or removed, in a file without repeated headings: in place.
+
+        What the general path of :meth:`apply_write` does, without parsing
+        and diffing every block of the file (a 200-item file: ~0.5 ms of
+        the query after an ``add()``): the name map keeps its order (a
+        replaced name keeps its place, an appended one goes last, a removed
+        one leaves), and only the edited block is parsed. ``None``: not
+        such an edit, or the edit does not fit the map (the general path
+        decides).
+        """
+        names = self._name_map(file)
+        at, before, after = edit.index, edit.before, edit.after
+        if before is None and after is None:
+            return None
+        grew = (before is None) - (after is None)
+        if len(segments) != len(names) + grew or (after is not None and segments[at].raw != after):
+            return None  # repeated headings (fewer names than blocks), or not the write described
+        old = RawBlock(before).heading if before is not None else None
+        block = RawBlock(after).block if after is not None else None
+        if old is not None and (at >= len(names) or list(names)[at] != old):
+            return None
+        if block is not None and (block.heading != old if old is not None else (block.heading in names or at != len(segments) - 1)):
+            return None  # a rename, or an insertion before the end: the general path orders them
+        names = self._forget(file)
+        if block is None:
+            assert old is not None
+            self._drop(names.pop(old))
+            return self._settle(file, names, stat, True)
+        item = RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+        names[block.heading], changed = self._put(item, names.get(block.heading))
+        return self._settle(file, names, stat, changed)
 
     def _forget(self, file: str) -> dict[str, int]:
         """Take ``file``'s name -> doc map out of every holder (the caller puts the new one back)."""

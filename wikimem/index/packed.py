@@ -11,9 +11,10 @@ from array import array
 from bisect import bisect_left
 from typing import Any
 
+from wikimem.index import impact_order
 from wikimem.index.maxscore import Term
 
-__all__ = ["Packed", "merged", "tf_of"]
+__all__ = ["Packed", "drop_posting", "merged", "tf_of"]
 
 
 class Packed:
@@ -71,3 +72,26 @@ def tf_of(entry: Packed, doc: int) -> int:
     docs = entry.docs
     p = bisect_left(docs, doc)
     return entry.tfs[p] if p < len(docs) and docs[p] == doc else 0
+
+
+def drop_posting(entry: Packed, doc: int) -> bool:
+    """Delete ``doc``'s posting from ``entry`` in place, as filtering the list would; False if it has none.
+
+    The arrays keep every other posting in order, the cached impacts stay
+    (they were computed for the same statistics), the largest impact is
+    taken again only when it was this one's, and the head loses it too.
+    """
+    docs = entry.docs
+    p = bisect_left(docs, doc)
+    if p >= len(docs) or docs[p] != doc:
+        return False
+    del docs[p]
+    del entry.tfs[p]
+    impact = entry.impact
+    if impact is not None:
+        value = impact[p]
+        del impact[p]
+        impact_order.note_removed(entry, doc, value)
+        if value == entry.impact_max:
+            entry.impact_max = max(impact, default=0.0)
+    return True

@@ -43,7 +43,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from typing import Any
 
@@ -60,7 +60,7 @@ from wikimem.ranking.semantic import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range
 from wikimem.tokenize import est_tokens
 
-__all__ = ["Knobs", "Trace", "admitted", "run"]
+__all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 FUSION_POOL = 5
@@ -89,6 +89,26 @@ class Knobs:
     feedback: bool = False
     #: Link context (:mod:`wikimem.ranking.link_context`): linked candidates' BM25 re-ranks the pool.
     link_context: bool = False
+
+
+@lru_cache(maxsize=1024, typed=True)  # typed: 1 and 1.0 (or True) stay apart
+def _shared_knobs(*values: Any) -> Knobs:
+    return Knobs(*values)
+
+
+def knobs_of(*values: Any) -> Knobs:
+    """``Knobs(*values)`` (positional, in field order), one shared object per distinct set of values.
+
+    A frozen dataclass of fifteen fields costs ~10 us to make (each field is
+    set through ``object.__setattr__``), a few percent of a warm query, and
+    an app asks with the same knobs again and again; frozen makes sharing
+    safe. Values that cannot be hashed (a ``time_range`` given as a list)
+    make a fresh one.
+    """
+    try:
+        return _shared_knobs(*values)
+    except TypeError:
+        return Knobs(*values)
 
 
 @dataclass
@@ -313,26 +333,38 @@ def _matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) -
     return matched
 
 
+#: RetrievedItem's fields in order: rows are made positionally (a keyword call costs 2.6 us a row
+#: against 1.0, a tenth of a warm query's own work); checked at import, so a reordered model fails loudly.
+_ROW_FIELDS = (
+    "item", "source", "score", "bm25_score", "cos_score", "via", "context_score", "context_via", "feedback_score",
+    "feedback_terms", "link_score", "link_via", "matched_terms", "tokens_est", "rank", "entry_id",
+)
+if tuple(f.name for f in fields(RetrievedItem)) != _ROW_FIELDS:  # pragma: no cover - a model edit
+    raise ImportError("RetrievedItem's fields moved: update wikimem.ranking.pipeline._ROW_FIELDS and _row")
+
+
 def _row(
     corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int, matched: Callable[[Candidate], list[str]]
 ) -> RetrievedItem:
+    item = cand.item
     return RetrievedItem(
-        item=cand.item,
-        source="hit",
-        score=cand.score,
-        bm25_score=cand.bm25,
-        cos_score=cand.cos,
-        context_score=cand.context,
-        context_via=cand.context_via,
-        feedback_score=cand.feedback,
-        feedback_terms=_feedback_matched(corpus, cand, trace.result.feedback_terms) if cand.feedback > 0 else [],
-        link_score=cand.link,
-        link_via=cand.link_via,
-        matched_terms=matched(cand),
-        tokens_est=est_tokens(cand.item.content),
-        rank=rank,
+        item,
+        "hit",
+        cand.score,
+        cand.bm25,
+        cand.cos,
+        None,
+        cand.context,
+        cand.context_via,
+        cand.feedback,
+        _feedback_matched(corpus, cand, trace.result.feedback_terms) if cand.feedback > 0 else [],
+        cand.link,
+        cand.link_via,
+        matched(cand),
+        est_tokens(item.content),
+        rank,
         # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
-        entry_id=trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
+        trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
     )
 
 

@@ -1,0 +1,23 @@
+"""How a :class:`~wikimem.retrieval.MemoryIndex` keeps up with its store's files.
+
+Two halves: :mod:`wikimem.freshness.pending` hears this process's writes
+(each commit's own block edits and the file's identity before/after, taken
+under the store lock) and keeps them until the next query;
+:mod:`wikimem.freshness.catch_up` applies them to the corpus -- a write's
+edits when its chain of identities shows nobody else wrote the file in
+between, else a re-read of that file -- and re-reads files whose stat moved
+(another process's edits). :class:`~wikimem.freshness.kept_fresh.KeptFresh`
+holds the index's calls for all this (``refresh``, ``refresh_files``,
+``close``, the catch-up before each query). The index owns the corpus and
+its lock; these modules apply writes under that lock.
+"""
+
+from __future__ import annotations
+
+from wikimem.freshness.catch_up import apply_pending, own_write_current, reindex, stale_files
+from wikimem.freshness.kept_fresh import KeptFresh
+from wikimem.freshness.pending import CHAIN_KEPT, PendingWrites, unlisten, weak_listener
+
+__all__ = [
+    "CHAIN_KEPT", "KeptFresh", "PendingWrites", "apply_pending", "own_write_current", "reindex", "stale_files", "unlisten", "weak_listener",
+]

@@ -1,0 +1,126 @@
+"""BM25 questions about chosen documents, beside the top-k search: their scores, their matched terms.
+
+Why apart from :mod:`wikimem.index.bm25`: the search finds the best docs;
+these answer for docs someone else chose -- cosine candidates to fuse, a
+hit's file neighbours (file context), a diary entry outside the index, a
+result page's rows (their ``matched_terms``). They read the same packed
+postings and statistics and must give the search's floats to the bit
+(the same operations in the same order), but share none of its pruning.
+A mixin of :class:`~wikimem.index.bm25.InvertedIndex`, which owns what they
+read (declared below).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from bisect import bisect_left
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from itertools import repeat
+from operator import add, eq, mul, truediv
+
+from wikimem.index.maxscore import Term
+from wikimem.index.packed import Packed, tf_of
+
+__all__ = ["B", "K1", "DocScores", "idf"]
+
+K1 = 1.5
+B = 0.75
+
+
+def idf(n_docs: int, df: int) -> float:
+    """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+class DocScores:
+    """Scores and matched terms of given docs (a mixin of :class:`~wikimem.index.bm25.InvertedIndex`)."""
+
+    _dl: array[int]
+    n_alive: int
+    total_len: int
+
+    def _packed(self, term: str) -> Packed | None:
+        raise NotImplementedError
+
+    def _norm(self) -> tuple[float, float]:
+        raise NotImplementedError
+
+    def _terms(self, query: Mapping[str, float]) -> tuple[list[Term], float]:
+        raise NotImplementedError
+
+    def _exact(self, terms: list[Term], doc: int) -> float:
+        a, b = self._norm()
+        length = self._dl[doc]
+        score = 0.0
+        for term in terms:
+            tf = tf_of(term.entry, doc)
+            if tf:
+                score += term.weight * tf / (tf + a + b * length)
+        return score
+
+    def score_docs(self, query: Mapping[str, float], docs: Iterable[int]) -> dict[int, float]:
+        """Exact BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
+
+        :meth:`_exact` for many docs at once, term by term in C-level maps (a
+        ``bisect`` per doc and term): the same operations in the same order,
+        so the same floats, at a fraction of the cost of a Python loop per doc.
+        """
+        terms, _ = self._terms(query)
+        docs = list(docs)
+        a, b = self._norm()
+        lengths = list(map(b.__mul__, map(self._dl.__getitem__, docs)))
+        scores = [0.0] * len(docs)
+        for term in terms:
+            found, tfs = term.entry.docs, term.entry.tfs
+            pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
+            tf = list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+            parts = map(truediv, map(term.weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
+            scores = list(map(add, scores, parts))
+        return dict(zip(docs, scores))
+
+    def score_external(self, query: Mapping[str, float], tokens: list[str]) -> float:
+        """BM25 of a document outside the index, scored with the index's stats.
+
+        Used for diary entries in a time window: idf and the average length
+        come from the indexed (wiki) documents only, so opening a window never
+        changes a wiki item's score. A term the wiki lacks gets the maximal
+        idf (df = 0); an empty index falls back to the document's own length
+        as the average.
+        """
+        n = self.n_alive
+        avgdl = self.total_len / n if n else float(len(tokens) or 1)
+        dl = len(tokens)
+        counts = Counter(tokens)
+        score = 0.0
+        for term, qtf in query.items():
+            tf = counts.get(term, 0)
+            if tf:
+                entry = self._packed(term)
+                df = len(entry.docs) if entry is not None else 0
+                norm = K1 * (1.0 - B + B * dl / (avgdl or 1.0))
+                score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
+        return score
+
+    def matched_docs(self, query: Iterable[str], docs: list[int]) -> list[list[str]]:
+        """:meth:`matched` of several docs (a result page's rows): each term's postings are found once."""
+        out: list[list[str]] = [[] for _ in docs]
+        for term in sorted(set(query)):  # ascending: each row comes out sorted, as matched() sorts
+            entry = self._packed(term)
+            if entry is None:
+                continue
+            found, tfs, n = entry.docs, entry.tfs, len(entry.docs)
+            for row, doc, p in zip(out, docs, map(bisect_left, repeat(found), docs)):
+                if p < n and found[p] == doc and tfs[p]:  # tf_of(entry, doc), its bisect in one C-level map
+                    row.append(term)
+        return out
+
+    def matched(self, query: Iterable[str], doc: int) -> list[str]:
+        """The query terms present in ``doc``, sorted."""
+        out = []
+        for term in set(query):
+            entry = self._packed(term)
+            if entry is not None and tf_of(entry, doc):
+                out.append(term)
+        return sorted(out)
