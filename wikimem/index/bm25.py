@@ -258,13 +258,13 @@ class InvertedIndex(DocScores):
 
     # -- reading -------------------------------------------------------------
 
-    def _packed(self, term: str) -> Packed | None:
-        """The term's clean postings, packing or filtering them on first need."""
+    def _packed(self, term: str, found: tuple[array[int], array[int]] | None = None) -> Packed | None:
+        """The term's clean postings, packing or filtering them on first need (``found``: its segment postings)."""
         entry = self._post.get(term)
         if entry is None and not self.forms:
             return None
         if not isinstance(entry, Packed):
-            entry = self._pack(term, entry)
+            entry = self._pack(term, entry, found)
             self._post[term] = entry
             self._any_packed = True
         elif entry.dirty:
@@ -344,8 +344,11 @@ class InvertedIndex(DocScores):
         _, b_now = self._norm()
         lo = hi = 1.0
         out = []
+        # A query's first-use terms searched together, segment by segment (Segments.postings_many).
+        fresh = [t for t in query if not isinstance(self._post.get(t), Packed)] if self.forms else []
+        found = self.forms.postings_many(fresh) if len(fresh) > 1 else {}
         for term, qtf in query.items():
-            entry = self._packed(term)
+            entry = self._packed(term, found.get(term))
             if entry is None:
                 continue
             idf_now = idf(n, len(entry.docs))
