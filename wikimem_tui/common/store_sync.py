@@ -196,7 +196,7 @@ class StoreSync:
                 self._app.call_from_thread(self._progress, pct, done, total)
 
         if files is not None:
-            index.refresh_files(sorted(files))
+            index.refresh_files(sorted(files), skip_own_writes=True)  # a file still as our last write left it: applied already
         else:
             index.build(progress=progress)
         self._app.call_from_thread(self._index_built, files is None)
