@@ -13,7 +13,7 @@ comment that is not the store's own metadata line, a byte the forms use as
 a marker -- returns ``None`` and the caller reads that file through the
 store's parser. Oracle tests hold both readings equal.
 
-A cold load also pauses the cyclic GC (:func:`gc_paused`).
+A cold load also pauses the cyclic GC and scopes the scan forms' numpy switch (:func:`gc_paused`).
 """
 
 from __future__ import annotations
@@ -167,18 +167,26 @@ def block_at(blocks: FileBlocks, i: int) -> Block:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC during a cold load.
+    """Pause the cyclic GC during a cold load, and scope the load's numpy switch.
 
     A load creates objects that all survive (search forms, offsets, and an
     item per block for files read through the parser) and no cycles;
     generational collection would keep traversing them -- and every other
     object of the process -- for nothing (10-20% of a 100k load, far more
     next to a large heap). Re-enabled afterwards only if it was on.
+
+    Every cold load runs inside it, so it is also the load's
+    :func:`wikimem.index.scan.load_scope`: the scan forms take numpy's path
+    once this load's forms are large, whatever earlier builds of the
+    process made.
     """
+    from wikimem.index.scan import load_scope  # noqa: PLC0415 -- the index layer, only for a load
+
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        with load_scope():
+            yield
     finally:
         if was_enabled:
             gc.enable()

@@ -23,11 +23,13 @@ CJK forms are never analyzed.
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, rshift, sub
@@ -38,7 +40,7 @@ from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
     "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "Located", "ScannedTexts",
-    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
+    "count_located", "load_scope", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
 ]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
@@ -77,7 +79,50 @@ class ScannedTexts(NamedTuple):
 
 
 #: Maps a form's latin tokens (as ``str``; break characters included, to be kept) to index terms, one for one.
+#: It may also offer ``latin_form(latin: bytes)``: the whole form in numpy (see :func:`scan_joined`).
 LatinTerms = Callable[[list[str]], Iterable[str]]
+#: A latin form made in numpy: the form, each text's start in it, each text's latin count + 1.
+LatinForm = tuple[bytes, "array[int]", Any]
+
+
+class _Made(threading.local):
+    """Characters of scan forms made by this thread's cold load so far; None: not in one (see :func:`load_scope`)."""
+
+    size: int | None = None
+
+
+_made = _Made()
+
+
+@contextlib.contextmanager
+def load_scope() -> Iterator[None]:
+    """One cold load, for the numpy switch: the forms made inside count toward :data:`vectorized.SCAN_MIN` by themselves.
+
+    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
+    load, so the forms take its path once *this* load has made enough of
+    them -- not once the process has made that much over many builds (a
+    process rebuilding a small store again and again would otherwise
+    import numpy on some later build). Outside a scope each call counts
+    alone. Per thread: two loads in two threads count apart.
+    (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)
+    """
+    outer = _made.size
+    _made.size = 0
+    try:
+        yield
+    finally:
+        _made.size = outer
+
+
+def _numpy_for(size: int) -> bool:
+    """Whether a form of about ``size`` characters takes the numpy path (imports numpy the first time)."""
+    made = _made.size
+    return vectorized.active(size if made is None else made + size, vectorized.SCAN_MIN)
+
+
+def _count_made(size: int) -> None:
+    if _made.size is not None:
+        _made.size += size
 
 
 def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
@@ -101,6 +146,10 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
     index term while the form is built: the same split and join, no second
     pass over the form (token counts cannot change: one term per token).
+    Once the load is large and numpy is on (:func:`load_scope`), a ``terms``
+    offering ``latin_form`` makes the whole latin form in numpy instead
+    (:mod:`wikimem.index.stem_table`: no Python step per token), with its
+    texts' starts and counts; the same bytes either way.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
@@ -119,7 +168,14 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
     latin_bytes = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES)
-    if terms is None:
+    vector = _numpy_for(len(joined))
+    made: LatinForm | None = None
+    if vector and terms is not None:
+        form: Callable[[bytes], LatinForm | None] | None = getattr(terms, "latin_form", None)
+        made = form(latin_bytes) if form is not None else None
+    if made is not None:
+        latin = made[0]
+    elif terms is None:
         latin = b"  " + b"  ".join(latin_bytes.split()) + b"  "
     else:
         # Mapped as str (the form is ASCII: decoding and encoding are
@@ -127,10 +183,13 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
         latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
     del latin_bytes
     cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
-    return ScannedTexts(latin, cjk, *_offsets(latin, cjk))
+    _count_made(len(latin) + len(cjk))
+    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made))
 
 
-def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
+def _offsets(
+    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None
+) -> tuple[array[int], array[int], array[int]]:
     """Each text's start in both forms and its token count: ``latin_starts, cjk_starts, lengths``.
 
     Token counts come from blanks. A latin form "  t1  t2  " of k tokens
@@ -143,16 +202,18 @@ def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]
 
     Pure Python pays ~10 C-level ``map`` steps per text (a split of each
     form, then counts and sums text by text): ~10% of a 1M-item cold load.
-    Once this process has made forms large enough to pay for numpy's import
+    ``vector`` (the caller's :func:`_numpy_for`; None: decided here): the
+    load's forms are large enough to pay for numpy's import
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
-    itself loads numpy at the end of a load) the same counts come from
-    whole-form vector passes, 5x faster; ``WIKIMEM_NUMPY=0`` keeps the pure
+    itself loads numpy at the end of a load), and the same counts come from
+    whole-form vector passes, 5x faster -- the latin ones from ``made``
+    when the stem table made the form; ``WIKIMEM_NUMPY=0`` keeps the pure
     path, and both give the same arrays (tests compare them).
     """
-    global _scanned
-    _scanned += len(latin) + len(cjk)
-    if vectorized.active(_scanned, vectorized.SCAN_MIN):
-        return _vector_offsets(latin, cjk)
+    if vector is None:
+        vector = _numpy_for(len(latin) + len(cjk))
+    if vector:
+        return _vector_offsets(latin, cjk, made)
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk_texts = cjk.split(DOC_BREAK)
@@ -163,18 +224,18 @@ def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]
     return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
 
 
-#: Characters of the forms this process has made (decides :func:`_offsets`' path).
-_scanned = 0
-
-
-def _vector_offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
+def _vector_offsets(latin: bytes, cjk: str, made: LatinForm | None = None) -> tuple[array[int], array[int], array[int]]:
     """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32: one unit a character)."""
     import numpy as np  # noqa: PLC0415 -- optional; vectorized.active() has imported it
 
-    latin_starts, latin_spaces, _ = _text_blanks(np, np.frombuffer(latin, np.uint8))
+    if made is None:
+        starts, latin_spaces, _ = _text_blanks(np, np.frombuffer(latin, np.uint8))
+        latin_starts, latin_counts = _ints(np, starts), latin_spaces >> 1
+    else:
+        _, latin_starts, latin_counts = made
     cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, np.frombuffer(cjk.encode("utf-32-le"), np.uint32))
-    lengths = (latin_spaces >> 1) + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
-    return _ints(np, latin_starts), _ints(np, cjk_starts), _ints(np, lengths)
+    lengths = latin_counts + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
+    return latin_starts, _ints(np, cjk_starts), _ints(np, lengths)
 
 
 def _text_blanks(np: Any, codes: Any) -> tuple[Any, Any, Any]:
