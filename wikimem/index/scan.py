@@ -36,6 +36,7 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
+from wikimem.index.cjk_form import cjk_form
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
@@ -154,21 +155,28 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
-    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
-    # first (C-level), so the regex only walks the non-ASCII rest.
-    rest_bytes = b" ".join(joined.translate(_NON_ASCII_KEPT).split())
-    try:
-        rest = rest_bytes.decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
-    if any(map(rest.__contains__, LOWERS_TO_ASCII)):
-        joined = joined.decode("utf-8").lower().encode("utf-8")
+    vector = _numpy_for(len(joined))
+    fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
+    if fast is not None:
+        cjk, units = fast
+    else:
+        units = None
+        # The CJK form: ASCII blanked by a byte table and blank runs collapsed
+        # first (C-level), so the regex only walks the non-ASCII rest.
+        rest_bytes = b" ".join(joined.translate(_NON_ASCII_KEPT).split())
+        try:
+            rest = rest_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
+        if any(map(rest.__contains__, LOWERS_TO_ASCII)):
+            joined = joined.decode("utf-8").lower().encode("utf-8")
+        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
+        del rest, rest_bytes
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
     latin_bytes = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES)
-    vector = _numpy_for(len(joined))
     made: LatinForm | None = None
     if vector and terms is not None:
         form: Callable[[bytes], LatinForm | None] | None = getattr(terms, "latin_form", None)
@@ -182,13 +190,12 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
         # copies): the map's dict lookups take the str fast path.
         latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
     del latin_bytes
-    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
     _count_made(len(latin) + len(cjk))
-    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made))
+    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
 
 
 def _offsets(
-    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None
+    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None, units: Any = None
 ) -> tuple[array[int], array[int], array[int]]:
     """Each text's start in both forms and its token count: ``latin_starts, cjk_starts, lengths``.
 
@@ -207,13 +214,14 @@ def _offsets(
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
     itself loads numpy at the end of a load), and the same counts come from
     whole-form vector passes, 5x faster -- the latin ones from ``made``
-    when the stem table made the form; ``WIKIMEM_NUMPY=0`` keeps the pure
+    when the stem table made the form, the CJK ones over ``units`` when
+    :mod:`wikimem.index.cjk_form` made it; ``WIKIMEM_NUMPY=0`` keeps the pure
     path, and both give the same arrays (tests compare them).
     """
     if vector is None:
         vector = _numpy_for(len(latin) + len(cjk))
     if vector:
-        return _vector_offsets(latin, cjk, made)
+        return _vector_offsets(latin, cjk, made, units)
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk_texts = cjk.split(DOC_BREAK)
@@ -224,8 +232,10 @@ def _offsets(
     return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
 
 
-def _vector_offsets(latin: bytes, cjk: str, made: LatinForm | None = None) -> tuple[array[int], array[int], array[int]]:
-    """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32: one unit a character)."""
+def _vector_offsets(
+    latin: bytes, cjk: str, made: LatinForm | None = None, units: Any = None
+) -> tuple[array[int], array[int], array[int]]:
+    """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32, or ``units``: one a character)."""
     import numpy as np  # noqa: PLC0415 -- optional; vectorized.active() has imported it
 
     if made is None:
@@ -233,7 +243,9 @@ def _vector_offsets(latin: bytes, cjk: str, made: LatinForm | None = None) -> tu
         latin_starts, latin_counts = _ints(np, starts), latin_spaces >> 1
     else:
         _, latin_starts, latin_counts = made
-    cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, np.frombuffer(cjk.encode("utf-32-le"), np.uint32))
+    if units is None:
+        units = np.frombuffer(cjk.encode("utf-32-le"), np.uint32)
+    cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, units)
     lengths = latin_counts + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
     return latin_starts, _ints(np, cjk_starts), _ints(np, lengths)
 
