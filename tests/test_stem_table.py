@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from wikimem.index import scan as scan_mod
+from wikimem.index import load_scope as scope_mod
 from wikimem.index import vectorized
 from wikimem.index.analyzer import Analyzer
-from wikimem.index.scan import load_scope, scan_texts
+from wikimem.index.load_scope import load_scope
+from wikimem.index.scan import scan_texts
 
 np = pytest.importorskip("numpy")
 from wikimem.index.stem_table import StemTable  # noqa: E402 -- numpy only
@@ -141,14 +142,14 @@ def test_a_load_scope_counts_its_own_forms_only(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(vectorized, "SCAN_MIN", 1000)
     vectorized.switch(True)
     try:
-        assert not scan_mod._numpy_for(600)  # outside a scope: each call alone
-        scan_mod._count_made(600)
-        assert not scan_mod._numpy_for(600)
+        assert not scope_mod.numpy_for(600)  # outside a scope: each call alone
+        scope_mod.count_made(600)
+        assert not scope_mod.numpy_for(600)
         for _ in range(2):  # a second load starts from nothing again
             with load_scope():
-                assert not scan_mod._numpy_for(600)
-                scan_mod._count_made(600)
-                assert scan_mod._numpy_for(600)
+                assert not scope_mod.numpy_for(600)
+                scope_mod.count_made(600)
+                assert scope_mod.numpy_for(600)
     finally:
         vectorized.switch(None)
 

@@ -176,11 +176,11 @@ def gc_paused() -> Iterator[None]:
     next to a large heap). Re-enabled afterwards only if it was on.
 
     Every cold load runs inside it, so it is also the load's
-    :func:`wikimem.index.scan.load_scope`: the scan forms take numpy's path
+    :func:`wikimem.index.load_scope.load_scope`: the scan forms take numpy's path
     once this load's forms are large, whatever earlier builds of the
     process made.
     """
-    from wikimem.index.scan import load_scope  # noqa: PLC0415 -- the index layer, only for a load
+    from wikimem.index.load_scope import load_scope  # noqa: PLC0415 -- the index layer, only for a load
 
     was_enabled = gc.isenabled()
     gc.disable()

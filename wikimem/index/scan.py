@@ -18,18 +18,18 @@ A per-term analyzer (:mod:`wikimem.index.analyzer`) maps terms after
 builds the latin form from index terms in the same split and join (a
 C-level ``map`` over a memo: no Python step per token), so the searches
 above find analyzed terms exactly as the item-by-item path indexes them.
-CJK forms are never analyzed.
+CJK forms are never analyzed. On a large load with numpy, both forms are
+made by vector passes instead (:mod:`wikimem.index.stem_table`,
+:mod:`wikimem.index.cjk_form`, ADR 0012): the same bytes.
 """
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
 from array import array
 from bisect import bisect_right
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import partial
 from itertools import accumulate, compress, count, repeat
 from operator import add, methodcaller, rshift, sub
@@ -37,11 +37,12 @@ from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
 from wikimem.index.cjk_form import cjk_form
+from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
     "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "Located", "ScannedTexts",
-    "count_located", "load_scope", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
+    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
 ]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
@@ -86,46 +87,6 @@ LatinTerms = Callable[[list[str]], Iterable[str]]
 LatinForm = tuple[bytes, "array[int]", Any]
 
 
-class _Made(threading.local):
-    """Characters of scan forms made by this thread's cold load so far; None: not in one (see :func:`load_scope`)."""
-
-    size: int | None = None
-
-
-_made = _Made()
-
-
-@contextlib.contextmanager
-def load_scope() -> Iterator[None]:
-    """One cold load, for the numpy switch: the forms made inside count toward :data:`vectorized.SCAN_MIN` by themselves.
-
-    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
-    load, so the forms take its path once *this* load has made enough of
-    them -- not once the process has made that much over many builds (a
-    process rebuilding a small store again and again would otherwise
-    import numpy on some later build). Outside a scope each call counts
-    alone. Per thread: two loads in two threads count apart.
-    (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)
-    """
-    outer = _made.size
-    _made.size = 0
-    try:
-        yield
-    finally:
-        _made.size = outer
-
-
-def _numpy_for(size: int) -> bool:
-    """Whether a form of about ``size`` characters takes the numpy path (imports numpy the first time)."""
-    made = _made.size
-    return vectorized.active(size if made is None else made + size, vectorized.SCAN_MIN)
-
-
-def _count_made(size: int) -> None:
-    if _made.size is not None:
-        _made.size += size
-
-
 def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
     """Searchable forms of many texts, in bulk; ``None`` if one holds ``\\x00`` or ``\\x01``.
 
@@ -147,7 +108,7 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
     index term while the form is built: the same split and join, no second
     pass over the form (token counts cannot change: one term per token).
-    Once the load is large and numpy is on (:func:`load_scope`), a ``terms``
+    Once the load is large and numpy is on (:func:`wikimem.index.load_scope.load_scope`), a ``terms``
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
@@ -155,7 +116,7 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
-    vector = _numpy_for(len(joined))
+    vector = numpy_for(len(joined))
     fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
     if fast is not None:
         cjk, units = fast
@@ -190,7 +151,7 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
         # copies): the map's dict lookups take the str fast path.
         latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
     del latin_bytes
-    _count_made(len(latin) + len(cjk))
+    count_made(len(latin) + len(cjk))
     return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
 
 
@@ -209,7 +170,7 @@ def _offsets(
 
     Pure Python pays ~10 C-level ``map`` steps per text (a split of each
     form, then counts and sums text by text): ~10% of a 1M-item cold load.
-    ``vector`` (the caller's :func:`_numpy_for`; None: decided here): the
+    ``vector`` (the caller's :func:`~wikimem.index.load_scope.numpy_for`; None: decided here): the
     load's forms are large enough to pay for numpy's import
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
     itself loads numpy at the end of a load), and the same counts come from
@@ -219,7 +180,7 @@ def _offsets(
     path, and both give the same arrays (tests compare them).
     """
     if vector is None:
-        vector = _numpy_for(len(latin) + len(cjk))
+        vector = numpy_for(len(latin) + len(cjk))
     if vector:
         return _vector_offsets(latin, cjk, made, units)
     latin_texts = latin.split(_BREAK_BYTE)

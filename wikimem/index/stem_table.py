@@ -54,8 +54,10 @@ _FIRST_BITS = 14
 class StemTable:
     """Every short token seen so far -> its term, in numpy arrays; long tokens -> terms in a dict.
 
-    Thread-safe: lookups and learning run under one lock (the arrays are
-    replaced, never resized in place, while a segment's form is built).
+    ``stem`` maps a token to its term and must leave numbers and tokens
+    under three characters as they are (the analyzer's memo does: they are
+    never looked up here). Thread-safe: lookups and learning run under one
+    lock; a form is built from rows copied out under it.
     """
 
     def __init__(self, np: Any, stem: Callable[[str], str]) -> None:
