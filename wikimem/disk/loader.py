@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
+import threading
 from array import array
 from collections.abc import Iterator
 from itertools import repeat
@@ -30,7 +31,7 @@ from pathlib import Path
 from wikimem.disk.blocks import Block, parse_blocks
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "read_file_blocks"]
+__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "load_scope", "made_forms", "read_file_blocks"]
 
 # The block format's heading: a line starting "## " (see wikimem.disk.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
@@ -176,12 +177,10 @@ def gc_paused() -> Iterator[None]:
     next to a large heap). Re-enabled afterwards only if it was on.
 
     Every cold load runs inside it, so it is also the load's
-    :func:`wikimem.index.load_scope.load_scope`: the scan forms take numpy's path
+    :func:`load_scope`: the scan forms take numpy's path
     once this load's forms are large, whatever earlier builds of the
     process made.
     """
-    from wikimem.index.load_scope import load_scope  # noqa: PLC0415 -- the index layer, only for a load
-
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -190,3 +189,33 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+class _Made(threading.local):
+    """Characters of scan forms made by this thread's cold load so far; None: not in one (see :func:`load_scope`)."""
+
+    size: int | None = None
+
+
+#: This thread's count (read and added to by :mod:`wikimem.index.load_scope`).
+made_forms = _Made()
+
+
+@contextlib.contextmanager
+def load_scope() -> Iterator[None]:
+    """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
+
+    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
+    load, so the forms take its path once *this* load has made enough of
+    them -- not once the process has made that much over many builds (a
+    process rebuilding a small store again and again would otherwise
+    import numpy on some later build). Outside a scope each call counts
+    alone. Per thread: two loads in two threads count apart.
+    (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)
+    """
+    outer = made_forms.size
+    made_forms.size = 0
+    try:
+        yield
+    finally:
+        made_forms.size = outer
