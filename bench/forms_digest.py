@@ -38,13 +38,13 @@ def child(root: Path) -> str:
     digest, segments = hashlib.sha256(), 0
     real = InvertedIndex.add_scanned
 
-    def hashed(self: InvertedIndex, scanned: ScannedTexts) -> range:
+    def hashed(self: InvertedIndex, scanned: ScannedTexts, key: str | None = None) -> range:
         nonlocal segments
         parts = (scanned.latin, scanned.cjk.encode(), *map(bytes, scanned[2:]))
         for part in parts:
             digest.update(len(part).to_bytes(8, "little") + part)
         segments += 1
-        return real(self, scanned)
+        return real(self, scanned, key)
 
     InvertedIndex.add_scanned = hashed  # type: ignore[method-assign]
     start = time.perf_counter()

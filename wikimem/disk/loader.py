@@ -13,7 +13,7 @@ comment that is not the store's own metadata line, a byte the forms use as
 a marker -- returns ``None`` and the caller reads that file through the
 store's parser. Oracle tests hold both readings equal.
 
-A cold load also pauses the cyclic GC (:func:`gc_paused`).
+A cold load also pauses the cyclic GC and scopes the scan forms' numpy switch (:func:`gc_paused`).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import re
+import threading
 from array import array
 from collections.abc import Iterator
 from itertools import repeat
@@ -30,7 +31,7 @@ from pathlib import Path
 from wikimem.disk.blocks import Block, parse_blocks
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "read_file_blocks"]
+__all__ = ["FileBlocks", "block_names", "block_at", "gc_paused", "load_scope", "made_forms", "read_file_blocks"]
 
 # The block format's heading: a line starting "## " (see wikimem.disk.blocks).
 # Searched as "\n## " (plus the text's start): a literal prefix the regex
@@ -167,18 +168,54 @@ def block_at(blocks: FileBlocks, i: int) -> Block:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC during a cold load.
+    """Pause the cyclic GC during a cold load, and scope the load's numpy switch.
 
     A load creates objects that all survive (search forms, offsets, and an
     item per block for files read through the parser) and no cycles;
     generational collection would keep traversing them -- and every other
     object of the process -- for nothing (10-20% of a 100k load, far more
     next to a large heap). Re-enabled afterwards only if it was on.
+
+    Every cold load runs inside it, so it is also the load's
+    :func:`load_scope`: the scan forms take numpy's path
+    once this load's forms are large, whatever earlier builds of the
+    process made.
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        with load_scope():
+            yield
     finally:
         if was_enabled:
             gc.enable()
+
+
+class _Made(threading.local):
+    """Characters of scan forms made by this thread's cold load so far; None: not in one (see :func:`load_scope`)."""
+
+    size: int | None = None
+
+
+#: This thread's count (read and added to by :mod:`wikimem.index.load_scope`).
+made_forms = _Made()
+
+
+@contextlib.contextmanager
+def load_scope() -> Iterator[None]:
+    """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
+
+    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
+    load, so the forms take its path once *this* load has made enough of
+    them -- not once the process has made that much over many builds (a
+    process rebuilding a small store again and again would otherwise
+    import numpy on some later build). Outside a scope each call counts
+    alone. Per thread: two loads in two threads count apart.
+    (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)
+    """
+    outer = made_forms.size
+    made_forms.size = 0
+    try:
+        yield
+    finally:
+        made_forms.size = outer

@@ -45,10 +45,13 @@ says so.
 from __future__ import annotations
 
 import logging
+from array import array
 from collections.abc import Callable, Iterable
 from itertools import filterfalse
+from typing import Any
 
 from wikimem._optional import importable
+from wikimem.index import vectorized
 
 __all__ = [
     "ANALYZERS",
@@ -159,6 +162,8 @@ class _Stems(dict[str, str]):
     def __init__(self, stem: Callable[[str], str]) -> None:
         super().__init__()
         self._stem = stem
+        #: The same map for whole scan forms in numpy (made on first need).
+        self._table: Any = None
 
     def __missing__(self, token: str) -> str:
         # CJK tokens pass untouched and numbers have no stem; neither is
@@ -193,6 +198,30 @@ class _Stems(dict[str, str]):
         for token in filterfalse(self.__contains__, filterfalse(str.isdigit, distinct)):
             self[token]  # noqa: B018 -- __missing__ learns it
         return map(self.get, tokens, tokens)
+
+    __call__ = mapped
+
+    def latin_form(self, latin: bytes) -> tuple[bytes, array[int], Any] | None:
+        """A whole latin scan form mapped in numpy (:mod:`wikimem.index.stem_table`); None: not on this path.
+
+        The scan forms take it where numpy is on and the load is large
+        (:func:`wikimem.index.scan.scan_joined`); its table learns new
+        tokens through this memo, so both paths give the same terms.
+        """
+        table = self._table
+        if table is None:
+            np = vectorized.numpy_module()
+            if np is None:
+                return None
+            from wikimem.index.stem_table import StemTable  # noqa: PLC0415 -- numpy only
+
+            table = self._table = StemTable(np, self.__getitem__)
+        found: tuple[bytes, array[int], Any] | None = table.form(latin)
+        return found
+
+
+def _unchanged(tokens: list[str]) -> list[str]:
+    return tokens
 
 
 #: The scan forms' document break (wikimem.index.scan.DOC_BREAK; not imported: the scan module imports nothing of ours but tokenize).
@@ -283,12 +312,17 @@ class Analyzer:
         assert self._stems is not None
         return self._stems[token]
 
-    def latin_terms(self, tokens: list[str]) -> Iterable[str]:
-        """The scan forms' latin tokens (and their break characters, kept) mapped to index terms, lazily."""
+    @property
+    def latin_terms(self) -> Callable[[list[str]], Iterable[str]]:
+        """Maps the scan forms' latin tokens (and their break characters, kept) to index terms, lazily.
+
+        The map itself (callable), so that the scan forms can also ask it
+        for a whole form at once (``latin_form``, the numpy path).
+        """
         if not self.stems:
-            return tokens
+            return _unchanged
         assert self._stems is not None
-        return self._stems.mapped(tokens)
+        return self._stems
 
     # -- queries --------------------------------------------------------------
 

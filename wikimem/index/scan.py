@@ -18,7 +18,9 @@ A per-term analyzer (:mod:`wikimem.index.analyzer`) maps terms after
 builds the latin form from index terms in the same split and join (a
 C-level ``map`` over a memo: no Python step per token), so the searches
 above find analyzed terms exactly as the item-by-item path indexes them.
-CJK forms are never analyzed.
+CJK forms are never analyzed. On a large load with numpy, both forms are
+made by vector passes instead (:mod:`wikimem.index.stem_table`,
+:mod:`wikimem.index.cjk_form`, ADR 0013): the same bytes.
 """
 
 from __future__ import annotations
@@ -34,6 +36,8 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
+from wikimem.index.cjk_form import cjk_form
+from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
@@ -77,7 +81,10 @@ class ScannedTexts(NamedTuple):
 
 
 #: Maps a form's latin tokens (as ``str``; break characters included, to be kept) to index terms, one for one.
+#: It may also offer ``latin_form(latin: bytes)``: the whole form in numpy (see :func:`scan_joined`).
 LatinTerms = Callable[[list[str]], Iterable[str]]
+#: A latin form made in numpy: the form, each text's start in it, each text's latin count + 1.
+LatinForm = tuple[bytes, "array[int]", Any]
 
 
 def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
@@ -101,36 +108,56 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
     index term while the form is built: the same split and join, no second
     pass over the form (token counts cannot change: one term per token).
+    Once the load is large and numpy is on (:func:`wikimem.index.load_scope.load_scope`), a ``terms``
+    offering ``latin_form`` makes the whole latin form in numpy instead
+    (:mod:`wikimem.index.stem_table`: no Python step per token), with its
+    texts' starts and counts; the same bytes either way.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
-    # The CJK form: ASCII blanked by a byte table and blank runs collapsed
-    # first (C-level), so the regex only walks the non-ASCII rest.
-    rest_bytes = b" ".join(joined.translate(_NON_ASCII_KEPT).split())
-    try:
-        rest = rest_bytes.decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
-    if any(map(rest.__contains__, LOWERS_TO_ASCII)):
-        joined = joined.decode("utf-8").lower().encode("utf-8")
+    vector = numpy_for(len(joined))
+    fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
+    if fast is not None:
+        cjk, units = fast
+    else:
+        units = None
+        # The CJK form: ASCII blanked by a byte table and blank runs collapsed
+        # first (C-level), so the regex only walks the non-ASCII rest.
+        rest_bytes = b" ".join(joined.translate(_NON_ASCII_KEPT).split())
+        try:
+            rest = rest_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
+        if any(map(rest.__contains__, LOWERS_TO_ASCII)):
+            joined = joined.decode("utf-8").lower().encode("utf-8")
+        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
+        del rest, rest_bytes
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
     # so that the matches of " tok " in "tok tok" stay apart.
     latin_bytes = joined.translate(_LATIN_BYTES, _CONTINUATION_BYTES)
-    if terms is None:
+    made: LatinForm | None = None
+    if vector and terms is not None:
+        form: Callable[[bytes], LatinForm | None] | None = getattr(terms, "latin_form", None)
+        made = form(latin_bytes) if form is not None else None
+    if made is not None:
+        latin = made[0]
+    elif terms is None:
         latin = b"  " + b"  ".join(latin_bytes.split()) + b"  "
     else:
         # Mapped as str (the form is ASCII: decoding and encoding are
         # copies): the map's dict lookups take the str fast path.
         latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
     del latin_bytes
-    cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
-    return ScannedTexts(latin, cjk, *_offsets(latin, cjk))
+    count_made(len(latin) + len(cjk))
+    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
 
 
-def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
+def _offsets(
+    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None, units: Any = None
+) -> tuple[array[int], array[int], array[int]]:
     """Each text's start in both forms and its token count: ``latin_starts, cjk_starts, lengths``.
 
     Token counts come from blanks. A latin form "  t1  t2  " of k tokens
@@ -143,16 +170,19 @@ def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]
 
     Pure Python pays ~10 C-level ``map`` steps per text (a split of each
     form, then counts and sums text by text): ~10% of a 1M-item cold load.
-    Once this process has made forms large enough to pay for numpy's import
+    ``vector`` (the caller's :func:`~wikimem.index.load_scope.numpy_for`; None: decided here): the
+    load's forms are large enough to pay for numpy's import
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
-    itself loads numpy at the end of a load) the same counts come from
-    whole-form vector passes, 5x faster; ``WIKIMEM_NUMPY=0`` keeps the pure
+    itself loads numpy at the end of a load), and the same counts come from
+    whole-form vector passes, 5x faster -- the latin ones from ``made``
+    when the stem table made the form, the CJK ones over ``units`` when
+    :mod:`wikimem.index.cjk_form` made it; ``WIKIMEM_NUMPY=0`` keeps the pure
     path, and both give the same arrays (tests compare them).
     """
-    global _scanned
-    _scanned += len(latin) + len(cjk)
-    if vectorized.active(_scanned, vectorized.SCAN_MIN):
-        return _vector_offsets(latin, cjk)
+    if vector is None:
+        vector = numpy_for(len(latin) + len(cjk))
+    if vector:
+        return _vector_offsets(latin, cjk, made, units)
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk_texts = cjk.split(DOC_BREAK)
@@ -163,18 +193,22 @@ def _offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]
     return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
 
 
-#: Characters of the forms this process has made (decides :func:`_offsets`' path).
-_scanned = 0
-
-
-def _vector_offsets(latin: bytes, cjk: str) -> tuple[array[int], array[int], array[int]]:
-    """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32: one unit a character)."""
+def _vector_offsets(
+    latin: bytes, cjk: str, made: LatinForm | None = None, units: Any = None
+) -> tuple[array[int], array[int], array[int]]:
+    """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32, or ``units``: one a character)."""
     import numpy as np  # noqa: PLC0415 -- optional; vectorized.active() has imported it
 
-    latin_starts, latin_spaces, _ = _text_blanks(np, np.frombuffer(latin, np.uint8))
-    cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, np.frombuffer(cjk.encode("utf-32-le"), np.uint32))
-    lengths = (latin_spaces >> 1) + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
-    return _ints(np, latin_starts), _ints(np, cjk_starts), _ints(np, lengths)
+    if made is None:
+        starts, latin_spaces, _ = _text_blanks(np, np.frombuffer(latin, np.uint8))
+        latin_starts, latin_counts = _ints(np, starts), latin_spaces >> 1
+    else:
+        _, latin_starts, latin_counts = made
+    if units is None:
+        units = np.frombuffer(cjk.encode("utf-32-le"), np.uint32)
+    cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, units)
+    lengths = latin_counts + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
+    return latin_starts, _ints(np, cjk_starts), _ints(np, lengths)
 
 
 def _text_blanks(np: Any, codes: Any) -> tuple[Any, Any, Any]:
