@@ -113,7 +113,7 @@ async def test_an_own_write_the_watcher_hears_before_it_is_recorded_is_still_the
     own = backend.own_writes
     reread: list[list[str]] = []
     refresh_files = backend.index.refresh_files
-    backend.index.refresh_files = lambda files: (reread.append(sorted(files)), refresh_files(files))[1]
+    backend.index.refresh_files = lambda files, **options: (reread.append(sorted(files)), refresh_files(files, **options))[1]
     record = own.record
 
     def late_record(paths):  # type: ignore[no-untyped-def]

@@ -218,8 +218,8 @@ async def test_a_query_is_answered_while_the_warm_up_runs_and_a_refresh_does_not
         warming.set()
         assert release.wait(SAFETY_NET), "the test never released the warm-up"
 
-    def refresh_files(files):  # type: ignore[no-untyped-def]
-        result = refresh(files)
+    def refresh_files(files, **options):  # type: ignore[no-untyped-def]
+        result = refresh(files, **options)
         refreshed.set()
         return result
 
