@@ -12,7 +12,7 @@ the whole store. Numpy only (the segment cache is a numpy path; see ADR
 0011).
 
 The answer must be exactly what :func:`wikimem.index.scan.locate` plus
-:func:`wikimem.index.vectorized.postings` find, term by term:
+:meth:`wikimem.index.form_search.FormViews.postings` find, term by term:
 
 * latin: a term is a run of non-blank bytes between blanks of the latin
   form (the needle `` tok `` matches exactly there); runs holding a
