@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from wikimem import JournalFollower, UnreadableError, loads_tolerant, logged_entry_id
 
-__all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "JournalRow", "JournalRows", "parse_line"]
+__all__ = ["ACTIONS", "MALFORMED", "POLL_SECONDS", "UNDO", "UNDO_DETAIL", "JournalRow", "JournalRows", "parse_line"]
 
 #: How often the reader thread looks at the file when nobody wakes it.
 POLL_SECONDS = 0.25
@@ -28,6 +28,13 @@ POLL_SECONDS = 0.25
 #: The actions the journal records (SPEC §1), and the pseudo-action of a bad line.
 ACTIONS = ("add", "update", "remove", "diary")
 MALFORMED = "malformed"
+
+#: How an undo's lines begin their ``detail`` (``Backend.undo``: ``undo of <the write>``). SPEC §1 has no
+#: undo action: an undo journals the ``add``/``update``/``remove`` that puts the old block back, so the
+#: reference's readers see ordinary lines; the pane recognises an undo by its detail, and says so.
+UNDO_DETAIL = "undo of "
+#: The filter's pseudo-action for undo lines (whatever their action).
+UNDO = "undo"
 
 
 class JournalRow(NamedTuple):
@@ -61,6 +68,11 @@ class JournalRow(NamedTuple):
         return MALFORMED if self.data is None else self.field("action")
 
     @property
+    def undo(self) -> bool:
+        """True for a line an undo wrote (its ``detail`` starts with :data:`UNDO_DETAIL`)."""
+        return self.field("detail").startswith(UNDO_DETAIL)
+
+    @property
     def target(self) -> str:
         """``file:item`` for wiki actions, ``date time[#n]`` for diary appends (``#n``: the minute's n-th entry)."""
         if self.data is None:
@@ -86,7 +98,6 @@ def parse_line(lineno: int, text: str) -> JournalRow:
     text = text.rstrip("\r")
     data = loads_tolerant(text)  # deep nesting too: the pane must not take the app down
     return JournalRow(lineno, text, data if isinstance(data, dict) else None)
-
 
 
 class JournalRows:

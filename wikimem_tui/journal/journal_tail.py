@@ -24,7 +24,7 @@ from textual.worker import get_current_worker
 
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
-from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, JournalRow, JournalRows
+from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, UNDO, JournalRow, JournalRows
 from wikimem_tui.journal.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
 from wikimem_tui.core.words import count
 
@@ -71,7 +71,7 @@ class JournalTail(Widget):
         self._read = False
 
     def compose(self) -> ComposeResult:
-        actions = [(name, name) for name in (*ACTION_STYLES, MALFORMED)]
+        actions = [(name, name) for name in (*ACTION_STYLES, MALFORMED)] + [("undo (↶)", UNDO)]
         with Horizontal(id="journal-filters"):
             yield Select(actions, prompt="any action", compact=True, id="journal-action")
             yield Input(placeholder="owner contains…", compact=True, id="journal-owner")

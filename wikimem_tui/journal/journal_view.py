@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -26,9 +27,10 @@ from textual.reactive import reactive
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
-from wikimem_tui.journal.journal_reader import JournalRow
+from wikimem_tui.journal.journal_reader import UNDO, JournalRow
 
-__all__ = ["ACTION_STYLES", "JournalView", "RowFilter", "open_message_for", "row_cells", "row_detail", "who"]
+__all__ = ["ACTION_STYLES", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "open_message_for",
+           "owner_width", "row_cells", "row_detail", "who"]
 
 ACTION_STYLES: dict[str, str] = {
     "add": "green",
@@ -36,6 +38,25 @@ ACTION_STYLES: dict[str, str] = {
     "remove": "red",
     "diary": "magenta",
 }
+
+#: Marks the action of a line an undo wrote: ``↶update`` is an update that took a write back.
+UNDO_MARK = "↶"
+
+
+def action_label(row: JournalRow) -> str:
+    """The action as shown: an undo's line keeps its real action (the file's), marked ``↶``."""
+    return UNDO_MARK + row.action if row.undo else row.action
+
+
+def owner_width(widest: int, width: int) -> int:
+    """The owner column for a journal whose widest ``who`` is ``widest`` cells, on a ``width``-cell line.
+
+    As wide as the widest owner, so ``agent:companion`` is not cut to
+    ``agent:com…`` beside empty space; capped at a quarter of the line (and
+    24 cells) so the target stays readable, and never under 5 (``owner``).
+    A longer owner is cut with an ellipsis; the detail line shows it whole.
+    """
+    return max(5, min(widest, 24, max(width // 4, 10)))
 
 
 def open_message_for(row: JournalRow) -> Message | None:
@@ -62,8 +83,10 @@ def row_detail(row: JournalRow) -> Text:
     if row.data is None:
         return Text.assemble((f"line {row.lineno} is not JSON: ", "bold red"), safe_line(row.raw))
     text = Text.assemble(safe_line(row.field("ts"), "dim"), " ",
-                         (row.action, f"bold {ACTION_STYLES.get(row.action, '')}".strip()), " ",
+                         (clean_line(action_label(row)), f"bold {ACTION_STYLES.get(row.action, '')}".strip()), " ",
                          safe_line(row.target, "bold"))
+    if row.undo:
+        text.append("  (an undo: the block as it was before)", style="italic")
     for key in ("owner", "by", "detail", "source_conv"):
         if row.field(key):
             text.append(f"  {key} ", style="dim")
@@ -75,16 +98,21 @@ def row_detail(row: JournalRow) -> Text:
     return text
 
 
-def row_cells(row: JournalRow, width: int) -> list[Cell]:
+def row_cells(row: JournalRow, width: int, owner_w: int | None = None) -> list[Cell]:
     """One screen line as fitted cells: ts / action / owner / target / detail.
 
-    Below 100 cells the timestamp loses its year and seconds, the owner
-    column narrows and the detail column goes, so the target stays readable
-    in a side pane. Cells are plain strings (never markup) so a line costs a
-    few string operations, not a ``Text`` render: the view draws thousands.
+    Below 100 cells the timestamp loses its year and seconds and the detail
+    column goes, so the target stays readable in a side pane. ``owner_w``
+    is the owner column (the view fits it to its rows, :func:`owner_width`;
+    default 16 wide, 10 narrow). An undo's action is marked (``↶update``):
+    without the detail column nothing else on the line says so. Cells are
+    plain strings (never markup) so a line costs a few string operations,
+    not a ``Text`` render: the view draws thousands.
     """
     wide = width >= 100
-    ts_w, owner_w = (19, 16) if wide else (11, 10)
+    ts_w = 19 if wide else 11
+    if owner_w is None:
+        owner_w = 16 if wide else 10
     if row.data is None:
         return [
             (fit(f"line {row.lineno}", ts_w), "dim"),
@@ -98,7 +126,7 @@ def row_cells(row: JournalRow, width: int) -> list[Cell]:
     ts = row.field("ts")
     cells = [
         (fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
-        (" " + fit(row.action, 7), f"bold {style}".strip()),
+        (" " + fit(action_label(row), 7), f"bold {style}".strip()),
         (" " + fit(who(row), owner_w), "cyan"),
         (" " + fit(row.target, target_w), style),
     ]
@@ -109,14 +137,14 @@ def row_cells(row: JournalRow, width: int) -> list[Cell]:
 
 @dataclass(frozen=True)
 class RowFilter:
-    """Which rows are shown: exact action, owner / file substrings (case-blind)."""
+    """Which rows are shown: exact action (or ``undo``: an undo's lines), owner / file substrings (case-blind)."""
 
     action: str = ""
     owner: str = ""
     file: str = ""
 
     def __call__(self, row: JournalRow) -> bool:
-        if self.action and row.action != self.action:
+        if self.action and (not row.undo if self.action == UNDO else row.action != self.action):
             return False
         if self.owner and self.owner.lower() not in who(row).lower():
             return False
@@ -164,13 +192,20 @@ class JournalView(VirtualList):
         self.shown: list[JournalRow] = []
         """The rows passing ``row_filter``."""
         self.row_filter = RowFilter()
+        self.widest_owner = 0
+        """Cells of the widest owner (``who``) read so far: the owner column fits it (:func:`owner_width`)."""
 
     def add_rows(self, rows: list[JournalRow], *, reset: bool = False) -> None:
         """Append a batch (after clearing everything when ``reset``)."""
         if reset:
             self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
+            self.widest_owner = 0
             self.forget_strips()
         self.rows.extend(rows)
+        widest = max(map(cell_len, set(map(who, rows))), default=0)
+        if widest > self.widest_owner:  # drawn rows were fitted to the narrower column
+            self.widest_owner = widest
+            self.forget_strips()
         matched = [row for row in rows if self.row_filter(row)]
         self.shown.extend(matched)
         self.size_to_rows()
@@ -221,7 +256,7 @@ class JournalView(VirtualList):
         """The row's cells; the highlighted row reversed over its own colours."""
         extra = style("reverse") if index == self.cursor else None
         return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
-                for text, spec in row_cells(self.shown[index], width)]
+                for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width))]
 
     def _move_to(self, index: int) -> None:
         if not self.shown:
