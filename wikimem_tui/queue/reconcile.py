@@ -143,8 +143,9 @@ class ReconcilePane(IncrementalRefresh, Widget):
             yield Static(HINT, id="queue-detail", markup=False)
 
     def on_resize(self) -> None:
-        width = self.size.width
-        self.query_one("#queue-columns", Static).update(Text.assemble(*header_cells(width)))
+        width = self.size.width  # the titles fitted like the rows (their owner column fits the rows shown)
+        titles = header_cells(width, self.rows_view.columns(width))
+        self.query_one("#queue-columns", Static).update(Text.assemble(*titles))
 
     @property
     def rows_view(self) -> QueueList:
@@ -207,6 +208,7 @@ class ReconcilePane(IncrementalRefresh, Widget):
             if at is not None:
                 rows.cursor = at
         rows.set_rows(self.shown, frozenset(self.selected))
+        self.on_resize()
         self._show_status()
 
     def _show_status(self) -> None:

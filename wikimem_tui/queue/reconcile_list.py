@@ -10,9 +10,11 @@ click that highlights a row first and opens it on the second click.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Set
+from collections.abc import Hashable, Iterable, Set
+from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual import events
@@ -24,21 +26,50 @@ from wikimem_tui.common.badges import BADGE, BADGE_STYLE
 from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.queue.reconcile_model import AGENT_LABELS, REVIEWED_BADGE, Key, entry_key, first_line, ordinal_prefix
 
-__all__ = ["QueueList", "header_cells", "owner_cell", "row_cells"]
+__all__ = ["Columns", "QueueList", "header_cells", "owner_cell", "owner_label", "row_cells"]
 
 _BADGE_W = 11
 
 
-def _owner_width(width: int) -> int:
-    return 14 if width >= 100 else 10
+@dataclass(frozen=True)
+class Columns:
+    """The owner and badge columns' widths for the rows shown (:meth:`fitted`), the same for rows and titles."""
+
+    owner: int = 10
+    badge: int = _BADGE_W
+
+    @classmethod
+    def fitted(cls, widest_owner: int, badged: bool, width: int) -> Columns:
+        """As wide as the widest owner (``agent:companion`` was cut to ``agent:com…`` beside 12 blank cells).
+
+        Capped at a quarter of the line (and 24 cells) so the entry's text
+        stays readable, never under 5 (``owner``); a longer owner is cut
+        with an ellipsis (the detail below shows it whole). The badge column
+        takes no room while no row shown has a badge.
+        """
+        return cls(max(5, min(widest_owner, 24, max(width // 4, 10))), _BADGE_W if badged else 0)
+
+    def rest(self, width: int) -> int:
+        """Cells left for the entry's first line."""
+        return max(width - (2 + 11 + 6 + self.owner + 1 + self.badge + bool(self.badge)), 0)
 
 
-def header_cells(width: int) -> list[Cell]:
+def header_cells(width: int, columns: Columns | None = None) -> list[Cell]:
     """The column titles, fitted like the rows."""
-    owner_w = _owner_width(width)
-    rest = max(width - (2 + 11 + 6 + owner_w + 1 + _BADGE_W + 1), 0)
-    return [("  " + fit("day", 10) + " " + fit("time", 5) + " " + fit("owner", owner_w) + " "
-             + fit("", _BADGE_W) + " " + fit("entry", rest), "bold")]
+    cols = columns or Columns()
+    badge = fit("", cols.badge) + " " if cols.badge else ""
+    return [("  " + fit("day", 10) + " " + fit("time", 5) + " " + fit("owner", cols.owner) + " "
+             + badge + fit("entry", cols.rest(width)), "bold")]
+
+
+def owner_label(owner: str | None) -> str:
+    """What the owner column says: a captured session's agent by name (who the evidence came from), else the owner."""
+    return AGENT_LABELS.get(owner or "") or owner or "-"
+
+
+def widest_owner(rows: Iterable[Any]) -> int:
+    """Cells of the widest owner label among queue rows (``QueueEntry``)."""
+    return max((cell_len(owner_label(owner)) for owner in {q.entry.owner for q in rows}), default=0)
 
 
 def owner_cell(owner: str | None, width: int) -> Cell:
@@ -50,28 +81,27 @@ def owner_cell(owner: str | None, width: int) -> Cell:
     return fit(owner or "-", width) + " ", "dim"
 
 
-def row_cells(q: Any, selected: Set[Key], width: int) -> list[Cell]:
+def row_cells(q: Any, selected: Set[Key], width: int, columns: Columns | None = None) -> list[Cell]:
     """One queue row: selection mark, day, time, owner, badges, first line of the entry.
 
     A later entry of a shared minute starts its text with its ordinal
     (``#2``, as evidence lines name it), so two rows of one minute differ.
     """
     entry = q.entry
-    owner_w = _owner_width(width)
+    cols = columns or Columns()
     if q.derived:
         badge, badge_style = BADGE + (" ✓" if q.dismissed else ""), BADGE_STYLE
     elif q.dismissed:
         badge, badge_style = REVIEWED_BADGE, "green"
     else:
         badge, badge_style = "", ""
-    rest = max(width - (2 + 11 + 6 + owner_w + 1 + _BADGE_W + 1), 0)
     return [
         ("● " if entry_key(entry) in selected else "  ", "bold green"),
         (fit(entry.date, 10) + " ", ""),
         (fit(entry.time, 5) + " ", "bold"),
-        owner_cell(entry.owner, owner_w),
-        (fit(badge, _BADGE_W) + " ", badge_style),
-        (fit(ordinal_prefix(entry) + first_line(entry.content), rest), ""),
+        owner_cell(entry.owner, cols.owner),
+        (fit(badge, cols.badge) + " " if cols.badge else "", badge_style),
+        (fit(ordinal_prefix(entry) + first_line(entry.content), cols.rest(width)), ""),
     ]
 
 
@@ -110,10 +140,16 @@ class QueueList(VirtualList):
         """The ``QueueEntry`` rows shown, in order."""
         self.selected: Set[Key] = frozenset()
         """Keys of the selected entries (drawn with a mark)."""
+        self._widest, self._badged = 0, False
+
+    def columns(self, width: int) -> Columns:
+        """The owner and badge columns fitted to the rows shown, on a ``width``-cell line."""
+        return Columns.fitted(self._widest, self._badged, width)
 
     def set_rows(self, rows: list[Any], selected: Set[Key]) -> None:
         """Show ``rows`` (the cursor stays on its index, clamped)."""
         self.rows, self.selected = rows, selected
+        self._widest, self._badged = widest_owner(rows), any(q.derived or q.dismissed for q in rows)
         self.forget_strips()
         self.size_to_rows()
         self.cursor = max(0, min(self.cursor, len(rows) - 1))
@@ -140,7 +176,7 @@ class QueueList(VirtualList):
 
     def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
         """The row's cells; the highlighted row one even band, whatever the cells' own styles."""
-        cells = row_cells(self.rows[index], self.selected, width)
+        cells = row_cells(self.rows[index], self.selected, width, self.columns(width))
         if index == self.cursor:
             band = base + style("bold reverse" if self.has_focus else "underline")
             return [Segment(text, band) for text, _ in cells]
