@@ -32,6 +32,10 @@ from wikimem.store import UNCHECKED, MemoryStore
 
 __all__ = ["Failure", "fail", "register", "report_conflict"]
 
+#: What the write verbs' FILE and NAME positionals are (``--help`` said nothing of them).
+_FILE_HELP = "the RecallFile: wiki/FILE.md (lowercase a-z, 0-9, _ and -)"
+_NAME_HELP = "the item's name: its heading in that file (quote it when it has spaces)"
+
 #: Exit codes of the write verbs (and ``recall``, ``init``).
 DONE, NOT_FOUND, BAD_INPUT, CONFLICT = 0, 1, 2, 3
 _KINDS = {NOT_FOUND: "not_found", BAD_INPUT: "bad_input", CONFLICT: "conflict"}
@@ -132,8 +136,11 @@ def _done(args: argparse.Namespace, out: Output, line: str, payload: dict[str, A
 
 
 def run_add(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    """``add FILE NAME``: insert or replace one item (checked with --expected/--new)."""
-    content = args.content if args.content is not None else read_text_arg(args.content_file)
+    """``add FILE NAME [CONTENT]``: insert or replace one item (checked with --expected/--new)."""
+    if args.text is not None:
+        content = args.text
+    else:
+        content = args.content if args.content is not None else read_text_arg(args.content_file)
     item = store.add(args.file, args.name, content, owner=args.owner, source_conv=args.source,
                      expected=_expected(args))
     return _done(args, out, f"wrote {item.file}:{item.name}", {"item": _item(item)})
@@ -175,25 +182,29 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
              add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add ``add``, ``remove``, ``move`` and ``diary append`` to the parser and the command table."""
     add = commands.add_parser("add", help="write one item (insert or replace; checked with --expected/--new)")
-    add.add_argument("file", metavar="FILE")
-    add.add_argument("name", metavar="NAME")
+    add.add_argument("file", metavar="FILE", help=_FILE_HELP)
+    add.add_argument("name", metavar="NAME", help=_NAME_HELP)
     content = add.add_mutually_exclusive_group(required=True)
-    content.add_argument("--content", metavar="TEXT", help="the item's content")
+    # Positional like `diary append TEXT` (a first try `wikimem add prefs tea "Jasmine tea."` was refused);
+    # --content stays for text that starts with '-'.
+    content.add_argument("text", nargs="?", metavar="CONTENT", help="the item's content (or --content, --content-file)")
+    content.add_argument("--content", metavar="TEXT", help="the item's content (also when it starts with '-')")
     content.add_argument("--content-file", metavar="PATH", help="read the content from a file ('-': stdin)")
     add.add_argument("--owner", metavar="O", help="whose memory this is (e.g. agent:claude-code)")
     add.add_argument("--source", metavar="S", help="the conversation it came from (source_conv)")
     _add_expected(add)
 
     remove = commands.add_parser("remove", help="delete one item (exit 1 if there is none)")
-    remove.add_argument("file", metavar="FILE")
-    remove.add_argument("name", metavar="NAME")
+    remove.add_argument("file", metavar="FILE", help=_FILE_HELP)
+    remove.add_argument("name", metavar="NAME", help=_NAME_HELP)
     remove.add_argument("--owner", metavar="O", help="who removes it (journal)")
     _add_expected(remove)
 
     move = commands.add_parser("move", help="rename an item or move it to another RecallFile")
-    move.add_argument("file", metavar="FILE")
-    move.add_argument("name", metavar="NAME")
-    move.add_argument("--to", required=True, metavar="FILE[:NAME]", help="the new address")
+    move.add_argument("file", metavar="FILE", help=_FILE_HELP)
+    move.add_argument("name", metavar="NAME", help=_NAME_HELP)
+    move.add_argument("--to", required=True, metavar="FILE[:NAME]",
+                      help="the new address: another RecallFile, and/or a new name (FILE:NAME)")
     move.add_argument("--rewrite-links", action="store_true", help="rewrite every link to the old address")
     move.add_argument("--owner", metavar="O", help="who moves it (journal)")
     _add_expected(move)

@@ -1,0 +1,38 @@
+"""What a new user's first tries at the CLI met: ``add`` refusing its content as an argument, undocumented positionals.
+
+``diary append TEXT`` takes its text as an argument, so a first
+``wikimem add prefs tea "Jasmine tea."`` was refused with "one of the
+arguments --content --content-file is required".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from test_cli_write import mem, run  # noqa: F401  (mem: the fixture)
+from wikimem import MemoryStore
+
+
+def test_add_takes_its_content_as_an_argument_like_diary_append(mem: Path, capsys) -> None:  # noqa: F811
+    code, out, err = run(capsys, "-s", str(mem), "add", "notes", "tea", "Jasmine tea.", "--new")
+    assert (code, out, err) == (0, "wrote notes:tea\n", "")
+    item = MemoryStore(mem).get("notes", "tea")
+    assert item is not None and item.content == "Jasmine tea."
+
+
+def test_add_refuses_two_contents_and_none(mem: Path, capsys) -> None:  # noqa: F811
+    before = (mem / "journal.jsonl").read_bytes()
+    code, _, err = run(capsys, "-s", str(mem), "add", "notes", "tea", "Jasmine tea.", "--content", "Green tea.")
+    assert code == 2 and "not allowed with" in err
+    code, _, err = run(capsys, "-s", str(mem), "add", "notes", "tea")
+    assert code == 2 and "CONTENT --content --content-file" in err
+    assert (mem / "journal.jsonl").read_bytes() == before and MemoryStore(mem).get("notes", "tea") is None
+
+
+@pytest.mark.parametrize("verb", ["add", "remove", "move"])
+def test_the_write_verbs_say_what_file_and_name_are(verb: str, capsys) -> None:
+    code, out, _ = run(capsys, verb, "--help")
+    words = " ".join(out.split())  # argparse wraps to the terminal's width
+    assert code == 0 and "FILE the RecallFile: wiki/FILE.md" in words and "NAME the item's name: its heading" in words
