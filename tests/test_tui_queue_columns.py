@@ -1,4 +1,4 @@
-"""The reconcile queue's columns: owners whole when there is room, no blank badge column, titles over their rows.
+"""The reconcile queue as a new user met it: owners whole, no blank badge column, titles over their rows, clear promote errors.
 
 A new user saw ``agent:com…`` followed by a dozen blank cells: the owner
 column was a fixed 10 cells and the badge column took 11 more on rows with
@@ -64,3 +64,26 @@ async def test_the_badge_column_is_there_only_when_a_row_has_a_badge(tmp_path: P
         titles, derived, plain = lines(app)
         assert "↺ derived" in derived
         assert titles.index("entry") == derived.index("The recall") == plain.index("Coffee")
+
+
+async def test_promote_on_an_empty_field_says_which_and_goes_there(tmp_path: Path) -> None:
+    """ctrl+s before typing a target said "invalid RecallFile name '': must match [a-z0-9_][a-z0-9_-]*"."""
+    from textual.widgets import Input
+
+    from test_tui_reconcile import promote_screen, wiki_bytes
+
+    app = QueueApp(backend(tmp_path, ("09:00", "agent", "Coffee with Ana.")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        before = wiki_bytes(tmp_path)
+        screen = await promote_screen(pilot)
+        error = screen.query_one("#rp-error", Static)
+        screen.query_one("#rp-name", Input).focus()
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "type a RecallFile (e.g. preferences)" in str(error.render()))
+        assert screen.focused is screen.query_one("#rp-file", Input) and "must match" not in str(error.render())
+        screen.query_one("#rp-file", Input).value = "events"
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "type an item name" in str(error.render()))
+        assert screen.focused is screen.query_one("#rp-name", Input)
+        assert wiki_bytes(tmp_path) == before

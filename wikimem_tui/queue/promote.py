@@ -270,6 +270,10 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         if outcome == self._outcome:
             self._refresh_preview()
 
+    def _missing(self) -> Input | None:
+        """The first of the two target fields still empty, if any."""
+        return next((f for f in self.query("#rp-file, #rp-name").results(Input) if not f.value.strip()), None)
+
     def _fields(self) -> tuple[str, str]:
         """The validated target; ``ValueError`` naming what is wrong."""
         file = validate_file(self.query_one("#rp-file", Input).value.strip())
@@ -285,9 +289,8 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
             file, name = self._fields()
         except ValueError as exc:
             self.target, self.existing = None, None
-            empty = not self.query_one("#rp-file", Input).value.strip() or not self.query_one("#rp-name", Input).value.strip()
             target_line.update(Text("type a RecallFile and an item name, or pick a similar item above", style="italic")
-                               if empty else safe_line(f"not a valid target: {exc}", "red"))
+                               if self._missing() else safe_line(f"not a valid target: {exc}", "red"))
             self._show_draft(chosen, None)
             return
         existing = self.store.get(file, name)
@@ -332,7 +335,12 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         try:
             target = self._fields()
         except ValueError as exc:
-            error.update(safe_line(f"not promoted: {exc}"))
+            missing = self._missing()  # ctrl+s on an empty field said "invalid RecallFile name ''": say which, go there
+            if missing is not None:
+                what = "a RecallFile (e.g. preferences)" if missing.id == "rp-file" else "an item name"
+                missing.focus()
+            error.update(safe_line(f"not promoted: {exc}" if missing is None else
+                                   f"not promoted: type {what}, or pick a similar item above"))
             return
         if target != self.target:  # typed after the last preview: draft from what is there now
             self._refresh_preview()
