@@ -41,7 +41,7 @@ from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.common.incremental import IncrementalRefresh
 from wikimem_tui.queue.reconcile_filters import QueueFilters
 from wikimem_tui.queue.reconcile_list import QueueList, header_cells
-from wikimem_tui.queue.reconcile_model import Key, Query, entry_detail, entry_key
+from wikimem_tui.queue.reconcile_model import Key, Query, entry_detail, entry_key, status_text
 from wikimem_tui.queue.reconcile_writer import CurationWriter
 from wikimem_tui.core.words import count
 
@@ -215,26 +215,8 @@ class ReconcilePane(IncrementalRefresh, Widget):
         if self._days_error:
             self.query_one("#queue-status", Static).update(Text(f"days: {self._days_error}", style="red"))
             return
-        shown = self.shown
-        if not self.loads:
-            text = Text("reading the diary…")
-        elif not shown:
-            text = Text("nothing waiting: every diary entry here is cited by a wiki item"
-                        + ("" if self._query.include_reviewed else " or marked reviewed"))
-        else:
-            n = len(shown)
-            text = Text(f"{count(n, 'entry')} waiting")
-            derived = sum(1 for q in shown if q.derived)
-            if derived:
-                text.append(f" · {derived} derived")
-            if self._query.include_reviewed:
-                text.append(f" · {sum(1 for q in shown if q.dismissed)} reviewed shown")
-        if self.selected:
-            text.append(f" · {len(self.selected)} selected", style="bold green")
-        if self.writer.read_only:
-            text.append(" · read-only: promoting and marking are refused", style="bold red")
-        if self._loading:
-            text.append(" · reading…", style="italic")
+        text = status_text(self.shown, loaded=bool(self.loads), reviewed=self._query.include_reviewed,
+                           selected=len(self.selected), read_only=self.writer.read_only, loading=self._loading)
         self.query_one("#queue-status", Static).update(text)
 
     # -- the highlighted entry -------------------------------------------------------

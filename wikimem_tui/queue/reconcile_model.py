@@ -10,6 +10,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,9 +20,10 @@ from wikimem import DiaryItem, is_derived_line, parse_date_span
 from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.queue.promote_text import entry_summary
 from wikimem_tui.common.badges import DERIVED_HINT
+from wikimem_tui.core.words import count
 
 __all__ = ["AGENT_LABELS", "REVIEWED_BADGE", "Key", "Query", "entry_detail", "entry_key", "first_line", "ordinal_prefix",
-           "parse_days"]
+           "parse_days", "status_text"]
 
 REVIEWED_BADGE = "✓ reviewed"
 _MONTH_RE = re.compile(r"(\d{4})-(\d{1,2})")
@@ -113,4 +115,28 @@ def entry_detail(q: Any) -> Text:
     text.append_text(safe_text(entry.content))
     if q.derived:
         text.append(f"\n{DERIVED_HINT}", style="italic magenta")
+    return text
+
+
+def status_text(shown: Sequence[Any], *, loaded: bool, reviewed: bool, selected: int, read_only: bool,
+                loading: bool) -> Text:
+    """The line above the rows: how many entries wait (derived, reviewed shown), the selection, refusals, a read."""
+    if not loaded:
+        text = Text("reading the diary…")
+    elif not shown:
+        text = Text("nothing waiting: every diary entry here is cited by a wiki item"
+                    + ("" if reviewed else " or marked reviewed"))
+    else:
+        text = Text(f"{count(len(shown), 'entry')} waiting")
+        derived = sum(1 for q in shown if q.derived)
+        if derived:
+            text.append(f" · {derived} derived")
+        if reviewed:
+            text.append(f" · {sum(1 for q in shown if q.dismissed)} reviewed shown")
+    if selected:
+        text.append(f" · {selected} selected", style="bold green")
+    if read_only:
+        text.append(" · read-only: promoting and marking are refused", style="bold red")
+    if loading:
+        text.append(" · reading…", style="italic")
     return text
