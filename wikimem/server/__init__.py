@@ -21,7 +21,7 @@ import ipaddress
 import socket
 import sys
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 __all__ = ["LOOPBACK_HOSTS", "is_loopback", "serve"]
 
@@ -51,7 +51,7 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     server = build_server(memory)
     memory.start_building()
     if transport == "stdio":
-        asyncio.run(server.run_stdio_async())
+        asyncio.run(_serve_stdio(server))
         return
     if transport != "http":
         raise ValueError(f"unknown transport {transport!r}: stdio or http")
@@ -78,6 +78,28 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+async def _serve_stdio(server: Any) -> None:
+    """The SDK's stdio transport over streams that answer every request read before end of input ends it.
+
+    :mod:`~wikimem.server.stdio_drain` says why. The low-level server is
+    the one ``MCPServer.run_stdio_async`` runs; where a later SDK hides it,
+    its own stdio run is used (and a one-shot pipe may lose its last answer
+    again, rather than the server not starting).
+    """
+    from mcp.server.stdio import stdio_server
+
+    from wikimem.server.stdio_drain import stdio_streams
+
+    lowlevel = getattr(server, "_lowlevel_server", None)
+    if lowlevel is None:
+        await server.run_stdio_async()
+        return
+    with stdio_streams() as (lines, answers):
+        async with stdio_server(stdin=lines, stdout=answers) as (read_stream,  # type: ignore[arg-type]
+                                                                 write_stream):
+            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
 async def _serve_http(server: object, sock: socket.socket, host: str) -> None:

@@ -1,0 +1,181 @@
+"""stdio that answers every request it read before it lets the server see end of input.
+
+Why: a one-shot client (``wikimem mcp < requests.jsonl``, a hook piping a
+few lines, ``printf … | wikimem mcp``) closes stdin right after its last
+request. The SDK's stdio transport treats that end of input as the end of
+the session and cancels the handlers still running -- the answer to the
+last ``recall`` (which may be waiting for the index build) is never
+written, silently (modelcontextprotocol/python-sdk issue #2678, open). So
+the server reads stdin through :class:`DrainingLines`, which remembers the
+id of every request it passed on and, at end of input, holds the end back
+until :class:`AnswerWriter` has written an answer (a result or an error)
+for each of them -- or :data:`DRAIN_SECONDS` pass, so a hung handler cannot
+keep the process alive for ever after its client left. A request the
+client cancelled (``notifications/cancelled``) gets no answer by the
+protocol, so it is no longer waited for.
+
+Only the ids are read from each line (a JSON parse the SDK does anyway);
+the lines themselves pass through unchanged, and a line that is not JSON
+is passed on for the SDK to report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from io import TextIOWrapper
+from typing import Any
+
+__all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "stdio_streams"]
+
+#: How long end of input waits for the answers still owed (a recall waits at most for the index build).
+DRAIN_SECONDS = 120.0
+
+
+class Pending:
+    """The ids of the requests read and not yet answered, and an event for "none left"."""
+
+    def __init__(self) -> None:
+        import anyio
+
+        self._ids: set[Any] = set()
+        self._none_left = anyio.Event()
+        self._none_left.set()
+
+    def read(self, line: str) -> None:
+        """A line from the client: a request adds its id; a cancellation drops the one it names."""
+        message = _message(line)
+        if message is None:
+            return
+        if "method" in message and "id" in message:
+            self._owe(_key(message["id"]))
+        elif message.get("method") == "notifications/cancelled":
+            params = message.get("params")
+            if isinstance(params, dict) and "requestId" in params:
+                self._settle(_key(params["requestId"]))
+
+    def written(self, text: str) -> None:
+        """Text to the client: an answer (a message with an id and no method) settles its request."""
+        for line in text.splitlines():
+            message = _message(line)
+            if message is not None and "id" in message and "method" not in message:
+                self._settle(_key(message["id"]))
+
+    async def drained(self, seconds: float = DRAIN_SECONDS) -> bool:
+        """Wait until every request read has been answered; False when ``seconds`` ran out first."""
+        import anyio
+
+        with anyio.move_on_after(seconds):
+            await self._none_left.wait()
+            return True
+        return False
+
+    def _owe(self, key: Any) -> None:
+        import anyio
+
+        if not self._ids:
+            self._none_left = anyio.Event()
+        self._ids.add(key)
+
+    def _settle(self, key: Any) -> None:
+        self._ids.discard(key)
+        if not self._ids:
+            self._none_left.set()
+
+
+class DrainingLines:
+    """The client's lines, noted in ``pending``; their end waits until the answers owed are written."""
+
+    def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS) -> None:
+        self._lines = lines
+        self._pending = pending
+        self._seconds = seconds
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._read()
+
+    async def _read(self) -> AsyncIterator[str]:
+        async for line in self._lines:
+            self._pending.read(line)
+            yield line
+        await self._pending.drained(self._seconds)
+
+
+class AnswerWriter:
+    """The server's output, passed on unchanged; each answer written settles its request in ``pending``."""
+
+    def __init__(self, out: Any, pending: Pending) -> None:
+        self._out = out
+        self._pending = pending
+
+    async def write(self, text: str) -> int:
+        written: int = await self._out.write(text)
+        self._pending.written(text)
+        return written
+
+    async def flush(self) -> None:
+        await self._out.flush()
+
+
+class _Unowned(TextIOWrapper):
+    """A text layer that leaves the process's binary stream open when it goes (closing it would close sys.stdout)."""
+
+    def close(self) -> None:
+        try:
+            self.detach()
+        except ValueError:  # already detached
+            pass
+
+
+@contextmanager
+def stdio_streams(seconds: float = DRAIN_SECONDS) -> Iterator[tuple[DrainingLines, AnswerWriter]]:
+    """The process's stdin and stdout as the SDK's ``stdio_server(stdin, stdout)`` takes them, drained at the end.
+
+    The wire moves to private copies of fds 0 and 1 while serving, and fd 0
+    reads the null device, fd 1 writes to stderr -- what the SDK does when it
+    owns the streams -- so a stray print of a handler (or of a library it
+    calls) cannot corrupt the protocol, nor a child read the client's
+    requests. Both are put back on exit. UTF-8 both ways (the platform's
+    encoding of the standard streams is not to be trusted); undecodable
+    input is replaced, so one bad byte is one invalid message, not a dead
+    server.
+    """
+    import anyio
+
+    sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, 0)
+        os.dup2(2, 1)
+    finally:
+        os.close(null)
+    reader = open(wire_in, "rb", closefd=True)  # noqa: SIM115 -- closed below, after the server is done
+    writer = open(wire_out, "wb", closefd=True)  # noqa: SIM115
+    pending = Pending()
+    try:
+        stdin = anyio.wrap_file(_Unowned(reader, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(_Unowned(writer, encoding="utf-8"))
+        yield DrainingLines(stdin, pending, seconds), AnswerWriter(stdout, pending)
+    finally:
+        writer.flush()
+        os.dup2(wire_in, 0)
+        os.dup2(wire_out, 1)
+        reader.close()
+        writer.close()
+
+
+def _message(line: str) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _key(value: Any) -> Any:
+    """An id as a set key: JSON-RPC ids are strings or numbers; anything else is keyed by its JSON."""
+    return value if isinstance(value, (str, int, float)) else json.dumps(value, sort_keys=True)
