@@ -124,6 +124,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def on_unmount(self) -> None:
         self.key_gate.close()
+        self.sync.close()
 
     # -- what the sync read (tests and benchmarks wait on these) -------------------
 
