@@ -56,7 +56,7 @@ from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.item.item_keys import ItemKeys
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
-from wikimem_tui.query.pin_picker import PinPicker, pin_for
+from wikimem_tui.query import query_routes
 from wikimem_tui.query.query_panel import SHORT, QueryPanel
 from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.queue.reconcile import ReconcilePane
@@ -218,9 +218,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def index_progress(self, pct: int, done: int, total: int) -> None:
         """The index build's progress: on the status line, and in the query pane (a query may be waiting)."""
-        self.update_status(f"index: building {pct}% ({done}/{total} files)")
-        for panel in self.query(QueryPanel):
-            panel.index_progress(done, total)
+        query_routes.index_progress(self, pct, done, total)
 
     @work(group="app-flow")
     async def action_why_not(self) -> None:
@@ -229,21 +227,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
         The tree's item under the cursor, or the item open in the view; from
         anywhere else, pick one by name (the query row under the cursor first).
         """
-        panel = self.query_one(QueryPanel)
-        tree, area = self.query_one(TopicTree), self.item_area
-        node, shown = tree.node_tree.cursor_node, area.view.item
-        tree_item = (node.data.file, node.data.name) if node and node.data and node.data.kind == "item" else None
-        key = pin_for(self.focused, tree, tree_item, area, (shown.file, shown.name) if shown else None)
-        if key is None and self.catalogue is None:
-            self.notify("still reading the store…", severity="warning", markup=False)
-            return
-        if key is None and self.catalogue is not None:
-            picker = PinPicker(self.catalogue.all_items(), suggested=panel.suggested_pin(),
-                               cursor_blink=self.cursor_blink)
-            key = await self.push_screen_wait(picker)
-        if key is not None:
-            panel.pin(*key)
-            self.action_pane("query")
+        await query_routes.why_not(self)
 
     @on(WhyNotBox.PickRequested)
     def _pick_pin(self) -> None:
@@ -258,17 +242,11 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def action_embeddings(self) -> None:
         """Embeddings: pause the running sync, or show what embedding costs and offer to start."""
-        embed = self.query_one(QueryPanel).embed_status
-        if embed is None:
-            self.notify("embeddings are off: start with --embed local (offline) or --embed URL", markup=False)
-            return
-        embed.toggle()
+        query_routes.embeddings(self)
 
     @on(EmbedStatus.Changed)
     def _embed_changed(self, message: EmbedStatus.Changed) -> None:
-        for status in self.query(StatusLine):
-            status.embed_note = message.text
-        self.update_status()
+        query_routes.embed_changed(self, message)
 
     # -- routing ----------------------------------------------------------------
 
