@@ -48,15 +48,15 @@ from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
 from wikimem_tui.common.status_line import StatusLine
-from wikimem_tui.common.store_sync import GROUPS, StoreSync
+from wikimem_tui.common.store_sync import GROUPS, StoreSync, SyncState
 from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
-from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.health.health import HealthPane
 from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.item.item_keys import ItemKeys
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
 from wikimem_tui.query import query_routes
+from wikimem_tui.query.pin_picker import PinPicker, pin_for
 from wikimem_tui.query.query_panel import SHORT, QueryPanel
 from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.queue.reconcile import ReconcilePane
@@ -68,7 +68,7 @@ __all__ = ["WikimemApp"]
 USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
-class WikimemApp(ItemKeys, GuardedActions, App[None]):
+class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -125,28 +125,6 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
     def on_unmount(self) -> None:
         self.key_gate.close()
         self.sync.close()
-
-    # -- what the sync read (tests and benchmarks wait on these) -------------------
-
-    @property
-    def catalogue(self) -> Catalogue | None:
-        """Names, counts and the link graph; None until the first build finishes."""
-        return self.sync.catalogue
-
-    @property
-    def index_ready(self) -> bool:
-        """True once the background index build finished."""
-        return self.sync.index_ready
-
-    @property
-    def watcher_ready(self) -> bool:
-        """True once the file watcher is armed (writes from then on are seen)."""
-        return self.sync.watcher_ready
-
-    @property
-    def own_echoes(self) -> int:
-        """Watcher batches that held only this app's own writes (and were dropped as such)."""
-        return self.sync.own_echoes
 
     # -- layout -----------------------------------------------------------------
 
@@ -218,7 +196,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def index_progress(self, pct: int, done: int, total: int) -> None:
         """The index build's progress: on the status line, and in the query pane (a query may be waiting)."""
-        query_routes.index_progress(self, pct, done, total)
+        query_routes.index_progress(self, self.update_status, pct, done, total)
 
     @work(group="app-flow")
     async def action_why_not(self) -> None:
@@ -227,7 +205,21 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
         The tree's item under the cursor, or the item open in the view; from
         anywhere else, pick one by name (the query row under the cursor first).
         """
-        await query_routes.why_not(self)
+        panel = self.query_one(QueryPanel)
+        tree, area = self.query_one(TopicTree), self.item_area
+        node, shown = tree.node_tree.cursor_node, area.view.item
+        tree_item = (node.data.file, node.data.name) if node and node.data and node.data.kind == "item" else None
+        key = pin_for(self.focused, tree, tree_item, area, (shown.file, shown.name) if shown else None)
+        if key is None and self.catalogue is None:
+            self.notify("still reading the store…", severity="warning", markup=False)
+            return
+        if key is None and self.catalogue is not None:
+            picker = PinPicker(self.catalogue.all_items(), suggested=panel.suggested_pin(),
+                               cursor_blink=self.cursor_blink)
+            key = await self.push_screen_wait(picker)
+        if key is not None:
+            panel.pin(*key)
+            self.action_pane("query")
 
     @on(WhyNotBox.PickRequested)
     def _pick_pin(self) -> None:
@@ -246,7 +238,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     @on(EmbedStatus.Changed)
     def _embed_changed(self, message: EmbedStatus.Changed) -> None:
-        query_routes.embed_changed(self, message)
+        query_routes.embed_changed(self, self.update_status, message)
 
     # -- routing ----------------------------------------------------------------
 
