@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import shutil
@@ -68,10 +69,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from app_bench_store import BIG_FILE, app_store, sample_queries, write_journal  # noqa: E402, F401 (write_journal: bench_curation_panes)
+from app_probes import (  # noqa: E402
+    WAIT_FOR_ANSWER, Frames, GcPauses, QueryTimes, expand, load_avg, ms, peak_rss_mb, per_key, query_while_building,
+    send_key, until, warm_running,
+)
 from goals import goal  # noqa: E402
-from synth import Generator, _block, _write  # noqa: E402
-from textual import events  # noqa: E402
-from textual.keys import _character_to_key  # noqa: E402
 
 from wikimem import MemoryIndex, MemoryStore  # noqa: E402
 from wikimem_tui.app import WikimemApp  # noqa: E402
@@ -80,192 +83,9 @@ from wikimem_tui.journal.journal_tail import JournalView  # noqa: E402
 from wikimem_tui.query.query_panel import DEBOUNCE_SECONDS, QueryPanel  # noqa: E402
 
 SIZE = (120, 40)
-BIG_FILE = "aaa_big"
 GOAL_FIRST_PAINT = 1.0
 GOAL_BIG_EXPAND = 0.200
 GOAL_QUERY = 0.100
-#: How long a query typed during the build may wait before the figure says "not answered".
-WAIT_FOR_ANSWER = 300.0
-
-
-def write_big_file(root: Path, items: int, seed: int = 2) -> None:
-    """One RecallFile of ``items`` items, in the store's block format (as synth writes them)."""
-    gen = Generator(seed)
-    blocks = [_block(f"big-{i}", gen.text(gen.rng.random() < 0.6), None) for i in range(items)]
-    _write(root / "wiki" / f"{BIG_FILE}.md", BIG_FILE, blocks)
-
-
-def write_journal(root: Path, store: MemoryStore) -> int:
-    """One ``add`` line per item, the way an agent's store would have grown."""
-    lines = []
-    for n, item in enumerate(store.items()):
-        ts = f"2026-01-01T00:{n // 60 % 60:02d}:{n % 60:02d}+00:00"
-        row = {"ts": ts, "action": "add", "file": item.file, "item": item.name, "owner": "agent"}
-        lines.append(json.dumps(row, ensure_ascii=False))
-    (root / "journal.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return len(lines)
-
-
-def sample_queries(store: MemoryStore) -> list[str]:
-    """A few queries made of words that are really in the store."""
-    items = store.items(store.files()[0])[:40]
-    latin = [w for item in items for w in item.content.split() if w.isascii() and w.isalpha()]
-    cjk = [item.content[:2] for item in items if not item.content[:1].isascii()]
-    return [q for q in (latin[:1] + latin[5:6] + cjk[:1] + cjk[3:4] + [" ".join(latin[1:3])]) if q]
-
-
-async def until(pilot: Any, cond: Callable[[], bool], timeout: float = 120.0) -> float:
-    """Seconds until ``cond()`` holds, polling every millisecond."""
-    start = time.perf_counter()
-    while not cond():
-        if time.perf_counter() - start > timeout:
-            raise TimeoutError("condition not reached")
-        await asyncio.sleep(0.001)  # not pilot.pause: that also waits for a repaint
-    return time.perf_counter() - start
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:8.1f} ms"
-
-
-def load_avg() -> str:
-    """The 1-minute load average, printed beside the figures it may have inflated."""
-    return f"load avg {os.getloadavg()[0]:.1f}"
-
-
-class Frames:
-    """The frames the compositor renders (``App._display``), and the first one showing a condition.
-
-    A headless run renders every frame as a real one does and hands it to
-    ``_display`` (which then writes nothing), so the time of the first call
-    after which ``cond()`` holds is when the user would see the change.
-    """
-
-    def __init__(self, app: Any) -> None:
-        self._cond: Callable[[], bool] | None = None
-        self.seen_at: float | None = None
-        self.first_at: float | None = None
-        """When the very first frame was rendered (what a user launching the app sees first)."""
-        display = app._display
-
-        def recorded(screen: Any, renderable: Any) -> None:
-            display(screen, renderable)
-            if renderable is not None and self.first_at is None:
-                self.first_at = time.perf_counter()
-            if renderable is not None and self._cond is not None and self.seen_at is None and self._cond():
-                self.seen_at = time.perf_counter()
-
-        app._display = recorded
-
-    async def shown(self, cond: Callable[[], bool], timeout: float = 120.0) -> float:
-        """The ``perf_counter`` time of the first frame rendered while ``cond()`` holds."""
-        self._cond, self.seen_at = cond, None
-        try:
-            await until(None, lambda: self.seen_at is not None, timeout)
-        finally:
-            self._cond = None
-        assert self.seen_at is not None
-        return self.seen_at
-
-
-def warm_running(app: Any) -> bool:
-    """Whether the index warm-up worker (StoreSync's group ``warm``) is still running."""
-    from textual.worker import WorkerState  # noqa: PLC0415
-
-    return any(w.group == "warm" and w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
-
-
-def send_key(app: Any, key: str, character: str | None = None) -> None:
-    """One key event into the app, as the terminal driver sends it; no waiting (``Pilot.press`` waits for idle)."""
-    if character is None and len(key) == 1:
-        character, key = key, _character_to_key(key)
-    event = events.Key(key, character)
-    event.set_sender(app)
-    app._driver.send_message(event)
-
-
-class QueryTimes:
-    """When each query's answer left the worker and when the panel took it (by sequence number)."""
-
-    def __init__(self, panel: QueryPanel) -> None:
-        self.posted: dict[int, float] = {}
-        self.showing: dict[int, float] = {}
-        """When the panel started putting each answer on screen (the table's rows, the summary)."""
-        self.shown_seq = -1
-        post, show = panel.post_message, panel._show
-
-        def posted(message: Any) -> bool:
-            if isinstance(message, QueryPanel.Results):
-                self.posted[message.seq] = time.perf_counter()
-            return post(message)
-
-        def shown(result: Any) -> None:
-            self.showing[panel.runner.seq] = time.perf_counter()
-            show(result)
-            self.shown_seq = panel.runner.seq
-
-        panel.post_message = posted  # type: ignore[method-assign]
-        panel._show = shown  # type: ignore[method-assign]
-
-
-async def per_key(pilot: Any, key: str, times: int) -> float:
-    """Seconds per key press, the press waiting for the screen to repaint (as Pilot does)."""
-    t0 = time.perf_counter()
-    await pilot.press(*[key] * times)
-    return (time.perf_counter() - t0) / times
-
-
-async def query_while_building(app: Any, pilot: Any, store: MemoryStore, started: float) -> dict[str, Any]:
-    """Type a query right after the first paint: what does the app say until the index is ready?"""
-    out: dict[str, Any] = {}
-    if app.index_ready:
-        out["query during build"] = "index was ready at first paint"
-        return out
-    status_line = app.query_one("#status")
-    progress_seen: list[str] = []
-
-    def progress_shown() -> bool:
-        text = str(status_line.render())
-        if "%" in text and text not in progress_seen:
-            progress_seen.append(text)
-        return False
-
-    app.set_focus(None)
-    await pilot.press("slash")
-    panel = app.query_one(QueryPanel)
-    field = app.query_one("#query-input")
-    query = sample_queries(store)[0]
-    t0 = time.perf_counter()
-    field.value = query
-    said: list[str] = []
-    ready_at: list[float] = []
-
-    def answered() -> bool:
-        progress_shown()
-        if app.index_ready and not ready_at:
-            ready_at.append(time.perf_counter() - started)
-        text = str(panel.query_one("#query-status").render())
-        if text and (not said or said[-1] != text):
-            said.append(text)
-        return panel.last_result is not None
-
-    try:
-        await until(pilot, answered, timeout=WAIT_FOR_ANSWER)
-        answered_at = time.perf_counter() - started
-        out["query typed during build: answered after"] = time.perf_counter() - t0
-    except TimeoutError:
-        answered_at = None
-        out["query typed during build: answered after"] = f"not within {WAIT_FOR_ANSWER:.0f} s"
-    if ready_at:
-        out["index ready"] = ready_at[0]
-        if answered_at is not None:  # what the query waited for beyond the build itself
-            out["  answered after index ready"] = answered_at - ready_at[0]
-    out["  query pane said meanwhile"] = " | ".join(said[:3]) or "-"
-    out["  status line showed progress"] = f"{len(progress_seen)} distinct % updates" if progress_seen else "no"
-    field.value = ""
-    await pilot.pause(DEBOUNCE_SECONDS + 0.1)
-    app.set_focus(None)
-    return out
 
 
 class Figures(dict):  # type: ignore[type-arg]
@@ -286,6 +106,17 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
     backend = Backend(root=root, store=store, index=index, owner="bench", use_jieba=use_jieba)
     app = WikimemApp(backend, cursor_blink=False)
     frames = Frames(app)  # before the run: the first frame is timed too
+    pauses = GcPauses()
+    try:
+        return await _run(app, frames, pauses, figures, started, root, store, backend, n_journal, big_file,
+                          finish_warm_up)
+    finally:
+        pauses.close()
+
+
+async def _run(app: Any, frames: Frames, pauses: GcPauses, figures: dict[str, Any], started: float, root: Path,
+               store: MemoryStore, backend: Backend, n_journal: int, big_file: int, finish_warm_up: bool) -> dict[str, Any]:
+    """The figures of one start (``run``'s), the collector's pauses watched throughout."""
     async with app.run_test(size=SIZE) as pilot:
         figures["first paint"] = time.perf_counter() - started
         if frames.first_at is not None:
@@ -299,7 +130,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
             await until(pilot, lambda: app.catalogue is not None, timeout=WAIT_FOR_ANSWER)
         except TimeoutError:
             figures["catalogue (tree names) ready"] = f"not within {WAIT_FOR_ANSWER:.0f} s: tree, query and journal figures skipped"
-            figures["app peak RSS (MB, whole process)"] = round(_peak_rss_mb())
+            figures["app peak RSS (MB, whole process)"] = round(peak_rss_mb())
             return figures
         figures["catalogue (tree names) ready"] = time.perf_counter() - started
 
@@ -318,7 +149,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         field = app.query_one("#query-input")
         times = QueryTimes(panel)
         warming = warm_running(app)
-        latencies, retrieve_ms, loop_waits, draws = [], [], [], []
+        latencies, retrieve_ms, loop_waits, draws, collector = [], [], [], [], []
         for query in sample_queries(store):
             field.value = query[:-1]
             await pilot.pause(DEBOUNCE_SECONDS + 0.2)
@@ -329,6 +160,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
             send_key(app, query[-1])
             shown = await frames.shown(lambda: times.shown_seq > seq)
             latencies.append(shown - t0 - DEBOUNCE_SECONDS)
+            collector.append(pauses.within(t0, shown))
             if times.shown_seq in times.posted:
                 loop_waits.append(shown - times.posted[times.shown_seq])
             if times.shown_seq in times.showing:
@@ -344,6 +176,7 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
         if draws:  # the part of it the app spends drawing: rows, summary, then the frame showing them
             figures["  results drawn (rows -> frame) p50"] = statistics.median(draws)
             figures["  results drawn (rows -> frame) max"] = max(draws)
+        figures["  collector pauses in a keystroke, max"] = max(collector)
         figures["  load while typing"] = load_avg()
         figures["  index warm-up meanwhile"] = (f"running ({backend.activity.pauses} pauses for the keys)" if warming
                                                 else "done before the first key")
@@ -405,40 +238,10 @@ async def run(root: Path, n_journal: int, use_jieba: bool | None, big_file: int 
             t0 = time.perf_counter()
             await until(pilot, lambda: not warm_running(app), timeout=WAIT_FOR_ANSWER)
             figures["warm-up done (caches written) after"] = time.perf_counter() - t0
-    figures["app peak RSS (MB, whole process)"] = round(_peak_rss_mb())
+    figures["app peak RSS (MB, whole process)"] = round(peak_rss_mb())
+    figures["collector: longest pause"] = pauses.longest()
+    figures["collector: all pauses"] = sum(took for _, took, _ in pauses.pauses)
     return figures
-
-
-async def expand(app: Any, tree: Any, frames: Frames) -> float:
-    """Seconds from a space on the cursor's (folded) file to the first frame showing its children."""
-    await until(None, lambda: tree.cursor_node is not None)
-    node = tree.cursor_node
-    t0 = time.perf_counter()
-    send_key(app, "space", " ")
-    return await frames.shown(lambda: node.is_expanded and len(node.children) > 0) - t0
-
-
-def _peak_rss_mb() -> float:
-    """Peak RSS of this process (the app runs in it) from getrusage, in MB."""
-    import resource  # noqa: PLC0415
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6
-
-
-def app_store(data: Path, items: int, big_file: int) -> tuple[Path, int]:
-    """The synthetic store plus the big file and the journal, made once under ``data``; its journal's lines."""
-    from bench_core import ensure_store  # noqa: PLC0415 (bench_core imports the reference engines)
-
-    root = data / f"app-store-{items}-1-big{big_file}"
-    marker = root / ".complete"
-    if not marker.exists():
-        if root.exists():
-            shutil.rmtree(root)  # a run killed half-way
-        shutil.copytree(ensure_store(data, items, seed=1), root)
-        if big_file:
-            write_big_file(root, big_file)
-        marker.write_text(str(write_journal(root, MemoryStore(root))))
-    return root, int(marker.read_text())
 
 
 def bench_size(items: int, data: Path, tmp: Path, use_jieba: bool | None, big_file: int,
@@ -455,10 +258,15 @@ def bench_size(items: int, data: Path, tmp: Path, use_jieba: bool | None, big_fi
     print(f"  jieba: {mode}")
     figures = asyncio.run(run(root, n_journal, use_jieba, big_file, finish_warm_up=second_start))
     if second_start:
+        # A second start is a new process for a user: the first app's heap is let go of here, untimed.
+        collected = time.perf_counter()
+        gc.collect()
+        print(f"\n  (the first start's heap collected before the second: {time.perf_counter() - collected:.1f} s, untimed)")
         print(f"\n  -- second start of the app on the same store (the first one's caches present); {load_avg()}")
         again = asyncio.run(run(root, n_journal, use_jieba, big_file))
-        for name in ("first paint", "  first frame rendered", "index ready", "query after debounce p50",
-                     "query after debounce max", "  retrieve max (in worker)"):
+        for name in ("first paint", "  first frame rendered", "index ready", "  answered after index ready",
+                     "query after debounce p50", "query after debounce max", "  retrieve max (in worker)",
+                     "  results drawn (rows -> frame) max", "collector: longest pause"):
             if name in again:
                 figures[f"second start: {name.strip()}"] = again[name]
     baseline = figures.get("pilot no-op key (baseline)", 0.0)

@@ -88,7 +88,8 @@ async def test_keys_touch_the_activity_and_the_warm_up_waits_for_quiet(memory_di
 
     app = make_app(backend)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.index_ready, "the index")
+        # The first reads done (the index, then the catalogue): the app's own warm-up has started, and ours replaces it.
+        await wait_for(pilot, lambda: app.index_ready and app.catalogue is not None, "the index and the catalogue")
         backend.activity.touch()  # as if the user had typed before the build ended
         backend.index.warm = warm  # type: ignore[method-assign]
         app.sync.warm_index()

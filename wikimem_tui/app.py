@@ -48,14 +48,14 @@ from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
 from wikimem_tui.common.status_line import StatusLine
-from wikimem_tui.common.store_sync import GROUPS, StoreSync
+from wikimem_tui.common.store_sync import GROUPS, StoreSync, SyncState
 from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
-from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.health.health import HealthPane
 from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.item.item_keys import ItemKeys
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
+from wikimem_tui.query import query_routes
 from wikimem_tui.query.pin_picker import PinPicker, pin_for
 from wikimem_tui.query.query_panel import SHORT, QueryPanel
 from wikimem_tui.query.why import WhyNotBox
@@ -68,7 +68,7 @@ __all__ = ["WikimemApp"]
 USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
-class WikimemApp(ItemKeys, GuardedActions, App[None]):
+class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -124,28 +124,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def on_unmount(self) -> None:
         self.key_gate.close()
-
-    # -- what the sync read (tests and benchmarks wait on these) -------------------
-
-    @property
-    def catalogue(self) -> Catalogue | None:
-        """Names, counts and the link graph; None until the first build finishes."""
-        return self.sync.catalogue
-
-    @property
-    def index_ready(self) -> bool:
-        """True once the background index build finished."""
-        return self.sync.index_ready
-
-    @property
-    def watcher_ready(self) -> bool:
-        """True once the file watcher is armed (writes from then on are seen)."""
-        return self.sync.watcher_ready
-
-    @property
-    def own_echoes(self) -> int:
-        """Watcher batches that held only this app's own writes (and were dropped as such)."""
-        return self.sync.own_echoes
+        self.sync.close()
 
     # -- layout -----------------------------------------------------------------
 
@@ -217,9 +196,7 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def index_progress(self, pct: int, done: int, total: int) -> None:
         """The index build's progress: on the status line, and in the query pane (a query may be waiting)."""
-        self.update_status(f"index: building {pct}% ({done}/{total} files)")
-        for panel in self.query(QueryPanel):
-            panel.index_progress(done, total)
+        query_routes.index_progress(self, self.update_status, pct, done, total)
 
     @work(group="app-flow")
     async def action_why_not(self) -> None:
@@ -257,17 +234,11 @@ class WikimemApp(ItemKeys, GuardedActions, App[None]):
 
     def action_embeddings(self) -> None:
         """Embeddings: pause the running sync, or show what embedding costs and offer to start."""
-        embed = self.query_one(QueryPanel).embed_status
-        if embed is None:
-            self.notify("embeddings are off: start with --embed local (offline) or --embed URL", markup=False)
-            return
-        embed.toggle()
+        query_routes.embeddings(self)
 
     @on(EmbedStatus.Changed)
     def _embed_changed(self, message: EmbedStatus.Changed) -> None:
-        for status in self.query(StatusLine):
-            status.embed_note = message.text
-        self.update_status()
+        query_routes.embed_changed(self, self.update_status, message)
 
     # -- routing ----------------------------------------------------------------
 

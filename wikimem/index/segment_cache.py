@@ -107,21 +107,52 @@ class _Half:
 
     def find(self, np: Any, key: bytes | int, base: int) -> tuple[bytes, bytes] | None:
         """The key's doc ids (from ``base``) and tfs as ``array('i')`` bytes (empty: absent); None: its block fails its CRC."""
-        keys = self.keys
-        i = int(np.searchsorted(keys, key))
-        if i >= len(keys) or keys[i] != key:
+        i = _position(np, self.keys, key)
+        if i is None:
             return _ABSENT
         block = i // BLOCK
-        lo, hi = int(self.starts[i]), int(self.starts[i + 1])
         if not self.checked[block]:
             if _block_crc(self.keys, self.starts, self.docs, self.tfs, block) != int(self.crcs[block]):
                 return None
             self.checked[block] = 1
-        intc = np.intc  # array('i')'s C int, native order
-        return (self.docs[lo:hi] + base).astype(intc).tobytes(), self.tfs[lo:hi].astype(intc).tobytes()
+        return _postings(np, self.starts, self.docs, self.tfs, i, base)
+
+
+class _Held:
+    """One half a warm-up just inverted, served from memory until the file holding it is written and opened.
+
+    Why: writing the tables of a 1M-item store takes the warm-up ~10-20 s,
+    and a query typed meanwhile paid a full first use (every segment
+    searched) although most segments were inverted already. Nothing to
+    check: the arrays never left this process.
+    """
+
+    def __init__(self, inverted: Inverted) -> None:
+        self.keys, self.starts, self.docs, self.tfs = inverted.keys, inverted.starts, inverted.docs, inverted.tfs
+        self.covers = inverted.covers
+        self.width = inverted.keys.dtype.itemsize
+
+    def find(self, np: Any, key: bytes | int, base: int) -> tuple[bytes, bytes]:
+        """The key's doc ids (from ``base``) and tfs as ``array('i')`` bytes (empty: absent)."""
+        i = _position(np, self.keys, key)
+        return _ABSENT if i is None else _postings(np, self.starts, self.docs, self.tfs, i, base)
 
 
 _ABSENT = (b"", b"")
+#: The footer entry of a segment held in memory (:meth:`SegmentCache.hold`).
+_HELD: dict[str, Any] = {"held": True}
+
+
+def _position(np: Any, keys: Any, key: bytes | int) -> int | None:
+    """Where ``key`` is in the sorted ``keys``; None: not there."""
+    i = int(np.searchsorted(keys, key))
+    return i if i < len(keys) and keys[i] == key else None
+
+
+def _postings(np: Any, starts: Any, docs: Any, tfs: Any, i: int, base: int) -> tuple[bytes, bytes]:
+    lo, hi = int(starts[i]), int(starts[i + 1])
+    intc = np.intc  # array('i')'s C int, native order
+    return (docs[lo:hi] + base).astype(intc).tobytes(), tfs[lo:hi].astype(intc).tobytes()
 
 
 def _block_crc(keys: Any, starts: Any, docs: Any, tfs: Any, block: int) -> int:
@@ -140,9 +171,29 @@ class SegmentCache:
         self._np = np
         self._buf = buf
         self._where = where  # per current segment: its footer entry, or None (not cached)
-        #: (segment, latin?) -> its half once opened; None: the file does not hold that half.
-        self._halves: dict[tuple[int, bool], _Half | None] = {}
+        #: (segment, latin?) -> its half once opened (or held); None: the file does not hold that half.
+        self._halves: dict[tuple[int, bool], _Half | _Held | None] = {}
         self.broken = False
+
+    @classmethod
+    def growing(cls, path: Path, n_segments: int, np: Any, old: SegmentCache | None) -> SegmentCache:
+        """A cache to :meth:`hold` segments in as a warm-up inverts them, serving ``old``'s (same path) meanwhile."""
+        if old is None or old.broken:
+            return cls(path, np, None, [None] * n_segments)
+        grown = cls(path, np, old._buf, list(old._where))
+        grown._halves = dict(old._halves)
+        return grown
+
+    def hold(self, at: int, latin: Inverted | None, cjk: Inverted | None) -> None:
+        """Serve segment ``at`` from these just inverted halves (None: that half is searched), from now on.
+
+        Safe beside a query in another thread: the halves are in place
+        before the segment says it is held, and :meth:`half` never caches
+        "not held".
+        """
+        self._halves[(at, True)] = _Held(latin) if latin is not None else None
+        self._halves[(at, False)] = _Held(cjk) if cjk is not None else None
+        self._where[at] = _HELD
 
     @classmethod
     def open(cls, path: Path, keys: Sequence[str | None], np: Any) -> SegmentCache | None:
@@ -197,7 +248,7 @@ class SegmentCache:
             self._damaged()
         return found
 
-    def half(self, at: int, latin: bool) -> _Half | None:
+    def half(self, at: int, latin: bool) -> _Half | _Held | None:
         """Segment ``at``'s latin or CJK half, its keys checked against their CRC on first use; None: not held.
 
         Only the keys are checked as a whole (a binary search reads any of
@@ -208,23 +259,24 @@ class SegmentCache:
         if slot in self._halves:
             return self._halves[slot]
         entry = self._where[at]
-        half = None
-        if entry is not None and not self.broken:
-            try:
-                spec = entry["latin" if latin else "cjk"]
-                if spec is not None:
-                    if latin:
-                        pos, width, n, posts, covers, crc = (int(v) for v in spec)
-                        dtype = f"S{width}"
-                    else:
-                        pos, n, posts, crc = (int(v) for v in spec)
-                        dtype, covers = "<u4", ALL
-                    half = _Half(self._np, self._buf, pos, dtype, n, posts, covers)
-                    if half.end > int(entry["end"]) or zlib.crc32(half.keys.tobytes()) != crc:
-                        raise ValueError("keys fail their CRC")
-            except (ValueError, TypeError, KeyError):
-                self._damaged()
-                return None
+        if entry is None or self.broken:
+            return None  # not cached: a growing cache may hold the segment later
+        half: _Half | None = None
+        try:
+            spec = entry["latin" if latin else "cjk"]
+            if spec is not None:
+                if latin:
+                    pos, width, n, posts, covers, crc = (int(v) for v in spec)
+                    dtype = f"S{width}"
+                else:
+                    pos, n, posts, crc = (int(v) for v in spec)
+                    dtype, covers = "<u4", ALL
+                half = _Half(self._np, self._buf, pos, dtype, n, posts, covers)
+                if half.end > int(entry["end"]) or zlib.crc32(half.keys.tobytes()) != crc:
+                    raise ValueError("keys fail their CRC")
+        except (ValueError, TypeError, KeyError):
+            self._damaged()
+            return None
         self._halves[slot] = half
         return half
 
@@ -253,7 +305,7 @@ def _in_bounds(entry: dict[str, Any], size: int) -> bool:
         return False
 
 
-Tables = tuple["Inverted | _Half | None", "Inverted | _Half | None"]
+Tables = tuple["Inverted | _Half | _Held | None", "Inverted | _Half | _Held | None"]
 
 
 def write_segments(path: Path, np: Any, sections: Iterable[tuple[str, Tables]]) -> int:
@@ -286,7 +338,7 @@ def write_segments(path: Path, np: Any, sections: Iterable[tuple[str, Tables]]) 
     return len(entries)
 
 
-def _block_crcs(np: Any, half: Inverted | _Half) -> Any:
+def _block_crcs(np: Any, half: Inverted | _Held) -> Any:
     keys = half.keys if half.keys.dtype.kind == "S" else half.keys.astype("<u4")
     starts = half.starts.astype("<i4")
     docs, tfs = half.docs.astype("<i4"), half.tfs.astype("<i4")

@@ -121,14 +121,25 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
     current file already holds are kept as they are; only the others are
     inverted (a store that changed one file re-inverts one segment). Reads
     only the immutable segments: no lock. The caller installs the result.
+
+    Meanwhile each segment serves its first uses from its tables as soon as
+    they are inverted: the index is given a growing cache
+    (:meth:`SegmentCache.growing`; a plain attribute swap, which a query
+    reads once) holding them in memory until the file is written -- at 1M
+    items a query typed during the write no longer searches every segment.
+    Stopped midway, the index gets back the cache it had.
     """
     np = vectorized.numpy_module()
-    keys = index.forms.keys
+    forms = index.forms
+    keys = forms.keys
     if np is None or not any(keys):
         return None
-    old = index.forms.tables if index.forms.tables is not None and index.forms.tables.path == path else None
+    installed = forms.tables
+    old = installed if installed is not None and installed.path == path else None
     if old is not None and old.covered() == sum(1 for key in keys if key is not None):
         return None  # every segment is there already
+    growing = SegmentCache.growing(path, len(keys), np, old)
+    forms.tables = growing
 
     def sections() -> Iterator[tuple[str, Any]]:
         for at, key in enumerate(keys):
@@ -137,13 +148,26 @@ def write_tables(index: InvertedIndex, path: Path, should_stop: Callable[[], boo
             if should_stop():
                 raise _Stopped
             kept = _kept(old, at) if old is not None else None
-            yield key, kept if kept is not None else invert(np, index.forms.scanned(at))
+            if kept is None:
+                kept = invert(np, forms.scanned(at))
+                growing.hold(at, *kept)
+            yield key, kept
 
     try:
         write_segments(path, np, sections())
     except _Stopped:
+        _give_back(forms, growing, installed)
         return None
+    except BaseException:
+        _give_back(forms, growing, installed)
+        raise
     return SegmentCache.open(path, keys, np)
+
+
+def _give_back(forms: Any, growing: SegmentCache, installed: SegmentCache | None) -> None:
+    """The write did not finish: the index's tables as they were (unless something else replaced them)."""
+    if forms.tables is growing:
+        forms.tables = installed
 
 
 class _Stopped(Exception):

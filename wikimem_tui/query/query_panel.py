@@ -31,35 +31,31 @@ memory text and is drawn as ``Text``; the knobs and their validation live in
 
 from __future__ import annotations
 
-import time
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from wikimem import RetrievalResult, agent_text
+from wikimem import RetrievalResult
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
+from wikimem_tui.query import panel_messages
 from wikimem_tui.query.embed import EmbedStatus
+from wikimem_tui.query.index_wait import IndexWait
 from wikimem_tui.query.knobs import KnobError, QueryKnobs, QueryParams
-from wikimem_tui.query.results import open_message_for, summary_lines
+from wikimem_tui.query.results import for_agent, open_message_for, summary_lines
 from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.tokenizer import (
-    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuilding_note, rebuilt_index, rebuilt_note,
+    NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuild_and_swap, rebuilding_note,
 )
 from wikimem_tui.query.runner import QueryRunner
 from wikimem_tui.query.why import WhyNotBox
 from wikimem_tui.core.words import count
-
-if TYPE_CHECKING:
-    from wikimem import WhyNot
 
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
@@ -87,21 +83,8 @@ class QueryPanel(Widget):
     QueryPanel #query-summary { height: auto; max-height: 10; overflow-y: auto; }
     """
 
-    class Results(Message):
-        """A finished retrieval (from the worker thread); ``why`` when an item is pinned."""
-
-        def __init__(
-            self, seq: int, result: RetrievalResult | None, ms: float, error: str = "", why: WhyNot | None = None
-        ) -> None:
-            super().__init__()
-            self.seq, self.result, self.ms, self.error, self.why = seq, result, ms, error, why
-
-    class IndexSwapped(Message):
-        """The index was rebuilt (``ok``) with another tokenizer, or could not be."""
-
-        def __init__(self, note: str, ok: bool = True) -> None:
-            super().__init__()
-            self.note, self.ok = note, ok
+    Results = panel_messages.Results
+    IndexSwapped = panel_messages.IndexSwapped
 
     def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -110,11 +93,8 @@ class QueryPanel(Widget):
         self.runner = QueryRunner()
         """The queries' sequence numbers and the one lock around the index (``runner``)."""
         self._debounce: Timer | None = None
-        self.index_building = False
-        """While True, queries wait and the status says so (see ``set_index_building``)."""
-        self._building_note = "waiting for the index…"
-        self._first_build_started: float | None = None
-        self._first_build_told = False
+        self._wait = IndexWait()
+        """Whether the index builds, and what a waiting query says meanwhile (``index_wait``)."""
         self.last_result: RetrievalResult | None = None
         #: The query run whose answer (or error, or "type a query") is on show.
         self._shown_seq = 0
@@ -171,33 +151,31 @@ class QueryPanel(Widget):
 
     # -- public API ---------------------------------------------------------
 
+    @property
+    def index_building(self) -> bool:
+        """While True, queries wait and the status says so (see ``set_index_building``)."""
+        return self._wait.building
+
     def set_index_building(self, building: bool, note: str = "") -> None:
         """The App says the index is (re)building; when done, re-run the query (no polling: it is told)."""
-        if building and self._first_build_started is None:
-            self._first_build_started = time.perf_counter()
-        elif not building and self.index_building and self._first_build_started and not self._first_build_told:
-            self._first_build_told = True  # started with jieba: say what the first build cost
-            if self._use_jieba():
-                seconds = time.perf_counter() - self._first_build_started
-                self.notify(f"index built with jieba in {seconds:.1f} s (bigrams are faster)", markup=False)
-        self.index_building = building
         if building:
-            self._building_note = note or "waiting for the index…"
-            self._status(self._building_note)
-        else:
-            self.run_query()
-            embed = self.embed_status
-            if embed is not None:
-                embed.index_ready()
+            self._status(self._wait.start(note))
+            return
+        seconds = self._wait.finish()
+        if seconds is not None and self._use_jieba():  # started with jieba: say what the first build cost
+            self.notify(f"index built with jieba in {seconds:.1f} s (bigrams are faster)", markup=False)
+        self.run_query()
+        embed = self.embed_status
+        if embed is not None:
+            embed.index_ready()
 
     def index_progress(self, done: int, total: int) -> None:
         """How far the App's index build is: a waiting query says so."""
-        pct = 100 * done // total if total else 100
-        self._building_note = f"waiting for the index ({pct}%): the query runs when it is ready"
+        note = self._wait.progress(done, total)
         if self.index_building:
-            self._status(self._building_note)
+            self._status(note)
             if self.why_box.pinned is not None:
-                self.why_box.waiting(self._building_note)
+                self.why_box.waiting(note)
 
     @property
     def pinned(self) -> tuple[str, str] | None:
@@ -256,8 +234,8 @@ class QueryPanel(Widget):
             self.why_box.waiting("type a query: its verdict on this item shows here")
             return
         if self.index_building or self.backend.index is None:
-            self._status(self._building_note)
-            self.why_box.waiting(self._building_note)
+            self._status(self._wait.note)
+            self.why_box.waiting(self._wait.note)
             return
         self._status("searching…")
         self._retrieve(seq, params, self.pinned)
@@ -295,10 +273,7 @@ class QueryPanel(Widget):
 
     def on_query_knobs_floor_changed(self, message: QueryKnobs.FloorChanged) -> None:
         message.stop()
-        index = self.backend.index
-        if index is not None and hasattr(index, "set_cos_floor"):
-            with self.runner.lock:
-                index.set_cos_floor(message.floor)
+        self.runner.adjust(self.backend, lambda index: index.set_cos_floor(message.floor), needs="set_cos_floor")
         self.run_query()
 
     def on_embed_status_changed(self, message: EmbedStatus.Changed) -> None:
@@ -313,10 +288,7 @@ class QueryPanel(Widget):
 
     def on_query_knobs_fusion_changed(self, message: QueryKnobs.FusionChanged) -> None:
         message.stop()
-        index = self.backend.index
-        if index is not None:
-            with self.runner.lock:
-                index.fusion_weight = message.weight
+        self.runner.adjust(self.backend, lambda index: setattr(index, "fusion_weight", message.weight))
         self.run_query()
 
     def on_query_knobs_tokenizer_changed(self, message: QueryKnobs.TokenizerChanged) -> None:
@@ -332,19 +304,12 @@ class QueryPanel(Widget):
 
     @work(thread=True, exclusive=True, group="query-index")
     def _rebuild_index(self, use_jieba: bool, analyzer: str | None = None) -> None:
-        backend = self.backend
-        started = time.perf_counter()
-        index, problem = rebuilt_index(backend, use_jieba, analyzer)
-        if index is None:
-            self.post_message(self.IndexSwapped(problem, ok=False))
-            return
-        if get_current_worker().is_cancelled:
-            index.close()
-            return
-        self.runner.swap(backend, index, use_jieba)
-        self.post_message(self.IndexSwapped(rebuilt_note(index, use_jieba, analyzer, time.perf_counter() - started)))
+        worker = get_current_worker()
+        said = rebuild_and_swap(self.backend, self.runner, use_jieba, analyzer, lambda: worker.is_cancelled)
+        if said is not None:
+            self.post_message(self.IndexSwapped(*said))
 
-    def on_query_panel_index_swapped(self, message: IndexSwapped) -> None:
+    def on_query_panel_index_swapped(self, message: panel_messages.IndexSwapped) -> None:
         message.stop()
         self.notify(message.note, markup=False, severity="information" if message.ok else "error")
         self.knobs.set_tokenizer(self._use_jieba(), analyzer_name(self.backend.index))
@@ -367,7 +332,7 @@ class QueryPanel(Widget):
         if answer is not None:
             self.post_message(self.Results(seq, answer.result, answer.ms, why=answer.why))
 
-    def on_query_panel_results(self, message: Results) -> None:
+    def on_query_panel_results(self, message: panel_messages.Results) -> None:
         message.stop()
         if message.seq != self.runner.seq:
             return  # a newer query is on its way
@@ -402,14 +367,10 @@ class QueryPanel(Widget):
 
     def action_copy_for_agent(self) -> None:
         """Copy what an agent would be handed for this query (hits and links within the budget)."""
-        result = self.last_result
-        if result is None or not result.items:
-            self.notify("nothing to copy: run a query first", severity="warning", markup=False)
-            return
-        self.app.copy_to_clipboard(agent_text(result))
-        rows = len(result.items)
-        self.notify(f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent",
-                    markup=False)
+        text, note = for_agent(self.last_result)
+        if text is not None:
+            self.app.copy_to_clipboard(text)
+        self.notify(note, severity="information" if text is not None else "warning", markup=False)
 
     def _status(self, text: str, *, error: bool = False) -> None:
         """The status line: ``text``, then every knob whose value is not used (``QueryKnobs.ignored``)."""

@@ -26,11 +26,14 @@ import re
 from rich.text import Text
 from textual.message import Message
 
-from wikimem import TABLE_HEADER, RetrievalResult, RetrievedItem, footer_lines, header_lines, row_fields, row_note
+from wikimem import (
+    TABLE_HEADER, RetrievalResult, RetrievedItem, agent_text, footer_lines, header_lines, row_fields, row_note,
+)
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
+from wikimem_tui.core.words import count
 
-__all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "is_diary_row", "open_message_for", "row_cells",
+__all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "for_agent", "is_diary_row", "open_message_for", "row_cells",
            "summary_lines"]
 
 #: The table's columns: explain's header, then the note (matched terms, or where a link came from).
@@ -126,3 +129,14 @@ def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> lis
         Text(clean_line(("  " if link else "") + address), style=style, end="", overflow="fold"),
         Text(clean_line(row_note(entry)), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
     ]
+
+
+def for_agent(result: RetrievalResult | None) -> tuple[str | None, str]:
+    """What an agent would be handed for this result (hits and links within the budget), and the note saying so.
+
+    ``(None, why not)`` when there is nothing to copy.
+    """
+    if result is None or not result.items:
+        return None, "nothing to copy: run a query first"
+    rows = len(result.items)
+    return agent_text(result), f"copied {count(rows, 'row')} (~{result.budget_used} tokens) for an agent"

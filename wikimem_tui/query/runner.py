@@ -58,6 +58,13 @@ class QueryRunner:
         if hasattr(old, "close"):
             old.close()
 
+    def adjust(self, backend: Backend, change: Callable[[Any], None], needs: str | None = None) -> None:
+        """Change the index in force (a knob: fusion weight, cosine floor) between queries; not if it lacks ``needs``."""
+        index = backend.index
+        if index is not None and (needs is None or hasattr(index, needs)):
+            with self.lock:
+                change(index)
+
     def answer(self, backend: Backend, seq: int, query: str, knobs: dict[str, Any],
                pinned: tuple[str, str] | None, cancelled: Callable[[], bool]) -> Answer | None:
         """Run query ``seq`` (None when a newer one superseded it while it waited); the index's errors propagate.

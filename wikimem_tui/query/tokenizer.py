@@ -11,13 +11,18 @@ embed the store again because the tokenizer changed.
 from __future__ import annotations
 
 import importlib.util
-from typing import Any
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.knobs import parse_floor
 
+if TYPE_CHECKING:
+    from wikimem_tui.query.runner import QueryRunner
+
 __all__ = ["NO_JIEBA", "analyzer_name", "floor_text", "jieba_installed", "rebuilding_note", "rebuilt_index",
-           "rebuilt_note", "tokens_name"]
+           "rebuild_and_swap", "rebuilt_note", "tokens_name"]
 
 NO_JIEBA = "jieba is not installed (pip install jieba): staying on bigrams"
 
@@ -92,3 +97,17 @@ def rebuilt_index(backend: Backend, use_jieba: bool, analyzer: str | None = None
         index.close()
         return None, "jieba could not be loaded: staying on bigrams"
     return index, ""
+
+
+def rebuild_and_swap(backend: Backend, runner: QueryRunner, use_jieba: bool, analyzer: str | None,
+                     cancelled: Callable[[], bool]) -> tuple[str, bool] | None:
+    """Build the new index and swap it in (in a worker): what to tell the user and whether it worked; None: cancelled."""
+    started = time.perf_counter()
+    index, problem = rebuilt_index(backend, use_jieba, analyzer)
+    if index is None:
+        return problem, False
+    if cancelled():
+        index.close()
+        return None
+    runner.swap(backend, index, use_jieba)
+    return rebuilt_note(index, use_jieba, analyzer, time.perf_counter() - started), True
