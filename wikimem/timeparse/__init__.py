@@ -47,13 +47,14 @@ import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, timedelta, tzinfo
 
 from wikimem.disk.days import parse_date_span, resolve_today, safe_date as _safe_date
 from wikimem.models import TimeRange
 from wikimem.timeparse.match import TimeMatch
 
-__all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]
+__all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "resolve_today"]
 
 _DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
 
@@ -330,6 +331,19 @@ def _lowered(text: str) -> str:
     if len(lowered) == len(text):
         return lowered
     return "".join(ch.lower()[0] for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def may_name_a_time(text: str) -> bool:
+    """False when no rule's pattern occurs in ``text``: then :func:`match_time_range` is None on every day.
+
+    Which day is today only matters once some pattern matched (a handler
+    reads it), so a caller can skip asking the clock for a text that
+    matches none -- most queries. Remembered per text: a few dozen
+    patterns cost as much as a warm query's own work.
+    """
+    lowered = _lowered(text)
+    return any(pattern.search(lowered) for pattern, _ in _RULES)
 
 
 def match_time_range(
