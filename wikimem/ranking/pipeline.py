@@ -43,7 +43,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -52,12 +52,12 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.days import resolve_today
-from wikimem.disk.names import normalize_item_name
 from wikimem.ranking.context import add_context
 from wikimem.ranking.feedback import add_feedback
 from wikimem.ranking.link_context import add_link_context
+from wikimem.ranking.rows import link_targets, matcher, row_of
 from wikimem.ranking.semantic import Candidate, Semantic
-from wikimem.timeparse import TimeMatch, match_time_range
+from wikimem.timeparse import TimeMatch, match_time_range, may_name_a_time
 from wikimem.tokenize import est_tokens
 
 __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
@@ -188,7 +188,9 @@ def _time_gate(
     if knobs.time_range is not None:
         window, result.time_range_source = knobs.time_range, "explicit"
     else:
-        match = _time_match(knobs.query, resolve_today(knobs.today, knobs.tz)) if knobs.query else None
+        match = None
+        if knobs.query and may_name_a_time(knobs.query):  # most queries name no time: no clock read
+            match = _time_match(knobs.query, resolve_today(knobs.today, knobs.tz))
         if match is None:
             return None
         window, result.time_range_source = match.time_range, "parsed"
@@ -275,30 +277,29 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
     rank_of = {cand.key: (rank, cand) for rank, cand in enumerate(ranked, 1)}
     seen: set[Key] = set()
     rows: list[RetrievedItem] = []
-    matched = _matcher(corpus, trace.terms, ranked)
+    matched = matcher(corpus, trace.terms, ranked)
+    added, diary = result.feedback_terms, trace.diary
     for rank, cand in enumerate(ranked, 1):
         if cand.key in seen:
             continue  # already placed as an earlier hit's link target
         seen.add(cand.key)
-        rows.append(_row(corpus, cand, trace, rank, matched))
+        rows.append(row_of(corpus, cand, rank, matched, added, diary))
         # Every link is spelled with "[[": most items have none, and need no parse for that.
         if not expand_links or "[[" not in cand.item.content:
             continue
-        for link in cand.item.links:
-            name = normalize_item_name(link.name)
-            doc = corpus.doc(link.file, name)
+        for file, name, rendered in link_targets(cand.item.content):
+            doc = corpus.doc(file, name)
             if doc is None:
-                rendered = link.render()
                 if rendered not in result.unresolved_links:
                     result.unresolved_links.append(rendered)
                 continue
-            key = ("w", link.file, name)
+            key = ("w", file, name)
             if key in seen:
                 continue
             seen.add(key)
             if key in rank_of:  # a later hit: placed here, with its own rank and scores
                 target_rank, target = rank_of[key]
-                row = _row(corpus, target, trace, target_rank, matched)
+                row = row_of(corpus, target, target_rank, matched, added, diary)
                 row.source, row.via = "link", cand.item.name
             else:
                 item = corpus.items[doc]
@@ -306,75 +307,6 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
                 row = RetrievedItem(item, "link", 0.0, via=cand.item.name, tokens_est=est_tokens(item.content))
             rows.append(row)
     return rows
-
-
-def _matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) -> Callable[[Candidate], list[str]]:
-    """The scored query terms a candidate contains (its ``matched_terms``), sorted.
-
-    Every row is a ranked hit, so the wiki hits' terms are looked up
-    together, each term's postings once (:meth:`InvertedIndex.matched_docs`).
-    A one-term query needs no lookup at all: a wiki hit's BM25 is positive
-    exactly when it holds the term (idf and the tf part are both positive).
-    """
-    if len(terms) == 1:
-        only = list(terms)
-        found: dict[int, list[str]] = {}
-    else:
-        docs = [cand.doc for cand in ranked if cand.doc is not None]
-        found = dict(zip(docs, corpus.index.matched_docs(terms, docs)))
-
-    def matched(cand: Candidate) -> list[str]:
-        if cand.doc is None:
-            return sorted(set(terms) & set(corpus.tokens(cand.item)))
-        if len(terms) == 1:
-            return list(only) if cand.bm25 > 0 else []
-        return list(found[cand.doc])
-
-    return matched
-
-
-#: RetrievedItem's fields in order: rows are made positionally (a keyword call costs 2.6 us a row
-#: against 1.0, a tenth of a warm query's own work); checked at import, so a reordered model fails loudly.
-_ROW_FIELDS = (
-    "item", "source", "score", "bm25_score", "cos_score", "via", "context_score", "context_via", "feedback_score",
-    "feedback_terms", "link_score", "link_via", "matched_terms", "tokens_est", "rank", "entry_id",
-)
-if tuple(f.name for f in fields(RetrievedItem)) != _ROW_FIELDS:  # pragma: no cover - a model edit
-    raise ImportError("RetrievedItem's fields moved: update wikimem.ranking.pipeline._ROW_FIELDS and _row")
-
-
-def _row(
-    corpus: WikiCorpus, cand: Candidate, trace: Trace, rank: int, matched: Callable[[Candidate], list[str]]
-) -> RetrievedItem:
-    item = cand.item
-    return RetrievedItem(
-        item,
-        "hit",
-        cand.score,
-        cand.bm25,
-        cand.cos,
-        None,
-        cand.context,
-        cand.context_via,
-        cand.feedback,
-        _feedback_matched(corpus, cand, trace.result.feedback_terms) if cand.feedback > 0 else [],
-        cand.link,
-        cand.link_via,
-        matched(cand),
-        est_tokens(item.content),
-        rank,
-        # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
-        trace.diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
-    )
-
-
-def _feedback_matched(corpus: WikiCorpus, cand: Candidate, added: dict[str, float]) -> list[str]:
-    """The added terms ``cand`` contains (what its ``feedback`` share came from)."""
-    if cand.feedback <= 0 or not added:
-        return []
-    if cand.doc is not None:
-        return corpus.index.matched(added, cand.doc)
-    return sorted(set(added) & set(corpus.tokens(cand.item)))
 
 
 def _cut(trace: Trace, budget: int | None, explain: bool) -> None:

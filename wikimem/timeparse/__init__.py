@@ -47,12 +47,14 @@ import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, timedelta, tzinfo
 
 from wikimem.disk.days import parse_date_span, resolve_today, safe_date as _safe_date
 from wikimem.models import TimeRange
+from wikimem.timeparse.match import TimeMatch
 
-__all__ = ["TimeMatch", "match_time_range", "parse_date_span", "parse_time_range", "resolve_today"]
+__all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "resolve_today"]
 
 _DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
 
@@ -323,45 +325,25 @@ def _hits(text: str, today: date) -> list[_Hit]:
     return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
 
 
-@dataclass(frozen=True)
-class TimeMatch:
-    """A window read from a text, and where in the text its time words are.
-
-    ``spans`` are ``(start, end)`` character offsets into the text that was
-    parsed, ascending and disjoint: every time expression the parser
-    recognised -- the ones that set the window and any less specific ones
-    it outranked (``上周三 7月``: both are time words, the day wins). Retrieval
-    removes them from the scored query, so a word that picked the diary
-    window does not also vote as a search word.
-    """
-
-    time_range: TimeRange
-    spans: tuple[tuple[int, int], ...]
-
-    def words(self, text: str) -> list[str]:
-        """The time expressions as they appear in ``text`` (the parsed text)."""
-        return [text[start:end] for start, end in self.spans]
-
-    def strip(self, text: str) -> str:
-        """``text`` with each time expression replaced by one space.
-
-        A space, not nothing, so the words on either side do not join into
-        a new token (``上周钢琴`` must not give a bigram ``周钢``).
-        """
-        parts, last = [], 0
-        for start, end in self.spans:
-            parts.append(text[last:start])
-            last = end
-        parts.append(text[last:])
-        return " ".join(parts)
-
-
 def _lowered(text: str) -> str:
     """``text`` lower-cased with every offset unchanged (``İ`` lowers to two characters)."""
     lowered = text.lower()
     if len(lowered) == len(text):
         return lowered
     return "".join(ch.lower()[0] for ch in text)
+
+
+@lru_cache(maxsize=4096)
+def may_name_a_time(text: str) -> bool:
+    """False when no rule's pattern occurs in ``text``: then :func:`match_time_range` is None on every day.
+
+    Which day is today only matters once some pattern matched (a handler
+    reads it), so a caller can skip asking the clock for a text that
+    matches none -- most queries. Remembered per text: a few dozen
+    patterns cost as much as a warm query's own work.
+    """
+    lowered = _lowered(text)
+    return any(pattern.search(lowered) for pattern, _ in _RULES)
 
 
 def match_time_range(
