@@ -276,7 +276,8 @@ def _rows_joined(np: Any, rows: Any, size: Any) -> bytes:
     words[at] = rows[:, 0]
     out[at + size] = _BLANK
     out[at + size + 1] = _BLANK
-    return out[:total].tobytes()
+    joined: bytes = out[:total].tobytes()
+    return joined
 
 
 def _tail(np: Any, size: Any) -> Any:
