@@ -147,8 +147,12 @@ def _open_fd(path: Path, flags: int, root: Path | None, mode: int = 0o644) -> in
     return None if opened is None else opened[0]
 
 
-def _open_stat(path: Path, flags: int, root: Path | None, mode: int = 0o644) -> tuple[int, os.stat_result] | None:
-    """:func:`_open_fd` with the ``fstat`` it checked the file by (its size sizes a read)."""
+def _open_stat(path: str | os.PathLike[str], flags: int, root: Path | None, mode: int = 0o644) -> tuple[int, os.stat_result] | None:
+    """:func:`_open_fd` with the ``fstat`` it checked the file by (its size sizes a read).
+
+    ``path`` as given (a ``Path`` is made only for a symlink or an error):
+    a cold load opens every RecallFile, and each ``Path`` costs a parse.
+    """
     flags |= _NOFOLLOW | _NONBLOCK | _CLOEXEC | _BINARY
     try:
         if not _NOFOLLOW and os.path.islink(path):  # no O_NOFOLLOW (Windows): ask first
@@ -163,7 +167,7 @@ def _open_stat(path: Path, flags: int, root: Path | None, mode: int = 0o644) -> 
     except OSError as exc:
         if exc.errno not in (errno.ELOOP, errno.EMLINK) or not os.path.islink(path):
             raise UnreadableError(path, exc.strerror or str(exc), exc.errno) from None
-        target = _resolve_link(path, root)
+        target = _resolve_link(Path(path), root)
         try:
             fd = os.open(target, flags, mode)
         except OSError as again:  # swapped or removed between the check and the open
@@ -217,7 +221,7 @@ def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] |
     grew since the ``fstat`` is read whole, as before.
     """
     root_path = Path(root) if root is not None else None
-    opened = _open_stat(Path(path), os.O_RDONLY, root_path)
+    opened = _open_stat(path, os.O_RDONLY, root_path)
     if opened is None:
         return None
     fd, st = opened

@@ -104,6 +104,7 @@ class MemoryStore(WriteListeners):
         super().__init__()
         self.root = Path(root)
         self.wiki_dir = self.root / "wiki"
+        self._wiki = str(self.wiki_dir)
         self.journal = Journal(self.root / "journal.jsonl")
         self._diary: Diary | None = None
 
@@ -149,7 +150,10 @@ class MemoryStore(WriteListeners):
 
     def file_stat(self, file: str) -> tuple[int, int] | None:
         """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""
-        return path_stat(self.file_path(file))
+        # The path as a string (os.path.join resolves an absolute part as the
+        # ``/`` of file_path does): a cold load stats every file, and a
+        # ``Path`` made for each costs a parse.
+        return path_stat(os.path.join(self._wiki, f"{file}.md"))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""
