@@ -25,7 +25,8 @@ import threading
 from array import array
 from collections.abc import Iterator
 from itertools import repeat
-from operator import add, methodcaller
+from functools import partial
+from operator import add, is_not, methodcaller
 from pathlib import Path
 
 from wikimem.disk.blocks import Block, parse_blocks
@@ -40,14 +41,24 @@ _HEADING_BYTES = b"\n## "
 _HEADING_RE = re.compile(_HEADING_BYTES)
 _HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
 _BOM = "\ufeff".encode()
+_BREAK = b"\x00"  # DOC_BREAK (wikimem.index.scan), as UTF-8
 _match_start = methodcaller("start")
-# The metadata line the store writes (render_meta: owner, source, ts in
-# that order, each optional), when it is a block's last non-blank line (the
-# parser's rule); any other comment -- indented, reordered, hand-made --
-# sends the file to the parser. Found by a loose pattern (a literal prefix
-# the regex engine skips to fast), its fields checked afterwards all at
-# once: a strict pattern per line costs 3x the whole-file pass.
-_META_ANY = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->[ \t]*(?=\s*(?:\n## |\Z))")
+_is_not_none = partial(is_not, None)
+# A RecallFile split at its headings, in one regex pass: each "\n## " with
+# its heading line, and the metadata line the store writes (render_meta:
+# owner, source, ts in that order, each optional) when it is the block's
+# last non-blank line before that heading (the parser's rule). Before,
+# three whole-file passes (heading lines, a metadata split, a replace of
+# each heading by the break) did what the join of this split's parts does.
+# Any other comment -- indented, reordered, hand-made -- stays in the text
+# and sends the file to the parser. The metadata is found by a loose
+# pattern (a literal prefix the regex engine skips to fast), its fields
+# checked afterwards all at once: a strict pattern per line costs 3x the
+# whole-file pass.
+_BLOCKS = re.compile(rb"\n(?:<!-- wikimem: ([^\n]*) -->\s*\n)?## ([^\n]*)")
+_META_START = b"\n<!-- wikimem: "
+# The last block's metadata line: nothing but blanks after it.
+_LAST_META = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->\s*")
 # Possessive (no backtracking state kept per byte of a value, a third of
 # this check's time at 1M items): a value takes the blank before " | " too,
 # so the separator is "| " after a blank (a lookbehind). Same language as
@@ -113,11 +124,18 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if b"\x00" in data or b"\x01" in data:
         return None
-    # A block starts at the file's start or one past a "\n## ".
-    first = 0 if data.startswith(b"## ") else data.find(_HEADING_BYTES) + 1
-    if not first and not data.startswith(b"## "):
-        return None
-    lines = _heading_lines(data)
+    # A block starts at the file's start or one past a "\n## "; the split
+    # starts at the first heading's "\n" (the prose before it is no item).
+    if data.startswith(b"## "):
+        parts = _BLOCKS.split(b"\n" + data)
+    else:
+        first = data.find(_HEADING_BYTES)
+        if first < 0:
+            return None
+        parts = _BLOCKS.split(data[first:])
+    # [b"", meta, heading, rest, meta, heading, rest, ...]: the metadata
+    # before each heading (None: none), the heading line, the block's text after it.
+    lines = parts[2::3]
     if len(set(lines)) != len(lines):
         return None  # repeated headings collapse (last wins): the parser's job
     joined_lines = b"\n".join(lines)
@@ -128,18 +146,20 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
         names = block_names(data)  # collapsing whitespace may make two names one: check the parser's names
         if len(set(names)) != len(names):
             return None
-    # From the first heading's "\n## " (the byte before it when there is one:
-    # no copy of the whole file to prepend it).
-    parts = _META_ANY.split(data[first - 1 :] if first else b"\n" + data)
-    # The first heading opens the first text: its "\n## " goes (a copy of
-    # one block, not of the joined body); every other heading becomes a break.
-    parts[0] = parts[0][len(_HEADING_BYTES) :]
-    body = b"".join(parts[::2]) if len(parts) > 1 else parts[0]
-    if b"<!--" in body:
+    metas = parts[1::3]
+    last = parts[-1]
+    at = last.rfind(_META_START)
+    found = _LAST_META.fullmatch(last, at) if at >= 0 else None
+    if found is not None:  # the last block's metadata: no heading after it
+        metas.append(found.group(1))
+        parts[-1] = last[:at]
+    body = _BREAK.join(map(add, lines, parts[3::3]))
+    if b"<" in body and b"<!--" in body:  # ("<" alone is a one-byte search: most texts hold none)
         return None
-    if len(parts) > 1 and _META_FIELDS.fullmatch(b"\n".join(parts[1::2])) is None:
+    metas = list(filter(_is_not_none, metas))  # (an empty line is no fields: the check refuses it)
+    if metas and _META_FIELDS.fullmatch(b"\n".join(metas)) is None:
         return None
-    return FileBlocks(data, len(lines)), body.replace(_HEADING_BYTES, b"\n\x00")
+    return FileBlocks(data, len(lines)), body
 
 
 def _heading_lines(data: bytes) -> list[bytes]:

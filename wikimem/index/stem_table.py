@@ -14,8 +14,9 @@ tokens), its largest part. Here tokens are never made objects:
   is -- which holds each token's term as two words and a length; only the
   distinct tokens it has not seen go to the Python stemmer (through the
   analyzer's memo: the same terms as the pure path by construction);
-* the form is one masked copy of fixed-width rows (term words + the
-  double blank): ``b"  " + b"  ".join(terms) + b"  "``, byte for byte.
+* the form is the rows' term words written end to end, each followed by
+  the double blank (:func:`_rows_joined`): ``b"  " + b"  ".join(terms) + b"  "``,
+  byte for byte.
 
 Numbers -- most of a store's distinct tokens (ids, dates), never changed
 by the stemmer -- are found by a vector test of their bytes, stay
@@ -69,8 +70,6 @@ class StemTable:
         self._mix1, self._mix2 = u64(_MIX1), u64(_MIX2)
         self._letters = u64(0x4040404040404040)  # bit 6 of each byte: set in a-z, clear in 0-9 and the padding
         # A row is 24 bytes: the term (16, zero padded), the double blank, 6 dropped (the last: the term's length).
-        cols = np.arange(24)
-        self._rows = np.array([(cols < n) | ((cols >= _SHORT) & (cols < _SHORT + 2)) for n in range(_SHORT + 1)])
         self._bits = 0
         self._held = 0
         self._w1: Any = None  # the table's arrays: see _grow
@@ -134,8 +133,7 @@ class StemTable:
         long = np.flatnonzero(lengths > _SHORT)
         rows[long, 0], rows[long, 1], rows[long, 2] = _LONG, 0, _tail(np, 1)
         size = (rows[:, 2] >> np.uint64(56)).astype(np.int64)
-        keep = np.take(self._rows, size, axis=0)
-        body = np.compress(keep.ravel(), rows.view(np.uint8).ravel()).tobytes()
+        body = _rows_joined(np, rows, size)
         special = np.flatnonzero(rows[:, 0] == _LONG)
         if len(special):
             terms = self._long_terms(latin, starts[special].tolist(), ends[special].tolist())
@@ -253,6 +251,33 @@ class StemTable:
                 term = known[token] = self._stem(token.decode("ascii")).encode("ascii")
             terms.append(term)
         return terms
+
+
+def _rows_joined(np: Any, rows: Any, size: Any) -> bytes:
+    """Each row's term (its first ``size`` bytes) and the double blank after it, end to end.
+
+    Written, not selected: each term's two words are stored at its place
+    in the output (unaligned 8-byte writes), the second only for terms
+    over 8 bytes and before all first ones; then the two blanks. A word
+    runs past its term into the next term's place, and that term's own
+    first word, written later (a fancy assignment writes in index order),
+    covers it; what a word leaves past the last term is cut off. A
+    compress of the 24-byte rows through a mask of each row's kept bytes
+    cost 3x (every token's 24 mask bytes made, then read).
+    """
+    n = len(size)
+    at = np.zeros(n, dtype=np.int64)
+    np.cumsum(size[:-1] + 2, out=at[1:])
+    total = int(at[-1] + size[-1] + 2) if n else 0
+    out = np.empty(total + 16, dtype=np.uint8)
+    words = np.ndarray((total + 9,), dtype="<u8", buffer=out, strides=(1,))
+    wide = np.flatnonzero(size > 8)
+    words[at[wide] + 8] = rows[wide, 1]
+    words[at] = rows[:, 0]
+    out[at + size] = _BLANK
+    out[at + size + 1] = _BLANK
+    joined: bytes = out[:total].tobytes()
+    return joined
 
 
 def _tail(np: Any, size: Any) -> Any:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,8 @@ from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
-from wikimem.store.transaction import FileWrite, Transaction, current, revert, rewrite_links_to, transaction
+from wikimem.store.listeners import WriteListeners
+from wikimem.store.transaction import Transaction, current, revert, rewrite_links_to, transaction
 from wikimem.models import RecallItem
 from wikimem.disk.tolerant import UnreadableError, warn_unreadable
 from wikimem.disk.names import (
@@ -67,10 +68,6 @@ def path_stat(path: str | os.PathLike[str]) -> tuple[int, int] | None:
         return None
     return (st.st_mtime_ns, st.st_size)
 
-#: Called with a RecallFile name after every successful in-process write to it.
-WriteListener = Callable[[str], None]
-#: Called with the name and what the commit did to the file (``None``: not known, re-read it).
-DetailedListener = Callable[[str, FileWrite | None], None]
 
 
 class _Unchecked:
@@ -96,18 +93,20 @@ def _collapse(blocks: list[Block]) -> dict[str, Block]:
     return by_name
 
 
-class MemoryStore:
-    """File-first memory rooted at ``root``; constructing it touches no files."""
+class MemoryStore(WriteListeners):
+    """File-first memory rooted at ``root``; constructing it touches no files.
+
+    Its write listeners (``add_listener``, ``add_write_listener``, ``revision``)
+    are :class:`~wikimem.store.listeners.WriteListeners`'.
+    """
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
+        super().__init__()
         self.root = Path(root)
         self.wiki_dir = self.root / "wiki"
+        self._wiki = str(self.wiki_dir)
         self.journal = Journal(self.root / "journal.jsonl")
-        #: Bumped by every successful in-process wiki write (not diary, not hand edits).
-        self.revision = 0
         self._diary: Diary | None = None
-        self._listeners: list[WriteListener] = []
-        self._detailed: list[DetailedListener] = []
 
     # -- reading ------------------------------------------------------------
 
@@ -151,7 +150,10 @@ class MemoryStore:
 
     def file_stat(self, file: str) -> tuple[int, int] | None:
         """``(mtime_ns, size)`` of a RecallFile, or ``None``: a cheap change detector."""
-        return path_stat(self.file_path(file))
+        # The path as a string (os.path.join resolves an absolute part as the
+        # ``/`` of file_path does): a cold load stats every file, and a
+        # ``Path`` made for each costs a parse.
+        return path_stat(os.path.join(self._wiki, f"{file}.md"))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""
@@ -349,35 +351,6 @@ class MemoryStore:
         with store_lock(self.root):
             yield
 
-    def add_listener(self, callback: WriteListener) -> None:
-        """Call ``callback(file)`` after each successful in-process write to ``file``.
-
-        This is how a ``MemoryIndex`` updates just that file's postings
-        instead of rebuilding after every write.
-        """
-        self._listeners.append(callback)
-
-    def remove_listener(self, callback: WriteListener) -> None:
-        """Stop calling a listener added with :meth:`add_listener`."""
-        if callback in self._listeners:
-            self._listeners.remove(callback)
-
-    def add_write_listener(self, callback: DetailedListener) -> None:
-        """Call ``callback(file, write)`` after each successful in-process write to ``file``.
-
-        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) says which
-        blocks changed and the file's identity before and after, taken under
-        the store lock, so a ``MemoryIndex`` applies the write's own block
-        edits instead of re-reading and re-parsing the whole file; ``None``
-        when the commit cannot say (re-read the file).
-        """
-        self._detailed.append(callback)
-
-    def remove_write_listener(self, callback: DetailedListener) -> None:
-        """Stop calling a listener added with :meth:`add_write_listener`."""
-        if callback in self._detailed:
-            self._detailed.remove(callback)
-
     # -- internals ----------------------------------------------------------
 
     def _check(self, file: str, block: Block | None, name: str, expected: str | None) -> None:
@@ -414,13 +387,6 @@ class MemoryStore:
             source_conv=validate_meta_value("source_conv", source_conv),
             ts=parse_ts(ts) if ts is not None else utc_now_iso(),
         )
-
-    def _changed(self, file: str, write: FileWrite | None = None) -> None:
-        self.revision += 1
-        for callback in list(self._listeners):
-            callback(file)
-        for detailed in list(self._detailed):
-            detailed(file, write)
 
 
 def _label(file: str) -> str:
