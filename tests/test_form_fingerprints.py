@@ -40,12 +40,15 @@ def test_the_form_and_a_term_give_a_token_the_same_fingerprint() -> None:
     texts = ["a ab abc abcd abcde", "Zebra  x9", "", "q"]
     scanned = scan_texts(texts)
     assert scanned is not None
-    _, at, prints = latin_tokens(np, scanned.latin)
+    ids = np.arange(len(texts), dtype=np.uint16)
+    _, at, prints, owners = latin_tokens(np, scanned.latin, scanned.latin_starts, ids)
     tokens = scanned.latin.split()
     assert len(at) == len(tokens)  # the breaks are tokens too
-    for start, mark, token in zip(at.tolist(), prints.tolist(), tokens):
+    starts = list(scanned.latin_starts)
+    for start, mark, owner, token in zip(at.tolist(), prints.tolist(), owners.tolist(), tokens):
         assert scanned.latin[start : start + len(token) + 2] == b" " + token + b" "
         assert mark == fingerprint(token), token
+        assert starts[owner] <= start < starts[owner + 1], token
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -81,3 +84,16 @@ def test_a_long_term_beside_a_short_token_at_the_forms_end() -> None:
     views = FormViews(np, scanned)
     for term in ["x", "xx", "x" * 40, "ab", "abb", "b9", "b", "9"]:
         assert _postings(views, term) == _pure(term, scanned), term
+
+
+def test_a_form_with_wider_gaps_finds_each_tokens_end_by_its_own_mask() -> None:
+    # Not a form scan_texts makes (its gaps are two blanks): the end of a token is then not implied by the next.
+    made = scan_texts(["ab cd ab", "cd"])
+    assert made is not None
+    wide = made.latin.replace(b"  cd  ", b"    cd      ", 1)
+    starts = array("i", [0, wide.index(b"\x00") + 1, len(wide) + 1])
+    scanned = made._replace(latin=wide, latin_starts=starts)
+    views = FormViews(np, scanned)
+    for term in ["ab", "cd", "c", "abcd"]:
+        assert _postings(views, term) == _pure(term, scanned), term
+    assert _postings(views, "cd") == ([0, 1], [1, 1])

@@ -57,17 +57,16 @@ class FormViews:
     of ~4,000 texts).
     """
 
-    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_latin_texts", "_n_texts", "_np", "_units", "_words")
+    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
         n = self._n_texts = len(scanned.lengths)
         ids = np.arange(n, dtype=np.uint16 if n <= 0xFFFF else np.uint32)
-        # The text of every 3rd latin byte (2, 5, 8, ...) and every 2nd CJK character (1, 3, 5, ...):
-        # a match (>= 3 bytes / 2 characters, never a break) holds one of them, of its own text.
-        self._latin_texts = _every(np, ids, scanned.latin_starts, 2, 3)
+        # The text of every 2nd CJK character (1, 3, 5, ...): a match (2 characters, never a break)
+        # holds one of them, of its own text; a latin token's text is in its table.
         self._cjk_texts = _every(np, ids, scanned.cjk_starts, 1, 2)
-        self._words, self._at, self._fingerprints = latin_tokens(np, scanned.latin)
+        self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, scanned.latin_starts, ids)
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
@@ -84,7 +83,7 @@ class FormViews:
         """
         np = self._np
         if latin:
-            texts = self._latin_texts[self._latin_matches(word.encode()) // 3]
+            texts = self._latin_matches(word.encode())
         else:
             if self._units is None or max(map(ord, word)) > 0xFFFF:
                 return None
@@ -97,7 +96,7 @@ class FormViews:
         return (docs + base).astype(np.int32).tobytes(), counts[docs].astype(np.int32).tobytes()
 
     def _latin_matches(self, word: bytes) -> Any:
-        """Offsets of every match of ``b" word "`` in the latin form (the blank before each equal token).
+        """The texts of every match of ``b" word "`` in the latin form (one a token equal to ``word``).
 
         The tokens whose fingerprint is the word's (a pass over 2 bytes a
         token, not over the form), then each checked against the word's
@@ -105,7 +104,8 @@ class FormViews:
         65,536 tokens of other words shares it).
         """
         np = self._np
-        at = self._at[np.flatnonzero(self._fingerprints == fingerprint(word))]
+        tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
+        at = self._at[tokens]
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
         words = self._words
@@ -113,9 +113,10 @@ class FormViews:
         for j in (*range(0, len(padded) - 4, 4), len(padded) - 4):
             if not len(at):
                 break
-            at = at[at <= last - j]  # a shorter token near the form's end: its word at j is past it
-            at = at[words[at + j] == int.from_bytes(padded[j : j + 4], "little")]
-        return at
+            keep = np.flatnonzero(at <= last - j)  # a shorter token near the form's end: its word at j is past it
+            keep = keep[words[at[keep] + j] == int.from_bytes(padded[j : j + 4], "little")]
+            at, tokens = at[keep], tokens[keep]
+        return self._token_texts[tokens]
 
     def _cjk_matches(self, pair: str) -> Any:
         """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).
@@ -136,28 +137,40 @@ class FormViews:
         return self._cjk_texts[np.flatnonzero(hit)]
 
 
-def latin_tokens(np: Any, latin: bytes) -> tuple[Any, Any, Any]:
-    """The latin form's words at every byte offset, each token's blank before it, and its :func:`fingerprint`.
+def latin_tokens(np: Any, latin: bytes, starts: Any, ids: Any) -> tuple[Any, Any, Any, Any]:
+    """The latin form's words at every byte offset, and each token's blank before it, fingerprint and text.
 
-    Tokens stand between double blanks (the break is a token of its own),
-    so each is found where the blank mask changes: its blank before and
-    its last byte. Its fingerprint mixes its first two bytes (a blank
-    after a one-byte token), its last byte and its length, laid out as one
-    32-bit key -- byte gathers (an unaligned word's cost ~4x a byte's),
-    then a multiply and a shift in place: the load's cost, ~0.15 s at 1M
-    items. :func:`fingerprint` reads the same bytes from a term.
+    Tokens stand between double blanks (the break is a token of its own):
+    each starts where a blank is followed by a non-blank, and when every
+    gap is exactly two blanks (a count of the blanks says so: the forms
+    :mod:`wikimem.index.scan` makes), a token's last byte is two before
+    the next one's blank -- one mask and one ``flatnonzero`` of the starts
+    alone, the largest share of this cost. Its fingerprint mixes its first
+    two bytes (a blank after a one-byte token), its last byte and its
+    length, laid out as one 32-bit key -- byte gathers (an unaligned
+    word's cost ~4x a byte's), then a multiply and a shift in place.
+    :func:`fingerprint` reads the same bytes from a term. ``starts``: each
+    text's start in the form (with its sentinel), ``ids`` the texts.
     """
     raw = np.frombuffer(latin, dtype=np.uint8)
     words = np.ndarray((max(len(latin) - 3, 0),), dtype="<u4", buffer=latin, strides=(1,))
     blank = raw == _BLANK
-    edges = np.flatnonzero(blank[:-1] != blank[1:])
-    before, last = edges[0::2], edges[1::2]
-    key = np.empty((len(before), 4), dtype=np.uint8)
+    before = np.flatnonzero(blank[:-1] > blank[1:])
+    n = len(before)
+    if n and latin[:2] == latin[-2:] == b"  " and np.count_nonzero(blank) == 2 * (n + 1):
+        last = np.empty_like(before)
+        np.subtract(before[1:], 2, out=last[:-1])
+        last[-1] = len(latin) - 3
+    else:  # a gap of more blanks: each token's end found the same way as its start
+        last = np.flatnonzero(blank[:-1] < blank[1:])
+    key = np.empty((n, 4), dtype=np.uint8)
     key[:, 0], key[:, 1], key[:, 2], key[:, 3] = raw[1:][before], raw[2:][before], raw[last], last - before
     mixed = key.view("<u4").ravel()
     np.multiply(mixed, _MIX, out=mixed)
     np.right_shift(mixed, 16, out=mixed)
-    return words, before.astype(np.int32), mixed.astype(np.uint16)
+    # Text i's tokens are those whose blank before is in latin[starts[i]:starts[i + 1]].
+    texts = np.repeat(ids, np.diff(np.searchsorted(before, np.frombuffer(starts, dtype=np.int32))))
+    return words, before.astype(np.int32), mixed.astype(np.uint16), texts
 
 
 def fingerprint(word: bytes) -> int:
