@@ -41,7 +41,7 @@ def test_the_form_and_a_term_give_a_token_the_same_fingerprint() -> None:
     scanned = scan_texts(texts)
     assert scanned is not None
     ids = np.arange(len(texts), dtype=np.uint16)
-    _, at, prints, owners = latin_tokens(np, scanned.latin, scanned.latin_starts, ids)
+    _, at, prints, owners = latin_tokens(np, scanned.latin, ids)
     tokens = scanned.latin.split()
     assert len(at) == len(tokens)  # the breaks are tokens too
     starts = list(scanned.latin_starts)

@@ -66,7 +66,7 @@ class FormViews:
         # The text of every 2nd CJK character (1, 3, 5, ...): a match (2 characters, never a break)
         # holds one of them, of its own text; a latin token's text is in its table.
         self._cjk_texts = _every(np, ids, scanned.cjk_starts, 1, 2)
-        self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, scanned.latin_starts, ids)
+        self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, ids)
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
@@ -137,7 +137,7 @@ class FormViews:
         return self._cjk_texts[np.flatnonzero(hit)]
 
 
-def latin_tokens(np: Any, latin: bytes, starts: Any, ids: Any) -> tuple[Any, Any, Any, Any]:
+def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
     """The latin form's words at every byte offset, and each token's blank before it, fingerprint and text.
 
     Tokens stand between double blanks (the break is a token of its own):
@@ -149,8 +149,8 @@ def latin_tokens(np: Any, latin: bytes, starts: Any, ids: Any) -> tuple[Any, Any
     two bytes (a blank after a one-byte token), its last byte and its
     length, laid out as one 32-bit key -- byte gathers (an unaligned
     word's cost ~4x a byte's), then a multiply and a shift in place.
-    :func:`fingerprint` reads the same bytes from a term. ``starts``: each
-    text's start in the form (with its sentinel), ``ids`` the texts.
+    :func:`fingerprint` reads the same bytes from a term. ``ids``: the
+    texts (one break fewer than them in the form).
     """
     raw = np.frombuffer(latin, dtype=np.uint8)
     words = np.ndarray((max(len(latin) - 3, 0),), dtype="<u4", buffer=latin, strides=(1,))
@@ -164,12 +164,14 @@ def latin_tokens(np: Any, latin: bytes, starts: Any, ids: Any) -> tuple[Any, Any
     else:  # a gap of more blanks: each token's end found the same way as its start
         last = np.flatnonzero(blank[:-1] < blank[1:])
     key = np.empty((n, 4), dtype=np.uint8)
-    key[:, 0], key[:, 1], key[:, 2], key[:, 3] = raw[1:][before], raw[2:][before], raw[last], last - before
+    key[:, 0], key[:, 1], key[:, 2] = raw[1:][before], raw[2:][before], raw[last]
+    np.subtract(last, before, out=key[:, 3], casting="unsafe")  # the length's low byte, no temporary
+    # Text i's tokens run to its break (the only token whose first byte is 0), that one included.
+    breaks = np.flatnonzero(key[:, 0] == 0)
+    texts = np.repeat(ids, np.diff(np.concatenate(([-1], breaks, [n - 1]))))
     mixed = key.view("<u4").ravel()
     np.multiply(mixed, _MIX, out=mixed)
     np.right_shift(mixed, 16, out=mixed)
-    # Text i's tokens are those whose blank before is in latin[starts[i]:starts[i + 1]].
-    texts = np.repeat(ids, np.diff(np.searchsorted(before, np.frombuffer(starts, dtype=np.int32))))
     return words, before.astype(np.int32), mixed.astype(np.uint16), texts
 
 
