@@ -16,8 +16,8 @@ sort). The views and tables are made once per segment, at the load (the
 CJK form's UTF-16 copy was made on the first CJK query before).
 
 A latin term does not scan the form (ADR 0015): the load keeps a 16-bit
-fingerprint and the position of every latin token (~6 bytes a token,
-where the form is ~7.5), a first use compares 2 bytes a token -- at 1M
+fingerprint, the position and the text of every latin token (8 bytes a
+token, where the form is ~7), a first use compares 2 bytes a token -- at 1M
 items ~24 MB instead of four word views of ~82 MB -- and checks only the
 tokens whose fingerprint is the term's against its bytes. A CJK term
 searches one mask, the union of its two word views' compares (a match
@@ -50,11 +50,11 @@ _MIX = 0x9E3779B1
 class FormViews:
     """A segment's forms as numpy arrays, made once, searched for any term.
 
-    Holds the latin form's token table (a 16-bit fingerprint and the
-    position of each token, ~6 bytes a token), views of the segment's
-    immutable ``bytes`` (the latin form, the CJK form's UTF-16 copy: no
-    other copy of the forms) and the two text tables (~0.4 MB a segment
-    of ~4,000 texts).
+    Holds the latin form's token table (a 16-bit fingerprint, the
+    position and the text of each token: 8 bytes a token, ~0.4 MB a
+    segment of ~4,000 texts), views of the segment's immutable ``bytes``
+    (the latin form, the CJK form's UTF-16 copy: no other copy of the
+    forms) and the CJK text table (~0.3 MB a segment).
     """
 
     __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words")
