@@ -5,8 +5,10 @@ keeps is these segments, and a term's first use is a question to them --
 answered, cheapest first, by the postings cache (the whole term, for the
 common terms an earlier warm-up packed), the segment cache (every term of
 a segment, ADR 0011) or a search of the segment's forms (ADR 0005; with
-numpy, word compares over views made once per segment at the load:
-:mod:`wikimem.index.form_search`, ADR 0012). The index (:mod:`wikimem.index.bm25`) owns the packed
+numpy, word compares over views made once per segment at the load, and
+a latin term's over token fingerprints: :mod:`wikimem.index.form_search`,
+ADR 0012, 0015; a term's matches in the views are counted once, over all
+segments). The index (:mod:`wikimem.index.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
@@ -18,9 +20,10 @@ from collections.abc import Callable, Iterable
 from itertools import repeat
 from operator import add
 from pathlib import Path
+from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.form_search import FormViews
+from wikimem.index.form_search import FormViews, counted
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
 from wikimem.index.segment_cache import SegmentCache, term_key
@@ -160,12 +163,18 @@ class Segments:
                 # The segment cache's table, else a search in numpy views, else (None) the pure search.
                 found = tables.lookup(at, want.key, base) if tables is not None else None
                 if found is None and views is not None:
-                    found = views.postings(*want.form, base)
+                    texts = views.matches(*want.form)
+                    if texts is not None:
+                        want.held(texts, base)
+                        continue
+                want.count()  # the matches of the segments before, in doc id order
                 if found is not None:
                     want.docs.frombytes(found[0])
                     want.tfs.frombytes(found[1])
                 else:
                     want.search(scanned, base)
+        for want in todo:
+            want.count()
         out.update((want.term, (want.docs, want.tfs)) for want in todo)
         return out
 
@@ -173,7 +182,7 @@ class Segments:
 class _Term:
     """One term's postings being gathered segment by segment, and how to search it the pure way."""
 
-    __slots__ = ("common", "docs", "form", "key", "term", "tfs")
+    __slots__ = ("common", "docs", "form", "key", "matched", "term", "tfs")
 
     def __init__(self, term: str, form: tuple[bool, str]) -> None:
         self.term, self.form = term, form
@@ -182,6 +191,24 @@ class _Term:
         self.key = key
         self.docs, self.tfs = array("i"), array("i")
         self.common = False
+        #: Doc ids of matches found in numpy views (one per match), not yet counted: :meth:`count`.
+        self.matched: list[Any] = []
+
+    def held(self, texts: Any, base: int) -> None:
+        """Keep one segment's matches (their texts in it, from :meth:`FormViews.matches`) as doc ids."""
+        if len(texts):
+            np = vectorized.numpy_module()
+            self.matched.append(np.add(texts, base, dtype=np.int64))
+
+    def count(self) -> None:
+        """Add the kept matches' docs and counts (one count over all of them), before any later segment's."""
+        if self.matched:
+            matched, self.matched = self.matched, []
+            np = vectorized.numpy_module()
+            span = int(matched[-1].max()) - int(matched[0].min()) + 1
+            docs, tfs = counted(np, matched[0] if len(matched) == 1 else np.concatenate(matched), span)
+            self.docs.frombytes(docs)
+            self.tfs.frombytes(tfs)
 
     def search(self, scanned: ScannedTexts, base: int) -> None:
         """Add the term's postings in one segment's forms, searched in C-level steps (no numpy)."""
