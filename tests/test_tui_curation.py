@@ -111,7 +111,7 @@ async def test_audit_marks_derived_and_missing_evidence(memory_dir: Path) -> Non
         await audit_screen(pilot)
         text = screen_text(pilot.app)
     assert "✗ missing" in text and "no diary entry at that minute" in text
-    assert "nothing cites it as evidence or links to it" in text
+    assert "no wiki item cites it as evidence or links to it" in text
 
 
 async def test_enter_on_an_audit_row_opens_its_place(memory_dir: Path) -> None:

@@ -211,7 +211,7 @@ def item_rows(chain: Audit, capture: CaptureChain | None = None) -> list[Row]:
     rows.append(_heading("Rests on it", len(chain.rests_on_it)))
     rows += [_dependent_row(dep, transitive=False) for dep in chain.rests_on_it]
     if not chain.rests_on_it:
-        rows.append(_note("nothing cites it as evidence or links to it"))
+        rows.append(_note("no wiki item cites it as evidence or links to it (diary mentions are not counted)"))
     return rows
 
 
