@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from conftest import wait_for
 from wikimem_tui.core import long_lived
 from wikimem_tui.core.long_lived import LARGE, SLOW, LongLivedHeap
 
@@ -93,8 +94,7 @@ def test_the_app_turns_the_collector_back_on_once_the_store_is_read(monkeypatch:
         backend = Backend(root=root, store=store, index=MemoryIndex(store, use_jieba=False), owner="t")
         app = WikimemApp(backend, watch=False, cursor_blink=False)
         async with app.run_test() as pilot:
-            while not (app.catalogue is not None and app.index_ready and settled):
-                await pilot.pause()
+            assert await wait_for(pilot, lambda: app.catalogue is not None and app.index_ready and settled)
             return gc.isenabled(), app.sync.heap.freezes == 0
 
     with TemporaryDirectory() as tmp:

@@ -83,8 +83,20 @@ class _Out:
         return None
 
 
+class _Watched(Pending):
+    """A Pending that says when end of input started waiting for the answers owed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.draining = anyio.Event()
+
+    async def drained(self, seconds: float = SAFETY_NET) -> bool:
+        self.draining.set()
+        return await super().drained(seconds)
+
+
 async def test_end_of_input_waits_for_the_answer_owed_then_ends() -> None:
-    pending = Pending()
+    pending = _Watched()
     out = _Out()
     writer = AnswerWriter(out, pending)
     read: list[str] = []
@@ -95,15 +107,15 @@ async def test_end_of_input_waits_for_the_answer_owed_then_ends() -> None:
             read.append(line)
         ended.set()
 
-    async with anyio.create_task_group() as group:
-        group.start_soon(server)
-        while len(read) < 2:
-            await anyio.sleep(0)
-        for _ in range(50):  # the input is over, but the answer is owed: the end is held back
-            await anyio.sleep(0)
-        assert not ended.is_set()
-        await writer.write(_line({"jsonrpc": "2.0", "id": 7, "result": {}}))
-        await ended.wait()
+    with anyio.fail_after(SAFETY_NET):
+        async with anyio.create_task_group() as group:
+            group.start_soon(server)
+            await pending.draining.wait()
+            # The input is over, but the answer to request 7 is owed: the end is held back (an end
+            # that did not wait would have run on to ended.set() before this task woke).
+            assert len(read) == 2 and not ended.is_set()
+            await writer.write(_line({"jsonrpc": "2.0", "id": 7, "result": {}}))
+            await ended.wait()
     assert json.loads(out.text)["id"] == 7
 
 
@@ -120,4 +132,4 @@ async def test_a_hung_request_lets_the_end_through_when_the_bound_runs_out() -> 
     pending = Pending()
     pending.read(_call(9, "recall", {}))
     pending.written(_line({"jsonrpc": "2.0", "method": "notifications/message", "params": {}}))  # no id: no answer
-    assert not await pending.drained(seconds=0.01)
+    assert not await pending.drained(seconds=0)  # a bound already reached: no answer will come
