@@ -12,18 +12,14 @@ empty fields around it) are pinned here.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from wikimem import MemoryStore
 from wikimem.disk import tolerant
-from wikimem.disk.loader import read_file_blocks
 from wikimem.disk.tolerant import read_regular
-from wikimem.index.items import item_at
-from wikimem.index.scan import scan_joined
-from wikimem.tokenize import tokenize
+
+from test_loader import _assert_read_like_the_parser, _store_file
 
 _TEXT = ("## a\n\nsea 海边\n\n<!-- wikimem: owner=x | source=c | ts=t -->\n" * 3).encode() + bytes(range(2, 256))
 
@@ -71,21 +67,6 @@ def test_an_empty_and_a_missing_file(tmp_path: Path) -> None:
     assert read_regular(tmp_path / "wiki" / "none.md") is None
 
 
-def _items_and_terms(store: MemoryStore, path: Path) -> bool:
-    """True when read in bulk (then exactly as the parser reads it); False when declined."""
-    read = read_file_blocks(path)
-    if read is None:
-        return False
-    blocks, joined = read
-    items = store.file_items("f")
-    assert [item_at("f", blocks, i) for i in range(blocks.count)] == items
-    scanned = scan_joined(joined, blocks.count)
-    assert scanned is not None
-    counts = [sum(Counter(tokenize(f"{it.name}\n{it.content}", use_jieba=False)).values()) for it in items]
-    assert list(scanned.lengths) == counts
-    return True
-
-
 _META = "<!-- wikimem: owner=x | source=c | ts=t -->"
 
 
@@ -107,7 +88,5 @@ _META = "<!-- wikimem: owner=x | source=c | ts=t -->"
     ],
 )
 def test_the_split_reads_a_file_like_the_parser_or_declines_it(tmp_path: Path, text: str, bulk: bool) -> None:
-    store = MemoryStore(tmp_path)
-    path = _write(tmp_path, text.encode())
-    assert store.file_path("f") == path
-    assert _items_and_terms(store, path) is bulk
+    store, path = _store_file(tmp_path, text)
+    assert _assert_read_like_the_parser(store, path) is bulk  # bulk: items, names, lengths and postings as parsed

@@ -7,22 +7,12 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex
-from wikimem.index import vectorized
 from wikimem.index.segment_cache import SEGMENTS_NAME, SegmentCache
 
-from test_segment_cache import _every_term, _index, _plain, _scores, _store
+# _tables_for_small_stores: the same autouse fixture (one segment per file, tables for a few items, numpy on).
+from test_segment_cache import _every_term, _index, _plain, _scores, _store, _tables_for_small_stores  # noqa: F401
 
 np = pytest.importorskip("numpy")
-
-
-@pytest.fixture(autouse=True)
-def _tables_for_small_stores(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
-    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1)
-    monkeypatch.setattr(vectorized, "SCAN_MIN", 0)
-    vectorized.switch(True)
-    yield
-    vectorized.switch(None)
 
 
 def _held(index: MemoryIndex) -> list[int]:
