@@ -2,7 +2,7 @@
 
 Kept apart from the figures (``bench_app``) and the probes (``app_probes``):
 what the app is measured on must not change when the measuring does. The
-store is ``bench_core.ensure_store``'s, copied under ``--data`` with
+store is ``synth.ensure_store``'s, copied under ``--data`` with
 ``BIG_FILE`` (sorted first in the tree) and one journal line per item, and
 marked complete only once whole (a run killed half-way is made again).
 """
@@ -13,7 +13,7 @@ import json
 import shutil
 from pathlib import Path
 
-from synth import Generator, _block, _write
+from synth import Generator, _block, _write, ensure_store
 
 from wikimem import MemoryStore
 
@@ -50,8 +50,6 @@ def sample_queries(store: MemoryStore) -> list[str]:
 
 def app_store(data: Path, items: int, big_file: int) -> tuple[Path, int]:
     """The synthetic store plus the big file and the journal, made once under ``data``; its journal's lines."""
-    from bench_core import ensure_store  # noqa: PLC0415 (bench_core imports the reference engines)
-
     root = data / f"app-store-{items}-1-big{big_file}"
     marker = root / ".complete"
     if not marker.exists():

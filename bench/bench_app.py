@@ -38,7 +38,7 @@ the gap between them and the table's own cost as the draw. The per-key scrolling
 ``Pilot.press`` (a no-op key is timed as a baseline and each is printed net
 of it as well).
 
-Stores: the synthetic store is ``bench_core.ensure_store``'s (reused from
+Stores: the synthetic store is ``synth.ensure_store``'s (reused from
 ``--data``, default ``/tmp/wikimem-bench``, generated there once), the big
 file and the journal are added once to a copy under ``--data``
 (``app-store-N-1-bigB``), and every run works on a fresh copy of that (the

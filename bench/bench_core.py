@@ -22,10 +22,14 @@ because absolute times drift on shared machines (see BENCH.md):
 
 Fair by construction: every engine answers the same queries (the same
 sample at every size), every engine whose answer is a score per document
-gets the same top-k step (:func:`top_k`), and every build runs with the
+gets the same top-k step (``reference_bm25.top_k``), and every build runs with the
 cyclic GC paused (``MemoryIndex.build()`` pauses it itself, so the
 references are built inside :func:`~wikimem.disk.loader.gc_paused` too). Every
 BENCH.md goal is printed with its ratio and ``MISS`` where it misses.
+
+The reference engines are ``reference_bm25.py``, the probes ``measure.py``,
+the printout and the goals ``core_report.py``; the stores are
+``synth.ensure_store``'s.
 
     python bench/bench_core.py            # 1k and 10k
     python bench/bench_core.py --full     # adds 100k (minutes)
@@ -35,13 +39,9 @@ from __future__ import annotations
 
 import argparse
 import gc
-import heapq
-import math
 import random
 import statistics
 import sys
-import time
-import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -51,98 +51,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import synth  # noqa: E402
-from goals import goal  # noqa: E402
+from core_report import report  # noqa: E402
+from measure import held_mb, p50, peak_mb, timed  # noqa: E402
+from reference_bm25 import Reference, optional_engines, toks  # noqa: E402
+from synth import ensure_store  # noqa: E402
 
-from wikimem.index.bm25 import B, K1, idf  # noqa: E402
 from wikimem.disk.loader import gc_paused  # noqa: E402
 from wikimem.retrieval import MemoryIndex  # noqa: E402
 from wikimem.store import MemoryStore  # noqa: E402
-from wikimem.tokenize import jieba_available, tokenize  # noqa: E402
-
-
-def toks(text: str) -> list[str]:
-    return tokenize(text, use_jieba=False)
-
-
-class Reference:
-    """The straightforward build: a dict-of-Counters index that scores every doc."""
-
-    def __init__(self, store: MemoryStore) -> None:
-        self.items = store.items()
-        self.tfs = [Counter(toks(f"{it.name}\n{it.content}")) for it in self.items]
-        self.lens = [sum(c.values()) for c in self.tfs]
-        self.df: Counter[str] = Counter()
-        for c in self.tfs:
-            self.df.update(c.keys())
-        self.avgdl = sum(self.lens) / max(len(self.lens), 1)
-
-    def scores(self, query: str) -> list[float]:
-        q = Counter(toks(query))
-        n = len(self.tfs)
-        weights = {t: qtf * idf(n, self.df[t]) for t, qtf in q.items() if t in self.df}
-        out = []
-        for c, dl in zip(self.tfs, self.lens):
-            s = 0.0
-            for t, w in weights.items():
-                tf = c.get(t)
-                if tf:
-                    s += w * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / self.avgdl))
-            out.append(s)
-        return out
-
-    def search(self, query: str, k: int = 10) -> list[tuple[int, float]]:
-        scores = self.scores(query)
-        return [(d, scores[d]) for d in top_k(scores, k)]
-
-
-def top_k(scores: Any, k: int = 10) -> list[int]:
-    """The same top-k step for every engine that scores every document.
-
-    Best first, ties by ascending doc id, documents scoring 0 left out (as
-    the index does). A numpy array goes through ``argpartition`` (C-level
-    over the array); a list through ``heapq.nlargest`` (C-level heap over
-    the positive scores only) -- each engine gets the fast path for the
-    type it returns, never a Python ``sorted(key=lambda)`` over all N.
-    """
-    if hasattr(scores, "argpartition"):
-        import numpy as np  # noqa: PLC0415 - only with an engine that returns numpy
-
-        n = min(k, len(scores))
-        top = np.argpartition(-scores, n - 1)[:n] if n else np.array([], dtype=int)
-        order = sorted(top.tolist(), key=lambda d: (-scores[d], d))
-        return [d for d in order if scores[d] > 0]
-    positive = [d for d, s in enumerate(scores) if s > 0]
-    return heapq.nlargest(k, positive, key=lambda d: (scores[d], -d))
-
-
-def _optional_engines(ref: Reference) -> dict[str, Callable[[str], Any]]:
-    """rank_bm25 and bm25s over the same tokens, when importable."""
-    corpus = [list(c.elements()) for c in ref.tfs]
-    engines: dict[str, Callable[[str], Any]] = {}
-    try:
-        from rank_bm25 import BM25Okapi
-
-        with gc_paused():
-            okapi = BM25Okapi(corpus, k1=K1, b=B)
-        engines["rank_bm25"] = lambda q: top_k(okapi.get_scores(toks(q)))
-    except ImportError:
-        pass
-    try:
-        import bm25s
-
-        retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
-        with gc_paused():
-            retriever.index(corpus, show_progress=False)
-        vocab = retriever.vocab_dict
-
-        def bm25s_top(q: str) -> Any:
-            terms = [t for t in toks(q) if t in vocab]
-            return top_k(retriever.get_scores(terms)) if terms else []
-
-        engines["bm25s"] = bm25s_top
-    except Exception as exc:  # noqa: BLE001 - optional reference only
-        print(f"(bm25s unavailable: {exc!r})", file=sys.stderr)
-    return engines
+from wikimem.tokenize import jieba_available  # noqa: E402
 
 
 def make_queries(store: MemoryStore, count: int, seed: int) -> list[str]:
@@ -160,36 +77,6 @@ def make_queries(store: MemoryStore, count: int, seed: int) -> list[str]:
             i = rng.randrange(max(1, len(text) - 8))
             out.append(text[i : i + rng.randint(3, 8)])
     return out
-
-
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    start = time.perf_counter()
-    value = fn()
-    return time.perf_counter() - start, value
-
-
-def p50(fn: Callable[[str], Any], queries: list[str]) -> float:
-    return statistics.median(timed(lambda q=q: fn(q))[0] for q in queries)
-
-
-def peak_mb(fn: Callable[[], Any]) -> float:
-    gc.collect()
-    tracemalloc.start()
-    keep = fn()
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    del keep
-    gc.collect()
-    return peak / 1e6
-
-
-def ensure_store(data: Path, items: int, seed: int) -> Path:
-    root = data / f"store-{items}-{seed}"
-    marker = root / ".complete"
-    if not marker.exists():
-        synth.generate(root, items, seed)
-        marker.write_text("ok")
-    return root
 
 
 def bench_size(root: Path, n_queries: int, memory: bool) -> dict[str, float]:
@@ -222,7 +109,7 @@ def bench_size(root: Path, n_queries: int, memory: bool) -> dict[str, float]:
     out["query_ref"] = p50(ref.search, queries)
     agree = sum([d for d, _ in core(q)] == [d for d, _ in ref.search(q)] for q in queries[:10])
     out["agree_top10_of_10"] = agree
-    for name, engine in _optional_engines(ref).items():
+    for name, engine in optional_engines(ref).items():
         out[f"query_{name}"] = p50(engine, queries)
     out.update(bench_writes(store, index, queries))
     if len(store.files()) * synth.ITEMS_PER_FILE <= 10_000 and jieba_available():
@@ -253,19 +140,6 @@ def bench_warm(store: MemoryStore, queries: list[str]) -> dict[str, float]:
     search = index._corpus.index.search
     first = p50(lambda q: search(Counter(toks(q)), 10), queries)
     return {"warm_seconds": seconds, "first_pass_after_warm": first}
-
-
-def held_mb(fn: Callable[[], Any]) -> float:
-    """Traced memory still held by what ``fn`` returns (after a collection)."""
-    gc.collect()
-    tracemalloc.start()
-    keep = fn()
-    gc.collect()
-    held = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    del keep
-    gc.collect()
-    return held / 1e6
 
 
 def _built(store: MemoryStore, warm: bool = False) -> MemoryIndex:
@@ -322,98 +196,6 @@ def bench_writes(store: MemoryStore, index: MemoryIndex, queries: list[str]) -> 
         "index_part_of_add_query": statistics.median(updates),
         "edit_refresh_query_ours": statistics.median(edits),
     }
-
-
-def _fmt(seconds: float) -> str:
-    return f"{seconds * 1000:9.2f} ms" if seconds < 10 else f"{seconds:9.2f} s "
-
-
-def report(results: dict[int, dict[str, float]]) -> None:
-    sizes = sorted(results)
-    rows = [
-        ("cold load: ours", "cold_ours"),
-        ("cold load: straightforward build", "cold_ref"),
-        ("cold load: ours, jieba (1st: +import)", "cold_jieba_first"),
-        ("cold load: ours, jieba (warm)", "cold_jieba"),
-        ("query p50 top10: ours, cold (1st use)", "first_pass_ours"),
-        ("query p50 top10: ours, repeated", "query_ours"),
-        ("warm(): duration", "warm_seconds"),
-        ("query p50 top10: first pass after warm()", "first_pass_after_warm"),
-        ("query p50: ours full retrieve()", "retrieve_ours"),
-        ("query p50 top10: score-everything", "query_ref"),
-        ("query p50 top10: rank_bm25", "query_rank_bm25"),
-        ("query p50 top10: bm25s (numpy)", "query_bm25s"),
-        ("add() + query: ours", "add_query_ours"),
-        ("  store.add() alone (write + fsync)", "store_add_alone"),
-        ("  => index update + first query", "index_part_of_add_query"),
-        ("  a query once the index is updated", "query_after_add_ours"),
-        ("external edit + refresh + query", "edit_refresh_query_ours"),
-    ]
-    head = f"{'figure':40s}" + "".join(f"{n:>14,d}" for n in sizes)
-    print(head)
-    print("-" * len(head))
-    for label, key in rows:
-        if any(key in results[n] for n in sizes):
-            print(f"{label:40s}" + "".join(f"{_fmt(results[n][key]):>14s}" if key in results[n] else f"{'-':>14s}" for n in sizes))
-    if any("mem_ours" in results[n] for n in sizes):
-        for label, key in (
-            ("peak MB: ours (build)", "mem_ours"),
-            ("peak MB: ours (build + warm())", "mem_warm_peak"),
-            ("held MB: ours after warm()", "mem_warm_held"),
-            ("peak MB: dict-of-Counters", "mem_ref"),
-        ):
-            print(f"{label:40s}" + "".join(f"{results[n].get(key, math.nan):14.1f}" for n in sizes))
-    print()
-    print("ratios (ours / reference; < 1 is better):")
-    for n in sizes:
-        r = results[n]
-        parts = [f"cold {r['cold_ours'] / r['cold_ref']:.2f}"]
-        for other in ("ref", "rank_bm25", "bm25s"):
-            if f"query_{other}" in r:
-                name = "score-everything" if other == "ref" else other
-                parts.append(
-                    f"query vs {name} {r['first_pass_ours'] / r[f'query_{other}']:.3f} cold"
-                    f" / {r['query_ours'] / r[f'query_{other}']:.3f} repeated"
-                )
-        if "mem_ours" in r:
-            parts.append(f"memory {r['mem_ours'] / r['mem_ref']:.2f}")
-        parts.append(f"top-10 identical to reference {int(r['agree_top10_of_10'])}/10")
-        print(f"  {n:>7,d}: " + ", ".join(parts))
-    for lo, hi in zip(sizes, sizes[1:]):
-        for key, label in (("first_pass_ours", "ours, cold"), ("query_ours", "ours, repeated"), ("query_ref", "score-everything")):
-            growth = results[hi][key] / results[lo][key]
-            print(f"  query p50 growth {lo:,d} -> {hi:,d} ({hi / lo:g}x items): {label} x{growth:.1f}")
-    print_goals(results)
-
-
-def print_goals(results: dict[int, dict[str, float]]) -> None:
-    """Every BENCH.md retrieval-core goal at the largest size run: ratio, then ok or MISS."""
-    sizes = sorted(results)
-    n = sizes[-1]
-    r = results[n]
-    print(f"\nBENCH.md goals at {n:,d} items (ratio = figure / goal; <= 1 meets it):")
-    for kind, key in (("cold", "first_pass_ours"), ("repeated", "query_ours")):
-        if "query_bm25s" in r:
-            goal(f"query p50 ({kind}) <= bm25s", r[key] / r["query_bm25s"])
-        if "query_rank_bm25" in r:
-            goal(f"query p50 ({kind}) <= 1/10 of rank_bm25", r[key] / (r["query_rank_bm25"] / 10))
-    if len(sizes) > 1:
-        lo = sizes[-2]
-        for kind, key in (("cold", "first_pass_ours"), ("repeated", "query_ours")):
-            growth = r[key] / results[lo][key]
-            goal(f"query p50 ({kind}) growth {lo:,d} -> {n:,d} sub-linear (x{growth:.1f} for x{n / lo:g} items)", growth / (n / lo))
-    goal("cold load <= 1/3 of a straightforward build", (r["cold_ours"] / r["cold_ref"]) * 3)
-    goal(f"one add() then a query <= 20 ms ({r['add_query_ours'] * 1000:.1f} ms)", r["add_query_ours"] / 0.020)
-    goal(f"  of which index update + query <= 20 ms ({r['index_part_of_add_query'] * 1000:.1f} ms)", r["index_part_of_add_query"] / 0.020)
-    print(f"  external edit + refresh + query: {r['edit_refresh_query_ours'] * 1000:.1f} ms, "
-          f"{r['edit_refresh_query_ours'] / r['cold_ref']:.4f} of a rebuild; "
-          f"files re-read per edit (max) {r['files_reread_per_edit']:g} "
-          f"({'ok' if r['files_reread_per_edit'] == 1 else 'MISS'}: only the changed one)")
-    if "mem_ours" in r:
-        goal("peak memory <= 1/2 of a dict-of-Counters index", (r["mem_ours"] / r["mem_ref"]) * 2)
-    else:
-        print("  peak memory: not measured (--no-memory)")
-
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,7 @@ marks each MISS, and warns when a warm figure got worse by more than 1.5x.
 Each size runs in a fresh interpreter (``--child``), so its peak RSS is its
 own and its first use of a term is a real first use. In the 100k child the
 reference -- a straightforward build and a pure-Python BM25 that scores
-every document (``bench_core.Reference``) -- is measured in the same
+every document (``reference_bm25.Reference``) -- is measured in the same
 process on the same store, rounds interleaved with ours, and every 100k
 ratio is ours / that reference; bm25s (numpy) gets the reference's tokens
 and is timed warm beside it. The queries are ``bench_scale``'s ten fixed
@@ -80,7 +80,7 @@ def child(root: Path, reference: bool, mode: str = "fresh") -> dict[str, Any]:
     out["rss_after_first_mb"] = _rss_mb()
     ref = bm25s = None
     if reference:
-        from bench_core import Reference  # noqa: PLC0415
+        from reference_bm25 import Reference  # noqa: PLC0415
 
         from wikimem.disk.loader import gc_paused  # noqa: PLC0415
 
@@ -106,26 +106,14 @@ def child(root: Path, reference: bool, mode: str = "fresh") -> dict[str, Any]:
 
 
 def _bm25s(ref: Any) -> Any:
-    """bm25s (numpy) over the reference's tokens, top 10 as bench_core ranks it; None when not installed."""
+    """bm25s (numpy) over the reference's tokens, top 10 as every reference is ranked; None when not installed."""
+    from reference_bm25 import bm25s_engine  # noqa: PLC0415
+
     try:
-        import bm25s  # noqa: PLC0415
+        return bm25s_engine(ref)
     except ImportError:
         print("(bm25s not installed: pip install -e '.[bench]')", file=sys.stderr)
         return None
-    from bench_core import B, K1, top_k, toks  # noqa: PLC0415
-
-    from wikimem.disk.loader import gc_paused  # noqa: PLC0415
-
-    retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
-    with gc_paused():
-        retriever.index([list(c.elements()) for c in ref.tfs], show_progress=False)
-    vocab = retriever.vocab_dict
-
-    def search(q: str) -> Any:
-        terms = [t for t in toks(q) if t in vocab]
-        return top_k(retriever.get_scores(terms)) if terms else []
-
-    return search
 
 
 def _top_k_alone(index: Any, queries: list[str]) -> list[float]:
@@ -285,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     """Run every size's children and return the round's record (what ``--save`` writes)."""
-    from bench_core import ensure_store  # noqa: PLC0415
+    from synth import ensure_store  # noqa: PLC0415
 
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
     tree = _archive(args.previous_commit) if args.previous_commit else None

@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child is not None:
         print(json.dumps(warm_child(args.child) if args.mode == "warm" else child(args.child, args.seed, args.mode)))
         return 0
-    from bench_core import ensure_store  # noqa: PLC0415
+    from synth import ensure_store  # noqa: PLC0415
 
     if args.analyzers:
         return compare_analyzers([a for a in args.analyzers.split(",") if a], args, ensure_store)

@@ -158,6 +158,20 @@ def _write_diary(diary: Path, gen: Generator, days: int) -> int:
     return total
 
 
+def ensure_store(data: Path, items: int, seed: int) -> Path:
+    """The store of ``items`` items for ``seed`` under ``data``, generated the first time only.
+
+    A ``.complete`` marker is written last, so a run killed half-way
+    generates again instead of measuring a partial store.
+    """
+    root = data / f"store-{items}-{seed}"
+    marker = root / ".complete"
+    if not marker.exists():
+        generate(root, items, seed)
+        marker.write_text("ok")
+    return root
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="directory to create the store in")

@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
+from wikimem.ranking.candidate import Candidate
 from wikimem.ranking.context import fuse_context
 from wikimem.ranking.fusion import Fusion, fuse
-from wikimem.models import DiaryItem, RecallItem, as_recall_item, item_text
+from wikimem.models import DiaryItem, as_recall_item, item_text
 
 __all__ = ["CACHE_MODES", "SYNC_MODES", "Candidate", "Semantic", "VectorStatus"]
 
@@ -75,31 +76,6 @@ class VectorStatus:
     def missing(self) -> int:
         """Live items without a vector."""
         return self.total - self.embedded
-
-
-@dataclass
-class Candidate:
-    """One ranked candidate before expansion: a wiki doc (``doc >= 0``) or diary entry."""
-
-    key: tuple[Any, ...]
-    item: RecallItem
-    doc: int | None
-    score: float = 0.0
-    bm25: float = 0.0
-    cos: float | None = None
-    #: What its file neighbours add to its lexical score (:mod:`wikimem.ranking.context`), and the best of them.
-    context: float = 0.0
-    context_via: str | None = None
-    #: The added terms' share of its BM25 (:mod:`wikimem.ranking.feedback`).
-    feedback: float = 0.0
-    #: What the candidates it links to or from add (:mod:`wikimem.ranking.link_context`), and the best of them.
-    link: float = 0.0
-    link_via: str | None = None
-
-    @property
-    def lexical(self) -> float:
-        """The lexical side of fusion: BM25 plus every re-ranking signal built on it."""
-        return self.bm25 + self.context + self.feedback + self.link
 
 
 class Semantic:
