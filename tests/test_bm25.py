@@ -253,3 +253,36 @@ def test_scores_of_chosen_docs_are_the_exact_scores_to_the_bit() -> None:
         terms, _ = index._terms(Counter(query))
         got = index.score_docs(Counter(query), range(1200))
         assert all(got[d] == index._exact(terms, d) for d in range(1200)), query
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+def test_a_term_in_fewer_docs_than_k_beside_a_common_one_ranks_like_brute_force(
+    monkeypatch: pytest.MonkeyPatch, k: int
+) -> None:
+    # The query right after an add() of its own words: the rare term's only docs are short, the best
+    # docs of the common term too; the rest of the top k comes from the common term's head (ties included).
+    import wikimem.index.maxscore as maxscore  # noqa: PLC0415
+
+    settled: list[int] = []
+    original = maxscore._short_rest
+
+    def spy(terms: list[maxscore.Term], k: int, rho: float) -> list[tuple[int, float]] | None:
+        found = original(terms, k, rho)
+        settled.append(found is not None)
+        return found
+
+    monkeypatch.setattr(maxscore, "_short_rest", spy)
+    docs = _zipf_corpus(11, 800) + [["w0", "w0"]] * 6 + [["w0", "rare"], ["w2", "w0", "rare", "w1"]]
+    index = InvertedIndex()
+    for tokens in docs[:-1]:
+        index.add_bulk(tokens)
+    queries = [["w0", "rare"], ["w1", "rare"], ["w0", "w0", "rare"], ["rare", "w2", "rare"]]
+    for query in queries:
+        index.search(Counter(query), k)  # packed, impacts cached
+    index.add(docs[-1])  # after the queries: caches stale, as after an add()
+    for query in queries:
+        expected = sorted(_brute(docs, query, set(range(len(docs)))).items(), key=lambda ds: (-ds[1], ds[0]))[:k]
+        got = index.search(Counter(query), k)
+        assert [d for d, _ in got] == [d for d, _ in expected], query
+        assert all(math.isclose(g, e, rel_tol=1e-9) for (_, g), (_, e) in zip(got, expected))
+    assert settled and all(settled)

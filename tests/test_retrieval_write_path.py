@@ -201,7 +201,7 @@ def test_a_store_that_only_names_the_file_is_still_followed(tmp_path: Path) -> N
     assert plain._listeners and not store._detailed
 
 
-def test_a_long_batch_of_writes_is_reread_once_and_holds_one_copy_of_the_file(
+def test_a_long_batch_of_writes_is_reread_once_and_holds_no_copy_of_the_file(
     tmp_path: Path, rereads: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import wikimem.freshness.pending  # noqa: PLC0415
@@ -212,7 +212,8 @@ def test_a_long_batch_of_writes_is_reread_once_and_holds_one_copy_of_the_file(
     for i in range(3):
         store.add("notes", f"batch {i}", f"winter cocoa {i}")
     writes = index._pending.files["notes"]
-    assert writes is not None and [bool(w.segments) for w in writes] == [False, False, True]
+    # One block each: applied from their edits alone, so none keeps the file's blocks (write_apply's steps).
+    assert writes is not None and [(bool(w.segments), w.blocks) for w in writes] == [(False, 14), (False, 15), (False, 16)]
     store.add("notes", "batch 3", "winter cocoa 3")  # one past the cap: the file will be re-read
     assert index._pending.files["notes"] is None
     _same_as_fresh(store, index)

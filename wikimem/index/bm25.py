@@ -382,5 +382,6 @@ class InvertedIndex(DocScores):
             pool = candidates(terms, k, rho)
         if rho < 1.0:
             # Values were (slightly) stale: rescore the few survivors exactly.
-            pool = [(d, self._exact(terms, d)) for d, _ in pool]
+            docs = [d for d, _ in pool]
+            pool = list(zip(docs, self._exact_many(terms, docs)))
         return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]

@@ -33,7 +33,7 @@ from bisect import bisect_left
 from collections import deque
 from collections.abc import Iterable
 from itertools import compress, repeat
-from operator import add, eq, mul, neg
+from operator import add, eq, mul, neg, not_
 from typing import Any, NamedTuple
 
 from wikimem.index import impact_order, vectorized
@@ -111,17 +111,22 @@ def candidates(terms: list[Term], k: int, rho: float) -> list[tuple[int, float]]
 
 
 def _short_rest(terms: list[Term], k: int, rho: float) -> list[tuple[int, float]] | None:
-    """A rare term beside a common one: the docs of every list but the longest, when they settle it.
+    """A rare term beside a common one: the docs of every list but the longest, and the longest's head.
 
     ``werieyaut resninmwbr`` (19k and 12 postings): seeding and planning
-    read dozens of the long list's docs to learn what the short list alone
-    shows -- its docs' full sums beat anything the long list can give a
-    doc on its own. So when all lists but the longest hold at most
-    ``_SHORT_REST`` postings, their docs are scored in full (each term in
-    order, as everywhere: the same floats); if the k-th best of those sums,
-    times ``rho``, is above the longest list's best value, no doc outside
-    them can reach it and they are the answer. None: not settled so (the
-    general path decides).
+    read dozens of the long list's docs to learn what the short lists
+    show. A doc outside the short lists (``held``) holds the longest term
+    alone, so its sum is that term's value: the best of them are the top
+    of the longest list's impact-ordered head. So when all lists but the
+    longest hold at most ``_SHORT_REST`` postings, the held docs are
+    scored in full (each term in order, as everywhere: the same floats),
+    the k-th best of those sums and of the head's top ``k + len(held)``
+    values (at least k of them outside ``held``) is the k-th best of all,
+    and the answer is every held doc and every head posting outside
+    ``held`` within ``rho`` of it. It also settles the case of fewer than
+    k held docs: a term that occurs once -- in the doc just added with the
+    query's words -- beside a common one (``bt 深`` at 100k: seeding and
+    planning ~250 us). None: the lists are not so (the general path decides).
     """
     lengths = [len(t.entry.docs) for t in terms]
     longest = lengths.index(max(lengths))
@@ -131,16 +136,26 @@ def _short_rest(terms: list[Term], k: int, rho: float) -> list[tuple[int, float]
     for i, term in enumerate(terms):
         if i != longest:
             held.update(term.entry.docs)
-    if len(held) < k:
-        return None
     cands = sorted(held)
     acc = dict.fromkeys(cands, 0.0)
     for term in terms:
         _probe(acc, cands, term)
-    cut = rho * kth_largest(list(acc.values()), k, 0.0)
-    if terms[longest].ub * (1.0 + _MARGIN) >= cut:
-        return None
-    return list(compress(acc.items(), map(cut.__le__, acc.values())))
+    long, scale = terms[longest], terms[longest].scale
+    docs, negs = impact_order.top(long.entry, k + len(held))
+    keep = list(map(not_, map(held.__contains__, docs)))
+    shown = list(map(scale.__mul__, map(neg, compress(negs, keep))))
+    values = [*acc.values(), *shown]
+    if len(values) < k:  # the longest list is shown whole (top() gives all of a shorter list)
+        return [*acc.items(), *zip(compress(docs, keep), shown)]
+    cut = rho * kth_largest(values, k, 0.0)
+    found = list(compress(acc.items(), map(cut.__le__, acc.values())))
+    if not shown or shown[0] * (1.0 + _MARGIN) < cut:  # the best doc outside cannot reach it (the usual case)
+        return found
+    docs, negs = impact_order.above(long.entry, cut / scale * (1.0 - _MARGIN))
+    keep = list(map(not_, map(held.__contains__, docs)))
+    outside = list(map(scale.__mul__, map(neg, compress(negs, keep))))
+    found += compress(zip(compress(docs, keep), outside), map(cut.__le__, outside))
+    return found
 
 
 def _pool(terms: list[Term], floor: float) -> set[int]:

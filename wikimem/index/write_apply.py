@@ -9,17 +9,30 @@ all that changed, and only they are parsed and diffed. A module apart
 from :mod:`wikimem.index.corpus` (which holds the doc ids, name maps and
 stats these steps change): this is the one path that trusts a write's own
 account instead of the disk, and its checks are what make that safe.
+
+Two ways, by what the writes did. Writes of one block each (an
+``add()``, an update, a removal, a rename: nearly every write) are
+*steps* on the file's name map, applied in commit order
+(:func:`_apply_steps`); they need only each write's edit and its block
+count, so such a write carries no copy of the file's blocks
+(``FileWrite.segments`` is empty): freeing the store's parse of a
+200-item file was ~35-100 us of the query after an ``add()``. A write
+of several blocks at once (a move with its link rewrites, an undo of a
+transaction) or to a file with repeated headings carries the file's
+blocks after it, and the chain is diffed against the last write's
+blocks by name (:func:`apply_write`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import KeysView, Sequence
+from itertools import islice
+from typing import NamedTuple, Protocol
 
 from wikimem.disk.blocks import Block
 from wikimem.disk.splice import BlockEdit, RawBlock
 from wikimem.models import RecallItem
-from wikimem.store.transaction import FileWrite, Identity
+from wikimem.store.transaction import FileWrite, Identity, hard_edits
 
 __all__ = ["WikiCorpus", "apply_write", "apply_writes"]
 
@@ -56,8 +69,11 @@ def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None
         return None
     if any(a.after != b.before for a, b in zip(writes, writes[1:])) or not last.current():
         return None
-    edits = [edit for write in writes for edit in write.edits]
-    changed = apply_write(corpus, file, last.segments, edits, last.after[:2] if last.after is not None else None)
+    stat = last.after[:2] if last.after is not None else None
+    steps = [_Step(hard[0] if hard else None, w.blocks) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
+    changed = _apply_steps(corpus, file, steps, stat) if len(steps) == len(writes) else None
+    if changed is None and len(last.segments) == last.blocks:  # the last write kept the file's blocks
+        changed = apply_write(corpus, file, last.segments, [e for w in writes for e in w.edits], stat)
     if changed is not None:
         corpus.identities[file] = last.after
     return changed
@@ -81,11 +97,9 @@ def apply_write(
     when the items the edits left alone are not the ones indexed (the
     index did not hold what the write found: re-read instead).
     """
-    # A soft edit changes only a block's trailing line breaks, which the
-    # parser drops (``parse_blocks``: ``body.rstrip()``): its item is the same.
-    hard = [e for e in edits if e.index >= 0 and not e.soft]
-    if len(hard) == 1:
-        done = _apply_one(corpus, file, segments, hard[0], stat)
+    hard = hard_edits(edits)
+    if len(hard) == 1 and (hard[0].after is None or segments[hard[0].index].raw == hard[0].after):
+        done = _apply_steps(corpus, file, [_Step(hard[0], len(segments))], stat)
         if done is not None:
             return done
     afters: set[bytes] = set()  # the bytes of every block a hard edit wrote (and later soft edits of those)
@@ -112,7 +126,7 @@ def apply_write(
     for name, block in blocks.items():
         doc = old.pop(name, None)
         if name in touched:
-            doc, fresh = corpus._put(RecallItem(file, name, block.content, block.owner, block.source_conv, block.ts), doc)
+            doc, fresh = corpus._put(_item(file, block), doc)
             changed |= fresh
         new[name] = doc  # type: ignore[assignment]  # an untouched name is held (checked above)
     for doc in old.values():  # only touched names are left: the write removed them
@@ -121,35 +135,83 @@ def apply_write(
     return corpus._settle(file, new, stat, changed)
 
 
-def _apply_one(corpus: WikiCorpus, file: str, segments: Sequence[RawBlock], edit: BlockEdit, stat: tuple[int, int] | None) -> bool | None:
-    """One block replaced, appended at the end or removed, in a file without repeated headings: in place.
+class _Step(NamedTuple):
+    """One write of one block: its edit (None: only soft edits, no item changed) and the file's block count after it."""
 
-    What the general path of :func:`apply_write` does, without parsing
-    and diffing every block of the file (a 200-item file: ~0.5 ms of
-    the query after an ``add()``): the name map keeps its order (a
-    replaced name keeps its place, an appended one goes last, a removed
-    one leaves), and only the edited block is parsed. ``None``: not
-    such an edit, or the edit does not fit the map (the general path
-    decides).
+    edit: BlockEdit | None
+    blocks: int
+
+
+def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tuple[int, int] | None) -> bool | None:
+    """Writes of one block each, in order, on the file's name map: all of them, or (``None``) none.
+
+    Each step replaces, renames, inserts or removes one block at its
+    position, so the name map stays in the file's block order (what a
+    re-read makes, and a hit's file neighbours read), and only the edited
+    blocks are parsed. First every step is checked against the names as
+    the steps before it leave them (the removed or replaced block has the
+    name the map holds at its position, the block count is the map's, a
+    new name is not there yet); then they are applied. ``None`` (nothing
+    changed): a step does not fit -- repeated headings (fewer names than
+    blocks), or a map that is not what the write found -- and the caller
+    diffs or re-reads.
     """
-    names = corpus._name_map(file)
-    at, before, after = edit.index, edit.before, edit.after
-    if before is None and after is None:
-        return None
-    grew = (before is None) - (after is None)
-    if len(segments) != len(names) + grew or (after is not None and segments[at].raw != after):
-        return None  # repeated headings (fewer names than blocks), or not the write described
-    old = RawBlock(before).heading if before is not None else None
-    block = RawBlock(after).block if after is not None else None
-    if old is not None and (at >= len(names) or list(names)[at] != old):
-        return None
-    if block is not None and (block.heading != old if old is not None else (block.heading in names or at != len(segments) - 1)):
-        return None  # a rename, or an insertion before the end: the general path orders them
-    names = corpus._forget(file)
-    if block is None:
-        assert old is not None
-        corpus._drop(names.pop(old))
-        return corpus._settle(file, names, stat, True)
-    item = RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)
-    names[block.heading], changed = corpus._put(item, names.get(block.heading))
-    return corpus._settle(file, names, stat, changed)
+    current = corpus._name_map(file)
+    names: list[str] | None = None  # made for a second step only: one step reads the map itself
+    taken: set[str] | KeysView[str] = current.keys()
+    size = len(current)
+    plan: list[tuple[int, str | None, Block | None]] = []
+    for i, (edit, count) in enumerate(steps):
+        if edit is None:
+            if count != size:
+                return None
+            continue
+        at, before, after = edit.index, edit.before, edit.after
+        if before is None and after is None:
+            return None
+        old = RawBlock(before).heading if before is not None else None
+        block = RawBlock(after).block if after is not None else None
+        if size + (before is None) - (after is None) != count:
+            return None  # repeated headings (fewer names than blocks), or not the file the write found
+        if old is not None and (at >= size or (names[at] if names is not None else next(islice(current, at, None))) != old):
+            return None
+        if block is not None and block.heading != old and block.heading in taken:
+            return None  # the new name heads another block too: the parser's last-wins rule decides (diff it)
+        plan.append((at, old, block))
+        size = count
+        if i + 1 < len(steps):  # the next step reads the names as this one leaves them
+            if names is None:
+                names = list(current)
+                taken = set(names)
+            assert isinstance(taken, set)
+            if old is not None:
+                taken.discard(old)
+                del names[at]
+            if block is not None:
+                taken.add(block.heading)
+                names.insert(at, block.heading)
+    docs = corpus._forget(file)
+    changed = False
+    for at, old, block in plan:
+        if block is not None and block.heading == old:  # replaced in place: the map keeps its order
+            docs[old], fresh = corpus._put(_item(file, block), docs[old])
+            changed |= fresh
+            continue
+        if old is not None:
+            corpus._drop(docs.pop(old))
+            changed = True
+        if block is None:
+            continue
+        doc, _ = corpus._put(_item(file, block), None)
+        changed = True
+        if at == len(docs):  # appended: the common case, no new map
+            docs[block.heading] = doc
+        else:
+            order = list(docs.items())
+            order.insert(at, (block.heading, doc))
+            docs = dict(order)
+    return corpus._settle(file, docs, stat, changed)
+
+
+def _item(file: str, block: Block) -> RecallItem:
+    return RecallItem(file, block.heading, block.content, block.owner, block.source_conv, block.ts)

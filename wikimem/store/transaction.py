@@ -33,7 +33,7 @@ from wikimem.models import RecallItem
 from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "path_identity", "revert",
+__all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "hard_edits", "path_identity", "revert",
            "rewrite_links_to", "transaction"]
 
 #: ``(mtime_ns, size, inode)`` of a file: its stat plus the inode, which every atomic replace changes.
@@ -60,10 +60,15 @@ class FileWrite:
 
     ``before`` is the file's identity when the write read it and ``after``
     its identity right after the commit, both taken under the store lock
-    (``None``: the file was absent / is gone). ``segments`` are the file's
-    block segments after the write, ``edits`` every block edit the commit
-    made to it. A reader that last saw the file at ``before`` and finds it
-    still at ``after`` (:meth:`current`) knows exactly which blocks changed;
+    (``None``: the file was absent / is gone). ``edits`` are every block
+    edit the commit made to it and ``blocks`` the file's block count after
+    it. ``segments`` are the file's block segments after the write when it
+    edited several blocks (a reader diffs those by name), and empty when
+    it edited at most one: such a write is applied from its edit alone
+    (:mod:`wikimem.index.write_apply`), and holding the store's parse of
+    every block of the file until the next query only moved freeing it
+    there. A reader that last saw the file at ``before`` and finds it still
+    at ``after`` (:meth:`current`) knows exactly which blocks changed;
     anything else (another process wrote in between) means: re-read.
     """
 
@@ -73,10 +78,20 @@ class FileWrite:
     after: Identity | None
     segments: tuple[RawBlock, ...]
     edits: tuple[BlockEdit, ...]
+    blocks: int
 
     def current(self) -> bool:
         """Whether the file is still exactly as this write left it (nobody wrote since)."""
         return path_identity(self.path) == self.after
+
+
+def hard_edits(edits: Sequence[BlockEdit]) -> list[BlockEdit]:
+    """The edits that may change an item: a block's, and not soft.
+
+    A soft edit changes only a block's trailing line breaks, which the
+    parser drops (``parse_blocks``: ``body.rstrip()``): its item is the same.
+    """
+    return [e for e in edits if e.index >= 0 and not e.soft]
 
 
 class StoreFiles(Protocol):
@@ -180,8 +195,9 @@ class Transaction:
         seen = self._before[file]
         if (seen[1] if seen is not None else None) != (len(before) if before is not None else None):
             return  # the stat and the read saw different files (a writer ignoring the lock): re-read
-        segments = tuple(self._staged[file].blocks)
-        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits)
+        blocks = self._staged[file].blocks
+        segments = tuple(blocks) if len(hard_edits(edits)) > 1 else ()
+        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks))
 
 
 _local = threading.local()
