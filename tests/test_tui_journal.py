@@ -189,7 +189,29 @@ async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
     write(journal, line("add", 1, owner="agent"))
     async with TailApp(journal).run_test(size=(60, 12)) as pilot:
         await wait_for(pilot, lambda: "prefs:item-1" in screen_text(pilot.app))
-        assert screen_text(pilot.app).startswith("07-10 03:00 add     agent")
+        assert screen_text(pilot.app).startswith("2026-07-10 03:00 add     agent")
+
+
+async def test_narrow_pane_keeps_the_year_and_the_detail_cut_with_an_ellipsis(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    detail = "rename from prefs:old-name, three links rewritten"
+    write(journal, line("add", 1, owner="agent", detail=detail), line("add", 2, owner="agent"))
+    async with TailApp(journal).run_test(size=(72, 12)) as pilot:
+        await wait_for(pilot, lambda: "prefs:item-2" in screen_text(pilot.app))
+        first, second = screen_text(pilot.app).splitlines()[:2]
+        assert first.startswith("2026-07-10 03:00 add     agent prefs:item-1")
+        shown = first.rstrip().rpartition("  ")[2].strip()
+        assert shown.endswith("…") and detail.startswith(shown.removesuffix("…")) and len(shown) >= 6
+        assert second.rstrip().endswith("prefs:item-2")  # no detail: nothing after the target
+
+
+async def test_narrow_pane_without_details_gives_the_target_the_whole_line(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    target = "agent_notes:untrusted-text-demo-notes"  # 37 cells: the 41 left, were a third kept for details
+    write(journal, line("add", 1, owner="agent", file="agent_notes", item=target.partition(":")[2]))
+    async with TailApp(journal).run_test(size=(72, 12)) as pilot:
+        await wait_for(pilot, lambda: "agent_notes:" in screen_text(pilot.app))
+        assert target in screen_text(pilot.app)
 
 
 def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:

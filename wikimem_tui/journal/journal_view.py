@@ -29,7 +29,7 @@ from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.journal.journal_reader import UNDO, JournalRow
 
-__all__ = ["ACTION_STYLES", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "open_message_for",
+__all__ = ["ACTION_STYLES", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "detail_text", "open_message_for",
            "owner_width", "row_cells", "row_detail", "who"]
 
 ACTION_STYLES: dict[str, str] = {
@@ -98,19 +98,28 @@ def row_detail(row: JournalRow) -> Text:
     return text
 
 
-def row_cells(row: JournalRow, width: int, owner_w: int | None = None) -> list[Cell]:
+def detail_text(row: JournalRow) -> str:
+    """What the detail column shows: the line's detail, else the conversation it came from."""
+    return row.field("detail") or row.field("source_conv")
+
+
+def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w: int | None = None) -> list[Cell]:
     """One screen line as fitted cells: ts / action / owner / target / detail.
 
-    Below 100 cells the timestamp loses its year and seconds and the detail
-    column goes, so the target stays readable in a side pane. ``owner_w``
-    is the owner column (the view fits it to its rows, :func:`owner_width`;
-    default 16 wide, 10 narrow). An undo's action is marked (``↶update``):
-    without the detail column nothing else on the line says so. Cells are
-    plain strings (never markup) so a line costs a few string operations,
-    not a ``Text`` render: the view draws thousands.
+    Below 100 cells the timestamp loses its seconds (never its year: a
+    journal spans years, and ``11-24`` says which day of which one) and the
+    target and the detail share what is left, the detail a third at most
+    (cut with "…"; the detail line shows it whole), so the target stays
+    readable in a side pane. ``detail_w`` is the widest detail of the view's
+    rows (0: none has one, the target takes it all; None: assume one).
+    ``owner_w`` is the owner column (the view fits it to its rows,
+    :func:`owner_width`; default 16 wide, 10 narrow). An undo's action is
+    marked (``↶update``): the detail may be cut, and nothing else on the
+    line says so. Cells are plain strings (never markup) so a line costs a
+    few string operations, not a ``Text`` render: the view draws thousands.
     """
     wide = width >= 100
-    ts_w = 19 if wide else 11
+    ts_w = 19 if wide else 16
     if owner_w is None:
         owner_w = 16 if wide else 10
     if row.data is None:
@@ -120,18 +129,24 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None) -> list[C
             (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
         ]
     fixed = ts_w + owner_w + 10  # ts, action (7), owner and their separators
-    target_w = 32 if wide else max(width - fixed, 8)
-    rest = width - fixed - target_w - 1
+    room = width - fixed  # the target, a space and the detail
+    if wide:
+        target_w = 32
+    else:
+        cap = room if detail_w is None else detail_w
+        shared = min(room // 3, room - 1 - 8, cap)  # the target keeps 8 cells at least
+        target_w = room - 1 - shared if shared > 0 and shared >= min(6, cap) else max(room, 8)
+    rest = room - target_w - 1
     style = ACTION_STYLES.get(row.action, "")
     ts = row.field("ts")
     cells = [
-        (fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
+        (fit(ts[:19] if wide else ts[:16].replace("T", " "), ts_w), "dim"),
         (" " + fit(action_label(row), 7), f"bold {style}".strip()),
         (" " + fit(who(row), owner_w), "cyan"),
         (" " + fit(row.target, target_w), style),
     ]
     if rest > 0:
-        cells.append((" " + fit(row.field("detail") or row.field("source_conv"), rest), "dim"))
+        cells.append((" " + fit(detail_text(row), rest), "dim"))
     return cells
 
 
@@ -194,17 +209,20 @@ class JournalView(VirtualList):
         self.row_filter = RowFilter()
         self.widest_owner = 0
         """Cells of the widest owner (``who``) read so far: the owner column fits it (:func:`owner_width`)."""
+        self.widest_detail = 0
+        """Cells of the widest detail read so far: a narrow line gives none to a journal without details."""
 
     def add_rows(self, rows: list[JournalRow], *, reset: bool = False) -> None:
         """Append a batch (after clearing everything when ``reset``)."""
         if reset:
             self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
-            self.widest_owner = 0
+            self.widest_owner = self.widest_detail = 0
             self.forget_strips()
         self.rows.extend(rows)
         widest = max(map(cell_len, set(map(who, rows))), default=0)
-        if widest > self.widest_owner:  # drawn rows were fitted to the narrower column
-            self.widest_owner = widest
+        detail = max(map(cell_len, set(map(detail_text, rows))), default=0)
+        if widest > self.widest_owner or detail > self.widest_detail:  # drawn rows were fitted to narrower columns
+            self.widest_owner, self.widest_detail = max(widest, self.widest_owner), max(detail, self.widest_detail)
             self.forget_strips()
         matched = [row for row in rows if self.row_filter(row)]
         self.shown.extend(matched)
@@ -256,7 +274,8 @@ class JournalView(VirtualList):
         """The row's cells; the highlighted row reversed over its own colours."""
         extra = style("reverse") if index == self.cursor else None
         return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
-                for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width))]
+                for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width),
+                                            self.widest_detail)]
 
     def _move_to(self, index: int) -> None:
         if not self.shown:
