@@ -47,17 +47,22 @@ def _use_embedder(monkeypatch, embedder: object) -> None:
     monkeypatch.setattr(vectors, "make_embedder", lambda spec, **kw: embedder)
 
 
+def squeezed(line: str) -> str:
+    """A table line with its alignment taken out: fields two spaces apart, as one row alone prints."""
+    return re.sub(r" {2,}", "  ", line)
+
+
 def rows(lines: list[str]) -> list[str]:
-    """The table rows: everything between the header and the budget line."""
-    start = lines.index(HEADER) + 1
+    """The table rows (squeezed): everything between the header and the budget line."""
+    start = [squeezed(line) for line in lines].index(HEADER) + 1
     end = next(i for i, line in enumerate(lines) if line.startswith("budget: "))
-    return lines[start:end]
+    return [squeezed(line) for line in lines[start:end]]
 
 
 def test_report_lines_come_in_the_documented_order(store_dir: Path, capsys) -> None:
     code, lines, _ = explain(capsys, store_dir, "coffee sugar")
     assert code == 0
-    assert lines[:5] == [
+    assert [*lines[:4], squeezed(lines[4])] == [
         "query: coffee sugar",
         "query tokens: coffee, sugar",
         "ranking: BM25 (embedding: off)",
@@ -127,13 +132,13 @@ def test_explicit_single_date_is_a_one_day_window(store_dir: Path, capsys) -> No
     code, lines, _ = explain(capsys, store_dir, "日出", "--time-range", "2026-07-22")
     assert code == 0
     assert lines[3] == "time gate: 2026-07-22  [explicit]"
-    assert any("2026-07-22:06:10" in row for row in rows(lines))
+    assert any("  diary 2026-07-22 06:10  " in row for row in rows(lines))
 
 
 def test_explicit_range_prints_both_bounds(store_dir: Path, capsys) -> None:
     lines = explain(capsys, store_dir, "咖啡", "--time-range", "2026-07-22..2026-07-25")[1]
     assert lines[3] == "time gate: 2026-07-22..2026-07-25  [explicit]"
-    assert any("2026-07-25:10:00" in row for row in rows(lines))
+    assert any("  diary 2026-07-25 10:00  " in row for row in rows(lines))
 
 
 def test_reversed_range_is_normalized(store_dir: Path, capsys) -> None:
@@ -151,7 +156,7 @@ def test_empty_query_with_a_window_lists_the_day_newest_first(store_dir: Path, c
     code, lines, _ = explain(capsys, store_dir, "", "--time-range", "2026-07-22")
     assert code == 0 and lines[1] == "query tokens: (none)"
     items = [row.split("  ")[6] for row in rows(lines)]
-    assert items == ["2026-07-22:21:00", "2026-07-22:06:10"]
+    assert items == ["diary 2026-07-22 21:00", "diary 2026-07-22 06:10"]
 
 
 def test_a_date_in_the_query_is_a_parsed_window(store_dir: Path, capsys) -> None:
@@ -270,3 +275,12 @@ def test_floor_turned_off_says_so(store_dir: Path, capsys, monkeypatch) -> None:
 @pytest.mark.parametrize("bad", ["2", "-1.5", "high"])
 def test_bad_cos_floor_is_exit_2(store_dir: Path, capsys, bad: str) -> None:
     assert run(capsys, "-s", str(store_dir), "explain", "x", "--cos-floor", bad)[0] == 2
+
+
+def test_why_takes_a_diary_row_as_the_table_names_it(store_dir: Path, capsys) -> None:
+    args = ("日出", "--time-range", "2026-07-22")
+    named = next(row.split("  ")[6] for row in rows(explain(capsys, store_dir, *args)[1]) if "diary" in row)
+    assert named == "diary 2026-07-22 06:10"
+    code, lines, _ = explain(capsys, store_dir, *args, "--why", named)
+    assert code == 0 and lines[1] == "item: diary 2026-07-22 06:10"
+    assert explain(capsys, store_dir, *args, "--why", "2026-07-22:06:10")[1][1:] == lines[1:]  # the older form too

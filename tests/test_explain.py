@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.ranking.explain import TABLE_HEADER, explain_lines, header_lines, row_note, why_not_lines
+from wikimem.ranking.explain import (
+    TABLE_HEADER,
+    display_width,
+    explain_lines,
+    header_lines,
+    row_fields,
+    row_note,
+    why_not_lines,
+)
 
 
 @pytest.fixture()
@@ -25,10 +34,58 @@ def _index(store: MemoryStore) -> MemoryIndex:
     return MemoryIndex(store, use_jieba=False, today=lambda: dt.date(2026, 7, 22))
 
 
+def _header_at(lines: list[str]) -> int:
+    """Where the table's header is: the header's words, in order, however padded."""
+    return next(i for i, line in enumerate(lines) if line.split() == TABLE_HEADER.split())
+
+
+def _columns_start(line: str, fields: list[str]) -> list[int]:
+    """The display column each field of ``line`` starts at (fields found left to right)."""
+    starts, at = [], 0
+    for field in fields:
+        at = line.index(field, at)
+        starts.append(display_width(line[:at]))
+        at += len(field)
+    return starts
+
+
+def test_the_table_lines_up_by_display_width_with_chinese_names(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path)
+    store.add("people", "林小雨", "林喜欢海边。")
+    store.add("people", "lin-the-long-named-friend", "Lin likes the 海边 too.")
+    store.diary.append("和林去了海边。", date="2026-07-21", time="14:30")
+    result = _index(store).retrieve("海边", time_range=("2026-07-21", "2026-07-21"), explain=True)
+    lines = explain_lines("海边", result)
+    table = lines[_header_at(lines) : _header_at(lines) + 1 + len(result.items)]
+    header = _columns_start(table[0], TABLE_HEADER.split())
+    assert len(result.items) == 3
+    for line, (position, entry) in zip(table[1:], enumerate(result.items, 1)):
+        fields = row_fields(position, entry)
+        starts = _columns_start(line, fields)
+        assert [starts[i] for i in (0, 1, 6)] == [header[i] for i in (0, 1, 6)]  # left-aligned under their word
+        ends = [start + display_width(field) for start, field in zip(starts, fields)]
+        header_ends = [start + display_width(word) for start, word in zip(header, TABLE_HEADER.split())]
+        assert ends[2:6] == header_ends[2:6]  # the numbers right-aligned under theirs
+    notes = [display_width(line[: line.index(row_note(e))]) for line, e in zip(table[1:], result.items)]
+    assert len(set(notes)) == 1  # every note starts in one column, after the widest name (林小雨 counts 6 cells)
+
+
+def test_a_diary_row_is_named_as_recall_and_the_app_name_it(store: MemoryStore) -> None:
+    result = _index(store).retrieve("钢琴", time_range=("2026-07-15", "2026-07-15"), explain=True)
+    assert "diary 2026-07-15 19:00" in [row_fields(1, entry)[6] for entry in result.items]
+    why = why_not_lines(_index(store).why_not("钢琴", "2026-07-15", "19:00"))
+    assert why[0] == "item: diary 2026-07-15 19:00"
+
+
+def test_display_width_counts_wide_characters_twice_and_combining_marks_not_at_all() -> None:
+    assert display_width("abc") == 3 and display_width("林喜欢") == 6 and display_width("ｅ") == 2
+    assert display_width("e\u0301") == 1
+
+
 def test_a_hit_in_its_link_place_shows_its_rank_and_terms(store: MemoryStore) -> None:
     result = _index(store).retrieve("想去海边玩", explain=True)
     lines = explain_lines("想去海边玩", result)
-    row = lines[lines.index(TABLE_HEADER) + 2]
+    row = re.sub(r" {2,}", "  ", lines[_header_at(lines) + 2])
     assert row.startswith("2  link  ") and "  0.000  0.000  " not in row
     assert row.endswith("daily_life:beach-trip-plan  (via likes-the-sea)  hit #2 [去海, 海边]")
 
@@ -50,7 +107,7 @@ def test_time_words_are_listed_and_not_among_the_tokens(store: MemoryStore) -> N
 def test_the_first_four_lines_keep_the_contract_order(store: MemoryStore) -> None:
     lines = explain_lines("钢琴", _index(store).retrieve("钢琴", explain=True))
     assert [line.split(":")[0] for line in lines[:4]] == ["query", "query tokens", "ranking", "time gate"]
-    assert lines[4] == TABLE_HEADER
+    assert _header_at(lines) == 4
 
 
 def test_why_not_lines_give_the_verdict_and_evidence(store: MemoryStore) -> None:

@@ -208,7 +208,7 @@ def test_two_entries_of_a_minute_are_two_distinct_retrieval_rows(store: MemorySt
     result = MemoryIndex(store, use_jieba=False).retrieve("harbour", time_range=(DAY, DAY), explain=True)
     diary_rows = [row for row in result.items if row.entry_id is not None]
     assert sorted(row.entry_id for row in diary_rows) == [EntryId(DAY, "14:30"), EntryId(DAY, "14:30", 2)]
-    assert sorted(address(row) for row in diary_rows) == ["2026-07-21:14:30", "2026-07-21:14:30#2"]
+    assert sorted(address(row) for row in diary_rows) == ["diary 2026-07-21 14:30", "diary 2026-07-21 14:30#2"]
     assert all(row.item.name == "14:30" for row in diary_rows)  # as_recall_item: name = HH:MM, as the spec says
 
 

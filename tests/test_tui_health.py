@@ -171,6 +171,32 @@ async def test_the_highlighted_finding_is_shown_whole_with_its_fix_even_at_80_co
         assert message.replace(" ", "") in drawn.replace(" ", "")
 
 
+async def test_a_row_cut_at_the_panes_edge_ends_in_an_ellipsis_and_is_whole_below(tmp_path: Path) -> None:
+    backend = planted(tmp_path)
+    long_target = "a-very-long-item-name-that-goes-on-and-on-well-past-the-width-of-any-tree-row"
+    backend.store.add("places", "cove", f"See [[places:{long_target}]].", owner="agent", ts=TS)
+    async with HealthApp(backend).run_test(size=(80, 24)) as pilot:
+        await linted(pilot)
+        await select_row(pilot, "wiki/places.md:17 cove")
+        tree = pane(pilot.app).finding_tree
+        [row] = [line for line in screen_text(pilot.app).splitlines() if "places.md:17 cove" in line]
+        assert row.rstrip().endswith("…") and len(row.rstrip()) == tree.region.right
+        message = f"wiki/places.md:17 cove: links to [[places:{long_target}]], which does not exist"
+        assert message.startswith(row.strip().lstrip("└├│ ").removesuffix("…"))
+        assert f"links to [[places:{long_target}]], which does not exist" in detail(pilot.app).replace("\n", "")
+
+
+async def test_a_status_line_wider_than_the_pane_ends_in_an_ellipsis_and_its_tooltip_is_whole(tmp_path: Path) -> None:
+    async with HealthApp(planted(tmp_path)).run_test(size=(60, 24)) as pilot:
+        pane(pilot.app).show_timing = True  # "· linted HH:MM:SS in N ms (full lint)": wider than 60 columns
+        await linted(pilot)
+        line = pilot.app.query_one("#health-status", Static)
+        [drawn] = [row for row in screen_text(pilot.app).splitlines() if row.startswith(" 1 error")]
+        assert drawn.rstrip().endswith("…")
+        assert line.tooltip == status(pilot.app) and status(pilot.app).endswith("(full lint)")
+        assert status(pilot.app).startswith(drawn.strip().removesuffix("…"))
+
+
 async def test_enter_opens_the_place_of_a_finding(tmp_path: Path) -> None:
     backend = planted(tmp_path)
     async with HealthApp(backend).run_test(size=SIZE) as pilot:

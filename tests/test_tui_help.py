@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import make_app, open_item, started, wait_for
+from conftest import make_app, open_item, screen_text, started, wait_for
 from wikimem_tui.common.help import HelpScreen, HelpSection
 
 
@@ -106,3 +106,15 @@ async def test_the_footer_shows_quit_and_help_first_at_80_columns(backend) -> No
         assert [(k.key, k.description) for k in keys[:2]] == [("q", "Quit"), ("f1", "Help")]  # type: ignore[attr-defined]
         assert all(k.region.right <= 80 and k.region.width > 0 for k in keys[:2])
         assert ("pagedown", "Next month") in [(k.key, k.description) for k in keys]  # type: ignore[attr-defined]
+
+
+async def test_a_toast_is_not_drawn_over_the_help_and_shows_again_when_it_closes(backend) -> None:
+    notice = "demo: a temporary copy in /tmp/x/memory (removed when you quit)"
+    async with started(make_app(backend), (100, 30), notifications=True) as pilot:
+        pilot.app.notify(notice, markup=False, timeout=12)  # what `wikimem-tui --demo` says at start-up
+        assert await wait_for(pilot, lambda: "demo: a temporary copy" in screen_text(pilot.app))
+        await press_help(pilot)
+        assert "Topic tree" in screen_text(pilot.app)
+        assert "demo: a temporary copy" not in screen_text(pilot.app)
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: "demo: a temporary copy" in screen_text(pilot.app))

@@ -189,7 +189,30 @@ async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
     write(journal, line("add", 1, owner="agent"))
     async with TailApp(journal).run_test(size=(60, 12)) as pilot:
         await wait_for(pilot, lambda: "prefs:item-1" in screen_text(pilot.app))
-        assert screen_text(pilot.app).startswith("07-10 03:00 add     agent")
+        assert screen_text(pilot.app).startswith("2026-07-10 03:00 add     agent")
+
+
+async def test_narrow_pane_keeps_the_year_and_the_detail_cut_with_an_ellipsis(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    detail = "rename from prefs:old-name, three links rewritten"
+    write(journal, line("add", 1, owner="agent", detail=detail), line("add", 2, owner="agent"))
+    async with TailApp(journal).run_test(size=(72, 12)) as pilot:
+        await wait_for(pilot, lambda: "prefs:item-2" in screen_text(pilot.app))
+        first, second = screen_text(pilot.app).splitlines()[:2]
+        start = "2026-07-10 03:00 add     agent prefs:item-1 "  # the target column fits the widest target
+        assert first.startswith(start)
+        shown = first[len(start):].rstrip()
+        assert shown.endswith("…") and detail.startswith(shown.removesuffix("…")) and len(shown) >= 8
+        assert second.rstrip().endswith("prefs:item-2")  # no detail: nothing after the target
+
+
+async def test_narrow_pane_without_details_gives_the_target_the_whole_line(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    target = "agent_notes:untrusted-text-demo-notes-x"  # 39 cells: the 41 left, were 8 kept for a detail
+    write(journal, line("add", 1, owner="agent", file="agent_notes", item=target.partition(":")[2]))
+    async with TailApp(journal).run_test(size=(72, 12)) as pilot:
+        await wait_for(pilot, lambda: "agent_notes:" in screen_text(pilot.app))
+        assert target in screen_text(pilot.app)
 
 
 def test_follower_holds_back_a_partial_line(tmp_path: Path) -> None:
@@ -344,3 +367,14 @@ async def test_a_long_journal_reaches_the_view_in_batches_that_wait_while_the_us
         app.backend.activity.quiet = 0.0
         assert await wait_for(pilot, lambda: len(view.rows) == 10, "the other batches")
         assert [row.field("item") for row in view.rows] == [f"item-{n}" for n in range(10)]
+
+
+async def test_narrow_pane_gives_a_long_target_all_but_the_details_eight_cells(tmp_path: Path) -> None:
+    journal = tmp_path / "journal.jsonl"
+    item = "untrusted-text-demo-with-a-long-name"
+    write(journal, line("add", 1, owner="agent", file="agent_notes", item=item, source_conv="conv_20261120"))
+    async with TailApp(journal).run_test(size=(72, 12)) as pilot:
+        await wait_for(pilot, lambda: "agent_notes:" in screen_text(pilot.app))
+        first = screen_text(pilot.app).splitlines()[0].rstrip()
+        assert first.endswith(" conv_20…") and len(first) == 72
+        assert first.endswith(" agent_notes:untrusted-text-demo… conv_20…")  # 32 of the 41 cells left, 8 kept

@@ -347,7 +347,7 @@ async def test_real_index_time_range_adds_diary_rows(tmp_path: Path) -> None:
     async with QueryApp(tmp_path, real_store(tmp_path)).run_test(size=(140, 40)) as pilot:
         pilot.app.query_one("#query-time", Input).value = "2026-07-21"
         await type_query(pilot, "swam")
-        await wait_for(pilot, lambda: "2026-07-21:14:30" in [r[6] for r in table_rows(pilot.app)])
+        await wait_for(pilot, lambda: "diary 2026-07-21 14:30" in [r[6] for r in table_rows(pilot.app)])
         assert "time gate: 2026-07-21  [explicit]" in summary(pilot.app)
 
 
@@ -575,7 +575,7 @@ async def test_a_wiki_item_named_like_a_time_opens_as_an_item_not_a_diary_day(tm
             await wait_for(pilot)
         opened = dict(zip(items, pilot.app.opened))
         assert opened["notes:10:30"] == ("item", "notes", "10:30")
-        assert opened["2026-07-21:12:00"] == ("diary", "2026-07-21", "12:00")
+        assert opened["diary 2026-07-21 12:00"] == ("diary", "2026-07-21", "12:00")
 
 
 async def test_copy_puts_the_agents_text_on_the_clipboard(tmp_path: Path) -> None:

@@ -68,7 +68,7 @@ async def test_the_summary_is_explains_report_around_its_table(tmp_path: Path) -
         await wait_for(pilot, lambda: "dropped" in "\n".join(summary_lines_on_screen(pilot.app)))
         result = pilot.app.query_one(QueryPanel).last_result
         report = explain_lines("想去海边玩", result)
-        table_start = report.index("#  src  score  bm25  cos  ~tok  item")
+        table_start = next(i for i, line in enumerate(report) if line.split() == "#  src  score  bm25  cos  ~tok  item".split())
         around = report[1:table_start] + report[table_start + 1 + len(result.items):]
         assert summary_lines_on_screen(pilot.app) == around
 
@@ -83,7 +83,7 @@ async def test_time_words_that_chose_the_window_are_named_and_not_scored(tmp_pat
         lines = summary_lines_on_screen(pilot.app)
         assert "query tokens: slept" in lines
         assert "time words: yesterday (chose the window; not scored)" in lines
-        assert [r[6] for r in table_rows(pilot.app)] == ["2026-07-21:07:00"]
+        assert [r[6] for r in table_rows(pilot.app)] == ["diary 2026-07-21 07:00"]
 
 
 # -- the cosine floor (embeddings only) -----------------------------------------------------------

@@ -185,7 +185,7 @@ async def test_the_query_pane_shows_two_entries_of_a_minute_as_two_rows(tmp_path
         panel = pilot.app.query_one(QueryPanel)
         # Every run the time knob and the keys started has answered: a late one would reset the highlight.
         assert await wait_for(pilot, lambda: panel.settled and len(table_rows(pilot.app)) == 2)
-        assert sorted(r[6].strip() for r in table_rows(pilot.app)) == ["2026-07-21:14:30", "2026-07-21:14:30#2"]
+        assert sorted(r[6].strip() for r in table_rows(pilot.app)) == ["diary 2026-07-21 14:30", "diary 2026-07-21 14:30#2"]
         table = pilot.app.query_one("#query-results", ResultsTable)
         table.focus()
         await pilot.press("enter", "down", "enter")

@@ -51,7 +51,7 @@ def add_arguments(explain: argparse.ArgumentParser) -> None:
     explain.add_argument(
         "--why", metavar="FILE:NAME",
         help="explain one item's fate instead: which stage removed it, or where it is "
-        "(a diary entry is DAY:HH:MM)",
+        "(a diary entry is DAY:HH:MM, or 'diary DAY HH:MM' as the table names it)",
     )
 
 
@@ -126,11 +126,19 @@ def run_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
     return 0
 
 
+def _diary_target(target: str) -> tuple[str, str, str] | None:
+    """``diary DAY HH:MM[#n]`` (a diary row as the table names it, pasted back) as ``(DAY, ":", HH:MM[#n])``."""
+    words = target.split()
+    if len(words) == 3 and words[0] == "diary":
+        return words[1], ":", words[2]
+    return None
+
+
 def _run_why(index: Any, args: argparse.Namespace, target: str, knobs: dict[str, Any], out: Output) -> int:
     """``--why FILE:NAME``: exit 0 when recalled, 1 when not (or missing)."""
-    file, sep, name = target.partition(":")
+    file, sep, name = _diary_target(target) or target.partition(":")
     if not sep or not file or not name:
-        out.error(f"bad --why: {target!r} (use FILE:NAME, or DAY:HH:MM for a diary entry)")
+        out.error(f"bad --why: {target!r} (use FILE:NAME, or DAY:HH:MM or 'diary DAY HH:MM' for a diary entry)")
         return 2
     why = index.why_not(args.query, file.strip(), name.strip(), **knobs)
     if args.embed and not why.embedding_used:

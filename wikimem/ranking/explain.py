@@ -13,18 +13,25 @@ that order; then, only when they apply, this project's extra lines
 (``time words:``, ``analyzer:`` -- when the English analyzer changed the
 query's tokens or fell back for want of its stemmer --, ``cos floor:``,
 ``expansion:`` -- the terms query expansion added --);
-then the table, whose header is exactly
-``#  src  score  bm25  cos  ~tok  item`` and whose rows join their fields
-with two spaces. Rows are deliberately not padded into columns: padding
-would change the header whenever a value is wider than its header word, and
-a fixed two-space join is what a ``split()`` relies on. A hit row ends with
-``  [matched, terms]``; a link row with ``  (via <hit name>)``, followed --
-when the linked item is itself a ranked hit -- by ``  hit #N [matched,
-terms]``, so a hit shown in its link place is never mistaken for an
-unranked neighbour.
+then the table, whose header holds the words
+``#  src  score  bm25  cos  ~tok  item`` in that order and whose rows hold
+one field under each: the columns are aligned (:func:`table_lines`, by
+display width, so a Chinese name takes its two cells a character), fields
+at least two spaces apart, the scores right-aligned; a parser splits on
+runs of two or more spaces (an item name may hold one space, a diary row
+always does). A hit row ends with ``[matched, terms]``; a link row with
+``(via <hit name>)``, followed -- when the linked item is itself a ranked
+hit -- by ``  hit #N [matched, terms]``, so a hit shown in its link place
+is never mistaken for an unranked neighbour. A diary row is named as
+``wikimem recall``, the app and evidence lines name an entry:
+``diary 2026-07-21 14:30`` (``#2`` after a later entry of the minute).
+Why aligned and why that name: ``docs/adr/0020-explain-table.md``.
 """
 
 from __future__ import annotations
+
+import re
+import unicodedata
 
 from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
@@ -42,6 +49,7 @@ __all__ = [
     "row_fields",
     "row_line",
     "row_note",
+    "table_lines",
     "why_not_lines",
 ]
 
@@ -54,14 +62,49 @@ def number(value: float | None) -> str:
 
 
 def address(entry: RetrievedItem) -> str:
-    """``file:name`` (a diary row's file is its day and its name the ``HH:MM``).
+    """``file:name``, or a diary row's ``diary DAY HH:MM`` (as recall, the app and evidence lines write it).
 
-    A later entry of a shared minute adds its ordinal, ``2026-07-21:14:30#2``
-    (``wikimem.disk.entry_id``), so two rows of one minute never read the same.
+    A later entry of a shared minute adds its ordinal, ``diary 2026-07-21
+    14:30#2`` (``wikimem.disk.entry_id``), so two rows of one minute never
+    read the same.
     """
     if entry.entry_id is not None:
-        return f"{entry.item.file}:{entry.entry_id.key}"
+        return f"diary {entry.item.file} {entry.entry_id.key}"
     return f"{entry.item.file}:{entry.item.name}"
+
+
+def display_width(text: str) -> int:
+    """Terminal cells ``text`` takes: wide and full-width characters two, combining marks none.
+
+    The core has no dependencies, so this is the East Asian Width table
+    from ``unicodedata``: enough to line up Chinese, Japanese and Korean
+    names with Latin ones (emoji sequences may still be off by a cell).
+    """
+    return sum(0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
+               for char in text)
+
+
+def _pad(text: str, width: int, right: bool = False) -> str:
+    gap = " " * max(0, width - display_width(text))
+    return gap + text if right else text + gap
+
+
+#: A diary entry's "file" (its day) and "name" (``HH:MM[#n]``), as ``why_not`` tells them from wiki items.
+_DIARY_FILE, _DIARY_NAME = re.compile(r"\d{4}-\d{2}-\d{2}"), re.compile(r"\d{2}:\d{2}(?:#\d+)?")
+#: The columns printed right-aligned: the numbers.
+_RIGHT = frozenset({"score", "bm25", "cos", "~tok"})
+
+
+def table_lines(result: RetrievalResult) -> list[str]:
+    """The header and one row per item, their columns aligned (each row's note after the item column)."""
+    words = TABLE_HEADER.split()
+    rows = [row_fields(position, entry) + [row_note(entry)] for position, entry in enumerate(result.items, 1)]
+    widths = [max([display_width(word)] + [display_width(row[i]) for row in rows]) for i, word in enumerate(words)]
+    out = []
+    for row in [[*words, ""], *rows]:
+        cells = [_pad(cell, width, word in _RIGHT) for cell, width, word in zip(row, widths, words)]
+        out.append("  ".join([*cells, row[-1]]).rstrip())
+    return out
 
 
 def row_fields(position: int, entry: RetrievedItem) -> list[str]:
@@ -118,7 +161,7 @@ def _context(entry: RetrievedItem) -> str:
 
 
 def row_line(position: int, entry: RetrievedItem) -> str:
-    """One table row as the CLI prints it."""
+    """One table row alone: its fields two spaces apart (the CLI aligns them with the others: :func:`table_lines`)."""
     return "  ".join(row_fields(position, entry)) + "  " + row_note(entry)
 
 
@@ -226,8 +269,7 @@ def explain_lines(query: str, result: RetrievalResult, tokens: list[str] | None 
     """
     return [
         *header_lines(query, result, tokens),
-        TABLE_HEADER,
-        *(row_line(position, entry) for position, entry in enumerate(result.items, 1)),
+        *table_lines(result),
         *footer_lines(result),
     ]
 
@@ -239,7 +281,9 @@ def format_explain(query: str, tokens: list[str], result: RetrievalResult) -> li
 
 def why_not_lines(why: WhyNot) -> list[str]:
     """:meth:`MemoryIndex.why_not`'s answer as text: the verdict, then the evidence."""
-    lines = [f"item: {why.file}:{why.name}", f"verdict: {why.stage} -- {why.reason}"]
+    named = f"diary {why.file} {why.name}" if _DIARY_FILE.fullmatch(why.file) and _DIARY_NAME.fullmatch(why.name) \
+        else f"{why.file}:{why.name}"
+    lines = [f"item: {named}", f"verdict: {why.stage} -- {why.reason}"]
     if why.stage == "missing":
         return lines
     rank = "-" if why.bm25_rank is None else f"#{why.bm25_rank}"

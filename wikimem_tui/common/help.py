@@ -101,10 +101,16 @@ def show_help(app: App[Any], config_file: str) -> None:
 
 
 class HelpScreen(ModalScreen[None]):
-    """Shows the sections ``help_sections`` built, in that order."""
+    """Shows the sections ``help_sections`` built, in that order.
+
+    Toasts are not drawn over the help (the demo's start-up notice sat on its
+    keys for 12 s): they are the app's, not the screen's, so those still
+    current show again on the screen below when the help closes.
+    """
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
+    HelpScreen Toast { visibility: hidden; }
     HelpScreen > VerticalScroll { width: 90; max-width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1; }
     """
 

@@ -13,8 +13,9 @@ error on the status line, never with "linting…" left on for good.
 
 The findings tree (``health_tree``) is filled lazily, so tens of thousands
 of findings cost only the groups the user opens. Tree rows are cut at the
-pane's width; the highlighted finding is shown whole, wrapping, below the
-tree with what its code means and how to fix it. Grouping and wording live
+pane's width with "…"; the highlighted finding is shown whole, wrapping,
+below the tree with what its code means and how to fix it (the status line,
+cut with "…" too, is whole in its tooltip). Grouping and wording live
 in ``health_model``. Everything from a memory file is untrusted and goes
 through ``safe``.
 """
@@ -84,7 +85,7 @@ class HealthPane(IncrementalRefresh, Widget):
     DEFAULT_CSS = """
     HealthPane { height: 1fr; }
     HealthPane #health-header { dock: top; height: auto; }
-    HealthPane #health-status { height: 1; color: $text-muted; padding: 0 1; }
+    HealthPane #health-status { height: 1; color: $text-muted; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     HealthPane #health-findings { height: 1fr; overflow-x: hidden; }
     HealthPane #health-detail-box { height: auto; max-height: 9; background: $boost; padding: 0 1; }
     HealthPane #health-detail { height: auto; }
@@ -252,7 +253,9 @@ class HealthPane(IncrementalRefresh, Widget):
             text.append(f" · showing {shown} of {len(self.report.findings)}", style="bold")
         if self.linting:
             text.append(" · linting…", style="italic")
-        self.query_one("#health-status", Static).update(text)
+        status = self.query_one("#health-status", Static)
+        status.update(text)
+        status.tooltip = text.plain  # cut with "…" on a narrow pane: the whole line on hover
 
     # -- the tree -------------------------------------------------------------------
 

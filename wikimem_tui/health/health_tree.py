@@ -6,7 +6,8 @@ of the groups the user opened, added ``CHUNK`` at a time behind a "more…"
 node. Which groups are open is remembered by severity and code, so a re-lint
 or a new filter refills the tree without closing what the user opened or
 losing the cursor. Labels are built as ``Text`` (``SafeTree``): finding
-messages quote memory text.
+messages quote memory text. A row wider than the pane ends in "…" (the pane
+shows the highlighted one whole below the tree).
 
 Enter on a group opens or closes it and on "more…" loads the next chunk;
 enter on a finding is left to the pane (the ``NodeSelected`` bubbles), which
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.widgets import Tree
@@ -95,6 +97,22 @@ class FindingTree(SafeTree[HealthRef]):
             first = self._first_finding()
             if first is not None:
                 self.move_to(first)
+
+    def render_label(self, node: TreeNode[HealthRef], base_style: Style, style: Style) -> Text:
+        """The row's label, cut with "…" where the pane ends (the pane shows the highlighted row whole below).
+
+        Textual crops a row at the edge without a sign, so a cut message read
+        as a complete one. The room is the width less the row's guides
+        (``guide_depth`` per level below the severities; the root is hidden).
+        """
+        text = super().render_label(node, base_style, style)
+        depth, parent = 0, node.parent
+        while parent is not None:
+            depth, parent = depth + 1, parent.parent
+        room = self.scrollable_content_region.width - max(0, depth - 1) * self.guide_depth
+        if 0 < room < text.cell_len:
+            text.truncate(room, overflow="ellipsis")
+        return text
 
     def group(self, ref: HealthRef) -> Group | None:
         """The code group a node belongs to (None if the filter no longer shows it)."""

@@ -19,13 +19,13 @@ banner above its content, with the keys that act on them.
 
 from __future__ import annotations
 
-import re
-
 from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.selection import Selection
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -34,6 +34,7 @@ from wikimem_tui.core.catalogue import Catalogue, DiaryKey
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.common.badges import badge_for
+from wikimem_tui.item.link_wrap import LINK_RE, KeptWhole
 from wikimem_tui.core.words import count
 
 __all__ = ["DIARY_LINK_NOTE", "EMPTY_MEMORY", "PICK_SOMETHING", "ItemView", "address", "diary_label", "render_content",
@@ -46,8 +47,6 @@ PICK_SOMETHING = "Select an item in the tree (t), or go to one (g)."
 #: The placeholder of a memory with nothing in it yet: where a new user starts.
 EMPTY_MEMORY = "This memory is empty: n creates its first wiki item, a appends a diary entry."
 
-_CANDIDATE_RE = re.compile(r"\[\[[^\[\]\n]*\]\]")
-
 
 def render_content(
     content: str, catalogue: Catalogue | None, links: list[WikiLink] | None = None
@@ -58,7 +57,7 @@ def render_content(
     gets a ``@click`` meta pointing at its index there.
     """
     text = safe_text(content)
-    for match in _CANDIDATE_RE.finditer(content):
+    for match in LINK_RE.finditer(content):
         parsed = parse_wiki_links(match.group(0))
         if not parsed:
             continue
@@ -121,7 +120,21 @@ def _key_label(file: str, name: str) -> Text:
 
 
 class _Body(Static):
-    """The content; link clicks (``@click`` meta) land here and go to the view."""
+    """The content; link clicks (``@click`` meta) land here and go to the view.
+
+    Shown as :class:`KeptWhole`, so a line never breaks inside a ``[[link]]``.
+    """
+
+    def show(self, text: Text) -> None:
+        """Show ``text`` (already safe) with its links kept whole when lines wrap."""
+        self.update(KeptWhole.of(Content.from_rich_text(text)))
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected text of the lines as drawn (a selection's rows are those lines, not the content's)."""
+        visual = self._render()
+        if not isinstance(visual, KeptWhole):
+            return super().get_selection(selection)
+        return selection.extract(str(visual.lines_at(self.content_region.width))), "\n"
 
     def action_follow_link(self, index: int) -> None:
         """Forward a link click to the enclosing ItemView."""
@@ -181,7 +194,7 @@ class ItemView(VerticalScroll):
         banner = self.query_one("#item-review", Static)
         banner.update(review or "")
         banner.set_class(review is not None, "shown")
-        self.query_one("#item-body", Static).update(body)
+        self.query_one("#item-body", _Body).show(body)
 
     def _set_lists(self, links: list[WikiLink], catalogue: Catalogue | None, backlinks: list[tuple[str, str]],
                    diary_backlinks: list[DiaryKey] | None = None) -> None:

@@ -25,7 +25,14 @@ from textual.worker import get_current_worker
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, UNDO, JournalRow, JournalRows
-from wikimem_tui.journal.journal_view import ACTION_STYLES, JournalView, RowFilter, row_cells, row_detail
+from wikimem_tui.journal.journal_view import (
+    ACTION_STYLES,
+    JournalView,
+    RowFilter,
+    column_widths,
+    row_cells,
+    row_detail,
+)
 from wikimem_tui.core.words import count
 
 __all__ = ["JournalRow", "JournalRows", "JournalTail", "JournalView", "row_cells"]
@@ -56,10 +63,12 @@ class JournalTail(Widget):
     class Batch(Message):
         """Rows read by the worker thread (one message per poll, not per line)."""
 
-        def __init__(self, rows: list[JournalRow], reset: bool) -> None:
+        def __init__(self, rows: list[JournalRow], reset: bool, widths: tuple[int, int, int] | None = None) -> None:
             super().__init__()
             self.rows = rows
             self.reset = reset
+            self.widths = widths
+            """The rows' ``column_widths``, measured in the worker (None: the view measures them)."""
 
     def __init__(self, backend: Backend, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -122,7 +131,7 @@ class JournalTail(Widget):
                 if n and not activity.wait_quiet(lambda: worker.is_cancelled):  # a long read yields to the keys
                     return
                 if reset or rows or first:
-                    self.post_message(self.Batch(rows, reset))
+                    self.post_message(self.Batch(rows, reset, column_widths(rows)))
                     first = False
             self._wake.wait(POLL_SECONDS)
             self._wake.clear()
@@ -137,7 +146,7 @@ class JournalTail(Widget):
     def on_journal_tail_batch(self, message: Batch) -> None:
         message.stop()
         self._read = True
-        self.view.add_rows(message.rows, reset=message.reset)
+        self.view.add_rows(message.rows, reset=message.reset, widths=message.widths)
         self._update_status()
 
     @on(Select.Changed, "#journal-action")

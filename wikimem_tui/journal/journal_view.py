@@ -29,7 +29,7 @@ from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.journal.journal_reader import UNDO, JournalRow
 
-__all__ = ["ACTION_STYLES", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "open_message_for",
+__all__ = ["ACTION_STYLES", "NARROW_DETAIL", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "column_widths", "detail_text", "open_message_for",
            "owner_width", "row_cells", "row_detail", "who"]
 
 ACTION_STYLES: dict[str, str] = {
@@ -38,6 +38,9 @@ ACTION_STYLES: dict[str, str] = {
     "remove": "red",
     "diary": "magenta",
 }
+
+#: Cells a narrow line keeps for the detail (when a row has one) before the target may take them.
+NARROW_DETAIL = 8
 
 #: Marks the action of a line an undo wrote: ``↶update`` is an update that took a write back.
 UNDO_MARK = "↶"
@@ -98,19 +101,57 @@ def row_detail(row: JournalRow) -> Text:
     return text
 
 
-def row_cells(row: JournalRow, width: int, owner_w: int | None = None) -> list[Cell]:
+def detail_text(row: JournalRow) -> str:
+    """What the detail column shows: the line's detail, else the conversation it came from."""
+    return row.field("detail") or row.field("source_conv")
+
+
+def column_widths(rows: list[JournalRow]) -> tuple[int, int, int]:
+    """The widest owner (``who``), detail and target of ``rows``, in cells: what the columns fit."""
+    return (max(map(cell_len, set(map(who, rows))), default=0),
+            max(map(cell_len, set(map(detail_text, rows))), default=0), _widest_target(rows))
+
+
+def _widest_target(rows: list[JournalRow]) -> int:
+    """The widest target of ``rows``, from the fields (not ``row.target``: a 1M-line journal has 1M of them).
+
+    A diary target is a date, a time and maybe ``#n``: 19 cells at most.
+    """
+    widest = 0
+    for row in rows:
+        data = row.data
+        if data is None:
+            continue
+        file, item = data.get("file"), data.get("item")
+        if data.get("action") == "diary" or not isinstance(file, str) or not isinstance(item, str):
+            width = 19
+        else:
+            width = len(file) + 1 + len(item)
+            if not (file.isascii() and item.isascii()):
+                width = cell_len(file) + 1 + cell_len(item)
+        widest = max(widest, width)
+    return widest
+
+
+def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w: int | None = None,
+              target_widest: int | None = None) -> list[Cell]:
     """One screen line as fitted cells: ts / action / owner / target / detail.
 
-    Below 100 cells the timestamp loses its year and seconds and the detail
-    column goes, so the target stays readable in a side pane. ``owner_w``
-    is the owner column (the view fits it to its rows, :func:`owner_width`;
-    default 16 wide, 10 narrow). An undo's action is marked (``↶update``):
-    without the detail column nothing else on the line says so. Cells are
-    plain strings (never markup) so a line costs a few string operations,
-    not a ``Text`` render: the view draws thousands.
+    Below 100 cells the timestamp loses its seconds (never its year: a
+    journal spans years, and ``11-24`` does not say which one) and the
+    target comes first: as wide as ``target_widest`` (the widest target of
+    the view's rows; None: all there is) as long as the detail keeps
+    :data:`NARROW_DETAIL` cells, cut with "…" (the detail line shows the row
+    whole). ``detail_w`` is the widest detail (0: no row has one, so the
+    target takes the whole rest; None: assume one). ``owner_w`` is the owner
+    column (the view fits it to its rows, :func:`owner_width`; default 16
+    wide, 10 narrow). An undo's action is marked (``↶update``): the detail
+    may be cut, and nothing else on the line says so. Cells are plain
+    strings (never markup) so a line costs a few string operations, not a
+    ``Text`` render: the view draws thousands.
     """
     wide = width >= 100
-    ts_w = 19 if wide else 11
+    ts_w = 19 if wide else 16
     if owner_w is None:
         owner_w = 16 if wide else 10
     if row.data is None:
@@ -120,18 +161,24 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None) -> list[C
             (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
         ]
     fixed = ts_w + owner_w + 10  # ts, action (7), owner and their separators
-    target_w = 32 if wide else max(width - fixed, 8)
-    rest = width - fixed - target_w - 1
+    room = width - fixed  # the target, a space and the detail
+    if wide:
+        target_w = 32
+    else:
+        keep = min(NARROW_DETAIL, room if detail_w is None else detail_w)
+        want = room if target_widest is None else target_widest
+        target_w = max(8, min(want, room - 1 - keep)) if keep > 0 else max(room, 8)
+    rest = room - target_w - 1
     style = ACTION_STYLES.get(row.action, "")
     ts = row.field("ts")
     cells = [
-        (fit(ts[:19] if wide else ts[5:16].replace("T", " "), ts_w), "dim"),
+        (fit(ts[:19] if wide else ts[:16].replace("T", " "), ts_w), "dim"),
         (" " + fit(action_label(row), 7), f"bold {style}".strip()),
         (" " + fit(who(row), owner_w), "cyan"),
         (" " + fit(row.target, target_w), style),
     ]
     if rest > 0:
-        cells.append((" " + fit(row.field("detail") or row.field("source_conv"), rest), "dim"))
+        cells.append((" " + fit(detail_text(row), rest), "dim"))
     return cells
 
 
@@ -194,17 +241,27 @@ class JournalView(VirtualList):
         self.row_filter = RowFilter()
         self.widest_owner = 0
         """Cells of the widest owner (``who``) read so far: the owner column fits it (:func:`owner_width`)."""
+        self.widest_detail = 0
+        """Cells of the widest detail read so far: a narrow line gives none to a journal without details."""
+        self.widest_target = 0
+        """Cells of the widest target read so far: a narrow line's target column is no wider."""
 
-    def add_rows(self, rows: list[JournalRow], *, reset: bool = False) -> None:
-        """Append a batch (after clearing everything when ``reset``)."""
+    def add_rows(self, rows: list[JournalRow], *, reset: bool = False,
+                 widths: tuple[int, int, int] | None = None) -> None:
+        """Append a batch (after clearing everything when ``reset``).
+
+        ``widths``: the batch's :func:`column_widths`, when the reader measured
+        them off the event loop (a 20,000-row batch takes tens of ms).
+        """
         if reset:
             self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
-            self.widest_owner = 0
+            self.widest_owner = self.widest_detail = self.widest_target = 0
             self.forget_strips()
         self.rows.extend(rows)
-        widest = max(map(cell_len, set(map(who, rows))), default=0)
-        if widest > self.widest_owner:  # drawn rows were fitted to the narrower column
-            self.widest_owner = widest
+        seen = widths if widths is not None else column_widths(rows)
+        known = (self.widest_owner, self.widest_detail, self.widest_target)
+        if any(new > old for new, old in zip(seen, known)):  # drawn rows were fitted to narrower columns
+            self.widest_owner, self.widest_detail, self.widest_target = map(max, zip(seen, known))
             self.forget_strips()
         matched = [row for row in rows if self.row_filter(row)]
         self.shown.extend(matched)
@@ -256,7 +313,8 @@ class JournalView(VirtualList):
         """The row's cells; the highlighted row reversed over its own colours."""
         extra = style("reverse") if index == self.cursor else None
         return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
-                for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width))]
+                for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width),
+                                            self.widest_detail, self.widest_target)]
 
     def _move_to(self, index: int) -> None:
         if not self.shown:
