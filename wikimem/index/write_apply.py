@@ -31,6 +31,7 @@ from typing import NamedTuple, Protocol
 
 from wikimem.disk.blocks import Block
 from wikimem.disk.splice import BlockEdit, RawBlock
+from wikimem.index.bulk_file import BulkFile
 from wikimem.models import RecallItem
 from wikimem.store.transaction import FileWrite, Identity, hard_edits
 
@@ -48,6 +49,8 @@ class WikiCorpus(Protocol):
     def _put(self, item: RecallItem, doc: int | None) -> tuple[int, bool]: ...
     def _settle(self, file: str, new: dict[str, int], stat: tuple[int, int] | None, changed: bool) -> bool: ...
     def _drop(self, doc: int) -> None: ...
+    def _bulk_file(self, file: str) -> BulkFile | None: ...
+    def _tail_changed(self, file: str, old: str | None, new: str | None, doc: int | None) -> None: ...
 
 
 def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None:
@@ -71,7 +74,11 @@ def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None
         return None
     stat = last.after[:2] if last.after is not None else None
     steps = [_Step(hard[0] if hard else None, w.blocks) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
-    changed = _apply_steps(corpus, file, steps, stat) if len(steps) == len(writes) else None
+    changed = None
+    if len(steps) == len(writes) == 1 and (bulk := corpus._bulk_file(file)) is not None:
+        changed = _tail_step(corpus, file, bulk, steps[0], stat)
+    if changed is None and len(steps) == len(writes):
+        changed = _apply_steps(corpus, file, steps, stat)
     if changed is None and len(last.segments) == last.blocks:  # the last write kept the file's blocks
         changed = apply_write(corpus, file, last.segments, [e for w in writes for e in w.edits], stat)
     if changed is not None:
@@ -211,6 +218,55 @@ def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tu
             order.insert(at, (block.heading, doc))
             docs = dict(order)
     return corpus._settle(file, docs, stat, changed)
+
+
+def _tail_step(corpus: WikiCorpus, file: str, bulk: BulkFile, step: _Step, stat: tuple[int, int] | None) -> bool | None:
+    """One write to a bulk-loaded file that touches no loaded block: ``None`` (nothing changed) when it does.
+
+    An append (a name the file surely does not hold: :meth:`BulkFile.may_hold`),
+    and an update, a removal or a rename (of the last) of an item appended
+    since the load: the tail changes, and the file's name map is not made
+    (making it whole was most of the first write's catch-up). The checks are
+    :func:`_apply_steps`'s: the block count, the name at the position, a new
+    name not there yet.
+    """
+    edit, count = step
+    size, loaded = len(bulk), bulk.blocks.count
+    if edit is None:
+        return corpus._settle(file, {}, stat, False) if count == size else None
+    at, before, after = edit.index, edit.before, edit.after
+    if before is None:
+        if after is None or at != size or count != size + 1:
+            return None
+        block = RawBlock(after).block
+        if bulk.may_hold(block.heading):
+            return None
+        doc, _ = corpus._put(_item(file, block), None)
+        bulk.tail[block.heading] = doc
+        corpus._tail_changed(file, None, block.heading, doc)
+        return corpus._settle(file, {}, stat, True)
+    if not loaded <= at < size or count != size - (after is None):
+        return None
+    old = RawBlock(before).heading
+    tail = bulk.tail
+    if next(islice(tail, at - loaded, None)) != old:
+        return None
+    if after is None:
+        corpus._drop(tail.pop(old))
+        corpus._tail_changed(file, old, None, None)
+        return corpus._settle(file, {}, stat, True)
+    block = RawBlock(after).block
+    if block.heading == old:
+        tail[old], changed = corpus._put(_item(file, block), tail[old])
+        corpus._tail_changed(file, old, old, tail[old])
+        return corpus._settle(file, {}, stat, changed)
+    if at != size - 1 or bulk.may_hold(block.heading):
+        return None  # a rename before the end, or to a name that may be taken: the general path
+    corpus._drop(tail.pop(old))
+    doc, _ = corpus._put(_item(file, block), None)
+    tail[block.heading] = doc
+    corpus._tail_changed(file, old, block.heading, doc)
+    return corpus._settle(file, {}, stat, True)
 
 
 def _item(file: str, block: Block) -> RecallItem:
