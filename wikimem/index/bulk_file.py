@@ -8,7 +8,7 @@ the query right after an ``add()``, whose store write leaves the caches
 cold) for a write that needed one fact: that the name it appended is not
 there yet. A :class:`BulkFile` takes the appended items as a *tail* after
 the loaded blocks, so an append, and an update or removal of an appended
-item, touch no loaded name (:func:`wikimem.index.write_apply._tail_step`);
+item, touch no loaded name (:func:`wikimem.index.write_apply._tail_steps`);
 anything else (a loaded block rewritten, removed or renamed) makes the map
 whole as before.
 
@@ -50,14 +50,12 @@ class BulkFile:
         return names
 
     def may_hold(self, name: str) -> bool:
-        """Whether a block of the file may be named ``name`` (False: surely not).
+        """Whether a loaded block of the file may be named ``name`` (False: surely not; the tail is the caller's).
 
-        The loaded bytes are valid UTF-8 (a file with other bytes is read
-        by the parser, not in bulk), so a decoded word without U+FFFD is
-        its own UTF-8 bytes in them.
+        A decoded word without U+FFFD is its own UTF-8 bytes in the file's
+        (the loaded bytes are valid UTF-8 anyway: a file with other bytes
+        is read by the parser, not in bulk).
         """
-        if name in self.tail:
-            return True
         words = name.split()
         if not words or "\ufffd" in name:
             return True

@@ -75,8 +75,8 @@ def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None
     stat = last.after[:2] if last.after is not None else None
     steps = [_Step(hard[0] if hard else None, w.blocks) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
     changed = None
-    if len(steps) == len(writes) == 1 and (bulk := corpus._bulk_file(file)) is not None:
-        changed = _tail_step(corpus, file, bulk, steps[0], stat)
+    if len(steps) == len(writes) and (bulk := corpus._bulk_file(file)) is not None:
+        changed = _tail_steps(corpus, file, bulk, steps, stat)
     if changed is None and len(steps) == len(writes):
         changed = _apply_steps(corpus, file, steps, stat)
     if changed is None and len(last.segments) == last.blocks:  # the last write kept the file's blocks
@@ -220,53 +220,72 @@ def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tu
     return corpus._settle(file, docs, stat, changed)
 
 
-def _tail_step(corpus: WikiCorpus, file: str, bulk: BulkFile, step: _Step, stat: tuple[int, int] | None) -> bool | None:
-    """One write to a bulk-loaded file that touches no loaded block: ``None`` (nothing changed) when it does.
+def _tail_steps(
+    corpus: WikiCorpus, file: str, bulk: BulkFile, steps: Sequence[_Step], stat: tuple[int, int] | None
+) -> bool | None:
+    """Writes to a bulk-loaded file that touch no loaded block, in order: all of them, or (``None``) none.
 
-    An append (a name the file surely does not hold: :meth:`BulkFile.may_hold`),
-    and an update, a removal or a rename (of the last) of an item appended
-    since the load: the tail changes, and the file's name map is not made
-    (making it whole was most of the first write's catch-up). The checks are
-    :func:`_apply_steps`'s: the block count, the name at the position, a new
-    name not there yet.
+    Appends (of a name the file surely does not hold: :meth:`BulkFile.may_hold`
+    and the tail), and updates, removals and renames (of the last) of items
+    appended since the load: only the tail changes, and the file's name map
+    is not made (making it whole was most of the first write's catch-up).
+    The checks are :func:`_apply_steps`'s -- the block count, the name at
+    the position, a new name not there yet -- against the tail as the steps
+    before leave it, all before any is applied.
     """
-    edit, count = step
-    size, loaded = len(bulk), bulk.blocks.count
-    if edit is None:
-        return corpus._settle(file, {}, stat, False) if count == size else None
-    at, before, after = edit.index, edit.before, edit.after
-    if before is None:
-        if after is None or at != size or count != size + 1:
+    loaded = bulk.blocks.count
+    names = list(bulk.tail)  # the tail's names as the steps so far leave them
+    plan: list[tuple[str | None, Block | None]] = []
+    for edit, count in steps:
+        size = loaded + len(names)
+        if edit is None:
+            if count != size:
+                return None
+            continue
+        at, before, after = edit.index, edit.before, edit.after
+        if before is None:
+            if after is None or at != size or count != size + 1:
+                return None
+            block = RawBlock(after).block
+            if block.heading in names or bulk.may_hold(block.heading):
+                return None
+            names.append(block.heading)
+            plan.append((None, block))
+            continue
+        if not loaded <= at < size or count != size - (after is None):
             return None
+        old = RawBlock(before).heading
+        if names[at - loaded] != old:
+            return None
+        if after is None:
+            del names[at - loaded]
+            plan.append((old, None))
+            continue
         block = RawBlock(after).block
-        if bulk.may_hold(block.heading):
-            return None
-        doc, _ = corpus._put(_item(file, block), None)
-        bulk.tail[block.heading] = doc
-        corpus._tail_changed(file, None, block.heading, doc)
-        return corpus._settle(file, {}, stat, True)
-    if not loaded <= at < size or count != size - (after is None):
-        return None
-    old = RawBlock(before).heading
+        if block.heading != old:
+            if at != size - 1 or block.heading in names or bulk.may_hold(block.heading):
+                return None  # a rename before the end, or to a name that may be taken: the general path
+            names[-1] = block.heading
+        plan.append((old, block))
     tail = bulk.tail
-    if next(islice(tail, at - loaded, None)) != old:
-        return None
-    if after is None:
-        corpus._drop(tail.pop(old))
-        corpus._tail_changed(file, old, None, None)
-        return corpus._settle(file, {}, stat, True)
-    block = RawBlock(after).block
-    if block.heading == old:
-        tail[old], changed = corpus._put(_item(file, block), tail[old])
-        corpus._tail_changed(file, old, old, tail[old])
-        return corpus._settle(file, {}, stat, changed)
-    if at != size - 1 or bulk.may_hold(block.heading):
-        return None  # a rename before the end, or to a name that may be taken: the general path
-    corpus._drop(tail.pop(old))
-    doc, _ = corpus._put(_item(file, block), None)
-    tail[block.heading] = doc
-    corpus._tail_changed(file, old, block.heading, doc)
-    return corpus._settle(file, {}, stat, True)
+    changed = False
+    for old, block in plan:
+        if block is None:  # removed
+            corpus._drop(tail.pop(old))  # type: ignore[arg-type]  # a removal names its block
+            corpus._tail_changed(file, old, None, None)
+            changed = True
+        elif block.heading == old:  # replaced in place
+            tail[old], fresh = corpus._put(_item(file, block), tail[old])
+            corpus._tail_changed(file, old, old, tail[old])
+            changed |= fresh
+        else:  # appended, or the last renamed
+            if old is not None:
+                corpus._drop(tail.pop(old))
+            doc, _ = corpus._put(_item(file, block), None)
+            tail[block.heading] = doc
+            corpus._tail_changed(file, old, block.heading, doc)
+            changed = True
+    return corpus._settle(file, {}, stat, changed)
 
 
 def _item(file: str, block: Block) -> RecallItem:
