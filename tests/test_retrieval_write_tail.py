@@ -107,13 +107,20 @@ def test_file_neighbours_of_an_appended_item_are_the_fresh_builds(tmp_path: Path
     assert rereads == []
 
 
+def _undone_removal(store: MemoryStore, name: str) -> None:
+    store.add("notes", name, "an appended item")
+    with store.transaction() as tx:
+        store.remove("notes", name)
+    store.revert(tx.edits)  # an insertion at the end: no FileWrite.fresh, so the file's bytes are searched
+
+
 @pytest.mark.parametrize(
     "write",
     [
         lambda s: s.add("notes", "n3", "a loaded block rewritten"),
         lambda s: s.remove("notes", "n0"),
         lambda s: s.move("notes", "n6", new_name="n6 moved"),
-        lambda s: s.add("notes", "tea", "a name the file's bytes hold: the map decides"),
+        lambda s: _undone_removal(s, "tea"),  # an insertion the store did not vouch for, of a name the bytes hold
         lambda s: s.move("notes", "cocoa", new_name="renamed before the end"),
     ],
     ids=["rewrite a loaded block", "remove a loaded block", "rename a loaded block", "a name the bytes may hold",
@@ -133,6 +140,40 @@ def test_what_the_tail_cannot_take_goes_the_general_way_with_the_tail_in_place(
     _same_as_fresh(store, index)
     assert "notes" not in _corpus(index)._bulk  # the whole map was made, tail included (checked above)
     assert rereads == []
+
+
+def test_a_new_name_the_store_found_absent_is_not_searched_for(tmp_path: Path, rereads: list[str]) -> None:
+    store = _store(tmp_path)
+    index = _built(store)
+    _drop_map(index, "notes")
+    with store.transaction() as tx:
+        store.add("notes", "tea", "its name is a word of the file")  # the bytes may hold it; the store's parse says no
+    assert tx.writes["notes"].fresh == ("tea",)
+    searched: list[str] = []
+    real = BulkFile.may_hold
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(BulkFile, "may_hold", lambda self, name: searched.append(name) or real(self, name))
+        index.retrieve("warm")
+    assert searched == [] and _map_unmade(index, "notes")
+    _undone_removal(store, "plan")  # the undo's insertion is searched for, and "plan" is in the bytes
+    index.retrieve("warm")
+    assert "notes" not in _corpus(index)._bulk
+    _same_as_fresh(store, index)
+    assert rereads == []
+
+
+def test_only_an_add_of_a_new_name_is_fresh_and_a_rollback_forgets_it(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    with store.transaction() as tx:
+        store.add("notes", "n1", "an update")
+    assert tx.writes["notes"].fresh == ()
+    with store.transaction() as tx:
+        with pytest.raises(RuntimeError), store.transaction():
+            store.add("notes", "rolled back", "never written")
+            raise RuntimeError
+        store.add("people", "bob", "kept")
+    assert "notes" not in tx.writes and tx.writes["people"].fresh == ("bob",)
+    assert tx._fresh == [("people", "bob")]
 
 
 def test_may_hold_is_never_wrong_when_it_says_no() -> None:

@@ -73,7 +73,7 @@ def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None
     if any(a.after != b.before for a, b in zip(writes, writes[1:])) or not last.current():
         return None
     stat = last.after[:2] if last.after is not None else None
-    steps = [_Step(hard[0] if hard else None, w.blocks) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
+    steps = [_Step(hard[0] if hard else None, w.blocks, w.fresh) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
     changed = None
     if len(steps) == len(writes) and (bulk := corpus._bulk_file(file)) is not None:
         changed = _tail_steps(corpus, file, bulk, steps, stat)
@@ -143,10 +143,14 @@ def apply_write(
 
 
 class _Step(NamedTuple):
-    """One write of one block: its edit (None: only soft edits, no item changed) and the file's block count after it."""
+    """One write of one block: its edit (None: only soft edits, no item changed), the file's block count after it.
+
+    ``fresh``: the names the store appended finding no block so named (``FileWrite.fresh``).
+    """
 
     edit: BlockEdit | None
     blocks: int
+    fresh: tuple[str, ...] = ()
 
 
 def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tuple[int, int] | None) -> bool | None:
@@ -168,7 +172,7 @@ def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tu
     taken: set[str] | KeysView[str] = current.keys()
     size = len(current)
     plan: list[tuple[int, str | None, Block | None]] = []
-    for i, (edit, count) in enumerate(steps):
+    for i, (edit, count, _) in enumerate(steps):
         if edit is None:
             if count != size:
                 return None
@@ -236,7 +240,7 @@ def _tail_steps(
     loaded = bulk.blocks.count
     names = list(bulk.tail)  # the tail's names as the steps so far leave them
     plan: list[tuple[str | None, Block | None]] = []
-    for edit, count in steps:
+    for edit, count, fresh in steps:
         size = loaded + len(names)
         if edit is None:
             if count != size:
@@ -247,8 +251,8 @@ def _tail_steps(
             if after is None or at != size or count != size + 1:
                 return None
             block = RawBlock(after).block
-            if block.heading in names or bulk.may_hold(block.heading):
-                return None
+            if block.heading in names or (block.heading not in fresh and bulk.may_hold(block.heading)):
+                return None  # (the store's parse found no such name in the file as the index holds it: no search)
             names.append(block.heading)
             plan.append((None, block))
             continue
