@@ -273,21 +273,22 @@ def _tail_steps(
         plan.append((old, block))
     tail = bulk.tail
     changed = False
-    for old, block in plan:
-        if block is None:  # removed
-            corpus._drop(tail.pop(old))  # type: ignore[arg-type]  # a removal names its block
-            corpus._tail_changed(file, old, None, None)
+    for gone, made in plan:
+        if made is None:  # removed
+            assert gone is not None  # a removal names its block
+            corpus._drop(tail.pop(gone))
+            corpus._tail_changed(file, gone, None, None)
             changed = True
-        elif block.heading == old:  # replaced in place
-            tail[old], fresh = corpus._put(_item(file, block), tail[old])
-            corpus._tail_changed(file, old, old, tail[old])
-            changed |= fresh
+        elif made.heading == gone:  # replaced in place
+            tail[gone], reindexed = corpus._put(_item(file, made), tail[gone])
+            corpus._tail_changed(file, gone, gone, tail[gone])
+            changed |= reindexed
         else:  # appended, or the last renamed
-            if old is not None:
-                corpus._drop(tail.pop(old))
-            doc, _ = corpus._put(_item(file, block), None)
-            tail[block.heading] = doc
-            corpus._tail_changed(file, old, block.heading, doc)
+            if gone is not None:
+                corpus._drop(tail.pop(gone))
+            doc, _ = corpus._put(_item(file, made), None)
+            tail[made.heading] = doc
+            corpus._tail_changed(file, gone, made.heading, doc)
             changed = True
     return corpus._settle(file, {}, stat, changed)
 
