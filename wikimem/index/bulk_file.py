@@ -12,11 +12,13 @@ item, touch no loaded name (:func:`wikimem.index.write_apply._tail_steps`);
 anything else (a loaded block rewritten, removed or renamed) makes the map
 whole as before.
 
-Whether a name is taken is answered without the map when the file's bytes
-cannot hold it (:meth:`BulkFile.may_hold`): a heading is its line's words
-joined by single spaces, so a loaded block named ``name`` has every word of
-``name`` in the file's bytes; when one word is not there, nothing there is
-named so. When the bytes might hold it, the map decides.
+Whether a new name is taken is answered without the map: by the store,
+whose ``add()`` of a new name found no block so named in its own parse of
+the file (``FileWrite.fresh``), else when the file's bytes cannot hold it
+(:meth:`BulkFile.may_hold`): a heading is its line's words joined by single
+spaces, so a loaded block named ``name`` has every word of ``name`` in the
+file's bytes; when one word is not there, nothing there is named so. When
+the bytes might hold it, the map decides.
 """
 
 from __future__ import annotations
