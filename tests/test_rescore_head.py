@@ -84,3 +84,21 @@ def test_a_pool_that_is_not_the_heads_prefix_goes_to_the_bisects() -> None:
     assert doc_scores._head_tfs(entry, shuffled, [index._dl[d] for d in shuffled], a) is None
     assert index._exact_many(terms, shuffled) == [index._exact(terms, d) for d in shuffled]
     assert index._exact_many(terms, head) == [index._exact(terms, d) for d in head]
+
+
+def test_a_short_list_is_read_whole_and_a_long_one_bisected_with_the_same_floats(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = _docs(5, 2000)
+    index = InvertedIndex()
+    for tokens in docs:
+        index.add_bulk(tokens)
+    index.search({"c": 1, "r": 1}, 10)
+    index.add(["c", "r", "r", "x"])  # stale caches, as right after a write
+    terms, _ = index._terms(Counter(["c", "r"]))
+    short = next(t for t in terms if len(t.entry.docs) < 40)
+    chosen = [*short.entry.docs[:4], 7, 2000]  # held docs, one in neither list or only in the long one
+    bisected: list[int] = []
+    real = doc_scores.bisect_left
+    monkeypatch.setattr(doc_scores, "bisect_left", lambda a, x: bisected.append(len(a)) or real(a, x))
+    got = index._exact_many(terms, chosen)
+    assert got == [index._exact(terms, d) for d in chosen]
+    assert bisected and all(n > 16 * len(chosen) for n in bisected)  # only the long list was bisected
