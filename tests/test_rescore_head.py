@@ -102,3 +102,19 @@ def test_a_short_list_is_read_whole_and_a_long_one_bisected_with_the_same_floats
     got = index._exact_many(terms, chosen)
     assert got == [index._exact(terms, d) for d in chosen]
     assert bisected and all(n > 16 * len(chosen) for n in bisected)  # only the long list was bisected
+
+
+def test_matched_terms_of_a_page_are_each_docs_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = _docs(6, 2000)
+    index = InvertedIndex()
+    for tokens in docs:
+        index.add_bulk(tokens)
+    index.search({"c": 1, "r": 1, "f2": 1}, 10)
+    index.remove(97, docs[97])
+    page = [0, 5, 97, 194, 1999, 388, 13]
+    bisected: list[int] = []
+    real = doc_scores.bisect_left
+    monkeypatch.setattr(doc_scores, "bisect_left", lambda a, x: bisected.append(len(a)) or real(a, x))
+    query = ["r", "c", "f2", "absent", "r"]
+    assert index.matched_docs(query, page) == [index.matched(query, d) for d in page]
+    assert bisected and all(n > 16 * len(page) for n in bisected)  # "r" (21 docs) was read whole

@@ -62,6 +62,20 @@ def _head_tfs(entry: Packed, docs: list[int], dls: list[int], a: float) -> list[
     return tf
 
 
+def _tfs(entry: Packed, docs: list[int]) -> list[int]:
+    """Each of ``docs``' tf in ``entry`` (0: not there), in C-level maps.
+
+    A list at most ``_HELD_SHARE`` times as long as ``docs`` is read whole
+    into a dict; a longer one is bisected once per doc (what
+    :func:`~wikimem.index.packed.tf_of` does, mapped).
+    """
+    found, tfs = entry.docs, entry.tfs
+    if len(found) <= _HELD_SHARE * len(docs):
+        return list(map(dict(zip(found, tfs)).get, docs, repeat(0)))
+    pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
+    return list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+
+
 class DocScores:
     """Scores and matched terms of given docs (a mixin of :class:`~wikimem.index.bm25.InvertedIndex`)."""
 
@@ -117,12 +131,7 @@ class DocScores:
                 return list(map(truediv, map(terms[0].weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths)))
         scores = [0.0] * len(docs)
         for term in terms:
-            found, tfs = term.entry.docs, term.entry.tfs
-            if len(found) <= _HELD_SHARE * len(docs):  # a short list: one dict of it, not a bisect per doc
-                tf = list(map(dict(zip(found, tfs)).get, docs, repeat(0)))
-            else:
-                pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
-                tf = list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+            tf = _tfs(term.entry, docs)
             parts = map(truediv, map(term.weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
             scores = list(map(add, scores, parts))
         return scores
@@ -157,9 +166,8 @@ class DocScores:
             entry = self._packed(term)
             if entry is None:
                 continue
-            found, tfs, n = entry.docs, entry.tfs, len(entry.docs)
-            for row, doc, p in zip(out, docs, map(bisect_left, repeat(found), docs)):
-                if p < n and found[p] == doc and tfs[p]:  # tf_of(entry, doc), its bisect in one C-level map
+            for row, tf in zip(out, _tfs(entry, docs)):
+                if tf:
                     row.append(term)
         return out
 
