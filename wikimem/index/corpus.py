@@ -31,9 +31,10 @@ from operator import attrgetter
 from typing import Any
 
 from wikimem.index.analyzer import Analyzer
+from wikimem.index.bulk_file import BulkFile
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.segment_cache import segment_key
-from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
+from wikimem.disk.loader import FileBlocks, read_file_blocks
 from wikimem.index.items import ItemTable, item_at
 from wikimem.disk.splice import BlockEdit, RawBlock
 from wikimem.store.transaction import FileWrite, Identity
@@ -84,9 +85,10 @@ class WikiCorpus:
         self._scan = scan
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
-        #: Files loaded in bulk and not written since: (first doc id, blocks);
-        #: their name maps are made on demand (and a few kept).
-        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
+        #: Files loaded in bulk whose loaded blocks no write changed since
+        #: (items appended after them are its tail); their name maps are
+        #: made on demand (and a few kept).
+        self._bulk: dict[str, BulkFile] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
         #: What the cold load's segments were made of (see :meth:`load`); the
         #: postings cache is used only by a load with the same fingerprint.
@@ -132,8 +134,7 @@ class WikiCorpus:
             return {}
         names = self._name_maps.get(file)
         if names is None:
-            base, blocks = bulk
-            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
+            names = bulk.names()
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
@@ -145,11 +146,11 @@ class WikiCorpus:
         if item is None:
             return []
         bulk = self._bulk.get(item.file)
-        if bulk is not None:  # a bulk-read file, never changed since: consecutive docs, all live
-            base, blocks = bulk
-            lo, hi = max(base, doc - window), min(base + blocks.count, doc + window + 1)
+        if bulk is not None and not bulk.tail:  # a bulk-read file, never changed since: consecutive docs, all live
+            base = bulk.base
+            lo, hi = max(base, doc - window), min(base + bulk.blocks.count, doc + window + 1)
             return [d for d in range(lo, hi) if d != doc]
-        order = list(self._name_map(item.file).values())
+        order = bulk.order() if bulk is not None else list(self._name_map(item.file).values())
         if doc not in order:
             return []
         at = order.index(doc)
@@ -209,7 +210,7 @@ class WikiCorpus:
         # for other files (or the same names edited) never matches.
         self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
         for file, blocks, _, stat in group:
-            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
+            self._bulk[file] = BulkFile(self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
             self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
@@ -268,6 +269,20 @@ class WikiCorpus:
     ) -> bool | None:
         """Apply a store write's own block edits without reading the file; see :func:`wikimem.index.write_apply.apply_write`."""
         return apply_write(self, file, segments, edits, stat)
+
+    def _bulk_file(self, file: str) -> BulkFile | None:
+        """``file``'s loaded blocks and tail when it is still held so (see :mod:`wikimem.index.bulk_file`)."""
+        return self._bulk.get(file)
+
+    def _tail_changed(self, file: str, old: str | None, new: str | None, doc: int | None) -> None:
+        """A bulk file's tail lost name ``old`` and/or gained ``new`` at its end (``doc``): the kept map follows."""
+        names = self._name_maps.get(file)
+        if names is None:
+            return
+        if old is not None and old != new:
+            del names[old]
+        if new is not None:
+            names[new] = doc  # type: ignore[assignment]  # a new name comes with its doc
 
     def _forget(self, file: str) -> dict[str, int]:
         """Take ``file``'s name -> doc map out of every holder (the caller puts the new one back)."""

@@ -18,7 +18,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from itertools import repeat
-from operator import add, eq, mul, truediv
+from operator import add, eq, mul, neg, truediv
 
 from wikimem.index.maxscore import Term
 from wikimem.index.packed import Packed, tf_of
@@ -27,11 +27,53 @@ __all__ = ["B", "K1", "DocScores", "idf"]
 
 K1 = 1.5
 B = 0.75
+#: A list at most this many times as long as the docs asked about is read whole into a dict
+#: (~50 ns a posting) instead of a bisect per doc (~1 us: every step of it boxes an int).
+_HELD_SHARE = 16
 
 
 def idf(n_docs: int, df: int) -> float:
     """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _head_tfs(entry: Packed, docs: list[int], dls: list[int], a: float) -> list[int] | None:
+    """The tfs of ``docs`` when they are the first of ``entry``'s head, from their cached impacts (else None).
+
+    A one-term search's pool is a prefix of the term's impact-ordered head
+    (:func:`wikimem.index.maxscore.candidates`), which holds each doc's
+    cached impact ``v = w·tf / (tf + a + b·dl)`` (``w``, ``b`` as cached):
+    so ``tf = v·(a + b·dl) / (w − v)``, an integer, rounded and then checked
+    by computing ``v`` again exactly as the cache did. A bisect per doc in
+    the term's list (~1 us each, boxing every step) is what it saves; any
+    doubt (not the head's prefix, a value that does not come back to the
+    bit) returns None and the bisects decide.
+    """
+    head = entry.head
+    n = len(docs)
+    if head is None or len(head.docs) < n or head.docs[:n].tolist() != docs:
+        return None
+    values = list(map(neg, head.neg[:n]))
+    w, b = entry.impact_idf * (K1 + 1.0), entry.impact_b
+    cached = list(map(b.__mul__, dls))
+    tf = list(map(round, map(truediv, map(mul, values, map(a.__add__, cached)), map(w.__sub__, values))))
+    if list(map(truediv, map(w.__mul__, tf), map(add, map(a.__radd__, tf), cached))) != values:
+        return None
+    return tf
+
+
+def _tfs(entry: Packed, docs: list[int]) -> list[int]:
+    """Each of ``docs``' tf in ``entry`` (0: not there), in C-level maps.
+
+    A list at most ``_HELD_SHARE`` times as long as ``docs`` is read whole
+    into a dict; a longer one is bisected once per doc (what
+    :func:`~wikimem.index.packed.tf_of` does, mapped).
+    """
+    found, tfs = entry.docs, entry.tfs
+    if len(found) <= _HELD_SHARE * len(docs):
+        return list(map(dict(zip(found, tfs)).get, docs, repeat(0)))
+    pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
+    return list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
 
 
 class DocScores:
@@ -76,15 +118,20 @@ class DocScores:
 
         The search's rescoring of its survivors after a write (stale
         impacts) too: a Python loop per doc and term was ~3 us a doc, a
-        tenth of a fast query right after an ``add()``.
+        tenth of a fast query right after an ``add()``. Each doc's tf is
+        looked up in a dict of a short list, found by a bisect in a long
+        one, or (one term) read off the head's impacts (:func:`_head_tfs`).
         """
         a, b = self._norm()
-        lengths = list(map(b.__mul__, map(self._dl.__getitem__, docs)))
+        dls = list(map(self._dl.__getitem__, docs))
+        lengths = list(map(b.__mul__, dls))
+        if len(terms) == 1:
+            tf = _head_tfs(terms[0].entry, docs, dls, a)
+            if tf is not None:  # one term's pool is a prefix of its head: its tfs follow from the impacts
+                return list(map(truediv, map(terms[0].weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths)))
         scores = [0.0] * len(docs)
         for term in terms:
-            found, tfs = term.entry.docs, term.entry.tfs
-            pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
-            tf = list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+            tf = _tfs(term.entry, docs)
             parts = map(truediv, map(term.weight.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
             scores = list(map(add, scores, parts))
         return scores
@@ -119,9 +166,8 @@ class DocScores:
             entry = self._packed(term)
             if entry is None:
                 continue
-            found, tfs, n = entry.docs, entry.tfs, len(entry.docs)
-            for row, doc, p in zip(out, docs, map(bisect_left, repeat(found), docs)):
-                if p < n and found[p] == doc and tfs[p]:  # tf_of(entry, doc), its bisect in one C-level map
+            for row, tf in zip(out, _tfs(entry, docs)):
+                if tf:
                     row.append(term)
         return out
 

@@ -31,6 +31,7 @@ from typing import NamedTuple, Protocol
 
 from wikimem.disk.blocks import Block
 from wikimem.disk.splice import BlockEdit, RawBlock
+from wikimem.index.bulk_file import BulkFile
 from wikimem.models import RecallItem
 from wikimem.store.transaction import FileWrite, Identity, hard_edits
 
@@ -48,6 +49,8 @@ class WikiCorpus(Protocol):
     def _put(self, item: RecallItem, doc: int | None) -> tuple[int, bool]: ...
     def _settle(self, file: str, new: dict[str, int], stat: tuple[int, int] | None, changed: bool) -> bool: ...
     def _drop(self, doc: int) -> None: ...
+    def _bulk_file(self, file: str) -> BulkFile | None: ...
+    def _tail_changed(self, file: str, old: str | None, new: str | None, doc: int | None) -> None: ...
 
 
 def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None:
@@ -70,8 +73,12 @@ def apply_writes(corpus: WikiCorpus, writes: Sequence[FileWrite]) -> bool | None
     if any(a.after != b.before for a, b in zip(writes, writes[1:])) or not last.current():
         return None
     stat = last.after[:2] if last.after is not None else None
-    steps = [_Step(hard[0] if hard else None, w.blocks) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
-    changed = _apply_steps(corpus, file, steps, stat) if len(steps) == len(writes) else None
+    steps = [_Step(hard[0] if hard else None, w.blocks, w.fresh) for w in writes for hard in [hard_edits(w.edits)] if len(hard) <= 1]
+    changed = None
+    if len(steps) == len(writes) and (bulk := corpus._bulk_file(file)) is not None:
+        changed = _tail_steps(corpus, file, bulk, steps, stat)
+    if changed is None and len(steps) == len(writes):
+        changed = _apply_steps(corpus, file, steps, stat)
     if changed is None and len(last.segments) == last.blocks:  # the last write kept the file's blocks
         changed = apply_write(corpus, file, last.segments, [e for w in writes for e in w.edits], stat)
     if changed is not None:
@@ -136,10 +143,14 @@ def apply_write(
 
 
 class _Step(NamedTuple):
-    """One write of one block: its edit (None: only soft edits, no item changed) and the file's block count after it."""
+    """One write of one block: its edit (None: only soft edits, no item changed), the file's block count after it.
+
+    ``fresh``: the names the store appended finding no block so named (``FileWrite.fresh``).
+    """
 
     edit: BlockEdit | None
     blocks: int
+    fresh: tuple[str, ...] = ()
 
 
 def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tuple[int, int] | None) -> bool | None:
@@ -161,7 +172,7 @@ def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tu
     taken: set[str] | KeysView[str] = current.keys()
     size = len(current)
     plan: list[tuple[int, str | None, Block | None]] = []
-    for i, (edit, count) in enumerate(steps):
+    for i, (edit, count, _) in enumerate(steps):
         if edit is None:
             if count != size:
                 return None
@@ -211,6 +222,75 @@ def _apply_steps(corpus: WikiCorpus, file: str, steps: Sequence[_Step], stat: tu
             order.insert(at, (block.heading, doc))
             docs = dict(order)
     return corpus._settle(file, docs, stat, changed)
+
+
+def _tail_steps(
+    corpus: WikiCorpus, file: str, bulk: BulkFile, steps: Sequence[_Step], stat: tuple[int, int] | None
+) -> bool | None:
+    """Writes to a bulk-loaded file that touch no loaded block, in order: all of them, or (``None``) none.
+
+    Appends (of a name the file surely does not hold: :meth:`BulkFile.may_hold`
+    and the tail), and updates, removals and renames (of the last) of items
+    appended since the load: only the tail changes, and the file's name map
+    is not made (making it whole was most of the first write's catch-up).
+    The checks are :func:`_apply_steps`'s -- the block count, the name at
+    the position, a new name not there yet -- against the tail as the steps
+    before leave it, all before any is applied.
+    """
+    loaded = bulk.blocks.count
+    names = list(bulk.tail)  # the tail's names as the steps so far leave them
+    plan: list[tuple[str | None, Block | None]] = []
+    for edit, count, fresh in steps:
+        size = loaded + len(names)
+        if edit is None:
+            if count != size:
+                return None
+            continue
+        at, before, after = edit.index, edit.before, edit.after
+        if before is None:
+            if after is None or at != size or count != size + 1:
+                return None
+            block = RawBlock(after).block
+            if block.heading in names or (block.heading not in fresh and bulk.may_hold(block.heading)):
+                return None  # (the store's parse found no such name in the file as the index holds it: no search)
+            names.append(block.heading)
+            plan.append((None, block))
+            continue
+        if not loaded <= at < size or count != size - (after is None):
+            return None
+        old = RawBlock(before).heading
+        if names[at - loaded] != old:
+            return None
+        if after is None:
+            del names[at - loaded]
+            plan.append((old, None))
+            continue
+        block = RawBlock(after).block
+        if block.heading != old:
+            if at != size - 1 or block.heading in names or bulk.may_hold(block.heading):
+                return None  # a rename before the end, or to a name that may be taken: the general path
+            names[-1] = block.heading
+        plan.append((old, block))
+    tail = bulk.tail
+    changed = False
+    for gone, made in plan:
+        if made is None:  # removed
+            assert gone is not None  # a removal names its block
+            corpus._drop(tail.pop(gone))
+            corpus._tail_changed(file, gone, None, None)
+            changed = True
+        elif made.heading == gone:  # replaced in place
+            tail[gone], reindexed = corpus._put(_item(file, made), tail[gone])
+            corpus._tail_changed(file, gone, gone, tail[gone])
+            changed |= reindexed
+        else:  # appended, or the last renamed
+            if gone is not None:
+                corpus._drop(tail.pop(gone))
+            doc, _ = corpus._put(_item(file, made), None)
+            tail[made.heading] = doc
+            corpus._tail_changed(file, gone, made.heading, doc)
+            changed = True
+    return corpus._settle(file, {}, stat, changed)
 
 
 def _item(file: str, block: Block) -> RecallItem:

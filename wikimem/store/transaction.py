@@ -70,6 +70,9 @@ class FileWrite:
     there. A reader that last saw the file at ``before`` and finds it still
     at ``after`` (:meth:`current`) knows exactly which blocks changed;
     anything else (another process wrote in between) means: re-read.
+    ``fresh`` names the blocks the write appended after finding, in its own
+    parse of the file, no block of that name (an ``add()`` of a new name): a
+    reader holding the file as ``before`` need not look for the name itself.
     """
 
     file: str
@@ -79,6 +82,7 @@ class FileWrite:
     segments: tuple[RawBlock, ...]
     edits: tuple[BlockEdit, ...]
     blocks: int
+    fresh: tuple[str, ...] = ()
 
     def current(self) -> bool:
         """Whether the file is still exactly as this write left it (nobody wrote since)."""
@@ -129,6 +133,8 @@ class Transaction:
         self._before: dict[str, Identity | None] = {}
         #: What the commit did to each changed file that :meth:`raw` read (see :class:`FileWrite`).
         self.writes: dict[str, FileWrite] = {}
+        #: ``(file, heading)`` of each block appended where the staged file held no block so named.
+        self._fresh: list[tuple[str, str]] = []
 
     def raw(self, file: str) -> RawFile:
         """``file`` as staged so far, else as on disk now (a fresh copy: stage it to keep changes)."""
@@ -152,8 +158,16 @@ class Transaction:
         data = raw.data()
         return parse_blocks(data.decode("utf-8", errors="replace")) if data is not None else ParsedFile("", [])
 
-    def stage(self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]]) -> None:
-        """Keep ``raw`` as the new state of ``file``, with the edits and journal entries that made it."""
+    def stage(
+        self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]], fresh: str | None = None
+    ) -> None:
+        """Keep ``raw`` as the new state of ``file``, with the edits and journal entries that made it.
+
+        ``fresh``: the heading of the block these edits appended, when the
+        staged file held no block of that name (see ``FileWrite.fresh``).
+        """
+        if fresh is not None:
+            self._fresh.append((file, fresh))
         self._staged[file] = raw
         if file in self._order:  # files are written in the order of their last change
             self._order.remove(file)
@@ -161,14 +175,15 @@ class Transaction:
         self.edits.extend(edits)
         self.entries.extend(entries)
 
-    def _savepoint(self) -> tuple[dict[str, RawFile], list[str], int, int]:
+    def _savepoint(self) -> tuple[dict[str, RawFile], list[str], int, int, int]:
         copies = {f: RawFile(r.preamble, list(r.blocks), r.origin) for f, r in self._staged.items()}
-        return copies, list(self._order), len(self.edits), len(self.entries)
+        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh)
 
-    def _rollback_to(self, point: tuple[dict[str, RawFile], list[str], int, int]) -> None:
-        self._staged, self._order, edits, entries = point
+    def _rollback_to(self, point: tuple[dict[str, RawFile], list[str], int, int, int]) -> None:
+        self._staged, self._order, edits, entries, fresh = point
         del self.edits[edits:]
         del self.entries[entries:]
+        del self._fresh[fresh:]
 
     def commit(self) -> None:
         """Write every staged file and the journal lines: all of them, or (raising) none."""
@@ -197,7 +212,8 @@ class Transaction:
             return  # the stat and the read saw different files (a writer ignoring the lock): re-read
         blocks = self._staged[file].blocks
         segments = tuple(blocks) if len(hard_edits(edits)) > 1 else ()
-        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks))
+        fresh = tuple(heading for f, heading in self._fresh if f == file)
+        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks), fresh)
 
 
 _local = threading.local()
