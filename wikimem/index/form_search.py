@@ -57,7 +57,7 @@ class FormViews:
     forms) and the CJK text table (~0.3 MB a segment).
     """
 
-    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words")
+    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words", "_words8")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -67,6 +67,8 @@ class FormViews:
         # holds one of them, of its own text; a latin token's text is in its table.
         self._cjk_texts = _every(np, ids, scanned.cjk_starts, 1, 2)
         self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, ids)
+        latin = scanned.latin
+        self._words8 = np.ndarray((max(len(latin) - 7, 0),), dtype="<u8", buffer=latin, strides=(1,))
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
@@ -106,23 +108,33 @@ class FormViews:
 
         The tokens whose fingerprint is the word's (a pass over 2 bytes a
         token, not over the form), then each checked against the word's
-        bytes, a machine word at a time (a fingerprint is 16 bits: ~1 in
-        65,536 tokens of other words shares it).
+        bytes (a fingerprint is 16 bits: ~1 in 65,536 tokens of other words
+        shares it; but nearly every candidate is a match, so the check is
+        a per-match cost -- the largest share of a common term's). The
+        check reads 8 bytes a step once the padded needle is longer than
+        8 (two steps up to 16 bytes where 4-byte words took three or
+        four), and keeps one mask instead of compacting the candidates
+        after every step. The candidates are in form order, so the ones a
+        step would read past the form's end are a suffix, cut by one
+        binary search (they are shorter tokens: never a match).
         """
         np = self._np
         tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
         at = self._at[tokens]
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
-        words = self._words
+        width = 8 if len(padded) > 8 else 4
+        words = self._words8 if width == 8 else self._words
         last = len(words) - 1
-        for j in (*range(0, len(padded) - 4, 4), len(padded) - 4):
-            if not len(at):
+        ok: Any = None
+        for j in (*range(0, len(padded) - width, width), len(padded) - width):
+            n = int(at.searchsorted(last - j, side="right"))  # at ascending: at[n:] would read past the end
+            at = at[:n]
+            if not n:
                 break
-            keep = np.flatnonzero(at <= last - j)  # a shorter token near the form's end: its word at j is past it
-            keep = keep[words[at[keep] + j] == int.from_bytes(padded[j : j + 4], "little")]
-            at, tokens = at[keep], tokens[keep]
-        return self._token_texts[tokens]
+            hit = words[at + j] == int.from_bytes(padded[j : j + width], "little")
+            ok = hit if ok is None else np.logical_and(ok[:n], hit, out=hit)
+        return self._token_texts[tokens[: len(at)][ok] if len(at) else tokens[:0]]
 
     def _cjk_matches(self, pair: str) -> Any:
         """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).
