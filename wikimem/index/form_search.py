@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from wikimem.index.cjk_chunks import pair_texts
 from wikimem.index.scan import ScannedTexts
 
 __all__ = ["FormViews", "counted", "fingerprint", "latin_tokens"]
@@ -57,7 +58,10 @@ class FormViews:
     forms) and the CJK text table (~0.3 MB a segment).
     """
 
-    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words", "_words8")
+    __slots__ = (
+        "_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_shift", "_token_texts", "_units", "_words",
+        "_words8",
+    )
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -73,6 +77,8 @@ class FormViews:
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
         self._cjk_words: list[Any] = []
+        #: What this segment's texts are numbered from in ``_cjk_texts`` (not 0 once a chunk's table is shared).
+        self._shift = 0
         if self._units is not None:
             self._cjk_words = [np.frombuffer(units, "<u4", count=(len(units) - off) // 4, offset=off) for off in (0, 2)]
 
@@ -137,22 +143,20 @@ class FormViews:
         return self._token_texts[tokens[: len(at)][ok] if len(at) else tokens[:0]]
 
     def _cjk_matches(self, pair: str) -> Any:
-        """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).
+        """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too)."""
+        texts = pair_texts(self._np, *self._cjk_words, self._cjk_texts, pair)
+        return texts - self._shift if self._shift else texts
 
-        Word i of either view (at byte offset 0 or 2) starts at character
-        2i or 2i + 1, and both matches hold character 2i + 1: the table's
-        i-th text. Two different characters cannot match both views at one
-        i, so one mask (their union) is searched -- half the elements.
-        """
-        np = self._np
-        key = ord(pair[0]) | ord(pair[1]) << 16
-        even, odd = self._cjk_words
-        if pair[0] == pair[1]:  # "哈哈" in "哈哈哈": both views may match at one i
-            parts = [np.flatnonzero(words == key) for words in (even, odd)]
-            return self._cjk_texts[np.concatenate(parts)]
-        hit = even == key
-        hit[: len(odd)] |= odd == key
-        return self._cjk_texts[np.flatnonzero(hit)]
+    def cjk_part(self) -> tuple[int, bytes, Any] | None:
+        """The CJK form for a chunk (:class:`wikimem.index.cjk_chunks.CjkChunk`): text count, UTF-16 units, texts table; None: not in the BMP."""
+        if not self._units or self._n_texts > 0xFFFF:  # outside the BMP, or already shared
+            return None
+        return self._n_texts, self._units, self._cjk_texts
+
+    def share_cjk(self, even: Any, odd: Any, texts: Any, shift: int) -> None:
+        """Search a chunk's slices of the joined form from now on (the same units: this segment's copy is dropped)."""
+        self._cjk_words, self._cjk_texts, self._shift = [even, odd], texts, shift
+        self._units = b""  # not None: the form is in the BMP (the chunk holds the units)
 
 
 def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
