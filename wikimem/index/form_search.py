@@ -144,7 +144,8 @@ class FormViews:
 
     def _cjk_matches(self, pair: str) -> Any:
         """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too)."""
-        texts = pair_texts(self._np, *self._cjk_words, self._cjk_texts, pair)
+        even, odd = self._cjk_words
+        texts = pair_texts(self._np, even, odd, self._cjk_texts, pair)
         return texts - self._shift if self._shift else texts
 
     def cjk_part(self) -> tuple[int, bytes, Any] | None:
