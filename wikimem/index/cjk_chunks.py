@@ -53,7 +53,7 @@ def pair_texts(np: Any, even: Any, odd: Any, texts: Any, pair: str) -> Any:
 class CjkChunk:
     """Consecutive segments' CJK code units as one form: its views, each every-2nd unit's text, each text's doc id."""
 
-    __slots__ = ("_data", "_docs", "_even", "_np", "_odd", "_shares", "_texts", "first", "stop")
+    __slots__ = ("_data", "_data_odd", "_docs", "_even", "_np", "_odd", "_shares", "_texts", "first", "stop")
 
     def __init__(self, np: Any, first: int, parts: list[tuple[int, int, bytes, Any]]) -> None:
         """``parts``: each segment's (first doc id, text count, UTF-16 units, every-2nd unit's text), from segment ``first`` on.
@@ -80,9 +80,11 @@ class CjkChunk:
             docs.append(np.arange(base, base + n_texts, dtype=np.int64))
             shift += n_texts
         data = b"".join(joined)
-        self._data = data
+        # The units again from the second on, so that the odd pairs are aligned words too: a compare of a
+        # misaligned view took 2.7x an aligned one's time (numpy copies it to aligned buffers as it goes).
+        self._data, self._data_odd = data, data[2:] + _BLANK_UNIT
         self._even = np.frombuffer(data, "<u4", count=len(data) // 4)
-        self._odd = np.frombuffer(data, "<u4", count=(len(data) - 2) // 4, offset=2)
+        self._odd = np.frombuffer(self._data_odd, "<u4", count=(len(data) - 2) // 4)
         self._texts = np.concatenate(tables)
         self._docs = np.concatenate(docs)
 
@@ -95,7 +97,7 @@ class CjkChunk:
         np, data, out = self._np, self._data, []
         for unit, size, shift in self._shares:
             even = np.frombuffer(data, "<u4", count=size // 2, offset=2 * unit)
-            odd = np.frombuffer(data, "<u4", count=(size - 1) // 2, offset=2 * unit + 2) if size else even[:0]
+            odd = np.frombuffer(self._data_odd, "<u4", count=(size - 1) // 2, offset=2 * unit) if size else even[:0]
             out.append((even, odd, self._texts[unit // 2 : unit // 2 + (size + 1) // 2], shift))
         return out
 
