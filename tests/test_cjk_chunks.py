@@ -97,3 +97,25 @@ def test_segments_of_odd_unit_counts_stay_on_word_boundaries() -> None:
     found = segments.postings_many(list(brute))
     for term, want in brute.items():
         assert (list(found[term][0]), list(found[term][1])) == want, term
+
+
+@pytest.mark.parametrize("gap", [0, 7])
+def test_doc_ids_follow_each_segments_first_id_with_gaps_between_segments(gap: int) -> None:
+    # Doc ids come from the segments' first ids: added, when consecutive; looked up, when a gap lies between.
+    rng = random.Random(gap)
+    segments, texts, ids = Segments(), [], []
+    for at in range(cjk_chunks.SEGMENTS + 1):
+        batch = ["".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 25))) for _ in range(rng.randint(1, 40))]
+        scanned = scan_texts(batch)
+        assert scanned is not None
+        base = len(texts) + gap * at
+        segments.add(base, scanned, None)
+        ids += range(base, base + len(batch))
+        texts += batch
+    assert segments._chunks
+    brute = _brute(texts)
+    terms = [t for t in brute if not t[0].isascii()]
+    found = segments.postings_many(terms)
+    for term in terms:
+        docs, tfs = brute[term]
+        assert (list(found[term][0]), list(found[term][1])) == ([ids[d] for d in docs], tfs), term

@@ -53,7 +53,7 @@ def pair_texts(np: Any, even: Any, odd: Any, texts: Any, pair: str) -> Any:
 class CjkChunk:
     """Consecutive segments' CJK code units as one form: its views, each every-2nd unit's text, each text's doc id."""
 
-    __slots__ = ("_data", "_data_odd", "_docs", "_even", "_np", "_odd", "_shares", "_texts", "first", "stop")
+    __slots__ = ("_base", "_data", "_data_odd", "_docs", "_even", "_np", "_odd", "_shares", "_texts", "first", "stop")
 
     def __init__(self, np: Any, first: int, parts: list[tuple[int, int, bytes, Any]]) -> None:
         """``parts``: each segment's (first doc id, text count, UTF-16 units, every-2nd unit's text), from segment ``first`` on.
@@ -87,10 +87,16 @@ class CjkChunk:
         self._odd = np.frombuffer(self._data_odd, "<u4", count=(len(data) - 2) // 4)
         self._texts = np.concatenate(tables)
         self._docs = np.concatenate(docs)
+        # Segments of consecutive doc ids (a cold load's): a text's doc id is the first one plus its number.
+        first_doc = parts[0][0] if parts else 0
+        self._base: int | None = first_doc if int(self._docs[-1]) == first_doc + len(self._docs) - 1 else None
 
     def doc_ids(self, pair: str) -> Any:
         """The doc id of every match of the pair in the chunk's segments (int64, one a match)."""
-        return self._docs[pair_texts(self._np, self._even, self._odd, self._texts, pair)]
+        texts = pair_texts(self._np, self._even, self._odd, self._texts, pair)
+        if self._base is not None:  # an add, not a gather of 8 bytes a match
+            return self._np.add(texts, self._base, dtype=self._np.int64)
+        return self._docs[texts]
 
     def shares(self) -> list[tuple[Any, Any, Any, int]]:
         """Each segment's (even view, odd view, texts table, its texts' first number): slices of the chunk's."""
