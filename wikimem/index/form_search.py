@@ -126,6 +126,8 @@ class FormViews:
         """
         np = self._np
         tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
+        if not len(tokens):  # most terms in most segments: no check at all
+            return self._token_texts[:0]
         at = self._at[tokens]
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
