@@ -54,8 +54,9 @@ class FormViews:
     Holds the latin form's token table (a 16-bit fingerprint, the
     position and the text of each token: 8 bytes a token, ~0.4 MB a
     segment of ~4,000 texts), views of the segment's immutable ``bytes``
-    (the latin form, the CJK form's UTF-16 copy: no other copy of the
-    forms) and the CJK text table (~0.3 MB a segment).
+    (the latin form, the CJK form's UTF-16 copy -- once the segment is
+    in a :class:`~wikimem.index.cjk_chunks.CjkChunk`, slices of the
+    chunk's) and the CJK text table (~0.3 MB a segment).
     """
 
     __slots__ = (

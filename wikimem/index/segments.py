@@ -8,7 +8,8 @@ a segment, ADR 0011) or a search of the segment's forms (ADR 0005; with
 numpy, word compares over views made once per segment at the load, and
 a latin term's over token fingerprints: :mod:`wikimem.index.form_search`,
 ADR 0012, 0015; a term's matches in the views are counted once, over all
-segments). The index (:mod:`wikimem.index.bm25`) owns the packed
+segments; a CJK term's are searched in runs of joined segments,
+:mod:`wikimem.index.cjk_chunks`, ADR 0018). The index (:mod:`wikimem.index.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
