@@ -119,3 +119,12 @@ def test_doc_ids_follow_each_segments_first_id_with_gaps_between_segments(gap: i
     for term in terms:
         docs, tfs = brute[term]
         assert (list(found[term][0]), list(found[term][1])) == ([ids[d] for d in docs], tfs), term
+
+
+def test_a_term_outside_the_bmp_matches_nothing_in_joined_segments() -> None:
+    segments, texts = _load(random.Random(5), cjk_chunks.SEGMENTS, set())
+    assert segments._chunks
+    chunk = next(iter(segments._chunks.values()))
+    assert len(chunk.doc_ids("𠀀𠀀")) == 0 and len(chunk.doc_ids("我𠀀")) == 0
+    found = segments.postings_many(["𠀀𠀀", "我𠀀", "𠀀"])
+    assert all(not docs for docs, _ in found.values())

@@ -96,6 +96,8 @@ class CjkChunk:
 
     def doc_ids(self, pair: str) -> Any:
         """The doc id of every match of the pair in the chunk's segments (int64, one a match)."""
+        if max(map(ord, pair)) > 0xFFFF:  # a chunk's forms are in the BMP: no match (and no 32-bit key)
+            return self._docs[:0]
         texts = pair_texts(self._np, self._even, self._odd, self._texts, pair)
         if self._base is not None:  # an add, not a gather of 8 bytes a match
             return self._np.add(texts, self._base, dtype=self._np.int64)
