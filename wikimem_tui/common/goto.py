@@ -19,6 +19,7 @@ from textual.worker import get_current_worker
 
 from rich.text import Text
 
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import safe_line
 
 __all__ = ["GoToScreen", "fuzzy_score"]
@@ -84,7 +85,7 @@ class GoToScreen(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            box = Input(placeholder="go to item… (fuzzy: file and name)", id="goto-input")
+            box = FitInput(placeholder="go to item… (fuzzy: file and name)", id="goto-input")
             box.cursor_blink = self._cursor_blink
             yield box
             yield OptionList(id="goto-list")

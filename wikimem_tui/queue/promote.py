@@ -50,6 +50,7 @@ from wikimem import (
 )
 from wikimem_tui.common.badges import BADGE, first_line
 from wikimem_tui.common.confirm import confirm_discard
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import clean_line, safe_line, safe_text
 from wikimem_tui.core.words import count
 from wikimem_tui.queue.promote_text import entry_summary, similar_option, similarity_text
@@ -158,8 +159,8 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
-                    yield Input(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
-                    yield Input(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
+                    yield FitInput(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
+                    yield FitInput(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
                 yield Static(id="rp-target")
                 yield Label("What will be written", classes="rp-label")
                 yield Static(id="rp-preview")
