@@ -64,7 +64,7 @@ class JournalTail(Widget):
     class Batch(Message):
         """Rows read by the worker thread (one message per poll, not per line)."""
 
-        def __init__(self, rows: list[JournalRow], reset: bool, widths: tuple[int, int, int] | None = None) -> None:
+        def __init__(self, rows: list[JournalRow], reset: bool, widths: tuple[int, int, int, int] | None = None) -> None:
             super().__init__()
             self.rows = rows
             self.reset = reset
