@@ -16,10 +16,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from wikimem import DiaryItem
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.core.backend import Backend, ReadOnlyError
 from wikimem_tui.common.confirm import confirm_discard
@@ -27,7 +27,7 @@ from wikimem_tui.common.confirm import confirm_discard
 __all__ = ["DiaryAppendScreen"]
 
 
-class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
+class DiaryAppendScreen(Dialog[DiaryItem | None]):
     """Write one new diary entry; dismisses with the entry, or ``None`` if cancelled."""
 
     DEFAULT_CSS = """

@@ -24,6 +24,16 @@ class KeysFooter(Footer):
 
     FIRST = ("quit", "help")
 
+    def draw_now(self) -> None:
+        """Draw the keys soon, focus or not: Textual's footer waits for a bindings change, and skips it
+        while the terminal reports the app unfocused (a dialog's footer then stayed blank until a key).
+        Queued on the footer itself: its compose binds data in its own context."""
+        self.call_next(self._draw)
+
+    def _draw(self) -> None:
+        self._bindings_ready = True
+        self.call_after_refresh(self.recompose)
+
     def compose(self) -> ComposeResult:
         widgets = list(super().compose())
 

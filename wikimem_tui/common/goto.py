@@ -12,13 +12,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from rich.text import Text
 
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import safe_line
 
@@ -60,7 +60,7 @@ def fuzzy_score(query: str, candidate: str) -> int | None:
     return score
 
 
-class GoToScreen(ModalScreen[tuple[str, str] | None]):
+class GoToScreen(Dialog[tuple[str, str] | None]):
     """Pick one ``(file, name)`` out of ``items``."""
 
     DEFAULT_CSS = """

@@ -30,7 +30,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
@@ -50,6 +49,7 @@ from wikimem import (
 )
 from wikimem_tui.common.badges import BADGE, first_line
 from wikimem_tui.common.confirm import confirm_discard
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import clean_line, safe_line, safe_text
 from wikimem_tui.core.words import count
@@ -66,7 +66,7 @@ _PREVIEW_DELAY = 0.15
 
 
 
-class PromoteScreen(ModalScreen[RecallItem | None]):
+class PromoteScreen(Dialog[RecallItem | None]):
     """Entries, similar items, target, provenance, warnings and preview; ctrl+s writes; dismisses with the item."""
 
     HELP_TITLE = "Promote"
