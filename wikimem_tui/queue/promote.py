@@ -226,6 +226,9 @@ class PromoteScreen(Dialog[RecallItem | None]):
         if lookup is not None and lookup != self._lookup:
             return  # the entries chosen changed since: their own lookup is on its way
         options = self.query_one("#rp-similar", OptionList)
+        if rows and not options.scrollable_content_region.width:  # not laid out yet: rows fitted to 20 cells
+            self.call_after_refresh(self._show_similar, rows, note, lookup)
+            return
         options.clear_options()
         self.similar = [row.item for row in rows]
         width = max(options.scrollable_content_region.width - 4, 20)  # the excerpt's indent and the border
