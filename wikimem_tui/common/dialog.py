@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from textual import events, on
 from textual.screen import ModalScreen
 
 from wikimem_tui.common.footer import KeysFooter
@@ -23,9 +24,11 @@ ResultType = TypeVar("ResultType")
 
 
 class Dialog(ModalScreen[ResultType]):
-    """A modal screen whose footer lists its own keys (mounted after the dialog's own ``on_mount``)."""
+    """A modal screen whose footer lists its own keys."""
 
-    async def on_mount(self) -> None:  # Textual runs every class's on_mount: the subclass's first, then this one
+    @on(events.Mount)
+    async def _mount_footer(self) -> None:
+        """After the dialog's own ``on_mount`` (Textual runs each class's handlers, the subclass's first)."""
         footer = KeysFooter()
         await self.mount(footer)
         footer.draw_now()
