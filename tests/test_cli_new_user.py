@@ -36,3 +36,29 @@ def test_the_write_verbs_say_what_file_and_name_are(verb: str, capsys) -> None:
     code, out, _ = run(capsys, verb, "--help")
     words = " ".join(out.split())  # argparse wraps to the terminal's width
     assert code == 0 and "FILE the RecallFile: wiki/FILE.md" in words and "NAME the item's name: its heading" in words
+
+
+def test_a_missing_command_lists_every_command_help_lists(capsys) -> None:
+    """The list was written out by hand and had lost ``capture``; it is read from the parser now."""
+    from wikimem.cli import build_parser
+
+    code, _, err = run(capsys)
+    listed = err.split("a command is required (", 1)[1].split(";", 1)[0].split(", ")
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    assert code == 2 and listed == list(sub.choices) and "capture" in listed
+    assert "wikimem --help" in err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["show", "--help"], ["FILE a RecallFile (wiki/FILE.md), or a diary day YYYY-MM-DD",
+                          "NAME one item of it (its heading)"]),
+    (["grep", "--help"], ["PATTERN a Python regular expression"]),
+    (["explain", "--help"], ["QUERY the query, as an agent would ask it", "--limit N ranked hits (default 10)"]),
+    (["graph", "--help"], ["a mermaid flowchart (default) or JSON"]),
+    (["--help"], ["'wikimem COMMAND --help' shows a command's arguments", "Exit codes: 0 ok"]),
+])
+def test_every_argument_a_new_user_meets_in_help_says_what_it_is(argv: list[str], words: list[str], capsys) -> None:
+    code, out, _ = run(capsys, *argv)
+    flat = " ".join(out.split())  # argparse wraps to the terminal's width
+    assert code == 0 and all(w in flat for w in words), flat

@@ -189,7 +189,7 @@ async def test_narrow_pane_keeps_the_target_readable(tmp_path: Path) -> None:
     write(journal, line("add", 1, owner="agent"))
     async with TailApp(journal).run_test(size=(60, 12)) as pilot:
         await wait_for(pilot, lambda: "prefs:item-1" in screen_text(pilot.app))
-        assert screen_text(pilot.app).startswith("2026-07-10 03:00 add     agent")
+        assert screen_text(pilot.app).startswith("2026-07-10 03:00 add agent")  # the action column fits "add"
 
 
 async def test_narrow_pane_keeps_the_year_and_the_detail_cut_with_an_ellipsis(tmp_path: Path) -> None:
@@ -199,7 +199,7 @@ async def test_narrow_pane_keeps_the_year_and_the_detail_cut_with_an_ellipsis(tm
     async with TailApp(journal).run_test(size=(72, 12)) as pilot:
         await wait_for(pilot, lambda: "prefs:item-2" in screen_text(pilot.app))
         first, second = screen_text(pilot.app).splitlines()[:2]
-        start = "2026-07-10 03:00 add     agent prefs:item-1 "  # the target column fits the widest target
+        start = "2026-07-10 03:00 add agent prefs:item-1 "  # the target (and action) column fits the widest
         assert first.startswith(start)
         shown = first[len(start):].rstrip()
         assert shown.endswith("…") and detail.startswith(shown.removesuffix("…")) and len(shown) >= 8
@@ -377,4 +377,4 @@ async def test_narrow_pane_gives_a_long_target_all_but_the_details_eight_cells(t
         await wait_for(pilot, lambda: "agent_notes:" in screen_text(pilot.app))
         first = screen_text(pilot.app).splitlines()[0].rstrip()
         assert first.endswith(" conv_20…") and len(first) == 72
-        assert first.endswith(" agent_notes:untrusted-text-demo… conv_20…")  # 32 of the 41 cells left, 8 kept
+        assert first.endswith(" agent_notes:untrusted-text-demo-wit… conv_20…")  # 36 of the 45 cells left, 8 kept

@@ -178,8 +178,9 @@ def _run(args: argparse.Namespace, root: Path) -> int:
     from wikimem_tui.app import WikimemApp
 
     app = WikimemApp(backend, config=args.config)
-    if args.demo:  # queued before run: shown once the screen is up
-        app.notify(f"demo: a temporary copy in {root} (removed when you quit)", markup=False, timeout=12)
+    if args.demo:  # queued before run: shown once the screen is up, until the first key; the status line keeps it
+        app.status_tag = "demo copy"
+        app.notices.show(f"demo: a temporary copy in {root} (removed when you quit)")
     app.run()
     if args.demo:
         print(f"demo memory (a temporary copy, now removed): {root}")

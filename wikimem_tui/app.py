@@ -44,6 +44,7 @@ from wikimem_tui.common.keys import APP_BINDINGS
 from wikimem_tui.common.main_screen import MainScreen
 from wikimem_tui.common.panes import Panes, show_pane
 from wikimem_tui.common.startup import StartUp
+from wikimem_tui.common.startup_notices import StartupNotices
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
@@ -107,6 +108,10 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
         """Holds the keys that arrive while an earlier key may still move the focus (``common/key_gate``)."""
         self.startup = StartUp(self, lambda: self.sync.start(watch=self._watch))
         """The hidden panes mount after the first frame; the store is read once they are there (``common/startup``)."""
+        self.notices = StartupNotices(self)
+        """What stays true all session (demo copy, read-only): toasted until the first key (``common/startup_notices``)."""
+        self.status_tag: str | None = None
+        """A word for the status line beside the memory's name ("demo copy"); set before the app runs."""
         backend.subscribe(self._announce)
 
     def _announce(self, change: StoreChange) -> None:
@@ -118,6 +123,7 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
         if isinstance(event, USER_EVENTS):
             self.backend.activity.touch()  # background work that can wait stays paused (core/activity)
         if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            self.notices.dismiss()  # the user acts: nothing of the start-up is drawn over what the key opens
             if self.startup.hold(event) or not self.key_gate.admit(event):
                 return
         await super().on_event(event)
@@ -160,7 +166,7 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
                                           ("queue", "Queue", queue)):
                     with TabPane(title, id=f"tab-{name}"):
                         yield self.startup.lazy(pane, self._pane_mounted)  # hidden: after the first frame
-        yield StatusLine(self.backend, id="status")
+        yield StatusLine(self.backend, tag=self.status_tag, id="status")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -170,8 +176,8 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
             self.notify(self.keymap_config.error, severity="warning", markup=False)
         self._no_blink(self)
         if self.backend.read_only:
-            self.notify("read-only: nothing is written — no edits, no journal line, no lock file, no vector cache",
-                        severity="warning", markup=False)
+            self.notices.show("read-only: nothing is written — no edits, no journal line, no lock file, no vector cache",
+                              severity="warning")
         self.query_one("#topic-tree").focus()
         self.update_status()
 

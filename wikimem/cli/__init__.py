@@ -131,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="wikimem",
         description="Inspect a wikimem memory directory; write to it as an agent; serve it over MCP.",
+        epilog="'wikimem COMMAND --help' shows a command's arguments and options. Exit codes: 0 ok, "
+               "1 no match or not found, 2 usage or store error, 3 a checked write refused (--expected, --new).",
     )
     _add_store_option(parser, top=True)
     parser.add_argument("--version", action=_Version)
@@ -140,18 +142,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store_option(ls, top=False)
 
     show = commands.add_parser("show", help="print a RecallFile, or one item, as stored")
-    show.add_argument("file", metavar="FILE")
-    show.add_argument("name", metavar="NAME", nargs="?")
+    show.add_argument("file", metavar="FILE", help="a RecallFile (wiki/FILE.md), or a diary day YYYY-MM-DD")
+    show.add_argument("name", metavar="NAME", nargs="?",
+                      help="one item of it (its heading); on a diary day HH:MM, or HH:MM#2 for a minute's second entry")
     _add_store_option(show, top=False)
 
     grep = commands.add_parser("grep", help="regex search over item names and content lines")
-    grep.add_argument("pattern", metavar="PATTERN")
+    grep.add_argument("pattern", metavar="PATTERN",
+                      help="a Python regular expression, matched against item names and content lines")
     grep.add_argument("-i", "--ignore-case", action="store_true", help="case-insensitive")
     _add_store_option(grep, top=False)
 
     explain = commands.add_parser("explain", help="show how a query is retrieved and scored")
-    explain.add_argument("query", metavar="QUERY")
-    explain.add_argument("--limit", type=_int_at_least(1), default=10, metavar="N")
+    explain.add_argument("query", metavar="QUERY",
+                         help="the query, as an agent would ask it (time words such as 'yesterday' or 昨天 "
+                         "choose the diary window)")
+    explain.add_argument("--limit", type=_int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
     explain.add_argument("--budget", type=_int_at_least(0), default=None, metavar="N",
                          help="token budget (default: no limit)")
     explain.add_argument("--no-links", action="store_true", help="no one-hop link expansion")
@@ -181,7 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store_option(explain, top=False)
 
     graph = commands.add_parser("graph", help="print the wiki-link graph")
-    graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid")
+    graph.add_argument("--format", choices=("mermaid", "json"), default="mermaid",
+                       help="a mermaid flowchart (default) or JSON nodes and edges")
     _add_store_option(graph, top=False)
 
     from wikimem.cli.lint import add_lint_parser
@@ -189,6 +196,14 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store_option(add_lint_parser(commands), top=False)
     _register_verbs(commands)
     return parser
+
+
+def _command_names(parser: argparse.ArgumentParser) -> list[str]:
+    """The commands in the order ``--help`` lists them: read from the parser, so none is ever left out."""
+    for action in parser._actions:  # argparse keeps its sub-parsers nowhere public
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
 
 
 def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -269,8 +284,8 @@ def main(argv: list[str] | None = None) -> int:
         return stop.status
     if args.command is None:
         parser.print_usage(sys.stderr)
-        sys.stderr.write("wikimem: error: a command is required (ls, show, grep, explain, graph, lint, "
-                         "add, remove, move, diary, recall, init, mcp)\n")
+        sys.stderr.write(f"wikimem: error: a command is required ({', '.join(_command_names(parser))}; "
+                         "wikimem --help says what each does)\n")
         return 2
     prepare_stdout()
     out = Output()

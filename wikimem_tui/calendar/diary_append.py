@@ -16,17 +16,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from wikimem import DiaryItem
+from wikimem_tui.common.dialog import Dialog
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.core.backend import Backend, ReadOnlyError
 from wikimem_tui.common.confirm import confirm_discard
 
 __all__ = ["DiaryAppendScreen"]
 
 
-class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
+class DiaryAppendScreen(Dialog[DiaryItem | None]):
     """Write one new diary entry; dismisses with the entry, or ``None`` if cancelled."""
 
     DEFAULT_CSS = """
@@ -64,9 +65,9 @@ class DiaryAppendScreen(ModalScreen[DiaryItem | None]):
             yield Static(Text("New diary entry (append-only)", style="bold"))
             with Horizontal(id="append-when"):
                 yield Label("date")
-                yield Input(date, placeholder="YYYY-MM-DD", id="append-date")
+                yield FitInput(date, placeholder="YYYY-MM-DD", id="append-date")
                 yield Label("time")
-                yield Input(time, placeholder="HH:MM", id="append-time")
+                yield FitInput(time, placeholder="HH:MM", id="append-time")
             yield TextArea(id="append-content", soft_wrap=True)
             yield Static(id="append-error", markup=False)
             with Horizontal(id="append-buttons"):

@@ -35,6 +35,8 @@ class _PaneGuards(Protocol):
 
     def disabled_reason(self, action: str) -> str | None: ...
 
+    def hides(self, action: str) -> bool: ...
+
 
 class GuardedActions(_AppBase):
     """``check_action`` / ``run_action`` from the guard rows; what they read, the App provides."""
@@ -51,6 +53,16 @@ class GuardedActions(_AppBase):
 
     def mounted_item_area(self) -> _PaneGuards | None:  # the App's
         raise NotImplementedError
+
+    def hides(self, action: str) -> bool:
+        """True: the footer leaves ``action`` out, it means nothing for what is shown (edit on a diary day).
+
+        Not ``check_action`` -> False: that would make the key no command at
+        all, and in the tree ``e`` would start the filter instead of saying
+        why it cannot edit a diary day; the key stays a dimmed command.
+        """
+        area = self.mounted_item_area()
+        return area is not None and area.hides(action)
 
     def refresh_keys(self) -> None:
         """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""

@@ -14,15 +14,16 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.safe import clean_line
 
 __all__ = ["DISCARD_KEYS", "ConfirmScreen", "confirm_discard"]
 
 
-class ConfirmScreen(ModalScreen[bool | None]):
+class ConfirmScreen(Dialog[bool | None]):
     """Ask ``message`` (a Text, so untrusted parts stay literal).
 
     Dismisses True (y), False (n) or None (escape: back out of the whole action).

@@ -22,10 +22,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from wikimem import sanitize_item_name, validate_file
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.common.confirm import confirm_discard
 from wikimem_tui.common.safe_inputs import SafeInput
@@ -44,7 +44,7 @@ class Field:
     placeholder: str = ""
 
 
-class FormScreen(ModalScreen[dict[str, str] | None]):
+class FormScreen(Dialog[dict[str, str] | None]):
     """A titled form of ``Field``s; dismisses with ``{key: cleaned value}`` or None."""
 
     DEFAULT_CSS = """

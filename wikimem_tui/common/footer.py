@@ -5,8 +5,10 @@ the App, so the App's own keys come last and an 80-column screen cuts them
 off exactly where a new user looks for "how do I get out / get help". It has
 no ordering option (``priority`` changes which binding wins a key, not where
 it is drawn; ``compact`` only trims spaces), so this subclass moves the keys
-of ``FIRST`` to the front of what ``Footer.compose`` yields and changes
-nothing else.
+of ``FIRST`` to the front of what ``Footer.compose`` yields, and leaves
+out the keys the App says mean nothing for what is shown (``hides``: edit
+and delete on a diary day, which is append-only); those still say why
+when pressed.
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ class KeysFooter(Footer):
 
     FIRST = ("quit", "help")
 
+    def draw_now(self) -> None:
+        """Draw the keys soon, focus or not: Textual's footer waits for a bindings change, and skips it
+        while the terminal reports the app unfocused (a dialog's footer then stayed blank until a key).
+        Queued on the footer itself: its compose binds data in its own context."""
+        self.call_next(self._draw)
+
+    def _draw(self) -> None:
+        self._bindings_ready = True
+        self.call_after_refresh(self.recompose)
+
     def compose(self) -> ComposeResult:
         widgets = list(super().compose())
 
@@ -31,4 +43,10 @@ class KeysFooter(Footer):
                 return len(self.FIRST)
             return self.FIRST.index(action)
 
+        hides = getattr(self.app, "hides", None)
+        if hides is not None:
+            kept = [w for w in widgets if not hides(getattr(w, "action", ""))]
+            if len(kept) < len(widgets):  # Footer.compose sized its grid for every key
+                self.styles.grid_size_columns = max(1, (self.styles.grid_size_columns or 0) - (len(widgets) - len(kept)))
+            widgets = kept
         yield from sorted(widgets, key=rank)  # stable: the rest keep Textual's order

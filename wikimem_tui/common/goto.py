@@ -12,13 +12,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from rich.text import Text
 
+from wikimem_tui.common.dialog import Dialog
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import safe_line
 
 __all__ = ["GoToScreen", "fuzzy_score"]
@@ -59,7 +60,7 @@ def fuzzy_score(query: str, candidate: str) -> int | None:
     return score
 
 
-class GoToScreen(ModalScreen[tuple[str, str] | None]):
+class GoToScreen(Dialog[tuple[str, str] | None]):
     """Pick one ``(file, name)`` out of ``items``."""
 
     DEFAULT_CSS = """
@@ -84,7 +85,7 @@ class GoToScreen(ModalScreen[tuple[str, str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            box = Input(placeholder="go to item… (fuzzy: file and name)", id="goto-input")
+            box = FitInput(placeholder="go to item… (fuzzy: file and name)", id="goto-input")
             box.cursor_blink = self._cursor_blink
             yield box
             yield OptionList(id="goto-list")

@@ -22,8 +22,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from wikimem_tui.common.dialog import Dialog
 
 __all__ = ["HelpScreen", "HelpSection", "help_sections", "show_help"]
 
@@ -100,7 +101,7 @@ def show_help(app: App[Any], config_file: str) -> None:
     app.push_screen(HelpScreen(help_sections(app), config_file))
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     """Shows the sections ``help_sections`` built, in that order.
 
     Toasts are not drawn over the help (the demo's start-up notice sat on its

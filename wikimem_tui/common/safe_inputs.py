@@ -22,6 +22,7 @@ from __future__ import annotations
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import Edit, EditResult
 
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import from_editor, marked_spans, to_editor
 
 __all__ = ["SafeInput", "SafeTextArea", "whole_escapes"]
@@ -76,7 +77,7 @@ class SafeTextArea(TextArea):
         return super().edit(edit)
 
 
-class SafeInput(Input):
+class SafeInput(FitInput):
     """An Input over the escaped value; ``raw`` is the value to use."""
 
     def __init__(self, raw: str = "", *, cursor_blink: bool = True, **kwargs: object) -> None:

@@ -21,10 +21,12 @@ __all__ = ["StatusLine"]
 class StatusLine(Static):
     """One line: memory dir, index state, owner, embeddings, read-only."""
 
-    def __init__(self, backend: Backend, *, id: str | None = None) -> None:
+    def __init__(self, backend: Backend, *, tag: str | None = None, id: str | None = None) -> None:
         super().__init__(id=id)
         self.backend = backend
         """The memory shown: its directory, owner, embedder label and read-only flag."""
+        self.tag = tag
+        """What the memory is, after its name ("demo copy"): the start-up notice's lasting form."""
         self.embed_note: str | None = None
         """What the embedding sync says now (``EmbedStatus.Changed``), shown after the model."""
 
@@ -34,6 +36,8 @@ class StatusLine(Static):
         text = Text()
         text.append(" wikimem ", style="reverse")
         text.append(f" {clean_line(b.root.name)}  ")
+        if self.tag:
+            text.append(f"({clean_line(self.tag)})  ", style="italic")
         text.append(note or ("index ready" if index_ready else "index: building…"), style="bold")
         text.append(f"  owner {clean_line(b.owner)}", style="dim")
         if b.embed_label:

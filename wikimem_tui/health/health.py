@@ -41,6 +41,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from wikimem import Linter
 from wikimem.lint import SEVERITIES, Finding, LintReport
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile
 from wikimem_tui.health.health_model import (
     FindingFilter,
@@ -153,7 +154,7 @@ class HealthPane(IncrementalRefresh, Widget):
         # showing the pane focuses the findings, not the filter box.
         yield FindingTree(id="health-findings")
         with Vertical(id="health-header"):
-            yield Input(placeholder="filter: words · sev:error · code:dangling-link · path:wiki/people",
+            yield FitInput(placeholder="filter: words · sev:error · code:dangling-link · path:wiki/people",
                         compact=True, id="health-filter")
             yield Static(Text("linting…"), id="health-status", markup=False)
         with VerticalScroll(id="health-detail-box"):

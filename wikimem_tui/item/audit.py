@@ -29,13 +29,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from wikimem import DiaryItem, is_derived, review_reasons
 from wikimem.curation import Audit, CaptureChain, CardLink, Dependent, EvidenceRef
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.core.curation_reads import EntryCiters
 from wikimem_tui.common.safe import safe_line
 from wikimem_tui.common.badges import derived_badge, first_line
@@ -235,7 +235,7 @@ def day_rows(entries: list[EntryCiters]) -> list[Row]:
     return rows
 
 
-class AuditScreen(ModalScreen[AuditChoice | None]):
+class AuditScreen(Dialog[AuditChoice | None]):
     """Rows built in a worker by ``load``; enter opens a row, X retracts, c clears review marks."""
 
     HELP_TITLE = "Audit chain"

@@ -20,11 +20,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
 from wikimem.curation import CardLink, CardReader
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.safe import safe_line, safe_text
 
 __all__ = ["CardScreen", "card_text"]
@@ -79,7 +79,7 @@ def card_text(link: CardLink | None) -> Text:
     return out
 
 
-class CardScreen(ModalScreen[None]):
+class CardScreen(Dialog[None]):
     """One Evidence Card, read in a worker; escape closes."""
 
     HELP_TITLE = "Evidence card"

@@ -17,9 +17,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.safe import safe_line, safe_text
 from wikimem_tui.common.safe_inputs import SafeTextArea
 
@@ -34,7 +34,7 @@ class ConflictChoice:
     text: str | None = None
 
 
-class ConflictScreen(ModalScreen[ConflictChoice | None]):
+class ConflictScreen(Dialog[ConflictChoice | None]):
     """Show the draft and the disk version; return the user's choice (None: back to editing)."""
 
     DEFAULT_CSS = """

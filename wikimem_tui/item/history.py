@@ -22,12 +22,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from wikimem import ConflictError, RecallItem
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.core.backend import Backend, ReadOnlyError
 from wikimem_tui.core.git_history import GitUnavailable, History, Version, diff_lines, item_history
 from wikimem_tui.common.safe import safe_line, safe_text
@@ -125,7 +125,7 @@ def _highlight_pair(old: str, new: str, old_text: Text, new_text: Text) -> None:
             new_text.stylize("bold reverse", starts_b[b1], starts_b[b2])
 
 
-class HistoryScreen(ModalScreen[RecallItem | None]):
+class HistoryScreen(Dialog[RecallItem | None]):
     """Versions of ``file:name`` from git; r restores the highlighted one; dismisses with the item written."""
 
     HELP_TITLE = "History (git)"

@@ -44,7 +44,7 @@ from wikimem_tui.core.curation_reads import CurationReader
 from wikimem_tui.item.editor import ItemEditor
 from wikimem_tui.item.item_view import EMPTY_MEMORY, PICK_SOMETHING, ItemView, address
 
-__all__ = ["CURATION_ACTIONS", "ITEM_ACTIONS", "ITEM_GUARDS", "ItemArea", "item_flow"]
+__all__ = ["CURATION_ACTIONS", "ITEM_ACTIONS", "ITEM_GUARDS", "NOT_ON_A_DAY", "ItemArea", "item_flow"]
 
 Shown = tuple[str, ...]
 #: How many opened things back/forward remembers.
@@ -152,6 +152,15 @@ class ItemArea(Vertical):
     def disabled_reason(self, action: str) -> str | None:
         """Why the item key ``action`` cannot run on what is shown now (None: it can); see :data:`ITEM_GUARDS`."""
         return reason_for(ITEM_GUARDS, self, action)
+
+    def hides(self, action: str) -> bool:
+        """True: ``action`` means nothing for what is shown (edit on a diary day): the footer leaves it out.
+
+        Dimmed, ``e Edit`` / ``d Delete`` on a diary day read as "not yet"
+        and took the footer's room from the day's own keys; pressed, they
+        still say why (:data:`ITEM_GUARDS`).
+        """
+        return action in NOT_ON_A_DAY and self.shown_day is not None
 
     # -- showing -------------------------------------------------------------------
 
@@ -345,10 +354,15 @@ ITEM_ACTIONS = frozenset({"edit", "rename", "move", "delete", "external_editor",
 #: Curation actions: on the item or diary day shown.
 CURATION_ACTIONS = frozenset({"audit", "retract", "history"})
 _FINISH_EDITING = "finish editing first (ctrl+s saves, esc cancels)"
+#: Item actions that have no meaning on a diary day (append-only evidence): hidden there, and say why.
+NOT_ON_A_DAY = frozenset({"edit", "rename", "move", "delete", "external_editor"})
+_APPEND_ONLY = ("the diary is append-only: an entry is never edited or deleted "
+                "(X retracts an entry and marks what rests on it, p promotes entries to the wiki, a appends)")
 
 #: Why an item key cannot run on what the area shows; the first row that applies answers (``common/guards``).
 ITEM_GUARDS: tuple[Guard[ItemArea], ...] = (
     Guard(ITEM_ACTIONS - {"edit", "external_editor"}, lambda a: a.editing, _FINISH_EDITING),
+    Guard(NOT_ON_A_DAY, lambda a: a.shown_day is not None, _APPEND_ONLY),
     Guard(ITEM_ACTIONS, lambda a: not a.editing and a.view.item is None, "open an item first (t tree, g go to)"),
     Guard(CURATION_ACTIONS, lambda a: a.editing, _FINISH_EDITING),
     Guard({"audit", "retract"}, lambda a: a.view.item is None and a.shown_day is None,

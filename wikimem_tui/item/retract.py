@@ -28,13 +28,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from wikimem import ConflictError, DiaryItem, RecallItem
 from wikimem.curation import Dependent
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.core.backend import Backend, ReadOnlyError, Write
 from wikimem_tui.core.curation_reads import CurationReader
 from wikimem_tui.common.safe import safe_line
@@ -82,7 +82,7 @@ def _row(candidate: Candidate) -> Text:
     return text
 
 
-class RetractScreen(ModalScreen[Write | None]):
+class RetractScreen(Dialog[Write | None]):
     """Lists what rests on ``subject``; m/d/k choose per row, M/D/K for all; ctrl+s applies."""
 
     HELP_TITLE = "Retract"

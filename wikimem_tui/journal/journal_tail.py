@@ -22,6 +22,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Select, Static
 from textual.worker import get_current_worker
 
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.journal.journal_reader import MALFORMED, POLL_SECONDS, UNDO, JournalRow, JournalRows
@@ -63,7 +64,7 @@ class JournalTail(Widget):
     class Batch(Message):
         """Rows read by the worker thread (one message per poll, not per line)."""
 
-        def __init__(self, rows: list[JournalRow], reset: bool, widths: tuple[int, int, int] | None = None) -> None:
+        def __init__(self, rows: list[JournalRow], reset: bool, widths: tuple[int, int, int, int] | None = None) -> None:
             super().__init__()
             self.rows = rows
             self.reset = reset
@@ -83,8 +84,8 @@ class JournalTail(Widget):
         actions = [(name, name) for name in (*ACTION_STYLES, MALFORMED)] + [("undo (↶)", UNDO)]
         with Horizontal(id="journal-filters"):
             yield Select(actions, prompt="any action", compact=True, id="journal-action")
-            yield Input(placeholder="owner contains…", compact=True, id="journal-owner")
-            yield Input(placeholder="file / date contains…", compact=True, id="journal-file")
+            yield FitInput(placeholder="owner contains…", compact=True, id="journal-owner")
+            yield FitInput(placeholder="file / date contains…", compact=True, id="journal-file")
         yield JournalView(id="journal-view")
         yield Static(DETAIL_HINT, id="journal-detail", markup=False)
         yield Static(id="journal-status", markup=False)

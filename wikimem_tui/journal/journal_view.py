@@ -29,7 +29,7 @@ from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.common.virtual_list import Cell, VirtualList, cursor_bindings, fit, style
 from wikimem_tui.journal.journal_reader import UNDO, JournalRow
 
-__all__ = ["ACTION_STYLES", "NARROW_DETAIL", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "column_widths", "detail_text", "open_message_for",
+__all__ = ["ACTION_STYLES", "ACTION_WIDTH", "NARROW_DETAIL", "UNDO_MARK", "JournalView", "RowFilter", "action_label", "column_widths", "detail_text", "open_message_for",
            "owner_width", "row_cells", "row_detail", "who"]
 
 ACTION_STYLES: dict[str, str] = {
@@ -41,6 +41,9 @@ ACTION_STYLES: dict[str, str] = {
 
 #: Cells a narrow line keeps for the detail (when a row has one) before the target may take them.
 NARROW_DETAIL = 8
+
+#: The action column's widest (``↶update``): narrower when no row needs it (``add``/``diary``: 5).
+ACTION_WIDTH = 7
 
 #: Marks the action of a line an undo wrote: ``↶update`` is an update that took a write back.
 UNDO_MARK = "↶"
@@ -106,10 +109,16 @@ def detail_text(row: JournalRow) -> str:
     return row.field("detail") or row.field("source_conv")
 
 
-def column_widths(rows: list[JournalRow]) -> tuple[int, int, int]:
-    """The widest owner (``who``), detail and target of ``rows``, in cells: what the columns fit."""
+def column_widths(rows: list[JournalRow]) -> tuple[int, int, int, int]:
+    """The widest owner (``who``), detail, target and action of ``rows``, in cells: what the columns fit.
+
+    The action is measured too: a fixed 7 cells for ``↶update`` in a journal
+    of ``add`` and ``diary`` lines cost the detail the two cells that cut
+    every conversation id to ``conv_2026…`` at 85 columns.
+    """
     return (max(map(cell_len, set(map(who, rows))), default=0),
-            max(map(cell_len, set(map(detail_text, rows))), default=0), _widest_target(rows))
+            max(map(cell_len, set(map(detail_text, rows))), default=0), _widest_target(rows),
+            max(map(cell_len, {action_label(row) for row in rows if row.data is not None}), default=0))
 
 
 def _widest_target(rows: list[JournalRow]) -> int:
@@ -134,7 +143,7 @@ def _widest_target(rows: list[JournalRow]) -> int:
 
 
 def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w: int | None = None,
-              target_widest: int | None = None) -> list[Cell]:
+              target_widest: int | None = None, action_widest: int | None = None) -> list[Cell]:
     """One screen line as fitted cells: ts / action / owner / target / detail.
 
     Below 100 cells the timestamp loses its seconds (never its year: a
@@ -145,7 +154,9 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w:
     whole). ``detail_w`` is the widest detail (0: no row has one, so the
     target takes the whole rest; None: assume one). ``owner_w`` is the owner
     column (the view fits it to its rows, :func:`owner_width`; default 16
-    wide, 10 narrow). An undo's action is marked (``↶update``): the detail
+    wide, 10 narrow). ``action_widest`` is the widest action label (None:
+    :data:`ACTION_WIDTH`): the column is that wide, 3 to 7 cells, as every
+    column is as wide as what it holds. An undo's action is marked (``↶update``): the detail
     may be cut, and nothing else on the line says so. Cells are plain
     strings (never markup) so a line costs a few string operations, not a
     ``Text`` render: the view draws thousands.
@@ -154,13 +165,15 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w:
     ts_w = 19 if wide else 16
     if owner_w is None:
         owner_w = 16 if wide else 10
+    action_w = ACTION_WIDTH if action_widest is None else max(3, min(action_widest, ACTION_WIDTH))
     if row.data is None:
+        bad_w = max(action_w, 5)  # "✗ bad" whole, in line with the actions when they are as wide
         return [
             (fit(f"line {row.lineno}", ts_w), "dim"),
-            (" " + fit("✗ bad", 7), "dim red"),
-            (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - 9, 1)), "dim italic"),
+            (" " + fit("✗ bad", bad_w), "dim red"),
+            (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - bad_w - 2, 1)), "dim italic"),
         ]
-    fixed = ts_w + owner_w + 10  # ts, action (7), owner and their separators
+    fixed = ts_w + owner_w + action_w + 3  # ts, action, owner and their separators
     room = width - fixed  # the target, a space and the detail
     if wide:
         target_w = 32
@@ -173,7 +186,7 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w:
     ts = row.field("ts")
     cells = [
         (fit(ts[:19] if wide else ts[:16].replace("T", " "), ts_w), "dim"),
-        (" " + fit(action_label(row), 7), f"bold {style}".strip()),
+        (" " + fit(action_label(row), action_w), f"bold {style}".strip()),
         (" " + fit(who(row), owner_w), "cyan"),
         (" " + fit(row.target, target_w), style),
     ]
@@ -214,8 +227,10 @@ class JournalView(VirtualList):
         Binding("enter", "open", "Open", id="journal.open"),
     ]
 
+    # A one-cell scrollbar: the two of Textual's default cost the detail column the cell that, at 85
+    # columns, cut every conversation id (``conv_20260710``, 13 cells) to ``conv_202607…``.
     DEFAULT_CSS = """
-    JournalView { height: 1fr; overflow-x: hidden; }
+    JournalView { height: 1fr; overflow-x: hidden; scrollbar-size-vertical: 1; }
     """
 
     pending: reactive[int] = reactive(0)
@@ -245,9 +260,11 @@ class JournalView(VirtualList):
         """Cells of the widest detail read so far: a narrow line gives none to a journal without details."""
         self.widest_target = 0
         """Cells of the widest target read so far: a narrow line's target column is no wider."""
+        self.widest_action = 0
+        """Cells of the widest action label read so far (``↶update``: 7): the action column fits it."""
 
     def add_rows(self, rows: list[JournalRow], *, reset: bool = False,
-                 widths: tuple[int, int, int] | None = None) -> None:
+                 widths: tuple[int, int, int, int] | None = None) -> None:
         """Append a batch (after clearing everything when ``reset``).
 
         ``widths``: the batch's :func:`column_widths`, when the reader measured
@@ -255,13 +272,13 @@ class JournalView(VirtualList):
         """
         if reset:
             self.rows, self.shown, self.cursor, self.pending = [], [], None, 0
-            self.widest_owner = self.widest_detail = self.widest_target = 0
+            self.widest_owner = self.widest_detail = self.widest_target = self.widest_action = 0
             self.forget_strips()
         self.rows.extend(rows)
         seen = widths if widths is not None else column_widths(rows)
-        known = (self.widest_owner, self.widest_detail, self.widest_target)
+        known = (self.widest_owner, self.widest_detail, self.widest_target, self.widest_action)
         if any(new > old for new, old in zip(seen, known)):  # drawn rows were fitted to narrower columns
-            self.widest_owner, self.widest_detail, self.widest_target = map(max, zip(seen, known))
+            self.widest_owner, self.widest_detail, self.widest_target, self.widest_action = map(max, zip(seen, known))
             self.forget_strips()
         matched = [row for row in rows if self.row_filter(row)]
         self.shown.extend(matched)
@@ -314,7 +331,7 @@ class JournalView(VirtualList):
         extra = style("reverse") if index == self.cursor else None
         return [Segment(text, base + style(spec) + extra if extra else base + style(spec))
                 for text, spec in row_cells(self.shown[index], width, owner_width(self.widest_owner, width),
-                                            self.widest_detail, self.widest_target)]
+                                            self.widest_detail, self.widest_target, self.widest_action)]
 
     def _move_to(self, index: int) -> None:
         if not self.shown:

@@ -17,9 +17,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.safe import safe_line
 
 __all__ = ["EmbedPlanScreen", "cost_line"]
@@ -36,7 +36,7 @@ def cost_line(plan: Any) -> str:
     return line + f", about {format_duration(plan.est_seconds)}"
 
 
-class EmbedPlanScreen(ModalScreen[bool]):
+class EmbedPlanScreen(Dialog[bool]):
     """Show the cost of embedding; dismiss True to start now, False for BM25 only for now."""
 
     DEFAULT_CSS = """

@@ -34,6 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label
 
 from wikimem import TimeRange, parse_date_span, parse_time_range
+from wikimem_tui.common.fit_input import FitInput
 
 __all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
 
@@ -152,10 +153,10 @@ class QueryKnobs(Widget):
         with Horizontal():
             yield Label("limit")
             # Empty is valid (the default); without valid_empty Textual marks it invalid on blur.
-            yield Input("10", type="integer", valid_empty=True, compact=True, id="query-limit")
+            yield FitInput("10", type="integer", valid_empty=True, compact=True, id="query-limit")
         with Horizontal():
             yield Label("budget")
-            yield Input(placeholder="none", type="integer", valid_empty=True, compact=True, id="query-budget")
+            yield FitInput(placeholder="none", type="integer", valid_empty=True, compact=True, id="query-budget")
         with Horizontal():
             yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
         with Horizontal():
@@ -167,7 +168,7 @@ class QueryKnobs(Widget):
         with Horizontal():
             yield Label("fusion")
             enabled = self._fusion is not None
-            yield Input(
+            yield FitInput(
                 str(self._fusion) if enabled else "", placeholder="w" if enabled else "off", compact=True,
                 id="query-fusion",
                 disabled=not enabled, tooltip="BM25's share in the fused score" if enabled else "needs an embedder",
@@ -175,11 +176,11 @@ class QueryKnobs(Widget):
         if self._floor is not None:  # only with embeddings: the floor is a cosine's
             with Horizontal():
                 yield Label("floor")
-                yield Input(self._floor, placeholder="auto", compact=True, id="query-floor",
+                yield FitInput(self._floor, placeholder="auto", compact=True, id="query-floor",
                             tooltip="cos floor for items without a BM25 match: auto (the model's), off, or a cosine")
         with Horizontal():
             yield Label("time")
-            yield Input(placeholder="A or A..B / 昨天", compact=True, id="query-time")
+            yield FitInput(placeholder="A or A..B / 昨天", compact=True, id="query-time")
 
     def on_resize(self, event: Resize) -> None:
         """Two lines of knobs when narrow (the result table folds its own columns: ``table``)."""

@@ -42,6 +42,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import RetrievalResult
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.query import panel_messages
@@ -135,7 +136,7 @@ class QueryPanel(Widget):
         if backend.embedder is not None:
             fusion = getattr(backend.index, "fusion_weight", 0.5)
             floor = floor_text(backend.index)
-        yield Input(placeholder="query… (e.g. beach 昨天)", id="query-input")
+        yield FitInput(placeholder="query… (e.g. beach 昨天)", id="query-input")
         yield QueryKnobs(use_jieba=self._use_jieba(), fusion=fusion, floor=floor, id="query-knobs",
                          analyzer=analyzer_name(backend.index))
         if backend.embedder is not None:

@@ -30,7 +30,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Input, Label, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
@@ -50,6 +49,8 @@ from wikimem import (
 )
 from wikimem_tui.common.badges import BADGE, first_line
 from wikimem_tui.common.confirm import confirm_discard
+from wikimem_tui.common.dialog import Dialog
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.common.safe import clean_line, safe_line, safe_text
 from wikimem_tui.core.words import count
 from wikimem_tui.queue.promote_text import entry_summary, similar_option, similarity_text
@@ -65,7 +66,7 @@ _PREVIEW_DELAY = 0.15
 
 
 
-class PromoteScreen(ModalScreen[RecallItem | None]):
+class PromoteScreen(Dialog[RecallItem | None]):
     """Entries, similar items, target, provenance, warnings and preview; ctrl+s writes; dismisses with the item."""
 
     HELP_TITLE = "Promote"
@@ -158,8 +159,8 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
-                    yield Input(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
-                    yield Input(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
+                    yield FitInput(self._initial_file, placeholder="RecallFile, e.g. preferences", id="rp-file")
+                    yield FitInput(self._initial_name, placeholder="item name (an existing item is extended)", id="rp-name")
                 yield Static(id="rp-target")
                 yield Label("What will be written", classes="rp-label")
                 yield Static(id="rp-preview")
@@ -225,6 +226,9 @@ class PromoteScreen(ModalScreen[RecallItem | None]):
         if lookup is not None and lookup != self._lookup:
             return  # the entries chosen changed since: their own lookup is on its way
         options = self.query_one("#rp-similar", OptionList)
+        if rows and not options.scrollable_content_region.width:  # not laid out yet: rows fitted to 20 cells
+            self.call_after_refresh(self._show_similar, rows, note, lookup)
+            return
         options.clear_options()
         self.similar = [row.item for row in rows]
         width = max(options.scrollable_content_region.width - 4, 20)  # the excerpt's indent and the border

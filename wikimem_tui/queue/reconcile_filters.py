@@ -19,6 +19,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Select
 
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.queue.reconcile_model import AGENT_LABELS, Query, parse_days
 
 __all__ = ["QueueFilters"]
@@ -57,7 +58,7 @@ class QueueFilters(Horizontal):
         """The owner chosen (None: everyone)."""
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="days: 2026-07-21 · 2026-07 · 2026-07-01..2026-07-15", compact=True, id="queue-days")
+        yield FitInput(placeholder="days: 2026-07-21 · 2026-07 · 2026-07-01..2026-07-15", compact=True, id="queue-days")
         yield Select[str]([], prompt="any owner", compact=True, id="queue-owner")
         yield Checkbox("reviewed", compact=True, id="queue-reviewed")
 

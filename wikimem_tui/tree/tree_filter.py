@@ -23,6 +23,7 @@ from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
 from wikimem import MemoryStore
+from wikimem_tui.common.fit_input import FitInput
 from wikimem_tui.tree.tree_search import ContentHits, ContentSearch
 from wikimem_tui.core.words import count
 
@@ -32,7 +33,7 @@ __all__ = ["FilterBox", "FilterInput"]
 NAME_DELAY, CONTENT_DELAY = 0.12, 0.35
 
 
-class FilterInput(Input):
+class FilterInput(FitInput):
     """The filter's text box: up/down move the tree's cursor instead of scrolling the box."""
 
     HELP_TITLE = "Tree filter"
