@@ -87,3 +87,29 @@ async def test_promote_on_an_empty_field_says_which_and_goes_there(tmp_path: Pat
         assert await wait_for(pilot, lambda: "type an item name" in str(error.render()))
         assert screen.focused is screen.query_one("#rp-name", Input)
         assert wiki_bytes(tmp_path) == before
+
+
+async def test_a_change_message_ctrl_s_already_read_keeps_its_refusal_on_screen(tmp_path: Path) -> None:
+    """The refusal stayed 0.2 s: a field's Changed message can reach the dialog after the ctrl+s that read
+    the field (a value set, or keys typed, just before the key), and its late preview wiped the refusal."""
+    from textual.widgets import Input
+
+    from test_tui_reconcile import promote_screen
+
+    app = QueueApp(backend(tmp_path, ("09:00", "agent", "Coffee with Ana.")))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        screen = await promote_screen(pilot)
+        error = screen.query_one("#rp-error", Static)
+        field = screen.query_one("#rp-file", Input)
+        field.value = "events"
+        await wait_for(pilot)  # its own Changed handled, its preview shown
+        screen.query_one("#rp-name", Input).value = ""
+        await wait_for(pilot)
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "type an item name" in str(error.render()))
+        field.post_message(Input.Changed(field, field.value))  # the late message, as the race delivers it
+        await wait_for(pilot)  # the message handled and any preview it asked for shown
+        assert "type an item name" in str(error.render())
+        screen.query_one("#rp-name", Input).value = "coffee"  # a real change after the refusal still previews
+        assert await wait_for(pilot, lambda: "type an item name" not in str(error.render()))

@@ -31,8 +31,9 @@ class KeysFooter(Footer):
         self.call_next(self._draw)
 
     def _draw(self) -> None:
-        self._bindings_ready = True
-        self.call_after_refresh(self.recompose)
+        self.bindings_changed(self.screen)  # marks the bindings ready (Textual's flag, set its own way)
+        if not self.app.app_focus:  # where bindings_changed stops short of drawing
+            self.call_after_refresh(self.recompose)
 
     def compose(self) -> ComposeResult:
         widgets = list(super().compose())

@@ -128,6 +128,7 @@ class PromoteScreen(Dialog[RecallItem | None]):
         self._initial_file, self._initial_name = file, name
         self._timer: Timer | None = None
         self._outcome = 0
+        self._attempted: tuple[str, str] | None = None  # the fields as the last ctrl+s read them
         """Bumped by each thing that decides what the screen says (a keystroke's coming preview, a
         promotion attempt): a late preview drawn for an older number would overwrite a newer outcome."""
         self._preview_due = False  # typed since the last preview
@@ -254,6 +255,10 @@ class PromoteScreen(Dialog[RecallItem | None]):
     @on(Input.Changed)
     def _fields_changed(self, event: Input.Changed) -> None:
         event.stop()
+        if self._field_values() == self._attempted:
+            # A change that ctrl+s already read (its message came after the key): the refusal on
+            # screen answers these very fields, and a preview now would wipe it.
+            return
         self._stop_timer()
         # One file read per pause, not per key. The timer's callback is queued when it fires, so
         # stopping the timer cannot take back a preview already on its way: its number can.
@@ -273,6 +278,9 @@ class PromoteScreen(Dialog[RecallItem | None]):
         """The preview a pause in typing asked for, unless something newer is on screen (a refusal)."""
         if outcome == self._outcome:
             self._refresh_preview()
+
+    def _field_values(self) -> tuple[str, str]:
+        return self.query_one("#rp-file", Input).value, self.query_one("#rp-name", Input).value
 
     def _missing(self) -> Input | None:
         """The first of the two target fields still empty, if any."""
@@ -327,6 +335,7 @@ class PromoteScreen(Dialog[RecallItem | None]):
         error = self.query_one("#rp-error", Static)
         self._stop_timer()
         self._next_outcome()  # what this attempt shows is newer than any preview still on its way
+        self._attempted = self._field_values()
         if self._preview_due:  # typed since the last preview: show what the fields say now, then the outcome
             self._refresh_preview()
         if self.writer.read_only:
