@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from wikimem.index.cjk_chunks import pair_texts
 from wikimem.index.scan import ScannedTexts
 
 __all__ = ["FormViews", "counted", "fingerprint", "latin_tokens"]
@@ -54,15 +53,11 @@ class FormViews:
     Holds the latin form's token table (a 16-bit fingerprint, the
     position and the text of each token: 8 bytes a token, ~0.4 MB a
     segment of ~4,000 texts), views of the segment's immutable ``bytes``
-    (the latin form, the CJK form's UTF-16 copy -- once the segment is
-    in a :class:`~wikimem.index.cjk_chunks.CjkChunk`, slices of the
-    chunk's) and the CJK text table (~0.3 MB a segment).
+    (the latin form, the CJK form's UTF-16 copy: no other copy of the
+    forms) and the CJK text table (~0.3 MB a segment).
     """
 
-    __slots__ = (
-        "_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_shift", "_token_texts", "_units", "_words",
-        "_words8",
-    )
+    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -72,14 +67,10 @@ class FormViews:
         # holds one of them, of its own text; a latin token's text is in its table.
         self._cjk_texts = _every(np, ids, scanned.cjk_starts, 1, 2)
         self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, ids)
-        latin = scanned.latin
-        self._words8 = np.ndarray((max(len(latin) - 7, 0),), dtype="<u8", buffer=latin, strides=(1,))
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
         self._cjk_words: list[Any] = []
-        #: What this segment's texts are numbered from in ``_cjk_texts`` (not 0 once a chunk's table is shared).
-        self._shift = 0
         if self._units is not None:
             self._cjk_words = [np.frombuffer(units, "<u4", count=(len(units) - off) // 4, offset=off) for off in (0, 2)]
 
@@ -115,52 +106,41 @@ class FormViews:
 
         The tokens whose fingerprint is the word's (a pass over 2 bytes a
         token, not over the form), then each checked against the word's
-        bytes (a fingerprint is 16 bits: ~1 in 65,536 tokens of other words
-        shares it; but nearly every candidate is a match, so the check is
-        a per-match cost -- the largest share of a common term's). The
-        check reads 8 bytes a step once the padded needle is longer than
-        8 (two steps up to 16 bytes where 4-byte words took three or
-        four), and keeps one mask instead of compacting the candidates
-        after every step. The candidates are in form order, so the ones a
-        step would read past the form's end are a suffix, cut by one
-        binary search (they are shorter tokens: never a match).
+        bytes, a machine word at a time (a fingerprint is 16 bits: ~1 in
+        65,536 tokens of other words shares it).
         """
         np = self._np
         tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
-        if not len(tokens):  # most terms in most segments: no check at all
-            return self._token_texts[:0]
         at = self._at[tokens]
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
-        width = 8 if len(padded) > 8 else 4
-        words = self._words8 if width == 8 else self._words
+        words = self._words
         last = len(words) - 1
-        ok: Any = None
-        for j in (*range(0, len(padded) - width, width), len(padded) - width):
-            n = int(at.searchsorted(last - j, side="right"))  # at ascending: at[n:] would read past the end
-            at = at[:n]
-            if not n:
+        for j in (*range(0, len(padded) - 4, 4), len(padded) - 4):
+            if not len(at):
                 break
-            hit = words[at + j] == int.from_bytes(padded[j : j + width], "little")
-            ok = hit if ok is None else np.logical_and(ok[:n], hit, out=hit)
-        return self._token_texts[tokens[: len(at)][ok] if len(at) else tokens[:0]]
+            keep = np.flatnonzero(at <= last - j)  # a shorter token near the form's end: its word at j is past it
+            keep = keep[words[at[keep] + j] == int.from_bytes(padded[j : j + 4], "little")]
+            at, tokens = at[keep], tokens[keep]
+        return self._token_texts[tokens]
 
     def _cjk_matches(self, pair: str) -> Any:
-        """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too)."""
+        """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).
+
+        Word i of either view (at byte offset 0 or 2) starts at character
+        2i or 2i + 1, and both matches hold character 2i + 1: the table's
+        i-th text. Two different characters cannot match both views at one
+        i, so one mask (their union) is searched -- half the elements.
+        """
+        np = self._np
+        key = ord(pair[0]) | ord(pair[1]) << 16
         even, odd = self._cjk_words
-        texts = pair_texts(self._np, even, odd, self._cjk_texts, pair)
-        return texts - self._shift if self._shift else texts
-
-    def cjk_part(self) -> tuple[int, bytes, Any] | None:
-        """The CJK form for a chunk (:class:`wikimem.index.cjk_chunks.CjkChunk`): text count, UTF-16 units, texts table; None: not in the BMP."""
-        if not self._units or self._n_texts > 0xFFFF:  # outside the BMP, or already shared
-            return None
-        return self._n_texts, self._units, self._cjk_texts
-
-    def share_cjk(self, even: Any, odd: Any, texts: Any, shift: int) -> None:
-        """Search a chunk's slices of the joined form from now on (the same units: this segment's copy is dropped)."""
-        self._cjk_words, self._cjk_texts, self._shift = [even, odd], texts, shift
-        self._units = b""  # not None: the form is in the BMP (the chunk holds the units)
+        if pair[0] == pair[1]:  # "哈哈" in "哈哈哈": both views may match at one i
+            parts = [np.flatnonzero(words == key) for words in (even, odd)]
+            return self._cjk_texts[np.concatenate(parts)]
+        hit = even == key
+        hit[: len(odd)] |= odd == key
+        return self._cjk_texts[np.flatnonzero(hit)]
 
 
 def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:

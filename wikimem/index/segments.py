@@ -8,8 +8,7 @@ a segment, ADR 0011) or a search of the segment's forms (ADR 0005; with
 numpy, word compares over views made once per segment at the load, and
 a latin term's over token fingerprints: :mod:`wikimem.index.form_search`,
 ADR 0012, 0015; a term's matches in the views are counted once, over all
-segments; a CJK term's are searched in runs of joined segments,
-:mod:`wikimem.index.cjk_chunks`, ADR 0018). The index (:mod:`wikimem.index.bm25`) owns the packed
+segments). The index (:mod:`wikimem.index.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
@@ -23,8 +22,7 @@ from operator import add
 from pathlib import Path
 from typing import Any
 
-from wikimem.index import cjk_chunks, vectorized
-from wikimem.index.cjk_chunks import CjkChunk
+from wikimem.index import vectorized
 from wikimem.index.form_search import FormViews, counted
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
@@ -53,9 +51,6 @@ class Segments:
         self.cache: PostingsCache | None = None
         #: Every term of (some of) the segments, from an earlier warm-up (or None).
         self.tables: SegmentCache | None = None
-        #: Runs of segments whose CJK forms are joined (by first segment), and the segments decided so far.
-        self._chunks: dict[int, CjkChunk] = {}
-        self._chunked = 0
 
     def __len__(self) -> int:
         return len(self._segments)
@@ -66,7 +61,6 @@ class Segments:
         self._views.append(None)
         self._size += len(scanned.latin) + len(scanned.cjk)
         self._view_segments()
-        self._chunk_segments()
 
     def _view_segments(self) -> None:
         """Give every segment its numpy views once the forms are large enough for numpy (at the load).
@@ -84,36 +78,6 @@ class Segments:
             if views[at] is not None:
                 break  # the earlier ones were made with it
             views[at] = FormViews(np, self._segments[at][1])
-
-    def _chunk_segments(self) -> None:
-        """Join each run of :data:`~wikimem.index.cjk_chunks.SEGMENTS` viewed segments' CJK forms (ADR 0018).
-
-        At the load, as the segments come: a copy of their code units
-        (~1.3 MB a chunk at 1M items), which their views then share. A
-        segment that cannot join (no views, a form outside the BMP, too
-        many texts) ends a run; the last, shorter run stays unjoined.
-        """
-        views = self._views
-        while len(views) - self._chunked >= cjk_chunks.SEGMENTS:
-            first = self._chunked
-            if views[first] is None:
-                return  # not viewed yet (numpy not on, or not yet worth it): views of all come at once
-            parts: list[tuple[int, int, bytes, Any]] = []
-            for at in range(first, first + cjk_chunks.SEGMENTS):
-                view = views[at]
-                part = view.cjk_part() if view is not None else None
-                if part is None or not cjk_chunks.texts_fit([p[1] for p in parts] + [part[0]]):
-                    break
-                parts.append((self._segments[at][0], *part))
-            self._chunked = first + max(len(parts), 1)
-            if len(parts) < 2:
-                continue
-            chunk = CjkChunk(vectorized.numpy_module(), first, parts)
-            for at, share in enumerate(chunk.shares(), first):
-                view = views[at]
-                assert view is not None
-                view.share_cjk(*share)
-            self._chunks[first] = chunk
 
     def worth_numpy(self) -> bool:
         """Whether the forms are large enough for the numpy path (imports numpy the first time)."""
@@ -191,22 +155,11 @@ class Segments:
         if not todo:
             return out
         tables = self.tables
-        # A fresh process (no segment cache): a CJK term is searched a chunk at a time where the forms are joined.
-        chunks = self._chunks if tables is None else {}
-        cjk = [want for want in todo if not want.form[0]]
-        joined_to = 0
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
             views = self._views[at]
-            chunk = chunks.get(at)
-            if chunk is not None and cjk:
-                for want in cjk:
-                    want.held_docs(chunk.doc_ids(want.form[1]))
-                joined_to = chunk.stop
             for want in todo:
-                if at < joined_to and not want.form[0]:
-                    continue  # found in its chunk
                 # The segment cache's table, else a search in numpy views, else (None) the pure search.
                 found = tables.lookup(at, want.key, base) if tables is not None else None
                 if found is None and views is not None:
@@ -246,11 +199,6 @@ class _Term:
         if len(texts):
             np = vectorized.numpy_module()
             self.matched.append(np.add(texts, base, dtype=np.int64))
-
-    def held_docs(self, docs: Any) -> None:
-        """Keep matches found as doc ids (int64, one a match: a chunk's, :class:`wikimem.index.cjk_chunks.CjkChunk`)."""
-        if len(docs):
-            self.matched.append(docs)
 
     def count(self) -> None:
         """Add the kept matches' docs and counts (one count over all of them), before any later segment's."""
