@@ -86,6 +86,19 @@ def test_a_long_term_beside_a_short_token_at_the_forms_end() -> None:
         assert _postings(views, term) == _pure(term, scanned), term
 
 
+def test_a_colliding_token_too_short_to_hold_the_term_at_the_forms_end_is_not_read_past() -> None:
+    # Lengths 44 and 300 share the fingerprint's length byte; with the same first two and last bytes they collide.
+    short, long = "ab" + "c" * 40 + "dz", "ab" + "c" * 296 + "dz"
+    assert fingerprint(short.encode()) == fingerprint(long.encode())
+    for texts in ([short], [long, short], [short, long, "q", short], [long]):
+        scanned = scan_texts(texts)
+        assert scanned is not None
+        views = FormViews(np, scanned)
+        for term in (short, long):
+            assert _postings(views, term) == _pure(term, scanned), (texts, term)
+        assert _postings(views, long)[0] == [i for i, t in enumerate(texts) if t == long]
+
+
 def test_a_form_with_wider_gaps_finds_each_tokens_end_by_its_own_mask() -> None:
     # Not a form scan_texts makes (its gaps are two blanks): the end of a token is then not implied by the next.
     made = scan_texts(["ab cd ab", "cd"])

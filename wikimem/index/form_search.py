@@ -74,6 +74,11 @@ class FormViews:
         if self._units is not None:
             self._cjk_words = [np.frombuffer(units, "<u4", count=(len(units) - off) // 4, offset=off) for off in (0, 2)]
 
+    @property
+    def n_texts(self) -> int:
+        """How many texts the segment holds (its matches' text ids are below it)."""
+        return self._n_texts
+
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
 
@@ -111,18 +116,31 @@ class FormViews:
         """
         np = self._np
         tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
+        if not len(tokens):
+            return self._token_texts[tokens]
         at = self._at[tokens]
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
         words = self._words
+        steps = (*range(0, len(padded) - 4, 4), len(padded) - 4)
+        if at[-1] > len(words) - 1 - steps[-1]:  # a shorter token near the form's end: its last word is past it
+            return self._token_texts[tokens[self._checked_near_end(at, padded, steps)]]
+        # Positions ascend, so no word read is past the form: each step one gather and one compare, no cut.
+        ok = words[at] == int.from_bytes(padded[:4], "little")
+        for j in steps[1:]:
+            ok &= words[np.add(at, j)] == int.from_bytes(padded[j : j + 4], "little")
+        return self._token_texts[tokens if ok.all() else tokens[ok]]
+
+    def _checked_near_end(self, at: Any, padded: bytes, steps: tuple[int, ...]) -> Any:
+        """Which of the candidates at ``at`` equal ``padded`` word by word, when some start too near the form's end to read all its words."""
+        np = self._np
+        words = self._words
         last = len(words) - 1
-        for j in (*range(0, len(padded) - 4, 4), len(padded) - 4):
-            if not len(at):
-                break
-            keep = np.flatnonzero(at <= last - j)  # a shorter token near the form's end: its word at j is past it
+        keep = np.arange(len(at))
+        for j in steps:
+            keep = keep[at[keep] <= last - j]
             keep = keep[words[at[keep] + j] == int.from_bytes(padded[j : j + 4], "little")]
-            at, tokens = at[keep], tokens[keep]
-        return self._token_texts[tokens]
+        return keep
 
     def _cjk_matches(self, pair: str) -> Any:
         """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).

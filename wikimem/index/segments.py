@@ -34,6 +34,8 @@ __all__ = ["Segments"]
 _COMMON = 4
 #: A warm-up may pause or stop between every this many segments of one term's search.
 _STOP_EVERY = 16
+#: Matches at least 1/8 of a segment's texts are counted in it (:meth:`_Term.held`).
+_DENSE = 8
 
 
 class Segments:
@@ -165,7 +167,7 @@ class Segments:
                 if found is None and views is not None:
                     texts = views.matches(*want.form)
                     if texts is not None:
-                        want.held(texts, base)
+                        want.held(texts, base, views.n_texts)
                         continue
                 want.count()  # the matches of the segments before, in doc id order
                 if found is not None:
@@ -194,9 +196,26 @@ class _Term:
         #: Doc ids of matches found in numpy views (one per match), not yet counted: :meth:`count`.
         self.matched: list[Any] = []
 
-    def held(self, texts: Any, base: int) -> None:
-        """Keep one segment's matches (their texts in it, from :meth:`FormViews.matches`) as doc ids."""
-        if len(texts):
+    def held(self, texts: Any, base: int, span: int) -> None:
+        """Keep one segment's matches (their texts in it, from :meth:`FormViews.matches`) as doc ids.
+
+        A segment's matches are counted with the others' (one count over all
+        of them, :meth:`count`: a count a segment is ~10 numpy calls, ~20 us,
+        ~250 segments a term at 1M) -- unless they are dense in its
+        ``span`` texts (a common term: ~5,000 a segment at 1M, 1.2M in all):
+        then one ``bincount`` of the segment's small text ids counts them
+        here, instead of every match passing through a doc id, a joined
+        array and a count over the whole doc range (~37 ns a match, ~45 ms
+        for the most common word at 1M).
+        """
+        if len(texts) * _DENSE >= span:
+            self.count()  # the matches kept before, in doc id order
+            np = vectorized.numpy_module()
+            per_text = np.bincount(texts)
+            held = np.flatnonzero(per_text)
+            self.docs.frombytes(np.add(held, base, dtype=np.int32).tobytes())
+            self.tfs.frombytes(per_text[held].astype(np.int32).tobytes())
+        elif len(texts):
             np = vectorized.numpy_module()
             self.matched.append(np.add(texts, base, dtype=np.int64))
 
