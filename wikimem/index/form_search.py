@@ -40,7 +40,7 @@ from typing import Any
 
 from wikimem.index.scan import ScannedTexts
 
-__all__ = ["FormViews", "counted", "fingerprint", "latin_tokens"]
+__all__ = ["FormViews", "counted", "dense", "fingerprint", "latin_tokens"]
 
 _BLANK = 32
 #: An odd 32-bit multiplier (Knuth's): its product's top bits mix every input bit.
@@ -91,7 +91,7 @@ class FormViews:
             return None
         if not len(texts):
             return b"", b""
-        return counted(self._np, self._np.add(texts, base, dtype=self._np.int64), self._n_texts)
+        return counted(self._np, texts, self._n_texts, base)
 
     def matches(self, latin: bool, word: str) -> Any:
         """The text of each match of the term (numpy, in no order: one entry a match); ``None`` as :meth:`postings`.
@@ -199,22 +199,28 @@ def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
     return words, before.astype(np.int32), mixed.astype(np.uint16), texts
 
 
-def counted(np: Any, docs: Any, span: int) -> tuple[bytes, bytes]:
-    """Each doc id of ``docs`` (one entry a match, in no order, below ``span`` past their least) and its count, ascending, as int32 bytes.
+def dense(matches: int, span: int) -> bool:
+    """Whether ``matches`` ids among ``span`` are counted by one ``bincount`` of the span (else a sort: no 8 MB of counts for a rare term's few matches among 1M ids)."""
+    return matches * 8 >= span
 
-    One ``bincount`` when the matches are dense in their span, else a sort
-    (a rare term's few matches among 1M ids: no 8 MB of counts).
+
+def counted(np: Any, ids: Any, span: int, base: int = 0) -> tuple[bytes, bytes]:
+    """Each id of ``ids`` (one entry a match, in no order, below ``span`` past their least) plus ``base``, and its count, ascending, as int32 bytes.
+
+    ``ids``: doc ids, or a segment's text ids (16-bit, ``base`` its first
+    doc id: no int64 copy of them). One ``bincount`` when the matches are
+    :func:`dense` in their span, else a sort.
     """
-    docs = np.asarray(docs, dtype=np.int64)
-    if len(docs) * 8 < span:
-        held, counts = np.unique(docs, return_counts=True)
+    ids = np.asarray(ids)
+    if not dense(len(ids), span):
+        held, counts = np.unique(ids, return_counts=True)
     else:
-        low = int(docs.min())
-        per_doc = np.bincount(docs - low)
-        held = np.flatnonzero(per_doc)
-        counts = per_doc[held]
-        held += low
-    return held.astype(np.int32).tobytes(), counts.astype(np.int32).tobytes()
+        low = int(ids.min())
+        per_id = np.bincount(ids - low if low else ids)
+        held = np.flatnonzero(per_id)
+        counts = per_id[held]
+        base += low
+    return np.add(held, base, dtype=np.int32).tobytes(), counts.astype(np.int32).tobytes()
 
 
 def fingerprint(word: bytes) -> int:

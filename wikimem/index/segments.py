@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.form_search import FormViews, counted
+from wikimem.index.form_search import FormViews, counted, dense
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
 from wikimem.index.segment_cache import SegmentCache, term_key
@@ -34,8 +34,6 @@ __all__ = ["Segments"]
 _COMMON = 4
 #: A warm-up may pause or stop between every this many segments of one term's search.
 _STOP_EVERY = 16
-#: Matches at least 1/8 of a segment's texts are counted in it (:meth:`_Term.held`).
-_DENSE = 8
 
 
 class Segments:
@@ -208,13 +206,11 @@ class _Term:
         array and a count over the whole doc range (~37 ns a match, ~45 ms
         for the most common word at 1M).
         """
-        if len(texts) * _DENSE >= span:
+        if len(texts) and dense(len(texts), span):
             self.count()  # the matches kept before, in doc id order
-            np = vectorized.numpy_module()
-            per_text = np.bincount(texts)
-            held = np.flatnonzero(per_text)
-            self.docs.frombytes(np.add(held, base, dtype=np.int32).tobytes())
-            self.tfs.frombytes(per_text[held].astype(np.int32).tobytes())
+            docs, tfs = counted(vectorized.numpy_module(), texts, span, base)
+            self.docs.frombytes(docs)
+            self.tfs.frombytes(tfs)
         elif len(texts):
             np = vectorized.numpy_module()
             self.matched.append(np.add(texts, base, dtype=np.int64))
