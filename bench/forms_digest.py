@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if os.environ.get("WIKIMEM_BENCH_TREE"):  # a previous commit's library, same script and data
@@ -38,13 +39,13 @@ def child(root: Path) -> str:
     digest, segments = hashlib.sha256(), 0
     real = InvertedIndex.add_scanned
 
-    def hashed(self: InvertedIndex, scanned: ScannedTexts, key: str | None = None) -> range:
+    def hashed(self: InvertedIndex, scanned: ScannedTexts, *rest: Any) -> range:
         nonlocal segments
         parts = (scanned.latin, scanned.cjk.encode(), *map(bytes, scanned[2:]))
         for part in parts:
             digest.update(len(part).to_bytes(8, "little") + part)
         segments += 1
-        return real(self, scanned, key)
+        return real(self, scanned, *rest)  # the key, and (since session 28) the views
 
     InvertedIndex.add_scanned = hashed  # type: ignore[method-assign]
     start = time.perf_counter()

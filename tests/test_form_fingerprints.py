@@ -110,3 +110,22 @@ def test_a_form_with_wider_gaps_finds_each_tokens_end_by_its_own_mask() -> None:
     for term in ["ab", "cd", "c", "abcd"]:
         assert _postings(views, term) == _pure(term, scanned), term
     assert _postings(views, "cd") == ([0, 1], [1, 1])
+
+
+@pytest.mark.parametrize("size", [8, 9, 15, 16, 17, 24])
+def test_tokens_of_one_fingerprint_told_apart_around_the_two_word_limit(size: int) -> None:
+    # Same first two bytes, last byte and length: one fingerprint, so one group; the words differ inside.
+    # Up to 16 bytes the group's rows are told apart by their two machine words, past it by the form.
+    middles = ["0" * (size - 3), "1" + "0" * (size - 4), "0" * (size - 4) + "1", "9" * (size - 3)]
+    words = ["ab" + m + "z" for m in middles]
+    assert len({fingerprint(w.encode()) for w in words}) == 1
+    rng = random.Random(size)
+    for order in range(6):
+        texts = [" ".join(rng.choice(words[: 2 + order % 3]) for _ in range(rng.randint(1, 6))) for _ in range(30)]
+        scanned = scan_texts(texts)
+        assert scanned is not None
+        views = FormViews(np, scanned)
+        for term in [*words, "ab" + "5" * (size - 3) + "z"]:
+            assert _postings(views, term) == _pure(term, scanned), (order, term)
+        first = texts[0].split()[0]
+        assert _postings(views, first)[0] == [i for i, t in enumerate(texts) if first in t.split()]

@@ -36,13 +36,17 @@ left to the pure path: :meth:`FormViews.postings` returns ``None``.
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
+from wikimem.index.key_groups import KeyGroups
 from wikimem.index.scan import ScannedTexts
 
-__all__ = ["FormViews", "counted", "dense", "fingerprint", "latin_tokens"]
+__all__ = ["FormViews", "cjk_pairs", "fingerprint", "latin_tokens", "runs"]
 
 _BLANK = 32
+#: Tokens of at most this many bytes are told apart by two machine words (:func:`latin_groups`).
+_SHORT = 16
 #: An odd 32-bit multiplier (Knuth's): its product's top bits mix every input bit.
 _MIX = 0x9E3779B1
 
@@ -57,22 +61,21 @@ class FormViews:
     forms) and the CJK text table (~0.3 MB a segment).
     """
 
-    __slots__ = ("_at", "_cjk_texts", "_cjk_words", "_fingerprints", "_n_texts", "_np", "_token_texts", "_units", "_words")
+    __slots__ = ("_latin", "_n_texts", "_np", "_pairs", "_tokens", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
         n = self._n_texts = len(scanned.lengths)
         ids = np.arange(n, dtype=np.uint16 if n <= 0xFFFF else np.uint32)
-        # The text of every 2nd CJK character (1, 3, 5, ...): a match (2 characters, never a break)
-        # holds one of them, of its own text; a latin token's text is in its table.
-        self._cjk_texts = _every(np, ids, scanned.cjk_starts, 1, 2)
-        self._words, self._at, self._fingerprints, self._token_texts = latin_tokens(np, scanned.latin, ids)
+        self._latin = scanned.latin
+        self._words, self._tokens = latin_groups(np, scanned.latin, ids)
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
-        self._units: bytes | None = units if len(units) == 2 * len(scanned.cjk) else None
-        self._cjk_words: list[Any] = []
-        if self._units is not None:
-            self._cjk_words = [np.frombuffer(units, "<u4", count=(len(units) - off) // 4, offset=off) for off in (0, 2)]
+        self._pairs = cjk_pairs(np, units, ids, scanned.cjk_starts) if len(units) == 2 * len(scanned.cjk) else None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled without the numpy module and the word view (a view of the latin form: remade from it, not copied)."""
+        return _restored, (self._latin, self._n_texts, self._tokens, self._pairs)
 
     @property
     def n_texts(self) -> int:
@@ -89,47 +92,57 @@ class FormViews:
         texts = self.matches(latin, word)
         if texts is None:
             return None
-        if not len(texts):
-            return b"", b""
-        return counted(self._np, texts, self._n_texts, base)
+        return runs(self._np, texts, base)
 
     def matches(self, latin: bool, word: str) -> Any:
-        """The text of each match of the term (numpy, in no order: one entry a match); ``None`` as :meth:`postings`.
+        """The text of each match of the term (numpy, ascending: one entry a match); ``None`` as :meth:`postings`.
 
         What a search of many segments gathers before one count over all
         of them (:meth:`wikimem.index.segments.Segments.postings_many`: a
         count per segment was ~10 numpy calls, ~20 us, ~250 times a term).
+        Ascending because a key's rows keep their order in the groups
+        (a stable sort of rows in form order: :mod:`wikimem.index.key_groups`).
         """
         if latin:
             return self._latin_matches(word.encode())
-        if self._units is None or max(map(ord, word)) > 0xFFFF:
+        if self._pairs is None or max(map(ord, word)) > 0xFFFF:
             return None
         return self._cjk_matches(word)
 
     def _latin_matches(self, word: bytes) -> Any:
         """The texts of every match of ``b" word "`` in the latin form (one a token equal to ``word``).
 
-        The tokens whose fingerprint is the word's (a pass over 2 bytes a
-        token, not over the form), then each checked against the word's
-        bytes, a machine word at a time (a fingerprint is 16 bits: ~1 in
-        65,536 tokens of other words shares it).
+        The tokens whose fingerprint is the word's are one slice of the
+        groups (:func:`latin_groups`: no pass over the segment). When the
+        group's first token is the word, its rows marked equal to that one
+        are the matches, with no read of the form; the others (another
+        word with the same 16-bit fingerprint: ~1 in 65,536 tokens) are
+        checked against the word's bytes, a machine word at a time.
         """
         np = self._np
-        tokens = np.flatnonzero(self._fingerprints == fingerprint(word))
-        if not len(tokens):
-            return self._token_texts[tokens]
-        at = self._at[tokens]
+        lo, hi = self._tokens.rows(fingerprint(word))
+        at_all, texts_all, same_all = self._tokens.columns
+        at, texts, same = at_all[lo:hi], texts_all[lo:hi], same_all[lo:hi]
+        if not len(at):
+            return texts
+        head = int(at[0]) + 1
+        if same[0] and self._latin[head : head + len(word) + 1] == word + b" ":
+            return texts if same.all() else texts[same]
+        others = ~same
+        at, texts = at[others], texts[others]
+        if not len(at):
+            return texts
         # Blank, word, two blanks: every token is followed by two blanks, so the last word read is in the form.
         padded = b" " + word + b"  "
         words = self._words
         steps = (*range(0, len(padded) - 4, 4), len(padded) - 4)
         if at[-1] > len(words) - 1 - steps[-1]:  # a shorter token near the form's end: its last word is past it
-            return self._token_texts[tokens[self._checked_near_end(at, padded, steps)]]
+            return texts[self._checked_near_end(at, padded, steps)]
         # Positions ascend, so no word read is past the form: each step one gather and one compare, no cut.
         ok = words[at] == int.from_bytes(padded[:4], "little")
         for j in steps[1:]:
             ok &= words[np.add(at, j)] == int.from_bytes(padded[j : j + 4], "little")
-        return self._token_texts[tokens if ok.all() else tokens[ok]]
+        return texts if ok.all() else texts[ok]
 
     def _checked_near_end(self, at: Any, padded: bytes, steps: tuple[int, ...]) -> Any:
         """Which of the candidates at ``at`` equal ``padded`` word by word, when some start too near the form's end to read all its words."""
@@ -145,23 +158,52 @@ class FormViews:
     def _cjk_matches(self, pair: str) -> Any:
         """The texts of every match of a two-character key in the CJK form (one a match, overlapping ones too).
 
-        Word i of either view (at byte offset 0 or 2) starts at character
-        2i or 2i + 1, and both matches hold character 2i + 1: the table's
-        i-th text. Two different characters cannot match both views at one
-        i, so one mask (their union) is searched -- half the elements.
+        The positions holding the key's first character are one slice of
+        the groups (:func:`cjk_pairs`), each with the character after it
+        and its text: the matches are those whose next character is the
+        key's second -- a doubled bigram's overlapping ones included, as
+        every position is a row of its own.
         """
-        np = self._np
-        key = ord(pair[0]) | ord(pair[1]) << 16
-        even, odd = self._cjk_words
-        if pair[0] == pair[1]:  # "哈哈" in "哈哈哈": both views may match at one i
-            parts = [np.flatnonzero(words == key) for words in (even, odd)]
-            return self._cjk_texts[np.concatenate(parts)]
-        hit = even == key
-        hit[: len(odd)] |= odd == key
-        return self._cjk_texts[np.flatnonzero(hit)]
+        assert self._pairs is not None  # matches() asked for a BMP form
+        lo, hi = self._pairs.rows(ord(pair[0]))
+        after, texts = self._pairs.columns
+        return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 
-def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
+def _restored(latin: bytes, n_texts: int, tokens: KeyGroups, pairs: KeyGroups | None) -> FormViews:
+    """A :class:`FormViews` from its pickled parts (a load's second process made it: :mod:`wikimem.index.scan_worker`)."""
+    import numpy as np  # noqa: PLC0415 -- views exist only where numpy does
+
+    views = FormViews.__new__(FormViews)
+    views._np, views._latin, views._n_texts, views._tokens, views._pairs = np, latin, n_texts, tokens, pairs
+    views._words = _words(np, latin)
+    return views
+
+
+def _words(np: Any, latin: bytes) -> Any:
+    """The latin form's 4-byte little-endian word at every byte offset (a view: no copy)."""
+    return np.ndarray((max(len(latin) - 3, 0),), dtype="<u4", buffer=latin, strides=(1,))
+
+
+def cjk_pairs(np: Any, units: bytes, ids: Any, starts: array[int]) -> KeyGroups:
+    """The CJK form's pairs grouped by their first character: each with the next character and its text.
+
+    ``units``: the form as UTF-16 (one unit a character: no surrogates).
+    A row is every position of a CJK character (above the blank: blanks,
+    breaks and the one-character mark are below it) whose next character
+    is not a blank -- the positions a needle can match (a needle holds no
+    blank; a one-character term's second character is the mark). 4 bytes
+    a row, ~26M rows at 1M items; the form's own UTF-16 copy is not kept.
+    """
+    codes = np.frombuffer(units, dtype=np.uint16)
+    after = codes[1:]
+    at = np.flatnonzero((codes[:-1] > _BLANK) & (after != _BLANK))
+    # Rows per text: text i spans starts[i]..starts[i+1] (its break included), and rows ascend.
+    per_text = np.diff(np.searchsorted(at, np.frombuffer(starts, dtype=np.int32)))
+    return KeyGroups(np, codes[at], after[at], np.repeat(ids, per_text))
+
+
+def _latin_rows(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any, Any]:
     """The latin form's words at every byte offset, and each token's blank before it, fingerprint and text.
 
     Tokens stand between double blanks (the break is a token of its own):
@@ -177,7 +219,7 @@ def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
     texts (one break fewer than them in the form).
     """
     raw = np.frombuffer(latin, dtype=np.uint8)
-    words = np.ndarray((max(len(latin) - 3, 0),), dtype="<u4", buffer=latin, strides=(1,))
+    words = _words(np, latin)
     blank = raw == _BLANK
     before = np.flatnonzero(blank[:-1] > blank[1:])
     n = len(before)
@@ -196,31 +238,54 @@ def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
     mixed = key.view("<u4").ravel()
     np.multiply(mixed, _MIX, out=mixed)
     np.right_shift(mixed, 16, out=mixed)
-    return words, before.astype(np.int32), mixed.astype(np.uint16), texts
+    return words, before.astype(np.int32), mixed.astype(np.uint16), texts, last - before
 
 
-def dense(matches: int, span: int) -> bool:
-    """Whether ``matches`` ids among ``span`` are counted by one ``bincount`` of the span (else a sort: no 8 MB of counts for a rare term's few matches among 1M ids)."""
-    return matches * 8 >= span
+def latin_tokens(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any]:
+    """:func:`_latin_rows` without the sizes."""
+    return _latin_rows(np, latin, ids)[:4]
 
 
-def counted(np: Any, ids: Any, span: int, base: int = 0) -> tuple[bytes, bytes]:
-    """Each id of ``ids`` (one entry a match, in no order, below ``span`` past their least) plus ``base``, and its count, ascending, as int32 bytes.
+def latin_groups(np: Any, latin: bytes, ids: Any) -> tuple[Any, KeyGroups]:
+    """The latin form's words at every byte offset, and its tokens grouped by fingerprint: position, text, same.
 
-    ``ids``: doc ids, or a segment's text ids (16-bit, ``base`` its first
-    doc id: no int64 copy of them). One ``bincount`` when the matches are
-    :func:`dense` in their span, else a sort.
+    ``same``: whether a token is its group's first one, byte for byte --
+    read as two machine words masked to its length (a token of at most 16
+    bytes of ``[a-z0-9]`` has no zero byte: the words *are* the token, as
+    in :mod:`wikimem.index.stem_table`); a longer token is never marked,
+    and a group led by one has no row marked. A common word's group in a
+    segment is mostly, often only, that word: its matches are then a
+    slice with no read of the form.
+    """
+    words, at, prints, texts, sizes = _latin_rows(np, latin, ids)
+    groups = KeyGroups(np, prints, at, texts, sizes)
+    at, texts, sizes = groups.columns
+    padded = latin + bytes(_SHORT)
+    eights = np.ndarray((len(latin) + 8,), dtype="<u8", buffer=padded, strides=(1,))
+    masks = np.array([(1 << 8 * k) - 1 for k in range(9)], dtype=np.uint64)
+    first = eights[at + 1] & masks[np.minimum(sizes, 8)]
+    second = eights[at + 9] & masks[np.clip(sizes - 8, 0, 8)]
+    head = groups.heads()
+    short = sizes <= _SHORT
+    same = short & short[head] & (first == first[head]) & (second == second[head])
+    groups.columns = (at, texts, same)
+    return words, groups
+
+
+def runs(np: Any, ids: Any, base: int = 0) -> tuple[bytes, bytes]:
+    """Each id of ascending ``ids`` (one entry a match) plus ``base``, and its count, as int32 bytes.
+
+    Matches come out of the views ascending (:meth:`FormViews.matches`) and
+    segments follow doc order, so counting is one pass over runs of equal
+    ids -- no sort, no count over the whole id range.
     """
     ids = np.asarray(ids)
-    if not dense(len(ids), span):
-        held, counts = np.unique(ids, return_counts=True)
-    else:
-        low = int(ids.min())
-        per_id = np.bincount(ids - low if low else ids)
-        held = np.flatnonzero(per_id)
-        counts = per_id[held]
-        base += low
-    return np.add(held, base, dtype=np.int32).tobytes(), counts.astype(np.int32).tobytes()
+    if not len(ids):
+        return b"", b""
+    starts = np.flatnonzero(ids[1:] != ids[:-1])
+    starts += 1
+    starts = np.concatenate(([0], starts, [len(ids)]))
+    return np.add(ids[starts[:-1]], base, dtype=np.int32).tobytes(), np.diff(starts).astype(np.int32).tobytes()
 
 
 def fingerprint(word: bytes) -> int:
@@ -228,9 +293,3 @@ def fingerprint(word: bytes) -> int:
     second = word[1] if len(word) > 1 else _BLANK
     key = word[0] | second << 8 | word[-1] << 16 | (len(word) & 0xFF) << 24
     return ((key * _MIX) & 0xFFFFFFFF) >> 16
-
-
-def _every(np: Any, ids: Any, starts: Any, first: int, step: int) -> Any:
-    """The text of each ``step``-th unit of a form from ``first`` on (text i spans ``starts[i]..starts[i+1]``, its break included)."""
-    spans = np.diff(np.frombuffer(starts, dtype=np.int32))
-    return np.repeat(ids, spans)[first::step].copy()

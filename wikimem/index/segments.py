@@ -15,20 +15,27 @@ load, so everything here may run without the index lock.
 
 from __future__ import annotations
 
+import logging
+import os
+import threading
 from array import array
 from collections.abc import Callable, Iterable
+from concurrent.futures import Future
+from functools import partial
 from itertools import repeat
 from operator import add
 from pathlib import Path
 from typing import Any
 
-from wikimem.index import vectorized
-from wikimem.index.form_search import FormViews, counted, dense
+from wikimem.index import vectorized, view_maker
+from wikimem.index.form_search import FormViews, runs
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
 from wikimem.index.segment_cache import SegmentCache, term_key
 
 __all__ = ["Segments"]
+
+log = logging.getLogger(__name__)
 
 #: A term in more than 1/_COMMON of a segment's documents is counted document by document.
 _COMMON = 4
@@ -46,6 +53,11 @@ class Segments:
         self.keys: list[str | None] = []
         #: Each segment's forms as numpy views (None: searched the pure way), and the forms' total size.
         self._views: list[FormViews | None] = []
+        #: Views being made on the view thread (:mod:`wikimem.index.view_maker`): segment, the pid that asked, the answer.
+        self._pending: list[tuple[int, int, Future[FormViews]]] = []
+        self._pending_lock = threading.Lock()
+        #: Segments before this one have their views, or have asked for them.
+        self._viewed = 0
         self._size = 0
         #: Postings of the segments' common terms from an earlier process (or None).
         self.cache: PostingsCache | None = None
@@ -55,29 +67,56 @@ class Segments:
     def __len__(self) -> int:
         return len(self._segments)
 
-    def add(self, base: int, scanned: ScannedTexts, key: str | None) -> None:
+    def add(self, base: int, scanned: ScannedTexts, key: str | None, views: FormViews | None = None) -> None:
+        """One more segment; ``views``: its numpy views if made already (by the load's second process)."""
         self._segments.append((base, scanned))
         self.keys.append(key)
-        self._views.append(None)
+        self._views.append(views if views is not None and vectorized.numpy_module() is not None else None)
         self._size += len(scanned.latin) + len(scanned.cjk)
         self._view_segments()
+
+    def views_pay(self, more: int) -> bool:
+        """Whether a segment of about ``more`` characters of forms would get numpy views (see :meth:`_view_segments`)."""
+        return vectorized.active(self._size + more, vectorized.SCAN_MIN)
 
     def _view_segments(self) -> None:
         """Give every segment its numpy views once the forms are large enough for numpy (at the load).
 
         Made here, not at a term's first use: a view of a segment costs
-        ~0.2-0.5 ms (the CJK form's UTF-16 copy, the bulk of it), once --
-        250 segments at 1M items, which the first query would otherwise pay
-        (the copy was made there before, on first need).
+        ~2.5 ms (its rows grouped by key, :mod:`wikimem.index.key_groups`),
+        once -- 250 segments at 1M items, which the first query would
+        otherwise pay. They are made on the view thread while the load
+        reads on (:mod:`wikimem.index.view_maker`); a search first waits
+        for them (:meth:`_made`).
         """
         np = vectorized.numpy_module() if self.worth_numpy() else None
         if np is None:
             return
         views = self._views
-        for at in range(len(views) - 1, -1, -1):
-            if views[at] is not None:
-                break  # the earlier ones were made with it
-            views[at] = FormViews(np, self._segments[at][1])
+        with self._pending_lock:
+            for at in range(self._viewed, len(views)):
+                if views[at] is None:
+                    made = view_maker.submit(partial(FormViews, np, self._segments[at][1]))
+                    self._pending.append((at, os.getpid(), made))
+            self._viewed = len(views)
+
+    def _made(self) -> list[FormViews | None]:
+        """The views, once every one asked for is made (a view that failed stays None: that segment is searched the pure way)."""
+        if self._pending:
+            with self._pending_lock:
+                for at, pid, done in self._pending:
+                    self._views[at] = self._answer(at, pid, done)
+                self._pending = []
+        return self._views
+
+    def _answer(self, at: int, pid: int, done: Future[FormViews]) -> FormViews | None:
+        try:
+            if pid != os.getpid() and not done.done():  # forked before it was made: no view thread here
+                return FormViews(vectorized.numpy_module(), self._segments[at][1])
+            return done.result()
+        except Exception:  # noqa: BLE001 -- out of memory, say: the pure search answers the same
+            log.warning("numpy views of segment %d could not be made; it is searched without them", at, exc_info=True)
+            return None
 
     def worth_numpy(self) -> bool:
         """Whether the forms are large enough for the numpy path (imports numpy the first time)."""
@@ -155,17 +194,18 @@ class Segments:
         if not todo:
             return out
         tables = self.tables
+        made = self._made()
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
-            views = self._views[at]
+            views = made[at]
             for want in todo:
                 # The segment cache's table, else a search in numpy views, else (None) the pure search.
                 found = tables.lookup(at, want.key, base) if tables is not None else None
                 if found is None and views is not None:
                     texts = views.matches(*want.form)
                     if texts is not None:
-                        want.held(texts, base, views.n_texts)
+                        want.held(texts, base)
                         continue
                 want.count()  # the matches of the segments before, in doc id order
                 if found is not None:
@@ -194,34 +234,24 @@ class _Term:
         #: Doc ids of matches found in numpy views (one per match), not yet counted: :meth:`count`.
         self.matched: list[Any] = []
 
-    def held(self, texts: Any, base: int, span: int) -> None:
-        """Keep one segment's matches (their texts in it, from :meth:`FormViews.matches`) as doc ids.
+    def held(self, texts: Any, base: int) -> None:
+        """Keep one segment's matches (their texts in it, ascending, from :meth:`FormViews.matches`) as doc ids.
 
-        A segment's matches are counted with the others' (one count over all
-        of them, :meth:`count`: a count a segment is ~10 numpy calls, ~20 us,
-        ~250 segments a term at 1M) -- unless they are dense in its
-        ``span`` texts (a common term: ~5,000 a segment at 1M, 1.2M in all):
-        then one ``bincount`` of the segment's small text ids counts them
-        here, instead of every match passing through a doc id, a joined
-        array and a count over the whole doc range (~37 ns a match, ~45 ms
-        for the most common word at 1M).
+        Counted with the other segments' (:meth:`count`): their doc ids
+        ascend across segments too, so one pass over runs of equal ids
+        counts them all -- a count a segment was ~10 numpy calls, ~40 us,
+        ~250 segments a term at 1M items.
         """
-        if len(texts) and dense(len(texts), span):
-            self.count()  # the matches kept before, in doc id order
-            docs, tfs = counted(vectorized.numpy_module(), texts, span, base)
-            self.docs.frombytes(docs)
-            self.tfs.frombytes(tfs)
-        elif len(texts):
+        if len(texts):
             np = vectorized.numpy_module()
-            self.matched.append(np.add(texts, base, dtype=np.int64))
+            self.matched.append(np.add(texts, base, dtype=np.int32))
 
     def count(self) -> None:
         """Add the kept matches' docs and counts (one count over all of them), before any later segment's."""
         if self.matched:
             matched, self.matched = self.matched, []
             np = vectorized.numpy_module()
-            span = int(matched[-1].max()) - int(matched[0].min()) + 1
-            docs, tfs = counted(np, matched[0] if len(matched) == 1 else np.concatenate(matched), span)
+            docs, tfs = runs(np, matched[0] if len(matched) == 1 else np.concatenate(matched))
             self.docs.frombytes(docs)
             self.tfs.frombytes(tfs)
 

@@ -1,0 +1,71 @@
+"""Rows of one segment grouped by a 16-bit key, made once at the load: a term's first use looks its rows up.
+
+Why it exists: a term's first use asked every segment's forms with a
+pass over all of them (ADR 0015: 2 bytes a latin token for its
+fingerprint, two word compares over the whole CJK form for a pair) --
+~25 ms a latin term and 15-50 ms a CJK pair at 1M items, whatever the
+term's matches. Grouping each segment's rows by their key (a latin
+token's fingerprint, a CJK character) with one stable radix sort at the
+load makes that pass a binary search among the segment's distinct keys
+and a slice: the cost follows the term's candidates, not the store
+(measured at 1M items, ADR 0022: a CJK pair 11-50 ms -> 1.4-6 ms).
+
+The sort is stable, so a key's rows keep their order (positions ascend
+within a group: :meth:`wikimem.index.form_search.FormViews` relies on it
+to read no word past the form).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["KeyGroups"]
+
+
+class KeyGroups:
+    """Rows sorted by a 16-bit key (stable), each key's rows one slice of every column."""
+
+    __slots__ = ("_keys", "_np", "_starts", "columns")
+
+    def __init__(self, np: Any, keys: Any, *columns: Any) -> None:
+        """Group ``columns`` (arrays as long as ``keys``) by ``keys`` (16-bit: numpy sorts them by radix)."""
+        self._np = np
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+        # Where each distinct key's rows begin, and the end: one slice a key.
+        edges = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+        self._keys = ordered[np.concatenate(([0], edges))] if len(ordered) else ordered
+        self._starts = np.concatenate(([0], edges, [len(ordered)])).astype(np.int64)
+        #: The columns in key order (a caller may replace them by others made from them, in the same order).
+        self.columns = tuple(column[order] for column in columns)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its arrays (the numpy module is not picklable)."""
+        return _restored, (self._keys, self._starts, self.columns)
+
+    def rows(self, key: int) -> tuple[int, int]:
+        """The slice ``lo, hi`` of ``key``'s rows in :attr:`columns` (empty when no row has it)."""
+        keys = self._keys
+        at = int(self._np.searchsorted(keys, key))
+        if at == len(keys) or int(keys[at]) != key:
+            return 0, 0
+        return int(self._starts[at]), int(self._starts[at + 1])
+
+    def heads(self) -> Any:
+        """Each row's group's first row (in key order): what a row is compared with to tell its group's keys apart."""
+        np = self._np
+        starts = self._starts
+        return np.repeat(starts[:-1], np.diff(starts))
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the groups (what the load's peak RSS pays for them)."""
+        return int(self._keys.nbytes + self._starts.nbytes + sum(column.nbytes for column in self.columns))
+
+
+def _restored(keys: Any, starts: Any, columns: tuple[Any, ...]) -> KeyGroups:
+    import numpy as np  # noqa: PLC0415 -- groups exist only where numpy does
+
+    groups = KeyGroups.__new__(KeyGroups)
+    groups._np, groups._keys, groups._starts, groups.columns = np, keys, starts, columns
+    return groups
