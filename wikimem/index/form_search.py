@@ -2,27 +2,18 @@
 
 Why it exists: with no cache file, a term's first use is a question to
 every load segment (ADR 0005, 0011), and at 1M items that is ~250
-segments a term, several terms a query. The earlier path asked each
-segment twice -- a C-level ``in`` to rule the term out (a pass over the
-form, ~180-330 us a segment for a term it does not hold: most of a rare
-term's cost), then, when present, machine-word compares, a sort of the
-matches, a binary search per match for its text (~30 ns a match) and a
-cut at each new text (another 300-700 us a segment for a common term).
-Here one set of word compares does both: an absent term costs the
-compares alone (no match, nothing else runs), and a present one's matches
-go to their texts through a table (the text of every 3rd latin byte and
-every 2nd CJK character) and to per-text counts by one ``bincount`` (no
-sort). The views and tables are made once per segment, at the load (the
-CJK form's UTF-16 copy was made on the first CJK query before).
-
-A latin term does not scan the form (ADR 0015): the load keeps a 16-bit
-fingerprint, the position and the text of every latin token (8 bytes a
-token, where the form is ~7), a first use compares 2 bytes a token -- at 1M
-items ~24 MB instead of four word views of ~82 MB -- and checks only the
-tokens whose fingerprint is the term's against its bytes. A CJK term
-searches one mask, the union of its two word views' compares (a match
-of two different characters is in one of them): half the elements for
-the ``flatnonzero`` that was the larger share of its cost.
+segments a term, several terms a query. Earlier paths asked each segment
+with a pass over its forms (a C-level ``in``; word compares, ADR 0012; a
+compare of every latin token's fingerprint, ADR 0015), whatever the
+term's matches. Here (ADR 0022) the load groups each segment's rows by a
+16-bit key (:mod:`wikimem.index.key_groups`): latin tokens by
+fingerprint, each with its position, its text and whether it is its
+group's first token byte for byte; CJK positions by character, each with
+the next character and its text. A first use is a binary search among a
+segment's keys and a slice -- its cost follows the term's candidates --
+and a common latin word's matches are its group's marked rows, with no
+read of the form. Matches come out ascending (the sort is stable) and
+are counted by runs (:func:`runs`).
 
 The answer is exactly the search's (:func:`wikimem.index.scan.locate` +
 :func:`wikimem.index.scan.count_located`): a latin term's needle
@@ -54,11 +45,11 @@ _MIX = 0x9E3779B1
 class FormViews:
     """A segment's forms as numpy arrays, made once, searched for any term.
 
-    Holds the latin form's token table (a 16-bit fingerprint, the
-    position and the text of each token: 8 bytes a token, ~0.4 MB a
-    segment of ~4,000 texts), views of the segment's immutable ``bytes``
-    (the latin form, the CJK form's UTF-16 copy: no other copy of the
-    forms) and the CJK text table (~0.3 MB a segment).
+    Holds the latin tokens grouped by fingerprint (position, text and the
+    equal-to-first mark: 7 bytes a token), a word view of the segment's
+    immutable latin ``bytes`` (no copy) and the CJK pairs grouped by
+    their first character (next character and text: 4 bytes a CJK
+    character) -- ~0.85 MB a segment of ~4,000 texts at 1M items.
     """
 
     __slots__ = ("_latin", "_n_texts", "_np", "_pairs", "_tokens", "_words")

@@ -5,10 +5,10 @@ keeps is these segments, and a term's first use is a question to them --
 answered, cheapest first, by the postings cache (the whole term, for the
 common terms an earlier warm-up packed), the segment cache (every term of
 a segment, ADR 0011) or a search of the segment's forms (ADR 0005; with
-numpy, word compares over views made once per segment at the load, and
-a latin term's over token fingerprints: :mod:`wikimem.index.form_search`,
-ADR 0012, 0015; a term's matches in the views are counted once, over all
-segments). The index (:mod:`wikimem.index.bm25`) owns the packed
+numpy, a lookup in each segment's rows grouped by key, made once per
+segment at the load on the view thread: :mod:`wikimem.index.form_search`,
+ADR 0012, 0015, 0022; a term's matches in the views are counted once, by
+runs, over all segments). The index (:mod:`wikimem.index.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
