@@ -54,7 +54,7 @@ class Segments:
         #: Each segment's forms as numpy views (None: searched the pure way), and the forms' total size.
         self._views: list[FormViews | None] = []
         #: Views being made on the view thread (:mod:`wikimem.index.view_maker`): segment, the pid that asked, the answer.
-        self._pending: list[tuple[int, int, Future[FormViews]]] = []
+        self._pending: dict[int, tuple[int, Future[FormViews]]] = {}
         self._pending_lock = threading.Lock()
         #: Segments before this one have their views, or have asked for them.
         self._viewed = 0
@@ -97,17 +97,23 @@ class Segments:
             for at in range(self._viewed, len(views)):
                 if views[at] is None:
                     made = view_maker.submit(partial(FormViews, np, self._segments[at][1]))
-                    self._pending.append((at, os.getpid(), made))
+                    self._pending[at] = (os.getpid(), made)
             self._viewed = len(views)
 
     def _made(self) -> list[FormViews | None]:
         """The views, once every one asked for is made (a view that failed stays None: that segment is searched the pure way)."""
-        if self._pending:
-            with self._pending_lock:
-                for at, pid, done in self._pending:
-                    self._views[at] = self._answer(at, pid, done)
-                self._pending = []
+        for at in list(self._pending):
+            self._view(at)
         return self._views
+
+    def _view(self, at: int) -> FormViews | None:
+        """Segment ``at``'s views, waiting for them if they are being made (a search that needs them)."""
+        if at in self._pending:
+            with self._pending_lock:
+                job = self._pending.pop(at, None)
+                if job is not None:
+                    self._views[at] = self._answer(at, *job)
+        return self._views[at]
 
     def _answer(self, at: int, pid: int, done: Future[FormViews]) -> FormViews | None:
         try:
@@ -194,15 +200,14 @@ class Segments:
         if not todo:
             return out
         tables = self.tables
-        made = self._made()
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
-            views = made[at]
             for want in todo:
                 # The segment cache's table, else a search in numpy views, else (None) the pure search.
                 found = tables.lookup(at, want.key, base) if tables is not None else None
-                if found is None and views is not None:
+                views = self._view(at) if found is None else None  # waits only for views it needs
+                if views is not None:
                     texts = views.matches(*want.form)
                     if texts is not None:
                         want.held(texts, base)
