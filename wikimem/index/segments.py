@@ -86,8 +86,8 @@ class Segments:
         ~2.5 ms (its rows grouped by key, :mod:`wikimem.index.key_groups`),
         once -- 250 segments at 1M items, which the first query would
         otherwise pay. They are made on the view thread while the load
-        reads on (:mod:`wikimem.index.view_maker`); a search first waits
-        for them (:meth:`_made`).
+        reads on (:mod:`wikimem.index.view_maker`); a search that needs a
+        segment's views waits for them (:meth:`_view`).
         """
         np = vectorized.numpy_module() if self.worth_numpy() else None
         if np is None:
@@ -109,10 +109,11 @@ class Segments:
     def _view(self, at: int) -> FormViews | None:
         """Segment ``at``'s views, waiting for them if they are being made (a search that needs them)."""
         if at in self._pending:
-            with self._pending_lock:
-                job = self._pending.pop(at, None)
+            with self._pending_lock:  # another search asking for them waits here, then finds them made
+                job = self._pending.get(at)
                 if job is not None:
                     self._views[at] = self._answer(at, *job)
+                    del self._pending[at]
         return self._views[at]
 
     def _answer(self, at: int, pid: int, done: Future[FormViews]) -> FormViews | None:
