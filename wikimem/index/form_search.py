@@ -52,11 +52,11 @@ class FormViews:
     character) -- ~0.85 MB a segment of ~4,000 texts at 1M items.
     """
 
-    __slots__ = ("_latin", "_n_texts", "_np", "_pairs", "_tokens", "_words")
+    __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
-        n = self._n_texts = len(scanned.lengths)
+        n = len(scanned.lengths)
         ids = np.arange(n, dtype=np.uint16 if n <= 0xFFFF else np.uint32)
         self._latin = scanned.latin
         self._words, self._tokens = latin_groups(np, scanned.latin, ids)
@@ -66,12 +66,7 @@ class FormViews:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         """Pickled without the numpy module and the word view (a view of the latin form: remade from it, not copied)."""
-        return _restored, (self._latin, self._n_texts, self._tokens, self._pairs)
-
-    @property
-    def n_texts(self) -> int:
-        """How many texts the segment holds (its matches' text ids are below it)."""
-        return self._n_texts
+        return _restored, (self._latin, self._tokens, self._pairs)
 
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
@@ -161,12 +156,12 @@ class FormViews:
         return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 
-def _restored(latin: bytes, n_texts: int, tokens: KeyGroups, pairs: KeyGroups | None) -> FormViews:
+def _restored(latin: bytes, tokens: KeyGroups, pairs: KeyGroups | None) -> FormViews:
     """A :class:`FormViews` from its pickled parts (a load's second process made it: :mod:`wikimem.index.scan_worker`)."""
     import numpy as np  # noqa: PLC0415 -- views exist only where numpy does
 
     views = FormViews.__new__(FormViews)
-    views._np, views._latin, views._n_texts, views._tokens, views._pairs = np, latin, n_texts, tokens, pairs
+    views._np, views._latin, views._tokens, views._pairs = np, latin, tokens, pairs
     views._words = _words(np, latin)
     return views
 

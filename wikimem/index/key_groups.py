@@ -8,7 +8,7 @@ term's matches. Grouping each segment's rows by their key (a latin
 token's fingerprint, a CJK character) with one stable radix sort at the
 load makes that pass a binary search among the segment's distinct keys
 and a slice: the cost follows the term's candidates, not the store
-(measured at 1M items, ADR 0022: a CJK pair 11-50 ms -> 1.4-6 ms).
+(measured at 1M items, ADR 0022: a CJK pair 11-50 ms -> 2-16 ms).
 
 The sort is stable, so a key's rows keep their order (positions ascend
 within a group: :meth:`wikimem.index.form_search.FormViews` relies on it
@@ -56,11 +56,6 @@ class KeyGroups:
         np = self._np
         starts = self._starts
         return np.repeat(starts[:-1], np.diff(starts))
-
-    @property
-    def nbytes(self) -> int:
-        """Memory held by the groups (what the load's peak RSS pays for them)."""
-        return int(self._keys.nbytes + self._starts.nbytes + sum(column.nbytes for column in self.columns))
 
 
 def _restored(keys: Any, starts: Any, columns: tuple[Any, ...]) -> KeyGroups:

@@ -88,10 +88,6 @@ class ScanWorker:
         self._asked = 1
         self._send(("start", analyzer, fingerprint))
 
-    @property
-    def pid(self) -> int:
-        return self._child.pid
-
     def started(self) -> bool:
         """Wait until the child is up (True) or gone (False)."""
         with self._ready:

@@ -127,7 +127,7 @@ class Segments:
 
     def worth_numpy(self) -> bool:
         """Whether the forms are large enough for the numpy path (imports numpy the first time)."""
-        return vectorized.active(self._size, vectorized.SCAN_MIN)
+        return self.views_pay(0)
 
     def scanned(self, at: int) -> ScannedTexts:
         """Segment ``at``'s forms."""
