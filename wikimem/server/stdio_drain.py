@@ -15,21 +15,30 @@ client cancelled (``notifications/cancelled``) gets no answer by the
 protocol, so it is no longer waited for.
 
 Only the ids are read from each line (a JSON parse the SDK does anyway);
-the lines themselves pass through unchanged, and a line that is not JSON
-is passed on for the SDK to report.
+the lines themselves pass through unchanged. A line the SDK cannot take is
+answered here instead (:func:`refusal`): the SDK drops such a line with no
+answer, so the client would wait for ever -- a few hundred ``[`` (a
+thousand also made the parse here raise ``RecursionError`` and end the
+server), a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not
+Unicode), a batch, a request of the wrong shape. The client gets a JSON-RPC parse error
+(-32700) or invalid request (-32600), with the request's id whenever the
+line still shows it, and the server reads on.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from io import TextIOWrapper
 from typing import Any
 
-__all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "stdio_streams"]
+from wikimem.disk.tolerant import loads_tolerant
+
+__all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "refusal", "stdio_streams"]
 
 #: How long end of input waits for the answers still owed (a recall waits at most for the index build).
 DRAIN_SECONDS = 120.0
@@ -87,18 +96,29 @@ class Pending:
 
 
 class DrainingLines:
-    """The client's lines, noted in ``pending``; their end waits until the answers owed are written."""
+    """The client's lines, noted in ``pending``; their end waits until the answers owed are written.
 
-    def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS) -> None:
+    With ``answer`` (the writer to the client), a line the SDK would drop
+    unanswered is answered with the :func:`refusal` error instead of being
+    passed on.
+    """
+
+    def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS, *,
+                 answer: Callable[[str], Awaitable[int]] | None = None) -> None:
         self._lines = lines
         self._pending = pending
         self._seconds = seconds
+        self._answer = answer
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._read()
 
     async def _read(self) -> AsyncIterator[str]:
         async for line in self._lines:
+            refused = refusal(line) if self._answer is not None else None
+            if refused is not None and self._answer is not None:
+                await self._answer(refused)
+                continue
             self._pending.read(line)
             yield line
         await self._pending.drained(self._seconds)
@@ -108,12 +128,23 @@ class AnswerWriter:
     """The server's output, passed on unchanged; each answer written settles its request in ``pending``."""
 
     def __init__(self, out: Any, pending: Pending) -> None:
+        import anyio
+
         self._out = out
         self._pending = pending
+        self._lock = anyio.Lock()  # the SDK's writer and a refusal from the reader share the wire
 
     async def write(self, text: str) -> int:
-        written: int = await self._out.write(text)
+        async with self._lock:
+            written: int = await self._out.write(text)
         self._pending.written(text)
+        return written
+
+    async def answer(self, text: str) -> int:
+        """Write one whole message and flush it (a refusal, written outside the SDK's writer)."""
+        async with self._lock:
+            written: int = await self._out.write(text)
+            await self._out.flush()
         return written
 
     async def flush(self) -> None:
@@ -159,7 +190,8 @@ def stdio_streams(seconds: float = DRAIN_SECONDS) -> Iterator[tuple[DrainingLine
     try:
         stdin = anyio.wrap_file(_Unowned(reader, encoding="utf-8", errors="replace"))
         stdout = anyio.wrap_file(_Unowned(writer, encoding="utf-8"))
-        yield DrainingLines(stdin, pending, seconds), AnswerWriter(stdout, pending)
+        answers = AnswerWriter(stdout, pending)
+        yield DrainingLines(stdin, pending, seconds, answer=answers.answer), answers
     finally:
         writer.flush()
         os.dup2(wire_in, 0)
@@ -169,11 +201,76 @@ def stdio_streams(seconds: float = DRAIN_SECONDS) -> Iterator[tuple[DrainingLine
 
 
 def _message(line: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return None
+    value = loads_tolerant(line)
     return value if isinstance(value, dict) else None
+
+
+#: A JSON string token, or one of the characters that change the nesting.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+_ID_VALUE = re.compile(r'\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")')
+
+
+def refusal(line: str) -> str | None:
+    """The JSON-RPC error line answering ``line`` when the SDK cannot take it; ``None`` when it can.
+
+    The SDK's own parse decides (its limits are not Python's: it refuses a
+    few hundred levels of nesting Python reads). -32700 (parse error) for
+    text that is not JSON to it -- too deep, a lone surrogate escape, bad
+    syntax; -32600 (invalid request) for JSON that is no JSON-RPC message.
+    The id is the request's whenever the line still shows it. A blank line
+    and a notification of the wrong shape get nothing (nothing waits for
+    them), as JSON-RPC has it.
+    """
+    from mcp import types
+
+    if not line.strip():
+        return None
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except ValueError as exc:  # pydantic's ValidationError
+        problems = exc.errors() if hasattr(exc, "errors") else []
+        not_json = [p for p in problems if p.get("type") == "json_invalid"]
+    value = loads_tolerant(line, _NOT_JSON)
+    ident = value.get("id") if isinstance(value, dict) else _top_level_id(line) if value is _NOT_JSON else None
+    if not_json or value is _NOT_JSON:
+        reason = str(not_json[0].get("msg", "")) if not_json else "Invalid JSON"
+        return _error(ident, -32700, f"Parse error: {reason[:200]}")
+    if isinstance(value, dict) and "method" in value and "id" not in value:
+        return None  # a notification: no answer is owed
+    return _error(ident, -32600, "Invalid request: not a JSON-RPC message this server takes")
+
+
+_NOT_JSON = object()
+
+
+def _error(ident: Any, code: int, message: str) -> str:
+    if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        ident = None
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}}, separators=(",", ":")) + "\n"
+
+
+def _top_level_id(line: str) -> Any:
+    """The ``id`` member of the outermost object of ``line``, found without parsing the rest (``None``: none).
+
+    A scan of string tokens and brackets, no recursion: the line is one
+    ``json.loads`` could not parse, typically because of nesting too deep.
+    """
+    depth = 0
+    previous = ""
+    for token in _TOKEN.finditer(line):
+        text = token.group()
+        if text in "[{":
+            depth += 1
+        elif text in "]}":
+            depth -= 1
+        elif depth == 1 and text == '"id"' and previous in ("{", ","):
+            found = _ID_VALUE.match(line, token.end())
+            if found is None:
+                return None
+            return loads_tolerant(found.group(1))
+        previous = text
+    return None
 
 
 def _key(value: Any) -> Any:

@@ -1,0 +1,110 @@
+"""Every reader of a file or stream from outside the process, against the four hostile inputs.
+
+The inputs: deep nesting (``[`` a hundred thousand times), a lone surrogate
+(a string cut in the middle of an emoji: ``"\\udcff"`` in JSON), invalid
+UTF-8, and a huge line. The readers: the files of a memory (wiki and diary
+markdown, ``journal.jsonl``, capture cards, vector keys, the lint
+baseline, intent records), agents' session logs, MCP over stdio and HTTP,
+hook input on stdin (``recall --from-hook``, ``capture --hook``) and LLM
+replies. Each pair must give a clear error or a skip it reports, never a
+traceback, a hang or a lost neighbour: what follows the hostile input is
+still read.
+
+The table below is the list: a reader missing from it is a reader nobody
+tried to break.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from mcp_support import REPO, SAFETY_NET, alice_memory, server_env
+
+KINDS = ["deep", "surrogate", "invalid-utf8", "huge-line"]
+
+#: JSON text (no newline) holding the hostile input as a string value's place: what each kind puts there.
+_JSON_VALUE = {
+    "deep": "[" * 100_000 + "]" * 100_000,
+    "surrogate": '"cut \\ud83d mid-emoji \\udcff"',
+    "invalid-utf8": '"bad \udcff\udcfe bytes"',  # written with surrogateescape: the raw bytes ff fe
+    "huge-line": json.dumps("x" * (8 << 20)),
+}
+
+
+def hostile_json(kind: str, template: str) -> bytes:
+    """``template`` (JSON text with ``@@`` where a value goes) holding the ``kind`` of hostile value, as bytes."""
+    return template.replace("@@", _JSON_VALUE[kind]).encode("utf-8", "surrogateescape")
+
+
+# -- MCP over stdio --------------------------------------------------------------------------------------------
+
+
+def _rpc(message: dict[str, object]) -> bytes:
+    return (json.dumps(message) + "\n").encode()
+
+
+_INIT = _rpc({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+              "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                         "clientInfo": {"name": "pipe", "version": "0"}}}) + \
+    _rpc({"jsonrpc": "2.0", "method": "notifications/initialized"})
+_AFTER = _rpc({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "list_files", "arguments": {}}})
+
+
+def _serve(root: Path, requests: bytes) -> dict[object, dict[str, object]]:
+    """The answers, by id, of a real ``wikimem mcp`` given ``requests`` and then end of input.
+
+    The server ends once every request read is answered: waiting for it is
+    waiting for the answers (the timeout is only a safety net).
+    """
+    done = subprocess.run([sys.executable, "-m", "wikimem", "-s", str(root), "mcp"], input=_INIT + requests + _AFTER,
+                          capture_output=True, env=server_env(), cwd=REPO, timeout=SAFETY_NET)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    rows = [json.loads(line) for line in done.stdout.decode().splitlines() if line.strip()]
+    return {row["id"]: row for row in rows if "id" in row}
+
+
+_CALL = '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"recall","arguments":{"query":@@}}}\n'
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_mcp_stdio_answers_every_hostile_request_and_serves_on(tmp_path: Path, kind: str) -> None:
+    pytest.importorskip("mcp")
+    answers = _serve(alice_memory(tmp_path), hostile_json(kind, _CALL))
+    assert answers[9]["result"], answers  # the server is still there for the next request
+    answer = answers[2]  # ... and the hostile one was answered, not dropped
+    if kind in ("deep", "surrogate"):
+        assert answer["error"]["code"] == -32700, answer  # type: ignore[index]
+    else:  # replaced bytes and a long query are a query like any other
+        assert "result" in answer, answer
+
+
+@pytest.mark.parametrize("line, code", [
+    ('{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"recall","arguments":{"q":'
+     + "[" * 300 + "]" * 300 + "}}}", -32700),  # deep for the SDK's parser, not for Python's
+    ('{"jsonrpc":"2.0","id":"x","method":"tools/call","params":5}', -32600),
+    ("[1, 2]", -32600),
+    ("not json at all", -32700),
+], ids=["sdk-deep", "bad-shape", "batch", "not-json"])
+def test_mcp_stdio_answers_lines_the_sdk_would_drop(tmp_path: Path, line: str, code: int) -> None:
+    pytest.importorskip("mcp")
+    answers = _serve(alice_memory(tmp_path), line.encode() + b"\n")
+    assert answers[9]["result"]
+    refused = answers["x"] if '"id":"x"' in line else answers[None]
+    assert refused["error"]["code"] == code  # type: ignore[index]
+
+
+def test_mcp_refusal_finds_the_id_of_a_line_too_deep_to_parse() -> None:
+    pytest.importorskip("mcp")
+    from wikimem.server.stdio_drain import refusal
+
+    deep = '{"params":{"id":7,"a":' + "[" * 100_000 + "]" * 100_000 + '},"id":"mine","method":"x"}'
+    answer = refusal(deep)
+    assert answer is not None and json.loads(answer)["id"] == "mine"
+    assert refusal('{"jsonrpc":"2.0","method":"notifications/initialized"}') is None
+    assert refusal("   \n") is None
