@@ -108,3 +108,58 @@ def test_mcp_refusal_finds_the_id_of_a_line_too_deep_to_parse() -> None:
     assert answer is not None and json.loads(answer)["id"] == "mine"
     assert refusal('{"jsonrpc":"2.0","method":"notifications/initialized"}') is None
     assert refusal("   \n") is None
+
+
+# -- helpers for CLI readers ------------------------------------------------------------------------------------
+
+
+def wikimem(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """A real ``wikimem`` process (a traceback is a failure: it shows on stderr)."""
+    return subprocess.run([sys.executable, "-m", "wikimem", *args], input=stdin, capture_output=True,
+                          env=server_env(), cwd=REPO, timeout=SAFETY_NET)
+
+
+def no_traceback(done: subprocess.CompletedProcess[bytes]) -> str:
+    err = done.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in err, err[-3000:]
+    return err
+
+
+def _session_line(sid: str, kind: str, text: str, minute: int) -> str:
+    return json.dumps({"type": kind, "sessionId": sid, "cwd": "/home/ada/shop",
+                       "timestamp": f"2026-07-01T10:{minute:02d}:00Z",
+                       "message": {"id": f"m{minute}", "role": kind, "content": text}}) + "\n"
+
+
+def good_session(folder: Path, sid: str = "11111111-2222-4333-8444-555555555555") -> Path:
+    """A small Claude Code session: one request, one reply."""
+    path = folder / f"{sid}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_session_line(sid, "user", "Fix the checkout test.", 1)
+                    + _session_line(sid, "assistant", "Fixed: the fixture was stale.", 2), "utf-8")
+    return path
+
+
+# -- capture cards (captures/*.capture.json) --------------------------------------------------------------------
+
+_CARD_FILE = '{"format": 1, "date": "2026-06-30", "kept": "x", "cards": [{"id": "c1", "path": "/nowhere", "note": @@}]}\n'
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_capture_cards(tmp_path: Path, kind: str) -> None:
+    root = alice_memory(tmp_path)
+    (root / "captures").mkdir()
+    (root / "captures" / "2026-06-30.capture.json").write_bytes(hostile_json(kind, _CARD_FILE))
+    unreadable = kind != "huge-line"
+    for args in (["lint"], ["lint", "--fix"], ["lint", "--json"]):
+        done = wikimem("-s", str(root), *args)
+        no_traceback(done)
+        assert (b"capture-unreadable" in done.stdout) == unreadable, done.stdout[-2000:]
+    # Capture of another day's session goes on (the damaged day is not touched), the Stop hook too.
+    logs = good_session(tmp_path / "logs")
+    done = wikimem("-s", str(root), "capture", "claude-code", str(logs), "--tz", "UTC")
+    no_traceback(done)
+    assert done.returncode == 0 and b"added 1 diary entry" in done.stdout, done.stdout
+    hook = wikimem("-s", str(root), "capture", "claude-code", "--hook",
+                   stdin=json.dumps({"transcript_path": str(logs)}).encode())
+    assert hook.returncode == 0, no_traceback(hook)

@@ -50,6 +50,7 @@ __all__ = [
     "is_regular",
     "loads_tolerant",
     "memory_root",
+    "nesting_depth",
     "open_append",
     "open_regular",
     "parse_json",
@@ -101,6 +102,27 @@ def loads_tolerant(text: str | bytes | bytearray, default: Any = None, *, repair
 def _may_hold_surrogates(text: str | bytes | bytearray) -> bool:
     pattern = _SURROGATE_TEXT if isinstance(text, str) else _SURROGATE_BYTES
     return pattern.search(text) is not None  # type: ignore[arg-type]
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deep lists and dicts nest in ``value`` (a scalar: 0), counted no further than ``limit + 1``.
+
+    For a reader whose format has a fixed shape: a value the parser took
+    but that nests past any shape the format has is damage, and writing it
+    back (``json.dumps`` recurses) may raise ``RecursionError`` far from
+    the read. No recursion here.
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            depth += 1
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            stack.extend((item, depth) for item in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 def repair_surrogates(value: Any) -> tuple[Any, int]:
