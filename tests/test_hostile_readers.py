@@ -163,3 +163,64 @@ def test_capture_cards(tmp_path: Path, kind: str) -> None:
     hook = wikimem("-s", str(root), "capture", "claude-code", "--hook",
                    stdin=json.dumps({"transcript_path": str(logs)}).encode())
     assert hook.returncode == 0, no_traceback(hook)
+
+
+# -- agents' session logs ---------------------------------------------------------------------------------------
+
+_CC_HOSTILE = ('{"type":"assistant","sessionId":"11111111-2222-4333-8444-555555555555",'
+               '"timestamp":"2026-07-01T10:01:30Z","message":{"id":"mx","role":"assistant","content":@@}}\n')
+_CODEX_HOSTILE = ('{"timestamp":"2026-07-01T10:01:30Z","type":"response_item","payload":{"type":"message",'
+                  '"role":"assistant","content":[{"type":"output_text","text":@@}]}}\n')
+
+
+def _codex_session(folder: Path, middle: bytes) -> Path:
+    sid = "0198a3c4-5d6e-7f80-9a1b-2c3d4e5f6a7b"
+    path = folder / "2026" / "07" / "01" / f"rollout-2026-07-01T10-00-00-{sid}.jsonl"
+    path.parent.mkdir(parents=True)
+
+    def line(ts: str, kind: str, payload: dict[str, object]) -> bytes:
+        return (json.dumps({"timestamp": ts, "type": kind, "payload": payload}) + "\n").encode()
+
+    path.write_bytes(
+        line("2026-07-01T10:00:00Z", "session_meta", {"id": sid, "cwd": "/home/ada/shop"})
+        + line("2026-07-01T10:01:00Z", "response_item", {"type": "message", "role": "user",
+                                                          "content": [{"type": "input_text", "text": "Fix the checkout test."}]})
+        + middle
+        + line("2026-07-01T10:02:00Z", "response_item", {"type": "message", "role": "assistant",
+                                                          "content": [{"type": "output_text", "text": "Fixed: the fixture was stale."}]}))
+    return path
+
+
+def _claude_session(folder: Path, middle: bytes) -> Path:
+    path = good_session(folder)
+    first, second = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(first + middle + second)
+    return path
+
+
+_EXPECTED_NOTE = {"deep": "nested too deeply", "surrogate": "lone surrogates", "invalid-utf8": None,
+                  "huge-line": "over 4 MiB"}
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_session_logs(tmp_path: Path, agent: str, kind: str) -> None:
+    """The hostile line is skipped or repaired and said by reason; the request and reply around it are captured."""
+    root = alice_memory(tmp_path)
+    if agent == "codex":
+        log = _codex_session(tmp_path / "logs", hostile_json(kind, _CODEX_HOSTILE))
+    else:
+        log = _claude_session(tmp_path / "logs", hostile_json(kind, _CC_HOSTILE))
+    done = wikimem("-s", str(root), "capture", agent, str(log), "--tz", "UTC", "--json")
+    no_traceback(done)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    [entry] = report["entries"]
+    assert "Fix the checkout test" in entry["content"] and "fixture was stale" in entry["content"], entry
+    notes = " ".join(why for note in report["notes"] for why in note["skipped"])
+    if _EXPECTED_NOTE[kind]:
+        assert _EXPECTED_NOTE[kind] in notes, report["notes"]
+    diary = "".join(p.read_text("utf-8") for p in (root / "diary").glob("*.md"))  # written as valid UTF-8
+    assert "fixture was stale" in diary
+    verbose = wikimem("-s", str(root), "capture", agent, str(log), "--tz", "UTC", "--verbose", "--dry-run")
+    no_traceback(verbose)

@@ -88,6 +88,7 @@ def read_claude_code(path: Path) -> Session:
             this_id = message.get("id")
             _assistant(session, message.get("content"), ts, offset, same=this_id is not None and this_id == message_id)
             message_id = this_id
+    session.settle()
     if subagent:
         session.parent_id = parent
         agent_id = path.stem[len("agent-"):] if path.stem.startswith("agent-") else path.stem

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 __all__ = [
+    "NestingError",
     "UnreadableError",
     "is_regular",
     "loads_tolerant",
@@ -75,6 +76,10 @@ _SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+class NestingError(ValueError):
+    """JSON nested deeper than the parser goes: a ``ValueError``, so every tolerant reader takes it as "not JSON"."""
+
+
 def parse_json(text: str | bytes | bytearray, *, loads: Callable[..., Any] = json.loads, repair: bool = False) -> Any:
     """``json.loads(text)``, raising ``ValueError`` (never ``RecursionError``) for anything not JSON.
 
@@ -85,7 +90,7 @@ def parse_json(text: str | bytes | bytearray, *, loads: Callable[..., Any] = jso
     try:
         value = loads(text)
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise NestingError("JSON nested too deeply") from None
     if repair and _may_hold_surrogates(text):
         value = repair_surrogates(value)[0]
     return value
