@@ -124,6 +124,11 @@ CODES: dict[str, CodeInfo] = {
         "warning", "a reviewed.json that is not valid: its dismissals are ignored (those entries are back in "
         "the reconcile queue) and no new dismissal can be saved",
         "repair the file, or delete it (the dismissed entries come back to the queue)"),
+    "stale-temp-file": CodeInfo(
+        "warning", "a .<file>.md.*.tmp file in wiki/ or diary/: the temp file of a write that was killed before "
+        "its rename; the write itself did not land (or was rolled back), so the file holds nothing the memory "
+        "lacks, but nothing else removes it",
+        "--fix removes it once it is older than ten minutes (no write can still own it)", fixable=True),
     # issue 16: what capture keeps (wikimem.lint.captures)
     "capture-unreadable": CodeInfo(
         "error", "a captures/*.capture.json that is not a readable Evidence Snapshot; it may be the only record of "
