@@ -33,9 +33,9 @@ from wikimem.disk.names import (
     validate_meta_value,
     validate_time,
 )
-from wikimem.disk.splice import check, insert_block, split_raw
+from wikimem.disk.splice import RawFile, check, insert_block, split_raw
 
-__all__ = ["Diary", "entry_position", "sort_by_time"]
+__all__ = ["Diary", "entry_position", "insert_entry", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -79,6 +79,25 @@ def entry_position(blocks: list[Block], time: str) -> int:
         if last <= time:
             at = position + 1
     return at
+
+
+def insert_entry(raw: RawFile, date: str, block: Block, *, detail: str | None = None) -> tuple[int, bytes]:
+    """Put the entry ``block`` into the day file ``raw`` of ``date``; its ordinal and its journal line.
+
+    The one way an entry enters a day, for :meth:`Diary.append` and for
+    capture's multi-file write alike: the entry's place
+    (:func:`entry_position`), its ordinal -- one past the entries of its
+    minute before it, what names it when two share a minute -- and a
+    journal line carrying that ordinal come from here, so the two writers
+    cannot drift apart.
+    """
+    blocks = raw.parsed()
+    at = entry_position(blocks, block.heading)
+    ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == block.heading)
+    insert_block(raw, date, block, f"# {date}", at)
+    line = Journal.encode(Journal.diary_entry(date=date, time=block.heading, owner=block.owner,
+                                              source_conv=block.source_conv, detail=detail, ordinal=ordinal))
+    return ordinal, line
 
 
 class Diary:
@@ -131,15 +150,8 @@ class Diary:
             before = read_regular(path, root=self.root)  # an unreadable day refuses the append (UnreadableError)
             raw = split_raw(before)
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
-            blocks = raw.parsed()
-            at = entry_position(blocks, time)
-            # Its ordinal: one past the entries of its minute in the file before it.
-            ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == time)
-            insert_block(raw, date, block, f"# {date}", at)
-            after = raw.data()
-            line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
-                                                      source_conv=block.source_conv, ordinal=ordinal))
-            commit(self.root, [FileChange(path, before, after)], self.journal.path, line)
+            ordinal, line = insert_entry(raw, date, block)
+            commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

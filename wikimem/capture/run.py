@@ -45,15 +45,15 @@ from wikimem.capture.jsonl import prefix_sha256
 from wikimem.capture.report import CaptureReport, PlannedEntry
 from wikimem.capture.session import Session
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot, render_snapshot
-from wikimem.diary import entry_position
+from wikimem.diary import insert_entry
 from wikimem.disk.blocks import Block
 from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.lock import store_lock
 from wikimem.disk.names import validate_date
-from wikimem.disk.splice import RawFile, check, insert_block, split_raw
+from wikimem.disk.splice import RawFile, check, split_raw
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
-from wikimem.journal import JOURNAL_FILE, Journal
+from wikimem.journal import JOURNAL_FILE
 
 __all__ = ["CaptureReport", "PlannedEntry", "capture", "capture_sessions", "owner_of", "source_of"]
 
@@ -117,7 +117,7 @@ Progress = Callable[[int, int], None]
 
 def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, since: str | None,
                    tz: dt.tzinfo | None, report: CaptureReport, root: Path, progress: Progress | None) -> list[Session]:
-    files, report.missing = session_files(agent, paths)
+    files, report.missing = session_files(agent, paths, passed=report.skipped)
     known = _known_by_path(root)
     reader = _READERS[agent]
     sessions: list[Session] = []
@@ -268,14 +268,10 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
         content = entry_content(session.agent, session.session_id, summary, cwd=session.cwd, branch=session.branch,
                                 card_ref=ref, follow_up=follow_up, rewritten=rewritten)
         block = Block(time, content, owner_of(session.agent), source_of(session.agent, session.session_id), stamp)
-        blocks = raw.parsed()
-        at = entry_position(blocks, time)
-        ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == time)
-        insert_block(raw, date, block, f"# {date}", at)
+        ordinal, line = insert_entry(raw, date, block,
+                                     detail=f"captured from {session.agent} session {session.session_id}")
         plan.dirty_days.add(date)
-        plan.lines.append(Journal.encode(Journal.diary_entry(
-            date=date, time=time, owner=block.owner, source_conv=block.source_conv,
-            detail=f"captured from {session.agent} session {session.session_id}")))
+        plan.lines.append(line)
         entry = PlannedEntry(cid, session.session_id, session.shown, date, time, ordinal, content, follow_up,
                              session.derived)
         entries.append(entry.entry_id.render())
