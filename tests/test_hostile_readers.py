@@ -224,3 +224,188 @@ def test_session_logs(tmp_path: Path, agent: str, kind: str) -> None:
     assert "fixture was stale" in diary
     verbose = wikimem("-s", str(root), "capture", agent, str(log), "--tz", "UTC", "--verbose", "--dry-run")
     no_traceback(verbose)
+
+
+# -- the files of a memory --------------------------------------------------------------------------------------
+
+#: Markdown bytes of each kind, put into an item's content (a memory file is text, not JSON).
+_MARKDOWN = {
+    "deep": b"[[" * 50_000 + b"]]" * 10,
+    "surrogate": b"cut \xed\xb3\xbf mid-emoji",  # a surrogate encoded as UTF-8: not UTF-8
+    "invalid-utf8": b"bad \xff\xfe bytes",
+    "huge-line": b"x" * (5 << 20),
+}
+
+#: ``relative path -> (template, append?)``: where each JSON file of a memory gets the hostile value.
+_MEMORY_JSON = {
+    "journal.jsonl": ('{"ts":"2026-07-01T10:00:00+00:00","action":"add","file":"people","item":@@}\n', True),
+    "vectors.keys.jsonl": ('{"vectors_file":"vectors-000001.npy","model":"m","dim":4,"note":@@}\n', False),
+    "lint-baseline.json": ('{"version":1,"files":{"wiki/people.md":@@}}\n', False),
+    "reviewed.json": ('{"version":1,"entries":[{"date":"2026-07-01","time":"10:00","note":@@}]}\n', False),
+    ".wikimem-intent/record.json": ('{"files":[{"path":@@,"before":"","after":""}]}', False),
+}
+
+
+def _every_reader_of_the_memory(root: Path) -> None:
+    """Read, lint, recall, list and write: each answers (an error is fine, a traceback is not)."""
+    for args in (["ls"], ["show", "people"], ["recall", "tea", "--json"], ["lint", "--json"], ["grep", "tea"],
+                 ["add", "notes", "after", "Written after the hostile file."]):
+        done = wikimem("-s", str(root), *args)
+        no_traceback(done)
+        assert done.returncode in (0, 1) or args[0] == "lint", (args, done.returncode, done.stderr[-2000:])
+    assert b"Written after" in (root / "wiki" / "notes.md").read_bytes()  # the write went through
+
+
+@pytest.mark.parametrize("where", ["wiki", "diary"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_memory_markdown(tmp_path: Path, kind: str, where: str) -> None:
+    root = alice_memory(tmp_path)
+    if where == "wiki":
+        path = root / "wiki" / "people.md"
+        path.write_bytes(path.read_bytes() + b"\n## Bo\n\n" + _MARKDOWN[kind] + b"\n")
+    else:
+        path = root / "diary" / "2026-07-01.md"
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(b"# 2026-07-01\n\n## 10:00\n\n" + _MARKDOWN[kind] + b"\n")
+    _every_reader_of_the_memory(root)
+
+
+@pytest.mark.parametrize("where", sorted(_MEMORY_JSON))
+@pytest.mark.parametrize("kind", KINDS)
+def test_memory_json_files(tmp_path: Path, kind: str, where: str) -> None:
+    root = alice_memory(tmp_path)
+    template, append = _MEMORY_JSON[where]
+    path = root / where
+    path.parent.mkdir(exist_ok=True)
+    data = hostile_json(kind, template)
+    path.write_bytes((path.read_bytes() if append and path.exists() else b"") + data)
+    _every_reader_of_the_memory(root)
+
+
+# -- hook input on stdin ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_recall_from_hook_stdin(tmp_path: Path, kind: str) -> None:
+    root = alice_memory(tmp_path)
+    stdin = hostile_json(kind, '{"prompt":@@}')
+    done = wikimem("-s", str(root), "recall", "--from-hook", stdin=stdin)
+    err = no_traceback(done)
+    if kind == "surrogate":  # repaired: the query is searched (it finds nothing here: exit 1)
+        assert done.returncode in (0, 1) and "not JSON" not in err, err
+    else:
+        assert done.returncode == 2 and "hook input" in err, err
+    quiet = wikimem("-s", str(root), "recall", "--from-hook", "--fail-open", stdin=stdin)
+    assert quiet.returncode == 0
+    no_traceback(quiet)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_capture_hook_stdin(tmp_path: Path, kind: str) -> None:
+    root = alice_memory(tmp_path)
+    done = wikimem("-s", str(root), "capture", "claude-code", "--hook", stdin=hostile_json(kind, '{"transcript_path":@@}'))
+    err = no_traceback(done)
+    assert done.returncode == 1 and "wikimem capture: error:" in err, (done.returncode, err)
+
+
+# -- LLM and embedding endpoint replies -------------------------------------------------------------------------
+
+
+class _Reply:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def chat(self, messages: object) -> str:
+        return self.text
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_llm_replies(tmp_path: Path, kind: str) -> None:
+    from wikimem import MemoryStore, handle_diary_tool, memorize
+
+    store = MemoryStore(tmp_path / "memory")
+    reply = hostile_json(kind, '[{"content":@@}]').decode("utf-8", "surrogateescape")  # a client's str
+    written = memorize(store.diary, "hi", llm=_Reply(reply))
+    for item in written:
+        item.content.encode("utf-8")  # whatever was kept is text that can be written
+    if kind == "deep":
+        assert written == []
+    try:
+        handle_diary_tool(store.diary, hostile_json(kind, '{"content":@@}'))
+    except ValueError:
+        pass  # refused, clearly
+    for path in (store.root / "diary").glob("*.md"):
+        path.read_bytes().decode("utf-8")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_embedding_endpoint_replies(kind: str) -> None:
+    import http.server
+    import threading
+
+    from wikimem.vectors.embedders import HttpEmbedder
+
+    body = hostile_json(kind, '{"data":[{"index":0,"embedding":[0.5,0.5],"note":@@}]}')
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        embedder = HttpEmbedder(f"http://127.0.0.1:{server.server_address[1]}", model="m", timeout=SAFETY_NET)
+        if kind in ("deep", "invalid-utf8"):
+            with pytest.raises(ValueError):  # a malformed reply, said as such
+                embedder.embed(["tea"])
+        else:
+            assert embedder.embed(["tea"]) == [[0.5, 0.5]]
+        embedder.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# -- MCP over HTTP: request bodies -------------------------------------------------------------------------------
+
+
+def _post(client: object, url: str, body: bytes, session: str | None) -> tuple[int, list[dict[str, object]]]:
+    """POST one body; the status and the JSON-RPC messages of the answer (JSON or an event stream)."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if session:
+        headers["mcp-session-id"] = session
+    response = client.post(url, content=body, headers=headers)  # type: ignore[attr-defined]
+    text = response.text
+    if response.headers.get("content-type", "").startswith("text/event-stream"):
+        text = "\n".join(line[5:].strip() for line in text.splitlines() if line.startswith("data:"))
+    messages = [json.loads(line) for line in text.splitlines() if line.strip().startswith("{")]
+    return response.status_code, messages
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_mcp_http_bodies(tmp_path: Path, kind: str) -> None:
+    pytest.importorskip("mcp")
+    import httpx
+
+    from mcp_support import http_server
+
+    with http_server(alice_memory(tmp_path)) as (url, _lines), httpx.Client(timeout=SAFETY_NET) as client:
+        init = client.post(url, content=_INIT.splitlines()[0], headers={
+            "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        session = init.headers.get("mcp-session-id")
+        _post(client, url, _INIT.splitlines()[1], session)
+        status, answer = _post(client, url, hostile_json(kind, _CALL), session)
+        assert status < 500, (status, answer)
+        if kind in ("deep", "surrogate"):
+            assert status >= 400 or any("error" in m for m in answer), (status, answer)
+        status, answer = _post(client, url, _AFTER, session)  # the server goes on
+        assert status == 200 and any(m.get("id") == 9 and "result" in m for m in answer), (status, answer)

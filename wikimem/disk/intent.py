@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.disk.atomic import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
+from wikimem.disk.tolerant import parse_json
 
 __all__ = ["INTENT_DIR", "FileChange", "commit", "recover"]
 
@@ -139,11 +140,11 @@ def recover(root: Path) -> list[str]:
         _remove(folder)
         return []
     try:
-        record = json.loads(raw)
+        record = parse_json(raw, repair=True)  # ValueError, never RecursionError; no lone surrogate in a path
         files = [(root / f["path"], _unb64(f["before"]), _unb64(f["after"])) for f in record["files"]]
-    except (ValueError, KeyError, TypeError) as exc:
-        return [_set_aside(root, folder, f"unreadable intent record ({exc})")]
-    edited = [str(path.relative_to(root)) for path, before, after in files if _read(path) not in (before, after)]
+        edited = [str(path.relative_to(root)) for path, before, after in files if _read(path) not in (before, after)]
+    except (ValueError, KeyError, TypeError, OSError) as exc:  # OSError: a path no file can have (too long...)
+        return [_set_aside(root, folder, f"unreadable intent record ({str(exc)[:200]})")]
     if edited:
         return [_set_aside(root, folder, "edited since the interrupted write: " + ", ".join(edited))]
     _roll_back(root, record)
