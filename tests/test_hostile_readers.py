@@ -17,6 +17,7 @@ tried to break.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Callable
@@ -409,3 +410,17 @@ def test_mcp_http_bodies(tmp_path: Path, kind: str) -> None:
             assert status >= 400 or any("error" in m for m in answer), (status, answer)
         status, answer = _post(client, url, _AFTER, session)  # the server goes on
         assert status == 200 and any(m.get("id") == 9 and "result" in m for m in answer), (status, answer)
+
+
+def test_session_log_whose_path_is_not_utf8(tmp_path: Path) -> None:
+    """A card names its log by path, in UTF-8: a path that is not is passed over and said, the rest captured."""
+    root = alice_memory(tmp_path)
+    logs = tmp_path / "logs"
+    good = good_session(logs)
+    odd = Path(os.fsdecode(bytes(logs) + b"/proj\xff"))
+    good_session(odd, "11111111-2222-4333-8444-555555555556")
+    done = wikimem("-s", str(root), "capture", "claude-code", str(logs), "--tz", "UTC", "--json")
+    no_traceback(done)
+    report = json.loads(done.stdout)
+    assert [e["path"] for e in report["entries"]] == [str(good)]
+    assert any("not valid UTF-8" in s["reason"] for s in report["skipped"]), report["skipped"]

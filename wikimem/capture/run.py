@@ -115,6 +115,14 @@ def _unchanged(path: Path, card: dict[str, Any] | None) -> bool:
 Progress = Callable[[int, int], None]
 
 
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, since: str | None,
                    tz: dt.tzinfo | None, report: CaptureReport, root: Path, progress: Progress | None) -> list[Session]:
     files, report.missing = session_files(agent, paths, passed=report.skipped)
@@ -125,6 +133,10 @@ def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, s
         if progress is not None:
             progress(done, len(files))
         shown = str(path)
+        if not _utf8(shown):  # a card names its log by path, in UTF-8: this one it could not name
+            report.skipped.append((shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+                                   "its path is not valid UTF-8 (a card could not name it): rename it to capture it"))
+            continue
         stamp = _mtime_ts(path)
         if since and stamp and _local(stamp, tz)[0] < since:
             report.skipped.append((shown, f"last written before --since {since}"))
