@@ -145,3 +145,21 @@ def test_a_killed_write_leaves_a_temp_file_lint_reports_and_fix_removes(tmp_path
     assert f"fixed {rel}: removed a stale temp file" in fixed.stdout, fixed.stdout + fixed.stderr
     assert not temp.exists() and "stale-temp-file" not in fixed.stdout
     assert MemoryStore(root).get("people", "Alice").content.startswith("Likes")  # the memory itself is whole
+
+
+def test_the_apps_capture_on_a_full_disk_is_an_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app's capture worker gets an error line to show, not an exception that ends the worker silently."""
+    from wikimem_tui.core.capture_run import capture_agents
+
+    root = alice_memory(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    _log(tmp_path / ".claude" / "projects" / "-home-ada-shop")
+    before = _tree(root)
+    real = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "No space left on device"))
+                        if fd > 2 else real(fd, data))
+    outcome = capture_agents(root, ["claude-code", "codex"])
+    monkeypatch.setattr(os, "write", real)
+    assert any("store error" in e and "No space left on device" in e for e in outcome.errors), outcome.errors
+    assert {k: v for k, v in _tree(root).items() if not k.startswith(".wikimem-intent")} == \
+        {k: v for k, v in before.items() if not k.startswith(".wikimem-intent")}
