@@ -424,3 +424,19 @@ def test_session_log_whose_path_is_not_utf8(tmp_path: Path) -> None:
     report = json.loads(done.stdout)
     assert [e["path"] for e in report["entries"]] == [str(good)]
     assert any("not valid UTF-8" in s["reason"] for s in report["skipped"]), report["skipped"]
+
+
+@pytest.mark.parametrize("kind", ["deep", "surrogate"])
+async def test_capture_cards_in_the_health_pane(tmp_path: Path, kind: str) -> None:
+    """The app's Health pane lints the memory: a damaged snapshot is a finding there too, not a dead pane."""
+    pytest.importorskip("textual")
+    from test_tui_health import HealthApp, linted, pane, planted, rows
+    from test_tui_panes_snapshots import SIZE
+
+    backend = planted(tmp_path)
+    (tmp_path / "captures").mkdir()
+    (tmp_path / "captures" / "2026-06-30.capture.json").write_bytes(hostile_json(kind, _CARD_FILE))
+    async with HealthApp(backend).run_test(size=SIZE) as pilot:
+        await linted(pilot)
+        assert pane(pilot.app).report is not None
+        assert any("capture-unreadable" in row for row in rows(pilot.app)), rows(pilot.app)
