@@ -26,7 +26,7 @@ PLANTED: dict[str, str | bytes] = {
     "wiki/empty.md": "# empty\n\n## hollow\n\n<!-- wikimem: owner=x -->\n",
     "wiki/fence.md": "# fence\n\n## code\n\n```\nprint(1)\n## inside\n\nmore\n```\n",
     "wiki/meta.md": "# meta\n\n## m\n\ntext\n\n<!-- wikimem owner=a -->\n",
-    "wiki/links.md": "# links\n\n## l\n\n[[people:Alice]] [[work:ghost]] [[broken]]\n",
+    "wiki/links.md": "# links\n\n## l\n\n[[people:Alice]] [[work:ghost]] [[:broken]]\n",
     "wiki/near.md": "# near\n\n## copy\n\nProject Apollo ships in Q4. Lead is [[people:Alice]].\n",
     "wiki/evidence.md": (
         "# evidence\n\n## missing\n\nX.\n(evidence: diary 2026-01-01 10:00)\n\n"

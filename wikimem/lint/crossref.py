@@ -16,7 +16,7 @@ from itertools import compress, repeat
 from operator import attrgetter
 
 from wikimem.lint.findings import CODES, Finding, Location, make_finding
-from wikimem.lint.scan import FileFacts, ItemFacts
+from wikimem.lint.scan import FileFacts, ItemFacts, line_of
 from wikimem.lint.snapshot import Snapshot
 
 __all__ = ["MAX_EVIDENCE", "dangling_findings", "evidence_findings", "orphan_findings"]
@@ -41,13 +41,18 @@ def dangling_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:
         for target in item.links:
             if target in wiki or target in cited or target in reported:
                 continue
-            reported.add(target)
             holder = snapshot.files.get(f"wiki/{target[0]}.md")
+            whole_file = not target[1]  # [[file]]: a link to the RecallFile itself
+            if whole_file and holder is not None and holder.unreadable is None:
+                continue
+            reported.add(target)
             why = "which does not exist" if holder is None or holder.unreadable is None else \
                 f"in wiki/{target[0]}.md, which cannot be read (see 'unreadable')"
+            spelled = f"[[{target[0]}]]" if whole_file else f"[[{target[0]}:{target[1]}]]"
             findings.append(make_finding(
-                "dangling-link", facts.path, f"links to [[{target[0]}:{target[1]}]], {why}",
-                line=item.line_of(target[1]), item=item.name))
+                "dangling-link", facts.path, f"links to {spelled}, {why}",
+                line=line_of(item.content.lower(), target[0], item.first, item.line) if whole_file
+                else item.line_of(target[1]), item=item.name))
     return findings
 
 

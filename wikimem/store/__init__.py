@@ -36,7 +36,7 @@ from wikimem.diary import Diary
 from wikimem.errors import ConflictError
 from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
-from wikimem.disk.links import WikiLink
+from wikimem.disk.links import WikiLink, anchor_relative
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
 from wikimem.store.listeners import WriteListeners
@@ -296,7 +296,9 @@ class MemoryStore(WriteListeners):
             check(src, _label(file), [old_name], what)
             check(dst, _label(target_file), [], what)
             detail = detail or f"moved from {old.render()} to {new.render()}"
-            block = Block(target_name, current.content, current.owner, current.source_conv, current.ts)
+            # Its same-file links ([[#name]]) keep pointing into the file it leaves.
+            content = current.content if target_file == file else anchor_relative(current.content, file)
+            block = Block(target_name, content, current.owner, current.source_conv, current.ts)
             said = {"owner": block.owner, "detail": detail, "by": by}
             added = Journal.entry("add", file=target_file, name=target_name, source_conv=block.source_conv, **said)
             removed = Journal.entry("remove", file=file, name=old_name, **said)

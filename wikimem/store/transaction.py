@@ -27,7 +27,7 @@ from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
 from wikimem.errors import ConflictError
 from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
-from wikimem.disk.links import WikiLink, rewrite_link
+from wikimem.disk.links import WikiLink, rewrite_links
 from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
 from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
@@ -304,14 +304,15 @@ def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | No
                 data = read_regular(path)
             except OSError:
                 continue
-            if data is None or b"[[" not in data or needle not in data:
+            # Obsidian's note part matches case-insensitively; a same-file link ([[#name]]) names no file.
+            if data is None or b"[[" not in data or (file != old.file and needle not in data.lower()):
                 continue
             raw = split_raw(data)
             tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
-            rewritten = rewrite_link(b.content, old, new.render()) if (file, b.heading) != skip else b.content
+            rewritten = rewrite_links(b.content, old, new, here=file) if (file, b.heading) != skip else b.content
             if rewritten != b.content:
                 changed.append((index, Block(b.heading, rewritten, b.owner, b.source_conv, b.ts)))
         if not changed:
