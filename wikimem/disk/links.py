@@ -145,6 +145,8 @@ def _read(inner: str, span: tuple[int, int], here: str | None) -> LinkRef | None
     label_text = label.strip() or None if bar else None
     note, sharp, heading = target.partition("#")
     relative = not note.strip()
+    if relative and not sharp:
+        return None  # "[[]]", "[[|label]]": no address at all
     file = here if relative else _obsidian_file(note)
     if not file:
         return None
