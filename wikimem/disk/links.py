@@ -34,7 +34,7 @@ from typing import Literal
 from wikimem.disk.names import normalize_item_name
 
 __all__ = ["LINK_STYLES", "LinkRef", "WikiLink", "find_links", "parse_wiki_links", "render_link", "resolves_to",
-           "rewrite_link", "rewrite_links", "anchor_relative"]
+           "respell_links", "rewrite_link", "rewrite_links", "anchor_relative"]
 
 #: How a link is spelled: the reference's ``[[file:name]]`` or Obsidian's ``[[file#name]]``.
 Spelling = Literal["reference", "obsidian"]
@@ -226,3 +226,25 @@ def anchor_relative(text: str, here: str) -> str:
         return LinkRef(ref.file, ref.name, "obsidian", ref.label).render()
 
     return _ANY_RE.sub(anchor, text)
+
+
+def respell_links(text: str, style: str, *, here: str | None = None) -> str:
+    """``text`` with its item links written in ``style`` (``"reference"`` or ``"obsidian"``).
+
+    What has no spelling in the other style is left as written: a link to a
+    whole RecallFile (``[[file]]``) and a labelled Obsidian link
+    (``[[file#name|label]]``: the reference spelling has no label) stay.
+    A same-file link becomes ``[[here:name]]`` in the reference spelling.
+    """
+    if style not in LINK_STYLES:
+        raise ValueError(f"unknown link style {style!r}: one of {', '.join(LINK_STYLES)}")
+    if "[[" not in text:
+        return text
+
+    def respell(match: re.Match[str]) -> str:
+        ref = _read(match.group(1), match.span(), here)
+        if ref is None or ref.name is None or ref.spelling == style or ref.label is not None:
+            return match.group(0)
+        return render_link(WikiLink(ref.file, ref.name), style)
+
+    return _ANY_RE.sub(respell, text)
