@@ -128,3 +128,63 @@ def test_evidence_may_cite_an_item_in_obsidian_spelling() -> None:
 
     evidence = parse_evidence("(evidence: [[travel#beach trip]], owner user:x)")
     assert evidence.link == WikiLink("travel", "beach trip")
+
+
+# -- the memory's setting and respelling ---------------------------------------------------------
+
+
+def test_init_links_writes_the_setting_and_respell_follows_it(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "m"
+    assert main(["init", str(root), "--links", "obsidian"]) == 0
+    store = MemoryStore(root)
+    assert store.settings.link_spelling == "obsidian"
+    store.add("travel", "beach trip", "Sun.")
+    store.add("people", "ada", "Planned [[travel:beach trip]], [[people:ada]] and [[travel]].")
+    capsys.readouterr()
+    assert main(["-s", str(root), "respell-links", "--dry-run", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["items"] == [{"file": "people", "name": "ada"}]
+    assert store.get("people", "ada").content.startswith("Planned [[travel:beach trip]]")  # dry run: nothing written
+    assert main(["-s", str(root), "respell-links"]) == 0
+    assert store.get("people", "ada").content == "Planned [[travel#beach trip]], [[people#ada]] and [[travel]]."
+    journal = [line for line in store.journal.entries() if line.get("detail") == "links respelled (obsidian)"]
+    assert [(line["action"], line["item"]) for line in journal] == [("update", "ada")]
+    # Back again: the meaning is the same either way, so the round trip is exact.
+    assert store.respell_links("reference") == [("people", "ada")]
+    assert store.get("people", "ada").content == "Planned [[travel:beach trip]], [[people:ada]] and [[travel]]."
+    assert store.respell_links("reference") == []
+
+
+def test_respell_to_reference_keeps_what_it_cannot_spell(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m")
+    store.add("notes", "x", "A [[notes#y|label]] and [[#y]] and [[notes]].")
+    store.respell_links("reference")
+    assert store.get("notes", "x").content == "A [[notes#y|label]] and [[notes:y]] and [[notes]]."
+
+
+def test_init_refuses_a_setting_that_says_otherwise(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "m"
+    assert main(["init", str(root), "--links", "obsidian"]) == 0
+    assert main(["init", str(root), "--links", "obsidian"]) == 0  # the same again: nothing changes
+    assert main(["init", str(root), "--links", "reference"]) == 2
+    assert "says otherwise" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ['[links]\nspelling = "wiki"\n', "not toml ][", '[links]\nspelling = 3\n',
+                                  "links = 1\n", "\udcff".encode("utf-8", "surrogatepass").decode("latin-1")])
+def test_a_broken_settings_file_means_the_defaults_and_a_lint_finding(tmp_path: Path, text: str) -> None:
+    store = MemoryStore(tmp_path / "m")
+    store.add("notes", "x", "a [[notes:x]]")
+    (store.root / "wikimem.toml").write_text(text, "utf-8")
+    assert store.settings.link_spelling == "reference"
+    assert [f.code for f in lint(store.root).findings if f.code != "orphan"] == ["bad-settings"]
+
+
+def test_a_settings_file_that_is_a_symlink_out_of_the_memory_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "outside.toml"
+    outside.write_text('[links]\nspelling = "obsidian"\n', "utf-8")
+    store = MemoryStore(tmp_path / "m")
+    store.add("notes", "x", "text")
+    (store.root / "wikimem.toml").symlink_to(outside)
+    assert store.settings.link_spelling == "reference"
+    assert [f.code for f in lint(store.root).findings if f.code != "orphan"] == ["bad-settings"]

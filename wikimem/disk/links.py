@@ -147,9 +147,10 @@ def _read(inner: str, span: tuple[int, int], here: str | None) -> LinkRef | None
     relative = not note.strip()
     if relative and not sharp:
         return None  # "[[]]", "[[|label]]": no address at all
-    file = here if relative else _obsidian_file(note)
-    if not file:
+    where = here if relative else _obsidian_file(note)
+    if not where:
         return None
+    file = where
     if not sharp:
         return LinkRef(file, None, "obsidian", label_text, False, span)
     # A nested heading path ("a#b#c") names its last heading; a block reference ("#^id") the note.
