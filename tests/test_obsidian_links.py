@@ -188,3 +188,59 @@ def test_a_settings_file_that_is_a_symlink_out_of_the_memory_is_not_read(tmp_pat
     (store.root / "wikimem.toml").symlink_to(outside)
     assert store.settings.link_spelling == "reference"
     assert [f.code for f in lint(store.root).findings if f.code != "orphan"] == ["bad-settings"]
+
+
+# -- frontmatter ---------------------------------------------------------------------------------
+
+FRONT = "---\ntags: [travel, \"#summer\"]\naliases:\n  - Trips\n  - beach trips\nother: [x]\n---\n# travel\n\n## beach trip\n\nSun.\n"
+
+
+@pytest.mark.parametrize(("text", "tags", "aliases"), [
+    (FRONT, ("travel", "summer"), ("Trips", "beach trips")),
+    ("---\ntags: a, b #comment\nalias: x\n---\n", ("a", "b"), ("x",)),
+    ("---\ntag:\n- a\n-\n- a\n---\n", ("a",), ()),
+    ("\ufeff---\ntags: 'q'\n---\n", ("q",), ()),
+    ("# title\n---\ntags: a\n---\n", (), ()),  # not at the very start: not frontmatter
+    ("---\ntags: a\n", (), ()),  # never closed
+    ("---\n" + "x: y\n" * 20000 + "tags: a\n---\n", (), ()),  # too long to be a header
+    ("---\n: [\n\udcff\n---\n", (), ()),
+])
+def test_frontmatter_tags_and_aliases(text: str, tags: tuple[str, ...], aliases: tuple[str, ...]) -> None:
+    from wikimem.disk.frontmatter import read_file_meta
+
+    assert read_file_meta(text) == __import__("wikimem").FileMeta(tags, aliases)
+
+
+def test_the_store_reads_frontmatter_and_keeps_it_byte_for_byte(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m")
+    store.add("travel", "x", "x")  # makes wiki/
+    store.file_path("travel").write_text(FRONT, "utf-8")
+    assert store.file_meta("travel").tags == ("travel", "summer")
+    store.add("travel", "packing", "Towels.")
+    assert store.file_path("travel").read_text("utf-8").startswith(FRONT)
+    assert store.file_meta("people").tags == ()
+
+
+def test_a_link_to_an_alias_is_not_dangling(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "m")
+    store.add("travel", "x", "x")
+    store.file_path("travel").write_text(FRONT, "utf-8")
+    store.add("people", "ada", "Ada: [[Trips]], [[beach trips|the trips]], [[nowhere]].")
+    dangling = [f.message for f in lint(store.root).findings if f.code == "dangling-link"]
+    assert len(dangling) == 1 and "[[nowhere]]" in dangling[0]
+
+
+async def test_the_app_shows_a_files_tags_and_aliases(tmp_path: Path) -> None:
+    from conftest import make_app, make_backend, started, wait_for
+    from textual.widgets import Static
+
+    from wikimem_tui.common.messages import OpenRecallFile
+
+    store = MemoryStore(tmp_path)
+    store.add("travel", "x", "x")
+    store.file_path("travel").write_text(FRONT.replace("Trips", "[bold]Trips[/bold]"), "utf-8")
+    async with started(make_app(make_backend(tmp_path))) as pilot:
+        pilot.app.post_message(OpenRecallFile("travel"))
+        meta = pilot.app.query_one("#item-meta", Static)
+        expected = "1 item  ·  tags: #travel, #summer  ·  also: [bold]Trips[/bold], beach trips"
+        assert await wait_for(pilot, lambda: str(meta.render()) == expected)

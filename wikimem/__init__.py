@@ -29,6 +29,7 @@ from wikimem.disk.marks import (
 from wikimem.errors import ConflictError, LossyWriteError
 from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead, logged_entry_id
 from wikimem.links import LinkRef, WikiLink, find_links, parse_wiki_links, render_link
+from wikimem.disk.frontmatter import FileMeta
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.disk.names import sanitize_item_name, validate_file
 from wikimem.store import MemoryStore, path_stat
@@ -178,6 +179,8 @@ __all__ = [
     "LinkRef",
     "find_links",
     "render_link",
+    # a RecallFile's frontmatter, as Obsidian and basic-memory write it
+    "FileMeta",
     # what a write changed, byte for byte
     "BlockEdit",
     # the file format, for a front end that reads files itself: the block

@@ -27,6 +27,7 @@ from operator import add
 from typing import Literal
 
 from wikimem.disk.blocks import Block, parse_meta_line
+from wikimem.disk.frontmatter import read_file_meta
 from wikimem.disk.links import find_links
 from wikimem.diary import sort_by_time
 from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
@@ -128,6 +129,8 @@ class FileFacts:
     generation: int = 0
     unreadable: str | None = None
     conflicted: bool = False
+    #: Other names of a RecallFile, from its frontmatter (a ``[[alias]]`` link reaches it).
+    aliases: tuple[str, ...] = ()
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -325,6 +328,8 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         facts.valid = False
         if kind == "diary":
             return facts
+    if kind == "wiki" and text.startswith("---"):
+        facts.aliases = tuple(alias.lower() for alias in read_file_meta(text).aliases)
     columns = read_columns(text)
     names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
     if may_conflict(text):

@@ -38,12 +38,13 @@ from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink, anchor_relative, respell_links
 from wikimem.disk.settings import Settings, read_settings
+from wikimem.disk.frontmatter import MAX_FRONTMATTER, FileMeta, read_file_meta
 from wikimem.disk.lock import store_lock
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
 from wikimem.store.listeners import WriteListeners
 from wikimem.store.transaction import Transaction, current, revert, rewrite_contents, rewrite_links_to, transaction
 from wikimem.models import RecallItem
-from wikimem.disk.tolerant import UnreadableError, warn_unreadable
+from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.disk.names import (
     normalize_item_name,
     parse_ts,
@@ -155,6 +156,21 @@ class MemoryStore(WriteListeners):
         # ``/`` of file_path does): a cold load stats every file, and a
         # ``Path`` made for each costs a parse.
         return path_stat(os.path.join(self._wiki, f"{file}.md"))
+
+    def file_meta(self, file: str) -> FileMeta:
+        """The tags and aliases of a RecallFile's frontmatter (:mod:`wikimem.disk.frontmatter`); empty when none.
+
+        Read from the file as it is now (never cached, never written: the
+        frontmatter is the person's, kept byte for byte by every write).
+        """
+        validate_file(file)
+        try:
+            data = read_regular(self.file_path(file), root=self.root)
+        except OSError:
+            return FileMeta()
+        if not data or not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+            return FileMeta()
+        return read_file_meta(data[: MAX_FRONTMATTER + 4096].decode("utf-8", "replace"))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""

@@ -29,7 +29,7 @@ from textual.selection import Selection
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wikimem import DiaryItem, RecallItem, WikiLink, find_links, review_reasons
+from wikimem import DiaryItem, FileMeta, RecallItem, WikiLink, find_links, review_reasons
 from wikimem_tui.core.catalogue import Catalogue, DiaryKey
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import safe_line, safe_text
@@ -267,8 +267,9 @@ class ItemView(VerticalScroll):
         self._set(_key_label(file, name), Text("H: its history in git (a deleted item can be restored from there)",
                                                style="dim"), Text("This item does not exist (any more).", style="italic"))
 
-    def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None) -> None:
-        """A whole RecallFile: every item's heading and content."""
+    def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None,
+                  meta: FileMeta | None = None) -> None:
+        """A whole RecallFile: its tags and aliases (from its frontmatter), every item's heading and content."""
         self.current = None
         self.item = None
         self.shown = ("file", file)
@@ -279,8 +280,14 @@ class ItemView(VerticalScroll):
             body.append("\n")
             body.append_text(render_content(item.content, catalogue, self.links, file))
             body.append("\n\n")
-        meta = Text(count(len(items), "item"), style="dim")
-        self._set(safe_line(file, "bold"), meta, body)
+        line = Text(count(len(items), "item"), style="dim")
+        if meta is not None and meta.tags:
+            line.append("  ·  tags: ", style="dim")
+            line.append_text(safe_line(", ".join(f"#{tag}" for tag in meta.tags), "cyan"))
+        if meta is not None and meta.aliases:
+            line.append("  ·  also: ", style="dim")
+            line.append_text(safe_line(", ".join(meta.aliases)))
+        self._set(safe_line(file, "bold"), line, body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)
 
