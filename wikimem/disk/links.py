@@ -9,11 +9,12 @@ plain text rather than a half-guessed address.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from wikimem.disk.names import normalize_item_name
 
-__all__ = ["WikiLink", "parse_wiki_links", "resolves_to", "rewrite_link"]
+__all__ = ["WikiLink", "map_links", "parse_wiki_links", "resolves_to", "rewrite_link"]
 
 # Neither part may contain "[", "]", ":" or a newline; the file part ends at
 # the first colon, so a second colon makes the whole candidate malformed.
@@ -66,3 +67,17 @@ def parse_wiki_links(text: str) -> list[WikiLink]:
     kept: callers that need a set make one.
     """
     return [link for link in map(_link, _LINK_RE.finditer(text)) if link is not None]
+
+
+def map_links(text: str, replace: Callable[[WikiLink], str | None]) -> str:
+    """``text`` with every well-formed link replaced by ``replace(link)`` (``None``: left as written).
+
+    For writers that translate links into another tool's spelling (an
+    export); malformed links are never handed over.
+    """
+    def swap(match: re.Match[str]) -> str:
+        link = _link(match)
+        new = replace(link) if link is not None else None
+        return new if new is not None else match.group(0)
+
+    return _LINK_RE.sub(swap, text)
