@@ -208,7 +208,7 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
-    from wikimem.cli import capture, export, import_cmd, init, json_views, mcp, recall, write
+    from wikimem.cli import capture, export, import_cmd, init, install, json_views, mcp, recall, write
 
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
@@ -221,6 +221,7 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     capture.register(commands, _COMMANDS, store_option)  # issue 16
     import_cmd.register(commands, _COMMANDS, store_option)
     export.register(commands, _COMMANDS, store_option)
+    install.register(commands, _COMMANDS, store_option)
 
 
 def resolve_store_dir(option: str | None) -> Path:
