@@ -32,9 +32,10 @@ def read_mem0(path: Path) -> ImportPlan:
         raise SourceError(f"{path}: not a mem0 export (expected a list of memories or {{\"results\": [...]}})")
     plan = ImportPlan("mem0")
     for position, memory in enumerate(data):
-        if not isinstance(memory, dict) or not isinstance(memory.get("memory", memory.get("text")), str):
+        raw_text = memory.get("memory", memory.get("text")) if isinstance(memory, dict) else None
+        if not isinstance(memory, dict) or not isinstance(raw_text, str):
             raise SourceError(f"{path}: memory {position} has no text: not a mem0 export")
-        text = clean(memory.get("memory", memory.get("text"))).strip()
+        text = clean(raw_text).strip()
         if not text:
             plan.notes.append(f"memory {memory.get('id', position)}: empty")
             continue
