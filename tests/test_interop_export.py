@@ -52,6 +52,7 @@ def test_export_then_import_into_an_empty_store_gives_the_same_memory(demo: Path
 @pytest.mark.parametrize("source,path", [
     ("chatgpt", "chatgpt/conversations.json"), ("claude", "claude/conversations.json"),
     ("mcp-memory", "mcp-memory/memory.json"), ("mem0", "mem0/memories.json"), ("claude-md", "memory-bank"),
+    ("obsidian", "vault"), ("basic-memory", "basic-memory"),
 ])
 def test_each_import_round_trips_through_export(source: str, path: str, tmp_path: Path) -> None:
     memory = tmp_path / "memory"

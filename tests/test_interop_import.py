@@ -121,6 +121,7 @@ def test_claude_md_sections_become_items_and_code_fences_are_not_sections(memory
 @pytest.mark.parametrize("source,path", [
     ("chatgpt", "chatgpt/conversations.json"), ("claude", "claude/conversations.json"),
     ("mcp-memory", "mcp-memory/memory.json"), ("mem0", "mem0/memories.json"), ("claude-md", "CLAUDE.md"),
+    ("obsidian", "vault"),
 ])
 def test_a_second_run_writes_nothing(memory: Path, source: str, path: str,
                                      capsys: pytest.CaptureFixture[str]) -> None:
@@ -231,3 +232,35 @@ def test_an_export_zip_is_read_like_its_conversations_json(memory: Path, tmp_pat
     shutil.make_archive(str(archive.with_suffix("")), "zip", FIXTURES / "chatgpt")
     assert _import(memory, "chatgpt", str(archive)) == 0
     assert len(Diary(memory).day("2024-06-01")) == 2
+
+
+def test_an_obsidian_vault_gives_an_item_per_note_with_its_links_mapped(memory: Path) -> None:
+    assert _import(memory, "obsidian", str(FIXTURES / "vault")) == 0
+    store = MemoryStore(memory)
+    assert store.files() == ["notes", "people", "travel"]  # top folders; .obsidian is no note
+    lin = store.get("people", "Lin")
+    assert lin is not None and lin.content.startswith("Old friend from university.")  # the repeated title dropped
+    assert "### Work" in lin.content and lin.content.endswith("tags: friend, xiamen")
+    assert lin.ts == "2024-05-01T01:00:00+00:00" and lin.source_conv == "obsidian:people/Lin.md"
+    trip = store.get("travel", "Beach trip 2024")  # the frontmatter title names it
+    assert trip is not None
+    assert trip.content.startswith("Going with [[people:Lin]] (my friend ([[people:Lin]]), see [[people:Lin]])")
+    assert "[embedded: sunrise.png]" in trip.content and "then Nowhere Yet." in trip.content
+    assert "[[travel:Booking]]" in trip.content
+    index = store.get("notes", "Index")
+    assert index is not None and [link.render() for link in index.links] == ["[[travel:Beach trip 2024]]",
+                                                                            "[[people:Lin]]"]
+    assert all(store.get(link.file, link.name) is not None for item in store.items() for link in item.links)
+
+
+def test_basic_memory_notes_resolve_links_by_title_and_keep_observations(memory: Path) -> None:
+    assert _import(memory, "basic-memory", str(FIXTURES / "basic-memory")) == 0
+    store = MemoryStore(memory)
+    coffee = store.get("projects", "Coffee Brewing Methods")
+    assert coffee is not None and coffee.source_conv == "basic-memory:projects/coffee-brewing-methods"
+    assert "### Observations\n\n- [method] Pour over gives a cleaner cup #brewing" in coffee.content
+    assert "- relates_to Coffee Bean Origins" in coffee.content  # no such note: text
+    assert "- pairs_with [[notes:Morning Routine]]" in coffee.content
+    before = _snapshot(memory)
+    assert _import(memory, "basic-memory", str(FIXTURES / "basic-memory")) == 0
+    assert _snapshot(memory) == before

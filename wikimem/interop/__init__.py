@@ -50,6 +50,18 @@ def _claude_md(path: Path, tz: dt.tzinfo | None) -> ImportPlan:
     return read_claude_md(path)
 
 
+def _obsidian(path: Path, tz: dt.tzinfo | None) -> ImportPlan:
+    from wikimem.interop.notes import read_notes
+
+    return read_notes(path, source="obsidian")
+
+
+def _basic_memory(path: Path, tz: dt.tzinfo | None) -> ImportPlan:
+    from wikimem.interop.notes import read_notes
+
+    return read_notes(path, source="basic-memory")
+
+
 def _json(path: Path, tz: dt.tzinfo | None) -> ImportPlan:
     from wikimem.interop.json_doc import read_document
 
@@ -63,6 +75,8 @@ IMPORTERS: dict[str, tuple[str, Callable[[Path, dt.tzinfo | None], ImportPlan]]]
     "mcp-memory": ("the MCP memory server's knowledge graph: memory.json (JSON lines)", _mcp_memory),
     "mem0": ("mem0's exported memories: a JSON list, or {\"results\": [...]}", _mem0),
     "claude-md": ("CLAUDE.md, MEMORY.md or a memory-bank/ folder: sections become items", _claude_md),
+    "obsidian": ("an Obsidian vault: a folder of notes, one item each, [[links]] mapped", _obsidian),
+    "basic-memory": ("a basic-memory project folder: one item per note, [[links]] mapped", _basic_memory),
     "json": ("a document written by 'wikimem export json'", _json),
 }
 

@@ -12,8 +12,8 @@ one place, and the same way for every source:
 * a RecallFile name is a slug: lowercase ASCII ``[a-z0-9_-]`` (accents
   dropped, everything else a ``-``), never empty;
 * an item name loses the characters a heading or a link cannot hold
-  (``[[``, ``]]``, ``:``, ``|``, ``#``, control characters) and is cut at
-  a word boundary;
+  (``[``/``]`` become parentheses, ``:`` ``|`` ``#`` and control characters
+  go) and is cut at a word boundary;
 * a time is an epoch (seconds, or milliseconds when it is too large for
   seconds) or an ISO-8601 string; anything else is no time (``None``).
 """
@@ -67,10 +67,9 @@ def slug(text: str, default: str) -> str:
 
 def item_name(text: str, *, limit: int = 80) -> str | None:
     """An item name made from ``text``: forbidden characters out, whitespace collapsed, cut at ``limit``."""
-    name = clean(text).replace("[[", "[").replace("]]", "]").replace(":", " -").replace("|", "/")
+    name = clean(text).replace(":", " -").replace("|", "/")
     name = _WS_RE.sub(" ", _NAME_DROP_RE.sub(" ", name)).strip()
-    while "[[" in name or "]]" in name:
-        name = name.replace("[[", "[").replace("]]", "]")
+    name = name.replace("[", "(").replace("]", ")")  # a bracket in a name would break every link to it
     if len(name) > limit:
         cut = name[:limit].rsplit(" ", 1)[0] if " " in name[:limit] else name[:limit]
         name = cut.rstrip(" -/.,;") + "…"
