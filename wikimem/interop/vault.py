@@ -96,7 +96,7 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
         written.append(rel)
     for rel in set(previous) - set(written):
         stale = folder / rel
-        if ".." not in Path(rel).parts and stale.is_file():  # the list is ours, but never a path out of the vault
+        if not Path(rel).is_absolute() and ".." not in Path(rel).parts and stale.is_file():  # never out of the vault
             stale.unlink()
     atomic_write(folder / MARKER, json.dumps(sorted(written), ensure_ascii=False, indent=1) + "\n")
     return written
