@@ -15,14 +15,12 @@ objects (an image pointer, an attachment) that become ``[image]`` /
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from pathlib import Path
 from typing import Any
 
-from wikimem.interop.conversation import Message, conversation_entries
-from wikimem.interop.plan import ImportPlan, SourceError
-from wikimem.interop.source_file import load_json
-from wikimem.interop.text import provenance, to_ts
+from wikimem.interop.conversation import Conversation, Message, read_export
+from wikimem.interop.plan import ImportPlan
+from wikimem.interop.text import to_ts
 
 __all__ = ["read_chatgpt"]
 
@@ -95,28 +93,15 @@ def _messages(mapping: dict[str, Any], current: Any) -> list[Message]:
     return out
 
 
+def _conversation(conv: dict[str, Any]) -> Conversation | None:
+    if not isinstance(conv.get("mapping"), dict):
+        return None
+    ident = conv.get("conversation_id") or conv.get("id")
+    title = conv.get("title")
+    return Conversation(ident if isinstance(ident, str) else None, title if isinstance(title, str) else None,
+                        _messages(conv["mapping"], conv.get("current_node")), conv.get("create_time"))
+
+
 def read_chatgpt(path: Path, *, tz: dt.tzinfo | None = dt.timezone.utc) -> ImportPlan:
     """The plan for a ChatGPT export (``conversations.json``, its folder or its zip)."""
-    data = load_json(path, inner="conversations.json")
-    if isinstance(data, dict) and isinstance(data.get("conversations"), list):
-        data = data["conversations"]
-    if not isinstance(data, list):
-        raise SourceError(f"{path}: not a ChatGPT export (expected a list of conversations)")
-    plan = ImportPlan("chatgpt")
-    for position, conv in enumerate(data):
-        if not isinstance(conv, dict) or not isinstance(conv.get("mapping"), dict):
-            raise SourceError(f"{path}: conversation {position} has no mapping: not a ChatGPT export")
-        raw_id = conv.get("conversation_id") or conv.get("id")
-        if not isinstance(raw_id, str) or not raw_id.strip():  # a stable id all the same: what it holds
-            raw_id = hashlib.sha256(repr((conv.get("title"), conv.get("create_time"))).encode()).hexdigest()[:16]
-        title = conv.get("title") if isinstance(conv.get("title"), str) else None
-        messages = _messages(conv["mapping"], conv.get("current_node"))
-        if not messages:
-            plan.notes.append(f"conversation {raw_id}: no messages")
-            continue
-        entries, untimed = conversation_entries("ChatGPT", provenance(f"chatgpt:{raw_id}"), title, messages,
-                                                to_ts(conv.get("create_time")), owner=OWNER, tz=tz)
-        plan.entries += entries
-        if untimed:
-            plan.notes.append(f"conversation {raw_id}: {untimed} exchange(s) without a time left out")
-    return plan
+    return read_export(path, source="chatgpt", label="ChatGPT", owner=OWNER, tz=tz, conversation=_conversation)

@@ -12,14 +12,12 @@ out; an attachment is named, its extracted content is not copied.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 from pathlib import Path
 from typing import Any
 
-from wikimem.interop.conversation import Message, conversation_entries
-from wikimem.interop.plan import ImportPlan, SourceError
-from wikimem.interop.source_file import load_json
-from wikimem.interop.text import provenance, to_ts
+from wikimem.interop.conversation import Conversation, Message, read_export
+from wikimem.interop.plan import ImportPlan
+from wikimem.interop.text import to_ts
 
 __all__ = ["read_claude"]
 
@@ -41,35 +39,22 @@ def _text(message: dict[str, Any]) -> str:
     return text
 
 
+def _conversation(conv: dict[str, Any]) -> Conversation | None:
+    if not isinstance(conv.get("chat_messages", []), list):
+        return None
+    messages = []
+    for message in conv.get("chat_messages") or []:
+        if not isinstance(message, dict):
+            continue
+        role = _ROLES.get(str(message.get("sender")))
+        text = _text(message)
+        if role is not None and text.strip():
+            messages.append(Message(role, text, to_ts(message.get("created_at"))))
+    ident, title = conv.get("uuid"), conv.get("name")
+    return Conversation(ident if isinstance(ident, str) else None, title if isinstance(title, str) else None,
+                        messages, conv.get("created_at"))
+
+
 def read_claude(path: Path, *, tz: dt.tzinfo | None = dt.timezone.utc) -> ImportPlan:
     """The plan for a Claude.ai export (``conversations.json``, its folder or its zip)."""
-    data = load_json(path, inner="conversations.json")
-    if isinstance(data, dict) and isinstance(data.get("conversations"), list):
-        data = data["conversations"]
-    if not isinstance(data, list):
-        raise SourceError(f"{path}: not a Claude export (expected a list of conversations)")
-    plan = ImportPlan("claude")
-    for position, conv in enumerate(data):
-        if not isinstance(conv, dict) or not isinstance(conv.get("chat_messages", []), list):
-            raise SourceError(f"{path}: conversation {position} has no chat_messages: not a Claude export")
-        raw_id = conv.get("uuid")
-        if not isinstance(raw_id, str) or not raw_id.strip():
-            raw_id = hashlib.sha256(repr((conv.get("name"), conv.get("created_at"))).encode()).hexdigest()[:16]
-        messages = []
-        for message in conv.get("chat_messages") or []:
-            if not isinstance(message, dict):
-                continue
-            role = _ROLES.get(str(message.get("sender")))
-            text = _text(message)
-            if role is not None and text.strip():
-                messages.append(Message(role, text, to_ts(message.get("created_at"))))
-        if not messages:
-            plan.notes.append(f"conversation {raw_id}: no messages")
-            continue
-        title = conv.get("name") if isinstance(conv.get("name"), str) else None
-        entries, untimed = conversation_entries("Claude", provenance(f"claude:{raw_id}"), title, messages,
-                                                to_ts(conv.get("created_at")), owner=OWNER, tz=tz)
-        plan.entries += entries
-        if untimed:
-            plan.notes.append(f"conversation {raw_id}: {untimed} exchange(s) without a time left out")
-    return plan
+    return read_export(path, source="claude", label="Claude", owner=OWNER, tz=tz, conversation=_conversation)

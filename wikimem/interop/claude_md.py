@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from wikimem.interop.plan import ImportPlan, PlannedItem, SourceError
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import RecallItem
 from wikimem.interop.source_file import read_text
 from wikimem.interop.text import clean, item_name, provenance, slug, storable
 
@@ -74,7 +75,7 @@ def read_claude_md(path: Path) -> ImportPlan:
             name = item_name(heading) if heading else (item_name(title) if title else None)
             name = name or "overview"
             key = provenance(f"claude-md:{source.name}#{heading or title or 'overview'}")
-            plan.items.append(PlannedItem(file, name, storable(body), OWNER, key, ts))
+            plan.items.append(RecallItem(file, name, storable(body), OWNER, key, ts))
     if not plan.items:
         plan.notes.append("no sections with text")
     return plan

@@ -12,13 +12,19 @@ so one pasted log does not crowd out everything else in recall.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from wikimem.capture.redact import redact
-from wikimem.interop.plan import PlannedEntry, entry_at
-from wikimem.interop.text import clean, defuse_links, storable
+from wikimem.interop.plan import ImportPlan, SourceError, entry_at
+from wikimem.interop.source_file import load_json
+from wikimem.interop.text import clean, defuse_links, provenance, storable, to_ts
+from wikimem.models import DiaryItem
 
-__all__ = ["MESSAGE_CAP", "Message", "conversation_entries"]
+__all__ = ["MESSAGE_CAP", "Conversation", "Message", "conversation_entries", "read_export"]
 
 #: The most characters of one message an entry keeps.
 MESSAGE_CAP = 4000
@@ -42,7 +48,7 @@ def _capped(text: str) -> str:
 
 def conversation_entries(label: str, source_conv: str, title: str | None, messages: list[Message],
                          fallback_ts: str | None, *, owner: str,
-                         tz: dt.tzinfo | None = dt.timezone.utc) -> tuple[list[PlannedEntry], int]:
+                         tz: dt.tzinfo | None = dt.timezone.utc) -> tuple[list[DiaryItem], int]:
     """The entries of one conversation, and how many exchanges had no time at all (left out)."""
     exchanges: list[list[Message]] = []
     for message in messages:
@@ -51,7 +57,7 @@ def conversation_entries(label: str, source_conv: str, title: str | None, messag
         else:
             exchanges[-1].append(message)
     heading = f'From {label}, "{clean(title).strip()}":' if title and title.strip() else f"From {label}:"
-    out: list[PlannedEntry] = []
+    out: list[DiaryItem] = []
     untimed = 0
     for exchange in exchanges:
         ts = next((m.ts for m in exchange if m.ts), None) or fallback_ts
@@ -62,3 +68,45 @@ def conversation_entries(label: str, source_conv: str, title: str | None, messag
         content = storable(defuse_links(redact(f"{heading}\n\n{body}")))
         out.append(entry_at(ts, content, owner=owner, source_conv=source_conv, tz=tz))
     return out, untimed
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One conversation as an export holds it: its id (``None``: it has none), title, messages and time."""
+
+    ident: str | None
+    title: str | None
+    messages: list[Message]
+    created: object
+
+
+def read_export(path: Path, *, source: str, label: str, owner: str, tz: dt.tzinfo | None,
+                conversation: Callable[[dict[str, Any]], Conversation | None]) -> ImportPlan:
+    """The plan for a chat app's export: a list of conversations (or ``{"conversations": [...]}``).
+
+    ``conversation`` reads one conversation object, or says (``None``) that it
+    is not of this export's shape, which refuses the whole file. A
+    conversation without an id is named by a hash of its title and time, so
+    a second run finds it again.
+    """
+    data = load_json(path, inner="conversations.json")
+    if isinstance(data, dict) and isinstance(data.get("conversations"), list):
+        data = data["conversations"]
+    if not isinstance(data, list):
+        raise SourceError(f"{path}: not a {label} export (expected a list of conversations)")
+    plan = ImportPlan(source)
+    for position, raw in enumerate(data):
+        conv = conversation(raw) if isinstance(raw, dict) else None
+        if conv is None:
+            raise SourceError(f"{path}: conversation {position} is not of a {label} export's shape")
+        ident = conv.ident if conv.ident and conv.ident.strip() else \
+            hashlib.sha256(repr((conv.title, conv.created)).encode()).hexdigest()[:16]
+        if not conv.messages:
+            plan.notes.append(f"conversation {ident}: no messages")
+            continue
+        entries, untimed = conversation_entries(label, provenance(f"{source}:{ident}"), conv.title, conv.messages,
+                                                to_ts(conv.created), owner=owner, tz=tz)
+        plan.entries += entries
+        if untimed:
+            plan.notes.append(f"conversation {ident}: {untimed} exchange(s) without a time left out")
+    return plan

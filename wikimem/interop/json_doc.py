@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikimem.disk.names import is_time, validate_date
-from wikimem.interop.plan import ImportPlan, PlannedEntry, PlannedItem, SourceError
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import DiaryItem, RecallItem
 from wikimem.interop.source_file import load_json
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def read_document(path: Path) -> ImportPlan:
         where = f"{path}: items[{n}]"
         if not isinstance(record, dict):
             raise SourceError(f"{where}: not an object")
-        plan.items.append(PlannedItem(
+        plan.items.append(RecallItem(
             _str(record, "file", where, required=True) or "", _str(record, "name", where, required=True) or "",
             _str(record, "content", where, required=True) or "", _str(record, "owner", where),
             _str(record, "source_conv", where), _str(record, "ts", where)))
@@ -84,7 +85,7 @@ def read_document(path: Path) -> ImportPlan:
             plan.notes.append(f"diary {date} {time!r}: not an HH:MM entry, left out")
             continue
         validate_date(date)
-        plan.entries.append(PlannedEntry(date, time, _str(record, "content", where, required=True) or "",
+        plan.entries.append(DiaryItem(date, time, _str(record, "content", where, required=True) or "",
                                          _str(record, "owner", where), _str(record, "source_conv", where),
                                          _str(record, "ts", where)))
     journal = doc.get("journal")

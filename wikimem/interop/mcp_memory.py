@@ -17,7 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from wikimem.interop.plan import ImportPlan, PlannedItem, SourceError
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import RecallItem
 from wikimem.interop.source_file import load_json_lines
 from wikimem.interop.text import clean, defuse_links, item_name, provenance, slug, storable
 
@@ -67,7 +68,7 @@ def read_mcp_memory(path: Path) -> ImportPlan:
                                                     else defuse_links(clean(to)))
                 for rel, to in out]
         content = storable("\n".join(lines)) or f"({kind or 'entity'} with no observations)"
-        plan.items.append(PlannedItem(file, item, content, OWNER, provenance(f"mcp-memory:{name}")))
+        plan.items.append(RecallItem(file, item, content, OWNER, provenance(f"mcp-memory:{name}")))
     if not entities:
         plan.notes.append("no entities")
     return plan

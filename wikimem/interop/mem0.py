@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wikimem.interop.plan import ImportPlan, PlannedItem, SourceError
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import RecallItem
 from wikimem.interop.source_file import load_json
 from wikimem.interop.text import clean, defuse_links, item_name, provenance, storable, to_ts
 
@@ -49,5 +50,5 @@ def read_mem0(path: Path) -> ImportPlan:
         content = storable(defuse_links(text + ("\n\n(" + "; ".join(about) + ")" if about else "")))
         name = item_name(" ".join(text.split()[:8]), limit=60) or f"memory {ident}"
         ts = to_ts(memory.get("updated_at")) or to_ts(memory.get("created_at"))
-        plan.items.append(PlannedItem(FILE, name, content, OWNER, provenance(f"mem0:{ident}"), ts))
+        plan.items.append(RecallItem(FILE, name, content, OWNER, provenance(f"mem0:{ident}"), ts))
     return plan

@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from wikimem.interop.plan import ImportPlan, PlannedItem, SourceError
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import RecallItem
 from wikimem.interop.source_file import read_text
 from wikimem.interop.text import clean, item_name, provenance, slug, storable, to_ts
 
@@ -151,6 +152,6 @@ def read_notes(folder: Path, *, source: str) -> ImportPlan:
                 raise SourceError(f"cannot read {note.path}: {exc.strerror or exc}") from None
         permalink = note.meta.get("permalink")
         key = permalink if source == "basic-memory" and isinstance(permalink, str) and permalink else note.rel
-        plan.items.append(PlannedItem(note.file, note.name, content, f"import:{source}",
+        plan.items.append(RecallItem(note.file, note.name, content, f"import:{source}",
                                       provenance(f"{source}:{key}"), ts))
     return plan

@@ -37,55 +37,36 @@ from wikimem.disk.names import (
 )
 from wikimem.disk.splice import check
 from wikimem.journal import Journal
+from wikimem.models import DiaryItem, RecallItem
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
 
-__all__ = ["ImportPlan", "ImportReport", "PlannedEntry", "PlannedItem", "SourceError", "apply", "entry_at"]
+__all__ = ["ImportPlan", "ImportReport", "SourceError", "apply", "entry_at"]
 
 
 class SourceError(ValueError):
     """The source cannot be read as its format (bad JSON, a wrong shape, an unreadable file): nothing written."""
 
 
-@dataclass(frozen=True)
-class PlannedItem:
-    """A wiki item an import would write."""
-
-    file: str
-    name: str
-    content: str
-    owner: str | None = None
-    source_conv: str | None = None
-    ts: str | None = None
-
-
-@dataclass(frozen=True)
-class PlannedEntry:
-    """A diary entry an import would write (``date``/``time`` on the day it happened)."""
-
-    date: str
-    time: str
-    content: str
-    owner: str | None = None
-    source_conv: str | None = None
-    ts: str | None = None
-
-
 def entry_at(ts: str, content: str, *, owner: str | None, source_conv: str | None,
-             tz: dt.tzinfo | None = dt.timezone.utc) -> PlannedEntry:
+             tz: dt.tzinfo | None = dt.timezone.utc) -> DiaryItem:
     """A planned entry dated by ``ts``: its day and minute on ``tz``'s clock (UTC by default)."""
     local = dt.datetime.fromisoformat(ts).astimezone(tz)
-    return PlannedEntry(local.strftime("%Y-%m-%d"), local.strftime("%H:%M"), content, owner, source_conv, ts)
+    return DiaryItem(local.strftime("%Y-%m-%d"), local.strftime("%H:%M"), content, owner, source_conv, ts)
 
 
 @dataclass
 class ImportPlan:
-    """What one source holds, as this memory's items and entries; ``notes`` say what was left out and why."""
+    """What one source holds, as this memory's items and entries; ``notes`` say what was left out and why.
+
+    Items and entries are the library's own ``RecallItem`` and ``DiaryItem``
+    (an entry's ``ordinal`` is decided when it is written).
+    """
 
     source: str
-    items: list[PlannedItem] = field(default_factory=list)
-    entries: list[PlannedEntry] = field(default_factory=list)
+    items: list[RecallItem] = field(default_factory=list)
+    entries: list[DiaryItem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     #: Journal lines to write instead of the import's own (``import json`` into an empty store: the history travels).
     journal: list[dict[str, Any]] | None = None
@@ -96,7 +77,7 @@ class ImportPlan:
         for it in self.items:
             where = f"{it.file}:{it.name}"
             try:
-                items.append(PlannedItem(validate_file(it.file), sanitize_item_name(it.name),
+                items.append(RecallItem(validate_file(it.file), sanitize_item_name(it.name),
                                          validate_content(it.content), validate_meta_value("owner", it.owner),
                                          validate_meta_value("source_conv", it.source_conv),
                                          parse_ts(it.ts) if it.ts is not None else None))
@@ -105,7 +86,7 @@ class ImportPlan:
         entries = []
         for e in self.entries:
             try:
-                entries.append(PlannedEntry(validate_date(e.date), validate_time(e.time), validate_content(e.content),
+                entries.append(DiaryItem(validate_date(e.date), validate_time(e.time), validate_content(e.content),
                                             validate_meta_value("owner", e.owner),
                                             validate_meta_value("source_conv", e.source_conv),
                                             parse_ts(e.ts) if e.ts is not None else None))
@@ -120,9 +101,9 @@ class ImportReport:
 
     source: str
     dry_run: bool
-    added: list[PlannedItem] = field(default_factory=list)
-    updated: list[PlannedItem] = field(default_factory=list)
-    entries: list[tuple[str, PlannedEntry]] = field(default_factory=list)  # (entry id, entry)
+    added: list[RecallItem] = field(default_factory=list)
+    updated: list[RecallItem] = field(default_factory=list)
+    entries: list[tuple[str, DiaryItem]] = field(default_factory=list)  # (entry id, entry)
     unchanged: int = 0
     notes: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
@@ -134,7 +115,7 @@ class ImportReport:
 
     def as_dict(self) -> dict[str, Any]:
         """The report as the CLI's ``--json`` document (without ``ok``)."""
-        def item(it: PlannedItem) -> dict[str, Any]:
+        def item(it: RecallItem) -> dict[str, Any]:
             return {"file": it.file, "name": it.name, "owner": it.owner, "source_conv": it.source_conv, "ts": it.ts}
 
         return {"source": self.source, "dry_run": self.dry_run, "added": [item(i) for i in self.added],
@@ -161,7 +142,7 @@ class _FileIndex:
             self.by_source.setdefault(block.source_conv, block)
 
 
-def _same(block: Block, it: PlannedItem) -> bool:
+def _same(block: Block, it: RecallItem) -> bool:
     return (block.content, block.owner, block.source_conv) == (it.content, it.owner, it.source_conv)
 
 
@@ -218,7 +199,7 @@ def _stage_items(store: MemoryStore, tx: Any, plan: ImportPlan, report: ImportRe
         if found is None:
             found = index.by_name.get(it.name)
             if found is not None and found.source_conv != it.source_conv and not _same(found, it):
-                found, it = None, PlannedItem(it.file, _free_name(index, it.name), it.content, it.owner,
+                found, it = None, RecallItem(it.file, _free_name(index, it.name), it.content, it.owner,
                                               it.source_conv, it.ts)
         if found is not None and _same(found, it):
             report.unchanged += 1
@@ -226,9 +207,7 @@ def _stage_items(store: MemoryStore, tx: Any, plan: ImportPlan, report: ImportRe
         name = found.heading if found is not None else it.name
         written = store.add(it.file, name, it.content, owner=it.owner, source_conv=it.source_conv, ts=it.ts,
                             detail=detail, expected=found.content if found is not None else None)
-        done = PlannedItem(written.file, written.name, written.content, written.owner, written.source_conv,
-                           written.ts)
-        (report.updated if found is not None else report.added).append(done)
+        (report.updated if found is not None else report.added).append(written)
         index.put(Block(written.name, written.content, written.owner, written.source_conv, written.ts))
 
 
