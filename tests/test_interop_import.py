@@ -264,3 +264,14 @@ def test_basic_memory_notes_resolve_links_by_title_and_keep_observations(memory:
     before = _snapshot(memory)
     assert _import(memory, "basic-memory", str(FIXTURES / "basic-memory")) == 0
     assert _snapshot(memory) == before
+
+
+def test_an_import_into_a_damaged_recallfile_is_refused_whole(memory: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    (memory / "wiki").mkdir()
+    damaged = "# person\n\n## Ada\n\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n"
+    (memory / "wiki" / "person.md").write_text(damaged, "utf-8")
+    before = _snapshot(memory)
+    assert _import(memory, "mcp-memory", str(FIXTURES / "mcp-memory" / "memory.json")) == 2
+    assert "nothing written" in capsys.readouterr().err
+    assert _snapshot(memory) == before  # organization.md, which was fine, was not written either

@@ -29,13 +29,14 @@ from wikimem.disk.blocks import Block
 from wikimem.disk.names import (
     parse_ts,
     sanitize_item_name,
+    utc_now_iso,
     validate_content,
     validate_date,
     validate_file,
     validate_meta_value,
     validate_time,
 )
-from wikimem.disk.splice import check
+from wikimem.disk.splice import append_block, check, replace_block
 from wikimem.journal import Journal
 from wikimem.models import DiaryItem, RecallItem
 
@@ -130,16 +131,43 @@ class _DryRun(Exception):
 
 
 class _FileIndex:
-    """One RecallFile's items by name and by source, kept up to date as the import stages its writes."""
+    """One RecallFile as staged in the import's transaction: its items by name and by source, kept up to date.
 
-    def __init__(self, blocks: list[Block]) -> None:
+    The import splices its blocks in itself, the way ``MemoryStore.add``
+    does (checked once per file rather than once per item, since every
+    item is written under the same lock from the same staged bytes).
+    """
+
+    def __init__(self, tx: Any, file: str) -> None:
+        self.file = file
+        self.raw = tx.raw(file)
+        check(self.raw, f"wiki/{file}.md", [], f"importing into {file}")
+        blocks = self.raw.parsed()
         self.by_name = {b.heading: b for b in blocks}
         self.by_source = {b.source_conv: b for b in reversed(blocks) if b.source_conv}
+        self.position: dict[str, int] = {}
+        for at, b in enumerate(blocks):
+            self.position.setdefault(b.heading, at)
+        self.count = Counter(b.heading for b in blocks)
 
-    def put(self, block: Block) -> None:
+    def put(self, tx: Any, block: Block, detail: str) -> bool:
+        """Stage ``block`` (replacing the item of its name, or appended); whether it was an update."""
+        at = self.position.get(block.heading)
+        if at is not None:
+            if self.count[block.heading] > 1:  # which of them? refused with what would be lost
+                check(self.raw, f"wiki/{self.file}.md", [block.heading], f"importing {self.file}:{block.heading}")
+            edits = [replace_block(self.raw, self.file, at, block)]
+        else:
+            edits = append_block(self.raw, self.file, block, f"# {self.file}")
+            self.position[block.heading] = len(self.raw.blocks) - 1
+            self.count[block.heading] = 1
+        entry = Journal.entry("update" if at is not None else "add", file=self.file, name=block.heading,
+                              owner=block.owner, source_conv=block.source_conv, detail=detail)
+        tx.stage(self.file, self.raw, edits, [entry], None if at is not None else block.heading)
         self.by_name[block.heading] = block
         if block.source_conv:
             self.by_source.setdefault(block.source_conv, block)
+        return at is not None
 
 
 def _same(block: Block, it: RecallItem) -> bool:
@@ -166,7 +194,7 @@ def apply(store: MemoryStore, plan: ImportPlan, *, dry_run: bool = False) -> Imp
     try:
         with store.transaction() as tx:
             empty = plan.journal is not None and _is_empty(store)
-            _stage_items(store, tx, plan, report, detail)
+            _stage_items(tx, plan, report, detail)
             _stage_entries(tx, plan, report, detail)
             if plan.journal is not None and report.written:
                 if empty:
@@ -189,43 +217,44 @@ def _is_empty(store: MemoryStore) -> bool:
     return not store.files() and not store.diary.dates() and (not journal.exists() or journal.stat().st_size == 0)
 
 
-def _stage_items(store: MemoryStore, tx: Any, plan: ImportPlan, report: ImportReport, detail: str) -> None:
+def _stage_items(tx: Any, plan: ImportPlan, report: ImportReport, detail: str) -> None:
     indexes: dict[str, _FileIndex] = {}
     for it in plan.items:
         index = indexes.get(it.file)
         if index is None:
-            index = indexes[it.file] = _FileIndex(tx.raw(it.file).parsed())
+            index = indexes[it.file] = _FileIndex(tx, it.file)
         found = index.by_source.get(it.source_conv) if it.source_conv else None
         if found is None:
             found = index.by_name.get(it.name)
             if found is not None and found.source_conv != it.source_conv and not _same(found, it):
                 found, it = None, RecallItem(it.file, _free_name(index, it.name), it.content, it.owner,
-                                              it.source_conv, it.ts)
+                                             it.source_conv, it.ts)
         if found is not None and _same(found, it):
             report.unchanged += 1
             continue
-        name = found.heading if found is not None else it.name
-        written = store.add(it.file, name, it.content, owner=it.owner, source_conv=it.source_conv, ts=it.ts,
-                            detail=detail, expected=found.content if found is not None else None)
-        (report.updated if found is not None else report.added).append(written)
-        index.put(Block(written.name, written.content, written.owner, written.source_conv, written.ts))
+        block = Block(found.heading if found is not None else it.name, it.content, it.owner, it.source_conv,
+                      it.ts or utc_now_iso())
+        updated = index.put(tx, block, detail)
+        written = RecallItem(it.file, block.heading, block.content, block.owner, block.source_conv, block.ts)
+        (report.updated if updated else report.added).append(written)
 
 
 def _stage_entries(tx: Any, plan: ImportPlan, report: ImportReport, detail: str) -> None:
     from wikimem.diary import place_entry
     from wikimem.disk.entry_id import EntryId
-    from wikimem.disk.names import utc_now_iso
 
     # As multisets: the n-th planned copy of an entry is new when the day held fewer than n (a source may say
     # the same thing twice in one minute, and a restored memory must keep both).
     have: dict[str, Counter[tuple[str, str, str | None]]] = {}
+    days: dict[str, Any] = {}  # each day read once: the staged copy is this same object once it changed
     used: Counter[tuple[str, str, str, str | None]] = Counter()
     for e in plan.entries:
-        raw = tx.day(e.date)
-        held = have.get(e.date)
-        if held is None:
+        raw = days.get(e.date)
+        if raw is None:
+            raw = days[e.date] = tx.day(e.date)
             check(raw, f"diary/{e.date}.md", [], f"importing into the diary of {e.date}", unique=False)
-            held = have[e.date] = Counter((b.heading, b.content, b.source_conv) for b in raw.parsed())
+            have[e.date] = Counter((b.heading, b.content, b.source_conv) for b in raw.parsed())
+        held = have[e.date]
         used[(e.date, e.time, e.content, e.source_conv)] += 1
         if used[(e.date, e.time, e.content, e.source_conv)] <= held[(e.time, e.content, e.source_conv)]:
             report.unchanged += 1
