@@ -8,8 +8,11 @@ the journal (``explain --embed`` may fill the derived vector cache, exactly
 as the library does), except ``lint --fix``, which says so in its name, and
 the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
 ``diary append``: checked, journaled writes, exit 3 on a conflict),
-``init``, ``mcp`` (the MCP server) and ``capture``, which writes agent
-sessions into the diary (``--dry-run`` to look). ``--json`` on every verb
+``init``, ``mcp`` (the MCP server), ``capture``, which writes agent
+sessions into the diary, and ``import``, which writes another tool's memory
+in (both ``--dry-run`` to look). ``export`` writes only the file or folder
+it is given, ``install`` only an agent's config file (``--dry-run``: the
+diff). ``--json`` on every verb
 prints one JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
