@@ -275,3 +275,19 @@ def test_an_import_into_a_damaged_recallfile_is_refused_whole(memory: Path,
     assert _import(memory, "mcp-memory", str(FIXTURES / "mcp-memory" / "memory.json")) == 2
     assert "nothing written" in capsys.readouterr().err
     assert _snapshot(memory) == before  # organization.md, which was fine, was not written either
+
+
+def test_lone_surrogates_and_nul_in_a_message_are_stored_as_replacement_characters(memory: Path,
+                                                                                  tmp_path: Path) -> None:
+    path = tmp_path / "conversations.json"
+    path.write_text('[{"uuid": "s", "name": "odd", "chat_messages": [{"sender": "human", '
+                    '"created_at": "2024-02-03T04:05:06Z", "text": "half \\ud83d of a smile\\u0000 here"}]}]', "utf-8")
+    assert _import(memory, "claude", str(path)) == 0
+    (entry,) = Diary(memory).day("2024-02-03")
+    assert "user: half \ufffd of a smile here" in entry.content
+
+
+def test_tz_puts_each_exchange_on_the_day_and_minute_of_that_clock(memory: Path) -> None:
+    assert _import(memory, "claude", str(FIXTURES / "claude" / "conversations.json"), "--tz", "Asia/Shanghai") == 0
+    tea, _ = Diary(memory).day("2024-06-02")
+    assert (tea.time, tea.ts) == ("16:00", "2024-06-02T08:00:01+00:00")
