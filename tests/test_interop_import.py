@@ -291,3 +291,19 @@ def test_tz_puts_each_exchange_on_the_day_and_minute_of_that_clock(memory: Path)
     assert _import(memory, "claude", str(FIXTURES / "claude" / "conversations.json"), "--tz", "Asia/Shanghai") == 0
     tea, _ = Diary(memory).day("2024-06-02")
     assert (tea.time, tea.ts) == ("16:00", "2024-06-02T08:00:01+00:00")
+
+
+def test_a_nested_transaction_that_raises_takes_back_the_diary_days_it_staged(memory: Path) -> None:
+    from wikimem.diary import place_entry
+    from wikimem.disk.blocks import Block
+
+    store = MemoryStore(memory)
+    with store.transaction():
+        with pytest.raises(RuntimeError), store.transaction() as inner:
+            raw = inner.day("2024-01-01")
+            place_entry(raw, "2024-01-01", Block("09:00", "Never written.", None, None, "2024-01-01T09:00:00+00:00"))
+            inner.stage_day("2024-01-01", raw, [])
+            raise RuntimeError
+        store.add("kept", "this", "Written.")
+    assert not (memory / "diary" / "2024-01-01.md").exists()
+    assert store.get("kept", "this") is not None
