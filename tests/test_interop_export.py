@@ -127,3 +127,14 @@ def test_the_digest_is_regenerated_and_never_written_over_a_hand_kept_file(demo:
     assert main(["-s", str(demo), "export", "digest", str(hand), "--file", "preferences", "--force"]) == 0
     assert main(["-s", str(demo), "export", "digest", str(out), "--items", "people:nobody"]) == 2
     assert main(["-s", str(demo), "export", "digest", str(out)]) == 1
+
+
+def test_the_digest_takes_the_files_a_frontmatter_tag_names(demo: Path, tmp_path: Path) -> None:
+    path = demo / "wiki" / "preferences.md"
+    path.write_text("---\ntags: [pinned, taste]\n---\n" + path.read_text("utf-8"), "utf-8")
+    out = tmp_path / "CLAUDE.md"
+    assert main(["-s", str(demo), "export", "digest", str(out), "--tag", "#pinned"]) == 0
+    text = out.read_text("utf-8")
+    assert text.count("\n## preferences:") == len(MemoryStore(demo).items("preferences"))
+    assert "\n## people:" not in text and "--tag '#pinned'" in text.splitlines()[0]
+    assert main(["-s", str(demo), "export", "digest", str(out), "--tag", "nothing-tagged"]) == 2
