@@ -138,3 +138,13 @@ def test_the_digest_takes_the_files_a_frontmatter_tag_names(demo: Path, tmp_path
     assert text.count("\n## preferences:") == len(MemoryStore(demo).items("preferences"))
     assert "\n## people:" not in text and "--tag '#pinned'" in text.splitlines()[0]
     assert main(["-s", str(demo), "export", "digest", str(out), "--tag", "nothing-tagged"]) == 2
+
+
+def test_a_recallfile_named_dot_dot_cannot_lead_the_vault_out_of_its_folder(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    (memory / "wiki").mkdir(parents=True)
+    (memory / "wiki" / "...md").write_text("# ..\n\n## escape\n\nOut of the vault?\n", "utf-8")
+    vault = tmp_path / "out" / "vault"
+    assert main(["-s", str(memory), "export", "vault", str(vault)]) == 0
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["vault"]
+    assert all(vault in p.resolve().parents for p in vault.rglob("*"))

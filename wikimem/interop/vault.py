@@ -65,7 +65,8 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
     notes: dict[tuple[str, str], str] = {}
     taken: set[str] = set()
     for item in items:
-        base = f"{item.file}/{note_name(item.name)}"
+        # A stem of wiki/ is untrusted too (``wiki/...md`` is a RecallFile named ".."): made a name the same way.
+        base = f"{note_name(item.file)}/{note_name(item.name)}"
         path, n = base, 2
         while path.lower() in taken:  # two names that one case-insensitive file system would merge
             path, n = f"{base} {n}", n + 1
@@ -74,7 +75,7 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
 
     def link(target: WikiLink) -> str:
         address = resolves_to(target)
-        return f"[[{notes.get((address.file, address.name), f'{address.file}/{note_name(address.name)}')}]]"
+        return f"[[{notes.get((address.file, address.name), f'{note_name(address.file)}/{note_name(address.name)}')}]]"
 
     written: list[str] = []
     for item in items:
