@@ -28,13 +28,14 @@ plain text rather than a half-guessed address.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
 from wikimem.disk.names import normalize_item_name
 
-__all__ = ["LINK_STYLES", "LinkRef", "WikiLink", "find_links", "parse_wiki_links", "render_link", "resolves_to",
-           "respell_links", "rewrite_link", "rewrite_links", "anchor_relative"]
+__all__ = ["LINK_STYLES", "LinkRef", "WikiLink", "find_links", "map_links", "parse_wiki_links", "render_link",
+           "resolves_to", "respell_links", "rewrite_link", "rewrite_links", "anchor_relative"]
 
 #: How a link is spelled: the reference's ``[[file:name]]`` or Obsidian's ``[[file#name]]``.
 Spelling = Literal["reference", "obsidian"]
@@ -249,3 +250,22 @@ def respell_links(text: str, style: str, *, here: str | None = None) -> str:
         return render_link(WikiLink(ref.file, ref.name), style)
 
     return _ANY_RE.sub(respell, text)
+
+
+def map_links(text: str, replace: Callable[[WikiLink], str | None], *, here: str | None = None) -> str:
+    """``text`` with every item link (either spelling) replaced by ``replace(link)`` (``None``: left as written).
+
+    For writers that translate links into another tool's spelling (an
+    export); ``here`` is the RecallFile the text belongs to (for
+    ``[[#name]]``). Malformed links and links to a whole RecallFile are
+    never handed over.
+    """
+    if "[[" not in text:
+        return text
+
+    def swap(match: re.Match[str]) -> str:
+        ref = _read(match.group(1), match.span(), here)
+        new = replace(WikiLink(ref.file, ref.name)) if ref is not None and ref.name is not None else None
+        return new if new is not None else match.group(0)
+
+    return _ANY_RE.sub(swap, text)

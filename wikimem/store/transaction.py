@@ -135,6 +135,8 @@ class Transaction:
         self.writes: dict[str, FileWrite] = {}
         #: ``(file, heading)`` of each block appended where the staged file held no block so named.
         self._fresh: list[tuple[str, str]] = []
+        #: Diary days staged by a write that spans the wiki and the diary (an import), by date.
+        self._days: dict[str, RawFile] = {}
 
     def raw(self, file: str) -> RawFile:
         """``file`` as staged so far, else as on disk now (a fresh copy: stage it to keep changes)."""
@@ -158,6 +160,25 @@ class Transaction:
         data = raw.data()
         return parse_blocks(data.decode("utf-8", errors="replace")) if data is not None else ParsedFile("", [])
 
+    def day(self, date: str) -> RawFile:
+        """The diary day ``date`` as staged so far, else as on disk now (stage it to keep changes).
+
+        Diary appends go through here only when they must land with wiki
+        writes in one commit (an import); ``Diary.append`` is its own commit.
+        """
+        staged = self._days.get(date)
+        if staged is not None:
+            return staged
+        return split_raw(read_regular(self._day_path(date), root=self.store.root))
+
+    def stage_day(self, date: str, raw: RawFile, entries: list[dict[str, Any]]) -> None:
+        """Keep ``raw`` as the new state of the diary day ``date``, with its journal entries."""
+        self._days[date] = raw
+        self.entries.extend(entries)
+
+    def _day_path(self, date: str) -> Path:
+        return self.store.root / "diary" / f"{date}.md"
+
     def stage(
         self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]], fresh: str | None = None
     ) -> None:
@@ -175,12 +196,13 @@ class Transaction:
         self.edits.extend(edits)
         self.entries.extend(entries)
 
-    def _savepoint(self) -> tuple[dict[str, RawFile], list[str], int, int, int]:
+    def _savepoint(self) -> _Savepoint:
         copies = {f: RawFile(r.preamble, list(r.blocks), r.origin) for f, r in self._staged.items()}
-        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh)
+        days = {d: RawFile(r.preamble, list(r.blocks), r.origin) for d, r in self._days.items()}
+        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh), days
 
-    def _rollback_to(self, point: tuple[dict[str, RawFile], list[str], int, int, int]) -> None:
-        self._staged, self._order, edits, entries, fresh = point
+    def _rollback_to(self, point: _Savepoint) -> None:
+        self._staged, self._order, edits, entries, fresh, self._days = point
         del self.edits[edits:]
         del self.entries[entries:]
         del self._fresh[fresh:]
@@ -189,8 +211,9 @@ class Transaction:
         """Write every staged file and the journal lines: all of them, or (raising) none."""
         store = self.store
         changes = [FileChange(store.file_path(f), self._staged[f].origin, self._staged[f].data()) for f in self._order]
+        days = [FileChange(self._day_path(d), self._days[d].origin, self._days[d].data()) for d in sorted(self._days)]
         lines = b"".join(Journal.encode(entry) for entry in self.entries)
-        commit(store.root, changes, store.journal.path, lines)
+        commit(store.root, changes + days, store.journal.path, lines)
         self.files = [f for f, c in zip(self._order, changes) if c.before != c.after]
         for file, change in zip(self._order, changes):
             if change.before != change.after and file in self._before:
@@ -215,6 +238,9 @@ class Transaction:
         fresh = tuple(heading for f, heading in self._fresh if f == file)
         self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks), fresh)
 
+
+#: What a nested transaction rolls back to: staged files, their order, counts of edits/entries/fresh, staged days.
+_Savepoint = tuple[dict[str, RawFile], list[str], int, int, int, dict[str, RawFile]]
 
 _local = threading.local()
 
