@@ -13,9 +13,11 @@ import datetime as dt
 import re
 
 from wikimem.disk.blocks import is_block_heading, parse_meta_line
+from wikimem.disk.store_dir import FILE_NAME_PATTERN
 
 __all__ = [
     "CANONICAL_TS_RE",
+    "windows_reserved",
     "utc_now_iso",
     "normalize_item_name",
     "parse_ts",
@@ -37,7 +39,10 @@ def utc_now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
-_FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
+_FILE_RE = re.compile(FILE_NAME_PATTERN)
+# Device names Windows refuses as a file name whatever the extension or case
+# ("nul.md" opens the null device): a store synced there would lose the file.
+_WINDOWS_RESERVED_RE = re.compile(r"(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?", re.IGNORECASE)
 _WS_RE = re.compile(r"\s+")
 # [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -56,13 +61,25 @@ def validate_file(name: str) -> str:
     """Return ``name`` if it is a valid RecallFile name, else raise ``ValueError``.
 
     The name is the file stem and the link prefix, so it is kept to a
-    lowercase ASCII slug that is safe on every filesystem and in a link.
+    lowercase ASCII slug that is safe on every filesystem and in a link;
+    the device names Windows reserves (``con``, ``nul``, ``com1``…) are
+    refused too, or a store synced to Windows could not hold the file.
     """
     if not isinstance(name, str) or not _FILE_RE.fullmatch(name):
         raise ValueError(
             f"invalid RecallFile name {name!r}: must match [a-z0-9_][a-z0-9_-]*"
         )
+    if windows_reserved(name):
+        raise ValueError(
+            f"invalid RecallFile name {name!r}: a device name Windows reserves "
+            "(con, prn, aux, nul, com1-9, lpt1-9), so the file could not exist on Windows"
+        )
     return name
+
+
+def windows_reserved(name: str) -> bool:
+    """True for a file name (stem or with its extension, any case) that Windows reserves for a device."""
+    return _WINDOWS_RESERVED_RE.fullmatch(name) is not None
 
 
 def normalize_item_name(name: str) -> str:

@@ -33,6 +33,7 @@ from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
 from wikimem.lint.vector_cache import VectorCheck
 from wikimem.lint.captures import CaptureCheck
+from wikimem.lint.boundary import boundary_findings
 from wikimem.disk.names import validate_date, validate_file
 from wikimem.disk.reviewed import REVIEWED_FILE, damage
 
@@ -262,6 +263,7 @@ class Linter:
                 "dismissed in it are back in the reconcile queue, and dismissing more is refused until it "
                 "is repaired or deleted")]
         found += self._reviewed
+        found += boundary_findings(self.root)
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out
