@@ -60,6 +60,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.disk.atomic import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
+from wikimem.disk.limits import check_file_size
 from wikimem.disk.store_dir import written_by_a_write
 
 __all__ = ["INTENT_DIR", "QUARANTINE_SUFFIX", "FileChange", "commit", "quarantined", "recover"]
@@ -104,9 +105,13 @@ def commit(root: Path, changes: Sequence[FileChange], journal: Path, lines: byte
     Call with the store lock held. One changed file needs no record: the
     ordering of :func:`wikimem.disk.atomic.replace_file` is enough. Files are
     replaced in the order given (a move passes the new address first and
-    the old one last, so a reader never finds the item at neither).
+    the old one last, so a reader never finds the item at neither). A file
+    the write would make larger than :data:`~wikimem.disk.limits.MAX_FILE_BYTES`
+    raises ``ValueError`` before anything is written.
     """
     changes = [c for c in changes if c.before != c.after]
+    for change in changes:
+        check_file_size(os.path.relpath(change.path, root), len(change.before or b""), len(change.after or b""))
     if len(changes) <= 1:
         if changes:
             replace_file(changes[0].path, changes[0].after, journal=journal, lines=lines)

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 
 from wikimem.disk.blocks import is_block_heading, parse_meta_line
+from wikimem.disk.limits import check_content_size
 from wikimem.disk.store_dir import FILE_NAME_PATTERN
 
 __all__ = [
@@ -119,11 +120,13 @@ def validate_content(content: str) -> str:
 
     Rejects what would not survive a write/read round trip: empty content, a
     line that would start a new block, a trailing line that would be read as
-    the metadata comment, and text that cannot be encoded as UTF-8; and a
-    git conflict marker line, which would make the file refuse every write.
+    the metadata comment, and text that cannot be encoded as UTF-8; a git
+    conflict marker line, which would make the file refuse every write; and
+    content over the size limit (:mod:`wikimem.disk.limits`).
     """
     if not isinstance(content, str):
         raise ValueError("invalid content: must be a string")
+    check_content_size(content)
     text = content.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
         raise ValueError("invalid content: empty")
