@@ -61,7 +61,7 @@ from typing import Any
 
 from wikimem.disk.atomic import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
 from wikimem.disk.limits import check_file_size
-from wikimem.disk.store_dir import written_by_a_write
+from wikimem.disk.store_dir import is_within, written_by_a_write
 
 __all__ = ["INTENT_DIR", "QUARANTINE_SUFFIX", "FileChange", "commit", "quarantined", "recover"]
 
@@ -219,7 +219,7 @@ def _check(root: Path, raw: bytes) -> dict[str, Any]:
         if not isinstance(path, str) or path in seen or not written_by_a_write(path):
             raise _Refused(f"it names {path!r}, a file no write of the store touches")
         seen.add(path)
-        if not _inside(os.path.realpath(root / path), base):
+        if not is_within(os.path.realpath(root / path), base):
             raise _Refused(f"{path} leads outside the memory directory (a symlinked folder)")
         backup = entry.get("backup")
         if backup is not None and backup != f"before-{index}":
@@ -232,7 +232,7 @@ def _check(root: Path, raw: bytes) -> dict[str, Any]:
     lines = _decode(journal.get("lines"), "the journal lines")
     offset = journal.get("offset")
     if lines and (journal.get("path") != _JOURNAL or not isinstance(offset, int) or isinstance(offset, bool)
-                  or offset < 0 or not _inside(os.path.realpath(root / _JOURNAL), base)):
+                  or offset < 0 or not is_within(os.path.realpath(root / _JOURNAL), base)):
         raise _Refused(f"its journal is {journal.get('path')!r} at {offset!r}, not {_JOURNAL}")
     return record
 
@@ -246,13 +246,6 @@ def _decode(text: object, what: str) -> bytes | None:
         return base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError):
         raise _Refused(f"{what} are not base64") from None
-
-
-def _inside(target: str, base: str) -> bool:
-    try:
-        return os.path.commonpath([base, target]) == base
-    except ValueError:  # different drives
-        return False
 
 
 def _link(path: Path, backup: Path) -> str | None:

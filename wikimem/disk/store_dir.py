@@ -29,7 +29,7 @@ import stat
 from pathlib import Path
 
 __all__ = ["FILE_NAME_PATTERN", "OWN_FOLDERS", "STORE_MARKERS", "ForeignFolderError", "foreign_folder",
-           "foreign_folders", "is_memory_dir", "own_folder", "refuse_foreign_folders", "written_by_a_write"]
+           "foreign_folders", "is_memory_dir", "is_within", "own_folder", "refuse_foreign_folders", "written_by_a_write"]
 
 #: What makes a directory a memory store (any one of them).
 STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
@@ -105,12 +105,16 @@ def foreign_folder(root: str | os.PathLike[str], folder: str) -> str | None:
             return None
     except OSError:
         return None
-    target, base = os.path.realpath(path), os.path.realpath(root)
+    target = os.path.realpath(path)
+    return None if is_within(target, os.path.realpath(root)) else target
+
+
+def is_within(target: str, base: str) -> bool:
+    """True when the resolved path ``target`` is ``base`` or under it (both already ``realpath``)."""
     try:
-        inside = os.path.commonpath([base, target]) == base
+        return os.path.commonpath([base, target]) == base
     except ValueError:  # different drives
-        inside = False
-    return None if inside else target
+        return False
 
 
 def foreign_folders(root: str | os.PathLike[str]) -> list[tuple[str, str]]:
