@@ -21,9 +21,9 @@ __all__ = ["boundary_findings"]
 def boundary_findings(root: str | os.PathLike[str]) -> list[Finding]:
     """``intent-quarantined`` for each record moved aside, ``folder-outside`` for each folder leading out."""
     found = [make_finding(
-        "intent-quarantined", name, f"{name} holds an intent record that was refused, never applied: it named "
-        "a file outside the memory or one no write touches (a memory from elsewhere may carry a planted "
-        "one); look at it, then delete it") for name in quarantined(root)]
+        "intent-quarantined", name, "an intent record the next write refused, never applied: it named a file "
+        "outside the memory or one no write touches (a memory from elsewhere may carry a planted one); look "
+        "at it, then delete it") for name in quarantined(root)]
     found += [make_finding("folder-outside", f"{folder}/", str(ForeignFolderError(folder, target)))
               for folder, target in foreign_folders(root)]
     return found
