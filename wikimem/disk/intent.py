@@ -46,9 +46,9 @@ files of a move so that state is the item at both addresses, never at none.
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import datetime as dt
-import binascii
 import json
 import logging
 import os
@@ -220,7 +220,7 @@ def _check(root: Path, raw: bytes) -> dict[str, Any]:
             raise _Refused(f"it names {path!r}, a file no write of the store touches")
         seen.add(path)
         if not is_within(os.path.realpath(root / path), base):
-            raise _Refused(f"{path} leads outside the memory directory (a symlinked folder)")
+            raise _Refused(f"{path} leads outside the memory directory (through a symlink)")
         backup = entry.get("backup")
         if backup is not None and backup != f"before-{index}":
             raise _Refused(f"the backup of {path} is named {backup!r}, not before-{index}")
