@@ -165,3 +165,30 @@ def test_an_oversized_stdio_line_gets_an_error_answer_and_the_server_reads_on(me
     store = MemoryStore(mem)
     assert (store.get("people", "n2"), store.get("people", "n3")) == (None, None)
     assert store.get("people", "n4") is not None
+
+
+async def test_an_oversized_line_whose_id_cannot_be_read_is_dropped_and_reading_goes_on() -> None:
+    import anyio
+
+    from wikimem.server.stdio_drain import AnswerWriter, DrainingLines, Pending
+
+    class Out:
+        text = ""
+
+        async def write(self, text: str) -> int:
+            Out.text += text
+            return len(text)
+
+        async def flush(self) -> None:
+            return None
+
+    import io
+
+    lines = ['{"id": "\\x' + "y" * 50 + "\n", '{"jsonrpc": "2.0", "id": 9, "params": "' + "z" * 50 + '"}\n',
+             '{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n']
+    pending = Pending()
+    answers = AnswerWriter(Out(), pending)
+    read = [line async for line in DrainingLines(anyio.wrap_file(io.StringIO("".join(lines))), pending, 0,
+                                                 answers, limit=50)]
+    assert read == [lines[2]]
+    assert [json.loads(line)["id"] for line in Out.text.splitlines()] == [9]

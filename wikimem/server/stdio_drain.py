@@ -148,9 +148,13 @@ class DrainingLines:
         words = f"request larger than the limit of {size_words(self._limit)}: refused, not read"
         sys.stderr.write(f"wikimem mcp: a {words}\n")
         found = _ID_RE.search(head[:4096])
-        if found is None or self._answers is None:
+        try:
+            ident = json.loads(found.group(1)) if found is not None else None
+        except ValueError:  # "\x": not a JSON string after all
+            ident = None
+        if ident is None or self._answers is None:
             return
-        error = {"jsonrpc": "2.0", "id": json.loads(found.group(1)), "error": {"code": -32600, "message": words}}
+        error = {"jsonrpc": "2.0", "id": ident, "error": {"code": -32600, "message": words}}
         await self._answers.write(json.dumps(error) + "\n")
         await self._answers.flush()
 
