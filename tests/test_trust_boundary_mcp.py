@@ -10,6 +10,7 @@ refused (413 over HTTP, an error answer over stdio) and the server goes on.
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -173,22 +174,21 @@ async def test_an_oversized_line_whose_id_cannot_be_read_is_dropped_and_reading_
     from wikimem.server.stdio_drain import AnswerWriter, DrainingLines, Pending
 
     class Out:
-        text = ""
+        def __init__(self) -> None:
+            self.text = ""
 
         async def write(self, text: str) -> int:
-            Out.text += text
+            self.text += text
             return len(text)
 
         async def flush(self) -> None:
             return None
 
-    import io
-
     lines = ['{"id": "\\x' + "y" * 50 + "\n", '{"jsonrpc": "2.0", "id": 9, "params": "' + "z" * 50 + '"}\n',
              '{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n']
-    pending = Pending()
-    answers = AnswerWriter(Out(), pending)
+    pending, out = Pending(), Out()
+    answers = AnswerWriter(out, pending)
     read = [line async for line in DrainingLines(anyio.wrap_file(io.StringIO("".join(lines))), pending, 0,
                                                  answers, limit=50)]
     assert read == [lines[2]]
-    assert [json.loads(line)["id"] for line in Out.text.splitlines()] == [9]
+    assert [json.loads(line)["id"] for line in out.text.splitlines()] == [9]
