@@ -1,7 +1,5 @@
 """The layout of a memory directory: whether a directory is one, and what belongs in it.
 
-One rule for the command line and the app.
-
 A memory arrives by ``git pull``, an archive or a shared folder, so its
 layout is untrusted too: ``wiki/`` may be a symlink to ``~/.ssh``. A folder
 of the format (:data:`OWN_FOLDERS`) that leads out of the memory directory
@@ -15,7 +13,8 @@ directory) must not treat a directory of unrelated files as an empty memory:
 the command line would print an empty listing that looks like one, and the
 app would offer to create ``wiki/`` beside them. A directory is a memory
 store when it holds any of :data:`STORE_MARKERS`; an empty one (dotfiles
-aside, e.g. a fresh ``git init``) is a new, empty store.
+aside, e.g. a fresh ``git init``) is a new, empty store. One rule for the
+command line and the app.
 """
 
 from __future__ import annotations
