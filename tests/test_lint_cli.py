@@ -83,6 +83,7 @@ EXPECTED = sorted([
     ("capture-unreadable", "captures/2026-07-20.capture.json", None),
     ("capture-session-gone", "captures/2026-07-21.capture.json", "codex-gone"),
     ("capture-card-missing", "diary/2026-07-22.md", "09:00"),
+    ("intent-quarantined", ".wikimem-intent-20260722T080000000000.quarantined", None),
 ], key=str)
 
 
@@ -108,6 +109,7 @@ def planted(tmp_path: Path) -> Path:
     stamp = time.time() + 60
     os.utime(people, (stamp, stamp))
     os.mkfifo(root / "wiki" / "pipe.md")  # named like a RecallFile; reading it would block
+    (root / ".wikimem-intent-20260722T080000000000.quarantined").mkdir()  # a refused record, moved aside
     return root
 
 
@@ -116,7 +118,9 @@ def test_json_reports_each_planted_problem_and_nothing_else(planted: Path, capsy
     data = json.loads(capsys.readouterr().out)
     got = sorted(((f["code"], f["location"]["path"], f["location"]["item"]) for f in data["findings"]), key=str)
     assert got == EXPECTED
-    assert {code for code, _, _ in EXPECTED} == set(CODES)  # every check is exercised here
+    # Every check is exercised here but folder-outside, which takes a whole folder away
+    # (tests/test_trust_boundary_folders.py exercises it).
+    assert {code for code, _, _ in EXPECTED} == set(CODES) - {"folder-outside"}
     assert data["counts"] == {
         severity: sum(1 for c, _, _ in EXPECTED if CODES[c].severity == severity)
         for severity in ("error", "warning", "info")
@@ -139,10 +143,11 @@ def test_json_finding_shape(planted: Path, capsys: pytest.CaptureFixture[str]) -
 def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["-s", str(planted), "lint"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
-    assert lines[1].startswith("diary/2026-02-30.md: error[bad-day-file]")
+    assert lines[0].startswith(".wikimem-intent-20260722T080000000000.quarantined: error[intent-quarantined]")
+    assert lines[1].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
+    assert lines[2].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "12 errors, 17 warnings, 3 infos"
+    assert lines[-1] == "13 errors, 17 warnings, 3 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -68,8 +68,8 @@ def test_a_host_other_than_loopback_is_warned_about(mem: Path, monkeypatch: pyte
     monkeypatch.setattr(server, "_listen", lambda host, port: FakeSocket())
     monkeypatch.setattr(asyncio, "run", lambda coro: coro.close())  # serve nothing: only the words are checked
     log = io.StringIO()
-    server.serve(mem, transport="http", host="192.0.2.1", port=0, log=log)
-    assert "warning: listening on 192.0.2.1, not on loopback" in log.getvalue()
+    server.serve(mem, transport="http", host="192.0.2.1", port=0, log=log, no_auth=True)
+    assert "warning: listening on 192.0.2.1, not on loopback, with --no-auth" in log.getvalue()
     assert "read and write this memory" in log.getvalue()
     quiet = io.StringIO()
     server.serve(mem, transport="http", host="::1", port=0, log=quiet)

@@ -121,6 +121,8 @@ _LAZY = {
     "read_file_blocks": "wikimem.disk.loader",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir": "wikimem.disk.store_dir",
+    # a folder of the format leading out of the memory (writes refused, files not read): the app says so
+    "foreign_folders": "wikimem.disk.store_dir",
     # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
     "capture_sessions": "wikimem.capture.run",
     "CaptureReport": "wikimem.capture.report",
@@ -217,6 +219,7 @@ __all__ = [
     "why_not_lines",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir",
+    "foreign_folders",
     # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
     "CaptureReport",
     "capture_sessions",

@@ -23,6 +23,7 @@ from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
 from wikimem.disk.lock import store_lock
+from wikimem.disk.store_dir import own_folder
 from wikimem.models import DiaryItem
 from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.disk.names import (
@@ -182,6 +183,8 @@ class Diary:
         every windowed query, no permission, a symlink out of the memory --
         is [] with one WARNING (see :mod:`wikimem.disk.tolerant`).
         """
+        if not own_folder(self.root, "diary"):
+            return []
         try:
             parsed = read_blocks(self.path(date))
         except UnreadableError as exc:
@@ -210,7 +213,7 @@ class Diary:
     def dates(self) -> list[str]:
         """Dates that have a day file, ascending (files not named as a real date skipped)."""
         try:
-            names = os.listdir(self.dir)
+            names = os.listdir(self.dir) if own_folder(self.root, "diary") else []
         except (FileNotFoundError, NotADirectoryError):
             return []
         out: list[str] = []

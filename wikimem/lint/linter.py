@@ -34,6 +34,7 @@ from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
 from wikimem.lint.vector_cache import VectorCheck
 from wikimem.lint.captures import CaptureCheck
+from wikimem.lint.boundary import boundary_findings
 from wikimem.disk.names import validate_date, validate_file
 from wikimem.disk.reviewed import REVIEWED_FILE, damage
 
@@ -266,6 +267,7 @@ class Linter:
         problem = read_settings(self.root)[1]
         if problem is not None:
             found.append(make_finding("bad-settings", SETTINGS_FILE, problem))
+        found += boundary_findings(self.root)
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out

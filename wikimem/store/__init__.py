@@ -40,6 +40,7 @@ from wikimem.disk.links import WikiLink, anchor_relative, respell_links
 from wikimem.disk.settings import Settings, read_settings
 from wikimem.disk.frontmatter import MAX_FRONTMATTER, FileMeta, read_file_meta
 from wikimem.disk.lock import store_lock
+from wikimem.disk.store_dir import own_folder
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
 from wikimem.store.listeners import WriteListeners
 from wikimem.store.transaction import Transaction, current, revert, rewrite_contents, rewrite_links_to, transaction
@@ -126,7 +127,7 @@ class MemoryStore(WriteListeners):
     def files(self) -> list[str]:
         """Sorted RecallFile names: the stems of ``wiki/*.md``."""
         try:
-            entries = list(os.scandir(self.wiki_dir))
+            entries = list(os.scandir(self.wiki_dir)) if own_folder(self.root, "wiki") else []
         except (FileNotFoundError, NotADirectoryError):
             entries = []
         names = {e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3}
@@ -418,7 +419,7 @@ class MemoryStore(WriteListeners):
     def _read(self, file: str) -> ParsedFile:
         # Reads never raise, but a name with a path in it must not reach
         # outside wiki/: such a file cannot exist there, so it is empty.
-        if "/" in file or "\\" in file or file in ("", ".", ".."):
+        if "/" in file or "\\" in file or file in ("", ".", "..") or not own_folder(self.root, "wiki"):
             return ParsedFile("", [])
         tx = current(self)
         staged = tx.parsed(file) if tx is not None else None
