@@ -23,6 +23,7 @@ from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
 from wikimem.disk.lock import store_lock
+from wikimem.disk.store_dir import own_folder
 from wikimem.models import DiaryItem
 from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.disk.names import (
@@ -35,7 +36,7 @@ from wikimem.disk.names import (
 )
 from wikimem.disk.splice import RawFile, check, insert_block, split_raw
 
-__all__ = ["Diary", "entry_position", "insert_entry", "sort_by_time"]
+__all__ = ["Diary", "backfill_ts", "entry_position", "insert_entry", "place_entry", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -81,23 +82,47 @@ def entry_position(blocks: list[Block], time: str) -> int:
     return at
 
 
-def insert_entry(raw: RawFile, date: str, block: Block, *, detail: str | None = None) -> tuple[int, bytes]:
-    """Put the entry ``block`` into the day file ``raw`` of ``date``; its ordinal and its journal line.
+def place_entry(raw: RawFile, date: str, block: Block) -> int:
+    """Insert ``block`` into the day ``date`` (staged as ``raw``) where ``Diary.append`` puts it; its ordinal.
 
-    The one way an entry enters a day, for :meth:`Diary.append` and for
-    capture's multi-file write alike: the entry's place
-    (:func:`entry_position`), its ordinal -- one past the entries of its
-    minute before it, what names it when two share a minute -- and a
-    journal line carrying that ordinal come from here, so the two writers
-    cannot drift apart.
+    The one rule for where an entry goes, shared by every writer of the
+    diary (an append, a capture, an import): after the last entry not later
+    than it, and numbered one past the entries of its minute before it.
     """
     blocks = raw.parsed()
     at = entry_position(blocks, block.heading)
     ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == block.heading)
     insert_block(raw, date, block, f"# {date}", at)
+    return ordinal
+
+
+def insert_entry(raw: RawFile, date: str, block: Block, *, detail: str | None = None) -> tuple[int, bytes]:
+    """:func:`place_entry`, and the journal line of the entry with its ordinal: what an append journals.
+
+    :meth:`Diary.append` and capture's multi-file write both take their
+    line from here, so a captured entry is named in the journal as an
+    appended one is (the ordinal tells two entries of one minute apart).
+    """
+    ordinal = place_entry(raw, date, block)
     line = Journal.encode(Journal.diary_entry(date=date, time=block.heading, owner=block.owner,
                                               source_conv=block.source_conv, detail=detail, ordinal=ordinal))
     return ordinal, line
+
+
+def backfill_ts(date: str | None, time: str | None, tz: dt.tzinfo | None) -> str:
+    """The ``ts`` of an entry written for a given day and/or minute: that moment, not the moment of writing.
+
+    An entry backfilled for another day (``diary append --date``, an import)
+    happened then; stamping it with "now" would lie about when. The missing
+    half comes from now on the wall clock of ``tz`` (default: the system's
+    local zone), the given half is read on that clock too.
+    """
+    now = dt.datetime.now(dt.timezone.utc).astimezone(tz)
+    day = dt.date.fromisoformat(validate_date(date)) if date is not None else now.date()
+    hour, minute = (int(part) for part in validate_time(time).split(":")) if time is not None else (now.hour, now.minute)
+    wall = dt.datetime(day.year, day.month, day.day, hour, minute)
+    moment = wall.replace(tzinfo=tz) if tz is not None else wall.astimezone()  # naive: the system's local zone
+    return parse_ts(moment)
 
 
 class Diary:
@@ -125,15 +150,22 @@ class Diary:
     ) -> DiaryItem:
         """Add one event; the only write the diary has.
 
-        ``ts`` (default now) is normalized to UTC seconds; a missing
+        ``ts`` is normalized to UTC seconds; a missing
         ``date``/``time`` is that instant on the wall clock of ``tz``
-        (default: the system's local zone). Entries stay sorted by ``HH:MM``,
+        (default: the system's local zone). Without ``ts`` it is now, or,
+        when a ``date`` or ``time`` is given, that moment on ``tz``'s clock
+        (:func:`backfill_ts`): an entry written for another day is dated
+        when it happened. An explicit ``ts`` always wins. Entries stay sorted by ``HH:MM``,
         stable for equal minutes. ``ValueError`` on bad input, nothing written.
         """
         text = validate_content(content)
-        stamp = parse_ts(ts) if ts is not None else utc_now_iso()
+        zone = _resolve_tz(tz)
+        if ts is None and (date is not None or time is not None):
+            stamp = backfill_ts(date, time, zone)
+        else:
+            stamp = parse_ts(ts) if ts is not None else utc_now_iso()
         try:
-            local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
+            local = dt.datetime.fromisoformat(stamp).astimezone(zone)
         except OverflowError:  # the instant's wall-clock day is past year 9999
             raise ValueError(f"invalid ts {stamp!r}: out of range in tz {tz!r}") from None
         date = validate_date(date if date is not None else local.strftime("%Y-%m-%d"))
@@ -161,6 +193,8 @@ class Diary:
         every windowed query, no permission, a symlink out of the memory --
         is [] with one WARNING (see :mod:`wikimem.disk.tolerant`).
         """
+        if not own_folder(self.root, "diary"):
+            return []
         try:
             parsed = read_blocks(self.path(date))
         except UnreadableError as exc:
@@ -189,7 +223,7 @@ class Diary:
     def dates(self) -> list[str]:
         """Dates that have a day file, ascending (files not named as a real date skipped)."""
         try:
-            names = os.listdir(self.dir)
+            names = os.listdir(self.dir) if own_folder(self.root, "diary") else []
         except (FileNotFoundError, NotADirectoryError):
             return []
         out: list[str] = []

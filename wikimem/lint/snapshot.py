@@ -24,6 +24,7 @@ from wikimem.lint.graph import LinkIndex, Support
 from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file, unreadable_file
 from wikimem.disk.atomic import temp_of
 from wikimem.disk.tolerant import UnreadableError, read_regular
+from wikimem.disk.store_dir import own_folder
 
 __all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 
@@ -90,7 +91,7 @@ class Snapshot:
         temps: dict[str, float] = {}
         for kind, folder in _KINDS:
             try:
-                entries = list(os.scandir(self.root / folder))
+                entries = list(os.scandir(self.root / folder)) if own_folder(self.root, folder) else []
             except (FileNotFoundError, NotADirectoryError):
                 continue
             for entry in entries:
