@@ -89,12 +89,14 @@ def test_a_folder_capture_reads_sessions_by_content_and_says_what_it_passed_over
     """Logs renamed, exported or copied are still sessions; every other file is named with a reason."""
     logs = tmp_path / "logs"
     logs.mkdir()
-    sids = [f"aaaaaaaa-0000-4000-8000-00000000000{n}" for n in range(4)]
+    sids = [f"aaaaaaaa-0000-4000-8000-00000000000{n}" for n in range(5)]
     (logs / "export-monday.jsonl").write_text(_claude_lines(sids[0], "Add retries to the fetcher.", "Retries added."))
     (logs / "2026-07-01 chat.jsonl").write_text(_claude_lines(sids[1], "Why is the cache cold?", "It was never warmed.", 5))
     (logs / "backup").mkdir()
     (logs / "backup" / "session.jsonl").write_text(_claude_lines(sids[2], "Rename the module.", "Renamed.", 9))
     (logs / "copy of old.jsonl").write_text(_claude_lines(sids[3], "Bump the version.", "Bumped to 2.1.", 13))
+    big = json.dumps({"type": "file-history-snapshot", "messageId": "u1", "snapshot": {"f": "y" * (2 << 20)}})
+    (logs / "renamed.jsonl").write_text(big + "\n" + _claude_lines(sids[4], "Trim the logs.", "Trimmed.", 17))
     (logs / "workflow.jsonl").write_text('{"step": 1, "status": "ok"}\n')
     (logs / "rollout-like.jsonl").write_text(_codex_lines("bbbbbbbb-0000-4000-8000-000000000000", "a", "b"))
     (logs / "notes.txt").write_text("not a log")

@@ -56,9 +56,10 @@ _UUID_RE = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 def looks_like_session(first: list[dict[str, Any]]) -> bool:
     """True when the first objects of a file are a Claude Code transcript's (for a file not named like one).
 
-    A user or assistant line with a ``message``, or a line of one of the
-    types Claude Code writes carrying a ``sessionId``: a workflow journal
-    or a tool-result dump beside the sessions has neither.
+    A user or assistant line with a ``message``, a line of one of the
+    types Claude Code writes carrying a ``sessionId``, or the ``summary``
+    and ``file-history-snapshot`` lines a transcript starts with: a
+    workflow journal or a tool-result dump beside the sessions has none.
     """
     for line in first:
         kind = line.get("type")
@@ -66,6 +67,8 @@ def looks_like_session(first: list[dict[str, Any]]) -> bool:
             return True
         if kind in _NOT_CONVERSATION and isinstance(line.get("sessionId"), str):
             return True
+        if (kind == "summary" and "leafUuid" in line) or (kind == "file-history-snapshot" and "messageId" in line):
+            return True  # the lines Claude Code starts a transcript with, before any message
     return False
 
 

@@ -32,9 +32,10 @@ AGENTS = ("claude-code", "codex")
 _CLAUDE_NAME_RE = re.compile(r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|agent-[\w-]+)\.jsonl$",
                              re.I)
 _CODEX_NAME_RE = re.compile(r"^rollout-.*\.jsonl$")
-#: How much of a file not named like a session is read to tell by its shape, in bytes and in lines.
-_SNIFF_BYTES = 256 << 10
+#: How much of a file not named like a session is read to tell by its shape: lines, bytes, one line's bytes.
 _SNIFF_LINES = 20
+_SNIFF_BYTES = 16 << 20
+_SNIFF_LINE = 1 << 20
 _SHAPES: dict[str, tuple[str, Callable[[list[dict[str, Any]]], bool]]] = {
     "claude-code": ("a Claude Code transcript", claude_code.looks_like_session),
     "codex": ("a Codex rollout", codex.looks_like_session),
@@ -57,15 +58,30 @@ def _is_session_name(agent: str, name: str) -> bool:
 
 
 def _first_objects(path: Path) -> list[dict[str, Any]] | None:
-    """The JSON objects of the first whole lines of ``path`` (``None``: it cannot be read)."""
+    """The JSON objects of the first whole lines of ``path`` (``None``: it cannot be read).
+
+    A line longer than :data:`_SNIFF_LINE` (a pasted file, an image) is
+    passed over, not held; at most :data:`_SNIFF_BYTES` are read in all.
+    """
+    objects: list[dict[str, Any]] = []
+    read = 0
     try:
         with open(path, "rb") as handle:
-            head = handle.read(_SNIFF_BYTES)
+            while len(objects) < _SNIFF_LINES and read < _SNIFF_BYTES:
+                line = handle.readline(_SNIFF_LINE)
+                if not line:
+                    break
+                read += len(line)
+                if not line.endswith(b"\n"):  # longer than a line worth reading, or torn: skip to its end
+                    while read < _SNIFF_BYTES and (line := handle.readline(_SNIFF_LINE)) and not line.endswith(b"\n"):
+                        read += len(line)
+                    continue
+                value = loads_tolerant(line.decode("utf-8", "replace"))
+                if isinstance(value, dict):
+                    objects.append(value)
     except OSError:
         return None
-    lines = head.split(b"\n")[:-1][:_SNIFF_LINES]  # whole lines only
-    values = (loads_tolerant(line.decode("utf-8", "replace")) for line in lines if line.strip())
-    return [value for value in values if isinstance(value, dict)]
+    return objects
 
 
 def _not_a_session(agent: str, path: Path) -> str | None:
