@@ -308,7 +308,9 @@ def main(argv: list[str] | None = None) -> int:
         out.error(str(exc))
         if getattr(args, "json", False):  # --json: stdout is one JSON document whatever happens
             out.json({"ok": False, "error": "store_error", "message": str(exc)})
-        return 0 if getattr(args, "fail_open", False) else 2
+        if getattr(args, "fail_open", False):
+            return 0
+        return 1 if getattr(args, "hook", False) else 2  # a hook's exit 2 is an instruction to its agent
     code = 0
     with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)

@@ -14,7 +14,6 @@ reason on stderr), so a broken memory never blocks the agent's prompt.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -23,6 +22,7 @@ from wikimem.cli.args import int_at_least
 from wikimem.cli.io import Output
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
 from wikimem.disk.days import parse_date_span
+from wikimem.disk.tolerant import parse_json
 from wikimem.store import MemoryStore
 
 __all__ = ["register", "run_recall"]
@@ -54,10 +54,10 @@ def _hook_query() -> str:
     raw = sys.stdin.buffer.read(MAX_HOOK_INPUT + 1)
     if len(raw) > MAX_HOOK_INPUT:
         raise Failure(BAD_INPUT, "hook input is larger than 1 MiB")
-    try:
-        payload = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Failure(BAD_INPUT, f"hook input is not JSON: {exc}") from None
+    try:  # the tolerant parse: too deep is "not JSON", a lone surrogate becomes U+FFFD
+        payload = parse_json(raw.decode("utf-8"), repair=True)
+    except ValueError as exc:  # UnicodeDecodeError is one
+        raise Failure(BAD_INPUT, f"hook input is not JSON: {str(exc)[:200]}") from None
     prompt = payload.get("prompt") if isinstance(payload, dict) else None
     if not isinstance(prompt, str):
         raise Failure(BAD_INPUT, "hook input has no 'prompt' string")
