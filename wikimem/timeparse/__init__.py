@@ -56,7 +56,7 @@ from wikimem.timeparse.match import TimeMatch
 
 __all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "resolve_today"]
 
-_DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
+_DAY, _WEEKEND, _WEEK, _MONTH, _YEAR = 0, 1, 2, 3, 4  # precision ranks, finer first
 
 _CN_DIGITS = {
     "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
@@ -65,7 +65,8 @@ _CN_DIGITS = {
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-    "twelve": 12,
+    "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
 }  # fmt: skip
 _CN_NUM = "[零〇一二两三四五六七八九十百]+"
 # A number must start here: not in the middle of 几十 / 十几 / 123.
@@ -158,6 +159,10 @@ def _month_span(year: int, month: int, back: int = 0) -> tuple[date, date]:
     y, m = divmod(index, 12)
     first = date(y, m + 1, 1)
     return first, first.replace(day=calendar.monthrange(y, m + 1)[1])
+
+
+def _year_span(year: int) -> tuple[date, date]:
+    return date(year, 1, 1), date(year, 12, 31)
 
 
 def _week_start(today: date, back: int) -> date:
@@ -262,9 +267,11 @@ def _months_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _MONTH, today)
 
 
-@_rule(rf"{_EN_NUM}(?P<u>day|week|month)s?\s+ago{_EN_E}")
+@_rule(rf"{_EN_NUM}(?P<u>day|week|month|year)s?\s+ago{_EN_E}")
 def _en_ago(m: re.Match[str], today: date) -> _Result:
     n = _EN_NUMBERS.get(m["n"]) or _number(m["n"])
+    if m["u"] == "year":
+        return (_YEAR, False, _year_span(today.year - n)) if n is not None else None
     return _back(n, {"day": _DAY, "week": _WEEK, "month": _MONTH}[m["u"]], today)
 
 
@@ -291,15 +298,118 @@ def _relative_month(m: re.Match[str], today: date) -> _Result:
     return _MONTH, False, _month_span(today.year, today.month, _REL_STEPS[rel])
 
 
-@_rule(rf"{_EN_B}(?P<rel>this|last|next)\s+(?P<u>week|weekend|month){_EN_E}")
+@_rule(rf"{_EN_B}(?P<rel>this|last|next)\s+(?P<u>week|weekend|month|year){_EN_E}")
 def _en_relative(m: re.Match[str], today: date) -> _Result:
     back = {"last": 1, "this": 0, "next": -1}[m["rel"]]
+    if m["u"] == "year":
+        return _YEAR, False, _year_span(today.year - back)
     if m["u"] == "month":
         return _MONTH, False, _month_span(today.year, today.month, back)
     monday = _week_start(today, back)
     if m["u"] == "weekend":
         return _WEEKEND, False, (monday + timedelta(days=5), monday + timedelta(days=6))
     return _WEEK, False, (monday, monday + timedelta(days=6))
+
+
+# -- English calendar dates ---------------------------------------------------
+#
+# Month names are ordinary words too ("May I", "we march", "ask Jan", "June
+# bug", "August Rush"), so a month name counts only beside a day number or a
+# year, or right after in/during/throughout ("in May"). The months that are
+# also common verbs or names (_WORDY_MONTHS) must moreover be followed by
+# the end of the phrase, punctuation or a function word when no year pins
+# them ("we march 5 miles", "these 8 may help" are not dates).
+
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3,
+    "april": 4, "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7,
+    "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9, "october": 10,
+    "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+_WORDY_MONTHS = {"may", "march", "mar", "jan"}
+_FULL_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_SHORT_MONTHS = "sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec"
+# A short form may end in a dot ("Sept. 8"); _month strips it.
+_EN_MONTH = rf"(?P<mon>{_FULL_MONTHS}|(?:{_SHORT_MONTHS})(?![a-z])\.?)"
+_EN_DAY = r"(?P<d>[0-9]{1,2})(?P<ord>st|nd|rd|th)?(?![0-9a-z]|[.:/-][0-9])"
+# A four-digit year not glued to more digits, a decade's "s", a unit or a range.
+_EN_YEAR = r"(?P<y>(?:1[0-9]|20)[0-9]{2})(?![0-9a-z%]|[.:/-][0-9])"
+_YEAR_NOT_COUNT = r"(?P<y>(?:19|20)[0-9]{2})(?![0-9a-z%]|[.:/-]?[0-9])"
+_NUMBER_BEFORE = r"(?<![0-9a-z.,:/$#+-])"
+# Heuristic: the words that may follow a date whose month is also a common
+# word, or a bare "in 2023", without making it something else (a count of
+# things: "in 2023 words", "8 may help").
+_MAY_FOLLOW = frozenset(
+    "at in on and or to with for from when where what who which how why i we you he she they it me us my "
+    "our your his her their the a was were is did do does had have has that this about during around after "
+    "before then last".split()
+)
+_NEXT_WORD = re.compile(r"\s*([a-z]*)")
+
+
+def _followed_plainly(m: re.Match[str]) -> bool:
+    """Whether what follows the match is the end, punctuation or a function word (see _MAY_FOLLOW)."""
+    word = _NEXT_WORD.match(m.string, m.end())
+    assert word is not None
+    return not word[1] or word[1] in _MAY_FOLLOW
+
+
+def _month(m: re.Match[str]) -> str:
+    return m["mon"].rstrip(".")
+
+
+def _en_day_result(m: re.Match[str], today: date) -> _Result:
+    month, day_of_month, year = _MONTHS[_month(m)], int(m["d"]), m["y"]
+    if year is None and _month(m) in _WORDY_MONTHS and not _followed_plainly(m):
+        return None
+    day = _safe_date(int(year) if year else _infer_year(today, month, day_of_month), month, day_of_month)
+    return _DAY, True, _one_day(day) if day else None
+
+
+@_rule(rf"{_EN_B}{_EN_MONTH}\s+{_EN_DAY}(?:,?\s+{_EN_YEAR})?")
+def _en_month_day(m: re.Match[str], today: date) -> _Result:
+    """``May 8``, ``May 8th``, ``May 8, 2023``, ``Sept. 8 2023``."""
+    return _en_day_result(m, today)
+
+
+@_rule(rf"{_NUMBER_BEFORE}(?P<the>the\s+)?{_EN_DAY}\s+(?P<of>of\s+)?{_EN_MONTH}{_EN_E}(?:,?\s+{_EN_YEAR})?")
+def _en_day_month(m: re.Match[str], today: date) -> _Result:
+    """``8 May``, ``8 May 2023``, ``8 May, 2023``, ``the 8th of May 2023``."""
+    if m["of"] and not (m["the"] or m["ord"]):
+        return None  # "3 of march" counts things; "the 3rd of March" is a day
+    return _en_day_result(m, today)
+
+
+@_rule(rf"{_EN_B}{_EN_MONTH},?\s+(?:of\s+)?{_EN_YEAR}")
+def _en_month_year(m: re.Match[str], today: date) -> _Result:
+    """``May 2023``, ``May, 2023``, ``May of 2023``."""
+    if _month(m) in _WORDY_MONTHS and not _followed_plainly(m):
+        return None  # "may 2000 people"
+    return _MONTH, True, _month_span(int(m["y"]), _MONTHS[_month(m)])
+
+
+@_rule(rf"{_EN_B}(?:in|during|throughout)\s+(?P<mon>{_FULL_MONTHS}){_EN_E}(?!,?\s*[0-9])")
+def _en_in_month(m: re.Match[str], today: date) -> _Result:
+    """``in May``: the last May that has begun (a month later than today's is last year's)."""
+    month = _MONTHS[m["mon"]]
+    return _MONTH, True, _month_span(_infer_year(today, month), month)
+
+
+@_rule(rf"{_NUMBER_BEFORE}(?P<y>(?:19|20)[0-9]{{2}})(?P<sep>[-/])(?P<m>0[1-9]|1[0-2])(?![0-9]|[.:/-][0-9])")
+def _year_month(m: re.Match[str], today: date) -> _Result:
+    """``2023-05``, ``2023/05`` -- but not a season spanning two years (``2011-12``, ``2000-01``)."""
+    year, month = int(m["y"]), int(m["m"])
+    if (year + 1) % 100 == month:
+        return None
+    return _MONTH, True, _month_span(year, month)
+
+
+@_rule(rf"{_EN_B}(?:in|during|throughout)\s+(?:the\s+year\s+)?{_YEAR_NOT_COUNT}")
+def _en_in_year(m: re.Match[str], today: date) -> _Result:
+    """``in 2023``, ``during 2023`` -- not ``in 2023 words`` (a count)."""
+    if not _followed_plainly(m):
+        return None
+    return _YEAR, True, _year_span(int(m["y"]))
 
 
 def _is_open_ended(hit_text: str, start: int, end: int) -> bool:
@@ -333,17 +443,30 @@ def _lowered(text: str) -> str:
     return "".join(ch.lower()[0] for ch in text)
 
 
+# What every rule's match contains at least one of: a digit, one of these
+# CJK characters (天 日 周 期 of 星期, 拜 of 礼拜, 月; 号 only follows 月), or an
+# English word starting with one of these (month names by their first three
+# letters). A new rule must keep this true: tests/test_timeparse_may_name.py
+# checks it over every time-word test text.
+_MAY_NAME = re.compile(
+    r"[0-9天日周期拜月]"
+    r"|(?<![a-z])(?:today|tonight|yesterday|tomorrow|ago|week|month|year"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+)
+
+
 @lru_cache(maxsize=4096)
 def may_name_a_time(text: str) -> bool:
-    """False when no rule's pattern occurs in ``text``: then :func:`match_time_range` is None on every day.
+    """False when no rule's pattern can occur in ``text``: then :func:`match_time_range` is None on every day.
 
     Which day is today only matters once some pattern matched (a handler
-    reads it), so a caller can skip asking the clock for a text that
-    matches none -- most queries. Remembered per text: a few dozen
-    patterns cost as much as a warm query's own work.
+    reads it), so a caller can skip asking the clock -- and every rule's
+    pattern -- for a text that matches none: most queries. One pattern
+    whose matches every rule's matches contain (``_MAY_NAME``), so it may
+    say yes for a text no rule reads ("May I"), never no for one a rule
+    reads. Remembered per text: an app asks the same text per keystroke.
     """
-    lowered = _lowered(text)
-    return any(pattern.search(lowered) for pattern, _ in _RULES)
+    return _MAY_NAME.search(_lowered(text)) is not None
 
 
 def match_time_range(
