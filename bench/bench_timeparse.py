@@ -69,9 +69,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--rounds", type=int, default=200)
     args = parser.parse_args()
-    precheck = may_name_a_time.__wrapped__  # type: ignore[attr-defined]  # the memo would hide the cost
+    precheck: Callable[[str], bool] = may_name_a_time.__wrapped__  # the memo would hide the cost
     word = re.compile(r"\bago\b")
-    rows = [
+    rows: list[tuple[str, list[str], Callable[[str], object]]] = [
         ("reference: lower() + one regex", PLAIN, lambda t: word.search(t.lower())),
         ("may_name_a_time, plain questions", PLAIN, precheck),
         ("may_name_a_time, time questions", TIMED, precheck),

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.cli.args import port_number
+from wikimem.cli.embed import EmbedSetupError, add_embed_options, embedder_from
 from wikimem.cli.io import Output
 from wikimem.store import MemoryStore
 
@@ -31,6 +32,7 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     mcp.add_argument("--host", default="127.0.0.1",
                      help="HTTP: the address to listen on (default 127.0.0.1, loopback only)")
     mcp.add_argument("--port", type=port_number, default=8765, help="HTTP: the port (default 8765; 0: any free port)")
+    add_embed_options(mcp, what="recall")
     add_store_option(mcp)
     table["mcp"] = run_mcp
 
@@ -43,8 +45,13 @@ def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     from wikimem.server import serve
 
     try:
+        embedder = embedder_from(args)
+    except EmbedSetupError as exc:
+        out.error(f"wikimem mcp: {exc}")
+        return 2
+    try:
         serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
-              log=sys.stderr)
+              log=sys.stderr, embedder=embedder)
     except OSError as exc:  # the port is taken, the host is not ours
         out.error(f"wikimem mcp: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
         return 2

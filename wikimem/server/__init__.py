@@ -20,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -39,15 +40,23 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, log: TextIO | None = None) -> None:
-    """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP)."""
+          port: int = 8765, log: TextIO | None = None, embedder: Any = None) -> None:
+    """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP).
+
+    With ``embedder`` recall fuses cosine with BM25 once the wiki's vectors
+    are embedded (in the background; BM25 alone until then and whenever
+    the encoder fails, said once on ``log``).
+    """
     import asyncio
 
     from wikimem.server.memory import AgentMemory
     from wikimem.server.tools import build_server
 
     log = log or sys.stderr
-    memory = AgentMemory(root, read_only=read_only)
+    memory = AgentMemory(root, read_only=read_only, embedder=embedder, warn=_say(log))
+    if embedder is not None:
+        _say(log)(f"semantic recall with {embedder!r}: the wiki's vectors are embedded in the background "
+                  "(BM25 only until they are ready)")
     server = build_server(memory)
     memory.start_building()
     if transport == "stdio":
@@ -64,6 +73,16 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     log.write(f"wikimem mcp: serving {root} on http://{shown}:{bound}/mcp{' (read-only)' if read_only else ''}\n")
     log.flush()
     asyncio.run(_serve_http(server, sock, host))
+
+
+def _say(log: TextIO) -> Callable[[str], None]:
+    """A line on ``log`` (stderr: stdout is the stdio transport's), prefixed like every server message."""
+
+    def say(message: str) -> None:
+        log.write(f"wikimem mcp: {message}\n")
+        log.flush()
+
+    return say
 
 
 def _listen(host: str, port: int) -> socket.socket:
