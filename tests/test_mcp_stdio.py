@@ -39,7 +39,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
     assert tools["forget"].annotations.destructive_hint is True
     assert tools["append_diary"].annotations.destructive_hint is False
     recall = tools["recall"].input_schema["properties"]
-    assert set(recall) == {"query", "budget_tokens", "limit", "time_range"}
+    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10
     assert set(tools["remember"].input_schema["properties"]) == {"file", "name", "content", "owner", "source_conv",
                                                                  "expected"}
@@ -155,6 +155,8 @@ BAD_CALLS = [
     ("recall", {"query": "tea", "time_range": "last tuesday"}, "bad time_range"),
     ("recall", {"query": "tea", "limit": "many"}, "limit"),
     ("recall", {"query": "tea", "limit": 0}, "bad limit"),
+    ("recall", {"query": "tea", "today": "2026-7-20"}, "use YYYY-MM-DD"),
+    ("why_not", {"query": "tea", "file": "people", "name": "Bob", "today": "monday"}, "use YYYY-MM-DD"),
     ("why_not", {"query": "tea", "file": "../x", "name": "y"}, "invalid RecallFile name"),
     ("no_such_tool", {}, "no_such_tool"),
 ]

@@ -33,6 +33,8 @@ class VectorSync:
         self._lock = threading.Lock()
         self._running = False
         self._failed_at: float | None = None
+        #: The last background sync :meth:`catch_up` started (None before the first).
+        self.thread: threading.Thread | None = None
 
     @property
     def failing(self) -> bool:
@@ -73,6 +75,6 @@ class VectorSync:
         status = self.index.vector_status()
         if status is None or (status.ready and status.missing == 0):
             return None
-        thread = threading.Thread(target=self.run, name="wikimem-vector-sync", daemon=True)
+        thread = self.thread = threading.Thread(target=self.run, name="wikimem-vector-sync", daemon=True)
         thread.start()
         return thread
