@@ -39,26 +39,26 @@ def mem(tmp_path: Path) -> Path:
 
 
 def test_recall_today_anchors_relative_words(mem: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "museum last week", "--today", "2023-05-15")
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "museum last week", "--today", "2023-05-15")
     assert code == 0 and "## diary 2023-05-08 10:00" in out and MUSEUM in out
-    code, out, _ = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "museum last week", "--today", "2023-06-15")
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "museum last week", "--today", "2023-06-15")
     assert MUSEUM not in out  # a month later "last week" is another window
 
 
 def test_recall_today_also_anchors_a_month_without_a_year(mem: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "museum on May 8th", "--today", "2024-04-01", "--json")
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "museum on May 8th", "--today", "2024-04-01", "--json")
     assert json.loads(out)["time_range"] == ["2023-05-08", "2023-05-08"]
 
 
 def test_explain_today_sets_the_time_gate(mem: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "explain", "museum 3 days ago", "--today", "2023-05-11")
+    code, out, _ = run(capsys, "-s", str(mem), "explain", "museum 3 days ago", "--today", "2023-05-11")
     assert code == 0 and "time gate: 2023-05-08  [parsed]" in out.splitlines()
 
 
 @pytest.mark.parametrize("verb", ["recall", "explain"])
 @pytest.mark.parametrize("bad", ["2023-5-15", "yesterday", "2023-02-30", ""])
 def test_a_malformed_today_is_a_usage_error_naming_the_format(mem: Path, capsys: pytest.CaptureFixture[str], verb: str, bad: str) -> None:
-    code, out, err = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), verb, "museum", "--today", bad)
+    code, out, err = run(capsys, "-s", str(mem), verb, "museum", "--today", bad)
     assert (code, out) == (2, "") and "--today" in err and "YYYY-MM-DD" in err
 
 
@@ -134,16 +134,16 @@ def _use_embedder(monkeypatch: pytest.MonkeyPatch, embedder: object) -> None:
 
 
 def test_recall_embed_finds_what_shares_no_word_with_the_query(mem: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    code, out, _ = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "who likes drawing?")
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "who likes drawing?")
     assert code == 1 and out == ""  # BM25 alone: no word in common
     _use_embedder(monkeypatch, _PaintEmbedder())
-    code, out, err = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "who likes drawing?", "--embed", "local")
+    code, out, err = run(capsys, "-s", str(mem), "recall", "who likes drawing?", "--embed", "local")
     assert code == 0 and out.startswith("## people:Caroline\n") and err == ""
 
 
 def test_recall_with_a_failing_encoder_is_bm25_with_a_warning(mem: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _use_embedder(monkeypatch, _DeadEmbedder())
-    code, out, err = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "coffee", "--embed", "local")
+    code, out, err = run(capsys, "-s", str(mem), "recall", "coffee", "--embed", "local")
     assert code == 0 and out.startswith("## people:Bob\n")
     assert "warning" in err and "BM25 only" in err
 
@@ -152,14 +152,14 @@ def test_recall_with_a_dead_endpoint_is_bm25_with_a_warning(mem: Path, capsys: p
     with socket.socket() as probe:  # a loopback port nobody listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    code, out, err = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), "recall", "coffee", "--embed", f"http://127.0.0.1:{port}/v1",
+    code, out, err = run(capsys, "-s", str(mem), "recall", "coffee", "--embed", f"http://127.0.0.1:{port}/v1",
                          "--embed-model", "m")
     assert code == 0 and out.startswith("## people:Bob\n") and "BM25 only" in err
 
 
 @pytest.mark.parametrize("verb", [["recall", "coffee"], ["mcp"]])
 def test_a_bad_embed_spec_is_a_usage_error(mem: Path, capsys: pytest.CaptureFixture[str], verb: list[str]) -> None:
-    code, out, err = run(capsys: pytest.CaptureFixture[str], "-s", str(mem), *verb, "--embed", "ftp://nowhere")
+    code, out, err = run(capsys, "-s", str(mem), *verb, "--embed", "ftp://nowhere")
     assert code == 2 and out == "" and "bad --embed" in err
 
 
