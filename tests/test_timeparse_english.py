@@ -192,3 +192,18 @@ def test_impossible_english_dates_give_none(text: str) -> None:
 
 def test_a_year_before_year_one_gives_none() -> None:
     assert parse_time_range("9999 years ago", today=TODAY) is None
+
+
+def test_retrieval_does_not_score_the_words_of_an_english_date(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import datetime as dt
+
+    from wikimem import MemoryIndex, MemoryStore
+
+    store = MemoryStore(tmp_path / "memory")
+    store.add("notes", "May", "May is a name here: may, may, may.")
+    store.diary.append("Went to the museum with Caroline.", date="2023-05-08", time="10:00")
+    index = MemoryIndex(store, use_jieba=False, today=lambda: dt.date(2026, 7, 22))
+    result = index.retrieve("museum in May 2023", explain=True)
+    assert result.time_range == MAY_2023 and result.time_words == ["May 2023"]
+    assert "may" not in result.query_tokens and "2023" not in result.query_tokens
+    assert [(e.item.file, e.item.name) for e in result.items] == [("2023-05-08", "10:00")]
