@@ -185,6 +185,22 @@ def test_a_month_without_a_year_is_the_last_one_that_has_begun(
     assert parse_time_range(text, today=today) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What did I do in May last year?", ("2025-05-01", "2025-05-31")),
+        ("May 8th last year", _day("2025-05-08")),
+        ("in August, three years ago", ("2023-08-01", "2023-08-31")),
+        ("in May, in 2023", MAY_2023),
+        ("7月21日 last year", _day("2025-07-21")),
+        ("in May, in 2023 or in 2024", None),  # which May: a guess
+        ("Feb 29th in 2023", None),
+    ],
+)
+def test_a_year_named_beside_a_yearless_month_is_its_year(text: str, expected: tuple[str, str] | None) -> None:
+    assert parse_time_range(text, today=TODAY) == expected
+
+
 @pytest.mark.parametrize("text", ["February 30, 2023", "31 April 2024", "Feb 29 2023", "2023-13"])
 def test_impossible_english_dates_give_none(text: str) -> None:
     assert parse_time_range(text, today=TODAY) is None

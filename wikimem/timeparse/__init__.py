@@ -11,9 +11,11 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   (also N天以前/之前) with Arabic or Chinese numerals (两, 十, 十二, 二十, 一百…);
   English ``today``/``tonight``, ``yesterday``, ``tomorrow``, ``the day
   before yesterday``, ``the day after tomorrow``, ``N days ago`` (digits or
-  ``a``/``one``…``twelve``) -- English words only on word boundaries.
+  ``a``/``one``…``twenty``) -- English words only on word boundaries.
 * dates: ``2026-07-21``, ``2026/7/21``, ``2026-7-1``, ``2026年7月21日``,
-  ``7月21日``/``7月21号`` (also 七月二十一日); a month/day later than T means the
+  ``7月21日``/``7月21号`` (also 七月二十一日); English ``May 8, 2023``, ``May 8th
+  2023``, ``8 May 2023``, ``the 8th of May, 2023``, ``Sept. 8``, ``8 May``
+  (month names and short forms); a month/day later than T means the
   previous year. An impossible date makes the whole answer ``None``.
 * weeks: 这周/本周/这个星期/本星期/这礼拜, 上周/上个星期/上礼拜, and (extras)
   上上周 (two weeks back), 下周, 下下周, each followed optionally by a day
@@ -22,21 +24,30 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   next week``/``weekend``, ``N weeks ago``.
 * months: 这个月/本月, 上个月/上月, 上上个月, 下个月; ``N个月前`` → that whole
   month; ``2026年7月``, and ``7月``/``7月份`` alone (a month later than T's
-  means the previous year); English ``this/last/next month``, ``N months ago``.
+  means the previous year); English ``this/last/next month``, ``N months ago``,
+  ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
+  alone after in/during/throughout (``in May``: the last May that has begun).
+* years: English ``in 2023``/``during 2023``, ``N years ago``, ``this/last/next
+  year``. A year named beside a yearless month or day is its year (``in May
+  last year``); two different years beside one → ``None``.
 
 Choosing among several expressions: longer matches swallow the ones inside
 them (大前天 is not 前天); then the most specific kind wins (a day beats a
-weekend beats a week beats a month) and, at equal precision, an explicit date
-beats a relative word. Several expressions of the winning kind give the
+weekend beats a week beats a month beats a year) and, at equal precision, an
+explicit date beats a relative word. Several expressions of the winning kind give the
 smallest window covering all of them (``昨天和前天`` → both days), since the
 user asked about each of them.
 
 Deliberately *not* windows: vague words (最近, 前几天, 以前, 过一会儿, 这两天),
-bare weekdays (周三: this week's or last week's?), ``12/07`` style dates, and
+bare weekdays (周三: this week's or last week's?; ``last Monday``), ``12/07``
+style dates, seasons (``last summer``: which months depends on the
+hemisphere), ``a couple of``/``a few``/``several`` counts, and
 open-ended expressions -- a match followed by 以前/之前/以后/之后/以来/前/后, or
 preceded by English since/before/after/until -- because "before yesterday" is
-not yesterday. A few common words that merely contain a time word are
-skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
+not yesterday. English month names are ordinary words too ("May I", "we
+march", "June bug"), and a year may count things ("in 2023 words"): the
+English calendar rules below say what makes them time words. A few common
+words that merely contain a time word are skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
 not Monday), 这周日程, 以前天天, 如今天气; the exclusion lists below are
 heuristics and say so.
 """
@@ -129,6 +140,9 @@ class _Hit:
     rank: int
     absolute: bool
     span: tuple[date, date] | None  # None: an impossible explicit date
+    #: A month or day whose year was inferred from today (``in May``, ``7月21日``): a year
+    #: named beside it (``last year``, ``in 2023``) is its year instead.
+    yearless: bool = False
 
 
 def _number(text: str) -> int | None:
@@ -180,7 +194,8 @@ def _infer_year(today: date, month: int, day: int = 1) -> int:
 
 # Each rule: a regex and a handler (match, today) -> (rank, absolute, span) or
 # None when the match turns out not to be a time expression after all.
-_Result = tuple[int, bool, tuple[date, date] | None] | None
+_Span = tuple[date, date] | None
+_Result = tuple[int, bool, _Span] | tuple[int, bool, _Span, bool] | None
 _Handler = Callable[[re.Match[str], date], _Result]
 _RULES: list[tuple[re.Pattern[str], _Handler]] = []
 
@@ -211,7 +226,7 @@ def _month_day(m: re.Match[str], today: date) -> _Result:
     if month is None or day_of_month is None:
         return None  # 二三月… is not a numeral, so not a date either
     day = _safe_date(_infer_year(today, month, day_of_month), month, day_of_month)
-    return _DAY, True, _one_day(day) if day else None
+    return _DAY, True, _one_day(day) if day else None, True
 
 
 @_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])")
@@ -222,7 +237,7 @@ def _explicit_month(m: re.Match[str], today: date) -> _Result:
         return None
     explicit_year = m.groupdict().get("y")
     year = int(explicit_year) if explicit_year else _infer_year(today, month)
-    return _MONTH, True, _month_span(year, month) if year >= 1 else None
+    return _MONTH, True, _month_span(year, month) if year >= 1 else None, not explicit_year
 
 
 @_rule("|".join(_DAY_WORDS))
@@ -363,7 +378,7 @@ def _en_day_result(m: re.Match[str], today: date) -> _Result:
     if year is None and _month(m) in _WORDY_MONTHS and not _followed_plainly(m):
         return None
     day = _safe_date(int(year) if year else _infer_year(today, month, day_of_month), month, day_of_month)
-    return _DAY, True, _one_day(day) if day else None
+    return _DAY, True, _one_day(day) if day else None, year is None
 
 
 @_rule(rf"{_EN_B}{_EN_MONTH}\s+{_EN_DAY}(?:,?\s+{_EN_YEAR})?")
@@ -392,7 +407,7 @@ def _en_month_year(m: re.Match[str], today: date) -> _Result:
 def _en_in_month(m: re.Match[str], today: date) -> _Result:
     """``in May``: the last May that has begun (a month later than today's is last year's)."""
     month = _MONTHS[m["mon"]]
-    return _MONTH, True, _month_span(_infer_year(today, month), month)
+    return _MONTH, True, _month_span(_infer_year(today, month), month), True
 
 
 @_rule(rf"{_NUMBER_BEFORE}(?P<y>(?:19|20)[0-9]{{2}})(?P<sep>[-/])(?P<m>0[1-9]|1[0-2])(?![0-9]|[.:/-][0-9])")
@@ -433,6 +448,33 @@ def _hits(text: str, today: date) -> list[_Hit]:
         if all(hit.end <= k.start or hit.start >= k.end for k in kept):
             kept.append(hit)
     return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
+
+
+def _anchored(hits: list[_Hit]) -> list[_Hit]:
+    """Yearless months and days moved into the one calendar year named beside them.
+
+    "May 8th last year", "in May 2 years ago", "in May, in 2023": the year
+    word says which May. Two different years named → no window (which
+    one the month belongs to is a guess).
+    """
+    yearless = [h for h in hits if h.yearless and h.span is not None]
+    years = {h.span[0].year for h in hits if h.rank == _YEAR and h.span is not None}
+    if not yearless or not years:
+        return hits
+    if len(years) > 1:
+        return []
+    year = years.pop()
+    moved = []
+    for hit in hits:
+        if hit.yearless and hit.span is not None:
+            first, last = hit.span
+            if first == last:
+                day = _safe_date(year, first.month, first.day)
+                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, _one_day(day) if day else None)
+            else:
+                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, _month_span(year, first.month))
+        moved.append(hit)
+    return moved
 
 
 def _lowered(text: str) -> str:
@@ -483,7 +525,7 @@ def match_time_range(
     if not text:
         return None
     ref = resolve_today(today, tz)
-    hits = _hits(_lowered(text), ref)
+    hits = _anchored(_hits(_lowered(text), ref))
     if not hits:
         return None
     best = min((h.rank, not h.absolute) for h in hits)
