@@ -2,7 +2,9 @@
 
 The SDK is imported only when the command runs, so every other verb (and
 ``import wikimem``) works without it; without it this verb says how to get
-it and exits 2.
+it and exits 2. ``--embed`` gives the server an encoder
+(:mod:`wikimem.cli.embed`; the server embeds in the background, see
+:mod:`wikimem.server.vector_sync`).
 """
 
 from __future__ import annotations

@@ -9,6 +9,11 @@ For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
 (its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
 ``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
 reason on stderr), so a broken memory never blocks the agent's prompt.
+
+``--today`` pins the day relative time words count from (a store of
+another time asks "last week" of its own); ``--embed`` fuses an encoder's
+cosine in (:mod:`wikimem.cli.embed`), falling back to BM25 with a warning
+on stderr when the encoder fails.
 """
 
 from __future__ import annotations
