@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import socket
 import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -206,7 +207,7 @@ def test_the_server_embeds_in_the_background_then_recall_is_fused(mem: Path) -> 
     memory.start_building().join()
     result = memory.recall("who likes drawing?")
     assert result["embedding_used"] is True and result["items"][0]["label"] == "people:Caroline"
-    assert said == []
+    assert len(said) == 1 and "ready: 2 of 2 wiki items embedded" in said[0]
 
 
 def test_the_server_catches_up_with_items_written_since(mem: Path) -> None:
@@ -236,6 +237,13 @@ def test_a_dead_encoder_costs_one_warning_and_a_retry_per_interval(mem: Path) ->
     assert thread is not None
     thread.join()
     assert len(said) == 1  # still down: said once
+    memory.vectors.index.embedder.embed = _PaintEmbedder().embed  # the endpoint is back
+    clock.now += RETRY_SECONDS
+    thread = memory.vectors.catch_up()
+    assert thread is not None
+    thread.join()
+    assert len(said) == 2 and "ready" in said[1]
+    assert memory.recall("coffee")["embedding_used"] is True
 
 
 def test_a_read_only_server_keeps_its_vectors_in_memory(mem: Path) -> None:
@@ -244,3 +252,59 @@ def test_a_read_only_server_keeps_its_vectors_in_memory(mem: Path) -> None:
     memory.start_building().join()
     assert memory.recall("who likes drawing?")["embedding_used"] is True
     assert sorted(p.name for p in mem.rglob("*")) == before
+
+
+class _EmbeddingsHandler(BaseHTTPRequestHandler):
+    """An OpenAI-compatible ``POST /v1/embeddings`` giving _PaintEmbedder's vectors."""
+
+    def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        vectors = _PaintEmbedder().embed(body["input"])
+        reply = json.dumps({"data": [{"index": i, "embedding": v} for i, v in enumerate(vectors)]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
+        pass
+
+
+async def test_wikimem_mcp_embed_url_fuses_recall_once_ready(mem: Path) -> None:
+    pytest.importorskip("mcp")
+    from mcp_support import http_client, http_server
+
+    from app_waits import wait_until
+
+    endpoint = ThreadingHTTPServer(("127.0.0.1", 0), _EmbeddingsHandler)
+    threading.Thread(target=endpoint.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{endpoint.server_address[1]}/v1"
+    try:
+        with http_server(mem, "--embed", url, "--embed-model", "paint") as (mcp_url, lines):
+            wait_until(lambda: any("recall is fused" in line for line in lines), "the vectors to be ready")
+            async with http_client(mcp_url) as client:
+                result = await client.call_tool("recall", {"query": "who likes drawing?"})
+            assert result.structured_content["embedding_used"] is True
+            assert result.content[0].text.startswith("## people:Caroline\n")
+            assert any("semantic recall with HttpEmbedder" in line for line in lines)
+    finally:
+        endpoint.shutdown()
+        endpoint.server_close()
+
+
+async def test_wikimem_mcp_with_a_dead_endpoint_serves_bm25_and_says_so(mem: Path) -> None:
+    pytest.importorskip("mcp")
+    from mcp_support import http_client, http_server
+
+    from app_waits import wait_until
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with http_server(mem, "--embed", f"http://127.0.0.1:{port}/v1", "--embed-model", "m") as (mcp_url, lines):
+        wait_until(lambda: any("BM25 only" in line for line in lines), "the warning")
+        async with http_client(mcp_url) as client:
+            result = await client.call_tool("recall", {"query": "coffee"})
+        assert not result.is_error and result.structured_content["embedding_used"] is False
+        assert result.content[0].text.startswith("## people:Bob\n")

@@ -24,7 +24,7 @@ RETRY_SECONDS = 60.0
 
 
 class VectorSync:
-    """One background vector sync at a time for ``index``; failures said once through ``warn``."""
+    """One background vector sync at a time for ``index``; through ``warn``: the first success, a failure, a recovery."""
 
     def __init__(self, index: Any, warn: Callable[[str], None], clock: Callable[[], float]) -> None:
         self.index = index
@@ -33,6 +33,7 @@ class VectorSync:
         self._lock = threading.Lock()
         self._running = False
         self._failed_at: float | None = None
+        self._done = False  # a sync has succeeded (said once)
         #: The last background sync :meth:`catch_up` started (None before the first).
         self.thread: threading.Thread | None = None
 
@@ -48,7 +49,7 @@ class VectorSync:
                 return False
             self._running = True
         try:
-            self.index.sync_vectors()
+            status = self.index.sync_vectors()
         except Exception as exc:  # noqa: BLE001 - any encoder failure: BM25 only, never a crash
             with self._lock:
                 if self._failed_at is None:
@@ -60,9 +61,12 @@ class VectorSync:
             with self._lock:
                 self._running = False
         with self._lock:
-            if self._failed_at is not None:
-                self._warn(f"embeddings ({self.index.embedder!r}) work again: recall is fused")
-            self._failed_at = None
+            first = not self._done
+            if self._failed_at is not None or first:
+                covered = f"{status.embedded} of {status.total}" if status is not None else "the"
+                self._warn(f"embeddings ({self.index.embedder!r}) ready: {covered} wiki items embedded; "
+                           "recall is fused")
+            self._failed_at, self._done = None, True
         return True
 
     def catch_up(self) -> threading.Thread | None:
