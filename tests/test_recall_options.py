@@ -142,6 +142,20 @@ def test_recall_embed_finds_what_shares_no_word_with_the_query(mem: Path, capsys
     assert code == 0 and out.startswith("## people:Caroline\n") and err == ""
 
 
+def test_recall_embeds_for_a_while_then_answers_and_the_next_call_goes_on(
+    mem: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import wikimem.cli.embed as embed
+
+    _use_embedder(monkeypatch, _PaintEmbedder())
+    monkeypatch.setattr(embed, "EMBED_SECONDS", 0.0)  # out of time before the first batch
+    code, out, err = run(capsys, "-s", str(mem), "recall", "who likes drawing?", "--embed", "local")
+    assert (code, out) == (1, "") and "embedded 0 more of 2 wiki items" in err and "BM25" in err
+    monkeypatch.setattr(embed, "EMBED_SECONDS", 120.0)
+    code, out, err = run(capsys, "-s", str(mem), "recall", "who likes drawing?", "--embed", "local")
+    assert code == 0 and out.startswith("## people:Caroline\n") and err == ""
+
+
 def test_recall_with_a_failing_encoder_is_bm25_with_a_warning(mem: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     _use_embedder(monkeypatch, _DeadEmbedder())
     code, out, err = run(capsys, "-s", str(mem), "recall", "coffee", "--embed", "local")

@@ -12,9 +12,15 @@ without it starts as light as before.
 from __future__ import annotations
 
 import argparse
+import time
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["EmbedSetupError", "add_embed_options", "embedder_from"]
+__all__ = ["EMBED_SECONDS", "EmbedSetupError", "add_embed_options", "embed_for_a_while", "embedder_from"]
+
+#: How long one ``wikimem recall --embed`` spends embedding the wiki before it answers: a hook
+#: has seconds, a first sync of a large wiki minutes, so each call goes on where the last stopped.
+EMBED_SECONDS = 5.0
 
 
 class EmbedSetupError(Exception):
@@ -46,3 +52,27 @@ def embedder_from(args: argparse.Namespace) -> Any:
     except (ValueError, KeyError, ImportError, OSError, RuntimeError) as exc:
         raise EmbedSetupError(f"bad --embed: {exc}") from None
 
+
+
+def embed_for_a_while(index: Any, say: Callable[[str], None], seconds: float | None = None) -> None:
+    """Embed what ``index``'s vector cache lacks for at most ``seconds`` (default :data:`EMBED_SECONDS`).
+
+    ``index`` runs with ``vector_sync="manual"``, so a query never embeds the wiki itself.
+
+    What is embedded is kept in the cache whether the time runs out or not,
+    so a process per call (a hook) still gets the whole wiki embedded over
+    a few calls, each one answering in time: fused once the vectors are
+    complete, BM25 until then. A failing encoder is said through ``say``;
+    nothing raises.
+    """
+    from wikimem.vectors import SyncCancelled
+
+    seconds = EMBED_SECONDS if seconds is None else seconds
+    deadline = time.monotonic() + seconds
+    try:
+        index.sync_vectors(should_stop=lambda: time.monotonic() > deadline, batch_size=16)
+    except SyncCancelled as stop:
+        say(f"embedded {stop.done} more of {stop.total} wiki items in {seconds:g} s; ranked with BM25 "
+            "until they are all embedded (the next call goes on)")
+    except Exception as exc:  # noqa: BLE001 - any encoder failure: BM25 only, never a crash
+        say(f"warning: embeddings ({index.embedder!r}) unavailable: {exc}; ranked with BM25 only")

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.cli.args import as_of_day, int_at_least, pinned_today
-from wikimem.cli.embed import EmbedSetupError, add_embed_options, embedder_from
+from wikimem.cli.embed import EmbedSetupError, add_embed_options, embed_for_a_while, embedder_from
 from wikimem.cli.io import Output
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
 from wikimem.disk.days import parse_date_span
@@ -92,11 +92,16 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         raise Failure(BAD_INPUT, str(exc)) from None
     # A one-shot process: reading the postings cache helps, writing one would only cost this call.
     # The vector cache is written: the next recall embeds only what changed.
-    index = MemoryIndex(store, postings_cache="read", today=pinned_today(args.today), embedder=embedder)
+    index = MemoryIndex(store, postings_cache="read", today=pinned_today(args.today), embedder=embedder,
+                        vector_sync="manual")
+    said: list[str] = []
+    if embedder is not None:
+        embed_for_a_while(index, said.append)
     result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span)
-    if embedder is not None and not result.embedding_used:
-        out.error(f"wikimem recall: warning: embeddings ({embedder!r}) unavailable for this "
-                  "query; ranked with BM25 only")
+    if embedder is not None and not result.embedding_used and not said:
+        said.append(f"warning: embeddings ({embedder!r}) unavailable for this query; ranked with BM25 only")
+    for line in said:
+        out.error(f"wikimem recall: {line}")
     if args.json:
         out.json({"ok": True, "query": query, "text": agent_text(result), "items": agent_rows(result),
                   "budget_tokens": result.budget_tokens, "budget_used": result.budget_used,
