@@ -206,7 +206,7 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
-    from wikimem.cli import capture, init, json_views, mcp, recall, write
+    from wikimem.cli import capture, init, json_views, mcp, recall, respell, write
 
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
@@ -217,6 +217,7 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     init.register(commands, _COMMANDS, store_option)
     mcp.register(commands, _COMMANDS, store_option)
     capture.register(commands, _COMMANDS, store_option)  # issue 16
+    respell.register(commands, _COMMANDS, store_option)
 
 
 def resolve_store_dir(option: str | None) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 from wikimem.disk.blocks import is_block_heading, parse_meta_line
 
@@ -20,6 +21,7 @@ __all__ = [
     "normalize_item_name",
     "parse_ts",
     "sanitize_item_name",
+    "suggest_file_name",
     "validate_content",
     "validate_date",
     "validate_file",
@@ -59,10 +61,24 @@ def validate_file(name: str) -> str:
     lowercase ASCII slug that is safe on every filesystem and in a link.
     """
     if not isinstance(name, str) or not _FILE_RE.fullmatch(name):
+        hint = suggest_file_name(name) if isinstance(name, str) else None
         raise ValueError(
             f"invalid RecallFile name {name!r}: must match [a-z0-9_][a-z0-9_-]*"
+            + (f" (lowercase letters, digits, '_' and '-'); try {hint!r}" if hint else "")
         )
     return name
+
+
+def suggest_file_name(name: str) -> str | None:
+    """The accepted form of a would-be RecallFile name (``"My Notes.md"`` -> ``"my-notes"``), or ``None``.
+
+    Said in the refusal, never applied silently: a file name is an address
+    that links and other agents use, so the caller decides.
+    """
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode("ascii")  # "Ünï" -> "Uni"
+    slug = re.sub(r"[^a-z0-9_-]+", "-", stem.strip().lower()).strip("-")
+    return slug if slug and _FILE_RE.fullmatch(slug) and slug != name else None
 
 
 def normalize_item_name(name: str) -> str:
@@ -118,7 +134,9 @@ def validate_content(content: str) -> str:
     for number, line in enumerate(lines, 1):
         if is_block_heading(line):
             raise ValueError(
-                f"invalid content: line {number} starts a new block ({line[:40]!r})"
+                f"invalid content: line {number} starts a new block ({line[:40]!r}): '## ' at the start of a "
+                f"line is the item delimiter; write it as {'#' + line.lstrip()[:40]!r} (a sub-heading inside the "
+                "item) or store that part as an item of its own"
             )
         if _CONFLICT_MARKER_RE.fullmatch(line):
             raise ValueError(

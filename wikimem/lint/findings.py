@@ -120,6 +120,10 @@ CODES: dict[str, CodeInfo] = {
     "drift": CodeInfo(
         "warning", "a memory file changed on disk with no journal line since (written behind the library's back)",
         "review the change; --fix accepts it into lint-baseline.json", fixable=True),
+    "bad-settings": CodeInfo(
+        "warning", "wikimem.toml (the memory's settings) is not valid TOML or holds a value the library does not "
+        "know: the defaults apply (links are written [[file:name]])",
+        "fix the file (see docs/guide/storage.md) or delete it"),
     "reviewed-damaged": CodeInfo(
         "warning", "a reviewed.json that is not valid: its dismissals are ignored (those entries are back in "
         "the reconcile queue) and no new dismissal can be saved",

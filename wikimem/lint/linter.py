@@ -23,6 +23,7 @@ from pathlib import Path
 
 from wikimem.disk.loader import gc_paused
 from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline
+from wikimem.disk.settings import SETTINGS_FILE, read_settings
 from wikimem.lint.drift import DriftState, judge
 from wikimem.lint.crossref import dangling_findings, evidence_findings, orphan_findings
 from wikimem.lint.dupes import DuplicateIndex
@@ -262,6 +263,9 @@ class Linter:
                 "dismissed in it are back in the reconcile queue, and dismissing more is refused until it "
                 "is repaired or deleted")]
         found += self._reviewed
+        problem = read_settings(self.root)[1]
+        if problem is not None:
+            found.append(make_finding("bad-settings", SETTINGS_FILE, problem))
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out

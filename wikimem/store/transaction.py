@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,14 +27,14 @@ from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
 from wikimem.errors import ConflictError
 from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
-from wikimem.disk.links import WikiLink, rewrite_link
+from wikimem.disk.links import WikiLink, rewrite_links
 from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
 from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
 __all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "hard_edits", "path_identity", "revert",
-           "rewrite_links_to", "transaction"]
+           "rewrite_contents", "rewrite_links_to", "transaction"]
 
 #: ``(mtime_ns, size, inode)`` of a file: its stat plus the inode, which every atomic replace changes.
 Identity = tuple[int, int, int]
@@ -293,30 +293,52 @@ def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | No
     ``skip`` is a block left alone (the old address of a moved item, about
     to go). Each rewritten item keeps its owner on the journal line.
     """
-    store = tx.store
     needle = old.file.encode("utf-8")
+
+    def rewrite(file: str, heading: str, content: str) -> str:
+        return rewrite_links(content, old, new, here=file) if (file, heading) != skip else content
+
+    # Obsidian's note part matches case-insensitively; a same-file link ([[#name]]) names no file.
+    rewrite_contents(tx, rewrite, lambda file, data: file == old.file or needle in data.lower(), by, detail,
+                     f"rewriting the links to {old.render()}")
+
+
+def rewrite_contents(tx: Transaction, rewrite: Callable[[str, str, str], str], may_change: Callable[[str, bytes], bool],
+                     by: str | None, detail: str, what: str) -> int:
+    """Stage ``rewrite(file, heading, content)`` over every wiki item whose links it may change; the items changed.
+
+    Only files holding ``[[`` for which ``may_change(file, bytes)`` is true
+    are parsed (a cheap byte test first: most files hold no link to
+    change). A file whose bytes would not survive the write is refused
+    (:func:`~wikimem.disk.splice.check`, nothing staged); each rewritten
+    item keeps its owner on its ``update`` journal line.
+    """
+    store = tx.store
+    count = 0
     for file in store.files():
         raw = tx.staged(file)
-        if raw is None:  # a cheap byte test first: most files cannot link to ``old``
+        if raw is None:
             path = store.file_path(file)
             before = path_identity(path)
             try:
                 data = read_regular(path)
             except OSError:
                 continue
-            if data is None or b"[[" not in data or needle not in data:
+            if data is None or b"[[" not in data or not may_change(file, data):
                 continue
             raw = split_raw(data)
             tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
-            rewritten = rewrite_link(b.content, old, new.render()) if (file, b.heading) != skip else b.content
+            rewritten = rewrite(file, b.heading, b.content)
             if rewritten != b.content:
                 changed.append((index, Block(b.heading, rewritten, b.owner, b.source_conv, b.ts)))
         if not changed:
             continue
-        check(raw, f"wiki/{file}.md", [b.heading for _, b in changed], f"rewriting the links to {old.render()}")
+        check(raw, f"wiki/{file}.md", [b.heading for _, b in changed], what)
         edits = [replace_block(raw, file, index, b) for index, b in changed]
         tx.stage(file, raw, edits, [Journal.entry("update", file=file, name=b.heading, owner=b.owner, detail=detail,
                                                   by=by) for _, b in changed])
+        count += len(changed)
+    return count
