@@ -69,6 +69,9 @@ POSITIVE: list[tuple[str, tuple[str, str]]] = [
     ("in 2023, where did we go", YEAR_2023),
     ("in the year 2023 what did I learn", YEAR_2023),
     ("in 2023 we moved house", YEAR_2023),
+    ("what did we build in 2023 and 2024?", ("2023-01-01", "2024-12-31")),
+    ("trips between 2021 and 2023", ("2021-01-01", "2023-12-31")),
+    ("during 2022-2023, who visited", ("2022-01-01", "2023-12-31")),
     # N ago, in digits or words
     ("What did I do three years ago?", YEAR_2023),
     ("what did Caroline say a year ago", ("2025-01-01", "2025-12-31")),
@@ -133,6 +136,9 @@ NEGATIVE = [
     "the class of 2023 reunion",
     "in 2000s music",
     "may 2000 people attend?",
+    "in 2023-24 the club won",
+    "in 2024 and 2023 what",  # reversed: no guess
+    "between 2023 people",
 ]
 
 

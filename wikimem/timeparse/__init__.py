@@ -27,8 +27,8 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   means the previous year); English ``this/last/next month``, ``N months ago``,
   ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
   alone after in/during/throughout (``in May``: the last May that has begun).
-* years: English ``in 2023``/``during 2023``, ``N years ago``, ``this/last/next
-  year``. A year named beside a yearless month or day is its year (``in May
+* years: English ``in 2023``/``during 2023``, ``between 2021 and 2023``,
+  ``N years ago``, ``this/last/next year``. A year named beside a yearless month or day is its year (``in May
   last year``); two different years beside one → ``None``.
 
 Choosing among several expressions: longer matches swallow the ones inside
@@ -349,7 +349,6 @@ _EN_MONTH = rf"(?P<mon>{_FULL_MONTHS}|(?:{_SHORT_MONTHS})(?![a-z])\.?)"
 _EN_DAY = r"(?P<d>[0-9]{1,2})(?P<ord>st|nd|rd|th)?(?![0-9a-z]|[.:/-][0-9])"
 # A four-digit year not glued to more digits, a decade's "s", a unit or a range.
 _EN_YEAR = r"(?P<y>(?:1[0-9]|20)[0-9]{2})(?![0-9a-z%]|[.:/-][0-9])"
-_YEAR_NOT_COUNT = r"(?P<y>(?:19|20)[0-9]{2})(?![0-9a-z%]|[.:/-]?[0-9])"
 _NUMBER_BEFORE = r"(?<![0-9a-z.,:/$#+-])"
 # Heuristic: the words that may follow a date whose month is also a common
 # word, or a bare "in 2023", without making it something else (a count of
@@ -419,12 +418,18 @@ def _year_month(m: re.Match[str], today: date) -> _Result:
     return _MONTH, True, _month_span(year, month)
 
 
-@_rule(rf"{_EN_B}(?:in|during|throughout)\s+(?:the\s+year\s+)?{_YEAR_NOT_COUNT}")
+@_rule(
+    rf"{_EN_B}(?:in|during|throughout|between)\s+(?:the\s+years?\s+)?(?P<y>(?:19|20)[0-9]{{2}})"
+    rf"(?:\s*(?:-|–|and|or|to|through)\s*(?P<y2>(?:19|20)[0-9]{{2}}))?(?![0-9a-z%]|[.:/-]?[0-9])"
+)
 def _en_in_year(m: re.Match[str], today: date) -> _Result:
-    """``in 2023``, ``during 2023`` -- not ``in 2023 words`` (a count)."""
+    """``in 2023``, ``during 2023``, ``in 2023 and 2024`` -- not ``in 2023 words`` (a count)."""
     if not _followed_plainly(m):
         return None
-    return _YEAR, True, _year_span(int(m["y"]))
+    first, last = int(m["y"]), int(m["y2"] or m["y"])
+    if last < first or (m["y2"] is None and m[0].startswith("between")):
+        return None
+    return _YEAR, True, (date(first, 1, 1), date(last, 12, 31))
 
 
 def _is_open_ended(hit_text: str, start: int, end: int) -> bool:
