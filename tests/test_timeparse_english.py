@@ -63,6 +63,9 @@ POSITIVE: list[tuple[str, tuple[str, str]]] = [
     ("Where did we travel in August", ("2025-08-01", "2025-08-31")),
     ("How was my sleep during July?", ("2026-07-01", "2026-07-31")),
     ("what did I cook throughout March", ("2026-03-01", "2026-03-31")),
+    ("What did we do in May and June?", ("2026-05-01", "2026-06-30")),
+    ("trips between March and May", ("2026-03-01", "2026-05-31")),
+    ("how did I sleep in December and January", ("2025-12-01", "2026-01-31")),
     # a year
     ("What did Melanie paint in 2023?", YEAR_2023),
     ("books I read during 2023", YEAR_2023),
@@ -139,6 +142,8 @@ NEGATIVE = [
     "in 2023-24 the club won",
     "in 2024 and 2023 what",  # reversed: no guess
     "between 2023 people",
+    "in June and August, where did we go",  # this June, last August: a guess
+    "between May I think",
 ]
 
 
@@ -200,6 +205,9 @@ def test_a_month_without_a_year_is_the_last_one_that_has_begun(
         ("in May, in 2023", MAY_2023),
         ("7月21日 last year", _day("2025-07-21")),
         ("in May, in 2023 or in 2024", None),  # which May: a guess
+        ("on May 8th and June 3rd, 2023", ("2023-05-08", "2023-06-03")),  # an explicit date's year
+        ("in May and June 2023", ("2023-05-01", "2023-06-30")),
+        ("in December and January last year", ("2024-12-01", "2025-01-31")),
         ("Feb 29th in 2023", None),
     ],
 )

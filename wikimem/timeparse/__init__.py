@@ -26,7 +26,8 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   month; ``2026年7月``, and ``7月``/``7月份`` alone (a month later than T's
   means the previous year); English ``this/last/next month``, ``N months ago``,
   ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
-  alone after in/during/throughout (``in May``: the last May that has begun).
+  alone after in/during/throughout (``in May``: the last May that has begun;
+  ``in May and June``, ``between March and May``: both).
 * years: English ``in 2023``/``during 2023``, ``between 2021 and 2023``,
   ``N years ago``, ``this/last/next year``. A year named beside a yearless month or day is its year (``in May
   last year``); two different years beside one → ``None``.
@@ -402,11 +403,30 @@ def _en_month_year(m: re.Match[str], today: date) -> _Result:
     return _MONTH, True, _month_span(int(m["y"]), _MONTHS[_month(m)])
 
 
-@_rule(rf"{_EN_B}(?:in|during|throughout)\s+(?P<mon>{_FULL_MONTHS}){_EN_E}(?!,?\s*[0-9])")
+@_rule(
+    rf"{_EN_B}(?:in|during|throughout|between)\s+(?P<mon>{_FULL_MONTHS}){_EN_E}"
+    rf"(?:\s*(?:,|-|–|and|or|to|through)\s*(?P<mon2>{_FULL_MONTHS}){_EN_E})?(?!,?\s*[0-9])"
+)
 def _en_in_month(m: re.Match[str], today: date) -> _Result:
-    """``in May``: the last May that has begun (a month later than today's is last year's)."""
+    """``in May``: the last May that has begun (a month later than today's is last year's).
+
+    ``in May and June`` covers both, placed by its last month (the last
+    one that has begun), so ``in December and January`` in July is last
+    December and this January. When the first month alone would be read
+    in a later year than that (``in June and August`` in July: this June,
+    or last summer's?), the pair is a guess: no window.
+    """
     month = _MONTHS[m["mon"]]
-    return _MONTH, True, _month_span(_infer_year(today, month), month), True
+    if m["mon2"] is None:
+        if m[0].startswith("between"):
+            return None
+        return _MONTH, True, _month_span(_infer_year(today, month), month), True
+    last_month = _MONTHS[m["mon2"]]
+    last = _month_span(_infer_year(today, last_month), last_month)
+    first = _month_span(last[0].year - (month > last_month), month)
+    if first[0].year != _infer_year(today, month):
+        return None
+    return _MONTH, True, (first[0], last[1]), True
 
 
 @_rule(rf"{_NUMBER_BEFORE}(?P<y>(?:19|20)[0-9]{{2}})(?P<sep>[-/])(?P<m>0[1-9]|1[0-2])(?![0-9]|[.:/-][0-9])")
@@ -463,7 +483,8 @@ def _anchored(hits: list[_Hit]) -> list[_Hit]:
     one the month belongs to is a guess).
     """
     yearless = [h for h in hits if h.yearless and h.span is not None]
-    years = {h.span[0].year for h in hits if h.rank == _YEAR and h.span is not None}
+    years = {h.span[0].year for h in hits if h.span is not None and h.span[0].year == h.span[1].year
+             and (h.rank == _YEAR or (h.absolute and not h.yearless))}
     if not yearless or not years:
         return hits
     if len(years) > 1:
@@ -473,11 +494,13 @@ def _anchored(hits: list[_Hit]) -> list[_Hit]:
     for hit in hits:
         if hit.yearless and hit.span is not None:
             first, last = hit.span
+            shift = year - last.year  # a pair across New Year ends in the named year
             if first == last:
                 day = _safe_date(year, first.month, first.day)
                 hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, _one_day(day) if day else None)
             else:
-                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, _month_span(year, first.month))
+                span = (_month_span(first.year + shift, first.month)[0], _month_span(year, last.month)[1])
+                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, span)
         moved.append(hit)
     return moved
 
