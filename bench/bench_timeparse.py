@@ -80,7 +80,7 @@ def per_call_us(fn: Callable[[str], object], texts: list[str], rounds: int, repe
 def every_rule(text: str) -> bool:
     """A pre-check that searches every rule's own pattern (what one pattern replaces)."""
     lowered = text.lower()
-    return any(pattern.search(lowered) for pattern, _ in _RULES)
+    return any(rule[0].search(lowered) for rule in _RULES)
 
 
 def parser_rows(tag: str, module: Any) -> list[tuple[str, list[str], Callable[[str], object]]]:

@@ -198,12 +198,14 @@ def _infer_year(today: date, month: int, day: int = 1) -> int:
 _Span = tuple[date, date] | None
 _Result = tuple[int, bool, _Span] | tuple[int, bool, _Span, bool] | None
 _Handler = Callable[[re.Match[str], date], _Result]
-_RULES: list[tuple[re.Pattern[str], _Handler]] = []
+#: (pattern, handler, cjk): ``cjk`` rules match only text with a CJK character in it (年 月 日 天
+#: 周 …), so an all-ASCII query -- most English ones -- skips them.
+_RULES: list[tuple[re.Pattern[str], _Handler, bool]] = []
 
 
-def _rule(pattern: str) -> Callable[[_Handler], _Handler]:
+def _rule(pattern: str, *, cjk: bool = False) -> Callable[[_Handler], _Handler]:
     def register(handler: _Handler) -> _Handler:
-        _RULES.append((re.compile(pattern), handler))
+        _RULES.append((re.compile(pattern), handler, cjk))
         return handler
 
     return register
@@ -215,13 +217,13 @@ def _blocked(m: re.Match[str], chars: set[str]) -> bool:
 
 
 @_rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])")
-@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])", cjk=True)
 def _full_date(m: re.Match[str], today: date) -> _Result:
     day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
     return _DAY, True, _one_day(day) if day else None
 
 
-@_rule(rf"{_NUM_START}(?P<m>[0-9]{{1,2}}|{_CN_NUM})\s*月\s*(?P<d>[0-9]{{1,2}}|{_CN_NUM})\s*[日号](?![0-9])")
+@_rule(rf"{_NUM_START}(?P<m>[0-9]{{1,2}}|{_CN_NUM})\s*月\s*(?P<d>[0-9]{{1,2}}|{_CN_NUM})\s*[日号](?![0-9])", cjk=True)
 def _month_day(m: re.Match[str], today: date) -> _Result:
     month, day_of_month = _number(m["m"]), _number(m["d"])
     if month is None or day_of_month is None:
@@ -230,8 +232,8 @@ def _month_day(m: re.Match[str], today: date) -> _Result:
     return _DAY, True, _one_day(day) if day else None, True
 
 
-@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])")
-@_rule(r"(?<![0-9年])(?P<m>[0-9]{1,2})\s*月份?(?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])", cjk=True)
+@_rule(r"(?<![0-9年])(?P<m>[0-9]{1,2})\s*月份?(?![0-9])", cjk=True)
 def _explicit_month(m: re.Match[str], today: date) -> _Result:
     month = int(m["m"])
     if not 1 <= month <= 12:
@@ -241,7 +243,7 @@ def _explicit_month(m: re.Match[str], today: date) -> _Result:
     return _MONTH, True, _month_span(year, month) if year >= 1 else None, not explicit_year
 
 
-@_rule("|".join(_DAY_WORDS))
+@_rule("|".join(_DAY_WORDS), cjk=True)
 def _day_word(m: re.Match[str], today: date) -> _Result:
     if _blocked(m, _DAY_WORD_BLOCKED.get(m[0], set())):
         return None
@@ -268,17 +270,17 @@ def _back(n: int | None, unit: int, today: date) -> _Result:
     return _MONTH, False, _month_span(today.year, today.month, n)
 
 
-@_rule(rf"{_NUM}天{_AGO}")
+@_rule(rf"{_NUM}天{_AGO}", cjk=True)
 def _days_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _DAY, today)
 
 
-@_rule(rf"{_NUM}(?:个\s*)?(?:周|星期|礼拜){_AGO}")
+@_rule(rf"{_NUM}(?:个\s*)?(?:周|星期|礼拜){_AGO}", cjk=True)
 def _weeks_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _WEEK, today)
 
 
-@_rule(rf"{_NUM}个\s*月{_AGO}")
+@_rule(rf"{_NUM}个\s*月{_AGO}", cjk=True)
 def _months_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _MONTH, today)
 
@@ -291,7 +293,7 @@ def _en_ago(m: re.Match[str], today: date) -> _Result:
     return _back(n, {"day": _DAY, "week": _WEEK, "month": _MONTH}[m["u"]], today)
 
 
-@_rule(rf"{_REL}(?:个|一)?{_WEEK_UNIT}(?P<d>[一二三四五六日天末])?")
+@_rule(rf"{_REL}(?:个|一)?{_WEEK_UNIT}(?P<d>[一二三四五六日天末])?", cjk=True)
 def _relative_week(m: re.Match[str], today: date) -> _Result:
     rel = m["rel"]
     if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
@@ -306,7 +308,7 @@ def _relative_week(m: re.Match[str], today: date) -> _Result:
     return _DAY, False, _one_day(monday + timedelta(days=_WEEKDAYS[day]))
 
 
-@_rule(rf"{_REL}个?月(?![亮光球饼色])")
+@_rule(rf"{_REL}个?月(?![亮光球饼色])", cjk=True)
 def _relative_month(m: re.Match[str], today: date) -> _Result:
     rel = m["rel"]
     if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
@@ -458,7 +460,10 @@ def _is_open_ended(hit_text: str, start: int, end: int) -> bool:
 
 def _hits(text: str, today: date) -> list[_Hit]:
     found: list[_Hit] = []
-    for pattern, handler in _RULES:
+    ascii_only = text.isascii()
+    for pattern, handler, cjk in _RULES:
+        if cjk and ascii_only:
+            continue
         for m in pattern.finditer(text):
             try:
                 result = handler(m, today)
