@@ -349,7 +349,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = WikiCorpus(self._tokenize, self._scan, self.analyzer)
+        fresh = type(self)(self._tokenize, self._scan, self.analyzer)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

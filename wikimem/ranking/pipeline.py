@@ -49,6 +49,7 @@ from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.diary_files import DiaryCorpus, entry_of
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.days import resolve_today
@@ -89,6 +90,8 @@ class Knobs:
     feedback: bool = False
     #: Link context (:mod:`wikimem.ranking.link_context`): linked candidates' BM25 re-ranks the pool.
     link_context: bool = False
+    #: Search the whole diary (its own index and statistics), not only a time window's entries.
+    search_diary: bool = False
 
 
 @lru_cache(maxsize=1024, typed=True)  # typed: 1 and 1.0 (or True) stay apart
@@ -120,6 +123,9 @@ class Trace:
     #: The query text that was scored (time words removed when they set the window).
     scored_text: str = ""
     diary: list[DiaryItem] = field(default_factory=list)
+    #: With ``search_diary``: the diary's corpus, and each of ``diary``'s docs in it.
+    diary_corpus: DiaryCorpus | None = None
+    diary_docs: list[int] = field(default_factory=list)
     #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
     pool: int = 0
     cands: dict[Key, Candidate] = field(default_factory=dict)
@@ -150,14 +156,20 @@ def run(
     analyze: Callable[[str], QueryTerms],
     diary_window: Callable[[str, str], list[DiaryItem]],
     semantic: Semantic | None,
+    diary_corpus: Callable[[], DiaryCorpus] | None = None,
 ) -> Trace:
     """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
 
     ``analyze`` turns the scored query text into its terms (tokenizer and
     analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
+    ``diary_corpus`` gives the diary's own corpus (built on first use), read
+    only with ``knobs.search_diary``.
     """
     result = RetrievalResult(budget_tokens=knobs.budget_tokens)
     trace = Trace(result)
+    if knobs.search_diary and diary_corpus is not None:
+        trace.diary_corpus = dcorpus = diary_corpus()
+        diary_window = _own_window(dcorpus, trace)
     match = _time_gate(knobs, diary_window, trace)
     trace.scored_text = knobs.query
     if match is not None and trace.diary:
@@ -177,6 +189,16 @@ def run(
     trace.rows = _expand(corpus, knobs.expand_links, trace)
     _cut(trace, knobs.budget_tokens, knobs.explain)
     return trace
+
+
+def _own_window(dcorpus: DiaryCorpus, trace: Trace) -> Callable[[str, str], list[DiaryItem]]:
+    """A window read from the diary's corpus (no file IO), noting each entry's doc for its scores."""
+    def window(start: str, end: str) -> list[DiaryItem]:
+        rows = dcorpus.window(start, end)
+        trace.diary_docs = [doc for doc, _ in rows]
+        return [entry for _, entry in rows]
+
+    return window
 
 
 def _time_gate(
@@ -233,10 +255,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         assert item is not None
         key = ("w", item.file, item.name)
         cands[key] = Candidate(key, item, doc, score, score)
-    for i, entry in enumerate(trace.diary):
-        item = as_recall_item(entry)
-        score = index.score_external(terms, corpus.tokens(item))
-        cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+    _diary_candidates(corpus, trace, pool)
     if knobs.feedback:
         def make(doc: int, bm25: float) -> Candidate:
             item = corpus.items[doc]
@@ -270,6 +289,33 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         kept,
         key=lambda c: (-c.score, 0, c.doc) if c.doc is not None else (-c.score, 1, -c.key[1]),
     )
+
+
+def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int) -> None:
+    """The diary's candidates: a window's entries, or (``search_diary`` without one) the diary's top ``pool``.
+
+    With the diary's corpus every entry is scored with the diary's own
+    statistics; without it (the reference behaviour) a window entry is
+    scored with the wiki's (``score_external``), so opening a window never
+    builds a diary index.
+    """
+    terms, cands, dcorpus = trace.terms, trace.cands, trace.diary_corpus
+    if dcorpus is None:
+        for i, entry in enumerate(trace.diary):
+            item = as_recall_item(entry)
+            score = corpus.index.score_external(terms, corpus.tokens(item))
+            cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+        return
+    if trace.result.time_range is None:  # the whole diary: its best ``pool``, in diary order
+        found = sorted(dcorpus.index.search(terms, pool))
+        trace.diary_docs = [doc for doc, _ in found]
+        trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
+        scores = dict(found)
+    else:
+        scores = dcorpus.index.score_docs(terms, trace.diary_docs)
+    for i, (entry, doc) in enumerate(zip(trace.diary, trace.diary_docs)):
+        score = scores[doc]
+        cands[("d", i)] = Candidate(("d", i), as_recall_item(entry), None, score, score)
 
 
 def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[RetrievedItem]:
