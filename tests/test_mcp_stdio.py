@@ -39,7 +39,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
     assert tools["forget"].annotations.destructive_hint is True
     assert tools["append_diary"].annotations.destructive_hint is False
     recall = tools["recall"].input_schema["properties"]
-    assert set(recall) == {"query", "budget_tokens", "limit", "time_range"}
+    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "search_diary"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10
     assert set(tools["remember"].input_schema["properties"]) == {"file", "name", "content", "owner", "source_conv",
                                                                  "expected"}
@@ -47,7 +47,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
 
 async def test_recall_hands_labelled_items_and_their_links_ending_with_the_derived_marker(mem: Path) -> None:
     async with stdio_client(mem) as client:
-        result = await client.call_tool("recall", {"query": "jasmine tea"})
+        result = await client.call_tool("recall", {"query": "jasmine tea", "search_diary": False})
     assert not result.is_error
     text = result.content[0].text
     assert text.startswith("## people:Alice\nColleague who likes jasmine tea.")

@@ -5,6 +5,10 @@ The text is :func:`wikimem.agent_text` -- the very text the MCP server's
 see the same memory. Exit 1 with nothing on stdout when nothing was
 recalled (a hook then adds nothing to the prompt).
 
+The whole diary is searched beside the wiki (``retrieve(search_diary=True)``):
+what the agent logged is evidence for its plain questions; ``--no-diary``
+keeps the reference's rule (the diary only inside a time window).
+
 For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
 (its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
 ``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
@@ -41,6 +45,8 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     recall.add_argument("--limit", type=int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
     recall.add_argument("--time-range", metavar="A[..B]",
                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    recall.add_argument("--no-diary", dest="search_diary", action="store_false",
+                        help="search the diary only inside a time window (default: the whole diary)")
     recall.add_argument("--from-hook", action="store_true",
                         help="read the query from a hook's JSON on stdin (its 'prompt' field)")
     recall.add_argument("--fail-open", action="store_true",
@@ -79,7 +85,8 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
                                      f"(use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
     # A one-shot process: reading the postings cache helps, writing one would only cost this call.
     index = MemoryIndex(store, postings_cache="read")
-    result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span)
+    result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span,
+                            search_diary=args.search_diary)
     if args.json:
         out.json({"ok": True, "query": query, "text": agent_text(result), "items": agent_rows(result),
                   "budget_tokens": result.budget_tokens, "budget_used": result.budget_used,

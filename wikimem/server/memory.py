@@ -172,15 +172,23 @@ class AgentMemory:
     # -- read tools -----------------------------------------------------------
 
     def recall(self, query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None) -> dict[str, Any]:
-        """Hits and link targets within the budget: the agent text plus one row per item."""
+               time_range: str | list[str] | None = None, search_diary: bool = True) -> dict[str, Any]:
+        """Hits and link targets within the budget: the agent text plus one row per item.
+
+        ``search_diary`` (default on): the whole diary is searched beside the
+        wiki, its rows labelled with their day and time; off, the diary only
+        inside a time window (the reference's rule).
+        """
         span = parse_span(time_range)
         if not 1 <= limit <= MAX_LIMIT:
             raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
             raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
         self.sync()
-        result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span)
+        if not isinstance(search_diary, bool):
+            raise BadInput(f"bad search_diary {search_diary!r}: true or false")
+        result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span,
+                                     search_diary=search_diary)
         return {
             "text": agent_text(result),
             "items": agent_rows(result),

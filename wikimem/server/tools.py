@@ -93,17 +93,19 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
                                        version=_version())
 
     def recall(query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None) -> CallToolResult:
+               time_range: str | list[str] | None = None, search_diary: bool = True) -> CallToolResult:
         """Recall what the memory holds for a query: the best items and the items they link to, within a token budget.
 
         Returns text with one `## file:name` section per item (diary entries: `## diary DAY HH:MM`),
         ending with the wikimem-derived marker, plus structured rows (file, name, source, rank, score,
         via, content, owner, source_conv). time_range: "YYYY-MM-DD" or "YYYY-MM-DD..YYYY-MM-DD" adds that
         window's diary entries; time words in the query ("yesterday", "上周") do the same.
-        budget_tokens=null means no budget.
+        budget_tokens=null means no budget. search_diary (default true): the whole diary is searched
+        beside the wiki (unreviewed evidence, each row with its day and time); a time_range or time
+        word narrows it to that window; false: the diary only inside a window.
         """
         return _call(memory, "recall", {"query": query, "budget_tokens": budget_tokens, "limit": limit,
-                                        "time_range": time_range})
+                                        "time_range": time_range, "search_diary": search_diary})
 
     def read_item(file: str, name: str) -> CallToolResult:
         """One item: content, provenance (owner, source_conv, ts), its links and its backlinks (wiki and diary).
