@@ -215,7 +215,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
             if len(self._analyses) >= _ANALYSES_KEPT:
                 self._analyses.clear()
             self._analyses[text] = found
-        return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed))
+        return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed), found.function,
+                          dict(found.typed))
 
     @property
     def ready(self) -> bool:

@@ -68,7 +68,8 @@ def agent_rows(result: RetrievalResult) -> list[dict[str, Any]]:
     ``HH:MM[#n]``, ``day`` and ``time`` its day and minute, ``None`` on a
     wiki row), ``source`` (``"hit"``/``"link"``), ``rank`` (1-based
     among the hits, ``None`` for a pure link target), ``score``, ``via``,
-    ``content``, ``owner``, ``source_conv``, ``ts`` and ``tokens``.
+    ``content``, ``owner``, ``source_conv``, ``ts``, ``tokens`` and
+    ``matched`` (the query words the row matched, as typed).
     """
     rows = []
     for entry in result.items:
@@ -91,5 +92,6 @@ def agent_rows(result: RetrievalResult) -> list[dict[str, Any]]:
             "source_conv": item.source_conv,
             "ts": item.ts,
             "tokens": entry.tokens_est,
+            "matched": result.typed(entry.matched_terms),
         })
     return rows

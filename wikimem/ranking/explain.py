@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
@@ -102,7 +103,7 @@ _RIGHT = frozenset({"score", "bm25", "cos", "~tok"})
 def table_lines(result: RetrievalResult) -> list[str]:
     """The header and one row per item, their columns aligned (each row's note after the item column)."""
     words = TABLE_HEADER.split()
-    rows = [row_fields(position, entry, reference=True) + [row_note(entry)]
+    rows = [row_fields(position, entry, reference=True) + [row_note(entry, result.typed_terms)]
             for position, entry in enumerate(result.items, 1)]
     widths = [max([display_width(word)] + [display_width(row[i]) for row in rows]) for i, word in enumerate(words)]
     out = []
@@ -125,17 +126,23 @@ def row_fields(position: int, entry: RetrievedItem, *, reference: bool = False) 
     ]
 
 
-def _terms(entry: RetrievedItem) -> str:
-    return f"[{', '.join(entry.matched_terms)}]"
+def _terms(entry: RetrievedItem, typed: Mapping[str, str] | None) -> str:
+    words = entry.matched_terms if not typed else [typed.get(term, term) for term in entry.matched_terms]
+    return f"[{', '.join(words)}]"
 
 
-def row_note(entry: RetrievedItem) -> str:
-    """What follows a row's cells: its matched terms (and file context), or where a link came from."""
+def row_note(entry: RetrievedItem, typed: Mapping[str, str] | None = None) -> str:
+    """What follows a row's cells: its matched terms (and file context), or where a link came from.
+
+    ``typed`` (a result's ``typed_terms``) shows each matched term as the
+    query typed it (``sunrise``, not the stem ``sunris``): a person reads
+    the words they wrote, as the reference, which did not stem, printed them.
+    """
     if entry.source != "link":
-        return _terms(entry) + _signals(entry)
+        return _terms(entry, typed) + _signals(entry)
     note = f"(via {entry.via})"
     if entry.rank is not None:
-        note += f"  hit #{entry.rank} {_terms(entry)}{_signals(entry)}"
+        note += f"  hit #{entry.rank} {_terms(entry, typed)}{_signals(entry)}"
     return note
 
 

@@ -48,6 +48,7 @@ from functools import lru_cache
 from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
+from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.corpus import WikiCorpus
 from wikimem.index.diary_files import DiaryCorpus, entry_of
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
@@ -62,6 +63,13 @@ from wikimem.timeparse import TimeMatch, match_time_range, may_name_a_time
 from wikimem.tokenize import est_tokens
 
 __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
+
+#: A function word's weight in the scored query (a content word's is 1 per occurrence), when the query
+#: has another word: function words still count (as a tie-breaker among items that match the content
+#: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
+#: measurement (bench/quality.py, chitchat-en, BM25 hit@5: 1.0 -> 0.141, 0.5 -> 0.162, 0.25 -> 0.170,
+#: 0.1 -> 0.160; dropping them, the "en" analyzer, 0.128); must stay above 0 (MaxScore divides by it).
+FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 FUSION_POOL = 5
@@ -120,6 +128,8 @@ class Trace:
 
     result: RetrievalResult
     terms: Counter[str] = field(default_factory=Counter)
+    #: The scored terms that are function words (:attr:`QueryTerms.function`): never an item's only match.
+    function: frozenset[str] = frozenset()
     #: The query text that was scored (time words removed when they set the window).
     scored_text: str = ""
     diary: list[DiaryItem] = field(default_factory=list)
@@ -178,9 +188,13 @@ def run(
         trace.scored_text = rest
     query = analyze(trace.scored_text)
     result.query_tokens, result.stop_words, result.stemmed = query.terms, query.stop_words, query.stemmed
+    result.typed_terms, trace.function = query.typed, query.function
     if corpus.analyzer is not None:
         result.analyzer = corpus.analyzer.describe()
     trace.terms = Counter(query.terms)
+    if trace.function and FUNCTION_WEIGHT != 1.0:
+        for term in trace.function:
+            trace.terms[term] *= FUNCTION_WEIGHT  # type: ignore[assignment]  # BM25 is linear in a term's weight
     if trace.terms:
         _rank(knobs, corpus, semantic, trace)
     else:
@@ -250,7 +264,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     items = corpus.items
-    for doc, score in index.search(terms, pool):
+    for doc, score in gated_search(index, terms, trace.function, pool):
         item = items[doc]
         assert item is not None
         key = ("w", item.file, item.name)
@@ -273,6 +287,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         result.embedding_used = semantic.fuse(
             corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
             (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
+            trace.function,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
@@ -291,6 +306,31 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     )
 
 
+def gated_search(
+    index: InvertedIndex, terms: Counter[str], function: frozenset[str], k: int
+) -> list[tuple[int, float]]:
+    """``index.search(terms, k)`` without the docs that match only function words.
+
+    Function words still score (BM25's idf already makes them weigh
+    little, and dropping them measured worse); they only cannot make a hit
+    on their own. The search is asked for more until ``k`` docs with
+    another match are found or the matching docs run out, so the top ``k``
+    is exact.
+    """
+    found = index.search(terms, k)
+    if not function or not found:
+        return found
+    content = set(terms) - function
+    want = k
+    while True:
+        has = index.matched_docs(content, [doc for doc, _ in found])
+        kept = [hit for hit, terms_in in zip(found, has) if terms_in]
+        if len(kept) >= k or len(found) < want:
+            return kept[:k]
+        want *= 4
+        found = index.search(terms, want)
+
+
 def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int) -> None:
     """The diary's candidates: a window's entries, or (``search_diary`` without one) the diary's top ``pool``.
 
@@ -301,18 +341,25 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int) -> None:
     """
     terms, cands, dcorpus = trace.terms, trace.cands, trace.diary_corpus
     if dcorpus is None:
+        content = set(terms) - trace.function
         for i, entry in enumerate(trace.diary):
             item = as_recall_item(entry)
-            score = corpus.index.score_external(terms, corpus.tokens(item))
+            tokens = corpus.tokens(item)
+            score = corpus.index.score_external(terms, tokens) if content.intersection(tokens) else 0.0
             cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         return
     if trace.result.time_range is None:  # the whole diary: its best ``pool``, in diary order
-        found = sorted(dcorpus.index.search(terms, pool))
+        found = sorted(gated_search(dcorpus.index, terms, trace.function, pool))
         trace.diary_docs = [doc for doc, _ in found]
         trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
         scores = dict(found)
     else:
         scores = dcorpus.index.score_docs(terms, trace.diary_docs)
+        if trace.function:
+            content = set(terms) - trace.function
+            for doc, has in zip(trace.diary_docs, dcorpus.index.matched_docs(content, trace.diary_docs)):
+                if not has:
+                    scores[doc] = 0.0
     for i, (entry, doc) in enumerate(zip(trace.diary, trace.diary_docs)):
         score = scores[doc]
         cands[("d", i)] = Candidate(("d", i), as_recall_item(entry), None, score, score)

@@ -304,6 +304,7 @@ class Semantic:
         method: str | Fusion,
         weight: float,
         context: Callable[[dict[tuple[Any, ...], Candidate]], None] | None = None,
+        function: frozenset[str] = frozenset(),
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready.
 
@@ -311,7 +312,9 @@ class Semantic:
         the candidates only the vectors brought in, so every candidate has
         the same chance of it; it then joins the fused score as a signal of
         its own (:func:`~wikimem.ranking.context.fuse_context`) rather than
-        inside BM25's share.
+        inside BM25's share. ``function``: the query's function-word terms;
+        a vector candidate matching only those has no BM25 match (as in
+        :func:`wikimem.ranking.pipeline.gated_search`).
         """
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
@@ -344,6 +347,11 @@ class Semantic:
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q))
             bm25_extra = corpus.index.score_docs(terms, extra_docs)
+            if function and extra_docs:
+                content = set(terms) - function
+                for doc, has in zip(extra_docs, corpus.index.matched_docs(content, extra_docs)):
+                    if not has:
+                        bm25_extra[doc] = 0.0
             for c, doc in zip(extra, extra_docs):
                 c.bm25 = bm25_extra[doc]
             if context is not None:
