@@ -20,9 +20,10 @@ reader, whose names must be unique.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus import SEGMENT_DOCS, WikiCorpus
 from wikimem.disk.names import is_time
 from wikimem.models import DiaryItem, RecallItem, item_text
 from wikimem.store import path_stat
@@ -78,6 +79,30 @@ class DiaryCorpus(WikiCorpus):
 
     def text(self, item: RecallItem) -> str:
         return item_text(_heading(item.name), item.content)
+
+    def load(self, store: Any, progress: Callable[[int, int], None] | None = None) -> None:
+        """Cold load of every day of ``store`` (a :class:`DiaryFiles`), ``SEGMENT_DOCS`` entries a batch.
+
+        A diary is many small files: scanned one by one, each would be an
+        index segment of its own, and a term's first search would pay a
+        step per day.
+        """
+        days = store.files()
+        group: list[tuple[str, list[RecallItem], tuple[int, int] | None]] = []
+        size = 0
+        for done, day in enumerate(days, 1):
+            stat = store.file_stat(day)  # before the read: a write during the load moves it again
+            items = store.file_items(day)
+            group.append((day, items, stat))
+            size += len(items)
+            if size >= SEGMENT_DOCS:
+                self.load_files(group)
+                group, size = [], 0
+            if progress is not None:
+                progress(done, len(days))
+        if group:
+            self.load_files(group)
+        self.index.loaded(len(self.items))
 
     def window(self, start: str, end: str) -> list[tuple[int, DiaryItem]]:
         """The entries from ``start`` to ``end`` inclusive with their docs, chronological (as ``Diary.window`` orders them).
