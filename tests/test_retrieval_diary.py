@@ -244,3 +244,24 @@ def test_the_hook_reads_the_prompt_and_searches_the_diary(tmp_path: Path) -> Non
     )
     assert done.returncode == 0, done.stderr
     assert [r["label"] for r in json.loads(done.stdout)["items"]] == ["diary 2023-07-06 14:00"]
+
+
+# -- with an embedder ----------------------------------------------------------------------
+
+
+def test_with_an_embedder_the_whole_diary_takes_part_in_fusion(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from test_retrieval_embed import ConceptEmbedder
+
+    s = MemoryStore(tmp_path / "m")
+    s.add("prefs", "coffee", "Only filter coffee.")
+    s.diary.append("Swam in the ocean at dawn.", date="2026-07-01", time="06:00")
+    s.diary.append("Long day at work.", date="2026-07-02", time="19:00")
+    index = MemoryIndex(s, use_jieba=False, embedder=ConceptEmbedder(), cos_floor=0.5)
+    result = index.retrieve("beach", search_diary=True)  # no shared word: the vectors bring the entry
+    assert result.embedding_used and rows(result)[:1] == ["2026-07-01 06:00"]
+    assert result.items[0].cos_score is not None and result.items[0].cos_score > 0.9
+    assert (s.root / "diary-vectors" / "vectors.keys.jsonl").exists()
+    s.diary.append("Beach volleyball with Sam.", date="2026-07-03", time="17:00")
+    assert "2026-07-03 17:00" in rows(index.retrieve("ocean", search_diary=True))
+    assert MemoryIndex(s, use_jieba=False, embedder=ConceptEmbedder(), cos_floor=0.5).retrieve("beach").items == []

@@ -269,7 +269,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         assert item is not None
         key = ("w", item.file, item.name)
         cands[key] = Candidate(key, item, doc, score, score)
-    _diary_candidates(corpus, trace, pool)
+    _diary_candidates(corpus, trace, pool, semantic)
     if knobs.feedback:
         def make(doc: int, bm25: float) -> Candidate:
             item = corpus.items[doc]
@@ -288,6 +288,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
             corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
             (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
             trace.function,
+            trace.diary_docs if trace.diary_corpus is not None else None,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
@@ -331,7 +332,7 @@ def gated_search(
         found = index.search(terms, want)
 
 
-def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int) -> None:
+def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Semantic | None) -> None:
     """The diary's candidates: a window's entries, or (``search_diary`` without one) the diary's top ``pool``.
 
     With the diary's corpus every entry is scored with the diary's own
@@ -348,8 +349,18 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int) -> None:
             score = corpus.index.score_external(terms, tokens) if content.intersection(tokens) else 0.0
             cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         return
-    if trace.result.time_range is None:  # the whole diary: its best ``pool``, in diary order
-        found = sorted(gated_search(dcorpus.index, terms, trace.function, pool))
+    if trace.result.time_range is None:  # the whole diary: its best ``pool`` (and nearest, with vectors), in diary order
+        found = gated_search(dcorpus.index, terms, trace.function, pool)
+        if semantic is not None:
+            have = {doc for doc, _ in found}
+            near = [doc for doc, _ in semantic.diary_nearest(dcorpus, trace.scored_text, pool) if doc not in have]
+            if near:
+                scores = dcorpus.index.score_docs(terms, near)
+                if trace.function:
+                    content = set(terms) - trace.function
+                    scores.update((d, 0.0) for d, has in zip(near, dcorpus.index.matched_docs(content, near)) if not has)
+                found += [(doc, scores[doc]) for doc in near]
+        found = sorted(found)
         trace.diary_docs = [doc for doc, _ in found]
         trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
         scores = dict(found)
