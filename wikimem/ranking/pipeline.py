@@ -15,15 +15,23 @@ stages, in order:
    query: they chose the window and do not also vote (``last week sleep``
    must not rank items containing "week"). An empty window filters nothing,
    so its words stay ordinary search words. A query left with no search
-   words is answered by the window itself, newest first.
-2. **candidates** -- BM25's top ``pool`` wiki items, every window entry
-   scored with the wiki's statistics, and (with an embedder) the ``pool``
-   nearest vectors, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
+   words is answered by the window itself, newest first. With
+   ``search_diary`` the window's entries are read from the diary's own
+   corpus (:mod:`wikimem.freshness.diary_index`), and without a window the
+   whole diary is searched.
+2. **candidates** -- BM25's top ``pool`` wiki items; the diary's: every
+   window entry scored with the wiki's statistics (the reference's rule),
+   or with ``search_diary`` the diary's top ``pool`` (or a window's
+   entries) scored with the diary's own statistics; and (with an embedder)
+   the ``pool`` nearest vectors, the diary's too with ``search_diary``, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
    candidate's lexical score, each from BM25 and never admitting an item
    without a match of its own: query expansion from the top hits
    (:mod:`~wikimem.ranking.feedback`, which may also bring in further
    matching items), file context (:mod:`~wikimem.ranking.context`) and
    link context (:mod:`~wikimem.ranking.link_context`).
+   English function words (:data:`wikimem.index.analyzer.FUNCTION_WORDS`)
+   weigh :data:`FUNCTION_WEIGHT` of a word and a candidate matching only
+   them has no BM25 match (:func:`gated_search`), on every path.
 3. **relevance floor** -- a candidate without a BM25 match stays only with
    a positive cosine at or above ``cos_floor``. Without an embedder that
    leaves exactly the candidates matching a query token: a window entry

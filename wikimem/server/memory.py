@@ -231,11 +231,11 @@ class AgentMemory:
         raise NotFound(f"no diary entry: {day} {wanted}")
 
     def why_not(self, query: str, file: str, name: str) -> dict[str, Any]:
-        """Why ``file:name`` is (not) recalled for ``query``: the stage that removed it, or its place."""
+        """Why ``file:name`` is (not) recalled for ``query`` by ``recall`` (the whole diary searched): the stage that removed it, or its place."""
         if not _is_date(file):
             _checked(file, name)
         self.sync()
-        why = self.index.why_not(query, file, name)
+        why = self.index.why_not(query, file, name, search_diary=True)  # as recall ranks
         fields = {f.name: getattr(why, f.name) for f in dataclasses.fields(why) if f.name != "result"}
         return {**fields, "text": "\n".join(why_not_lines(why)) + "\n"}
 
