@@ -265,3 +265,12 @@ def test_with_an_embedder_the_whole_diary_takes_part_in_fusion(tmp_path: Path) -
     s.diary.append("Beach volleyball with Sam.", date="2026-07-03", time="17:00")
     assert "2026-07-03 17:00" in rows(index.retrieve("ocean", search_diary=True))
     assert MemoryIndex(s, use_jieba=False, embedder=ConceptEmbedder(), cos_floor=0.5).retrieve("beach").items == []
+
+
+def test_build_diary_loads_the_whole_diary_ahead_of_the_first_query(store: MemoryStore) -> None:
+    index = MemoryIndex(store)
+    index.build_diary()
+    store.diary.path("2023-07-06").unlink()  # not re-read: the load happened before
+    assert rows(index.retrieve("museum", search_diary=True)) == ["2023-07-06 14:00"]
+    index.refresh()
+    assert index.retrieve("museum", search_diary=True).items == []

@@ -315,6 +315,16 @@ class MemoryIndex(KeptFresh, IndexVectors):
             self._diary = DiaryIndex(self.store.diary, self._new_diary_corpus)
         return self._diary.corpus()
 
+    def build_diary(self) -> None:
+        """Load the whole diary's index now (for a worker thread); the first ``search_diary=True`` query does otherwise.
+
+        A long-lived server calls it after :meth:`build`, so that the first
+        diary-wide recall does not pay the load (1-2 s at 100k entries).
+        """
+        self._ensure_built()
+        with self._lock:
+            self._diary_corpus()
+
     def _new_diary_corpus(self) -> DiaryCorpus:
         return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
 

@@ -126,7 +126,7 @@ class AgentMemory:
         self._swept = 0.0
 
     def start_building(self) -> threading.Thread:
-        """Build the index in a background thread, then warm it, so no ``recall`` pays for either alone.
+        """Build the index (and the whole diary's) in a background thread, then warm it, so no ``recall`` pays for either alone.
 
         A call that arrives first waits for this build instead of starting a
         second one (``MemoryIndex.build`` is safe in a worker thread). A
@@ -144,6 +144,7 @@ class AgentMemory:
                 log.warning("building the index in the background failed; the first call builds it", exc_info=True)
                 return
             try:
+                self.index.build_diary()  # recall searches the whole diary
                 self.index.warm()
             except Exception:  # noqa: BLE001 - a warm-up is an optimisation: queries pack terms themselves
                 log.warning("warming the index in the background failed; queries are slower at first", exc_info=True)
