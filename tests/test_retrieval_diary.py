@@ -274,3 +274,16 @@ def test_build_diary_loads_the_whole_diary_ahead_of_the_first_query(store: Memor
     assert rows(index.retrieve("museum", search_diary=True)) == ["2023-07-06 14:00"]
     index.refresh()
     assert index.retrieve("museum", search_diary=True).items == []
+
+
+def test_a_time_word_whose_window_holds_nothing_filters_nothing(tmp_path: Path) -> None:
+    import datetime as dt
+
+    s = MemoryStore(tmp_path / "m")
+    s.diary.append("museum trip", date="2026-06-01", time="10:00")
+    index = MemoryIndex(s, today=lambda: dt.date(2026, 7, 22))
+    result = index.retrieve("museum yesterday", search_diary=True)  # the window (widened) is empty
+    assert result.time_range_widened and rows(result) == ["2026-06-01 10:00"]
+    assert index.retrieve("museum", search_diary=True, time_range=("2026-07-21", "2026-07-21")).items == []
+    assert index.why_not("museum", "2026-06-01", "10:00", search_diary=True,
+                         time_range=("2026-07-21", "2026-07-21")).stage == "time_gate"

@@ -144,6 +144,9 @@ class Trace:
     #: With ``search_diary``: the diary's corpus, and each of ``diary``'s docs in it.
     diary_corpus: DiaryCorpus | None = None
     diary_docs: list[int] = field(default_factory=list)
+    #: With ``search_diary``: the whole diary is searched (no window, or a window parsed from the query
+    #: that held no entry even widened: it filters nothing, and its words stay search words).
+    whole_diary: bool = False
     #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
     pool: int = 0
     cands: dict[Key, Candidate] = field(default_factory=dict)
@@ -190,6 +193,8 @@ def run(
         diary_window = _own_window(dcorpus, trace)
     match = _time_gate(knobs, diary_window, trace)
     trace.scored_text = knobs.query
+    trace.whole_diary = trace.diary_corpus is not None and (
+        result.time_range is None or (result.time_range_source == "parsed" and not trace.diary))
     if match is not None and trace.diary:
         rest = match.strip(knobs.query)
         result.time_words = match.words(knobs.query)
@@ -357,7 +362,7 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Sem
             score = corpus.index.score_external(terms, tokens) if content.intersection(tokens) else 0.0
             cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         return
-    if trace.result.time_range is None:  # the whole diary: its best ``pool`` (and nearest, with vectors), in diary order
+    if trace.whole_diary:  # its best ``pool`` (and nearest, with vectors), in diary order
         found = gated_search(dcorpus.index, terms, trace.function, pool)
         if semantic is not None:
             have = {doc for doc, _ in found}

@@ -238,7 +238,7 @@ def _verdict(why: WhyNot, target: _Target, trace: Trace) -> None:
             f"({result.budget_used} used)"
         )
         return
-    if target.doc is None and not target.keys and (trace.diary_corpus is None or result.time_range is not None):
+    if target.doc is None and not target.keys and not trace.whole_diary:
         why.stage = "time_gate"
         if result.time_range is None:
             why.reason = "the diary is searched only within a time window, and the query names none"
