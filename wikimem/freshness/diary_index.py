@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, cast
 
+from wikimem.disk.loader import gc_paused
 from wikimem.freshness.catch_up import reindex, stale_files
 from wikimem.freshness.pending import PendingWrites, unlisten, weak_listener
 from wikimem.index.diary_files import DiaryCorpus, DiaryFiles
@@ -53,7 +54,8 @@ class DiaryIndex:
         if self._corpus is None:
             self._pending.take()  # the load reads them
             corpus = self._make()
-            corpus.load(self.files)
+            with gc_paused():  # a load makes an object per entry: the cyclic GC would walk them again and again
+                corpus.load(self.files)
             self._corpus = corpus
             return corpus
         days, _ = self._pending.take()
