@@ -206,7 +206,8 @@ def test_rebuild_reloads_the_diary(store: MemoryStore) -> None:
 def test_why_not_judges_a_diary_entry_against_the_whole_diary(store: MemoryStore) -> None:
     index = MemoryIndex(store)
     assert index.why_not("museum", "2023-07-06", "14:00").stage == "time_gate"
-    assert index.why_not("museum", "2023-07-06", "14:00", search_diary=True).recalled
+    recalled = index.why_not("museum", "2023-07-06", "14:00", search_diary=True)
+    assert recalled.recalled and recalled.bm25_rank == 1  # its place among the diary's entries
     why = index.why_not("museum", "2023-07-08", "18:30", search_diary=True)
     assert why.stage == "not_candidate" and "shares no scored token" in why.reason
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.index.diary_files import entry_name
+from wikimem.index.diary_files import DiaryCorpus, entry_name
 from wikimem.disk.entry_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.disk.names import normalize_item_name
@@ -177,19 +177,28 @@ def _evidence(
         if why.embedding_used and semantic is not None:
             why.cos_score = semantic.cosine(corpus, trace.scored_text, target.doc)
     elif target.doc is None and terms and trace.diary_corpus is not None and target.entry is not None:
-        dcorpus = trace.diary_corpus  # scored with the diary's own statistics, as the ranking does
-        doc = dcorpus.doc(target.entry.date, entry_name(DiaryItem(target.entry.date, target.entry.time, "",
-                                                                  ordinal=target.entry.ordinal)))
-        if doc is not None:
-            why.bm25_score = dcorpus.index.score_docs(terms, [doc])[doc]
-            if why.bm25_score > 0:
-                ahead = dcorpus.index.search(terms, len(dcorpus.items))
-                why.bm25_rank = 1 + sum(1 for d, score in ahead if (score, -d) > (why.bm25_score, -doc))
+        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=True)
     elif target.doc is None and terms:
         why.bm25_score = corpus.index.score_external(terms, corpus.tokens(target.item))
+    if cand is not None and target.entry is not None and trace.diary_corpus is not None and why.bm25_score > 0:
+        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=False)
     if target.doc is not None and why.bm25_score > 0:
         ahead = corpus.index.search(terms, len(corpus.items))
         why.bm25_rank = 1 + sum(1 for doc, score in ahead if (score, -doc) > (why.bm25_score, -target.doc))
+
+
+def _diary_evidence(why: WhyNot, entry: EntryId, trace: Trace, dcorpus: DiaryCorpus, *, score: bool) -> None:
+    """A diary entry's BM25 (``score``) and rank among the diary's entries, with the diary's own statistics."""
+    terms = trace.terms
+    doc = dcorpus.doc(entry.date, entry_name(DiaryItem(entry.date, entry.time, "", ordinal=entry.ordinal)))
+    if doc is None:
+        return
+    if score:
+        why.bm25_score = dcorpus.index.score_docs(terms, [doc])[doc]
+    if why.bm25_score > 0:
+        mine = dcorpus.index.score_docs(terms, [doc])[doc]
+        ahead = dcorpus.index.search(terms, len(dcorpus.items))
+        why.bm25_rank = 1 + sum(1 for d, value in ahead if (value, -d) > (mine, -doc))
 
 
 def _candidate(target: _Target, trace: Trace) -> Candidate | None:
