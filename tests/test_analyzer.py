@@ -244,7 +244,7 @@ def test_cli_explain_takes_an_analyzer(tmp_path: Path, capsys: pytest.CaptureFix
     code, out, _ = run(capsys, "-s", str(tmp_path), "explain", "running", "--no-jieba", "--analyzer", "none")
     assert code == 1 and "no results" in out
     code, out, _ = run(capsys, "-s", str(tmp_path), "explain", "running", "--no-jieba", "--analyzer", "en")
-    assert code == 0 and "notes:jog  [run]" in out and "stemmed running->run" in out
+    assert code == 0 and "notes:jog  [running]" in out and "stemmed running->run" in out  # matched as typed
 
 
 def test_without_the_extra_en_falls_back_to_stop_words_and_says_so(tmp_path: Path, no_stemmer: None) -> None:

@@ -132,13 +132,13 @@ def test_explicit_single_date_is_a_one_day_window(store_dir: Path, capsys) -> No
     code, lines, _ = explain(capsys, store_dir, "日出", "--time-range", "2026-07-22")
     assert code == 0
     assert lines[3] == "time gate: 2026-07-22  [explicit]"
-    assert any("  diary 2026-07-22 06:10  " in row for row in rows(lines))
+    assert any("  2026-07-22:06:10  " in row for row in rows(lines))
 
 
 def test_explicit_range_prints_both_bounds(store_dir: Path, capsys) -> None:
     lines = explain(capsys, store_dir, "咖啡", "--time-range", "2026-07-22..2026-07-25")[1]
     assert lines[3] == "time gate: 2026-07-22..2026-07-25  [explicit]"
-    assert any("  diary 2026-07-25 10:00  " in row for row in rows(lines))
+    assert any("  2026-07-25:10:00  " in row for row in rows(lines))
 
 
 def test_reversed_range_is_normalized(store_dir: Path, capsys) -> None:
@@ -156,7 +156,7 @@ def test_empty_query_with_a_window_lists_the_day_newest_first(store_dir: Path, c
     code, lines, _ = explain(capsys, store_dir, "", "--time-range", "2026-07-22")
     assert code == 0 and lines[1] == "query tokens: (none)"
     items = [row.split("  ")[6] for row in rows(lines)]
-    assert items == ["diary 2026-07-22 21:00", "diary 2026-07-22 06:10"]
+    assert items == ["2026-07-22:21:00", "2026-07-22:06:10"]
 
 
 def test_a_date_in_the_query_is_a_parsed_window(store_dir: Path, capsys) -> None:
@@ -279,8 +279,18 @@ def test_bad_cos_floor_is_exit_2(store_dir: Path, capsys, bad: str) -> None:
 
 def test_why_takes_a_diary_row_as_the_table_names_it(store_dir: Path, capsys) -> None:
     args = ("日出", "--time-range", "2026-07-22")
-    named = next(row.split("  ")[6] for row in rows(explain(capsys, store_dir, *args)[1]) if "diary" in row)
-    assert named == "diary 2026-07-22 06:10"
+    named = next(row.split("  ")[6] for row in rows(explain(capsys, store_dir, *args)[1]) if "2026-07-22:" in row)
+    assert named == "2026-07-22:06:10"  # the reference CLI's spelling
     code, lines, _ = explain(capsys, store_dir, *args, "--why", named)
-    assert code == 0 and lines[1] == "item: diary 2026-07-22 06:10"
-    assert explain(capsys, store_dir, *args, "--why", "2026-07-22:06:10")[1][1:] == lines[1:]  # the older form too
+    assert code == 0 and lines[1] == "item: 2026-07-22:06:10"
+    assert explain(capsys, store_dir, *args, "--why", "diary 2026-07-22 06:10")[1][1:] == lines[1:]  # recall's form too
+
+
+def test_diary_option_searches_the_whole_diary(store_dir: Path, capsys) -> None:
+    assert explain(capsys, store_dir, "日出")[0] in (0, 1)
+    without = [row.split("  ")[6] for row in rows(explain(capsys, store_dir, "日出")[1])]
+    code, lines, _ = explain(capsys, store_dir, "日出", "--diary")
+    named = [row.split("  ")[6] for row in rows(lines)]
+    assert code == 0 and "2026-07-22:06:10" in named and "2026-07-22:06:10" not in without
+    code, lines, _ = explain(capsys, store_dir, "日出", "--diary", "--why", "2026-07-22:06:10")
+    assert code == 0 and lines[2].startswith("verdict: recalled")

@@ -28,8 +28,10 @@ def mem(tmp_path: Path) -> Path:
 def test_recall_prints_the_librarys_agent_text(mem: Path, capsys) -> None:
     code, out, _ = run(capsys, "-s", str(mem), "recall", "jasmine tea")
     assert code == 0
-    assert out == agent_text(MemoryIndex(MemoryStore(mem)).retrieve("jasmine tea", budget_tokens=800))
+    # The agent's surfaces search the whole diary (search_diary=True).
+    assert out == agent_text(MemoryIndex(MemoryStore(mem)).retrieve("jasmine tea", budget_tokens=800, search_diary=True))
     assert out.startswith("## people:Alice\n") and "## people:Bob (linked from Alice)" in out
+    assert "## diary 2026-07-20 15:00\nTea with [[people:Alice]]." in out
     assert out.endswith(f"\n{DERIVED_MARKER}\n")
 
 

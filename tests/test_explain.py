@@ -60,7 +60,7 @@ def test_the_table_lines_up_by_display_width_with_chinese_names(tmp_path: Path) 
     header = _columns_start(table[0], TABLE_HEADER.split())
     assert len(result.items) == 3
     for line, (position, entry) in zip(table[1:], enumerate(result.items, 1)):
-        fields = row_fields(position, entry)
+        fields = row_fields(position, entry, reference=True)  # explain's text: the reference spelling
         starts = _columns_start(line, fields)
         assert [starts[i] for i in (0, 1, 6)] == [header[i] for i in (0, 1, 6)]  # left-aligned under their word
         ends = [start + display_width(field) for start, field in zip(starts, fields)]
@@ -70,11 +70,13 @@ def test_the_table_lines_up_by_display_width_with_chinese_names(tmp_path: Path) 
     assert len(set(notes)) == 1  # every note starts in one column, after the widest name (林小雨 counts 6 cells)
 
 
-def test_a_diary_row_is_named_as_recall_and_the_app_name_it(store: MemoryStore) -> None:
+def test_a_diary_row_keeps_the_reference_spelling(store: MemoryStore) -> None:
     result = _index(store).retrieve("钢琴", time_range=("2026-07-15", "2026-07-15"), explain=True)
-    assert "diary 2026-07-15 19:00" in [row_fields(1, entry)[6] for entry in result.items]
-    why = why_not_lines(_index(store).why_not("钢琴", "2026-07-15", "19:00"))
-    assert why[0] == "item: diary 2026-07-15 19:00"
+    assert "2026-07-15:19:00" in [row_fields(1, entry, reference=True)[6] for entry in result.items]
+    assert "diary 2026-07-15 19:00" in [row_fields(1, entry)[6] for entry in result.items]  # the app's name
+    why = _index(store).why_not("钢琴", "2026-07-15", "19:00")
+    assert why_not_lines(why, reference=True)[0] == "item: 2026-07-15:19:00"
+    assert why_not_lines(why)[0] == "item: diary 2026-07-15 19:00"
 
 
 def test_display_width_counts_wide_characters_twice_and_combining_marks_not_at_all() -> None:

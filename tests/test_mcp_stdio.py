@@ -43,7 +43,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
     for tool in tools.values():  # descriptions as a model reads them: no source indentation
         assert tool.description and not any(line.startswith(" ") for line in tool.description.splitlines()), tool.name
     recall = tools["recall"].input_schema["properties"]
-    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today"}
+    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today", "search_diary"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10
     assert set(tools["remember"].input_schema["properties"]) == {"file", "name", "content", "owner", "source_conv",
                                                                  "expected"}
@@ -51,7 +51,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
 
 async def test_recall_hands_labelled_items_and_their_links_ending_with_the_derived_marker(mem: Path) -> None:
     async with stdio_client(mem) as client:
-        result = await client.call_tool("recall", {"query": "jasmine tea"})
+        result = await client.call_tool("recall", {"query": "jasmine tea", "search_diary": False})
     assert not result.is_error
     text = result.content[0].text
     assert text.startswith("## people:Alice\nColleague who likes jasmine tea.")

@@ -201,3 +201,18 @@ async def test_a_change_arriving_while_the_app_shuts_down_reaches_no_pane(memory
         monkeypatch.setattr(app, "_running", False)  # what App._shutdown does first
         app.sync.changed(change)
         assert heard == [change]  # shutting down: nobody
+
+
+async def test_an_external_diary_append_reaches_the_whole_diary_index(backend, memory_dir) -> None:
+    app = make_app(backend, watch=True)
+    async with started(app) as pilot:
+        await watching(pilot)
+        index = app.backend.index
+        assert await wait_for(pilot, lambda: index.ready)
+        assert index.retrieve("kayak", search_diary=True).items == []  # the diary's index is built now
+        MemoryStore(memory_dir).diary.append("Kayak lesson.", date="2026-07-22", time="06:00", owner="agent")
+
+        def found() -> bool:
+            return [str(r.entry_id) for r in index.retrieve("kayak", search_diary=True).items] == ["2026-07-22 06:00"]
+
+        assert await wait_for(pilot, found)

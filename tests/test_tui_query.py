@@ -436,7 +436,7 @@ def test_time_knob_reads_a_date_span_or_a_time_word_against_the_pinned_today() -
     from wikimem_tui.query.knobs import QueryKnobs
 
     knobs = QueryKnobs(use_jieba=False, fusion=None)
-    values = {"#query-limit": "10", "#query-budget": "", "#query-links": True}
+    values = {"#query-limit": "10", "#query-budget": "", "#query-links": True, "#query-diary": True}
     knobs.query_one = lambda selector, _type=None: SimpleNamespace(value=values[selector])  # type: ignore[method-assign]
     values["#query-time"] = "2026-07-22..2026-07-01"
     assert knobs.params("q", TODAY).time_range == ("2026-07-01", "2026-07-22")
@@ -629,7 +629,9 @@ async def test_real_index_limit_and_links_knobs_change_the_rows(tmp_path: Path) 
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: any(r[1] == "link" for r in table_rows(app)))
         hits = [r for r in table_rows(app) if r[1] == "hit"]
-        assert len(hits) == 2  # places:beach and the note whose content says beach
+        assert len(hits) == 3  # places:beach, the note whose content says beach, and the diary entry
+        app.query_one("#query-diary", Checkbox).value = False  # the diary only inside a time window
+        await wait_for(pilot, lambda: len([r for r in table_rows(app) if r[1] == "hit"]) == 2)
         app.query_one("#query-limit", Input).value = "1"
         await wait_for(pilot, lambda: len([r for r in table_rows(app) if r[1] == "hit"]) == 1)
         app.query_one("#query-links", Checkbox).value = False
@@ -642,7 +644,8 @@ async def test_real_index_answers_a_different_query_differently(tmp_path: Path) 
         await type_query(pilot, "boats")
         await wait_for(pilot, lambda: status(pilot.app).startswith("1 hit"))
         assert [r[6].strip() for r in table_rows(pilot.app) if r[1] == "hit"] == ["places:harbour"]
-        assert table_rows(pilot.app)[0][7] == f"[{Analyzer().term('boats')}]"  # a stem where wikimem[en] is installed
+        assert table_rows(pilot.app)[0][7] == "[boats]"  # the word as typed, whatever it was stemmed to
+        assert Analyzer().query(["boats"]).typed == {Analyzer().term("boats"): "boats"}
 
 
 async def test_the_focused_links_checkbox_keeps_its_label(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input
+from textual.widgets import Checkbox, Input
 
 from conftest import make_app, make_backend, open_item, started
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
@@ -85,7 +85,7 @@ async def test_the_verdict_is_about_the_very_rows_shown(tmp_path: Path) -> None:
         assert why is not None and panel.last_result is why.result  # one run, not two
         assert box(app).splitlines()[1:] == why_not_lines(why)[1:]  # explain --why's words
         assert "missing tokens: beach" in box(app)
-        assert [r[6] for r in table_rows(app)] == ["places:beach", "places:dunes"]
+        assert [r[6] for r in table_rows(app)] == ["places:beach", "places:dunes", "diary 2026-07-21 07:00"]
 
 
 async def test_budget_cut_and_time_gate_are_named(tmp_path: Path) -> None:
@@ -94,6 +94,7 @@ async def test_budget_cut_and_time_gate_are_named(tmp_path: Path) -> None:
         app.query_one("#query-budget", Input).value = "3"
         panel = await pin_and_ask(pilot, "places", "dunes", "beach", "budget")
         assert "cut by the token budget" in verdict(app)
+        app.query_one("#query-diary", Checkbox).value = False  # the diary only inside a time window
         panel.pin("2026-07-21", "07:00")
         await wait_for(pilot, lambda: verdict(app).startswith("verdict: time_gate"))
         assert "searched only within a time window" in verdict(app)
@@ -111,7 +112,8 @@ async def test_x_on_the_box_unpins_and_the_table_stays(tmp_path: Path) -> None:
         await pilot.press("x")
         await wait_for(pilot, lambda: not app.query_one(WhyNotBox).display)
         assert panel.pinned is None
-        await wait_for(pilot, lambda: [r[6] for r in table_rows(app)] == ["places:beach", "places:dunes"])
+        await wait_for(pilot, lambda: [r[6] for r in table_rows(app)] ==
+                       ["places:beach", "places:dunes", "diary 2026-07-21 07:00"])
 
 
 async def test_before_a_query_the_box_says_what_to_do(tmp_path: Path) -> None:
@@ -155,7 +157,8 @@ async def test_w_elsewhere_picks_by_name_offering_the_row_under_the_cursor(backe
         await pilot.press("slash")
         await type_query(pilot, "coffee")
         await wait_for(pilot, lambda: bool(table_rows(app)) and table_rows(app)[0][0] == "1")
-        first = table_rows(app)[0][6]
+        top = app.query_one(QueryPanel).last_result.items[0].item
+        first = f"{top.file}:{top.name}"  # the picker names a diary row DAY:HH:MM, as --why takes it
         app.query_one("#query-results", ResultsTable).focus()
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, PinPicker))

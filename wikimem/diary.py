@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -132,6 +133,17 @@ class Diary:
         self.root = Path(root)
         self.dir = self.root / "diary"
         self.journal = journal if journal is not None else Journal(self.root / "journal.jsonl")
+        #: Called with the day after each in-process append (a derived diary index re-reads that day only).
+        self._listeners: list[Callable[[str], None]] = []
+
+    def add_listener(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(date)`` after each successful append of this object (not other processes')."""
+        self._listeners.append(callback)
+
+    def remove_listener(self, callback: Callable[[str], None]) -> None:
+        """Stop calling a listener added with :meth:`add_listener`."""
+        if callback in self._listeners:
+            self._listeners.remove(callback)
 
     def path(self, date: str) -> Path:
         """The day file for ``date`` (validated)."""
@@ -184,6 +196,8 @@ class Diary:
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
             ordinal, line = insert_entry(raw, date, block)
             commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
+        for listener in list(self._listeners):
+            listener(date)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

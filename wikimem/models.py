@@ -198,3 +198,10 @@ class RetrievalResult:
     stemmed: dict[str, str] = field(default_factory=dict)
     #: Terms the query expansion added (pseudo-relevance feedback), with their weights; empty when off.
     feedback_terms: dict[str, float] = field(default_factory=dict)
+    #: Each scored term (``query_tokens``: maybe a stem, ``sunris``) -> the word as the query typed it
+    #: (``sunrise``, lowercased): what a front end shows a person (:meth:`typed`).
+    typed_terms: dict[str, str] = field(default_factory=dict)
+
+    def typed(self, terms: list[str]) -> list[str]:
+        """``terms`` (a row's ``matched_terms``, ``query_tokens``) as the query typed them, in order."""
+        return [self.typed_terms.get(term, term) for term in terms]

@@ -49,7 +49,8 @@ from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.index_vectors import IndexVectors
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic
 from wikimem.index.scan import scan_texts
-from wikimem.freshness import KeptFresh, PendingWrites, weak_listener
+from wikimem.freshness import DiaryIndex, KeptFresh, PendingWrites, weak_listener
+from wikimem.index.diary_files import DiaryCorpus
 from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
@@ -187,6 +188,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
             except ImportError as exc:  # the embedding extra is not installed
                 log.warning("embeddings need numpy (pip install wikimem[embed]): %s; BM25 only", exc)
         self._listener = weak_listener(self._on_write, store)
+        #: The whole diary's index (built by the first ``search_diary=True`` query).
+        self._diary: DiaryIndex | None = None
 
     # -- query analysis ------------------------------------------------------
 
@@ -212,7 +215,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
             if len(self._analyses) >= _ANALYSES_KEPT:
                 self._analyses.clear()
             self._analyses[text] = found
-        return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed))
+        return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed), found.function,
+                          dict(found.typed))
 
     @property
     def ready(self) -> bool:
@@ -237,6 +241,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
         # Writes from here on are either read by this build or re-applied
         # (harmlessly: a diff) by the next query.
         self._pending.take()
+        if self._diary is not None:
+            self._diary.forget()  # re-read by the next diary-wide query
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
@@ -303,16 +309,37 @@ class MemoryIndex(KeptFresh, IndexVectors):
         assert self._corpus is not None, "call _ensure_built() first"
         return self._corpus
 
+    def _diary_corpus(self) -> DiaryCorpus:
+        """The whole diary's corpus, loaded by the first diary-wide query (under the index lock)."""
+        if self._diary is None:
+            self._diary = DiaryIndex(self.store.diary, self._new_diary_corpus)
+        return self._diary.corpus()
+
+    def build_diary(self) -> None:
+        """Load the whole diary's index now (for a worker thread); the first ``search_diary=True`` query does otherwise.
+
+        A long-lived server calls it after :meth:`build`, so that the first
+        diary-wide recall does not pay the load (1-2 s at 100k entries).
+        """
+        self._ensure_built()
+        with self._lock:
+            self._diary_corpus()
+
+    def _new_diary_corpus(self) -> DiaryCorpus:
+        return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+
+
     # -- retrieval -----------------------------------------------------------
 
     def _knobs(
         self, query: str, limit: int = 10, budget_tokens: int | None = None, expand_links: bool = True,
-        explain: bool = False, time_range: TimeRange | None = None, tz: Any = None,
+        explain: bool = False, time_range: TimeRange | None = None, tz: Any = None, search_diary: bool = False,
     ) -> Knobs:
         today = self.today() if self.today is not None else None
         return knobs_of(
             query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
             self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
+            bool(search_diary),
         )
 
     def _run(self, knobs: Knobs, inspect: Callable[[Trace, WikiCorpus], T] | None = None) -> tuple[Trace, T | None]:
@@ -324,7 +351,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self._ensure_built()
         with self._lock:
             corpus = self._fresh()
-            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic)
+            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic, self._diary_corpus)
             result = trace.result
             if result.embedding_used:
                 result.cos_floor, result.cos_floor_source = self.cos_floor, self.cos_floor_source
@@ -340,9 +367,22 @@ class MemoryIndex(KeptFresh, IndexVectors):
         explain: bool = False,
         time_range: TimeRange | None = None,
         tz: Any = None,
+        search_diary: bool = False,
     ) -> RetrievalResult:
-        """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`)."""
-        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz)
+        """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`).
+
+        ``search_diary`` (keyword-only, this project's addition): ``False``
+        (the default) is the reference library's behaviour -- the diary is a
+        candidate source only inside a time window, its entries scored with
+        the wiki's statistics. ``True`` searches the whole diary through its
+        own index (built on first use, kept fresh like the wiki's; see
+        :mod:`wikimem.freshness.diary_index`), ranked with the diary's own
+        statistics beside the wiki's hits in one ranking and one budget; a
+        time window (``time_range`` or a time word) then narrows the diary
+        to its entries, and the wiki is never filtered. Diary rows carry
+        ``entry_id``.
+        """
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz, search_diary)
         return self._run(knobs)[0].result
 
     def why_not(
@@ -356,6 +396,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         expand_links: bool = True,
         time_range: TimeRange | None = None,
         tz: Any = None,
+        search_diary: bool = False,
     ) -> WhyNot:
         """Why ``file:name`` is (not) recalled by ``retrieve(query, …)`` with the same knobs.
 
@@ -363,10 +404,12 @@ class MemoryIndex(KeptFresh, IndexVectors):
         removed the item -- or its position when it is recalled -- with its
         BM25 score and rank, its cosine when embeddings are on, and the
         scored query tokens it has and lacks (see :class:`wikimem.ranking.why_not.WhyNot`).
-        A diary entry is named by its day and ``HH:MM``. The retrieval it
-        judged is in ``.result``.
+        A diary entry is named by its day and ``HH:MM`` (``HH:MM#n`` for a
+        minute's later entries). ``search_diary`` as in :meth:`retrieve`:
+        with it, a diary entry is judged against the whole diary. The
+        retrieval it judged is in ``.result``.
         """
-        knobs = self._knobs(query, limit, budget_tokens, expand_links, True, time_range, tz)
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, True, time_range, tz, search_diary)
 
         def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
             return diagnose(knobs, trace, corpus, self._semantic, self.store.diary.day, file, name)

@@ -55,7 +55,12 @@ def add_arguments(explain: argparse.ArgumentParser) -> None:
     explain.add_argument(
         "--why", metavar="FILE:NAME",
         help="explain one item's fate instead: which stage removed it, or where it is "
-        "(a diary entry is DAY:HH:MM, or 'diary DAY HH:MM' as the table names it)",
+        "(a diary entry is DAY:HH:MM as the table names it, or 'diary DAY HH:MM' as recall does)",
+    )
+    explain.add_argument(
+        "--diary", dest="search_diary", action="store_true",
+        help="search the whole diary beside the wiki, as the agent's recall does "
+        "(default: the diary only inside a time window)",
     )
 
 
@@ -110,6 +115,7 @@ def run_explain(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
         "budget_tokens": args.budget,
         "expand_links": not args.no_links,
         "time_range": time_range,
+        "search_diary": getattr(args, "search_diary", False),
     }
     why_target = getattr(args, "why", None)
     if why_target is not None:
@@ -142,6 +148,6 @@ def _run_why(index: Any, args: argparse.Namespace, target: str, knobs: dict[str,
     why = index.why_not(args.query, file.strip(), name.strip(), **knobs)
     if args.embed and not why.embedding_used:
         out.error("note: embeddings unavailable for this query; ranked with BM25 only")
-    for line in [f"query: {args.query}", *why_not_lines(why)]:
+    for line in [f"query: {args.query}", *why_not_lines(why, reference=True)]:
         out.line(line)
     return 0 if why.recalled else 1

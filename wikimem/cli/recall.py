@@ -5,6 +5,10 @@ The text is :func:`wikimem.agent_text` -- the very text the MCP server's
 see the same memory. Exit 1 with nothing on stdout when nothing was
 recalled (a hook then adds nothing to the prompt).
 
+The whole diary is searched beside the wiki (``retrieve(search_diary=True)``):
+what the agent logged is evidence for its plain questions; ``--no-diary``
+keeps the reference's rule (the diary only inside a time window).
+
 For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
 (its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
 ``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
@@ -49,6 +53,8 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
     recall.add_argument("--today", type=as_of_day, metavar="YYYY-MM-DD",
                         help="the day relative time words ('last week', 昨天) count from (default: today)")
+    recall.add_argument("--no-diary", dest="search_diary", action="store_false",
+                        help="search the diary only inside a time window (default: the whole diary)")
     recall.add_argument("--from-hook", action="store_true",
                         help="read the query from a hook's JSON on stdin (its 'prompt' field)")
     recall.add_argument("--fail-open", action="store_true",
@@ -97,7 +103,8 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     said: list[str] = []
     if embedder is not None:
         embed_for_a_while(index, said.append)
-    result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span)
+    result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span,
+                            search_diary=args.search_diary)
     if embedder is not None and not result.embedding_used and not said:
         said.append(f"warning: embeddings ({embedder!r}) unavailable for this query; ranked with BM25 only")
     for line in said:

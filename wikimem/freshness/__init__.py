@@ -17,7 +17,8 @@ from __future__ import annotations
 from wikimem.freshness.catch_up import apply_pending, own_write_current, reindex, stale_files
 from wikimem.freshness.kept_fresh import KeptFresh
 from wikimem.freshness.pending import CHAIN_KEPT, PendingWrites, unlisten, weak_listener
+from wikimem.freshness.diary_index import DiaryIndex
 
 __all__ = [
-    "CHAIN_KEPT", "KeptFresh", "PendingWrites", "apply_pending", "own_write_current", "reindex", "stale_files", "unlisten", "weak_listener",
+    "CHAIN_KEPT", "DiaryIndex", "KeptFresh", "PendingWrites", "apply_pending", "own_write_current", "reindex", "stale_files", "unlisten", "weak_listener",
 ]

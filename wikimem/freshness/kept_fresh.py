@@ -15,6 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from wikimem.freshness.catch_up import apply_pending, own_write_current, reindex, stale_files
+from wikimem.freshness.diary_index import DiaryIndex
 from wikimem.freshness.pending import PendingWrites, unlisten
 from wikimem.index.corpus import WikiCorpus
 from wikimem.store.transaction import FileWrite
@@ -31,6 +32,7 @@ class KeptFresh:
     _rev: Any
     _pending: PendingWrites
     _listener: Callable[..., None] | None
+    _diary: DiaryIndex | None
 
     def _ensure_built(self) -> None:
         raise NotImplementedError
@@ -48,17 +50,34 @@ class KeptFresh:
         if self._listener is not None:
             unlisten(self.store, self._listener)
         self._listener = None
+        if self._diary is not None:
+            self._diary.close()
 
     def refresh(self) -> list[str]:
         """Re-read only files whose stat changed, appeared or vanished.
 
         Returns the RecallFiles whose indexed content changed, sorted. Cheap
-        (one ``stat`` per file) when nothing changed.
+        (one ``stat`` per file) when nothing changed. The whole diary's
+        index, once a diary-wide query built it, is swept the same way
+        (:meth:`refresh_diary`).
         """
         self._ensure_built()
         with self._lock:
             corpus = self._ensure()
-            return self._reindex(corpus, stale_files(self.store, corpus))
+            changed = self._reindex(corpus, stale_files(self.store, corpus))
+            if self._diary is not None:
+                self._diary.refresh()
+            return changed
+
+    def refresh_diary(self, days: Iterable[str] | None = None) -> list[str]:
+        """Re-read the given diary days (e.g. from a file watcher), or (None) those whose stat moved.
+
+        Returns the days whose entries changed, sorted. A no-op until a
+        diary-wide query (``search_diary=True``) built the diary's index:
+        that load reads the files as they are then.
+        """
+        with self._lock:
+            return self._diary.refresh(days) if self._diary is not None else []
 
     def refresh_files(self, files: Iterable[str], *, skip_own_writes: bool = False) -> list[str]:
         """Re-read the given RecallFiles (e.g. from a file watcher); returns those whose indexed content changed, sorted.

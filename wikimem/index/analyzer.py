@@ -34,6 +34,12 @@ The stages, and why they are split the way they are:
   left. Document lengths therefore count every token, the same on every
   path, and the index does not depend on the stop list.
 
+* **function words** (query side, every analyzer but ``"none"``):
+  :data:`FUNCTION_WORDS`, a broader list, are kept but flagged
+  (:attr:`QueryTerms.function`): the ranking weighs them less and never
+  lets them make a hit on their own (:mod:`wikimem.ranking.pipeline`).
+  A query of function words only keeps them as ordinary terms.
+
 Analyzers (``MemoryIndex(analyzer=...)``): ``"en"`` (stemming + stop words),
 ``"stem"`` (the default: see :data:`DEFAULT_ANALYZER`), ``"stop"``, ``"none"``
 (``tokenize()`` as it is). Without the
@@ -57,6 +63,7 @@ __all__ = [
     "ANALYZERS",
     "DEFAULT_ANALYZER",
     "FALLBACK_NOTE",
+    "FUNCTION_WORDS",
     "STOP_WORDS",
     "Analyzer",
     "QueryTerms",
@@ -71,6 +78,21 @@ log = logging.getLogger(__name__)
 STOP_WORDS: frozenset[str] = frozenset(
     "a an and are as at be but by for if in into is it no not of on or such "
     "that the their then there these they this to was will with".split()
+)
+#: English function words (articles, pronouns, prepositions, conjunctions,
+#: auxiliaries, question words, contraction pieces, and "like", the most
+#: common discourse marker of spoken English): a query term among them never
+#: makes an item a hit on its own (:attr:`QueryTerms.function`). Broader than
+#: :data:`STOP_WORDS` because nothing is dropped with it: such words still
+#: score, they only cannot be an item's sole match.
+FUNCTION_WORDS: frozenset[str] = STOP_WORDS | frozenset(
+    "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers "
+    "herself its itself them theirs themselves what which who whom whose this that these those am were been "
+    "being have has had having do does did doing because until while about against between through during "
+    "before after above below from up down out off over under again further once here when where why how all "
+    "any both each few more most other some nor only own same so than too very s t can just don should now d "
+    "ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn "
+    "weren won wouldn would could shall might must also like".split()
 )
 #: The analyzers by name; see the module doc.
 ANALYZERS = ("en", "stem", "stop", "none")
@@ -127,15 +149,27 @@ def _version(package: str) -> str:
 class QueryTerms:
     """A query after analysis: the terms scored, and what the analyzer did to get them."""
 
-    __slots__ = ("stemmed", "stop_words", "terms")
+    __slots__ = ("function", "stemmed", "stop_words", "terms", "typed")
 
-    def __init__(self, terms: list[str], stop_words: list[str], stemmed: dict[str, str]) -> None:
+    def __init__(
+        self,
+        terms: list[str],
+        stop_words: list[str],
+        stemmed: dict[str, str],
+        function: frozenset[str] = frozenset(),
+        typed: dict[str, str] | None = None,
+    ) -> None:
         #: The scored terms, in query order (repeats kept: they weigh as BM25's query tf).
         self.terms = terms
         #: Stop words dropped from the query (empty when they were all it had).
         self.stop_words = stop_words
         #: token -> term, for the tokens the stemmer changed.
         self.stemmed = stemmed
+        #: The scored terms made of function words (:data:`FUNCTION_WORDS`), when the query also has
+        #: another term: an item matching only these is no hit. Empty for a query of function words only.
+        self.function = function
+        #: term -> the word as typed (``tokenize()``'s token, lowercased) for each scored term.
+        self.typed = typed if typed is not None else {}
 
 
 #: Every ending the English stemmer's steps act on (Snowball 2 and 3: the
@@ -336,4 +370,11 @@ class Analyzer:
                 tokens = kept
         terms = self.terms(tokens)
         stemmed = {t: s for t, s in zip(tokens, terms) if t != s}
-        return QueryTerms(terms, dropped, stemmed)
+        typed: dict[str, str] = {}
+        for token, term in zip(tokens, terms):
+            typed.setdefault(term, token)
+        content = {term for token, term in zip(tokens, terms) if token not in FUNCTION_WORDS}
+        function = frozenset(term for token, term in zip(tokens, terms) if token in FUNCTION_WORDS) - content
+        if not content or self.effective == "none":  # function words are the query; or no analysis asked for
+            function = frozenset()
+        return QueryTerms(terms, dropped, stemmed, function, typed)

@@ -245,24 +245,37 @@ class WikiCorpus:
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
-        names = self._names.setdefault(file, {})
-        self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
+        self.load_files([(file, items, stat)])
+
+    def load_files(self, group: list[tuple[str, list[RecallItem], tuple[int, int] | None]]) -> None:
+        """Cold path: index several files' items, ``(file, items, stat)`` each, in one batch when they can be scanned.
+
+        One scan and one index segment for the whole group: many small files
+        (a diary's days) then cost what one large file costs.
+        """
         scan = self._scan
-        scanned = scan(list(map(self.text, items)), self._latin_terms()) if scan and items and self.index.cold else None
+        texts = [self.text(item) for _, items, _ in group for item in items]
+        scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
+        docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = segment_key(self._made_by, [(file, stat)], len(scanned.lengths), zlib.crc32(scanned.lengths))
-            docs = self.index.add_scanned(scanned, key)
-            names.update(zip(map(attrgetter("name"), items), docs))
-            for item in items:
-                self.items.append(item)
-        else:
-            add = self.index.add_bulk
-            for item in items:
-                names[item.name] = add(self.tokens(item))
-                self.items.append(item)
-        if not names:
-            del self._names[file]
-        self.stats[file] = stat
+            key = segment_key(self._made_by, [(file, stat) for file, _, stat in group], len(scanned.lengths),
+                              zlib.crc32(scanned.lengths))
+            docs = iter(self.index.add_scanned(scanned, key))
+        for file, items, stat in group:
+            names = self._names.setdefault(file, {})
+            self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
+            if scanned is not None:
+                names.update(zip(map(attrgetter("name"), items), docs))  # zip stops at the names: each file takes its own
+                for item in items:
+                    self.items.append(item)
+            else:
+                add = self.index.add_bulk
+                for item in items:
+                    names[item.name] = add(self.tokens(item))
+                    self.items.append(item)
+            if not names:
+                del self._names[file]
+            self.stats[file] = stat
         self.version += 1
 
     def update_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> bool:
@@ -349,7 +362,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = WikiCorpus(self._tokenize, self._scan, self.analyzer)
+        fresh = type(self)(self._tokenize, self._scan, self.analyzer)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

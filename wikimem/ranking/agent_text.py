@@ -65,9 +65,11 @@ def agent_rows(result: RetrievalResult) -> list[dict[str, Any]]:
 
     Keys: ``label``, ``kind`` (``"wiki"`` or ``"diary"``), ``file``, ``name``
     (for a diary row: the day and ``HH:MM``; ``entry`` is then its
-    ``HH:MM[#n]``), ``source`` (``"hit"``/``"link"``), ``rank`` (1-based
+    ``HH:MM[#n]``, ``day`` and ``time`` its day and minute, ``None`` on a
+    wiki row), ``source`` (``"hit"``/``"link"``), ``rank`` (1-based
     among the hits, ``None`` for a pure link target), ``score``, ``via``,
-    ``content``, ``owner``, ``source_conv``, ``ts`` and ``tokens``.
+    ``content``, ``owner``, ``source_conv``, ``ts``, ``tokens`` and
+    ``matched`` (the query words the row matched, as typed).
     """
     rows = []
     for entry in result.items:
@@ -79,6 +81,8 @@ def agent_rows(result: RetrievalResult) -> list[dict[str, Any]]:
             "file": item.file,
             "name": item.name,
             "entry": entry.entry_id.key if entry.entry_id is not None else None,
+            "day": entry.entry_id.date if entry.entry_id is not None else None,
+            "time": entry.entry_id.time if entry.entry_id is not None else None,
             "source": entry.source,
             "rank": entry.rank,
             "score": entry.score,
@@ -88,5 +92,6 @@ def agent_rows(result: RetrievalResult) -> list[dict[str, Any]]:
             "source_conv": item.source_conv,
             "ts": item.ts,
             "tokens": entry.tokens_est,
+            "matched": result.typed(entry.matched_terms),
         })
     return rows

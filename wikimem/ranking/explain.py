@@ -22,16 +22,17 @@ runs of two or more spaces (an item name may hold one space, a diary row
 always does). A hit row ends with ``[matched, terms]``; a link row with
 ``(via <hit name>)``, followed -- when the linked item is itself a ranked
 hit -- by ``  hit #N [matched, terms]``, so a hit shown in its link place
-is never mistaken for an unranked neighbour. A diary row is named as
-``wikimem recall``, the app and evidence lines name an entry:
-``diary 2026-07-21 14:30`` (``#2`` after a later entry of the minute).
-Why aligned and why that name: ``docs/adr/0020-explain-table.md``.
+is never mistaken for an unranked neighbour. A diary row keeps the
+reference CLI's spelling, ``2026-07-21:14:30`` (``#2`` after a later entry
+of the minute): scripts written for the reference parse it. Why aligned:
+``docs/adr/0020-explain-table.md``; why that name: ``docs/adr/0023-whole-diary-recall.md``.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 
 from wikimem.index.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
@@ -61,14 +62,18 @@ def number(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def address(entry: RetrievedItem) -> str:
-    """``file:name``, or a diary row's ``diary DAY HH:MM`` (as recall, the app and evidence lines write it).
+def address(entry: RetrievedItem, *, reference: bool = False) -> str:
+    """``file:name``; a diary row as recall and the app name it, ``diary DAY HH:MM``, or (``reference``) ``DAY:HH:MM``.
 
-    A later entry of a shared minute adds its ordinal, ``diary 2026-07-21
-    14:30#2`` (``wikimem.disk.entry_id``), so two rows of one minute never
-    read the same.
+    ``reference`` is explain's text: the reference CLI's spelling, which
+    scripts parse. A later entry of a shared minute adds its ordinal
+    (``diary 2026-07-21 14:30#2``, ``2026-07-21:14:30#2``;
+    ``wikimem.disk.entry_id``), so two rows of one minute never read the
+    same; a minute's first entry is the reference's text byte for byte.
     """
     if entry.entry_id is not None:
+        if reference:
+            return f"{entry.item.file}:{entry.entry_id.key}"
         return f"diary {entry.item.file} {entry.entry_id.key}"
     return f"{entry.item.file}:{entry.item.name}"
 
@@ -98,7 +103,8 @@ _RIGHT = frozenset({"score", "bm25", "cos", "~tok"})
 def table_lines(result: RetrievalResult) -> list[str]:
     """The header and one row per item, their columns aligned (each row's note after the item column)."""
     words = TABLE_HEADER.split()
-    rows = [row_fields(position, entry) + [row_note(entry)] for position, entry in enumerate(result.items, 1)]
+    rows = [row_fields(position, entry, reference=True) + [row_note(entry, result.typed_terms)]
+            for position, entry in enumerate(result.items, 1)]
     widths = [max([display_width(word)] + [display_width(row[i]) for row in rows]) for i, word in enumerate(words)]
     out = []
     for row in [[*words, ""], *rows]:
@@ -107,8 +113,8 @@ def table_lines(result: RetrievalResult) -> list[str]:
     return out
 
 
-def row_fields(position: int, entry: RetrievedItem) -> list[str]:
-    """The table cells of one row, in header order."""
+def row_fields(position: int, entry: RetrievedItem, *, reference: bool = False) -> list[str]:
+    """The table cells of one row, in header order (``reference``: a diary row as explain's text names it, see :func:`address`)."""
     return [
         str(position),
         entry.source,
@@ -116,21 +122,27 @@ def row_fields(position: int, entry: RetrievedItem) -> list[str]:
         number(entry.bm25_score),
         number(entry.cos_score),
         str(entry.tokens_est),
-        address(entry),
+        address(entry, reference=reference),
     ]
 
 
-def _terms(entry: RetrievedItem) -> str:
-    return f"[{', '.join(entry.matched_terms)}]"
+def _terms(entry: RetrievedItem, typed: Mapping[str, str] | None) -> str:
+    words = entry.matched_terms if not typed else [typed.get(term, term) for term in entry.matched_terms]
+    return f"[{', '.join(words)}]"
 
 
-def row_note(entry: RetrievedItem) -> str:
-    """What follows a row's cells: its matched terms (and file context), or where a link came from."""
+def row_note(entry: RetrievedItem, typed: Mapping[str, str] | None = None) -> str:
+    """What follows a row's cells: its matched terms (and file context), or where a link came from.
+
+    ``typed`` (a result's ``typed_terms``) shows each matched term as the
+    query typed it (``sunrise``, not the stem ``sunris``): a person reads
+    the words they wrote, as the reference, which did not stem, printed them.
+    """
     if entry.source != "link":
-        return _terms(entry) + _signals(entry)
+        return _terms(entry, typed) + _signals(entry)
     note = f"(via {entry.via})"
     if entry.rank is not None:
-        note += f"  hit #{entry.rank} {_terms(entry)}{_signals(entry)}"
+        note += f"  hit #{entry.rank} {_terms(entry, typed)}{_signals(entry)}"
     return note
 
 
@@ -162,7 +174,7 @@ def _context(entry: RetrievedItem) -> str:
 
 def row_line(position: int, entry: RetrievedItem) -> str:
     """One table row alone: its fields two spaces apart (the CLI aligns them with the others: :func:`table_lines`)."""
-    return "  ".join(row_fields(position, entry)) + "  " + row_note(entry)
+    return "  ".join(row_fields(position, entry, reference=True)) + "  " + row_note(entry)
 
 
 def _time_gate(result: RetrievalResult) -> str:
@@ -255,7 +267,7 @@ def footer_lines(result: RetrievalResult) -> list[str]:
     lines = [f"budget: used {result.budget_used} / {budget}"]
     if result.dropped:
         lines.append(f"dropped {len(result.dropped)}:")
-        lines.extend(f"  {address(entry)} ({entry.source}, ~{entry.tokens_est} tok)" for entry in result.dropped)
+        lines.extend(f"  {address(entry, reference=True)} ({entry.source}, ~{entry.tokens_est} tok)" for entry in result.dropped)
     if result.unresolved_links:
         lines.append(f"unresolved links: {', '.join(result.unresolved_links)}")
     return lines
@@ -279,10 +291,14 @@ def format_explain(query: str, tokens: list[str], result: RetrievalResult) -> li
     return explain_lines(query, result, tokens)
 
 
-def why_not_lines(why: WhyNot) -> list[str]:
-    """:meth:`MemoryIndex.why_not`'s answer as text: the verdict, then the evidence."""
-    named = f"diary {why.file} {why.name}" if _DIARY_FILE.fullmatch(why.file) and _DIARY_NAME.fullmatch(why.name) \
-        else f"{why.file}:{why.name}"
+def why_not_lines(why: WhyNot, *, reference: bool = False) -> list[str]:
+    """:meth:`MemoryIndex.why_not`'s answer as text: the verdict, then the evidence.
+
+    A diary entry is ``diary DAY HH:MM`` as recall names it, or (``reference``,
+    explain's text) ``DAY:HH:MM``.
+    """
+    diary = _DIARY_FILE.fullmatch(why.file) and _DIARY_NAME.fullmatch(why.name)
+    named = f"diary {why.file} {why.name}" if diary and not reference else f"{why.file}:{why.name}"
     lines = [f"item: {named}", f"verdict: {why.stage} -- {why.reason}"]
     if why.stage == "missing":
         return lines

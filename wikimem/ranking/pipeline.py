@@ -15,15 +15,23 @@ stages, in order:
    query: they chose the window and do not also vote (``last week sleep``
    must not rank items containing "week"). An empty window filters nothing,
    so its words stay ordinary search words. A query left with no search
-   words is answered by the window itself, newest first.
-2. **candidates** -- BM25's top ``pool`` wiki items, every window entry
-   scored with the wiki's statistics, and (with an embedder) the ``pool``
-   nearest vectors, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
+   words is answered by the window itself, newest first. With
+   ``search_diary`` the window's entries are read from the diary's own
+   corpus (:mod:`wikimem.freshness.diary_index`), and without a window the
+   whole diary is searched.
+2. **candidates** -- BM25's top ``pool`` wiki items; the diary's: every
+   window entry scored with the wiki's statistics (the reference's rule),
+   or with ``search_diary`` the diary's top ``pool`` (or a window's
+   entries) scored with the diary's own statistics; and (with an embedder)
+   the ``pool`` nearest vectors, the diary's too with ``search_diary``, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
    candidate's lexical score, each from BM25 and never admitting an item
    without a match of its own: query expansion from the top hits
    (:mod:`~wikimem.ranking.feedback`, which may also bring in further
    matching items), file context (:mod:`~wikimem.ranking.context`) and
    link context (:mod:`~wikimem.ranking.link_context`).
+   English function words (:data:`wikimem.index.analyzer.FUNCTION_WORDS`)
+   weigh :data:`FUNCTION_WEIGHT` of a word and a candidate matching only
+   them has no BM25 match (:func:`gated_search`), on every path.
 3. **relevance floor** -- a candidate without a BM25 match stays only with
    a positive cosine at or above ``cos_floor``. Without an embedder that
    leaves exactly the candidates matching a query token: a window entry
@@ -48,7 +56,9 @@ from functools import lru_cache
 from typing import Any
 
 from wikimem.index.analyzer import QueryTerms
+from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.diary_files import DiaryCorpus, entry_of
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.days import resolve_today
@@ -61,6 +71,13 @@ from wikimem.timeparse import TimeMatch, match_time_range, may_name_a_time
 from wikimem.tokenize import est_tokens
 
 __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
+
+#: A function word's weight in the scored query (a content word's is 1 per occurrence), when the query
+#: has another word: function words still count (as a tie-breaker among items that match the content
+#: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
+#: measurement (bench/quality.py, chitchat-en, BM25 hit@5: 1.0 -> 0.141, 0.5 -> 0.162, 0.25 -> 0.170,
+#: 0.1 -> 0.160; dropping them, the "en" analyzer, 0.128); must stay above 0 (MaxScore divides by it).
+FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 FUSION_POOL = 5
@@ -89,6 +106,8 @@ class Knobs:
     feedback: bool = False
     #: Link context (:mod:`wikimem.ranking.link_context`): linked candidates' BM25 re-ranks the pool.
     link_context: bool = False
+    #: Search the whole diary (its own index and statistics), not only a time window's entries.
+    search_diary: bool = False
 
 
 @lru_cache(maxsize=1024, typed=True)  # typed: 1 and 1.0 (or True) stay apart
@@ -117,9 +136,17 @@ class Trace:
 
     result: RetrievalResult
     terms: Counter[str] = field(default_factory=Counter)
+    #: The scored terms that are function words (:attr:`QueryTerms.function`): never an item's only match.
+    function: frozenset[str] = frozenset()
     #: The query text that was scored (time words removed when they set the window).
     scored_text: str = ""
     diary: list[DiaryItem] = field(default_factory=list)
+    #: With ``search_diary``: the diary's corpus, and each of ``diary``'s docs in it.
+    diary_corpus: DiaryCorpus | None = None
+    diary_docs: list[int] = field(default_factory=list)
+    #: With ``search_diary``: the whole diary is searched (no window, or a window parsed from the query
+    #: that held no entry even widened: it filters nothing, and its words stay search words).
+    whole_diary: bool = False
     #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
     pool: int = 0
     cands: dict[Key, Candidate] = field(default_factory=dict)
@@ -150,25 +177,37 @@ def run(
     analyze: Callable[[str], QueryTerms],
     diary_window: Callable[[str, str], list[DiaryItem]],
     semantic: Semantic | None,
+    diary_corpus: Callable[[], DiaryCorpus] | None = None,
 ) -> Trace:
     """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
 
     ``analyze`` turns the scored query text into its terms (tokenizer and
     analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
+    ``diary_corpus`` gives the diary's own corpus (built on first use), read
+    only with ``knobs.search_diary``.
     """
     result = RetrievalResult(budget_tokens=knobs.budget_tokens)
     trace = Trace(result)
+    if knobs.search_diary and diary_corpus is not None:
+        trace.diary_corpus = dcorpus = diary_corpus()
+        diary_window = _own_window(dcorpus, trace)
     match = _time_gate(knobs, diary_window, trace)
     trace.scored_text = knobs.query
+    trace.whole_diary = trace.diary_corpus is not None and (
+        result.time_range is None or (result.time_range_source == "parsed" and not trace.diary))
     if match is not None and trace.diary:
         rest = match.strip(knobs.query)
         result.time_words = match.words(knobs.query)
         trace.scored_text = rest
     query = analyze(trace.scored_text)
     result.query_tokens, result.stop_words, result.stemmed = query.terms, query.stop_words, query.stemmed
+    result.typed_terms, trace.function = query.typed, query.function
     if corpus.analyzer is not None:
         result.analyzer = corpus.analyzer.describe()
     trace.terms = Counter(query.terms)
+    if trace.function and FUNCTION_WEIGHT != 1.0:
+        for term in trace.function:
+            trace.terms[term] *= FUNCTION_WEIGHT  # type: ignore[assignment]  # BM25 is linear in a term's weight
     if trace.terms:
         _rank(knobs, corpus, semantic, trace)
     else:
@@ -177,6 +216,16 @@ def run(
     trace.rows = _expand(corpus, knobs.expand_links, trace)
     _cut(trace, knobs.budget_tokens, knobs.explain)
     return trace
+
+
+def _own_window(dcorpus: DiaryCorpus, trace: Trace) -> Callable[[str, str], list[DiaryItem]]:
+    """A window read from the diary's corpus (no file IO), noting each entry's doc for its scores."""
+    def window(start: str, end: str) -> list[DiaryItem]:
+        rows = dcorpus.window(start, end)
+        trace.diary_docs = [doc for doc, _ in rows]
+        return [entry for _, entry in rows]
+
+    return window
 
 
 def _time_gate(
@@ -228,15 +277,12 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     items = corpus.items
-    for doc, score in index.search(terms, pool):
+    for doc, score in gated_search(index, terms, trace.function, pool):
         item = items[doc]
         assert item is not None
         key = ("w", item.file, item.name)
         cands[key] = Candidate(key, item, doc, score, score)
-    for i, entry in enumerate(trace.diary):
-        item = as_recall_item(entry)
-        score = index.score_external(terms, corpus.tokens(item))
-        cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+    _diary_candidates(corpus, trace, pool, semantic)
     if knobs.feedback:
         def make(doc: int, bm25: float) -> Candidate:
             item = corpus.items[doc]
@@ -254,6 +300,8 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         result.embedding_used = semantic.fuse(
             corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
             (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
+            trace.function,
+            trace.diary_docs if trace.diary_corpus is not None else None,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
@@ -270,6 +318,75 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         kept,
         key=lambda c: (-c.score, 0, c.doc) if c.doc is not None else (-c.score, 1, -c.key[1]),
     )
+
+
+def gated_search(
+    index: InvertedIndex, terms: Counter[str], function: frozenset[str], k: int
+) -> list[tuple[int, float]]:
+    """``index.search(terms, k)`` without the docs that match only function words.
+
+    Function words still score (BM25's idf already makes them weigh
+    little, and dropping them measured worse); they only cannot make a hit
+    on their own. The search is asked for more until ``k`` docs with
+    another match are found or the matching docs run out, so the top ``k``
+    is exact.
+    """
+    found = index.search(terms, k)
+    if not function or not found:
+        return found
+    content = set(terms) - function
+    want = k
+    while True:
+        has = index.matched_docs(content, [doc for doc, _ in found])
+        kept = [hit for hit, terms_in in zip(found, has) if terms_in]
+        if len(kept) >= k or len(found) < want:
+            return kept[:k]
+        want *= 4
+        found = index.search(terms, want)
+
+
+def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Semantic | None) -> None:
+    """The diary's candidates: a window's entries, or (``search_diary`` without one) the diary's top ``pool``.
+
+    With the diary's corpus every entry is scored with the diary's own
+    statistics; without it (the reference behaviour) a window entry is
+    scored with the wiki's (``score_external``), so opening a window never
+    builds a diary index.
+    """
+    terms, cands, dcorpus = trace.terms, trace.cands, trace.diary_corpus
+    if dcorpus is None:
+        content = set(terms) - trace.function
+        for i, entry in enumerate(trace.diary):
+            item = as_recall_item(entry)
+            tokens = corpus.tokens(item)
+            score = corpus.index.score_external(terms, tokens) if content.intersection(tokens) else 0.0
+            cands[("d", i)] = Candidate(("d", i), item, None, score, score)
+        return
+    if trace.whole_diary:  # its best ``pool`` (and nearest, with vectors), in diary order
+        found = gated_search(dcorpus.index, terms, trace.function, pool)
+        if semantic is not None:
+            have = {doc for doc, _ in found}
+            near = [doc for doc, _ in semantic.diary_nearest(dcorpus, trace.scored_text, pool) if doc not in have]
+            if near:
+                scores = dcorpus.index.score_docs(terms, near)
+                if trace.function:
+                    content = set(terms) - trace.function
+                    scores.update((d, 0.0) for d, has in zip(near, dcorpus.index.matched_docs(content, near)) if not has)
+                found += [(doc, scores[doc]) for doc in near]
+        found = sorted(found)
+        trace.diary_docs = [doc for doc, _ in found]
+        trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
+        scores = dict(found)
+    else:
+        scores = dcorpus.index.score_docs(terms, trace.diary_docs)
+        if trace.function:
+            content = set(terms) - trace.function
+            for doc, has in zip(trace.diary_docs, dcorpus.index.matched_docs(content, trace.diary_docs)):
+                if not has:
+                    scores[doc] = 0.0
+    for i, (entry, doc) in enumerate(zip(trace.diary, trace.diary_docs)):
+        score = scores[doc]
+        cands[("d", i)] = Candidate(("d", i), as_recall_item(entry), None, score, score)
 
 
 def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[RetrievedItem]:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.diary_files import DiaryCorpus, entry_of
 from wikimem.ranking.candidate import Candidate
 from wikimem.ranking.context import fuse_context
 from wikimem.ranking.fusion import Fusion, fuse
@@ -76,6 +77,18 @@ class VectorStatus:
     def missing(self) -> int:
         """Live items without a vector."""
         return self.total - self.embedded
+
+
+@dataclass
+class _DiaryRows:
+    """The whole diary's vectors as one query reads them: the matrix, its search, and doc <-> row."""
+
+    corpus: DiaryCorpus
+    version: int
+    matrix: Any
+    index: Any
+    doc_row: dict[int, int]
+    row_docs: dict[int, list[int]]
 
 
 class Semantic:
@@ -136,6 +149,8 @@ class Semantic:
         #: The last query's vector: a diagnosis right after a ranking of the
         #: same query must not pay for (or bill) a second embedding call.
         self._query_memo: tuple[str, Any] | None = None
+        #: The whole diary's rows (see :meth:`diary_nearest`), for the diary corpus and version they were made for.
+        self._diary: _DiaryRows | None = None
 
     # -- the cache ------------------------------------------------------------
 
@@ -304,6 +319,8 @@ class Semantic:
         method: str | Fusion,
         weight: float,
         context: Callable[[dict[tuple[Any, ...], Candidate]], None] | None = None,
+        function: frozenset[str] = frozenset(),
+        diary_docs: list[int] | None = None,
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready.
 
@@ -311,7 +328,9 @@ class Semantic:
         the candidates only the vectors brought in, so every candidate has
         the same chance of it; it then joins the fused score as a signal of
         its own (:func:`~wikimem.ranking.context.fuse_context`) rather than
-        inside BM25's share.
+        inside BM25's share. ``function``: the query's function-word terms;
+        a vector candidate matching only those has no BM25 match (as in
+        :func:`wikimem.ranking.pipeline.gated_search`).
         """
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
@@ -342,8 +361,13 @@ class Semantic:
                 rows = [self._doc_row[c.doc] for c in missing]  # type: ignore[index]
                 cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
-                cos.update(self._diary_cosines(corpus, diary, q))
+                cos.update(self._diary_cosines(corpus, diary, q, diary_docs))
             bm25_extra = corpus.index.score_docs(terms, extra_docs)
+            if function and extra_docs:
+                content = set(terms) - function
+                for doc, has in zip(extra_docs, corpus.index.matched_docs(content, extra_docs)):
+                    if not has:
+                        bm25_extra[doc] = 0.0
             for c, doc in zip(extra, extra_docs):
                 c.bm25 = bm25_extra[doc]
             if context is not None:
@@ -372,7 +396,61 @@ class Semantic:
             c.score = fused.get(ids[c.key], 0.0) + c.context
         return self.synced
 
-    def _diary_cosines(self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any) -> dict[tuple[Any, ...], float]:
+    # -- the whole diary ----------------------------------------------------------
+
+    def diary_nearest(self, dcorpus: DiaryCorpus, query: str, pool: int) -> list[tuple[int, float]]:
+        """The diary corpus's ``pool`` entries nearest ``query``: ``(doc, cosine)``, best first; [] on any failure.
+
+        The whole diary's vectors are synced into ``diary-vectors/`` (merged,
+        as windows are) when the diary changed: the first diary-wide query
+        embeds what the cache lacks, later ones reuse the rows. Only with
+        ``vector_sync="query"``: a ``"manual"`` index never embeds inside a
+        query, and its diary candidates come from BM25 alone (each still
+        gets its cosine, as a window's entries do).
+        """
+        if self.sync_mode != "query":
+            return []
+        try:
+            if not self._usable(self.diary_cache):
+                return []
+            q = self._embed_query(query)
+            if not self._fit.fits(self.diary_cache, len(q)):
+                return []
+            rows = self._diary_rows(dcorpus)
+            if rows.index is None:
+                return []
+            return [(doc, value) for row, value in rows.index.search(q, pool) for doc in rows.row_docs.get(row, ())]
+        except Exception as exc:  # noqa: BLE001 - fail open: BM25 carries on
+            log.debug("embedding the diary failed, its BM25 candidates only: %r", exc)
+            return []
+
+    def _diary_rows(self, dcorpus: DiaryCorpus) -> _DiaryRows:
+        rows = self._diary
+        if rows is not None and rows.corpus is dcorpus and rows.version == dcorpus.version:
+            return rows
+        docs, entries = [], []
+        for doc, item in dcorpus.live():
+            entry = as_recall_item(entry_of(item))
+            docs.append(doc)
+            entries.append(((entry.file, entry.name), self._v.embed_text(entry.name, entry.content)))
+        keys, matrix = self.diary_cache.sync(entries, self.embedder, merge=True)
+        row_of = {(k["file"], k["name"], k["hash"]): r for r, k in enumerate(keys)}
+        doc_row = {doc: row_of[(f, n, self._v.content_hash(text))] for doc, ((f, n), text) in zip(docs, entries)}
+        row_docs: dict[int, list[int]] = {}
+        for doc, row in doc_row.items():
+            row_docs.setdefault(row, []).append(doc)
+        index = self._v.MemmapVectorIndex(matrix, binary_threshold=self.binary_threshold) if keys else None
+        self._diary = _DiaryRows(dcorpus, dcorpus.version, matrix, index, doc_row, row_docs)
+        return self._diary
+
+    def _diary_cosines(
+        self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any, docs: list[int] | None = None,
+    ) -> dict[tuple[Any, ...], float]:
+        whole = self._diary
+        if docs is not None and whole is not None and len(docs) == len(diary) and all(d in whole.doc_row for d in docs):
+            # The whole diary's rows are current: no sync, the candidates' rows are there.
+            values = self._cosines(whole.matrix, [whole.doc_row[d] for d in docs], q)
+            return {("d", i): v for i, v in enumerate(values)}
         entries = []
         for entry in diary:
             item = as_recall_item(entry)

@@ -12,7 +12,7 @@ verdict):
 
 * ``missing`` -- no such wiki item or diary entry;
 * ``time_gate`` -- a diary entry outside the window (or the query named no
-  window: the diary is searched only within one);
+  window: without ``search_diary`` the diary is searched only within one);
 * ``not_candidate`` -- neither signal brought it in: it shares no scored
   token with the query (or ranks below BM25's candidate pool) and, with
   embeddings, is not among the nearest vectors;
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.diary_files import DiaryCorpus, entry_name
 from wikimem.disk.entry_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.disk.names import normalize_item_name
@@ -63,7 +64,8 @@ class WhyNot:
     source: Literal["hit", "link"] | None = None
     via: str | None = None
     bm25_score: float = 0.0
-    #: 1-based place among all wiki items by BM25 alone (None: no match, or a diary entry).
+    #: 1-based place among all wiki items by BM25 alone (None: no match, or a diary entry without
+    #: ``search_diary``; with it, a diary entry's place among the diary's entries).
     bm25_rank: int | None = None
     cos_score: float | None = None
     #: What its file neighbours added (:mod:`wikimem.ranking.context`) and the best of them.
@@ -174,11 +176,29 @@ def _evidence(
         why.bm25_score = corpus.index.score_docs(terms, [target.doc])[target.doc]
         if why.embedding_used and semantic is not None:
             why.cos_score = semantic.cosine(corpus, trace.scored_text, target.doc)
+    elif target.doc is None and terms and trace.diary_corpus is not None and target.entry is not None:
+        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=True)
     elif target.doc is None and terms:
         why.bm25_score = corpus.index.score_external(terms, corpus.tokens(target.item))
+    if cand is not None and target.entry is not None and trace.diary_corpus is not None and why.bm25_score > 0:
+        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=False)
     if target.doc is not None and why.bm25_score > 0:
         ahead = corpus.index.search(terms, len(corpus.items))
         why.bm25_rank = 1 + sum(1 for doc, score in ahead if (score, -doc) > (why.bm25_score, -target.doc))
+
+
+def _diary_evidence(why: WhyNot, entry: EntryId, trace: Trace, dcorpus: DiaryCorpus, *, score: bool) -> None:
+    """A diary entry's BM25 (``score``) and rank among the diary's entries, with the diary's own statistics."""
+    terms = trace.terms
+    doc = dcorpus.doc(entry.date, entry_name(DiaryItem(entry.date, entry.time, "", ordinal=entry.ordinal)))
+    if doc is None:
+        return
+    if score:
+        why.bm25_score = dcorpus.index.score_docs(terms, [doc])[doc]
+    if why.bm25_score > 0:
+        mine = dcorpus.index.score_docs(terms, [doc])[doc]
+        ahead = dcorpus.index.search(terms, len(dcorpus.items))
+        why.bm25_rank = 1 + sum(1 for d, value in ahead if (value, -d) > (mine, -doc))
 
 
 def _candidate(target: _Target, trace: Trace) -> Candidate | None:
@@ -227,7 +247,7 @@ def _verdict(why: WhyNot, target: _Target, trace: Trace) -> None:
             f"({result.budget_used} used)"
         )
         return
-    if target.doc is None and not target.keys:
+    if target.doc is None and not target.keys and not trace.whole_diary:
         why.stage = "time_gate"
         if result.time_range is None:
             why.reason = "the diary is searched only within a time window, and the query names none"

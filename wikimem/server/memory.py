@@ -150,7 +150,7 @@ class AgentMemory:
         self._swept = 0.0
 
     def start_building(self) -> threading.Thread:
-        """Build the index in a background thread, then warm it, so no ``recall`` pays for either alone.
+        """Build the index (and the whole diary's) in a background thread, then warm it, so no ``recall`` pays for either alone.
 
         A call that arrives first waits for this build instead of starting a
         second one (``MemoryIndex.build`` is safe in a worker thread). A
@@ -168,6 +168,7 @@ class AgentMemory:
                 log.warning("building the index in the background failed; the first call builds it", exc_info=True)
                 return
             try:
+                self.index.build_diary()  # recall searches the whole diary
                 self.index.warm()
             except Exception:  # noqa: BLE001 - a warm-up is an optimisation: queries pack terms themselves
                 log.warning("warming the index in the background failed; queries are slower at first", exc_info=True)
@@ -213,11 +214,15 @@ class AgentMemory:
             self._as_of.day = None
 
     def recall(self, query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None, today: str | None = None) -> dict[str, Any]:
+               time_range: str | list[str] | None = None, today: str | None = None,
+               search_diary: bool = True) -> dict[str, Any]:
         """Hits and link targets within the budget: the agent text plus one row per item.
 
         ``today`` (``YYYY-MM-DD``) is the day relative time words in the
         query count from: a store of another time asks "last week" of its own.
+        ``search_diary`` (default on): the whole diary is searched beside the
+        wiki, its rows labelled with their day and time; off, the diary only
+        inside a time window (the reference's rule).
         """
         span = parse_span(time_range)
         if not 1 <= limit <= MAX_LIMIT:
@@ -225,10 +230,13 @@ class AgentMemory:
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
             raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
         self.sync()
+        if not isinstance(search_diary, bool):
+            raise BadInput(f"bad search_diary {search_diary!r}: true or false")
         if self.vectors is not None:
             self.vectors.catch_up()
         with self._as_of_day(today):
-            result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span)
+            result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span,
+                                         search_diary=search_diary)
         return {
             "text": agent_text(result),
             "items": agent_rows(result),
@@ -271,12 +279,12 @@ class AgentMemory:
         raise NotFound(f"no diary entry: {day} {wanted}")
 
     def why_not(self, query: str, file: str, name: str, today: str | None = None) -> dict[str, Any]:
-        """Why ``file:name`` is (not) recalled for ``query``: the stage that removed it, or its place."""
+        """Why ``file:name`` is (not) recalled for ``query`` by ``recall`` (the whole diary searched): the stage that removed it, or its place."""
         if not _is_date(file):
             _checked(file, name)
         self.sync()
         with self._as_of_day(today):
-            why = self.index.why_not(query, file, name)
+            why = self.index.why_not(query, file, name, search_diary=True)  # as recall ranks
         fields = {f.name: getattr(why, f.name) for f in dataclasses.fields(why) if f.name != "result"}
         return {**fields, "text": "\n".join(why_not_lines(why)) + "\n"}
 

@@ -114,7 +114,8 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
                                        version=_version())
 
     def recall(query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None, today: str | None = None) -> CallToolResult:
+               time_range: str | list[str] | None = None, today: str | None = None,
+               search_diary: bool = True) -> CallToolResult:
         """Recall what the memory holds for a query: the best items and the items they link to, within a token budget.
 
         Returns text with one `## file:name` section per item (diary entries: `## diary DAY HH:MM`),
@@ -122,10 +123,12 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
         via, content, owner, source_conv). time_range: "YYYY-MM-DD" or "YYYY-MM-DD..YYYY-MM-DD" adds that
         window's diary entries; time words in the query ("yesterday", "May 8, 2023", "in 2023", "上周") do
         the same. today: "YYYY-MM-DD", the day relative words ("last week", "3 days ago") count from
-        (default: the server's today). budget_tokens=null means no budget.
+        (default: the server's today). budget_tokens=null means no budget. search_diary (default true): the
+        whole diary is searched beside the wiki (unreviewed evidence, each row with its day and time); a
+        time_range or time word narrows it to that window; false: the diary only inside a window.
         """
         return _call(memory, "recall", {"query": query, "budget_tokens": budget_tokens, "limit": limit,
-                                        "time_range": time_range, "today": today})
+                                        "time_range": time_range, "today": today, "search_diary": search_diary})
 
     def read_item(file: str, name: str) -> CallToolResult:
         """One item: content, provenance (owner, source_conv, ts), its links and its backlinks (wiki and diary).

@@ -175,6 +175,10 @@ class StoreSync:
                 self.build_index(change.wiki_files)
             elif change.wiki_files:
                 self._index_stale = True
+            refresh_diary = getattr(self._backend.index, "refresh_diary", None)
+            if change.diary_dates and refresh_diary is not None:  # the whole-diary index, once a query built it
+                self._app.run_worker(partial(refresh_diary, sorted(change.diary_dates)), name="refresh_diary",
+                                     thread=True, group="index-diary", exit_on_error=False)
         if not self._attached(self._store_listeners):
             return
         for listener in self._store_listeners:

@@ -1,4 +1,4 @@
-"""The query panel's knobs: limit, budget, links, tokenizer, fusion weight, cos floor, time range.
+"""The query panel's knobs: limit, budget, links, diary, tokenizer, fusion weight, cos floor, time range.
 
 A widget of its own so the panel only hears *meaningful* changes: every
 control's raw ``Changed`` event stops here and becomes one of four messages
@@ -18,6 +18,10 @@ apply to the index when typed, so a bad one cannot stop the query: it is
 *not used*, the index keeps the value in force, and ``ignored`` says so for
 as long as the box holds it -- the box is tinted, its tooltip and every
 status line of the panel name the value typed and the one in use.
+
+The diary knob (checked, the default) searches the whole diary beside the
+wiki, as the agent's recall does (``retrieve(search_diary=True)``);
+unchecked, the diary only inside a time window, as the reference library.
 """
 
 from __future__ import annotations
@@ -82,6 +86,8 @@ class QueryParams:
     budget: int | None = None
     expand_links: bool = True
     time_range: TimeRange | None = None
+    #: The whole diary (True, as the agent's recall) or only a time window's entries.
+    search_diary: bool = True
 
 
 class QueryKnobs(Widget):
@@ -89,9 +95,9 @@ class QueryKnobs(Widget):
 
     DEFAULT_CSS = """
     QueryKnobs {
-        layout: grid; height: auto; grid-size: 7; grid-columns: 13 15 11 11 8 14 1fr; grid-gutter: 0 1;
+        layout: grid; height: auto; grid-size: 8; grid-columns: 13 15 11 11 11 8 14 1fr; grid-gutter: 0 1;
     }
-    QueryKnobs.-embed { grid-size: 8; grid-columns: 13 15 11 11 8 14 13 1fr; }
+    QueryKnobs.-embed { grid-size: 9; grid-columns: 13 15 11 11 11 8 14 13 1fr; }
     QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
     QueryKnobs Horizontal { height: 1; }
     QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
@@ -160,6 +166,10 @@ class QueryKnobs(Widget):
         with Horizontal():
             yield Checkbox("links", True, id="query-links", tooltip="add the items hits link to")
         with Horizontal():
+            yield Checkbox("diary", True, id="query-diary",
+                           tooltip="search the whole diary, as the agent's recall does (checked), "
+                                   "or only a time window's entries")
+        with Horizontal():
             yield Checkbox("jieba", self.use_jieba, id="query-jieba",
                            tooltip="Chinese tokens: jieba words (checked) or character bigrams (fast, the default)")
         with Horizontal():
@@ -209,7 +219,9 @@ class QueryKnobs(Widget):
             if time_range is None:
                 raise KnobError("query-time", f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
         expand = self.query_one("#query-links", Checkbox).value
-        return QueryParams(query=query, limit=limit, budget=budget, expand_links=expand, time_range=time_range)
+        diary = self.query_one("#query-diary", Checkbox).value
+        return QueryParams(query=query, limit=limit, budget=budget, expand_links=expand, time_range=time_range,
+                           search_diary=diary)
 
     def blocking(self, knob: str | None) -> None:
         """Tint the box of the knob that stops the query (``KnobError.knob``), untint the others."""
@@ -225,7 +237,7 @@ class QueryKnobs(Widget):
             self.query_one("#query-analyzer", Checkbox).value = analyzer in _STEMMING
 
     @on(Input.Changed, "#query-limit, #query-budget, #query-time")
-    @on(Checkbox.Changed, "#query-links")
+    @on(Checkbox.Changed, "#query-links, #query-diary")
     def _knob_changed(self, event: Message) -> None:
         event.stop()
         self.post_message(self.Changed())

@@ -323,7 +323,7 @@ class QueryPanel(Widget):
     def _retrieve(self, seq: int, params: QueryParams, pinned: tuple[str, str] | None) -> None:
         worker = get_current_worker()
         knobs = {"limit": params.limit, "budget_tokens": params.budget, "expand_links": params.expand_links,
-                 "time_range": params.time_range}
+                 "time_range": params.time_range, "search_diary": params.search_diary}
         try:
             with self.backend.activity.busy():  # the index warm-up waits meanwhile (core/activity)
                 answer = self.runner.answer(self.backend, seq, params.query, knobs, pinned, lambda: worker.is_cancelled)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 
 from rich.text import Text
 from textual.message import Message
@@ -114,8 +115,12 @@ def summary_lines(result: RetrievalResult, *, embedding: str | None = None, fail
     return out
 
 
-def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> list[Text]:
-    """One table row as explain prints it: its cells (``#`` is the row's place), then its note."""
+def row_cells(position: int | str, entry: RetrievedItem, style: str = "",
+              typed: Mapping[str, str] | None = None) -> list[Text]:
+    """One table row as explain prints it: its cells (``#`` is the row's place), then its note.
+
+    ``typed``: the result's ``typed_terms``, so matched terms read as the query typed them.
+    """
     link = entry.source == "link"
     cells = row_fields(1, entry)
     cells[0] = str(position)
@@ -127,7 +132,7 @@ def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> lis
         *right,
         # The two cells that may wrap (``ResultsTable`` gives them the rows they need).
         Text(clean_line(("  " if link else "") + address), style=style, end="", overflow="fold"),
-        Text(clean_line(row_note(entry)), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
+        Text(clean_line(row_note(entry, typed)), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
     ]
 
 

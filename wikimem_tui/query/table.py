@@ -132,9 +132,10 @@ class ResultsTable(VirtualList):
         before = [[cell.plain for cell in row] for row in self._cells]
         self.result = result
         self.entries = [*result.items, *result.dropped] if result is not None else []
-        self._cells = [row_cells(position, entry, "") for position, entry in enumerate(result.items, 1)]\
+        typed = result.typed_terms if result is not None else None
+        self._cells = [row_cells(position, entry, "", typed) for position, entry in enumerate(result.items, 1)]\
             if result is not None else []
-        self._cells += [row_cells("✂", entry, "dim strike") for entry in (result.dropped if result else ())]
+        self._cells += [row_cells("✂", entry, "dim strike", typed) for entry in (result.dropped if result else ())]
         self._hover = None
         if [[cell.plain for cell in row] for row in self._cells] != before:
             self.set_reactive(ResultsTable.cursor, 0)
