@@ -321,9 +321,10 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
     value_m = _VALUE_RE.match(text, after.end(), stop)
     if value_m is None:
         return None
-    quoted = value_m.group("bare") is None
-    value = value_m.group(value_m.lastgroup or "bare")
-    start, end = value_m.span(value_m.lastgroup)
+    group = value_m.lastgroup or "bare"
+    quoted = group != "bare"
+    value = value_m.group(group)
+    start, end = value_m.span(group)
     if not quoted:
         trimmed = value.rstrip(".:!?")
         end -= len(value) - len(trimmed)

@@ -107,10 +107,11 @@ class CaptureCheck:
         refs: list[Ref] = []
         secrets: list[Finding] = []
         # One look at the whole file first: most files hold no card reference and nothing secret-like.
-        whole = "\n".join(item.content for item in facts.items)
+        whole = "\n".join(item.content for item in facts.items + facts.shadowed)
         cited = facts.kind == "diary" and "(capture:" in whole
         suspect = may_hold_secret(whole)
-        for item in facts.items if cited or suspect else ():
+        # Every block as written: a repeated heading's first block is hidden from reads, not from the file.
+        for item in (facts.items + facts.shadowed) if cited or suspect else ():
             content = item.content
             if cited:
                 for ref in find_card_refs(content):
