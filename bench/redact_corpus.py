@@ -392,6 +392,23 @@ _CODE = [
     "my password is in the vault",
     "Authorization: Bearer $TOKEN",
     "curl -u $USER:$PASS https://example.com",
+    "gpg --list-secret-keys --keyid-format=long",
+    "echo $PW | docker login -u ada --password-stdin",
+    "except KeyError as error:\n    return None",
+    "for key, value in sorted(items):",
+    "keys = list(mapping.keys())",
+    "api_version: 2024-06-01",
+    "password_min_length: 12",
+    "PASS src/App.test.tsx (5.2 s)",
+    "pass_rate: 0.95",
+    "Idempotency-Key: 3f2a9c1e-8b7d-4c6e-9a5f-1e2d3c4b5a69",
+    "cache_key = 'user:42:profile'",
+    '"key": "uploads/2026/07/photo.jpg"',
+    "max_completion_tokens: 4096",
+    "The key is 42.",
+    "ada@build:~/shop$ pwd\n/home/ada/shop",
+    "the secret rotation job runs nightly",
+    '"authorization_endpoint": "https://auth.example.com/authorize"',
 ]
 
 

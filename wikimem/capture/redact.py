@@ -205,11 +205,12 @@ _INNER_HEAD_RE = re.compile(r"[\-_.](?=" + "|".join(
 
 # -- a value next to a secret-ish name -------------------------------------------------------------------------
 
-# Where a name rule may start: a secret-ish word (inside a longer name too), an auth scheme, curl's -u. Found
-# with str.find on the lowered text (a regex alternation of these costs ten times as much on code).
+# Where a name rule may start: a secret-ish word (inside a longer name too), an auth scheme, curl's -u. Searched
+# in the lowered text (a case-insensitive alternation costs ten times as much on code).
 _KEYWORDS = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "creds", "signature", "sig=", "bearer",
              "basic", "-u", "--user")
-_KEYWORD_RE = re.compile("|".join(map(re.escape, _KEYWORDS)), re.I)  # when lowering changes the text's length
+_KEYWORD_RE = re.compile("|".join(map(re.escape, _KEYWORDS)))
+_KEYWORD_ANY_CASE_RE = re.compile(_KEYWORD_RE.pattern, re.I)  # when lowering changes the text's length
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 _SEGMENT_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Names whose value may be a memorable word: a password is not random.
@@ -326,14 +327,14 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
     value = value_m.group(group)
     start, end = value_m.span(group)
     if not quoted:
-        trimmed = value.rstrip(".:!?")
+        trimmed = value.rstrip(".:")  # the end of a sentence, not of the value
         end -= len(value) - len(trimmed)
         value = trimmed
         follower = text[value_m.end():value_m.end() + 1]
         if follower in ("(", "[") and not flag:
             return None  # a call or an index: code, not a value
-    if not value or _plain(value):
-        return None
+    if not value or _plain(value) or (flag and value.startswith("-")):
+        return None  # a placeholder, a path, a URL; after a flag, the next flag
     if not sep and not flag:  # "secret wJalr…": only what could be nothing but a key
         return (start, end) if _looks_random(value, strong=True) else None
     if not quoted and not flag and (_DOTTED_RE.fullmatch(value) or _WORD_RE.fullmatch(value)):
@@ -352,17 +353,8 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
 def _keyword_hits(text: str) -> list[tuple[int, str]]:
     """Where each secret-ish word starts, in order (the word lowered)."""
     lower = text.lower()
-    if len(lower) != len(text):
-        return [(m.start(), m.group().lower().rstrip("=")) for m in _KEYWORD_RE.finditer(text)]
-    hits: list[tuple[int, str]] = []
-    for needle in _KEYWORDS:
-        word = needle.rstrip("=")
-        at = lower.find(needle)
-        while at != -1:
-            hits.append((at, word))
-            at = lower.find(needle, at + 1)
-    hits.sort()
-    return hits
+    hits = _KEYWORD_RE.finditer(lower) if len(lower) == len(text) else _KEYWORD_ANY_CASE_RE.finditer(text)
+    return [(m.start(), m.group().lower().rstrip("=")) for m in hits]
 
 
 def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
