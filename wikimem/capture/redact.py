@@ -252,6 +252,8 @@ _PLACEHOLDER_RE = re.compile(
 _PATH_RE = re.compile(r"(?:/|~/|\.\.?/|[A-Za-z]:\\|\\\\)")
 _DOTTED_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _WORD_RE = re.compile(r"[A-Za-z_]+")
+_DIGIT_RE = re.compile(r"\d")
+_SPACE_RE = re.compile(r"\s")
 _IDENT_RE = re.compile(r"[A-Za-z_]+\d{0,2}(?:_[A-Za-z]+\d{0,2})*|[a-z]+(?:[A-Z][a-z]+)+\d?|(?:[A-Z][a-z]+)+\d?")
 _NOT_RANDOM_RE = re.compile(
     r"v?\d+(?:\.\d+)+(?:[\-+][\w.\-]*)?|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+\-]\d{2}:?\d{2})?)?|"
@@ -259,9 +261,14 @@ _NOT_RANDOM_RE = re.compile(
 _WORDISH_RE = re.compile(r"[a-z]{3,}|[A-Z][a-z]{2,}|[\w\-]+\.[a-z]{1,4}")
 
 
+_CLOGC = [0.0] + [c * math.log2(c) for c in range(1, 1025)]  # c·log2(c): Shannon entropy without a loop in Python
+
+
 def _entropy(text: str) -> float:
+    """Bits per character of ``text`` (of its first 1,024 characters)."""
+    text = text[:1024]
     n = len(text)
-    return -sum(c / n * math.log2(c / n) for c in Counter(text).values())
+    return (_CLOGC[n] - sum(map(_CLOGC.__getitem__, Counter(text).values()))) / n
 
 
 def _looks_random(value: str, *, strong: bool = False) -> bool:
@@ -275,9 +282,8 @@ def _looks_random(value: str, *, strong: bool = False) -> bool:
         parts = [p for p in value.split("/") if p]
         if not parts or 2 * sum(1 for p in parts if _WORDISH_RE.fullmatch(p)) >= len(parts):
             return False  # a path or a URL's path, not a key
-    lower = any(c.islower() for c in value)
-    upper = any(c.isupper() for c in value)
-    digit = any(c.isdigit() for c in value)
+    lower, upper = value != value.upper(), value != value.lower()
+    digit = _DIGIT_RE.search(value) is not None
     classes = lower + upper + digit
     entropy = _entropy(value)
     if classes < 2:
@@ -338,7 +344,7 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
         return (start, end) if _looks_random(value, strong=True) else None
     if not quoted and not flag and (_DOTTED_RE.fullmatch(value) or _WORD_RE.fullmatch(value)):
         return None  # a word, an identifier or an attribute: prose or code
-    if quoted and any(c.isspace() for c in value):
+    if quoted and _SPACE_RE.search(value):
         return None  # a label or a sentence
     if level == 2 or flag:
         if strict and (len(value) < 8 or value.isalpha()):
