@@ -210,7 +210,9 @@ _INNER_HEAD_RE = re.compile(r"[\-_.](?=" + "|".join(
 _KEYWORDS = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "creds", "signature", "sig=", "bearer",
              "basic", "-u", "--user")
 _KEYWORD_RE = re.compile("|".join(map(re.escape, _KEYWORDS)))
-_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+# The name around a secret-ish word: the characters of an identifier, a dotted path, a header or a flag.
+_NAME_BEFORE_RE = re.compile(r"[A-Za-z0-9_.\-]*\Z")
+_NAME_AFTER_RE = re.compile(r"[A-Za-z0-9_.\-]{0,40}")
 _SEGMENT_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Names whose value may be a memorable word: a password is not random.
 _PASSWORD_RE = re.compile(r"(?:\w*(?:password|passwd|passphrase|secret|credential)s?|creds|pwd|\w{0,6}pass|"
@@ -375,10 +377,8 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
             if m and not _plain(m.group("value")):
                 found.append(Secret("password", m.start("value"), m.end("value")))
             continue
-        while begin > 0 and end - begin < 80 and text[begin - 1] in _NAME_CHARS:
-            begin -= 1
-        while end < n and end - begin < 80 and text[end] in _NAME_CHARS:
-            end += 1
+        before, after = _NAME_BEFORE_RE.search(text, max(0, begin - 40), begin), _NAME_AFTER_RE.match(text, end)
+        begin, end = (before.start() if before else begin), (after.end() if after else end)
         skip_to = end
         name = text[begin:end]
         stripped = name.strip("-")
