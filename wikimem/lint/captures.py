@@ -116,7 +116,7 @@ class CaptureCheck:
             if cited:
                 for ref in find_card_refs(content):
                     refs.append((path, item.first + ref.line, item.name, ref.date, ref.card_id))
-            if suspect and may_hold_secret(content):
+            if suspect:
                 kinds = sorted({s.kind for s in find_secrets(content, strict=True)})
                 if kinds:
                     secrets.append(make_finding("secret-in-memory", path, f"a secret-looking {', '.join(kinds)} in "
