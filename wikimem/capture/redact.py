@@ -69,7 +69,7 @@ _PROVIDERS: list[tuple[str, tuple[str, ...], str]] = [
     ("stripe-key", ("sk", "rk", "pk"), r"[srp]k_(?:live|test|prod)_[A-Za-z0-9]{10,}"),
     ("stripe-key", ("wh",), r"whsec_[A-Za-z0-9]{24,}"),
     ("anthropic-key", ("sk",), r"sk-ant-[A-Za-z0-9_\-]{20,}"),
-    ("openai-key", ("sk",), r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]*[0-9A-Z])[A-Za-z0-9_\-]{20,}"),
+    ("openai-key", ("sk",), r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]{0,64}[0-9A-Z])[A-Za-z0-9_\-]{20,}"),
     ("mapbox-token", ("sk", "pk"), r"[sp]k\.eyJ[\w\-]{20,}\.[\w\-]{10,}"),
     ("aws-key", ("AK", "AS", "AB", "AC", "AG", "AI", "AR", "AN", "A3"),
      r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}" + _B),
@@ -89,7 +89,7 @@ _PROVIDERS: list[tuple[str, tuple[str, ...], str]] = [
     ("shippo-token", ("sh",), r"shippo_(?:live|test)_[a-fA-F0-9]{40}" + _B),
     ("vault-token", ("hv",), r"hv[sbr]\.[\w\-]{20,}"),
     ("age-key", ("AG",), r"AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}"),
-    ("jwt", ("ey",), r"eyJ[\w\-]{10,}\.eyJ[\w\-]{10,}\.[\w\-]*"),
+    ("jwt", ("ey",), r"eyJ[\w\-]{10,4096}\.eyJ[\w\-]{10,8192}\.[\w\-]{0,4096}"),
     ("twilio-key", ("SK",), r"SK[0-9a-fA-F]{32}" + _B),
     ("mailgun-key", ("ke",), r"key-[0-9a-f]{32}" + _B),
     ("mailgun-key", ("pu",), r"pubkey-[0-9a-f]{32}" + _B),
@@ -184,6 +184,9 @@ _LITERAL: list[tuple[str, str, int, int | None, re.Pattern[str]]] = [
     ("maxmind-key", "_mmk", 36, 8, re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk" + _B)),
 ]
 
+# Every open-ended repeat is capped: a run of a million key characters costs a bounded scan per start, not the
+# rest of the run (a log is untrusted: its text must not make capture quadratic).
+_PROVIDERS = [(kind, heads, re.sub(r"\{(\d+),\}", r"{\1,1024}", pattern)) for kind, heads, pattern in _PROVIDERS]
 _KIND_OF_GROUP = {f"p{i}": kind for i, (kind, _, _) in enumerate(_PROVIDERS)}
 # The rules of each head, as one alternation: a run is tried only against the shapes its head allows.
 _BY_HEAD: dict[str, re.Pattern[str]] = {
@@ -244,7 +247,7 @@ _NOT_SECRET_BEFORE_KEY = frozenset({"public", "pub", "primary", "foreign", "sort
 _AFTER_NAME_RE = re.compile(r"(?P<q>[\"'`]?)(?P<sep>[ \t]*(?::=|=>|==?|:|->)[ \t]*|[ \t]+(?:is|was|are)[ \t]+|[ \t]+)")
 _VALUE_RE = re.compile(r"\"(?P<dq>[^\"\n]{1,400})\"|'(?P<sq>[^'\n]{1,400})'|`(?P<bq>[^`\n]{1,400})`|"
                        r"(?P<bare>[^\s\"'`,;&<>(){}\[\]|\\]{1,400})")
-_AUTH_VALUE_RE = re.compile(r"[ \t]+(?P<value>[A-Za-z0-9._~+/\-]{8,}=*)")
+_AUTH_VALUE_RE = re.compile(r"[ \t]{1,8}(?P<value>[A-Za-z0-9._~+/\-]{8,4096}={0,3})")
 _CURL_USER_RE = re.compile(r"[ =]+[\"']?[^\s:\"'@]{1,64}:(?P<value>[^\s\"'@]{3,200})")
 # Values that name a secret without being one.
 _PLACEHOLDER_RE = re.compile(
@@ -256,7 +259,7 @@ _DOTTED_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _WORD_RE = re.compile(r"[A-Za-z_]+")
 _DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
-_IDENT_RE = re.compile(r"[A-Za-z_]+\d{0,2}(?:_[A-Za-z]+\d{0,2})*|[a-z]+(?:[A-Z][a-z]+)+\d?|(?:[A-Z][a-z]+)+\d?")
+_IDENT_RE = re.compile(r"_*[A-Za-z]+\d{0,2}(?:_+[A-Za-z]+\d{0,2})*_*|[a-z]+(?:[A-Z][a-z]+)+\d?|(?:[A-Z][a-z]+)+\d?")
 _NOT_RANDOM_RE = re.compile(
     r"v?\d+(?:\.\d+)+(?:[\-+][\w.\-]*)?|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+\-]\d{2}:?\d{2})?)?|"
     r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|#?[0-9a-fA-F]{3,8}|[a-z]+(?:[\-_.][a-z]+)+|[A-Z]+(?:[\-_.][A-Z]+)+")
@@ -320,15 +323,13 @@ def _plain(value: str) -> bool:
     return bool(_PLACEHOLDER_RE.fullmatch(value) or _PATH_RE.match(value) or "://" in value)
 
 
-def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: bool) -> tuple[int, int] | None:
-    """The span of the secret value after a secret-ish name ending at ``at`` (or ``None``)."""
+def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: bool) -> tuple[int, int, bool]:
+    """The value after a secret-ish name ending at ``at``: ``(start, end, secret?)`` (``start == end``: none)."""
     after = _AFTER_NAME_RE.match(text, at, stop)
-    if after is None:
-        return None
+    value_m = _VALUE_RE.match(text, after.end(), stop) if after is not None else None
+    if after is None or value_m is None:
+        return at, at, False
     sep = after.group("sep").strip()
-    value_m = _VALUE_RE.match(text, after.end(), stop)
-    if value_m is None:
-        return None
     group = value_m.lastgroup or "bare"
     quoted = group != "bare"
     value = value_m.group(group)
@@ -337,24 +338,27 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
         trimmed = value.rstrip(".:")  # the end of a sentence, not of the value
         end -= len(value) - len(trimmed)
         value = trimmed
-        follower = text[value_m.end():value_m.end() + 1]
-        if follower in ("(", "[") and not flag:
-            return None  # a call or an index: code, not a value
+    return start, end, _secret_value(value, quoted, sep, level, flag, strict,
+                                     text[value_m.end():value_m.end() + 1] in ("(", "["))
+
+
+def _secret_value(value: str, quoted: bool, sep: str, level: int, flag: bool, strict: bool, called: bool) -> bool:
+    """Whether ``value``, after a name of ``level`` and separator ``sep``, is a secret rather than code or prose."""
     if not value or _plain(value) or (flag and value.startswith("-")):
-        return None  # a placeholder, a path, a URL; after a flag, the next flag
+        return False  # a placeholder, a path, a URL; after a flag, the next flag
+    if not quoted and called and not flag:
+        return False  # a call or an index: code, not a value
     if not sep and not flag:  # "secret wJalr…": only what could be nothing but a key
-        return (start, end) if _looks_random(value, strong=True) else None
+        return _looks_random(value, strong=True)
     if not quoted and not flag and (_DOTTED_RE.fullmatch(value) or _WORD_RE.fullmatch(value)):
-        return None  # a word, an identifier or an attribute: prose or code
+        return False  # a word, an identifier or an attribute: prose or code
     if quoted and _SPACE_RE.search(value):
-        return None  # a label or a sentence
+        return False  # a label or a sentence
     if level == 2 or flag:
-        if strict and (len(value) < 8 or value.isalpha()):
-            return None
-        return (start, end) if len(value) >= 3 else None
+        return not (strict and (len(value) < 8 or value.isalpha())) and len(value) >= 3
     if value.isdigit() and len(value) < 16:
-        return None  # max_tokens=512: a count
-    return (start, end) if _looks_random(value) else None
+        return False  # max_tokens=512: a count
+    return _looks_random(value)
 
 
 def _keyword_hits(text: str) -> list[tuple[int, str]]:
@@ -393,19 +397,33 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
         level = _name_level(stripped)
         if not level:
             continue
-        span = _named_value(text, end, min(n, end + 500), level, name.startswith("-") and len(stripped) > 1, strict)
-        if span is not None:
-            kind = "password" if level == 2 else "secret"
-            found.append(Secret(kind, *span))
+        start, stop, secret = _named_value(text, end, min(n, end + 500), level,
+                                           name.startswith("-") and len(stripped) > 1, strict)
+        if secret:
+            found.append(Secret("password" if level == 2 else "secret", start, stop))
+        if stop - start > 16:  # a name inside a long value just judged is part of it (key=key=key…)
+            skip_to = max(skip_to, stop)
 
 
 # -- URLs with credentials --------------------------------------------------------------------------------------
 
-_URL_RE = re.compile(r"\b[a-z][a-z0-9+.\-]*://(?P<user>[^\s:/@\"'<>]*)(?::(?P<value>[^\s@/\"'<>]{1,200}))?@")
+_URL_AFTER_RE = re.compile(r"://(?P<user>[^\s:/@\"'<>]{0,200})(?::(?P<value>[^\s@/\"'<>]{1,200}))?@")
+
+
+def _urls(text: str) -> list[re.Match[str]]:
+    """Each URL with a user part, found from its "://" (a scan from every letter would be quadratic on a long word)."""
+    out = []
+    at = text.find("://")
+    while at != -1:
+        m = _URL_AFTER_RE.match(text, at, at + 410) if at and text[at - 1].isalnum() else None
+        if m is not None:
+            out.append(m)
+        at = text.find("://", at + 3)
+    return out
 
 
 def _find_urls(text: str, found: list[Secret]) -> None:
-    for m in _URL_RE.finditer(text):
+    for m in _urls(text):
         value = m.group("value")
         if value is not None:
             if not _plain(value):
@@ -438,6 +456,7 @@ def _provider_at(text: str, at: int) -> Secret | None:
 
 def _find_providers(text: str, found: list[Secret]) -> None:
     heads = _BY_HEAD
+    covered = 0
     for run in _RUN_RE.finditer(text):
         at = run.start()
         if text[at:at + 2] in heads or text[at] in heads:
@@ -445,9 +464,12 @@ def _find_providers(text: str, found: list[Secret]) -> None:
             if secret is not None:
                 found.append(secret)
     for sep in _INNER_HEAD_RE.finditer(text):  # a key glued to a word by "-", "_" or "." (fix-ghp_…)
+        if sep.end() < covered:
+            continue  # inside a key already found
         secret = _provider_at(text, sep.end())
         if secret is not None:
             found.append(secret)
+            covered = secret.end
     for kind, literal, back, fwd, pattern in _LITERAL:
         at = text.find(literal)
         while at != -1:
@@ -459,6 +481,9 @@ def _find_providers(text: str, found: list[Secret]) -> None:
                 end = max(end, m.end())
                 if fwd is None:
                     break
+            else:
+                if fwd is None:
+                    break  # searched to the end of the text: no later occurrence can match either
             at = text.find(literal, end)
 
 
