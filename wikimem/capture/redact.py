@@ -235,14 +235,14 @@ _NOT_SECRET_TAILS = frozenset({
     "version", "at", "usage", "budget", "used", "total", "index", "idx", "pos", "start", "end", "list", "map",
     "set", "num", "number", "counter", "cache", "manager", "provider", "service", "handler", "class", "factory",
     "regex", "pattern", "policy", "rotation", "location", "store", "storage", "source", "ref", "reset", "page",
-    "form", "prompt", "input", "field", "error", "errors", "required", "enabled", "valid", "strength", "min",
-    "budget", "window", "stream", "estimate", "estimator", "ratio", "rate", "spent", "left", "remaining"})
+    "form", "prompt", "input", "error", "errors", "required", "enabled", "valid", "strength", "window", "stream",
+    "estimate", "estimator", "ratio", "rate", "spent", "left", "remaining"})
 _NOT_SECRET_HEADS = frozenset({"max", "min", "num", "n", "total", "count", "is", "has", "use", "enable", "disable",
                                "show", "require", "requires", "no", "skip", "allow", "validate", "check", "public",
                                "pub", "primary", "foreign", "sort", "partition", "hash", "cache", "dict",
-                               "lookup", "hot", "short", "shortcut", "idempotency", "forgot", "reset", "new_"})
+                               "lookup", "hot", "short", "shortcut", "idempotency", "forgot", "reset"})
 _NOT_SECRET_BEFORE_KEY = frozenset({"public", "pub", "primary", "foreign", "sort", "partition", "hash", "cache",
-                                    "dict", "map", "lookup", "hot", "short", "idempotency", "row", "api_",
+                                    "dict", "map", "lookup", "hot", "short", "idempotency", "row",
                                     "sorting", "group", "react", "unique", "composite", "natural", "surrogate"})
 _AFTER_NAME_RE = re.compile(r"(?P<q>[\"'`]?)(?P<sep>[ \t]*(?::=|=>|==?|:|->)[ \t]*|[ \t]+(?:is|was|are)[ \t]+|[ \t]+)")
 _VALUE_RE = re.compile(r"\"(?P<dq>[^\"\n]{1,400})\"|'(?P<sq>[^'\n]{1,400})'|`(?P<bq>[^`\n]{1,400})`|"
@@ -253,7 +253,7 @@ _CURL_USER_RE = re.compile(r"[ =]+[\"']?[^\s:\"'@]{1,64}:(?P<value>[^\s\"'@]{3,2
 _PLACEHOLDER_RE = re.compile(
     r"(?i)\*+|x{3,}|\.{3}|…|<[^>]*>|\$.*|%\w+%|\{\{.*\}\}|\{.*\}|none|null|nil|true|false|undefined|required|"
     r"optional|redacted|changeme|change_me|example|string|str|int|bytes|env|todo|tbd|\[redacted[^\]]*\]?|"
-    r"your[\w\-]*|my[\w\-]*|secret|password|token|hidden|masked|empty|unset|not[\w\-]*|see[\w\-]*|\(.*")
+    r"(?:your|my|not|see)[A-Za-z_\-]*|secret|password|token|hidden|masked|empty|unset|\(.*")
 _PATH_RE = re.compile(r"(?:/|~/|\.\.?/|[A-Za-z]:\\|\\\\)")
 _DOTTED_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _WORD_RE = re.compile(r"[A-Za-z_]+")
