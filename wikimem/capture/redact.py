@@ -193,6 +193,7 @@ _BY_HEAD: dict[str, re.Pattern[str]] = {
     head: re.compile("|".join(f"(?P<p{i}>{pattern})" for i, (_, heads, pattern) in enumerate(_PROVIDERS)
                               if head in heads))
     for head in {head for _, heads, _ in _PROVIDERS for head in heads}}
+_ANY_LITERAL_RE = re.compile("|".join(re.escape(literal) for _, literal, _, _, _ in _LITERAL))
 #: Every kind a provider rule reports (the name rules add ``password``, ``secret``, ``authorization`` and
 #: ``url-password``; a split key is ``split``).
 KINDS = tuple(sorted({kind for kind, _, _ in _PROVIDERS}
@@ -470,6 +471,8 @@ def _find_providers(text: str, found: list[Secret]) -> None:
         if secret is not None:
             found.append(secret)
             covered = secret.end
+    if _ANY_LITERAL_RE.search(text) is None:
+        return
     for kind, literal, back, fwd, pattern in _LITERAL:
         at = text.find(literal)
         while at != -1:

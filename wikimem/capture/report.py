@@ -61,8 +61,8 @@ class CaptureReport:
     def scrub(self) -> CaptureReport:
         """Redact, in place, every string the report took from a path or a log (it is printed and returned as
         JSON, and a path or a reason can hold a token); returns the report."""
-        self.entries = [replace(e, card_id=redact(e.card_id), session_id=redact(e.session_id), path=redact(e.path),
-                                content=redact(e.content)) for e in self.entries]
+        self.entries = [replace(e, card_id=redact(e.card_id), session_id=redact(e.session_id), path=redact(e.path))
+                        for e in self.entries]  # the content was redacted line by line as it was made
         self.new, self.updated = [redact(c) for c in self.new], [redact(c) for c in self.updated]
         self.skipped, self.missing, self.refused = ([(redact(p), redact(r)) for p, r in pairs]
                                                     for pairs in (self.skipped, self.missing, self.refused))
