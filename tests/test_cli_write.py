@@ -164,6 +164,16 @@ def test_diary_append_writes_the_entry_and_reports_its_id(mem: Path, capsys) -> 
     assert text.count("## 14:30\n") == 2 and "Met Bob." in text
 
 
+def test_diary_append_for_another_day_is_dated_then(mem: Path, capsys) -> None:
+    import datetime as dt
+
+    code, out, _ = run(capsys, "-s", str(mem), "diary", "append", "Dentist.", "--date", "2024-01-09",
+                       "--time", "14:30", "--json")
+    assert code == 0
+    ts = json.loads(out)["entry"]["ts"]
+    assert dt.datetime.fromisoformat(ts).astimezone().strftime("%Y-%m-%d %H:%M") == "2024-01-09 14:30"
+
+
 def test_diary_append_with_a_bad_time_is_exit_2(mem: Path, capsys) -> None:
     before = tree(mem)
     assert run(capsys, "-s", str(mem), "diary", "append", "x", "--time", "25:00")[0] == 2

@@ -93,6 +93,27 @@ def test_ts_defaults_to_now(diary: Diary) -> None:
     assert before <= dt.datetime.fromisoformat(entry.ts) <= after
 
 
+def test_a_backfilled_entry_is_dated_when_it_happened_not_when_it_was_written(diary: Diary) -> None:
+    entry = diary.append("the dentist", date="2024-01-09", time="14:30", tz="Asia/Shanghai")
+    assert entry.ts == "2024-01-09T06:30:00+00:00"
+    assert diary.day("2024-01-09")[0].ts == "2024-01-09T06:30:00+00:00"
+
+
+def test_a_backfilled_day_without_a_time_takes_the_time_of_now_on_that_day(diary: Diary) -> None:
+    before = dt.datetime.now(dt.timezone.utc).replace(second=0, microsecond=0)
+    entry = diary.append("sometime that day", date="2024-01-09", tz="UTC")
+    after = dt.datetime.now(dt.timezone.utc)
+    assert entry.ts is not None and entry.ts.startswith("2024-01-09T")
+    assert entry.time == entry.ts[11:16] and before.strftime("%H:%M") <= entry.time <= after.strftime("%H:%M")
+
+
+def test_a_backfilled_entry_on_the_system_clock_reads_its_date_and_time_there(diary: Diary) -> None:
+    entry = diary.append("local", date="2024-07-01", time="09:15")
+    assert entry.ts is not None
+    local = dt.datetime.fromisoformat(entry.ts).astimezone()
+    assert local.strftime("%Y-%m-%d %H:%M") == "2024-07-01 09:15"
+
+
 def test_entries_are_sorted_by_time_on_write(diary: Diary) -> None:
     for time in ["22:10", "14:30", "09:00", "23:59", "00:00"]:
         diary.append(f"at {time}", date="2026-07-21", time=time, ts=TS)

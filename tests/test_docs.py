@@ -6,8 +6,9 @@ for fenced blocks:
 * each ```python block is executed in a fresh temporary working directory
   (the examples write to ``memory/`` relative to it), sharing nothing;
 * each line of a ```sh block that calls ``wikimem -s memory/ …`` is run
-  against a scratch copy of the bundled demo memory and must exit 0 and
-  print something;
+  against a scratch copy of the bundled demo memory, with ``docs/examples/``
+  beside it as ``examples/`` (the inputs of the import examples), and must
+  exit 0 and print something;
 * each ```text block that starts with ``$ wikimem …`` is a transcript: the
   command runs from the repository root and its stdout must be exactly the
   rest of the block; a last line ``[exit N]`` says the exit code it must
@@ -92,6 +93,7 @@ def _cli_lines() -> list[tuple[str, str]]:
 def test_cli_example_succeeds_on_the_demo_memory(where: str, line: str, tmp_path: Path) -> None:
     demo = tmp_path / "memory"
     shutil.copytree(Path(str(resources.files("wikimem") / "demo")), demo)
+    shutil.copytree(REPO / "docs" / "examples", tmp_path / "examples")
     argv = shlex.split(line)[1:]
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     proc = subprocess.run(

@@ -56,7 +56,7 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.freshness", "wikimem.ranking", "wikimem.retrieval"],  # 8. keeping up with the files, the pipeline, and MemoryIndex, its face
     ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (issue 16; lint checks them)
     ["wikimem.lint"],  # 10. checks over a scan of the files
-    ["wikimem.curation", "wikimem.memorize", "wikimem.server"],  # 11. queries over lint's scan; the agents' doors
+    ["wikimem.curation", "wikimem.memorize", "wikimem.server", "wikimem.interop"],  # 11. queries over lint's scan; the agents' doors; other tools' files in and out
     ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 12. the command line and the package face
 ]
 

@@ -156,8 +156,21 @@ def test_dangling_link_from_wiki_and_from_diary(root: Path) -> None:
 
 
 def test_malformed_link(root: Path) -> None:
-    plant(root, "wiki/work.md", "# work\n\n## apollo\n\nLead is [[people:Alice]] and [[Bob]].\n")
+    plant(root, "wiki/work.md", "# work\n\n## apollo\n\nLead is [[people:Alice]] and [[Bob:a:b]].\n")
     assert found(root) == [("malformed-link", "wiki/work.md", 5, "apollo")]
+
+
+def test_obsidian_links_are_links_not_malformed(root: Path) -> None:
+    plant(root, "wiki/people.md", "# people\n\n## Alice\n\nLead.\n\n## Bob\n\nSee [[#Alice|her]].\n")
+    plant(root, "wiki/work.md", "# work\n\n## apollo\n\nLead is [[people#Alice]], [[People#Bob|Bob]].\n"
+          "Team: [[people]].\nOld notes: [[Archive]].\nAlso [[people#Carol]].\n")
+    rows = found(root)
+    # [[people]] is the RecallFile; [[Archive]] names a file that does not exist; Carol is not an item.
+    # Alice and Bob are linked to (Bob by a link spelled with another case), apollo is not: an orphan.
+    assert rows == [("dangling-link", "wiki/work.md", 7, "apollo"), ("dangling-link", "wiki/work.md", 8, "apollo"),
+                    ("orphan", "wiki/work.md", 3, "apollo")]
+    messages = [f.message for f in lint(root).findings]
+    assert any("[[archive]]" in m for m in messages) and any("[[people:Carol]]" in m for m in messages)
 
 
 def test_orphan_is_info_and_diary_links_count(root: Path) -> None:

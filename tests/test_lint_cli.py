@@ -26,7 +26,7 @@ PLANTED: dict[str, str | bytes] = {
     "wiki/empty.md": "# empty\n\n## hollow\n\n<!-- wikimem: owner=x -->\n",
     "wiki/fence.md": "# fence\n\n## code\n\n```\nprint(1)\n## inside\n\nmore\n```\n",
     "wiki/meta.md": "# meta\n\n## m\n\ntext\n\n<!-- wikimem owner=a -->\n",
-    "wiki/links.md": "# links\n\n## l\n\n[[people:Alice]] [[work:ghost]] [[broken]]\n",
+    "wiki/links.md": "# links\n\n## l\n\n[[people:Alice]] [[work:ghost]] [[:broken]]\n",
     "wiki/near.md": "# near\n\n## copy\n\nProject Apollo ships in Q4. Lead is [[people:Alice]].\n",
     "wiki/evidence.md": (
         "# evidence\n\n## missing\n\nX.\n(evidence: diary 2026-01-01 10:00)\n\n"
@@ -76,12 +76,14 @@ EXPECTED = sorted([
     ("vector-cache-stale", "diary-vectors/vectors.keys.jsonl", None),
     ("drift", "wiki/people.md", None),
     ("reviewed-damaged", "reviewed.json", None),
+    ("bad-settings", "wikimem.toml", None),
     ("unreadable", "wiki/pipe.md", None),
     ("conflict-markers", "wiki/merge.md", "m"),
     ("secret-in-memory", "wiki/secret.md", "key"),
     ("capture-unreadable", "captures/2026-07-20.capture.json", None),
     ("capture-session-gone", "captures/2026-07-21.capture.json", "codex-gone"),
     ("capture-card-missing", "diary/2026-07-22.md", "09:00"),
+    ("intent-quarantined", ".wikimem-intent-20260722T080000000000.quarantined", None),
 ], key=str)
 
 
@@ -97,6 +99,7 @@ def planted(tmp_path: Path) -> Path:
     with open(root / "journal.jsonl", "a", encoding="utf-8") as handle:
         handle.write("not json\n")
     (root / "reviewed.json").write_text('{"version": 1, "entries": [{"date": 7}]}\n', "utf-8")
+    (root / "wikimem.toml").write_text('[links]\nspelling = "wiki"\n', "utf-8")
     write_keys(root, {"vectors_file": "vectors-000009.npy", "model": "m1", "dim": 4}, [])
     write_npy(root / "diary-vectors" / "vectors-000001.npy", 1, 4)
     write_keys(root / "diary-vectors", {"vectors_file": "vectors-000001.npy", "model": "m1", "dim": 4},
@@ -106,6 +109,7 @@ def planted(tmp_path: Path) -> Path:
     stamp = time.time() + 60
     os.utime(people, (stamp, stamp))
     os.mkfifo(root / "wiki" / "pipe.md")  # named like a RecallFile; reading it would block
+    (root / ".wikimem-intent-20260722T080000000000.quarantined").mkdir()  # a refused record, moved aside
     return root
 
 
@@ -114,7 +118,9 @@ def test_json_reports_each_planted_problem_and_nothing_else(planted: Path, capsy
     data = json.loads(capsys.readouterr().out)
     got = sorted(((f["code"], f["location"]["path"], f["location"]["item"]) for f in data["findings"]), key=str)
     assert got == EXPECTED
-    assert {code for code, _, _ in EXPECTED} == set(CODES)  # every check is exercised here
+    # Every check is exercised here but folder-outside, which takes a whole folder away
+    # (tests/test_trust_boundary_folders.py exercises it).
+    assert {code for code, _, _ in EXPECTED} == set(CODES) - {"folder-outside"}
     assert data["counts"] == {
         severity: sum(1 for c, _, _ in EXPECTED if CODES[c].severity == severity)
         for severity in ("error", "warning", "info")
@@ -137,10 +143,11 @@ def test_json_finding_shape(planted: Path, capsys: pytest.CaptureFixture[str]) -
 def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["-s", str(planted), "lint"])
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
-    assert lines[1].startswith("diary/2026-02-30.md: error[bad-day-file]")
+    assert lines[0].startswith(".wikimem-intent-20260722T080000000000.quarantined: error[intent-quarantined]")
+    assert lines[1].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
+    assert lines[2].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "12 errors, 16 warnings, 3 infos"
+    assert lines[-1] == "13 errors, 17 warnings, 3 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

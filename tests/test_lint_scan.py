@@ -15,7 +15,7 @@ import pytest
 
 from wikimem.disk.blocks import Block, parse_blocks, render_file
 from wikimem.lint import columns
-from wikimem.disk.links import parse_wiki_links
+from wikimem.disk.links import find_links, parse_wiki_links
 from wikimem.lint.scan import link_targets, scan_file
 from wikimem.disk.names import normalize_item_name
 
@@ -68,7 +68,7 @@ def test_scan_agrees_with_the_parser_and_with_counting_lines(seed: int) -> None:
         if item.links or item.evidence or "<!--" in item.content:  # items looked at one by one
             first = next((n for n in range(item.line + 1, len(normal) + 1) if normal[n - 1].strip()), None)
             assert item.first == first, (item.name, text)
-            assert item.links == link_targets(item.content)
+            assert item.links == link_targets(item.content, None if kind == "diary" else "f")
     for finding in facts.findings:
         if finding.message.startswith("metadata comment:"):  # a ts not in canonical form: on its line
             line = finding.location.line
@@ -79,9 +79,16 @@ def test_scan_agrees_with_the_parser_and_with_counting_lines(seed: int) -> None:
     "[[a:b]] [[ a : b ]] [[a:  b   c]] [[a:\tb]] [[:b]] [[a:]] [[a]] [[a:b:c]] [[[a:b]]] [[a:b]]]",
     "[[ 中文 : 名 字 ]] [[x:y\u3000z]] [[x:y\nz]] [[x:[y]] [[x:y]]",
     "", "no links", "[[]]", "[[:]]",
+    "[[a#b]] [[a#b|label]] [[#b]] [[A.md#b  c]] [[wiki/a]] [[a|x]] [[a#]] [[#]] [[a#^blk]] [[a#h1#h2]] [[a:b]]",
+    "time: 10:30 [[a]] and [[a:b]]", "[[x#y:z]] [[|x]] [[a#b|]]",
 ])
 def test_link_targets_are_what_the_link_parser_finds(text: str) -> None:
-    assert link_targets(text) == tuple((link.file, normalize_item_name(link.name)) for link in parse_wiki_links(text))
+    expected = tuple((ref.file, "" if ref.name is None else normalize_item_name(ref.name))
+                     for ref in find_links(text, here="here"))
+    assert link_targets(text, "here") == expected
+    # A text with reference links only reads exactly as the reference parser reads it.
+    if all(ref.spelling == "reference" for ref in find_links(text, here="here")):
+        assert expected == tuple((link.file, normalize_item_name(link.name)) for link in parse_wiki_links(text))
 
 
 # -- the whole-file reader against the block parser -------------------------------------------

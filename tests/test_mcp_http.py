@@ -24,7 +24,7 @@ async def test_http_serves_every_tool_on_loopback(mem: Path) -> None:
         assert url.startswith("http://127.0.0.1:") and not any("warning" in line for line in lines)
         async with http_client(url) as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-            assert len(tools) == 8 and tools["recall"].annotations.read_only_hint is True
+            assert len(tools) == 14 and tools["recall"].annotations.read_only_hint is True
             recall = await client.call_tool("recall", {"query": "jasmine"})
             assert recall.content[0].text.startswith("## people:Alice\n")
             assert recall.content[0].text.endswith(DERIVED_MARKER + "\n")
@@ -53,7 +53,7 @@ async def test_http_read_only_lists_only_read_tools(mem: Path) -> None:
         assert "(read-only)" in "".join(lines)
         async with http_client(url) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-    assert names == {"recall", "read_item", "why_not", "lint", "list_files"}
+    assert names == {"recall", "read_item", "why_not", "lint", "list_files", "list_items", "read_file", "recent"}
 
 
 def test_a_host_other_than_loopback_is_warned_about(mem: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -68,8 +68,8 @@ def test_a_host_other_than_loopback_is_warned_about(mem: Path, monkeypatch: pyte
     monkeypatch.setattr(server, "_listen", lambda host, port: FakeSocket())
     monkeypatch.setattr(asyncio, "run", lambda coro: coro.close())  # serve nothing: only the words are checked
     log = io.StringIO()
-    server.serve(mem, transport="http", host="192.0.2.1", port=0, log=log)
-    assert "warning: listening on 192.0.2.1, not on loopback" in log.getvalue()
+    server.serve(mem, transport="http", host="192.0.2.1", port=0, log=log, no_auth=True)
+    assert "warning: listening on 192.0.2.1, not on loopback, with --no-auth" in log.getvalue()
     assert "read and write this memory" in log.getvalue()
     quiet = io.StringIO()
     server.serve(mem, transport="http", host="::1", port=0, log=quiet)

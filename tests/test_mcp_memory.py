@@ -130,13 +130,13 @@ def test_the_background_build_warms_the_index_too(mem: Path, monkeypatch: pytest
 
 def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> None:
     pytest.importorskip("mcp")
-    from mcp.server.mcpserver.exceptions import ToolError
-
     from wikimem.server.tools import _call
 
     class FullDisk(AgentMemory):
         def remember(self, *args: object, **kwargs: object) -> dict[str, object]:
             raise OSError(28, "No space left on device")
 
-    with pytest.raises(ToolError, match=r"store error \(No space left on device\); nothing written"):
-        _call(FullDisk(mem), "remember", {"file": "a", "name": "b", "content": "c"})
+    result = _call(FullDisk(mem), "remember", {"file": "a", "name": "b", "content": "c"})
+    assert result.is_error
+    assert result.content[0].text == "store error (No space left on device); nothing written"
+    assert result.structured_content == {"error": "store_error", "message": result.content[0].text}

@@ -26,7 +26,7 @@ async def test_read_only_lists_no_write_tool_and_refuses_them(mem: Path) -> None
     async with stdio_client(mem, "--read-only") as client:
         names = {tool.name for tool in (await client.list_tools()).tools}
         refused = await client.call_tool("remember", {"file": "x", "name": "y", "content": "z"})
-    assert names == {"recall", "read_item", "why_not", "lint", "list_files"}
+    assert names == {"recall", "read_item", "why_not", "lint", "list_files", "list_items", "read_file", "recent"}
     assert "remember" in error_text(refused)
 
 

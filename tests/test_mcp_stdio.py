@@ -13,8 +13,8 @@ from wikimem import DERIVED_MARKER, MemoryStore
 pytest.importorskip("mcp")
 
 TS = "2026-07-20T09:00:00+00:00"
-READS = {"recall", "read_item", "why_not", "lint", "list_files"}
-WRITES = {"remember", "forget", "append_diary"}
+READS = {"recall", "read_item", "why_not", "lint", "list_files", "list_items", "read_file", "recent"}
+WRITES = {"remember", "forget", "append_diary", "edit_item", "insert_into_item", "move"}
 
 
 @pytest.fixture
@@ -38,6 +38,10 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
         assert tools[name].annotations.read_only_hint is False, name
     assert tools["forget"].annotations.destructive_hint is True
     assert tools["append_diary"].annotations.destructive_hint is False
+    # A second identical forget, move or checked remember is refused: none of them is idempotent.
+    assert not any(tools[name].annotations.idempotent_hint for name in WRITES)
+    for tool in tools.values():  # descriptions as a model reads them: no source indentation
+        assert tool.description and not any(line.startswith(" ") for line in tool.description.splitlines()), tool.name
     recall = tools["recall"].input_schema["properties"]
     assert set(recall) == {"query", "budget_tokens", "limit", "time_range"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10

@@ -17,6 +17,7 @@ _LINES = [
     "[[a:b:c]]", "海边 [[日记:海边]]", "bad \udcff? no", "<!-- wikimem: owner=a | source=[[f1:sea]] -->",
     "<!-- wikimem: owner=agent:x | source=conv_1 | ts=2026-01-01T00:00:00+00:00 -->", "<!-- just a comment [[f1:sea]] -->",
     "", "", "[[f3:Tab\tName]]", "prose [[f1:sea]] before a heading",
+    "obsidian [[f1#sea]] [[#sea|here]] [[F2.md#two  spaces]] [[f3]] [[#]] [[f1#^blk]]", "[[wiki/f1#sea|the sea]]",
 ]
 
 
@@ -28,7 +29,8 @@ def _random_file(rng: random.Random) -> str:
 
 def _store_written(rng: random.Random, store: MemoryStore, file: str) -> None:
     for i in range(rng.randint(1, 12)):
-        links = " ".join(f"[[f{rng.randrange(4)}:item {rng.randrange(12)}]]" for _ in range(rng.randint(0, 3)))
+        links = " ".join(rng.choice(["[[f{}:item {}]]", "[[f{}#item {}]]", "[[f{}#item {}|label]]"]).format(
+            rng.randrange(4), rng.randrange(12)) for _ in range(rng.randint(0, 3)))
         store.add(file, f"item {i}", f"text {i} {links}".strip(), source_conv=rng.choice([None, "conv_1"]))
 
 

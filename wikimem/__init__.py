@@ -28,7 +28,8 @@ from wikimem.disk.marks import (
 )
 from wikimem.errors import ConflictError, LossyWriteError
 from wikimem.journal import JOURNAL_FILE, Journal, JournalFollower, JournalRead, logged_entry_id
-from wikimem.links import WikiLink, parse_wiki_links
+from wikimem.links import LinkRef, WikiLink, find_links, parse_wiki_links, render_link
+from wikimem.disk.frontmatter import FileMeta
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.disk.names import sanitize_item_name, validate_file
 from wikimem.store import MemoryStore, path_stat
@@ -120,6 +121,8 @@ _LAZY = {
     "read_file_blocks": "wikimem.disk.loader",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir": "wikimem.disk.store_dir",
+    # a folder of the format leading out of the memory (writes refused, files not read): the app says so
+    "foreign_folders": "wikimem.disk.store_dir",
     # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
     "capture_sessions": "wikimem.capture.run",
     "CaptureReport": "wikimem.capture.report",
@@ -174,6 +177,12 @@ __all__ = [
     "undismiss",
     # a file's change signature, shared by the store, lint and the app
     "path_stat",
+    # links in either spelling (the reference's [[file:name]], Obsidian's [[file#name]] and [[file]])
+    "LinkRef",
+    "find_links",
+    "render_link",
+    # a RecallFile's frontmatter, as Obsidian and basic-memory write it
+    "FileMeta",
     # what a write changed, byte for byte
     "BlockEdit",
     # the file format, for a front end that reads files itself: the block
@@ -210,6 +219,7 @@ __all__ = [
     "why_not_lines",
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir",
+    "foreign_folders",
     # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
     "CaptureReport",
     "capture_sessions",

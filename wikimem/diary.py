@@ -23,6 +23,7 @@ from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
 from wikimem.disk.lock import store_lock
+from wikimem.disk.store_dir import own_folder
 from wikimem.models import DiaryItem
 from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.disk.names import (
@@ -33,9 +34,9 @@ from wikimem.disk.names import (
     validate_meta_value,
     validate_time,
 )
-from wikimem.disk.splice import check, insert_block, split_raw
+from wikimem.disk.splice import RawFile, check, insert_block, split_raw
 
-__all__ = ["Diary", "entry_position", "sort_by_time"]
+__all__ = ["Diary", "backfill_ts", "entry_position", "place_entry", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -81,6 +82,36 @@ def entry_position(blocks: list[Block], time: str) -> int:
     return at
 
 
+def place_entry(raw: RawFile, date: str, block: Block) -> int:
+    """Insert ``block`` into the day ``date`` (staged as ``raw``) where ``Diary.append`` puts it; its ordinal.
+
+    The one rule for where an entry goes, shared by every writer of the
+    diary (an append, a capture, an import): after the last entry not later
+    than it, and numbered one past the entries of its minute before it.
+    """
+    blocks = raw.parsed()
+    at = entry_position(blocks, block.heading)
+    ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == block.heading)
+    insert_block(raw, date, block, f"# {date}", at)
+    return ordinal
+
+
+def backfill_ts(date: str | None, time: str | None, tz: dt.tzinfo | None) -> str:
+    """The ``ts`` of an entry written for a given day and/or minute: that moment, not the moment of writing.
+
+    An entry backfilled for another day (``diary append --date``, an import)
+    happened then; stamping it with "now" would lie about when. The missing
+    half comes from now on the wall clock of ``tz`` (default: the system's
+    local zone), the given half is read on that clock too.
+    """
+    now = dt.datetime.now(dt.timezone.utc).astimezone(tz)
+    day = dt.date.fromisoformat(validate_date(date)) if date is not None else now.date()
+    hour, minute = (int(part) for part in validate_time(time).split(":")) if time is not None else (now.hour, now.minute)
+    wall = dt.datetime(day.year, day.month, day.day, hour, minute)
+    moment = wall.replace(tzinfo=tz) if tz is not None else wall.astimezone()  # naive: the system's local zone
+    return parse_ts(moment)
+
+
 class Diary:
     """The day files under ``root/diary``; journals to ``journal`` (or root's own)."""
 
@@ -106,15 +137,22 @@ class Diary:
     ) -> DiaryItem:
         """Add one event; the only write the diary has.
 
-        ``ts`` (default now) is normalized to UTC seconds; a missing
+        ``ts`` is normalized to UTC seconds; a missing
         ``date``/``time`` is that instant on the wall clock of ``tz``
-        (default: the system's local zone). Entries stay sorted by ``HH:MM``,
+        (default: the system's local zone). Without ``ts`` it is now, or,
+        when a ``date`` or ``time`` is given, that moment on ``tz``'s clock
+        (:func:`backfill_ts`): an entry written for another day is dated
+        when it happened. An explicit ``ts`` always wins. Entries stay sorted by ``HH:MM``,
         stable for equal minutes. ``ValueError`` on bad input, nothing written.
         """
         text = validate_content(content)
-        stamp = parse_ts(ts) if ts is not None else utc_now_iso()
+        zone = _resolve_tz(tz)
+        if ts is None and (date is not None or time is not None):
+            stamp = backfill_ts(date, time, zone)
+        else:
+            stamp = parse_ts(ts) if ts is not None else utc_now_iso()
         try:
-            local = dt.datetime.fromisoformat(stamp).astimezone(_resolve_tz(tz))
+            local = dt.datetime.fromisoformat(stamp).astimezone(zone)
         except OverflowError:  # the instant's wall-clock day is past year 9999
             raise ValueError(f"invalid ts {stamp!r}: out of range in tz {tz!r}") from None
         date = validate_date(date if date is not None else local.strftime("%Y-%m-%d"))
@@ -131,11 +169,7 @@ class Diary:
             before = read_regular(path, root=self.root)  # an unreadable day refuses the append (UnreadableError)
             raw = split_raw(before)
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
-            blocks = raw.parsed()
-            at = entry_position(blocks, time)
-            # Its ordinal: one past the entries of its minute in the file before it.
-            ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == time)
-            insert_block(raw, date, block, f"# {date}", at)
+            ordinal = place_entry(raw, date, block)
             after = raw.data()
             line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
                                                       source_conv=block.source_conv, ordinal=ordinal))
@@ -149,6 +183,8 @@ class Diary:
         every windowed query, no permission, a symlink out of the memory --
         is [] with one WARNING (see :mod:`wikimem.disk.tolerant`).
         """
+        if not own_folder(self.root, "diary"):
+            return []
         try:
             parsed = read_blocks(self.path(date))
         except UnreadableError as exc:
@@ -177,7 +213,7 @@ class Diary:
     def dates(self) -> list[str]:
         """Dates that have a day file, ascending (files not named as a real date skipped)."""
         try:
-            names = os.listdir(self.dir)
+            names = os.listdir(self.dir) if own_folder(self.root, "diary") else []
         except (FileNotFoundError, NotADirectoryError):
             return []
         out: list[str] = []

@@ -12,7 +12,7 @@ from typing import Literal
 
 from wikimem.disk.days import TimeRange
 from wikimem.disk.entry_id import EntryId
-from wikimem.disk.links import WikiLink, parse_wiki_links
+from wikimem.disk.links import WikiLink, find_links
 
 __all__ = [
     "DiaryItem",
@@ -50,10 +50,19 @@ class _Linked:
 
     content: str
 
+    def _here(self) -> str | None:
+        """The RecallFile a same-file link (``[[#name]]``) points into: none for a diary entry."""
+        return None
+
     @property
     def links(self) -> list[WikiLink]:
-        """Well-formed ``[[file:name]]`` links in the content, in order."""
-        return parse_wiki_links(self.content)
+        """Well-formed item links in the content, in order: ``[[file:name]]`` and Obsidian's ``[[file#name]]``.
+
+        A link to a whole RecallFile (``[[file]]``) addresses no item and is
+        not listed (:func:`wikimem.find_links` has it).
+        """
+        return [WikiLink(ref.file, ref.name) for ref in find_links(self.content, here=self._here())
+                if ref.name is not None]
 
 
 @dataclass
@@ -66,6 +75,9 @@ class RecallItem(_Linked):
     owner: str | None = None
     source_conv: str | None = None
     ts: str | None = None
+
+    def _here(self) -> str | None:
+        return self.file
 
 
 @dataclass

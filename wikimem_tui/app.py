@@ -50,6 +50,7 @@ from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, Open
 from wikimem_tui.common.safe import clean, clean_line
 from wikimem_tui.common.status_line import StatusLine
 from wikimem_tui.common.store_sync import GROUPS, StoreSync, SyncState
+from wikimem import foreign_folders
 from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
 from wikimem_tui.health.health import HealthPane
 from wikimem_tui.item.item_area import ItemArea
@@ -178,6 +179,9 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
         if self.backend.read_only:
             self.notices.show("read-only: nothing is written — no edits, no journal line, no lock file, no vector cache",
                               severity="warning")
+        for folder, target in foreign_folders(self.backend.root):
+            self.notices.show(f"{folder}/ is a symlink to {target}, outside this memory: its files are not shown "
+                              "and every write is refused (Health: folder-outside)", severity="error")
         self.query_one("#topic-tree").focus()
         self.update_status()
 

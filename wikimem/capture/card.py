@@ -21,6 +21,7 @@ again (it grew) updates its card in place instead of adding one.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from typing import Any
 from wikimem.capture.redact import redact
 from wikimem.capture.session import Event, Session
 
-__all__ = ["CAPS", "CARD_CAP", "Summary", "build_card", "card_id", "cap_text", "summarize"]
+__all__ = ["CAPS", "CARD_CAP", "Summary", "build_card", "card_id", "cap_text", "session_log_path", "summarize"]
 
 #: Characters kept per text field of a card.
 CAPS = {"goal": 1200, "outcome": 2400, "unresolved": 600, "update": 1200, "cwd": 400, "branch": 160,
@@ -174,3 +175,23 @@ def build_card(session: Session, summary: Summary, *, entries: list[str], first:
         if len(json.dumps(card, ensure_ascii=False).encode("utf-8")) <= CARD_CAP or caps["outcome"] < 80:
             return card
         caps = {key: max(40, limit // 2) for key, limit in caps.items()}
+
+
+def session_log_path(path: object) -> str | None:
+    """A card's ``path`` when it may be looked up as a session log, else ``None``.
+
+    A card comes from the memory, which may come from anyone: its path is
+    shown, and at most asked whether it still exists -- never opened. Even
+    that ask is kept to what capture writes: an absolute, local path to a
+    ``.jsonl`` file with no ``..`` in it. A network path (``//host/share``:
+    on Windows merely asking makes the machine authenticate to that host)
+    or any other file is never looked up.
+    """
+    if not isinstance(path, str) or not path.endswith(".jsonl") or "\x00" in path:
+        return None
+    if path.startswith(("//", "\\\\")) or not os.path.isabs(path) or ".." in _SEPARATORS.split(path):
+        return None
+    return path
+
+
+_SEPARATORS = re.compile(r"[\\/]")

@@ -46,12 +46,12 @@ from wikimem.capture.redact import redact
 from wikimem.capture.report import CaptureReport, PlannedEntry
 from wikimem.capture.session import Session
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot, render_snapshot
-from wikimem.diary import entry_position
+from wikimem.diary import place_entry
 from wikimem.disk.blocks import Block
 from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.lock import store_lock
 from wikimem.disk.names import validate_date
-from wikimem.disk.splice import RawFile, check, insert_block, split_raw
+from wikimem.disk.splice import RawFile, check, split_raw
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
 from wikimem.journal import JOURNAL_FILE, Journal
@@ -280,10 +280,7 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
         content = entry_content(session.agent, session.session_id, summary, cwd=session.cwd, branch=session.branch,
                                 card_ref=ref, follow_up=follow_up, rewritten=rewritten)
         block = Block(time, content, owner_of(session.agent), source_of(session.agent, session.session_id), stamp)
-        blocks = raw.parsed()
-        at = entry_position(blocks, time)
-        ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == time)
-        insert_block(raw, date, block, f"# {date}", at)
+        ordinal = place_entry(raw, date, block)
         plan.dirty_days.add(date)
         plan.lines.append(Journal.encode(Journal.diary_entry(
             date=date, time=time, owner=block.owner, source_conv=block.source_conv,

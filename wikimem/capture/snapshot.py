@@ -23,6 +23,7 @@ from typing import Any
 
 from wikimem.capture.entry import CAPTURES_DIR, snapshot_name
 from wikimem.disk.names import validate_date
+from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
 from wikimem.disk.tolerant import UnreadableError, read_regular
 
 __all__ = ["FORMAT", "DaySnapshot", "SnapshotError", "list_snapshots", "read_snapshot", "render_snapshot"]
@@ -57,7 +58,7 @@ class DaySnapshot:
 def list_snapshots(root: Path) -> list[str]:
     """The dates that have a snapshot file, ascending (other files in ``captures/`` are not snapshots)."""
     try:
-        names = os.listdir(root / CAPTURES_DIR)
+        names = os.listdir(root / CAPTURES_DIR) if own_folder(root, CAPTURES_DIR) else []
     except OSError:
         return []
     dates = []
@@ -73,6 +74,9 @@ def list_snapshots(root: Path) -> list[str]:
 def read_snapshot(root: Path, date: str) -> DaySnapshot:
     """The snapshot of ``date`` (empty when there is none); :class:`SnapshotError` when it is damaged."""
     relative = snapshot_name(date)
+    outside = foreign_folder(root, CAPTURES_DIR)
+    if outside is not None:
+        raise SnapshotError(relative, str(ForeignFolderError(CAPTURES_DIR, outside)))
     try:
         data = read_regular(root / relative, root=root)
     except UnreadableError as exc:

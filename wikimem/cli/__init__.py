@@ -8,8 +8,11 @@ the journal (``explain --embed`` may fill the derived vector cache, exactly
 as the library does), except ``lint --fix``, which says so in its name, and
 the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
 ``diary append``: checked, journaled writes, exit 3 on a conflict),
-``init``, ``mcp`` (the MCP server) and ``capture``, which writes agent
-sessions into the diary (``--dry-run`` to look). ``--json`` on every verb
+``init``, ``mcp`` (the MCP server), ``capture``, which writes agent
+sessions into the diary, and ``import``, which writes another tool's memory
+in (both ``--dry-run`` to look). ``export`` writes only the file or folder
+it is given, ``install`` only an agent's config file (``--dry-run``: the
+diff). ``--json`` on every verb
 prints one JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
 
 Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
@@ -208,7 +211,7 @@ def _command_names(parser: argparse.ArgumentParser) -> list[str]:
 
 def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The verbs that register themselves: one call per module (parser and command table)."""
-    from wikimem.cli import capture, init, json_views, mcp, recall, write
+    from wikimem.cli import capture, export, import_cmd, init, install, json_views, mcp, recall, respell, write
 
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
@@ -219,6 +222,10 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     init.register(commands, _COMMANDS, store_option)
     mcp.register(commands, _COMMANDS, store_option)
     capture.register(commands, _COMMANDS, store_option)  # issue 16
+    respell.register(commands, _COMMANDS, store_option)
+    import_cmd.register(commands, _COMMANDS, store_option)
+    export.register(commands, _COMMANDS, store_option)
+    install.register(commands, _COMMANDS, store_option)
 
 
 def resolve_store_dir(option: str | None) -> Path:

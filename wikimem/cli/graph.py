@@ -4,7 +4,9 @@ The graph is exactly what retrieval's one-hop expansion walks: one node per
 wiki item (``id = "file:name"``), one edge per distinct link, and a node
 marked unresolved for every link target that does not exist, so dangling
 links are visible rather than silently dropped. Target names are matched
-the way the store matches them (whitespace runs collapsed).
+the way the store matches them (whitespace runs collapsed). Links in either
+spelling count (``[[file:name]]``, Obsidian's ``[[file#name]]``); a link to
+a whole RecallFile (``[[file]]``) is not an edge between items.
 
 Labels are untrusted text that ends up in a Mermaid diagram, which renders
 HTML entities and tags: ``"``, ``#``, ``<`` and ``>`` are written as
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.cli.io import json_text
+from wikimem.disk.links import find_links
 from wikimem.disk.names import normalize_item_name
 from wikimem.store import MemoryStore
 
@@ -43,7 +46,9 @@ def build_graph(store: MemoryStore) -> LinkGraph:
     seen_edges: set[tuple[str, str]] = set()
     for item in items:
         source = f"{item.file}:{item.name}"
-        for link in item.links:
+        for link in find_links(item.content, here=item.file):
+            if link.name is None:
+                continue  # [[file]]: a RecallFile, not an item node
             name = normalize_item_name(link.name)
             target = f"{link.file}:{name}"
             if target not in known:

@@ -28,7 +28,10 @@ from typing import Any
 
 from wikimem.cli.io import Output
 from wikimem.cli.write import BAD_INPUT, fail
+from wikimem.disk.atomic import atomic_write
 from wikimem.disk.intent import INTENT_DIR
+from wikimem.disk.links import LINK_STYLES
+from wikimem.disk.settings import SETTINGS_FILE, Settings, read_settings, settings_text
 from wikimem.disk.lock import LOCK_NAME
 from wikimem.index.postings_cache import CACHE_NAME
 from wikimem.index.segment_cache import SEGMENTS_NAME
@@ -59,6 +62,9 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                       help="where (default: --store, then $WIKIMEM_STORE, then the current directory)")
     init.add_argument("--git", action="store_true",
                       help="make it a git repository that ignores derived files and merges the journal by union")
+    init.add_argument("--links", choices=LINK_STYLES, metavar="SPELLING",
+                      help="how the library writes links: reference ([[file:name]]) or obsidian ([[file#name]]); "
+                           f"kept in {SETTINGS_FILE}")
     init.add_argument("--json", action="store_true", help="print one JSON document")
     add_store_option(init)
     init.set_defaults(standalone=run_init)
@@ -110,6 +116,8 @@ def run_init(args: argparse.Namespace, out: Output) -> int:
         if not journal.exists():
             journal.touch()
             created.append("journal.jsonl")
+        if args.links is not None:
+            _write_settings(root, Settings(link_spelling=args.links), created)
         git_info: dict[str, Any] | None = None
         if args.git:
             git_info = _init_git(root, created)
@@ -129,6 +137,17 @@ def run_init(args: argparse.Namespace, out: Output) -> int:
         out.line(f"  git repository: {where}" + (" (new)" if git_info["new"] else ""))
         out.line(f"  next: git -C {root} add -A && git -C {root} commit -m 'memory'")
     return 0
+
+
+def _write_settings(root: Path, settings: Settings, created: list[str]) -> None:
+    """Write ``wikimem.toml`` when absent; one that says the same is left alone, one that says otherwise refused."""
+    path = root / SETTINGS_FILE
+    if path.exists() or path.is_symlink():
+        if read_settings(root) == (settings, None):
+            return
+        raise OSError(f"{SETTINGS_FILE} exists and says otherwise; edit it by hand")
+    atomic_write(path, settings_text(settings))
+    created.append(SETTINGS_FILE)
 
 
 class _GitError(Exception):

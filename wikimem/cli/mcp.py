@@ -31,6 +31,13 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     mcp.add_argument("--host", default="127.0.0.1",
                      help="HTTP: the address to listen on (default 127.0.0.1, loopback only)")
     mcp.add_argument("--port", type=port_number, default=8765, help="HTTP: the port (default 8765; 0: any free port)")
+    key = mcp.add_mutually_exclusive_group()
+    key.add_argument("--token-file", metavar="FILE",
+                     help="HTTP: require 'Authorization: Bearer <token>', the token read from FILE "
+                          "(default: $WIKIMEM_MCP_TOKEN; required beyond loopback)")
+    key.add_argument("--no-auth", action="store_true",
+                     help="HTTP: serve beyond loopback without a token (anyone who can reach the port "
+                          "reads and writes the memory)")
     add_store_option(mcp)
     table["mcp"] = run_mcp
 
@@ -41,10 +48,15 @@ def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         out.error("wikimem mcp needs the MCP SDK: pip install 'wikimem[mcp]'")
         return 2
     from wikimem.server import serve
+    from wikimem.server.http_auth import read_token
 
     try:
+        token = None if args.transport != "http" or args.no_auth else read_token(args.token_file)
         serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
-              log=sys.stderr)
+              log=sys.stderr, token=token, no_auth=args.no_auth)
+    except ValueError as exc:  # no token beyond loopback, an unusable token
+        out.error(f"wikimem mcp: {exc}")
+        return 2
     except OSError as exc:  # the port is taken, the host is not ours
         out.error(f"wikimem mcp: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}")
         return 2

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wikimem.capture.card import card_id
+from wikimem.capture.card import card_id, session_log_path
 from wikimem.capture.discover import AGENTS
 from wikimem.capture.entry import CardRef, find_card_refs, snapshot_name
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot
@@ -121,7 +121,8 @@ class CardReader:
         if card is None:
             return CardLink(ref, None, f"{ref.snapshot} has no card {ref.card_id}")
         path = card.get("path") if isinstance(card.get("path"), str) else None
-        return CardLink(ref, card, None, path, path is not None and os.path.exists(path))
+        log = session_log_path(path)
+        return CardLink(ref, card, None, path, log is not None and os.path.exists(log))
 
     def by_id(self, cid: str) -> CardLink | None:
         """The card ``cid`` wherever it is (for a source line, which names no day)."""

@@ -11,7 +11,9 @@ content differs from what was accepted::
       "diary/2026-07-01.md": {"sha256": null, "accepted": "…", "by": "lint"}
     }}
 
-``sha256: null`` accepts that the file is gone. A baseline survives every
+``sha256: null`` accepts that the file is gone. Only keys that name a
+memory file (``wiki/*.md``, ``diary/*.md``, valid name or not) are read: the baseline
+comes with the memory, and any other key is dropped, never looked up. A baseline survives every
 copy that keeps the bytes (``cp -r``, a fresh clone, ``git checkout``,
 unpacking an archive), all of which give every file a new mtime: commit it
 with the memory. This module is the file: reading it (a damaged baseline is
@@ -60,11 +62,20 @@ def load_baseline(root: str | os.PathLike[str]) -> Baseline:
         files = data["files"]
         if not isinstance(files, dict):
             raise ValueError("'files' is not an object")
-        raw = {str(k): dict(v) for k, v in files.items() if isinstance(v, dict)}
+        # Only memory files: the baseline comes with the memory, and a key naming
+        # ``../x`` or ``/etc/x`` is no state of it (and must not be carried on).
+        raw = {str(k): dict(v) for k, v in files.items() if isinstance(v, dict) and _memory_file(str(k))}
         hashes = {k: v.get("sha256") if isinstance(v.get("sha256"), str) else None for k, v in raw.items()}
     except (ValueError, KeyError, TypeError) as exc:
         return Baseline({}, {}, damaged=f"{BASELINE_FILE} is not a valid baseline ({exc})")
     return Baseline(hashes, raw)
+
+
+def _memory_file(key: str) -> bool:
+    """True for ``wiki/<file>.md`` or ``diary/<file>.md``: one file directly in a folder of the memory."""
+    folder, _, name = key.partition("/")
+    return folder in ("wiki", "diary") and name.endswith(".md") and not name.startswith(".") \
+        and "/" not in name and "\\" not in name
 
 
 def render_baseline(baseline: Baseline, updates: Mapping[str, str | None], *, by: str, ts: str) -> str:

@@ -22,6 +22,20 @@ see ``wikimem.disk.lock``) rolls it back:
   and a warning names the files, because rolling back the others could
   leave an item at no address at all.
 
+A record is untrusted: a memory arrives by ``git pull``, an archive or a
+shared folder, so ``record.json`` may be anyone's text, written to make
+the next ordinary write "roll back" ``../../.profile``. Before anything is
+applied, the record must have the shape a write makes (:func:`_check`):
+every file one a write of the store can touch (``wiki/<name>.md``,
+``diary/<day>.md``, ``captures/<day>.capture.json``), resolving inside the
+memory directory with symlinks followed, each once; the journal
+``journal.jsonl``; backups named ``before-N`` by their own file's place and
+regular files of the folder; the folder itself a real folder holding
+nothing else. A record that fails is **quarantined**: the folder (or the
+symlink standing for it) is renamed ``.wikimem-intent-<time>.quarantined``
+untouched, never applied and never deleted, a warning names why, and lint
+reports it (``intent-quarantined``).
+
 Rolling back (never forward) keeps one rule for every case: a write that
 did not return did not happen, whether it raised or its process was killed.
 Reads never recover (they take no lock and write nothing), so a reader may
@@ -32,22 +46,32 @@ files of a move so that state is the item at both addresses, never at none.
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import datetime as dt
 import json
 import logging
 import os
+import re
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wikimem.disk.atomic import append_whole, fsync_dir, plan_append, replace_file, step, truncate_back
+from wikimem.disk.limits import check_file_size
+from wikimem.disk.store_dir import is_within, written_by_a_write
 
-__all__ = ["INTENT_DIR", "FileChange", "commit", "recover"]
+__all__ = ["INTENT_DIR", "QUARANTINE_SUFFIX", "FileChange", "commit", "quarantined", "recover"]
 
 INTENT_DIR = ".wikimem-intent"
+#: How a refused record's folder ends once moved aside at the top of the memory directory.
+QUARANTINE_SUFFIX = ".quarantined"
 _RECORD = "record.json"
+_JOURNAL = "journal.jsonl"
+# What a live or killed write leaves in the folder: the record, its temp file, the backups.
+_FOLDER_RE = re.compile(r"record\.json|\.record\.json\.[^/]*\.tmp|before-[0-9]+")
 _log = logging.getLogger("wikimem")
 
 
@@ -81,9 +105,13 @@ def commit(root: Path, changes: Sequence[FileChange], journal: Path, lines: byte
     Call with the store lock held. One changed file needs no record: the
     ordering of :func:`wikimem.disk.atomic.replace_file` is enough. Files are
     replaced in the order given (a move passes the new address first and
-    the old one last, so a reader never finds the item at neither).
+    the old one last, so a reader never finds the item at neither). A file
+    the write would make larger than :data:`~wikimem.disk.limits.MAX_FILE_BYTES`
+    raises ``ValueError`` before anything is written.
     """
     changes = [c for c in changes if c.before != c.after]
+    for change in changes:
+        check_file_size(os.path.relpath(change.path, root), len(change.before or b""), len(change.after or b""))
     if len(changes) <= 1:
         if changes:
             replace_file(changes[0].path, changes[0].after, journal=journal, lines=lines)
@@ -131,24 +159,93 @@ def recover(root: Path) -> list[str]:
     lock held, before any write of your own.
     """
     folder = root / INTENT_DIR
-    if not folder.is_dir():
-        return []
     try:
-        raw = (folder / _RECORD).read_bytes()
-    except FileNotFoundError:  # killed before the record was whole, or after the write was done
+        st = os.lstat(folder)
+    except FileNotFoundError:
+        return []
+    if not stat.S_ISDIR(st.st_mode):  # a symlink (emptying it would delete another folder's files) or a file
+        return [_quarantine(root, folder, f"{INTENT_DIR} is not a folder of the memory")]
+    try:
+        stray = [name for name in os.listdir(folder) if not _FOLDER_RE.fullmatch(name)
+                 or not stat.S_ISREG(os.lstat(folder / name).st_mode)]
+        raw = _read(folder / _RECORD) if not stray else None
+    except OSError as exc:
+        return [_quarantine(root, folder, f"unreadable ({exc.strerror or exc})")]
+    if stray:
+        return [_quarantine(root, folder, "it holds what no write leaves there: " + ", ".join(sorted(stray)))]
+    if raw is None:  # killed before the record was whole, or after the write was done
         _remove(folder)
         return []
     try:
-        record = json.loads(raw)
-        files = [(root / f["path"], _unb64(f["before"]), _unb64(f["after"])) for f in record["files"]]
-    except (ValueError, KeyError, TypeError) as exc:
-        return [_set_aside(root, folder, f"unreadable intent record ({exc})")]
+        record = _check(root, raw)
+    except _Refused as exc:
+        return [_quarantine(root, folder, str(exc))]
+    files = [(root / f["path"], _unb64(f["before"]), _unb64(f["after"])) for f in record["files"]]
     edited = [str(path.relative_to(root)) for path, before, after in files if _read(path) not in (before, after)]
     if edited:
         return [_set_aside(root, folder, "edited since the interrupted write: " + ", ".join(edited))]
     _roll_back(root, record)
     _remove(folder)
     return [f"rolled back an interrupted write of {len(files)} files"]
+
+
+def quarantined(root: str | os.PathLike[str]) -> list[str]:
+    """The names of the refused records kept at the top of ``root`` (for lint)."""
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return []
+    return sorted(n for n in names if n.startswith(INTENT_DIR + "-") and n.endswith(QUARANTINE_SUFFIX))
+
+
+class _Refused(ValueError):
+    """A record that is not one a write of this store made: never applied."""
+
+
+def _check(root: Path, raw: bytes) -> dict[str, Any]:
+    """The record, if it has the shape :func:`commit` writes and every path stays in the memory; else raise."""
+    try:
+        record = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise _Refused(f"unreadable intent record ({exc})") from None
+    if not isinstance(record, dict) or record.get("version") != 1 or not isinstance(record.get("files"), list):
+        raise _Refused("not an intent record of this version")
+    base = os.path.realpath(root)
+    seen: set[str] = set()
+    for index, entry in enumerate(record["files"]):
+        if not isinstance(entry, dict):
+            raise _Refused("a file entry that is not an object")
+        path = entry.get("path")
+        if not isinstance(path, str) or path in seen or not written_by_a_write(path):
+            raise _Refused(f"it names {path!r}, a file no write of the store touches")
+        seen.add(path)
+        if not is_within(os.path.realpath(root / path), base):
+            raise _Refused(f"{path} leads outside the memory directory (through a symlink)")
+        backup = entry.get("backup")
+        if backup is not None and backup != f"before-{index}":
+            raise _Refused(f"the backup of {path} is named {backup!r}, not before-{index}")
+        for side in ("before", "after"):
+            _decode(entry.get(side), f"the {side} bytes of {path}")
+    journal = record.get("journal")
+    if not isinstance(journal, dict):
+        raise _Refused("no journal entry")
+    lines = _decode(journal.get("lines"), "the journal lines")
+    offset = journal.get("offset")
+    if lines and (journal.get("path") != _JOURNAL or not isinstance(offset, int) or isinstance(offset, bool)
+                  or offset < 0 or not is_within(os.path.realpath(root / _JOURNAL), base)):
+        raise _Refused(f"its journal is {journal.get('path')!r} at {offset!r}, not {_JOURNAL}")
+    return record
+
+
+def _decode(text: object, what: str) -> bytes | None:
+    if text is None:
+        return None
+    if not isinstance(text, str):
+        raise _Refused(f"{what} are not base64 text")
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        raise _Refused(f"{what} are not base64") from None
 
 
 def _link(path: Path, backup: Path) -> str | None:
@@ -170,7 +267,7 @@ def _roll_back(root: Path, record: dict[str, Any]) -> None:
         if before == after or _read(path) != after:
             continue
         backup = folder / entry["backup"] if entry.get("backup") else None
-        if backup is not None and _read(backup) == before:
+        if backup is not None and _regular(backup) and _read(backup) == before:
             os.replace(backup, path)  # a rename: needs no free space
             fsync_dir(path.parent)
         else:
@@ -179,6 +276,14 @@ def _roll_back(root: Path, record: dict[str, Any]) -> None:
     blob = _unb64(journal.get("lines")) or b""
     if blob:
         _cut_journal(root / journal["path"], int(journal["offset"]), blob)
+
+
+def _regular(path: Path) -> bool:
+    """True for a regular file, not through a symlink (a backup is renamed into the memory)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _remove(folder: Path) -> None:
@@ -197,10 +302,24 @@ def _cut_journal(path: Path, offset: int, blob: bytes) -> None:
 
 
 def _set_aside(root: Path, folder: Path, why: str) -> str:
-    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
-    kept = root / f".wikimem-intent-{stamp}.unresolved"
-    os.replace(folder, kept)
-    fsync_dir(root)
-    message = f"an interrupted write was left as it is ({why}); its record is kept in {kept.name}"
+    kept = _move_aside(root, folder, ".unresolved")
+    message = f"an interrupted write was left as it is ({why}); its record is kept in {kept}"
     _log.warning(message)
     return message
+
+
+def _quarantine(root: Path, folder: Path, why: str) -> str:
+    kept = _move_aside(root, folder, QUARANTINE_SUFFIX)
+    message = (f"an intent record was quarantined, not applied: {why}; it is kept in {kept} "
+               "(a memory from elsewhere may hold a planted record: look at it, then delete it)")
+    _log.warning(message)
+    return message
+
+
+def _move_aside(root: Path, folder: Path, suffix: str) -> str:
+    """Rename the folder (or what stands at its name) to a new name at the top of ``root``."""
+    stamp = dt.datetime.now(dt.timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    kept = root / f"{INTENT_DIR}-{stamp}{suffix}"
+    os.replace(folder, kept)  # renames a symlink itself, never what it points at
+    fsync_dir(root)
+    return kept.name

@@ -12,8 +12,10 @@ Windows cannot lock a directory handle, so it locks a byte of
 ``.wikimem.lock`` (deleting an open file is refused there anyway).
 
 Taking the lock is also where a half-done multi-file write of a killed
-process is rolled back (``wikimem.disk.intent.recover``): every writer passes
-here before it reads what it is about to change.
+process is rolled back (``wikimem.disk.intent.recover``) and where a folder
+of the format that leads out of the memory refuses the write
+(``wikimem.disk.store_dir``): every writer passes here before it reads what
+it is about to change.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from wikimem.disk.intent import recover
+from wikimem.disk.store_dir import refuse_foreign_folders
 
 __all__ = ["LOCK_NAME", "store_lock"]
 
@@ -56,6 +59,7 @@ def store_lock(root: Path) -> Iterator[None]:
         _lock(fd)
         setattr(_held, key, 1)
         try:
+            refuse_foreign_folders(root)
             recover(root)
             yield
         finally:

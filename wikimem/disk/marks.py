@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from wikimem.disk.entry_id import EntryId, split_ordinal
-from wikimem.disk.links import WikiLink, parse_wiki_links
+from wikimem.disk.links import WikiLink, find_links
 from wikimem.disk.names import normalize_item_name, validate_date, validate_time
 
 __all__ = [
@@ -250,8 +250,8 @@ def parse_evidence(line: str) -> Evidence:
     if diary:
         time, ordinal = split_ordinal(diary.group(2))
         return Evidence.diary(diary.group(1), time, owner=owner, source=source, ordinal=ordinal)
-    links = parse_wiki_links(target)
-    if len(links) == 1 and target.startswith("[[") and target.endswith("]]") and target.count("[[") == 1:
+    links = find_links(target)
+    if len(links) == 1 and links[0].name is not None and links[0].span == (0, len(target)):
         return Evidence.wiki(links[0].file, links[0].name, owner=owner, source=source)
     raise ValueError(
         f"evidence target {target[:60]!r} is neither 'diary YYYY-MM-DD HH:MM[#n]' nor a [[file:name]] link"

@@ -11,15 +11,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 
 from wikimem.disk.blocks import is_block_heading, parse_meta_line
+from wikimem.disk.limits import check_content_size
+from wikimem.disk.store_dir import FILE_NAME_PATTERN
 
 __all__ = [
     "CANONICAL_TS_RE",
+    "windows_reserved",
     "utc_now_iso",
     "normalize_item_name",
     "parse_ts",
     "sanitize_item_name",
+    "suggest_file_name",
     "validate_content",
     "validate_date",
     "validate_file",
@@ -37,7 +42,10 @@ def utc_now_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
-_FILE_RE = re.compile(r"[a-z0-9_][a-z0-9_-]*")
+_FILE_RE = re.compile(FILE_NAME_PATTERN)
+# Device names Windows refuses as a file name whatever the extension or case
+# ("nul.md" opens the null device): a store synced there would lose the file.
+_WINDOWS_RESERVED_RE = re.compile(r"(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?", re.IGNORECASE)
 _WS_RE = re.compile(r"\s+")
 # [0-9], not \d: \d also matches non-ASCII digits ("1٣:0٥" is not a time).
 _DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
@@ -56,13 +64,39 @@ def validate_file(name: str) -> str:
     """Return ``name`` if it is a valid RecallFile name, else raise ``ValueError``.
 
     The name is the file stem and the link prefix, so it is kept to a
-    lowercase ASCII slug that is safe on every filesystem and in a link.
+    lowercase ASCII slug that is safe on every filesystem and in a link;
+    the device names Windows reserves (``con``, ``nul``, ``com1``…) are
+    refused too, or a store synced to Windows could not hold the file.
     """
     if not isinstance(name, str) or not _FILE_RE.fullmatch(name):
+        hint = suggest_file_name(name) if isinstance(name, str) else None
         raise ValueError(
             f"invalid RecallFile name {name!r}: must match [a-z0-9_][a-z0-9_-]*"
+            + (f" (lowercase letters, digits, '_' and '-'); try {hint!r}" if hint else "")
+        )
+    if windows_reserved(name):
+        raise ValueError(
+            f"invalid RecallFile name {name!r}: a device name Windows reserves "
+            "(con, prn, aux, nul, com1-9, lpt1-9), so the file could not exist on Windows"
         )
     return name
+
+
+def suggest_file_name(name: str) -> str | None:
+    """The accepted form of a would-be RecallFile name (``"My Notes.md"`` -> ``"my-notes"``), or ``None``.
+
+    Said in the refusal, never applied silently: a file name is an address
+    that links and other agents use, so the caller decides.
+    """
+    stem = name[:-3] if name.lower().endswith(".md") else name
+    stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode("ascii")  # "Ünï" -> "Uni"
+    slug = re.sub(r"[^a-z0-9_-]+", "-", stem.strip().lower()).strip("-")
+    return slug if slug and _FILE_RE.fullmatch(slug) and slug != name and not windows_reserved(slug) else None
+
+
+def windows_reserved(name: str) -> bool:
+    """True for a file name (stem or with its extension, any case) that Windows reserves for a device."""
+    return _WINDOWS_RESERVED_RE.fullmatch(name) is not None
 
 
 def normalize_item_name(name: str) -> str:
@@ -102,11 +136,13 @@ def validate_content(content: str) -> str:
 
     Rejects what would not survive a write/read round trip: empty content, a
     line that would start a new block, a trailing line that would be read as
-    the metadata comment, and text that cannot be encoded as UTF-8; and a
-    git conflict marker line, which would make the file refuse every write.
+    the metadata comment, and text that cannot be encoded as UTF-8; a git
+    conflict marker line, which would make the file refuse every write; and
+    content over the size limit (:mod:`wikimem.disk.limits`).
     """
     if not isinstance(content, str):
         raise ValueError("invalid content: must be a string")
+    check_content_size(content)
     text = content.replace("\r\n", "\n").replace("\r", "\n").strip()
     if not text:
         raise ValueError("invalid content: empty")
@@ -118,7 +154,9 @@ def validate_content(content: str) -> str:
     for number, line in enumerate(lines, 1):
         if is_block_heading(line):
             raise ValueError(
-                f"invalid content: line {number} starts a new block ({line[:40]!r})"
+                f"invalid content: line {number} starts a new block ({line[:40]!r}): '## ' at the start of a "
+                f"line is the item delimiter; write it as {'#' + line.lstrip()[:40]!r} (a sub-heading inside the "
+                "item) or store that part as an item of its own"
             )
         if _CONFLICT_MARKER_RE.fullmatch(line):
             raise ValueError(

@@ -1,22 +1,44 @@
-"""Whether a directory is a memory store: one rule for the command line and the app.
+"""The layout of a memory directory: whether a directory is one, and what belongs in it.
+
+A memory arrives by ``git pull``, an archive or a shared folder, so its
+layout is untrusted too: ``wiki/`` may be a symlink to ``~/.ssh``. A folder
+of the format (:data:`OWN_FOLDERS`) that leads out of the memory directory
+is not the memory's: every write is refused while one does
+(:func:`refuse_foreign_folders`, called under the store lock), readers skip
+its files with a warning, and lint reports it (``folder-outside``). A
+symlink to a folder inside the memory is the memory's own and is followed.
 
 ``wikimem -s /etc ls`` and ``wikimem-tui /etc`` (or either run in the wrong
 directory) must not treat a directory of unrelated files as an empty memory:
 the command line would print an empty listing that looks like one, and the
 app would offer to create ``wiki/`` beside them. A directory is a memory
 store when it holds any of :data:`STORE_MARKERS`; an empty one (dotfiles
-aside, e.g. a fresh ``git init``) is a new, empty store.
+aside, e.g. a fresh ``git init``) is a new, empty store. One rule for the
+command line and the app.
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import errno
+import logging
 import os
+import re
+import stat
 from pathlib import Path
 
-__all__ = ["STORE_MARKERS", "is_memory_dir"]
+__all__ = ["FILE_NAME_PATTERN", "OWN_FOLDERS", "STORE_MARKERS", "ForeignFolderError", "foreign_folder",
+           "foreign_folders", "is_memory_dir", "is_within", "own_folder", "refuse_foreign_folders", "written_by_a_write"]
 
 #: What makes a directory a memory store (any one of them).
 STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
+
+#: What a RecallFile name is made of (``wikimem.disk.names.validate_file`` holds the whole rule).
+FILE_NAME_PATTERN = r"[a-z0-9_][a-z0-9_-]*"
+_DAY = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+# The only files a write of the store replaces: RecallFiles, day files, capture snapshots.
+_WRITTEN_RE = re.compile(
+    rf"wiki/{FILE_NAME_PATTERN}\.md|diary/(?P<day>{_DAY})\.md|captures/(?P<cday>{_DAY})\.capture\.json")
 
 
 def is_memory_dir(path: str | os.PathLike[str]) -> bool:
@@ -32,3 +54,91 @@ def _holds_files(path: Path) -> bool:
             return any(not entry.name.startswith(".") for entry in entries)
     except OSError:
         return True
+
+
+def written_by_a_write(path: str) -> bool:
+    """True for a memory-relative POSIX path a write of the store may replace.
+
+    ``wiki/<name>.md``, ``diary/<real day>.md`` and
+    ``captures/<real day>.capture.json``, nothing else: what a record read
+    from the memory may name (``wikimem.disk.intent``).
+    """
+    match = _WRITTEN_RE.fullmatch(path)
+    if match is None:
+        return False
+    day = match.group("day") or match.group("cday")
+    try:
+        dt.date.fromisoformat(day) if day else None
+    except ValueError:
+        return False
+    return True
+
+
+#: The folders of the format. Each must be the memory's own: a symlink among
+#: them that leads out of the memory directory would carry every read and
+#: write of its files to another folder, past the per-file symlink check.
+OWN_FOLDERS = ("wiki", "diary", "captures", "diary-vectors")
+
+
+class ForeignFolderError(OSError):
+    """A folder of the format that is a symlink leading out of the memory directory: writes are refused."""
+
+    def __init__(self, folder: str, target: str) -> None:
+        super().__init__(errno.EXDEV, f"{folder}/ is a symlink to {target}, outside the memory directory")
+        self.folder = folder
+        self.target = target
+
+    def __str__(self) -> str:
+        return (f"{self.folder}/ is a symlink to {self.target}, outside the memory directory: "
+                "nothing is written through it and its files are not read (make it a folder of the memory)")
+
+
+def foreign_folder(root: str | os.PathLike[str], folder: str) -> str | None:
+    """Where ``root/folder`` leads when that is outside ``root`` (a symlink, or a symlinked parent); else ``None``.
+
+    One ``lstat`` when the folder is a plain one (every write asks).
+    """
+    path = os.path.join(root, folder)
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    target = os.path.realpath(path)
+    return None if is_within(target, os.path.realpath(root)) else target
+
+
+def is_within(target: str, base: str) -> bool:
+    """True when the resolved path ``target`` is ``base`` or under it (both already ``realpath``)."""
+    try:
+        return os.path.commonpath([base, target]) == base
+    except ValueError:  # different drives
+        return False
+
+
+def foreign_folders(root: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """``(folder, where it leads)`` for each folder of :data:`OWN_FOLDERS` leading out of ``root``."""
+    found = ((folder, foreign_folder(root, folder)) for folder in OWN_FOLDERS)
+    return [(folder, target) for folder, target in found if target is not None]
+
+
+def refuse_foreign_folders(root: str | os.PathLike[str]) -> None:
+    """Raise :class:`ForeignFolderError` for the first folder of the format that leads out of ``root``."""
+    for folder, target in foreign_folders(root):
+        raise ForeignFolderError(folder, target)
+
+
+_warned: set[tuple[str, str]] = set()
+
+
+def own_folder(root: str | os.PathLike[str], folder: str) -> bool:
+    """True when ``root/folder`` may be read; a folder leading out is not, with one WARNING per process."""
+    target = foreign_folder(root, folder)
+    if target is None:
+        return True
+    key = (os.path.realpath(root), folder)
+    if key not in _warned:
+        _warned.add(key)
+        logging.getLogger("wikimem").warning("%s; skipped (lint reports it as 'folder-outside')",
+                                             ForeignFolderError(folder, target))
+    return False

@@ -39,6 +39,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from wikimem.disk.store_dir import is_within
+
 __all__ = [
     "UnreadableError",
     "is_regular",
@@ -117,18 +119,10 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def _inside(target: str, root: Path) -> bool:
-    base = os.path.realpath(root)
-    try:
-        return os.path.commonpath([base, target]) == base
-    except ValueError:  # different drives
-        return False
-
-
 def _resolve_link(path: Path, root: Path | None) -> str:
     """Where the symlink ``path`` leads, if that is a regular file inside ``root``; else raise."""
     target = os.path.realpath(path)
-    if not _inside(target, root if root is not None else memory_root(path)):
+    if not is_within(target, os.path.realpath(root if root is not None else memory_root(path))):
         raise UnreadableError(path, f"a symlink to {target}, outside the memory directory")
     try:
         st = os.stat(target)

@@ -31,6 +31,10 @@ __all__ = ["JOURNAL_FILE", "Journal", "logged_entry_id"]
 JOURNAL_FILE = "journal.jsonl"
 
 
+#: How much of the journal :meth:`Journal.recent` reads at a time, from the end.
+_BLOCK = 64 * 1024
+
+
 class Journal:
     """Append-only log of wiki and diary mutations at ``path``."""
 
@@ -147,6 +151,48 @@ class Journal:
             entry = loads_tolerant(line)
             if isinstance(entry, dict):
                 out.append(entry)
+        return out
+
+    def recent(self, limit: int, *, since: str | None = None) -> list[dict[str, Any]]:
+        """The newest ``limit`` well-formed entries, newest first; with ``since``, only those at or after it.
+
+        What an agent asks at the start of a session ("what changed
+        lately"), on a journal that may hold millions of lines: the file is
+        read backwards in blocks, so the last few lines cost a block or two.
+        ``since`` is an ISO date or time (``2026-07-21``,
+        ``2026-07-21T09:00:00+00:00``) compared with each line's ``ts``;
+        the journal is in the order things happened, so the reading stops
+        at the first older line. Unreadable journal: no entries (one WARNING).
+        """
+        if limit <= 0:
+            return []
+        try:
+            handle = open_regular(self.path, root=self.path.parent)
+        except UnreadableError as exc:
+            warn_unreadable(exc)
+            return []
+        if handle is None:
+            return []
+        out: list[dict[str, Any]] = []
+        with handle:
+            end = handle.seek(0, os.SEEK_END)
+            tail = b""
+            while end > 0 and len(out) < limit:
+                start = max(0, end - _BLOCK)
+                handle.seek(start)
+                chunk = handle.read(end - start) + tail
+                end = start
+                lines = chunk.split(b"\n")
+                tail = lines.pop(0) if start > 0 else b""  # a line cut by the block: finished by the next one
+                for line in reversed(lines):
+                    entry = loads_tolerant(line.decode("utf-8", "replace")) if line.strip() else None
+                    if not isinstance(entry, dict):
+                        continue
+                    if since is not None and str(entry.get("ts", "")) < since:
+                        return out
+                    out.append(entry)
+                    if len(out) == limit:
+                        break
         return out
 
     def _write(self, entry: dict[str, Any]) -> dict[str, Any]:

@@ -31,6 +31,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from wikimem.capture.card import session_log_path
 from wikimem.capture.entry import find_card_refs
 from wikimem.capture.redact import find_secrets, may_hold_secret
 from wikimem.capture.snapshot import SnapshotError, list_snapshots, read_snapshot
@@ -81,7 +82,8 @@ class CaptureCheck:
                 continue
             found += day.secrets
             for cid, session in sorted(day.cards.items()):
-                if session and not os.path.exists(session):
+                log = session_log_path(session)
+                if log and not os.path.exists(log):
                     found.append(make_finding("capture-session-gone", where, f"its session log {session} "
                                               "no longer exists; the card is the only record left", item=cid))
         for path in sorted(self._refs):

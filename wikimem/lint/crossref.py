@@ -16,7 +16,7 @@ from itertools import compress, repeat
 from operator import attrgetter
 
 from wikimem.lint.findings import CODES, Finding, Location, make_finding
-from wikimem.lint.scan import FileFacts, ItemFacts
+from wikimem.lint.scan import FileFacts, ItemFacts, line_of
 from wikimem.lint.snapshot import Snapshot
 
 __all__ = ["MAX_EVIDENCE", "dangling_findings", "evidence_findings", "orphan_findings"]
@@ -41,14 +41,24 @@ def dangling_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:
         for target in item.links:
             if target in wiki or target in cited or target in reported:
                 continue
-            reported.add(target)
             holder = snapshot.files.get(f"wiki/{target[0]}.md")
+            whole_file = not target[1]  # [[file]]: a link to the RecallFile itself, or to one of its aliases
+            if whole_file and ((holder is not None and holder.unreadable is None) or _aliased(target[0], snapshot)):
+                continue
+            reported.add(target)
             why = "which does not exist" if holder is None or holder.unreadable is None else \
                 f"in wiki/{target[0]}.md, which cannot be read (see 'unreadable')"
+            spelled = f"[[{target[0]}]]" if whole_file else f"[[{target[0]}:{target[1]}]]"
             findings.append(make_finding(
-                "dangling-link", facts.path, f"links to [[{target[0]}:{target[1]}]], {why}",
-                line=item.line_of(target[1]), item=item.name))
+                "dangling-link", facts.path, f"links to {spelled}, {why}",
+                line=line_of(item.content.lower(), target[0], item.first, item.line) if whole_file
+                else item.line_of(target[1]), item=item.name))
     return findings
+
+
+def _aliased(name: str, snapshot: Snapshot) -> bool:
+    """Whether a RecallFile goes by ``name`` too (its frontmatter's aliases); looked at only for a dangling file link."""
+    return any(name in facts.aliases for facts in snapshot.files.values() if facts.aliases)
 
 
 def orphan_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:

@@ -42,7 +42,8 @@ class CodeInfo:
 
 CODES: dict[str, CodeInfo] = {
     "bad-file-name": CodeInfo(
-        "error", "a wiki/*.md file whose stem is not a valid RecallFile name, so no write to it can succeed",
+        "error", "a wiki/*.md file whose stem is not a valid RecallFile name (or is a device name Windows "
+        "reserves: con, prn, aux, nul, com1-9, lpt1-9), so no write to it can succeed",
         "rename the file to match [a-z0-9_][a-z0-9_-]*"),
     "bad-item-name": CodeInfo(
         "error", "a wiki heading that is empty or contains [[, ]], :, | or #, so it cannot be written or linked",
@@ -120,10 +121,23 @@ CODES: dict[str, CodeInfo] = {
     "drift": CodeInfo(
         "warning", "a memory file changed on disk with no journal line since (written behind the library's back)",
         "review the change; --fix accepts it into lint-baseline.json", fixable=True),
+    "bad-settings": CodeInfo(
+        "warning", "wikimem.toml (the memory's settings) is not valid TOML or holds a value the library does not "
+        "know: the defaults apply (links are written [[file:name]])",
+        "fix the file (see docs/guide/storage.md) or delete it"),
     "reviewed-damaged": CodeInfo(
         "warning", "a reviewed.json that is not valid: its dismissals are ignored (those entries are back in "
         "the reconcile queue) and no new dismissal can be saved",
         "repair the file, or delete it (the dismissed entries come back to the queue)"),
+    "intent-quarantined": CodeInfo(
+        "error", "an intent record the next write refused and moved aside (.wikimem-intent-<time>.quarantined): "
+        "it named a file outside the memory directory, or one no write of the store touches; a memory from "
+        "elsewhere (git pull, an archive) may carry a planted one. Never applied",
+        "look at what it holds, then delete it"),
+    "folder-outside": CodeInfo(
+        "error", "wiki/, diary/, captures/ or diary-vectors/ is a symlink leading outside the memory directory: "
+        "its files are not read and every write is refused",
+        "replace the symlink with a folder of the memory (move the files in)"),
     # issue 16: what capture keeps (wikimem.lint.captures)
     "capture-unreadable": CodeInfo(
         "error", "a captures/*.capture.json that is not a readable Evidence Snapshot; it may be the only record of "

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from wikimem.disk.loader import gc_paused
 from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline
+from wikimem.disk.settings import SETTINGS_FILE, read_settings
 from wikimem.lint.drift import DriftState, judge
 from wikimem.lint.crossref import dangling_findings, evidence_findings, orphan_findings
 from wikimem.lint.dupes import DuplicateIndex
@@ -33,6 +34,7 @@ from wikimem.lint.scan import FileFacts
 from wikimem.lint.snapshot import Snapshot
 from wikimem.lint.vector_cache import VectorCheck
 from wikimem.lint.captures import CaptureCheck
+from wikimem.lint.boundary import boundary_findings
 from wikimem.disk.names import validate_date, validate_file
 from wikimem.disk.reviewed import REVIEWED_FILE, damage
 
@@ -262,6 +264,10 @@ class Linter:
                 "dismissed in it are back in the reconcile queue, and dismissing more is refused until it "
                 "is repaired or deleted")]
         found += self._reviewed
+        problem = read_settings(self.root)[1]
+        if problem is not None:
+            found.append(make_finding("bad-settings", SETTINGS_FILE, problem))
+        found += boundary_findings(self.root)
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out

@@ -27,6 +27,8 @@ from operator import add
 from typing import Literal
 
 from wikimem.disk.blocks import Block, parse_meta_line
+from wikimem.disk.frontmatter import read_file_meta
+from wikimem.disk.links import find_links
 from wikimem.diary import sort_by_time
 from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
 from wikimem.lint.columns import read_columns
@@ -129,6 +131,8 @@ class FileFacts:
     generation: int = 0
     unreadable: str | None = None
     conflicted: bool = False
+    #: Other names of a RecallFile, from its frontmatter (a ``[[alias]]`` link reaches it).
+    aliases: tuple[str, ...] = ()
     shadowed: list[ItemFacts] = field(default_factory=list)
 
 
@@ -188,9 +192,9 @@ def _content_checks(facts: ItemFacts, path: str, kind: Kind, findings: list[Find
     if "<!--" in content:
         _comment_checks(facts, path, findings)
     if "[[" in content:
-        facts.links = links = link_targets(content)
+        facts.links = links = link_targets(content, path[5:-3] if kind == "wiki" else None)
         if content.count("[[") != len(links):
-            _malformed_links(facts, path, findings)
+            _malformed_links(facts, path, findings, path[5:-3] if kind == "wiki" else None)
     if kind == "wiki" and "(evidence:" in content:
         facts.evidence = tuple(find_evidence(content))
     if "wikimem-" in content:
@@ -198,30 +202,35 @@ def _content_checks(facts: ItemFacts, path: str, kind: Kind, findings: list[Find
         facts.review = tuple(REVIEW_RE.findall(content))
 
 
-def link_targets(text: str) -> tuple[Target, ...]:
-    """``(file, name)`` of each link in ``text``: exactly :func:`wikimem.disk.links.parse_wiki_links`.
+def link_targets(text: str, here: str | None = None) -> tuple[Target, ...]:
+    """``(file, name)`` of each link in ``text``, in either spelling (:func:`wikimem.disk.links.find_links`).
 
-    Tuples straight from one ``findall`` (a test holds the two to the same
-    answers): most items with links have a few, and a frozen ``WikiLink``
-    per link costs more than the rest of the item's checks.
+    A link to a whole RecallFile (``[[file]]``) is ``(file, "")``: no item
+    has an empty name, so it never counts as a link into an item. Reference
+    links take a path of their own (tuples straight from one ``findall``; a
+    test holds it to the parser): most items with links have a few, and
+    most stores spell them one way.
     """
-    out = []
-    for file, name in _LINK_RE.findall(text):
-        file, name = file.strip(), name.strip()
-        if file and name:
-            out.append((file, name if _PLAIN_NAME_RE.fullmatch(name) else normalize_item_name(name)))
-    return tuple(out)
+    found = _LINK_RE.findall(text)
+    if len(found) == text.count("[["):  # every bracket pair spelled the reference way
+        out = []
+        for file, name in found:
+            file, name = file.strip(), name.strip()
+            if file and name:
+                out.append((file, name if _PLAIN_NAME_RE.fullmatch(name) else normalize_item_name(name)))
+        return tuple(out)
+    return tuple((ref.file, "" if ref.name is None else normalize_item_name(ref.name))
+                 for ref in find_links(text, here=here))
 
 
-def _malformed_links(facts: ItemFacts, path: str, findings: list[Finding]) -> None:
+def _malformed_links(facts: ItemFacts, path: str, findings: list[Finding], here: str | None) -> None:
     for match in _BRACKETS_RE.finditer(facts.content):
-        inner = match.group(1)
-        file, colon, target = inner.partition(":")
-        if colon and file.strip() and target.strip() and ":" not in target and "[" not in inner:
+        if "[" not in match.group(1) and find_links(match.group(0), here=here or "-"):
             continue
         findings.append(make_finding(
             "malformed-link", path, f"{match.group(0)!r} is not a link: write [[file:name]] "
-            "(one colon, both parts non-empty)", line=facts.line_of(match.group(0)), item=facts.name))
+            "(one colon, both parts non-empty) or [[file#name]], [[file]]", line=facts.line_of(match.group(0)),
+            item=facts.name))
 
 
 def _comment_checks(facts: ItemFacts, path: str, findings: list[Finding]) -> None:
@@ -322,6 +331,8 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         facts.valid = False
         if kind == "diary":
             return facts
+    if kind == "wiki" and text.startswith("---"):
+        facts.aliases = tuple(alias.lower() for alias in read_file_meta(text).aliases)
     columns = read_columns(text)
     names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
     if may_conflict(text):

@@ -22,6 +22,7 @@ from pathlib import Path
 from wikimem.lint.graph import LinkIndex, Support
 from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file, unreadable_file
 from wikimem.disk.tolerant import UnreadableError, read_regular
+from wikimem.disk.store_dir import own_folder
 
 __all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 
@@ -85,7 +86,7 @@ class Snapshot:
         out: dict[str, tuple[str, str, tuple[int, int]]] = {}
         for kind, folder in _KINDS:
             try:
-                entries = list(os.scandir(self.root / folder))
+                entries = list(os.scandir(self.root / folder)) if own_folder(self.root, folder) else []
             except (FileNotFoundError, NotADirectoryError):
                 continue
             for entry in entries:

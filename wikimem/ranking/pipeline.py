@@ -287,7 +287,7 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
         # Every link is spelled with "[[": most items have none, and need no parse for that.
         if not expand_links or "[[" not in cand.item.content:
             continue
-        for file, name, rendered in link_targets(cand.item.content):
+        for file, name, rendered in link_targets(cand.item.content, cand.item.file if cand.key[0] == "w" else None):
             doc = corpus.doc(file, name)
             if doc is None:
                 if rendered not in result.unresolved_links:

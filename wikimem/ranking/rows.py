@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import fields
 from functools import lru_cache
 
-from wikimem.disk.links import parse_wiki_links
+from wikimem.disk.links import find_links
 from wikimem.disk.names import normalize_item_name
 from wikimem.index.corpus import WikiCorpus
 from wikimem.models import DiaryItem, RetrievedItem
@@ -27,13 +27,17 @@ __all__ = ["feedback_matched", "link_targets", "matcher", "row_of"]
 
 
 @lru_cache(maxsize=4096)
-def link_targets(content: str) -> tuple[tuple[str, str, str], ...]:
-    """Each link of ``content`` (an item's ``links``, in order): its file, normalized name and spelling.
+def link_targets(content: str, here: str | None = None) -> tuple[tuple[str, str, str], ...]:
+    """Each item link of ``content``, in order, in either spelling: its file, normalized name and spelling.
 
-    A pure function of the text, and parsing it cost ~4 us a linking hit
-    on every query; a warm query shows the same hits again.
+    ``here`` is the RecallFile the content belongs to (for ``[[#name]]``).
+    Links to a whole RecallFile (``[[file]]``) are not expanded: a file is
+    not an item, and pulling all of one into a budget would crowd out the
+    hits. A pure function of its arguments, remembered: a warm query shows
+    the same hits again.
     """
-    return tuple((link.file, normalize_item_name(link.name), link.render()) for link in parse_wiki_links(content))
+    return tuple((ref.file, normalize_item_name(ref.name), ref.render())
+                 for ref in find_links(content, here=here) if ref.name is not None)
 
 
 def matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) -> Callable[[Candidate], list[str]]:

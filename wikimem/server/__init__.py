@@ -8,11 +8,14 @@ MCP: :mod:`~wikimem.server.memory` holds the tools' logic on plain values
 
 Transports: stdio (the default: the agent starts the server and talks over
 its stdin/stdout) and streamable HTTP at ``http://HOST:PORT/mcp``. HTTP
-binds the loopback interface unless told otherwise, and says so on stderr
-when it is not: the server has no authentication, so whoever can reach the
+binds the loopback interface unless told otherwise. Beyond loopback it
+requires a bearer token (:mod:`~wikimem.server.http_auth`) unless
+``no_auth`` is passed, and then says on stderr that whoever can reach the
 port can read and write the memory. The bound address is printed to stderr
 once the socket listens (``--port 0`` picks a free port), which is how a
-script or a test learns it without guessing.
+script or a test learns it without guessing. One request may hold at most
+:data:`~wikimem.disk.limits.MAX_MESSAGE_BYTES` (HTTP: 413; stdio: an error
+answer), and the server goes on.
 """
 
 from __future__ import annotations
@@ -39,10 +42,17 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, log: TextIO | None = None) -> None:
-    """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP)."""
+          port: int = 8765, log: TextIO | None = None, token: str | None = None, no_auth: bool = False) -> None:
+    """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP).
+
+    HTTP beyond loopback needs ``token`` (every request must then carry
+    ``Authorization: Bearer <token>``) or, said in so many words,
+    ``no_auth=True``; without either it raises ``ValueError`` before
+    listening. On loopback ``token`` is optional.
+    """
     import asyncio
 
+    from wikimem.server.http_auth import TOKEN_ENV
     from wikimem.server.memory import AgentMemory
     from wikimem.server.tools import build_server
 
@@ -55,15 +65,23 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
         return
     if transport != "http":
         raise ValueError(f"unknown transport {transport!r}: stdio or http")
+    if no_auth:
+        token = None
+    elif token is None and not is_loopback(host):
+        raise ValueError(f"listening on {host}, beyond loopback, needs a token: pass --token-file FILE or set "
+                         f"${TOKEN_ENV} (clients then send 'Authorization: Bearer <token>'), or --no-auth to let "
+                         "anyone who can reach the port read and write this memory")
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    if not is_loopback(host):
-        log.write(f"wikimem mcp: warning: listening on {host}, not on loopback: anyone who can reach this "
-                  f"port can read{'' if read_only else ' and write'} this memory (there is no authentication)\n")
-    log.write(f"wikimem mcp: serving {root} on http://{shown}:{bound}/mcp{' (read-only)' if read_only else ''}\n")
+    if token is None and not is_loopback(host):
+        log.write(f"wikimem mcp: warning: listening on {host}, not on loopback, with --no-auth: anyone who can "
+                  f"reach this port can read{'' if read_only else ' and write'} this memory\n")
+    key = " (a bearer token is required)" if token is not None else ""
+    log.write(f"wikimem mcp: serving {root} on http://{shown}:{bound}/mcp{' (read-only)' if read_only else ''}"
+              f"{key}\n")
     log.flush()
-    asyncio.run(_serve_http(server, sock, host))
+    asyncio.run(_serve_http(server, sock, host, token))
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -102,9 +120,14 @@ async def _serve_stdio(server: Any) -> None:
             await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
 
 
-async def _serve_http(server: object, sock: socket.socket, host: str) -> None:
+async def _serve_http(server: object, sock: socket.socket, host: str, token: str | None) -> None:
     import uvicorn
 
-    app = server.streamable_http_app(host=host)  # type: ignore[attr-defined]
+    from wikimem.disk.limits import MAX_MESSAGE_BYTES
+    from wikimem.server.http_auth import BearerAuth
+
+    app = server.streamable_http_app(host=host, max_request_body_size=MAX_MESSAGE_BYTES)  # type: ignore[attr-defined]
+    if token is not None:
+        app = BearerAuth(app, token)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     await uvicorn.Server(config).serve(sockets=[sock])

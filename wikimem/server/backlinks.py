@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from wikimem.disk.links import WikiLink, parse_wiki_links, resolves_to
+from wikimem.disk.links import WikiLink, find_links
 from wikimem.disk.names import normalize_item_name
 from wikimem.store import MemoryStore, path_stat
 
@@ -23,12 +23,13 @@ __all__ = ["Backlinks"]
 _Facts = tuple[Any, dict[WikiLink, list[str]]]
 
 
-def _targets(sources: Iterable[tuple[str, str]]) -> dict[WikiLink, list[str]]:
+def _targets(sources: Iterable[tuple[str, str]], here: str | None) -> dict[WikiLink, list[str]]:
+    """Per item a text links to (either spelling; ``here`` for same-file links), the sources linking."""
     out: dict[WikiLink, list[str]] = {}
     for source, content in sources:
         if "[[" not in content:
             continue
-        for link in {resolves_to(link) for link in parse_wiki_links(content)}:
+        for link in {ref.target for ref in find_links(content, here=here) if ref.target is not None}:
             out.setdefault(link, []).append(source)
     return out
 
@@ -59,7 +60,7 @@ class Backlinks:
             stat = store.file_stat(file)
             if file not in self._wiki or self._wiki[file][0] != stat:
                 items = store.file_items(file)
-                self._wiki[file] = (stat, _targets((item.name, item.content) for item in items))
+                self._wiki[file] = (stat, _targets(((item.name, item.content) for item in items), file))
         dates = store.diary.dates()
         for gone in set(self._diary) - set(dates):
             del self._diary[gone]
@@ -67,4 +68,4 @@ class Backlinks:
             stat = path_stat(store.diary.path(day))
             if day not in self._diary or self._diary[day][0] != stat:
                 entries = store.diary.day(day)
-                self._diary[day] = (stat, _targets((entry.entry_id.key, entry.content) for entry in entries))
+                self._diary[day] = (stat, _targets(((entry.entry_id.key, entry.content) for entry in entries), None))

@@ -28,6 +28,7 @@ lock.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 import threading
 import time
@@ -37,6 +38,8 @@ from typing import Any
 
 from wikimem.disk.days import parse_date_span
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.disk.tolerant import read_regular
+from wikimem.errors import ConflictError
 from wikimem.lint import Linter
 from wikimem.models import DiaryItem, RecallItem, TimeRange
 from wikimem.ranking.agent_text import agent_rows, agent_text
@@ -292,6 +295,136 @@ class AgentMemory:
             raise BadInput(str(exc)) from None
         return diary_json(entry)
 
+    # -- file-style tools: what an agent used to a folder of files asks ----------------
+
+    def list_items(self, file: str) -> dict[str, Any]:
+        """The items of one RecallFile (or the entries of one diary day) with their size and first line."""
+        self.sync()
+        if file not in self.store.files() and _is_date(file):
+            entries = self.store.diary.day(file)
+            if not entries:
+                raise NotFound(f"no diary entries on {file}")
+            return {"file": file, "kind": "diary", "items": [
+                {"name": e.entry_id.key, "lines": e.content.count("\n") + 1, "first_line": _first_line(e.content),
+                 "owner": e.owner, "ts": e.ts} for e in entries]}
+        file, _ = _checked(file)
+        items = self.store.file_items(file)
+        if not items:
+            raise NotFound(f"no such file: {file} (list_files shows the RecallFiles)")
+        meta = self.store.file_meta(file)
+        return {"file": file, "kind": "wiki", "tags": list(meta.tags), "aliases": list(meta.aliases), "items": [
+            {"name": i.name, "lines": i.content.count("\n") + 1, "first_line": _first_line(i.content),
+             "owner": i.owner, "ts": i.ts} for i in items]}
+
+    def read_file(self, file: str, start_line: int | None = None, end_line: int | None = None) -> dict[str, Any]:
+        """A RecallFile (or diary day) as stored, lines numbered from 1, optionally a range of them."""
+        self.sync()
+        if file not in self.store.files() and _is_date(file):
+            path = self.store.diary.path(file)
+        else:
+            file, _ = _checked(file)
+            path = self.store.file_path(file)
+        try:
+            data = read_regular(path, root=self.root)
+        except OSError as exc:
+            raise NotFound(f"{file} cannot be read: {exc}") from None
+        if data is None:
+            raise NotFound(f"no such file: {file} (list_files shows the RecallFiles and the diary's days)")
+        lines = data.decode("utf-8", "replace").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        first = 1 if start_line is None else start_line
+        last = len(lines) if end_line is None or end_line == -1 else end_line
+        if first < 1 or last < first - 1 or first > max(len(lines), 1):
+            raise BadInput(f"bad line range {start_line}..{end_line}: the file has {len(lines)} lines")
+        shown = lines[first - 1:last]
+        width = len(str(first + len(shown)))
+        text = "".join(f"{n:>{width}}\t{line}\n" for n, line in enumerate(shown, first))
+        return {"file": file, "lines": len(lines), "start_line": first, "end_line": first + len(shown) - 1,
+                "text": text}
+
+    def edit_item(self, file: str, name: str, old_text: str, new_text: str, expected_replacements: int = 1,
+                  expected: str | None = None) -> dict[str, Any]:
+        """Replace ``old_text`` by ``new_text`` in ``file:name``, only when it occurs exactly ``expected_replacements`` times.
+
+        Checked twice: against ``expected`` (the content as the caller last
+        read it) when given, and always against the content this call read,
+        under the store lock, so a write landing in between is a conflict,
+        never overwritten.
+        """
+        self._writable()
+        if not old_text:
+            raise BadInput("old_text is empty: give the passage to replace (or use insert_into_item)")
+        if expected_replacements < 1:
+            raise BadInput(f"bad expected_replacements {expected_replacements}: at least 1")
+        item = self._current(file, name, expected)
+        found = item.content.count(old_text)
+        if found != expected_replacements:
+            raise BadInput(f"old_text occurs {found} time(s) in {item.file}:{item.name}, not {expected_replacements}: "
+                           "nothing written (quote more context to make it unique, or set expected_replacements)")
+        return self._rewrite(item, item.content.replace(old_text, new_text), {"replacements": found})
+
+    def insert_into_item(self, file: str, name: str, text: str, line: int | None = None,
+                         expected: str | None = None) -> dict[str, Any]:
+        """Insert ``text`` after line ``line`` of ``file:name``'s content (0: at the top; omitted: at the end)."""
+        self._writable()
+        if not text.strip():
+            raise BadInput("text is empty: nothing to insert")
+        item = self._current(file, name, expected)
+        lines = item.content.split("\n")
+        at = len(lines) if line is None else line
+        if not 0 <= at <= len(lines):
+            raise BadInput(f"bad line {line}: the content has {len(lines)} lines (0 inserts at the top)")
+        content = "\n".join(lines[:at] + text.strip("\n").split("\n") + lines[at:])
+        return self._rewrite(item, content, {"inserted_after_line": at})
+
+    def move(self, file: str, name: str, new_file: str | None = None, new_name: str | None = None,
+             rewrite_links: bool = True, expected: str | None = None) -> dict[str, Any]:
+        """Rename ``file:name`` and/or move it to another RecallFile; every link to it rewritten (checked)."""
+        self._writable()
+        file, clean = _checked(file, name)
+        assert clean is not None
+        if new_file is None and new_name is None:
+            raise BadInput("give new_file, new_name or both")
+        if new_file is not None:
+            _checked(new_file)
+        if self.store.get(file, clean) is None:
+            raise NotFound(f"no item: {file}:{clean}")
+        try:
+            moved = self.store.move(file, clean, new_file=new_file, new_name=new_name, rewrite_links=rewrite_links,
+                                    expected=_expected(expected))
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        return {"from": {"file": file, "name": clean}, **item_json(moved)}
+
+    def recent(self, limit: int = 20, since: str | None = None) -> dict[str, Any]:
+        """What changed lately, newest first, from the journal: the last ``limit`` writes (since ``since``)."""
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
+        cutoff = None if since is None else _since(since)
+        entries = self.store.journal.recent(limit, since=cutoff)
+        return {"since": cutoff, "entries": entries}
+
+    def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
+        """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
+        file, clean = _checked(file, name)
+        assert clean is not None
+        item = self.store.get(file, clean)
+        if item is None:
+            raise NotFound(f"no item: {file}:{clean}")
+        wanted = _expected(expected)
+        if wanted is not UNCHECKED and wanted != item.content:
+            raise ConflictError(file, clean, wanted, item)
+        return item
+
+    def _rewrite(self, item: RecallItem, content: str, extra: dict[str, Any]) -> dict[str, Any]:
+        try:
+            written = self.store.add(item.file, item.name, content, owner=item.owner, source_conv=item.source_conv,
+                                     expected=item.content)
+        except ValueError as exc:
+            raise BadInput(str(exc)) from None
+        return {**item_json(written), **extra}
+
     def _writable(self) -> None:
         if self.read_only:
             raise BadInput("this server is read-only (started with --read-only): nothing written")
@@ -304,3 +437,21 @@ def _is_date(text: str) -> bool:
         return False
     return True
 
+
+
+def _first_line(content: str) -> str:
+    line = content.split("\n", 1)[0]
+    return line if len(line) <= 120 else line[:119] + "…"
+
+
+def _since(value: str) -> str:
+    """``since`` as the journal's ``ts`` spelling (UTC), from a date or an ISO time; ``BadInput`` otherwise."""
+    try:
+        if len(value) == 10:
+            return dt.date.fromisoformat(value).isoformat()
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        raise BadInput(f"bad since {value!r}: use YYYY-MM-DD or an ISO time (2026-07-21T09:00:00+00:00)") from None
+    if moment.tzinfo is None:
+        moment = moment.astimezone()
+    return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()

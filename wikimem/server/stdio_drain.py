@@ -17,22 +17,33 @@ protocol, so it is no longer waited for.
 Only the ids are read from each line (a JSON parse the SDK does anyway);
 the lines themselves pass through unchanged, and a line that is not JSON
 is passed on for the SDK to report.
+
+One line may hold at most :data:`~wikimem.disk.limits.MAX_MESSAGE_BYTES`
+characters. Lines are read in pieces of that size, so a longer one is never
+held whole: it is skipped to its end, never passed on, and answered with a
+JSON-RPC error naming the limit (when its id can be seen in its first
+piece), and the server reads on.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from io import TextIOWrapper
 from typing import Any
 
+from wikimem.disk.limits import MAX_MESSAGE_BYTES, size_words
+
 __all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "stdio_streams"]
 
 #: How long end of input waits for the answers still owed (a recall waits at most for the index build).
 DRAIN_SECONDS = 120.0
+# A request's id as it opens the message ({"jsonrpc": "2.0", "id": 7, ...}): all an oversized line is read for.
+_ID_RE = re.compile(r'"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.){0,200}")')
 
 
 class Pending:
@@ -87,32 +98,80 @@ class Pending:
 
 
 class DrainingLines:
-    """The client's lines, noted in ``pending``; their end waits until the answers owed are written."""
+    """The client's lines, noted in ``pending``; their end waits until the answers owed are written.
 
-    def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS) -> None:
+    ``lines`` that wraps a text file (``anyio.wrap_file``) is read in
+    pieces of at most ``limit`` characters, and a line longer than that is
+    refused through ``answers`` (see the module docstring); any other async
+    iterable is taken line by line.
+    """
+
+    def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS,
+                 answers: AnswerWriter | None = None, limit: int = MAX_MESSAGE_BYTES) -> None:
         self._lines = lines
         self._pending = pending
         self._seconds = seconds
+        self._answers = answers
+        self._limit = limit
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._read()
 
     async def _read(self) -> AsyncIterator[str]:
-        async for line in self._lines:
+        file = getattr(self._lines, "wrapped", None)
+        async for line in self._lines if file is None else self._bounded(file):
+            if line is None:
+                continue
             self._pending.read(line)
             yield line
         await self._pending.drained(self._seconds)
+
+    async def _bounded(self, file: Any) -> AsyncIterator[str | None]:
+        """The lines, each at most ``limit`` characters; ``None`` for one that was longer (refused)."""
+        import anyio
+
+        async def readline(size: int) -> str:
+            text: str = await anyio.to_thread.run_sync(file.readline, size)
+            return text
+
+        while line := await readline(self._limit + 1):
+            if line.endswith("\n") or len(line) <= self._limit:  # at most ``limit`` before its newline
+                yield line
+                continue
+            head = line
+            while not line.endswith("\n") and (line := await readline(self._limit)):
+                pass  # the rest of the line, read and dropped piece by piece
+            await self._refuse(head)
+            yield None
+
+    async def _refuse(self, head: str) -> None:
+        words = f"request larger than the limit of {size_words(self._limit)}: refused, not read"
+        sys.stderr.write(f"wikimem mcp: a {words}\n")
+        found = _ID_RE.search(head[:4096])
+        try:
+            ident = json.loads(found.group(1)) if found is not None else None
+        except ValueError:  # "\x": not a JSON string after all
+            ident = None
+        if ident is None or self._answers is None:
+            return
+        error = {"jsonrpc": "2.0", "id": ident, "error": {"code": -32600, "message": words}}
+        await self._answers.write(json.dumps(error) + "\n")
+        await self._answers.flush()
 
 
 class AnswerWriter:
     """The server's output, passed on unchanged; each answer written settles its request in ``pending``."""
 
     def __init__(self, out: Any, pending: Pending) -> None:
+        import anyio
+
         self._out = out
         self._pending = pending
+        self._lock = anyio.Lock()  # the SDK's answers and the reader's refusals: one whole write at a time
 
     async def write(self, text: str) -> int:
-        written: int = await self._out.write(text)
+        async with self._lock:
+            written: int = await self._out.write(text)
         self._pending.written(text)
         return written
 
@@ -159,7 +218,8 @@ def stdio_streams(seconds: float = DRAIN_SECONDS) -> Iterator[tuple[DrainingLine
     try:
         stdin = anyio.wrap_file(_Unowned(reader, encoding="utf-8", errors="replace"))
         stdout = anyio.wrap_file(_Unowned(writer, encoding="utf-8"))
-        yield DrainingLines(stdin, pending, seconds), AnswerWriter(stdout, pending)
+        answers = AnswerWriter(stdout, pending)
+        yield DrainingLines(stdin, pending, seconds, answers), answers
     finally:
         writer.flush()
         os.dup2(wire_in, 0)

@@ -1,9 +1,12 @@
-"""The MCP face of :class:`~wikimem.server.memory.AgentMemory`: eight tools, their hints, their errors.
+"""The MCP face of :class:`~wikimem.server.memory.AgentMemory`: the tools, their hints, their errors.
 
 Tool names and argument names are a contract (SPEC §7): ``recall``,
 ``read_item``, ``remember``, ``forget``, ``append_diary``, ``why_not``,
-``lint``, ``list_files``. Read tools carry ``readOnlyHint``; ``forget`` (and
-``remember``, which can replace an item) carry ``destructiveHint``.
+``lint``, ``list_files``; and, for agents that think in files (SPEC §10),
+``list_items``, ``read_file``, ``recent``, ``edit_item``,
+``insert_into_item``, ``move``. Read tools carry ``readOnlyHint``; tools
+that can replace or delete carry ``destructiveHint``; no write tool is
+idempotent (a second identical call is refused).
 
 What a client receives is data. Every result's text is either the recall
 text (:func:`wikimem.agent_text`: labelled memory content and the derived
@@ -13,8 +16,9 @@ a sentence of the server's: an error that carries memory (a conflict's
 current content) is a JSON object too, so a client can tell our words from
 the memory's.
 
-Errors are tool errors (``isError``) with a message that says what to fix,
-and the server goes on serving: bad input (an invalid name, a control
+Errors are tool errors (``isError``) with a message in our own words that
+says what to fix (not the SDK's "Error executing tool" prefix, which marks
+a failure), and the server goes on serving: bad input (an invalid name, a control
 character, a malformed date), an unknown file or item, a store that cannot
 be written (permissions, a full disk), and a conflict (a
 stale ``expected``: nothing written, the current content returned so the
@@ -24,12 +28,12 @@ error; its traceback stays in the server's log.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
 from wikimem.errors import ConflictError
@@ -37,8 +41,8 @@ from wikimem.server.memory import AgentMemory, BadInput, NotFound, item_json
 
 __all__ = ["READ_TOOLS", "WRITE_TOOLS", "build_server"]
 
-READ_TOOLS = ("recall", "read_item", "why_not", "lint", "list_files")
-WRITE_TOOLS = ("remember", "forget", "append_diary")
+READ_TOOLS = ("recall", "read_item", "why_not", "lint", "list_files", "list_items", "read_file", "recent")
+WRITE_TOOLS = ("remember", "forget", "append_diary", "edit_item", "insert_into_item", "move")
 
 _READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
 
@@ -80,11 +84,28 @@ def _call(memory: AgentMemory, tool: str, kwargs: dict[str, Any]) -> CallToolRes
         payload = getattr(memory, tool)(**kwargs)
     except ConflictError as exc:
         return _conflict(exc)
-    except (BadInput, NotFound) as exc:
-        raise ToolError(str(exc)) from None
+    except BadInput as exc:
+        return _refusal("bad_input", str(exc))
+    except NotFound as exc:
+        return _refusal("not_found", str(exc))
     except OSError as exc:  # permissions, a full disk: a write that raised did not land
-        raise ToolError(f"store error ({exc.strerror or exc}); nothing written") from None
-    return _data(payload, payload["text"] if tool == "recall" else None)
+        return _refusal("store_error", f"store error ({exc.strerror or exc}); nothing written")
+    return _data(payload, payload["text"] if tool in _TEXT_TOOLS else None)
+
+
+#: Tools whose result text is the payload's own ``text`` (memory content as the agent reads it), not JSON.
+_TEXT_TOOLS = ("recall", "read_file")
+
+
+def _refusal(kind: str, message: str) -> CallToolResult:
+    """An expected refusal as a tool error in our own words (no SDK "Error executing tool" prefix).
+
+    The prefix is the SDK's mark of a failure; a refusal (bad input, a
+    missing item, a store that cannot be written) is an answer the agent
+    acts on, and ``structuredContent.error`` names its kind.
+    """
+    return CallToolResult(content=[TextContent(type="text", text=message)],
+                          structured_content={"error": kind, "message": message}, is_error=True)
 
 
 def build_server(memory: AgentMemory) -> MCPServer[Any]:
@@ -148,17 +169,84 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
                                               "source_conv": source_conv})
 
     reads: dict[str, Callable[..., CallToolResult]] = {
-        "recall": recall, "read_item": read_item, "why_not": why_not, "lint": lint, "list_files": list_files}
+        "recall": recall, "read_item": read_item, "why_not": why_not, "lint": lint, "list_files": list_files,
+        **file_reads(memory)}
     for name, fn in reads.items():
-        server.add_tool(fn, name=name, annotations=_READ)
+        server.add_tool(fn, name=name, description=_described(fn), annotations=_READ)
     if not memory.read_only:
-        server.add_tool(remember, name="remember", annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False))
-        server.add_tool(forget, name="forget", annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False))
-        server.add_tool(append_diary, name="append_diary", annotations=ToolAnnotations(
-            read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False))
+        # Hints say what a second identical call does: remember with expected, forget and move refuse it.
+        writes: dict[str, tuple[Callable[..., CallToolResult], bool]] = {
+            "remember": (remember, True), "forget": (forget, True), "append_diary": (append_diary, False),
+            **file_writes(memory)}
+        for name, (fn, destructive) in writes.items():
+            server.add_tool(fn, name=name, description=_described(fn), annotations=ToolAnnotations(
+                read_only_hint=False, destructive_hint=destructive, idempotent_hint=False, open_world_hint=False))
     return server
+
+
+def _described(fn: Callable[..., Any]) -> str:
+    """A tool's description: its docstring without the source's indentation (what a client shows the model)."""
+    return inspect.cleandoc(fn.__doc__ or "")
+
+
+def file_reads(memory: AgentMemory) -> dict[str, Callable[..., CallToolResult]]:
+    """The read tools of an agent that thinks in files: a folder's items, a file's lines, what changed lately."""
+
+    def list_items(file: str) -> CallToolResult:
+        """The items of one RecallFile (its "folder" listing): name, line count, first line, owner, ts.
+
+        file may also be a diary day (YYYY-MM-DD): its entries, named HH:MM (HH:MM#2 for a minute's second).
+        """
+        return _call(memory, "list_items", {"file": file})
+
+    def read_file(file: str, start_line: int | None = None, end_line: int | None = None) -> CallToolResult:
+        """A RecallFile (or a diary day, YYYY-MM-DD) as stored, each line numbered from 1; optionally lines start..end.
+
+        The file holds "# file", then one "## name" block per item, each ending in its provenance comment.
+        To change an item use edit_item / insert_into_item / remember, never a line number of this view.
+        """
+        return _call(memory, "read_file", {"file": file, "start_line": start_line, "end_line": end_line})
+
+    def recent(limit: int = 20, since: str | None = None) -> CallToolResult:
+        """What changed in the memory lately, newest first, from its journal: adds, updates, removes, diary appends.
+
+        since: YYYY-MM-DD or an ISO time; only changes at or after it. Call it at the start of a session.
+        """
+        return _call(memory, "recent", {"limit": limit, "since": since})
+
+    return {"list_items": list_items, "read_file": read_file, "recent": recent}
+
+
+def file_writes(memory: AgentMemory) -> dict[str, tuple[Callable[..., CallToolResult], bool]]:
+    """The write tools of an agent that thinks in files: replace a passage, insert lines, rename or move."""
+
+    def edit_item(file: str, name: str, old_text: str, new_text: str, expected_replacements: int = 1,
+                  expected: str | None = None) -> CallToolResult:
+        """Replace old_text with new_text inside one item's content (a str_replace), checked.
+
+        Refused (nothing written) unless old_text occurs exactly expected_replacements times. expected: the
+        content as you last read it (optional); a write by someone else since your read is a conflict.
+        """
+        return _call(memory, "edit_item", {"file": file, "name": name, "old_text": old_text, "new_text": new_text,
+                                           "expected_replacements": expected_replacements, "expected": expected})
+
+    def insert_into_item(file: str, name: str, text: str, line: int | None = None,
+                         expected: str | None = None) -> CallToolResult:
+        """Insert text into one item's content after line `line` (0 = at the top; omitted = append at the end)."""
+        return _call(memory, "insert_into_item", {"file": file, "name": name, "text": text, "line": line,
+                                                  "expected": expected})
+
+    def move(file: str, name: str, new_file: str | None = None, new_name: str | None = None,
+             rewrite_links: bool = True, expected: str | None = None) -> CallToolResult:
+        """Rename an item (new_name) and/or move it to another RecallFile (new_file), as one operation.
+
+        Every link to its old address is rewritten (rewrite_links=false leaves them). Refused if the new
+        address exists. expected: the content as you last read it.
+        """
+        return _call(memory, "move", {"file": file, "name": name, "new_file": new_file, "new_name": new_name,
+                                      "rewrite_links": rewrite_links, "expected": expected})
+
+    return {"edit_item": (edit_item, True), "insert_into_item": (insert_into_item, False), "move": (move, True)}
 
 
 def _version() -> str:

@@ -36,13 +36,16 @@ from wikimem.diary import Diary
 from wikimem.errors import ConflictError
 from wikimem.disk.names import utc_now_iso
 from wikimem.journal import Journal
-from wikimem.disk.links import WikiLink
+from wikimem.disk.links import WikiLink, anchor_relative, respell_links
+from wikimem.disk.settings import Settings, read_settings
+from wikimem.disk.frontmatter import MAX_FRONTMATTER, FileMeta, read_file_meta
 from wikimem.disk.lock import store_lock
+from wikimem.disk.store_dir import own_folder
 from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, replace_block
 from wikimem.store.listeners import WriteListeners
-from wikimem.store.transaction import Transaction, current, revert, rewrite_links_to, transaction
+from wikimem.store.transaction import Transaction, current, revert, rewrite_contents, rewrite_links_to, transaction
 from wikimem.models import RecallItem
-from wikimem.disk.tolerant import UnreadableError, warn_unreadable
+from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
 from wikimem.disk.names import (
     normalize_item_name,
     parse_ts,
@@ -124,7 +127,7 @@ class MemoryStore(WriteListeners):
     def files(self) -> list[str]:
         """Sorted RecallFile names: the stems of ``wiki/*.md``."""
         try:
-            entries = list(os.scandir(self.wiki_dir))
+            entries = list(os.scandir(self.wiki_dir)) if own_folder(self.root, "wiki") else []
         except (FileNotFoundError, NotADirectoryError):
             entries = []
         names = {e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3}
@@ -154,6 +157,21 @@ class MemoryStore(WriteListeners):
         # ``/`` of file_path does): a cold load stats every file, and a
         # ``Path`` made for each costs a parse.
         return path_stat(os.path.join(self._wiki, f"{file}.md"))
+
+    def file_meta(self, file: str) -> FileMeta:
+        """The tags and aliases of a RecallFile's frontmatter (:mod:`wikimem.disk.frontmatter`); empty when none.
+
+        Read from the file as it is now (never cached, never written: the
+        frontmatter is the person's, kept byte for byte by every write).
+        """
+        validate_file(file)
+        try:
+            data = read_regular(self.file_path(file), root=self.root)
+        except OSError:
+            return FileMeta()
+        if not data or not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+            return FileMeta()
+        return read_file_meta(data[: MAX_FRONTMATTER + 4096].decode("utf-8", "replace"))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""
@@ -296,7 +314,9 @@ class MemoryStore(WriteListeners):
             check(src, _label(file), [old_name], what)
             check(dst, _label(target_file), [], what)
             detail = detail or f"moved from {old.render()} to {new.render()}"
-            block = Block(target_name, current.content, current.owner, current.source_conv, current.ts)
+            # Its same-file links ([[#name]]) keep pointing into the file it leaves.
+            content = current.content if target_file == file else anchor_relative(current.content, file)
+            block = Block(target_name, content, current.owner, current.source_conv, current.ts)
             said = {"owner": block.owner, "detail": detail, "by": by}
             added = Journal.entry("add", file=target_file, name=target_name, source_conv=block.source_conv, **said)
             removed = Journal.entry("remove", file=file, name=old_name, **said)
@@ -313,6 +333,41 @@ class MemoryStore(WriteListeners):
             final = tx.raw(target_file)
             moved = _to_item(target_file, final.blocks[final.indexes(target_name)[0]].block)
         return moved
+
+    @property
+    def settings(self) -> Settings:
+        """The memory's ``wikimem.toml`` (:mod:`wikimem.disk.settings`), read now; defaults where it is absent or broken."""
+        return read_settings(self.root)[0]
+
+    def respell_links(self, spelling: str | None = None, *, owner: str | None = None,
+                      dry_run: bool = False) -> list[tuple[str, str]]:
+        """Write every wiki item's links in ``spelling`` (default: the memory's setting), as one operation.
+
+        ``"obsidian"`` turns ``[[file:name]]`` into ``[[file#name]]`` (a vault
+        then resolves them); ``"reference"`` the other way. What has no form
+        in the other spelling is left as written (:func:`wikimem.disk.links.respell_links`).
+        Diary entries are evidence and never rewritten. Returns the items
+        changed (``(file, name)``); with ``dry_run`` nothing is written.
+        Journaled as ``update`` lines with a ``detail``; ``owner`` is who did it.
+        """
+        target = spelling if spelling is not None else self.settings.link_spelling
+        respell_links("", target)  # ValueError for an unknown spelling, before anything is read
+        if dry_run:
+            return [(item.file, item.name) for item in self.items()
+                    if respell_links(item.content, target, here=item.file) != item.content]
+        by = validate_meta_value("owner", owner)
+        changed: list[tuple[str, str]] = []
+
+        def rewrite(file: str, heading: str, content: str) -> str:
+            after = respell_links(content, target, here=file)
+            if after != content:
+                changed.append((file, heading))
+            return after
+
+        with self.transaction() as tx:
+            rewrite_contents(tx, rewrite, lambda file, data: True, by, f"links respelled ({target})",
+                             f"respelling the links ({target})")
+        return changed
 
     def transaction(self) -> AbstractContextManager[Transaction]:
         """Group this thread's writes into one commit: all land, or (raising) none.
@@ -364,7 +419,7 @@ class MemoryStore(WriteListeners):
     def _read(self, file: str) -> ParsedFile:
         # Reads never raise, but a name with a path in it must not reach
         # outside wiki/: such a file cannot exist there, so it is empty.
-        if "/" in file or "\\" in file or file in ("", ".", ".."):
+        if "/" in file or "\\" in file or file in ("", ".", "..") or not own_folder(self.root, "wiki"):
             return ParsedFile("", [])
         tx = current(self)
         staged = tx.parsed(file) if tx is not None else None

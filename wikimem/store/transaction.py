@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,14 +27,14 @@ from wikimem.disk.blocks import Block, ParsedFile, parse_blocks
 from wikimem.errors import ConflictError
 from wikimem.disk.intent import FileChange, commit
 from wikimem.journal import Journal
-from wikimem.disk.links import WikiLink, rewrite_link
+from wikimem.disk.links import WikiLink, rewrite_links
 from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
 from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
 __all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "hard_edits", "path_identity", "revert",
-           "rewrite_links_to", "transaction"]
+           "rewrite_contents", "rewrite_links_to", "transaction"]
 
 #: ``(mtime_ns, size, inode)`` of a file: its stat plus the inode, which every atomic replace changes.
 Identity = tuple[int, int, int]
@@ -135,6 +135,8 @@ class Transaction:
         self.writes: dict[str, FileWrite] = {}
         #: ``(file, heading)`` of each block appended where the staged file held no block so named.
         self._fresh: list[tuple[str, str]] = []
+        #: Diary days staged by a write that spans the wiki and the diary (an import), by date.
+        self._days: dict[str, RawFile] = {}
 
     def raw(self, file: str) -> RawFile:
         """``file`` as staged so far, else as on disk now (a fresh copy: stage it to keep changes)."""
@@ -158,6 +160,25 @@ class Transaction:
         data = raw.data()
         return parse_blocks(data.decode("utf-8", errors="replace")) if data is not None else ParsedFile("", [])
 
+    def day(self, date: str) -> RawFile:
+        """The diary day ``date`` as staged so far, else as on disk now (stage it to keep changes).
+
+        Diary appends go through here only when they must land with wiki
+        writes in one commit (an import); ``Diary.append`` is its own commit.
+        """
+        staged = self._days.get(date)
+        if staged is not None:
+            return staged
+        return split_raw(read_regular(self._day_path(date), root=self.store.root))
+
+    def stage_day(self, date: str, raw: RawFile, entries: list[dict[str, Any]]) -> None:
+        """Keep ``raw`` as the new state of the diary day ``date``, with its journal entries."""
+        self._days[date] = raw
+        self.entries.extend(entries)
+
+    def _day_path(self, date: str) -> Path:
+        return self.store.root / "diary" / f"{date}.md"
+
     def stage(
         self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]], fresh: str | None = None
     ) -> None:
@@ -175,12 +196,13 @@ class Transaction:
         self.edits.extend(edits)
         self.entries.extend(entries)
 
-    def _savepoint(self) -> tuple[dict[str, RawFile], list[str], int, int, int]:
+    def _savepoint(self) -> _Savepoint:
         copies = {f: RawFile(r.preamble, list(r.blocks), r.origin) for f, r in self._staged.items()}
-        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh)
+        days = {d: RawFile(r.preamble, list(r.blocks), r.origin) for d, r in self._days.items()}
+        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh), days
 
-    def _rollback_to(self, point: tuple[dict[str, RawFile], list[str], int, int, int]) -> None:
-        self._staged, self._order, edits, entries, fresh = point
+    def _rollback_to(self, point: _Savepoint) -> None:
+        self._staged, self._order, edits, entries, fresh, self._days = point
         del self.edits[edits:]
         del self.entries[entries:]
         del self._fresh[fresh:]
@@ -189,8 +211,9 @@ class Transaction:
         """Write every staged file and the journal lines: all of them, or (raising) none."""
         store = self.store
         changes = [FileChange(store.file_path(f), self._staged[f].origin, self._staged[f].data()) for f in self._order]
+        days = [FileChange(self._day_path(d), self._days[d].origin, self._days[d].data()) for d in sorted(self._days)]
         lines = b"".join(Journal.encode(entry) for entry in self.entries)
-        commit(store.root, changes, store.journal.path, lines)
+        commit(store.root, changes + days, store.journal.path, lines)
         self.files = [f for f, c in zip(self._order, changes) if c.before != c.after]
         for file, change in zip(self._order, changes):
             if change.before != change.after and file in self._before:
@@ -215,6 +238,9 @@ class Transaction:
         fresh = tuple(heading for f, heading in self._fresh if f == file)
         self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks), fresh)
 
+
+#: What a nested transaction rolls back to: staged files, their order, counts of edits/entries/fresh, staged days.
+_Savepoint = tuple[dict[str, RawFile], list[str], int, int, int, dict[str, RawFile]]
 
 _local = threading.local()
 
@@ -293,30 +319,52 @@ def rewrite_links_to(tx: Transaction, old: WikiLink, new: WikiLink, by: str | No
     ``skip`` is a block left alone (the old address of a moved item, about
     to go). Each rewritten item keeps its owner on the journal line.
     """
-    store = tx.store
     needle = old.file.encode("utf-8")
+
+    def rewrite(file: str, heading: str, content: str) -> str:
+        return rewrite_links(content, old, new, here=file) if (file, heading) != skip else content
+
+    # Obsidian's note part matches case-insensitively; a same-file link ([[#name]]) names no file.
+    rewrite_contents(tx, rewrite, lambda file, data: file == old.file or needle in data.lower(), by, detail,
+                     f"rewriting the links to {old.render()}")
+
+
+def rewrite_contents(tx: Transaction, rewrite: Callable[[str, str, str], str], may_change: Callable[[str, bytes], bool],
+                     by: str | None, detail: str, what: str) -> int:
+    """Stage ``rewrite(file, heading, content)`` over every wiki item whose links it may change; the items changed.
+
+    Only files holding ``[[`` for which ``may_change(file, bytes)`` is true
+    are parsed (a cheap byte test first: most files hold no link to
+    change). A file whose bytes would not survive the write is refused
+    (:func:`~wikimem.disk.splice.check`, nothing staged); each rewritten
+    item keeps its owner on its ``update`` journal line.
+    """
+    store = tx.store
+    count = 0
     for file in store.files():
         raw = tx.staged(file)
-        if raw is None:  # a cheap byte test first: most files cannot link to ``old``
+        if raw is None:
             path = store.file_path(file)
             before = path_identity(path)
             try:
                 data = read_regular(path)
             except OSError:
                 continue
-            if data is None or b"[[" not in data or needle not in data:
+            if data is None or b"[[" not in data or not may_change(file, data):
                 continue
             raw = split_raw(data)
             tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
-            rewritten = rewrite_link(b.content, old, new.render()) if (file, b.heading) != skip else b.content
+            rewritten = rewrite(file, b.heading, b.content)
             if rewritten != b.content:
                 changed.append((index, Block(b.heading, rewritten, b.owner, b.source_conv, b.ts)))
         if not changed:
             continue
-        check(raw, f"wiki/{file}.md", [b.heading for _, b in changed], f"rewriting the links to {old.render()}")
+        check(raw, f"wiki/{file}.md", [b.heading for _, b in changed], what)
         edits = [replace_block(raw, file, index, b) for index, b in changed]
         tx.stage(file, raw, edits, [Journal.entry("update", file=file, name=b.heading, owner=b.owner, detail=detail,
                                                   by=by) for _, b in changed])
+        count += len(changed)
+    return count

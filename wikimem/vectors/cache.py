@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from wikimem.disk.blocks import atomic_writer, fsync_dir, store_lock
+from wikimem.disk.store_dir import ForeignFolderError, foreign_folder
 from wikimem.disk.tolerant import is_regular, parse_json, read_regular
 from wikimem.vectors.embedders import Embedder, model_id
 from wikimem.vectors.plan import (
@@ -129,6 +130,8 @@ class VectorCache:
 
     def _read_disk(self) -> tuple[dict[str, Any], list[Key], Any] | None | object:
         """One read of the pair; ``_SWEPT`` when the named matrix is gone (read the keys again)."""
+        if self._leads_out() is not None:
+            return None
         try:
             data = read_regular(self.keys_path)  # regular files only: a FIFO would block the query
             if data is None:
@@ -145,16 +148,15 @@ class VectorCache:
         except ValueError:
             return None
         vectors_file = header.get("vectors_file") if isinstance(header, dict) else None
-        if not isinstance(vectors_file, str) or Path(vectors_file).name != vectors_file \
-                or not vectors_file.endswith(".npy"):
-            return None
+        if not isinstance(vectors_file, str) or not _VERSION_RE.fullmatch(vectors_file):
+            return None  # a name this cache writes, in its own folder: never a path
         for key in keys:
             if not isinstance(key, dict) or not all(
                 isinstance(key.get(field), str) for field in ("file", "name", "hash")
             ):
                 return None
         try:
-            if not is_regular(self.root / vectors_file):
+            if not is_regular(self.root / vectors_file, root=self.root):
                 return _SWEPT
             matrix = _np().load(self.root / vectors_file, mmap_mode="r", allow_pickle=False)
         except FileNotFoundError:
@@ -309,12 +311,19 @@ class VectorCache:
         reused = any(where[k["hash"]][0] is old_matrix for k in keys)
         return model_id(embedder) or (header.get("model") if reused else None)
 
+    def _leads_out(self) -> str | None:
+        """Where the diary's cache folder leads when that is outside the memory (never read or written then)."""
+        return foreign_folder(self.root.parent, self.root.name) if self.root.name == DIARY_VECTORS_DIR else None
+
     def _write(self, keys: list[Key], matrix: Any, model: str | None) -> tuple[list[Key], Any]:
         np = _np()
         if not self.persist:
             kept = np.ascontiguousarray(matrix, dtype=np.float32)
             self._memory = (_header("(memory)", model, kept.shape[1]), list(keys), kept)
             return list(keys), kept
+        outside = self._leads_out()
+        if outside is not None:
+            raise ForeignFolderError(self.root.name, outside)
         self.root.mkdir(parents=True, exist_ok=True)
         # Write, sweep and map under the lock: another process's sweep must not
         # remove this matrix between its write and its load (see the module docstring).

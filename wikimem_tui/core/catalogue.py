@@ -25,7 +25,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
-from wikimem import MemoryStore, block_names, read_file_blocks
+from wikimem import MemoryStore, block_names, find_links, read_file_blocks
 
 __all__ = ["Catalogue", "DiaryKey", "Key", "norm", "read_day", "read_file"]
 
@@ -33,9 +33,9 @@ Key = tuple[str, str]
 #: ``(date, HH:MM[#n])``: one diary entry (``EntryId.key``; two entries of a minute differ).
 DiaryKey = tuple[str, str]
 
-# wikimem.links' pattern, on bytes: neither part holds "[", "]", ":" or a
-# newline (all ASCII, so UTF-8 bytes match exactly where the text does).
-_LINK_BYTES = re.compile(rb"\[\[([^\[\]:\n]*):([^\[\]:\n]*)\]\]")
+# A bracket pair on one line, on bytes (all ASCII, so UTF-8 bytes match
+# exactly where the text does); wikimem.find_links reads what it spells.
+_LINK_BYTES = re.compile(rb"\[\[[^\[\]\n]*\]\]")
 _META_LINE = b"<!-- wikimem: "
 
 
@@ -53,9 +53,8 @@ def read_file(store: Any, file: str) -> tuple[list[str], dict[str, list[Key]]]:
     read = read_file_blocks(store.file_path(file)) if hasattr(store, "file_path") else None
     if read is None:  # the parser's job (hand edits, repeated headings...), or gone
         items = store.items(file)
-        return [item.name for item in items], {
-            item.name: [(ln.file, norm(ln.name)) for ln in item.links] for item in items if item.links
-        }
+        parsed = {item.name: _targets(item.content, file) for item in items}
+        return [item.name for item in items], {name: targets for name, targets in parsed.items() if targets}
     blocks = read[0]
     data = blocks.data
     names = block_names(data)
@@ -73,11 +72,15 @@ def read_file(store: Any, file: str) -> tuple[list[str], dict[str, list[Key]]]:
         block = bisect_right(starts, at) - 1
         if block < 0:
             continue  # text before the first heading belongs to no item
-        target_file = match.group(1).decode("utf-8", "replace").strip()
-        target_name = match.group(2).decode("utf-8", "replace").strip()
-        if target_file and target_name:
-            links.setdefault(names[block], []).append((target_file, norm(target_name)))
+        targets = _targets(match.group(0).decode("utf-8", "replace"), file)
+        if targets:
+            links.setdefault(names[block], []).extend(targets)
     return names, links
+
+
+def _targets(text: str, here: str | None) -> list[Key]:
+    """The items ``text`` links to, in either spelling (a link to a whole RecallFile is not an item)."""
+    return [(ref.file, norm(ref.name)) for ref in find_links(text, here=here) if ref.name is not None]
 
 
 def read_day(store: Any, date: str) -> dict[str, list[Key]]:
@@ -88,8 +91,8 @@ def read_day(store: Any, date: str) -> dict[str, list[Key]]:
         return {}
     if b"[[" not in data:
         return {}
-    return {entry.entry_id.key: [(ln.file, norm(ln.name)) for ln in entry.links]
-            for entry in store.diary.day(date) if entry.links}
+    parsed = {entry.entry_id.key: _targets(entry.content, None) for entry in store.diary.day(date)}
+    return {key: targets for key, targets in parsed.items() if targets}
 
 
 def _link(backlinks: dict[Key, list[Key]], owned: set[Key], file: str, per_item: dict[str, list[Key]]) -> None:

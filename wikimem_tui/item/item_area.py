@@ -231,7 +231,7 @@ class ItemArea(Vertical):
                 view.show_item(item, self.catalogue, home=home)
                 self.post_message(self.Opened(item.file, item.name))
         elif kind == "file":
-            view.show_file(args[0], store.items(args[0]), self.catalogue)
+            view.show_file(args[0], store.items(args[0]), self.catalogue, store.file_meta(args[0]))
         elif kind == "day":
             try:
                 entries = self.backend.diary.day(args[0])

@@ -2,7 +2,7 @@
 
 Content is untrusted, so it is built as ``Text`` from ``safe_text`` and only
 then styled by span: wiki-links are found as candidates and confirmed by
-``wikimem.parse_wiki_links`` (the library owns the link grammar; this module
+``wikimem.find_links`` (the library owns the link grammar; this module
 only needs positions). A resolved link is underlined and clickable (the
 click action carries an index into ``self.links``, never the untrusted name),
 a dangling one is marked. Backlinks come from the ``Catalogue``'s reverse
@@ -29,7 +29,7 @@ from textual.selection import Selection
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from wikimem import DiaryItem, RecallItem, WikiLink, parse_wiki_links, review_reasons
+from wikimem import DiaryItem, FileMeta, RecallItem, WikiLink, find_links, review_reasons
 from wikimem_tui.core.catalogue import Catalogue, DiaryKey
 from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import safe_line, safe_text
@@ -49,19 +49,28 @@ EMPTY_MEMORY = "This memory is empty: n creates its first wiki item, a appends a
 
 
 def render_content(
-    content: str, catalogue: Catalogue | None, links: list[WikiLink] | None = None
+    content: str, catalogue: Catalogue | None, links: list[WikiLink] | None = None, here: str | None = None
 ) -> Text:
-    """``content`` as literal Text with wiki-links highlighted.
+    """``content`` as literal Text with wiki-links (either spelling) highlighted.
 
-    When ``links`` is given, each link found is appended to it and its span
-    gets a ``@click`` meta pointing at its index there.
+    When ``links`` is given, each item link found is appended to it and its
+    span gets a ``@click`` meta pointing at its index there. ``here`` is
+    the RecallFile the content belongs to (for ``[[#name]]``). A link to a
+    whole RecallFile (``[[file]]``) is marked, not followed.
     """
     text = safe_text(content)
     for match in LINK_RE.finditer(content):
-        parsed = parse_wiki_links(match.group(0))
+        parsed = find_links(match.group(0), here=here)
         if not parsed:
             continue
-        link = parsed[0]
+        ref = parsed[0]
+        if ref.name is None:
+            known = catalogue is None or catalogue.count(ref.file) > 0
+            style = Style(color="cyan", underline=True) if known else Style(color="red", strike=True)
+            if text.plain[match.start() : match.end()] == match.group(0):
+                text.stylize(style, match.start(), match.end())
+            continue
+        link = WikiLink(ref.file, ref.name)
         resolved = catalogue is None or catalogue.has(link.file, link.name)
         style = Style(color="cyan", underline=True) if resolved else Style(color="red", strike=True)
         if links is not None:
@@ -238,7 +247,7 @@ class ItemView(VerticalScroll):
         self.item = item
         self.shown = ("item", item.file, item.name)
         self.links = []
-        body = render_content(item.content, catalogue, self.links)
+        body = render_content(item.content, catalogue, self.links, item.file)
         backlinks = catalogue.backlinks_of(item.file, item.name) if catalogue else []
         diary_backlinks = catalogue.diary_backlinks_of(item.file, item.name) if catalogue else []
         title = _key_label(item.file, item.name)
@@ -258,8 +267,9 @@ class ItemView(VerticalScroll):
         self._set(_key_label(file, name), Text("H: its history in git (a deleted item can be restored from there)",
                                                style="dim"), Text("This item does not exist (any more).", style="italic"))
 
-    def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None) -> None:
-        """A whole RecallFile: every item's heading and content."""
+    def show_file(self, file: str, items: list[RecallItem], catalogue: Catalogue | None,
+                  meta: FileMeta | None = None) -> None:
+        """A whole RecallFile: its tags and aliases (from its frontmatter), every item's heading and content."""
         self.current = None
         self.item = None
         self.shown = ("file", file)
@@ -268,10 +278,16 @@ class ItemView(VerticalScroll):
         for item in items:
             body.append_text(safe_line(f"## {item.name}", "bold"))
             body.append("\n")
-            body.append_text(render_content(item.content, catalogue, self.links))
+            body.append_text(render_content(item.content, catalogue, self.links, file))
             body.append("\n\n")
-        meta = Text(count(len(items), "item"), style="dim")
-        self._set(safe_line(file, "bold"), meta, body)
+        line = Text(count(len(items), "item"), style="dim")
+        if meta is not None and meta.tags:
+            line.append("  ·  tags: ", style="dim")
+            line.append_text(safe_line(", ".join(f"#{tag}" for tag in meta.tags), "cyan"))
+        if meta is not None and meta.aliases:
+            line.append("  ·  also: ", style="dim")
+            line.append_text(safe_line(", ".join(meta.aliases)))
+        self._set(safe_line(file, "bold"), line, body)
         self._set_lists(self.links, catalogue, [])
         self.scroll_home(animate=False)
 

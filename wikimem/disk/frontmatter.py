@@ -1,0 +1,100 @@
+"""A RecallFile's frontmatter: kept byte for byte by every write, its ``tags`` and ``aliases`` read.
+
+A RecallFile that is also an Obsidian note (or came from basic-memory)
+often starts with a YAML block::
+
+    ---
+    tags: [travel, summer]
+    aliases:
+      - trips
+    ---
+    # travel
+
+The store never writes it and never loses it (it is prose before the first
+``## `` heading, which every write keeps as it is). This module reads the
+two keys other tools give meaning to -- ``tags`` (``tag`` too) and
+``aliases`` (``alias`` too) -- with the YAML subset those tools write: a
+scalar, a flow list ``[a, b]``, or a block list of ``- a`` lines; a tag's
+leading ``#`` is dropped and a comma- or space-separated string is split
+the way Obsidian splits it. Anything else in the block is ignored, and
+nothing here raises: the file is untrusted, hand-edited text, and the
+standard library has no YAML parser (a full one would be a dependency for
+two keys).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["FileMeta", "read_file_meta"]
+
+_OPEN_RE = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
+_CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
+_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
+_ITEM_RE = re.compile(r"^[ \t]*-(?:[ \t]+(.*?))?[ \t]*$")
+#: A frontmatter longer than this is not read (it is someone's document, not a header).
+MAX_FRONTMATTER = 64 * 1024
+_KEYS = {"tags": "tags", "tag": "tags", "aliases": "aliases", "alias": "aliases"}
+
+
+@dataclass(frozen=True)
+class FileMeta:
+    """What a RecallFile's frontmatter says about it: its tags and the other names it goes by."""
+
+    tags: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+
+def _scalar(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1].strip()
+    if " #" in value:  # a YAML comment after a plain scalar
+        value = value.split(" #", 1)[0].strip()
+    return value
+
+
+def _values(raw: str, key: str) -> list[str]:
+    """One key's inline value as a list: a flow list, or a scalar (tags split on commas and spaces)."""
+    raw = raw.strip()
+    if not raw:
+        return []
+    if raw.startswith("[") and raw.endswith("]"):
+        parts = [_scalar(part) for part in raw[1:-1].split(",")]
+    elif key == "tags":
+        parts = [part for part in re.split(r"[,\s]+", _scalar(raw))]
+    else:
+        parts = [_scalar(raw)]
+    return [part for part in parts if part]
+
+
+def _clean(key: str, values: list[str]) -> tuple[str, ...]:
+    if key == "tags":
+        values = [value.lstrip("#").strip() for value in values]
+    return tuple(dict.fromkeys(value for value in values if value and "\n" not in value))
+
+
+def read_file_meta(text: str) -> FileMeta:
+    """The tags and aliases of the frontmatter at the very start of ``text`` (empty when there is none)."""
+    opened = _OPEN_RE.match(text)
+    if opened is None:
+        return FileMeta()
+    closed = _CLOSE_RE.search(text, opened.end(), opened.end() + MAX_FRONTMATTER)
+    if closed is None:
+        return FileMeta()
+    found: dict[str, list[str]] = {"tags": [], "aliases": []}
+    current: str | None = None
+    for line in text[opened.end():closed.start()].splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        item = _ITEM_RE.match(line)
+        if item is not None:
+            if current is not None:
+                found[current].append(_scalar(item.group(1) or ""))
+            continue
+        key = _KEY_RE.match(line)
+        current = _KEYS.get(key.group(1).lower()) if key is not None else None
+        if key is not None and current is not None:
+            found[current].extend(_values(key.group(2), current))
+    return FileMeta(tags=_clean("tags", found["tags"]), aliases=_clean("aliases", found["aliases"]))

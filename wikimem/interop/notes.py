@@ -1,0 +1,157 @@
+"""A folder of markdown notes (an Obsidian vault, a basic-memory project) as wiki items.
+
+A note is one topic, so it becomes one item (not a RecallFile: a
+RecallFile is a list of topics, and most notes have no ``## `` list to
+split on): its name is the frontmatter ``title``, else the file name; its
+RecallFile is the note's top folder (``people/Lin.md`` -> ``people:Lin``;
+notes at the top go to ``notes``). The body is kept with its ``## ``
+headings one level down (basic-memory's ``## Observations`` and ``##
+Relations`` included). Links are mapped: ``[[Note]]``, ``[[Note|label]]``,
+``[[Note#Heading]]`` and ``[[folder/Note]]`` become ``[[file:name]]`` when
+the note is in the folder (found, as Obsidian does, by file name, path,
+title, alias or basic-memory's permalink, case-insensitively), and their text
+otherwise; an embed (``![[x.png]]``) is named, not copied. Frontmatter
+``tags`` are kept as a last line, a leading ``# `` title that repeats the
+name is dropped; ``ts`` is the frontmatter's
+``updated``/``modified``/``date``/``created``, else the file's modification
+time; ``source_conv`` is ``<source>:<path in the folder>``. Hidden folders
+(``.obsidian``, ``.trash``) are not notes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from wikimem.interop.plan import ImportPlan, SourceError
+from wikimem.models import RecallItem
+from wikimem.interop.source_file import read_text
+from wikimem.interop.text import clean, item_name, provenance, slug, storable, to_ts
+
+__all__ = ["frontmatter", "read_notes"]
+
+_LINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
+_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
+
+
+def _scalar(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    return text
+
+
+def frontmatter(text: str) -> tuple[dict[str, str | list[str]], str]:
+    """The ``---`` frontmatter's flat keys (scalars and lists) and the body after it.
+
+    Only the shapes notes use (``key: value``, ``key: [a, b]``, ``key:``
+    followed by ``- item`` lines); anything else is skipped, never an error.
+    """
+    lines = clean(text).split("\n")
+    if not lines or lines[0].strip() != "---":
+        return {}, clean(text)
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+    if end is None:
+        return {}, clean(text)
+    out: dict[str, str | list[str]] = {}
+    key: str | None = None
+    for line in lines[1:end]:
+        match = _KEY_RE.match(line)
+        if match:
+            key, value = match.group(1), match.group(2).strip()
+            if value.startswith("[") and value.endswith("]"):
+                out[key] = [_scalar(v) for v in value[1:-1].split(",") if v.strip()]
+            elif value:
+                out[key] = _scalar(value)
+            else:
+                out[key] = []
+        elif key is not None and line.strip().startswith("- ") and isinstance(out.get(key), list):
+            out[key].append(_scalar(line.strip()[2:]))  # type: ignore[union-attr]
+    return out, "\n".join(lines[end + 1:])
+
+
+@dataclass
+class _Note:
+    path: Path
+    rel: str
+    meta: dict[str, str | list[str]]
+    body: str
+    file: str
+    name: str
+
+
+def _notes(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        raise SourceError(f"{folder}: not a folder of notes")
+    found = [p for p in sorted(folder.rglob("*.md"))
+             if p.is_file() and not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+    if not found:
+        raise SourceError(f"{folder}: no .md notes in it")
+    return found
+
+
+def read_notes(folder: Path, *, source: str) -> ImportPlan:
+    """The plan for a folder of notes (``source``: ``obsidian`` or ``basic-memory``)."""
+    plan = ImportPlan(source)
+    notes: list[_Note] = []
+    for path in _notes(folder):
+        rel = path.relative_to(folder).as_posix()
+        meta, body = frontmatter(read_text(path))
+        parts = rel.split("/")
+        file = slug(parts[0], "notes") if len(parts) > 1 else "notes"
+        title = meta.get("title")
+        name = item_name(title if isinstance(title, str) and title.strip() else path.stem) or "note"
+        notes.append(_Note(path, rel, meta, body, file, name))
+    index: dict[str, _Note] = {}
+    for note in notes:  # later keys never replace earlier ones: the first note of a name wins, as in Obsidian
+        keys = [note.rel[:-3], note.path.stem, note.name]
+        for key in ("title", "permalink", "aliases"):
+            value = note.meta.get(key)
+            keys += [value] if isinstance(value, str) else list(value or [])
+        for key in keys:
+            index.setdefault(key.strip().lower(), note)
+
+    def link(match: re.Match[str]) -> str:
+        embed, inner = match.group(1), match.group(2)
+        target, _, label = inner.partition("|")
+        target = target.split("#", 1)[0].split("^", 1)[0].strip()
+        if embed:
+            return f"[embedded: {target or inner}]"
+        found = index.get(target.lower()) or index.get(target.lower().removesuffix(".md"))
+        shown = (label or target).strip()
+        if found is None:
+            return shown
+        address = f"[[{found.file}:{found.name}]]"
+        return address if not label.strip() or label.strip() == found.name else f"{label.strip()} ({address})"
+
+    for note in notes:
+        body = note.body.strip()
+        first, _, rest = body.partition("\n")
+        if first.startswith("# ") and first[2:].strip().lower() in (note.name.lower(), note.path.stem.lower()):
+            body = rest  # the title again, as Obsidian and basic-memory repeat it
+        text = _LINK_RE.sub(link, body).strip()
+        tags = note.meta.get("tags")
+        tag_list = [tags] if isinstance(tags, str) else (tags or [])
+        if tag_list:
+            text += "\n\ntags: " + ", ".join(t.lstrip("#") for t in tag_list if t)
+        content = storable(text)
+        if not content:
+            plan.notes.append(f"{note.rel}: empty")
+            continue
+        ts = None
+        for key in ("updated", "modified", "date", "created"):
+            ts = to_ts(note.meta.get(key))
+            if ts is not None:
+                break
+        if ts is None:
+            try:
+                ts = dt.datetime.fromtimestamp(note.path.stat().st_mtime, dt.timezone.utc).isoformat()
+            except OSError as exc:
+                raise SourceError(f"cannot read {note.path}: {exc.strerror or exc}") from None
+        permalink = note.meta.get("permalink")
+        key = permalink if source == "basic-memory" and isinstance(permalink, str) and permalink else note.rel
+        plan.items.append(RecallItem(note.file, note.name, content, f"import:{source}",
+                                      provenance(f"{source}:{key}"), ts))
+    return plan

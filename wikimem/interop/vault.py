@@ -1,0 +1,103 @@
+"""The memory as an Obsidian vault: one note per item, links that Obsidian resolves.
+
+``wiki/<file>.md`` holds many items; Obsidian resolves a link to a note,
+so each item becomes ``<file>/<item>.md`` and each ``[[file:item]]`` the
+note link ``[[file/item]]`` (the path keeps two files' items of one name
+apart), with the item's provenance as frontmatter. A link to an item that
+does not exist stays a link to the note it would be: it dangles in
+Obsidian as it does here. Diary days are copied as notes under
+``diary/`` with their links rewritten the same way. Note names keep the
+item's name except for the characters a file name or an Obsidian link
+cannot hold (``/ \\ : * ? " < > | [ ] ^ #``), which become ``-``.
+
+The folder is the export's own: it must be empty or hold an earlier export
+(its ``.wikimem-vault`` list of notes), whose notes are replaced; files
+someone added are left alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from wikimem.disk.atomic import atomic_write
+from wikimem.disk.links import WikiLink, map_links, resolves_to
+
+if TYPE_CHECKING:
+    from wikimem.store import MemoryStore
+
+__all__ = ["MARKER", "export_vault", "note_name"]
+
+MARKER = ".wikimem-vault"
+_UNSAFE_RE = re.compile(r'[/\\:*?"<>|\[\]^#\x00-\x1f\x7f]')
+
+
+def note_name(name: str) -> str:
+    """An item name as an Obsidian note name (see the module docstring)."""
+    out = _UNSAFE_RE.sub("-", name).strip().lstrip(".") or "-"
+    return out[:120]
+
+
+def _frontmatter(fields: dict[str, str | None]) -> str:
+    # JSON strings are YAML double-quoted scalars: no value can break out of its line.
+    lines = [f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in fields.items() if v is not None]
+    return "---\n" + "\n".join(lines) + "\n---\n\n"
+
+
+def export_vault(store: MemoryStore, folder: Path) -> list[str]:
+    """Write the vault into ``folder``; returns the notes written (relative paths). ``ValueError`` when not ours."""
+    previous: list[str] = []
+    if folder.exists():
+        marker = folder / MARKER
+        if marker.is_file():
+            try:
+                listed = json.loads(marker.read_text("utf-8"))
+            except (OSError, ValueError):
+                listed = None
+            if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
+                raise ValueError(f"{folder}: its {MARKER} is damaged; export into an empty folder")
+            previous = listed
+        elif any(folder.iterdir()):
+            raise ValueError(f"{folder} is not empty and holds no earlier export: choose an empty folder")
+    items = store.items()
+    notes: dict[tuple[str, str], str] = {}
+    taken: set[str] = set()
+    for item in items:
+        # A stem of wiki/ is untrusted too (``wiki/...md`` is a RecallFile named ".."): made a name the same way.
+        base = f"{note_name(item.file)}/{note_name(item.name)}"
+        path, n = base, 2
+        while path.lower() in taken:  # two names that one case-insensitive file system would merge
+            path, n = f"{base} {n}", n + 1
+        taken.add(path.lower())
+        notes[(item.file, item.name)] = path
+
+    def link(target: WikiLink) -> str:
+        address = resolves_to(target)
+        return f"[[{notes.get((address.file, address.name), f'{note_name(address.file)}/{note_name(address.name)}')}]]"
+
+    written: list[str] = []
+    for item in items:
+        rel = notes[(item.file, item.name)] + ".md"
+        body = _frontmatter({"wikimem_file": item.file, "wikimem_item": item.name, "owner": item.owner,
+                             "source_conv": item.source_conv, "ts": item.ts})
+        atomic_write(folder / rel, body + map_links(item.content, link, here=item.file) + "\n")
+        written.append(rel)
+    for date in store.diary.dates():
+        entries = store.diary.day(date)
+        if not entries:
+            continue
+        parts = [f"# {date}\n"]
+        for e in entries:
+            said = " · ".join(v for v in (e.owner, e.source_conv, e.ts) if v)
+            parts.append(f"## {e.time}\n\n{map_links(e.content, link)}\n" + (f"\n*{said}*\n" if said else ""))
+        rel = f"diary/{date}.md"
+        atomic_write(folder / rel, "\n".join(parts))
+        written.append(rel)
+    for rel in set(previous) - set(written):
+        stale = folder / rel
+        if not Path(rel).is_absolute() and ".." not in Path(rel).parts and stale.is_file():  # never out of the vault
+            stale.unlink()
+    atomic_write(folder / MARKER, json.dumps(sorted(written), ensure_ascii=False, indent=1) + "\n")
+    return written
