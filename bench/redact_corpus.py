@@ -233,8 +233,10 @@ def kinds() -> list[Kind]:
         Kind("mailchimp", s((HEX, 32), "-us", (DIGITS, 2))),
         Kind("maxmind", s((ALNUM, 6), "_", (ALNUM, 29), "_mmk")),
         Kind("telegram-bot", s((DIGITS, 10), ":AA", (URLSAFE, 33)), pathable=False),
-        Kind("discord-webhook", s("https://discord.com/api/webhooks/", (DIGITS, 18), "/", (URLSAFE, 68)), pathable=False),
-        Kind("teams-webhook", s("https://acme.webhook.office.com/webhookb2/", (HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-",
+        Kind("discord-webhook", s("https://discord.com/api/webhooks/", (DIGITS, 18), "/", (URLSAFE, 68)),
+             pathable=False),
+        Kind("teams-webhook", s("https://acme.webhook.office.com/webhookb2/", (HEX, 8), "-", (HEX, 4), "-",
+                                (HEX, 4), "-",
                                 (HEX, 4), "-", (HEX, 12), "@", (HEX, 8), "-", (HEX, 4), "-", (HEX, 4), "-", (HEX, 4),
                                 "-", (HEX, 12), "/IncomingWebhook/", (HEX, 32), "/", (HEX, 8), "-", (HEX, 4), "-",
                                 (HEX, 4), "-", (HEX, 4), "-", (HEX, 12)), pathable=False),
@@ -427,7 +429,8 @@ def ordinary_texts(seed: int = 7) -> list[str]:
                                f"revision {sha} (the key change)"]))
     for _ in range(30):
         u = uuid.UUID(int=rng.getrandbits(128))
-        out.append(rng.choice([f"session {u}", f'{{"id": "{u}", "status": "ok"}}', f"/home/ada/.claude/projects/{u}.jsonl",
+        out.append(rng.choice([f"session {u}", f'{{"id": "{u}", "status": "ok"}}',
+                               f"/home/ada/.claude/projects/{u}.jsonl",
                                f"request_id={u}", f"trace {u} took 120 ms"]))
     for _ in range(30):
         prose = " ".join(rng.choice(_EN) for _ in range(rng.randrange(1, 4)))

@@ -149,7 +149,8 @@ def test_code_and_ids_next_to_secret_words_stay(text: str) -> None:
     ('headers = {"X-API-Key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}', 'headers = {"X-API-Key": "'),
     ("curl -u ada:s3cr3t-pw https://example.com", "curl -u ada:"),
     ("the password is hunter2", "the password is "),
-    ("https://api.example.com/v1?access_token=9f8e7d6c5b4a39281706f5e4&limit=5", "https://api.example.com/v1?access_token="),
+    ("https://api.example.com/v1?access_token=9f8e7d6c5b4a39281706f5e4&limit=5",
+     "https://api.example.com/v1?access_token="),
     ("set PGPASSWORD=Sup3rS3cret!", "set PGPASSWORD="),
 ])
 def test_a_value_next_to_a_secret_word_goes(text: str, kept: str) -> None:

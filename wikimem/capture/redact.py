@@ -104,7 +104,8 @@ _PROVIDERS: list[tuple[str, tuple[str, ...], str]] = [
     ("postman-key", ("PM",), r"PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}" + _B),
     ("pulumi-token", ("pu",), r"pul-[a-f0-9]{40}" + _B),
     ("1password-token", ("op",), r"ops_eyJ[A-Za-z0-9+/]{100,}={0,3}"),
-    ("1password-key", ("A3",), r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
+    ("1password-key", ("A3",),
+     r"A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}"),
     ("adobe-secret", ("p8",), r"p8e-[A-Za-z0-9]{32}" + _B),
     ("alibaba-key", ("LT",), r"LTAI[A-Za-z0-9]{20}" + _B),
     ("artifactory-key", ("AK",), r"AKCp[A-Za-z0-9]{69}" + _B),
@@ -154,8 +155,8 @@ _PROVIDERS: list[tuple[str, tuple[str, ...], str]] = [
     ("airtable-token", ("pa",), r"pat[A-Za-z0-9]{14}\.[a-f0-9]{64}" + _B),
     ("pinecone-key", ("pc",), r"pcsk_[\w]{50,}"),
     ("razorpay-key", ("rz",), r"rzp_(?:live|test)_[A-Za-z0-9]{14}" + _B),
-    ("plaid-token", ("ac",), r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-"
-                             r"[0-9a-f]{12}" + _B),
+    ("plaid-token", ("ac",), r"access-(?:sandbox|development|production)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-"
+                             r"[0-9a-f]{4}-[0-9a-f]{12}" + _B),
     ("dropbox-token", ("sl",), r"sl\.[\w\-=]{130,}"),
     ("twitter-token", ("AA",), r"A{22}[A-Za-z0-9%]{80,}"),
     ("firebase-key", ("AA",), r"AAAA[\w\-]{7}:[\w\-]{140}"),
@@ -167,15 +168,17 @@ _PROVIDERS: list[tuple[str, tuple[str, ...], str]] = [
 # (str.find, then the pattern from ``back`` characters before it to ``fwd`` after it, or to the end of the text
 # for a private key cut before its END line): (kind, literal, back, fwd, pattern).
 _LITERAL: list[tuple[str, str, int, int | None, re.Pattern[str]]] = [
-    ("private-key", "PRIVATE KEY", 80, None, re.compile(r"-----BEGIN[ A-Z0-9_\-]{0,60}PRIVATE KEY(?: BLOCK)?-----.*?"
-                                                  r"(?:-----END[ A-Z0-9_\-]{0,60}PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)),
+    ("private-key", "PRIVATE KEY", 80, None, re.compile(
+        r"-----BEGIN[ A-Z0-9_\-]{0,60}PRIVATE KEY(?: BLOCK)?-----.*?"
+        r"(?:-----END[ A-Z0-9_\-]{0,60}PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)),
     ("slack-webhook", "hooks.slack.com", 8, 300, re.compile(r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|"
                                                        r"triggers)/[A-Za-z0-9+/_\-]+")),
     ("discord-webhook", "/api/webhooks/", 40, 300, re.compile(r"(?:https?://)?(?:[\w\-]+\.)?discord(?:app)?\.com/api/"
                                                          r"webhooks/\d+/[\w\-]+")),
-    ("teams-webhook", "webhook.office.com", 80, 600, re.compile(r"(?:https?://)?[\w\-]+\.webhook\.office\.com/webhookb2/"
-                                                           r"[^\s\"'<>]+")),
-    ("zapier-webhook", "hooks.zapier.com", 8, 120, re.compile(r"(?:https?://)?hooks\.zapier\.com/hooks/catch/\d+/\w+/?")),
+    ("teams-webhook", "webhook.office.com", 80, 600, re.compile(
+        r"(?:https?://)?[\w\-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>]+")),
+    ("zapier-webhook", "hooks.zapier.com", 8, 120, re.compile(
+        r"(?:https?://)?hooks\.zapier\.com/hooks/catch/\d+/\w+/?")),
     ("telegram-token", ":AA", 10, 50, re.compile(r"(?<![A-Za-z0-9])\d{8,10}:AA[\w\-]{33}" + _B)),
     ("braintree-token", "$production$", 12, 80, re.compile(r"access_token\$production\$[a-z0-9]{16}\$[a-f0-9]{32}")),
     ("azure-secret", "Q~", 4, 40, re.compile(r"(?<![\w~.])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}(?![\w~.\-])")),
@@ -221,6 +224,7 @@ _SEGMENT_RE = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 # Names whose value may be a memorable word: a password is not random.
 _PASSWORD_RE = re.compile(r"(?:\w*(?:password|passwd|passphrase|secret|credential)s?|creds|pwd|\w{0,6}pass|"
                           r"(?:db|my|pg|sql|user|admin|root)pwd)")
+_PASS_WORD_RE = re.compile(r"(?i)pass|pwd")  # the kind a password-like name's value is reported as
 _NOT_PASS = frozenset({"bypass", "compass", "surpass", "encompass", "trespass", "overpass", "underpass",
                        "multipass", "onepass", "firstpass", "secretary", "secretaries"})
 # Names whose value counts only when it looks random.
@@ -376,7 +380,8 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
         if begin < skip_to:
             continue
         if word in ("-u", "--user"):
-            if (begin and (text[begin - 1].isalnum() or text[begin - 1] in "_-")) or text[end:end + 1] not in (" ", "="):
+            glued = begin and (text[begin - 1].isalnum() or text[begin - 1] in "_-")
+            if glued or text[end:end + 1] not in (" ", "="):
                 continue
             m = _CURL_USER_RE.match(text, end)
             if m and not _plain(m.group("value")):
@@ -401,7 +406,7 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
         start, stop, secret = _named_value(text, end, min(n, end + 500), level,
                                            name.startswith("-") and len(stripped) > 1, strict)
         if secret:
-            found.append(Secret("password" if level == 2 else "secret", start, stop))
+            found.append(Secret("password" if level == 2 and _PASS_WORD_RE.search(stripped) else "secret", start, stop))
         if stop - start > 16:  # a name inside a long value just judged is part of it (key=key=key…)
             skip_to = max(skip_to, stop)
 
