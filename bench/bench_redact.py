@@ -6,8 +6,9 @@ generated at run time from their shapes, in every form that applies (bare,
 userinfo, prose, a working directory, a branch name), and holds 300-odd
 ordinary texts that must come out unaltered (git SHAs, UUIDs, base64 of
 prose, hex colors, English and Chinese prose, code, paths, URLs, versions,
-timestamps, lockfile hashes). A second ordinary text: this repository's own
-code and docs (tests and the few docs that show a fake key left out).
+timestamps, lockfile hashes). Two more ordinary texts: this repository's own
+code and docs (tests and the few docs that show a fake key left out), and
+the Python standard library's modules.
 
 "Before" is ``git show <ref>:wikimem/capture/redact.py`` (default ``main``)
 imported as a temporary module in the same process; "after" is the working
@@ -25,6 +26,7 @@ import importlib
 import importlib.util
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from collections import defaultdict
@@ -62,6 +64,14 @@ def _repo_text() -> str:
                    for p in ROOT.glob(pattern)
                    if p.name not in ("redact.py", "redact_corpus.py", "bench_redact.py")
                    and p.relative_to(ROOT).as_posix() not in _SHOWS_KEYS)
+    return "\n".join(p.read_text("utf-8", errors="replace") for p in files)
+
+
+def _stdlib_text() -> str:
+    """The Python standard library's own modules (its tests left out): real code nobody wrote for this bench."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    skip = {"test", "tests", "idlelib", "site-packages", "lib2to3"}
+    files = sorted(p for p in root.rglob("*.py") if not skip & set(p.relative_to(root).parts))
     return "\n".join(p.read_text("utf-8", errors="replace") for p in files)
 
 
@@ -103,12 +113,13 @@ def main() -> None:
     modules = [("before", before), ("after", after)] if before is not None else [("after", after)]
     ordinary = ordinary_texts()
     repo = _repo_text()
+    stdlib = _stdlib_text()
     joined = "\n".join(ordinary)
     secretive = [p.text for p in planted()]
     kinds_self = {p.kind.name for p in planted() if p.kind.self_identifying}
     print(f"corpus: {len(planted())} planted secrets of {len({p.kind.name for p in planted()})} kinds "
           f"({len(kinds_self)} self-identifying), {len(ordinary)} ordinary texts; "
-          f"repository text {len(repo) / 1e6:.2f} MB")
+          f"repository text {len(repo) / 1e6:.2f} MB; Python standard library {len(stdlib) / 1e6:.1f} MB")
     rows: dict[str, dict[str, str]] = {}
     for label, module in modules:
         assert module is not None
@@ -118,6 +129,7 @@ def main() -> None:
         bare = by_form.get("bare", (0, 0))
         altered = [(t, module.redact(t)) for t in ordinary if module.redact(t) != t]
         repo_found = module.find_secrets(repo)
+        stdlib_found = module.find_secrets(stdlib)
         mbs = {
             "ordinary, joined": len(joined.encode()) / 1e6 / _best(lambda: module.redact(joined), args.repeat),
             "ordinary, one by one": len(joined.encode()) / 1e6
@@ -125,6 +137,7 @@ def main() -> None:
             "with secrets, one by one": sum(len(m.encode()) for m in secretive) / 1e6
             / _best(lambda: [module.redact(m) for m in secretive], args.repeat),
             "repository": len(repo.encode()) / 1e6 / _best(lambda: module.redact(repo), args.repeat),
+            "standard library": len(stdlib.encode()) / 1e6 / _best(lambda: module.redact(stdlib), 1),
         }
         rows[label] = {
             "recall, all forms": _pct(*total),
@@ -134,6 +147,7 @@ def main() -> None:
             **{f"  form {form}": _pct(*v) for form, v in sorted(by_form.items())},
             "ordinary texts altered": f"{len(altered)}/{len(ordinary)}",
             "repository spans found": str(len(repo_found)),
+            "standard library spans found": str(len(stdlib_found)),
             **{f"MB/s {name}": f"{value:.1f}" for name, value in mbs.items()},
         }
         print(f"\n== {label} ({'git ' + args.before if label == 'before' else 'working tree'})")
@@ -144,11 +158,12 @@ def main() -> None:
             print(f"ordinary texts altered: {len(altered)}, e.g.")
             for text, out in altered[:8]:
                 print(f"  {text[:70]!r}\n    -> {out[:90]!r}")
-        if repo_found:
-            print("repository spans found, e.g.")
-            for s in repo_found[:6]:
-                line_start = repo.rfind("\n", 0, s.start) + 1
-                print(f"  {s.kind}: {repo[line_start:repo.find(chr(10), s.end)][:100]!r}")
+        for name, text, spans in (("repository", repo, repo_found), ("standard library", stdlib, stdlib_found)):
+            if spans:
+                print(f"{name} spans found, e.g.")
+            for s in spans[:6]:
+                line_start = text.rfind("\n", 0, s.start) + 1
+                print(f"  {s.kind}: {text[line_start:text.find(chr(10), s.end)][:100]!r}")
         if args.kinds or label == "after":
             weak = sorted((k, v) for k, v in by_kind.items() if v[0] < v[1] or args.kinds)
             for kind, (a, b) in weak:

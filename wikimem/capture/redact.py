@@ -236,12 +236,12 @@ _TOKEN_WORDS = frozenset({"token", "tokens", "key", "keys", "apikey", "auth", "a
 _NOT_SECRET_TAILS = frozenset({
     "id", "ids", "name", "names", "length", "len", "size", "count", "counts", "type", "types", "file", "files",
     "path", "paths", "dir", "url", "uri", "endpoint", "limit", "limits", "max", "min", "expires", "expiry",
-    "expiration", "ttl", "prefix", "header", "field", "env", "var", "hint", "format", "kind", "mode", "label",
+    "expiration", "ttl", "date", "time", "timestamp", "day", "prefix", "header", "field", "env", "var", "hint", "format", "kind", "mode", "label",
     "version", "at", "usage", "budget", "used", "total", "index", "idx", "pos", "start", "end", "list", "map",
     "set", "num", "number", "counter", "cache", "manager", "provider", "service", "handler", "class", "factory",
     "regex", "pattern", "policy", "rotation", "location", "store", "storage", "source", "ref", "reset", "page",
     "form", "prompt", "input", "error", "errors", "required", "enabled", "valid", "strength", "window", "stream",
-    "estimate", "estimator", "ratio", "rate", "spent", "left", "remaining"})
+    "estimate", "estimator", "ratio", "rate", "spent", "left", "remaining", "hdr", "headers", "state", "status"})
 _NOT_SECRET_HEADS = frozenset({"max", "min", "num", "n", "total", "count", "is", "has", "use", "enable", "disable",
                                "show", "require", "requires", "no", "skip", "allow", "validate", "check", "public",
                                "pub", "primary", "foreign", "sort", "partition", "hash", "cache", "dict",
@@ -258,17 +258,32 @@ _CURL_USER_RE = re.compile(r"[ =]+[\"']?[^\s:\"'@]{1,64}:(?P<value>[^\s\"'@]{3,2
 _PLACEHOLDER_RE = re.compile(
     r"(?i)\*+|x{3,}|\.{3}|…|<[^>]*>|\$.*|%\w+%|\{\{.*\}\}|\{.*\}|none|null|nil|true|false|undefined|required|"
     r"optional|redacted|changeme|change_me|example|string|str|int|bytes|env|todo|tbd|\[redacted[^\]]*\]?|"
-    r"(?:your|my|not|see)[A-Za-z_\-]*|secret|password|token|hidden|masked|empty|unset|\(.*")
+    r"(?:your|my|not|see)[A-Za-z_\-]*|secret|password|token|hidden|masked|empty|unset|yes|no|on|off|\(.*|:\w+:.*|"
+    r".*%(?:\([\w.]*\))?[sdr]\b.*")  # the last: a format string
+_NO_ALNUM_RE = re.compile(r"[^A-Za-z0-9]*")  # "****/**/**", ":****": a mask
 _PATH_RE = re.compile(r"(?:/|~/|\.\.?/|[A-Za-z]:\\|\\\\)")
 _DOTTED_RE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+")
 _WORD_RE = re.compile(r"[A-Za-z_]+")
+_NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
-_IDENT_RE = re.compile(r"_*[A-Za-z]+\d{0,2}(?:_+[A-Za-z]+\d{0,2})*_*|[a-z]+(?:[A-Z][a-z]+)+\d?|(?:[A-Z][a-z]+)+\d?")
+# Identifiers: snake_case, CONSTANT_CASE, camelCase and CamelCase with acronyms and digits (PKCS7PrivateKey,
+# md5WithRSAEncryption; at least one Capitalized word, so random upper-case keys are not taken for one), @names.
+_IDENT_RE = re.compile(r"_*[A-Za-z]+\d{0,2}(?:_+[A-Za-z]+\d{0,2})*_*|[a-z]+\d*(?:_(?:[a-z]+\d*|\d+))+|"
+                       r"(?>[A-Z]+\d*)+(?:_(?:(?>[A-Z]+\d*)+|\d+))+|@[A-Za-z_]\w*|"
+                       r"(?=.*[A-Z][a-z])[a-z]*\d*(?:(?>[A-Z]{2,}(?=[A-Z][a-z]))|(?>[A-Z]+(?![A-Za-z]))|"
+                       r"(?>[A-Z][a-z]+)|\d+)+")
 _NOT_RANDOM_RE = re.compile(
     r"v?\d+(?:\.\d+)+(?:[\-+][\w.\-]*)?|\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+\-]\d{2}:?\d{2})?)?|"
-    r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|#?[0-9a-fA-F]{3,8}|[a-z]+(?:[\-_.][a-z]+)+|[A-Z]+(?:[\-_.][A-Z]+)+")
-_WORDISH_RE = re.compile(r"[a-z]{3,}|[A-Z][a-z]{2,}|[\w\-]+\.[a-z]{1,4}")
+    r"\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?|#?[0-9a-fA-F]{3,8}|"
+    r"(?:[A-Z]?[a-z]+|[A-Z]+|\d+)\d*(?:[\-_.](?:[A-Z]?[a-z]+|[A-Z]+|\d+)\d*)+")
+# A part of a path: a word, a camelCase or dotted name, a file name (a key's parts are not).
+_WORDISH_RE = re.compile(r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)*(?:[.\-_](?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+)*)*"
+                         r"|[\w\-]+\.[a-z]{1,4}")
+# A list, a sentence, a call, a keyword argument, a glob: never in a generated key.
+_CODE_CHARS_RE = re.compile(r"[|,; :()\[\]{}\"'`]|\w=\w|^\*|\*$|[/.]\*")
+# A value that names what it is (challengePassword, role-secret-key, FORCE_CHANGE_PASSWORD) is a label.
+_LABEL_RE = re.compile(r"(?i)passw(?:or)?d|secret|token|credential")
 
 
 _CLOGC = [0.0] + [c * math.log2(c) for c in range(1, 1025)]  # c·log2(c): Shannon entropy without a loop in Python
@@ -281,21 +296,28 @@ def _entropy(text: str) -> float:
     return (_CLOGC[n] - sum(map(_CLOGC.__getitem__, Counter(text).values()))) / n
 
 
+def _pathlike(value: str) -> bool:
+    """A relative path or a URL's path: most of its parts are words or names, where a key's are not."""
+    if "/" not in value:
+        return False
+    parts = [p for p in value.split("/") if p]
+    return not parts or 2 * sum(1 for p in parts if _WORDISH_RE.fullmatch(p)) >= len(parts)
+
+
 def _looks_random(value: str, *, strong: bool = False) -> bool:
     """True when ``value`` looks like a generated credential rather than a word, a number or an identifier."""
     n = len(value)
-    if n < (16 if strong else 8) or _NOT_RANDOM_RE.fullmatch(value) or _IDENT_RE.fullmatch(value):
+    if n < (16 if strong else 8) or _NOT_RANDOM_RE.fullmatch(value) or _IDENT_RE.fullmatch(value) \
+            or _DOTTED_RE.fullmatch(value):
         return False
     if value.isdigit():
         return n >= 16
-    if "/" in value:
-        parts = [p for p in value.split("/") if p]
-        if not parts or 2 * sum(1 for p in parts if _WORDISH_RE.fullmatch(p)) >= len(parts):
-            return False  # a path or a URL's path, not a key
+    entropy = _entropy(value)
+    if (_CODE_CHARS_RE.search(value.rstrip("=")) and (n < 32 or entropy < 4.3)) or _pathlike(value):
+        return False  # code or a path (a long key of symbols, Django's, may hold any of them)
     lower, upper = value != value.upper(), value != value.lower()
     digit = _DIGIT_RE.search(value) is not None
     classes = lower + upper + digit
-    entropy = _entropy(value)
     if classes < 2:
         return n >= 24 and entropy >= 4.0
     if strong:
@@ -325,7 +347,8 @@ def _name_level(name: str) -> int:
 
 def _plain(value: str) -> bool:
     """A value that says where a secret is (a placeholder, a path, a URL) rather than being one."""
-    return bool(_PLACEHOLDER_RE.fullmatch(value) or _PATH_RE.match(value) or "://" in value)
+    return bool(_PLACEHOLDER_RE.fullmatch(value) or _PATH_RE.match(value) or "://" in value
+                or _NO_ALNUM_RE.fullmatch(value))
 
 
 def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: bool) -> tuple[int, int, bool]:
@@ -343,24 +366,28 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
         trimmed = value.rstrip(".:")  # the end of a sentence, not of the value
         end -= len(value) - len(trimmed)
         value = trimmed
+    spaced = after.group("sep").startswith((" ", "\t")) and after.group("sep").endswith((" ", "\t"))
     return start, end, _secret_value(value, quoted, sep, level, flag, strict,
-                                     text[value_m.end():value_m.end() + 1] in ("(", "["))
+                                     text[value_m.end():value_m.end() + 1] in ("(", "["), spaced)
 
 
-def _secret_value(value: str, quoted: bool, sep: str, level: int, flag: bool, strict: bool, called: bool) -> bool:
+def _secret_value(value: str, quoted: bool, sep: str, level: int, flag: bool, strict: bool, called: bool,
+                  spaced: bool = False) -> bool:
     """Whether ``value``, after a name of ``level`` and separator ``sep``, is a secret rather than code or prose."""
-    if not value or _plain(value) or (flag and value.startswith("-")):
-        return False  # a placeholder, a path, a URL; after a flag, the next flag
+    if not value or _plain(value) or _pathlike(value) or _LABEL_RE.search(value) or _WORD_RE.fullmatch(value) \
+            or (flag and value.startswith("-")):
+        return False  # a placeholder, a path, a URL, a label, a word; after a flag, the next flag
     if not quoted and called and not flag:
         return False  # a call or an index: code, not a value
     if not sep and not flag:  # "secret wJalr…": only what could be nothing but a key
         return _looks_random(value, strong=True)
-    if not quoted and not flag and (_DOTTED_RE.fullmatch(value) or _WORD_RE.fullmatch(value)):
-        return False  # a word, an identifier or an attribute: prose or code
+    if not flag and (_DOTTED_RE.fullmatch(value) or (not quoted and sep in ("=", ":=") and spaced
+                                                     and _NAME_RE.fullmatch(value))):
+        return False  # a dotted name (an attribute, a config key), or a variable assigned in code (x = other_name)
     if quoted and _SPACE_RE.search(value):
         return False  # a label or a sentence
     if level == 2 or flag:
-        return not (strict and (len(value) < 8 or value.isalpha())) and len(value) >= 3
+        return not (strict and (len(value) < 8 or value.isalpha())) and len(value) >= 4
     if value.isdigit() and len(value) < 16:
         return False  # max_tokens=512: a count
     return _looks_random(value)
@@ -401,10 +428,10 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
                     found.append(Secret("authorization", m.start("value"), m.end("value")))
             continue
         level = _name_level(stripped)
-        if not level:
-            continue
-        start, stop, secret = _named_value(text, end, min(n, end + 500), level,
-                                           name.startswith("-") and len(stripped) > 1, strict)
+        if not level or (begin and text[begin - 1] == ":"):
+            continue  # not a secret's name; a part of a colon path (arn:aws:…:secret:name, AWS::ApiGateway::ApiKey)
+        flag = name.startswith("-") and len(stripped) > 1 and (not begin or text[begin - 1] in " \t\n\"'=([")
+        start, stop, secret = _named_value(text, end, min(n, end + 500), level, flag, strict)
         if secret:
             found.append(Secret("password" if level == 2 and _PASS_WORD_RE.search(stripped) else "secret", start, stop))
         if stop - start > 16:  # a name inside a long value just judged is part of it (key=key=key…)
@@ -414,6 +441,9 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
 # -- URLs with credentials --------------------------------------------------------------------------------------
 
 _URL_AFTER_RE = re.compile(r"://(?P<user>[^\s:/@\"'<>]{0,200})(?::(?P<value>[^\s@/\"'<>]{1,200}))?@")
+
+
+_URL_PLACEHOLDER_RE = re.compile(r"(?i)pass(?:wd|word)?|pwd|pw|secret|foo|bar|baz|test")  # user:pass@host
 
 
 def _urls(text: str) -> list[re.Match[str]]:
@@ -432,7 +462,7 @@ def _find_urls(text: str, found: list[Secret]) -> None:
     for m in _urls(text):
         value = m.group("value")
         if value is not None:
-            if not _plain(value):
+            if not _plain(value) and not _URL_PLACEHOLDER_RE.fullmatch(value):
                 found.append(Secret("url-password", m.start("value"), m.end("value")))
         elif len(m.group("user")) >= 24 and _looks_random(m.group("user")):  # a key as the user (Sentry DSN)
             found.append(Secret("url-password", m.start("user"), m.end("user")))
