@@ -167,3 +167,15 @@ def test_a_value_next_to_a_secret_word_goes(text: str, kept: str) -> None:
 def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
     # Each of these made a scan quadratic or backtrack at some point; at these sizes that does not finish.
     assert redact(redact(text)) == redact(text)
+
+
+def test_a_random_value_holding_a_secret_word_or_only_letters_is_still_a_secret() -> None:
+    import random
+    rng = random.Random(5)
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") for _ in range(32))
+    mixed = "esecret_" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(28))
+    for value in (letters, mixed):
+        out = redact(f'NAME_API_TOKEN = "{value}"')
+        assert value not in out and "[REDACTED:" in out, value
+    for label in ("challengePassword", "role-secret-key", "FORCE_CHANGE_PASSWORD", "context"):
+        assert redact(f'password: "{label}"') == f'password: "{label}"'

@@ -269,7 +269,7 @@ _DIGIT_RE = re.compile(r"\d")
 _SPACE_RE = re.compile(r"\s")
 # Identifiers: snake_case, CONSTANT_CASE, camelCase and CamelCase with acronyms and digits (PKCS7PrivateKey,
 # md5WithRSAEncryption; at least one Capitalized word, so random upper-case keys are not taken for one), @names.
-_IDENT_RE = re.compile(r"_*[A-Za-z]+\d{0,2}(?:_+[A-Za-z]+\d{0,2})*_*|[a-z]+\d*(?:_(?:[a-z]+\d*|\d+))+|"
+_IDENT_RE = re.compile(r"_*(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)\d{0,2}(?:_+(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)\d{0,2})*_*|[a-z]+\d*(?:_(?:[a-z]+\d*|\d+))+|"
                        r"(?>[A-Z]+\d*)+(?:_(?:(?>[A-Z]+\d*)+|\d+))+|@[A-Za-z_]\w*|"
                        r"(?=.*[A-Z][a-z])[a-z]*\d*(?:(?>[A-Z]{2,}(?=[A-Z][a-z]))|(?>[A-Z]+(?![A-Za-z]))|"
                        r"(?>[A-Z][a-z]+)|\d+)+")
@@ -371,12 +371,18 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
                                      text[value_m.end():value_m.end() + 1] in ("(", "["), spaced)
 
 
+def _label(value: str) -> bool:
+    """A word or a name rather than a key: letters only and short or shaped like a name, or naming a secret."""
+    named = _IDENT_RE.fullmatch(value) or _NOT_RANDOM_RE.fullmatch(value)
+    return bool((_WORD_RE.fullmatch(value) and (len(value) < 16 or named))
+                or (_LABEL_RE.search(value) and (len(value) < 24 or named)))
+
+
 def _secret_value(value: str, quoted: bool, sep: str, level: int, flag: bool, strict: bool, called: bool,
                   spaced: bool = False) -> bool:
     """Whether ``value``, after a name of ``level`` and separator ``sep``, is a secret rather than code or prose."""
-    if not value or _plain(value) or _pathlike(value) or _LABEL_RE.search(value) or _WORD_RE.fullmatch(value) \
-            or (flag and value.startswith("-")):
-        return False  # a placeholder, a path, a URL, a label, a word; after a flag, the next flag
+    if not value or _plain(value) or _pathlike(value) or _label(value) or (flag and value.startswith("-")):
+        return False  # a placeholder, a path, a URL, a word, a label; after a flag, the next flag
     if not quoted and called and not flag:
         return False  # a call or an index: code, not a value
     if not sep and not flag:  # "secret wJalr…": only what could be nothing but a key
@@ -411,7 +417,7 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
             if glued or text[end:end + 1] not in (" ", "="):
                 continue
             m = _CURL_USER_RE.match(text, end)
-            if m and not _plain(m.group("value")):
+            if m and not _plain(m.group("value")) and not _URL_PLACEHOLDER_RE.fullmatch(m.group("value")):
                 found.append(Secret("password", m.start("value"), m.end("value")))
             continue
         before, after = _NAME_BEFORE_RE.search(text, max(0, begin - 40), begin), _NAME_AFTER_RE.match(text, end)
