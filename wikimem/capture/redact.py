@@ -351,8 +351,12 @@ def _plain(value: str) -> bool:
                 or _NO_ALNUM_RE.fullmatch(value))
 
 
-def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: bool) -> tuple[int, int, bool]:
-    """The value after a secret-ish name ending at ``at``: ``(start, end, secret?)`` (``start == end``: none)."""
+def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: bool,
+                 known: set[int]) -> tuple[int, int, bool]:
+    """The value after a secret-ish name ending at ``at``: ``(start, end, secret?)`` (``start == end``: none).
+
+    A value where a provider key starts (``known``) is that key: found already, not judged again.
+    """
     after = _AFTER_NAME_RE.match(text, at, stop)
     value_m = _VALUE_RE.match(text, after.end(), stop) if after is not None else None
     if after is None or value_m is None:
@@ -362,6 +366,8 @@ def _named_value(text: str, at: int, stop: int, level: int, flag: bool, strict: 
     quoted = group != "bare"
     value = value_m.group(group)
     start, end = value_m.span(group)
+    if start in known:
+        return start, end, False
     if not quoted:
         trimmed = value.rstrip(".:")  # the end of a sentence, not of the value
         end -= len(value) - len(trimmed)
@@ -408,6 +414,7 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
     """The values of secret-ish names, auth headers and curl's ``-u user:pw`` (the names stay)."""
     n = len(text)
     skip_to = 0
+    known = {secret.start for secret in found}  # the provider keys found so far
     for begin, word in _keyword_hits(text):
         end = begin + len(word)
         if begin < skip_to:
@@ -437,7 +444,7 @@ def _find_named(text: str, strict: bool, found: list[Secret]) -> None:
         if not level or (begin and text[begin - 1] == ":"):
             continue  # not a secret's name; a part of a colon path (arn:aws:…:secret:name, AWS::ApiGateway::ApiKey)
         flag = name.startswith("-") and len(stripped) > 1 and (not begin or text[begin - 1] in " \t\n\"'=([")
-        start, stop, secret = _named_value(text, end, min(n, end + 500), level, flag, strict)
+        start, stop, secret = _named_value(text, end, min(n, end + 500), level, flag, strict, known)
         if secret:
             found.append(Secret("password" if level == 2 and _PASS_WORD_RE.search(stripped) else "secret", start, stop))
         if stop - start > 16:  # a name inside a long value just judged is part of it (key=key=key…)
