@@ -11,6 +11,12 @@ multi-KB outputs, a torn tail on some, a secret or two) spread over
 * a capture after 10% of the sessions grew by one exchange (follow-ups);
 * a dry run of a first capture.
 
+``--one-id 5000,40000`` times instead one session per count whose reply
+is that many lines of one ``message.id`` (an agent streaming one long
+answer): the lines of one reply are joined once, so the time per line
+must not grow with the count (joining and redacting the whole reply on
+every line made it quadratic in practice).
+
 The reference, in the same process: reading every log and ``json.loads``
 of every line (the least any JSONL reader pays). Each figure is printed
 with its ratio to it. Prints figures, asserts nothing.
@@ -97,12 +103,44 @@ def _timed(label: str, fn, reference: float, rows: list[tuple[str, float]]) -> N
     print(f"{label:<34} {seconds * 1000:8.0f} ms  {seconds / reference:6.1f}x reference{was}")
 
 
+#: Seconds per count of ``--one-id`` before the reply was joined once (the same machine, the same lines).
+PREVIOUS_ONE_ID: dict[int, float] = {5000: 5.10, 40000: 46.12}
+
+
+def _one_id(base: Path, counts: list[int]) -> None:
+    """One session per count: a request, then ``count`` assistant lines of one message id."""
+    sid = "00000000-0000-4000-8000-000000000001"
+    for count in counts:
+        path = base / f"one-id-{count}" / f"{sid}.jsonl"
+        path.parent.mkdir(parents=True)
+        lines = [{"type": "user", "sessionId": sid, "timestamp": "2026-07-01T10:00:00Z",
+                  "message": {"role": "user", "content": "Explain the build."}}]
+        lines += [{"type": "assistant", "sessionId": sid, "timestamp": "2026-07-01T10:00:01Z",
+                   "message": {"id": "msg_1", "content": [{"type": "text", "text": f"Step {n}: compile the module. "}]}}
+                  for n in range(count)]
+        path.write_text("".join(json.dumps(x) + "\n" for x in lines), "utf-8")
+        reference = min(_reference([path]) for _ in range(3))
+        start = time.perf_counter()
+        report = capture(base / f"memory-{count}", "claude-code", [path], tz="UTC")
+        seconds = time.perf_counter() - start
+        assert len(report.entries) == 1
+        before = PREVIOUS_ONE_ID.get(count)
+        was = f"  (before: {before:.1f} s, {before / seconds:.0f}x slower)" if before else ""
+        print(f"{count:>7} lines of one message id: {seconds:7.2f} s  {seconds / count * 1e6:6.0f} us/line  "
+              f"{seconds / reference:6.1f}x reference{was}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sessions", type=int, default=200)
     parser.add_argument("--days", type=int, default=20)
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--one-id", default="", help="comma-separated line counts: time one long reply instead")
     args = parser.parse_args()
+    if args.one_id:
+        with tempfile.TemporaryDirectory() as tmp:
+            _one_id(Path(tmp), [int(n) for n in args.one_id.split(",")])
+        return
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         logs = base / "logs"

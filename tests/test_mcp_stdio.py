@@ -43,7 +43,7 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
     for tool in tools.values():  # descriptions as a model reads them: no source indentation
         assert tool.description and not any(line.startswith(" ") for line in tool.description.splitlines()), tool.name
     recall = tools["recall"].input_schema["properties"]
-    assert set(recall) == {"query", "budget_tokens", "limit", "time_range"}
+    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10
     assert set(tools["remember"].input_schema["properties"]) == {"file", "name", "content", "owner", "source_conv",
                                                                  "expected"}
@@ -159,6 +159,8 @@ BAD_CALLS = [
     ("recall", {"query": "tea", "time_range": "last tuesday"}, "bad time_range"),
     ("recall", {"query": "tea", "limit": "many"}, "limit"),
     ("recall", {"query": "tea", "limit": 0}, "bad limit"),
+    ("recall", {"query": "tea", "today": "2026-7-20"}, "use YYYY-MM-DD"),
+    ("why_not", {"query": "tea", "file": "people", "name": "Bob", "today": "monday"}, "use YYYY-MM-DD"),
     ("why_not", {"query": "tea", "file": "../x", "name": "y"}, "invalid RecallFile name"),
     ("no_such_tool", {}, "no_such_tool"),
 ]

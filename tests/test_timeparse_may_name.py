@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-import test_timeparse as cases
+import test_timeparse
+import test_timeparse_english
 from wikimem.timeparse import match_time_range, may_name_a_time
 
 DAYS = ("2026-07-22", "2026-01-01", "2024-02-29", "2026-12-31")
@@ -18,7 +19,8 @@ DAYS = ("2026-07-22", "2026-01-01", "2024-02-29", "2026-12-31")
 
 def _texts() -> list[str]:
     texts: set[str] = set()
-    for obj in vars(cases).values():
+    objects = [*vars(test_timeparse).values(), *vars(test_timeparse_english).values()]
+    for obj in objects:
         for mark in getattr(obj, "pytestmark", []):
             if mark.name != "parametrize":
                 continue
@@ -34,7 +36,7 @@ TEXTS = _texts()
 
 def test_the_time_word_tests_give_enough_texts_to_check() -> None:
     named = [t for t in TEXTS if any(match_time_range(t, today=d) is not None for d in DAYS)]
-    assert len(TEXTS) > 80 and len(named) > 60
+    assert len(TEXTS) > 180 and len(named) > 120
 
 
 @pytest.mark.parametrize("today", DAYS)

@@ -36,7 +36,7 @@ from wikimem.disk.names import (
 )
 from wikimem.disk.splice import RawFile, check, insert_block, split_raw
 
-__all__ = ["Diary", "backfill_ts", "entry_position", "place_entry", "sort_by_time"]
+__all__ = ["Diary", "backfill_ts", "entry_position", "insert_entry", "place_entry", "sort_by_time"]
 
 
 def _resolve_tz(tz: dt.tzinfo | str | None) -> dt.tzinfo | None:
@@ -94,6 +94,19 @@ def place_entry(raw: RawFile, date: str, block: Block) -> int:
     ordinal = 1 + sum(1 for b in blocks[:at] if b.heading == block.heading)
     insert_block(raw, date, block, f"# {date}", at)
     return ordinal
+
+
+def insert_entry(raw: RawFile, date: str, block: Block, *, detail: str | None = None) -> tuple[int, bytes]:
+    """:func:`place_entry`, and the journal line of the entry with its ordinal: what an append journals.
+
+    :meth:`Diary.append` and capture's multi-file write both take their
+    line from here, so a captured entry is named in the journal as an
+    appended one is (the ordinal tells two entries of one minute apart).
+    """
+    ordinal = place_entry(raw, date, block)
+    line = Journal.encode(Journal.diary_entry(date=date, time=block.heading, owner=block.owner,
+                                              source_conv=block.source_conv, detail=detail, ordinal=ordinal))
+    return ordinal, line
 
 
 def backfill_ts(date: str | None, time: str | None, tz: dt.tzinfo | None) -> str:
@@ -169,11 +182,8 @@ class Diary:
             before = read_regular(path, root=self.root)  # an unreadable day refuses the append (UnreadableError)
             raw = split_raw(before)
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
-            ordinal = place_entry(raw, date, block)
-            after = raw.data()
-            line = Journal.encode(Journal.diary_entry(date=date, time=time, owner=block.owner,
-                                                      source_conv=block.source_conv, ordinal=ordinal))
-            commit(self.root, [FileChange(path, before, after)], self.journal.path, line)
+            ordinal, line = insert_entry(raw, date, block)
+            commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

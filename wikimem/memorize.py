@@ -115,7 +115,7 @@ def parse_diary_entries(reply: Any) -> list[str]:
     if fence:
         text = fence.group(1).strip()
     try:
-        data = parse_json(text)  # a reply of a thousand "[" must not raise RecursionError
+        data = parse_json(text, repair=True)  # a thousand "[": not JSON; a lone surrogate: U+FFFD
     except ValueError:
         return []
     if isinstance(data, dict):
@@ -208,7 +208,7 @@ def handle_diary_tool(diary: Diary, args: str | bytes | dict[str, Any], **append
     """
     if isinstance(args, (str, bytes, bytearray)):
         try:
-            args = parse_json(args)
+            args = parse_json(args, repair=True)
         except ValueError as exc:
             raise ValueError(f"append_diary arguments are not valid JSON: {exc}") from None
     if not isinstance(args, dict):

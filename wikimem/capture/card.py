@@ -43,6 +43,10 @@ _SAFE_ID_RE = re.compile(r"[^A-Za-z0-9._-]+")
 _OPEN_RE = re.compile(r"(?im)^[ \t>*#-]*(?:\d+[.)]\s*)?(?:todo|fixme|unresolved|open (?:question|issue)s?|"
                       r"not (?:yet )?(?:done|fixed|implemented|working)|remaining|left to do|still (?:failing|open|"
                       r"broken|missing)|blocked|next steps?|known issues?)\b.*$")
+# The same said in the middle of a line ("fixed it. TODO: the CI retry."): only as a label, with its colon,
+# so "the remaining tests pass" is not one.
+_OPEN_MID_RE = re.compile(r"(?i)(?<![\w-])(?:todo|fixme|unresolved|open (?:question|issue)s?|remaining|left to do|"
+                          r"still (?:failing|open|broken|missing)|blocked|next steps?|known issues?)\s*:.*$")
 
 
 def card_id(agent: str, session_id: str) -> str:
@@ -88,7 +92,11 @@ def _unresolved(talk: list[Event], outcome: str | None) -> str | None:
     if stop > reply:
         return "interrupted by the user" + (f" while working on: {talk[user].text}" if user >= 0 else "")
     if outcome:
-        lines = [m.group().strip(" \t>*#-") for m in _OPEN_RE.finditer(outcome)]
+        lines = []
+        for line in outcome.splitlines():
+            found = _OPEN_RE.match(line) or _OPEN_MID_RE.search(line)
+            if found:
+                lines.append(found.group().strip(" \t>*#-"))
         if lines:
             return "\n".join(lines)
     return None

@@ -9,12 +9,19 @@ model history: ``message`` (``role`` user/assistant/developer, content
 kept), ``function_call_output``/``custom_tool_call_output`` (searched for
 the derived marker, never kept), ``reasoning`` (skipped: usually
 encrypted, and thinking is not evidence). ``event_msg`` repeats the
-conversation for the UI (``user_message``, ``agent_message``) and marks
-``turn_aborted``; its messages are used only for a log that has no
-``response_item`` messages. ``compacted`` and unknown types are skipped.
+conversation for the UI (``user_message``, ``agent_message``, and
+``task_complete`` with the turn's ``last_agent_message``) and marks
+``turn_aborted``. Some rollouts hold a reply *only* there: the event's
+reply of a turn (a request and what follows it) that has no
+``response_item`` reply is kept (``task_complete``'s only when the turn
+has no ``agent_message``); the events' requests are used when the log has
+no ``response_item`` request at all. ``compacted``
+and unknown types are skipped.
 
-Codex injects its own user messages (``<environment_context>``,
-``<user_instructions>``, AGENTS.md): they are not requests. Logs written
+Codex injects its own user content (``<environment_context>``,
+``<user_instructions>``, AGENTS.md): it is not a request. It comes as whole
+messages, or as ``input_text`` blocks beside the user's own in one message:
+each block is judged, so the request in such a message is kept. Logs written
 before the ``{type, payload}`` envelope (a bare ``{id, timestamp}`` first
 line, then bare response items) are read too.
 
@@ -33,7 +40,7 @@ from wikimem.capture.jsonl import read_objects
 from wikimem.capture.redact import redact_joined
 from wikimem.capture.session import Session, normalize_ts
 
-__all__ = ["AGENT", "read_codex"]
+__all__ = ["AGENT", "looks_like_session", "read_codex"]
 
 AGENT = "codex"
 
@@ -46,13 +53,30 @@ _OUTPUTS = {"function_call_output", "custom_tool_call_output", "tool_search_outp
 _NOT_CONVERSATION = {"compacted", "turn_context"}
 
 
+_ENVELOPED = {"session_meta", "response_item", "event_msg", "turn_context", "compacted"}
+
+
+def looks_like_session(first: list[dict[str, Any]]) -> bool:
+    """True when the first objects of a file are a Codex rollout's (for a file not named ``rollout-*``).
+
+    ``{timestamp, type, payload}`` lines of the types Codex writes, or the
+    early envelope-less shape (a bare ``{id, timestamp}`` first line, bare
+    response items).
+    """
+    for line in first:
+        if line.get("type") in _ENVELOPED and isinstance(line.get("payload"), dict):
+            return True
+        if line.get("type") == "message" and line.get("role") in ("user", "assistant"):
+            return True
+    return bool(first) and "type" not in first[0] and "id" in first[0] and "timestamp" in first[0]
+
+
 def read_codex(path: Path) -> Session:
     """Read one Codex rollout file (``OSError`` only when it cannot be opened)."""
     match = _ID_RE.search(path.stem)
     session = Session(AGENT, match.group(1) if match else path.stem, path)
     seen_id = False
-    fallback: list[tuple[str, str, str | None, int]] = []
-    has_messages = False
+    turns = _Turns()
     for offset, line in read_objects(path, session):
         kind, payload = line.get("type"), line.get("payload")
         if not isinstance(payload, dict):  # the envelope-less format of early versions
@@ -67,18 +91,50 @@ def read_codex(path: Path) -> Session:
                 session.cwd = payload["cwd"]
             session.skip("'turn_context' lines")
         elif kind == "response_item":
-            has_messages = _item(session, payload, ts, offset) or has_messages
+            _item(session, payload, ts, offset, turns)
         elif kind == "event_msg":
-            _event(session, payload, ts, offset, fallback)
+            _event(session, payload, ts, offset, turns)
         elif kind in _NOT_CONVERSATION:
             session.skip(f"'{kind}' lines")
         else:
             session.skip(f"lines of unknown type {str(kind)[:40]!r}")
-    if not has_messages:
-        for role, text, ts, offset in fallback:
-            session.add(role, text, ts, offset)  # type: ignore[arg-type]
+    added = turns.settle(session)
+    if added:
         session.events.sort(key=lambda e: e.offset)
     return session
+
+
+class _Turns:
+    """What the ``event_msg`` lines said, by turn, and which turns have a ``response_item`` request or reply.
+
+    A turn starts at each real request (a ``response_item`` user message or
+    a ``user_message`` event: Codex writes both for one request, so a turn
+    may count twice -- harmless, replies fall after both).
+    """
+
+    def __init__(self) -> None:
+        self.turn = 0
+        self.requested = False  # a response_item request anywhere in the log
+        self.replied: set[int] = set()  # turns with a response_item reply
+        self.requests: list[tuple[str, str | None, int]] = []
+        self.replies: list[tuple[int, str, str, str | None, int]] = []  # turn, event kind, text, ts, offset
+
+    def settle(self, session: Session) -> bool:
+        """Add what only the events said; True when anything was added."""
+        added = False
+        if not self.requested:
+            for text, ts, offset in self.requests:
+                session.add("user", text, ts, offset)
+                added = True
+        spoken = {turn for turn, kind, *_ in self.replies if kind == "agent_message"}
+        seen: set[tuple[int, str]] = set()
+        for turn, kind, text, ts, offset in self.replies:
+            if turn in self.replied or (kind == "task_complete" and turn in spoken) or (turn, text.strip()) in seen:
+                continue
+            seen.add((turn, text.strip()))
+            session.add("assistant", text, ts, offset)
+            added = True
+        return added
 
 
 def _legacy(line: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -103,13 +159,17 @@ def _meta(session: Session, payload: dict[str, Any]) -> None:
         session.parent_id = parent if isinstance(parent, str) and parent else "unknown"
 
 
-def _texts(content: object, kinds: tuple[str, ...]) -> str:
+def _blocks(content: object, kinds: tuple[str, ...]) -> list[str]:
     if isinstance(content, str):
-        return content
+        return [content]
     if not isinstance(content, list):
-        return ""
-    return redact_joined([b["text"] for b in content
-                          if isinstance(b, dict) and b.get("type") in kinds and isinstance(b.get("text"), str)])
+        return []
+    return [b["text"] for b in content
+            if isinstance(b, dict) and b.get("type") in kinds and isinstance(b.get("text"), str)]
+
+
+def _injected(text: str) -> bool:
+    return text.lstrip().startswith(_INJECTED)
 
 
 def _strings(value: object, depth: int = 0) -> str:
@@ -125,22 +185,27 @@ def _strings(value: object, depth: int = 0) -> str:
     return ""
 
 
-def _item(session: Session, payload: dict[str, Any], ts: str | None, offset: int) -> bool:
-    """One response item; True when it was a user or assistant message."""
+def _item(session: Session, payload: dict[str, Any], ts: str | None, offset: int, turns: _Turns) -> None:
+    """One response item (a message also moves ``turns`` on)."""
     kind = payload.get("type")
     if kind == "message":
         role = payload.get("role")
         if role == "user":
-            text = _texts(payload.get("content"), ("input_text", "text"))
-            if text.lstrip().startswith(_INJECTED):
-                session.check_derived(text, offset)
-                session.skip("messages Codex wrote itself (environment, instructions)")
-                return False
-            session.add("user", text, ts, offset)
-            return True
+            blocks = _blocks(payload.get("content"), ("input_text", "text"))
+            own = [b for b in blocks if _injected(b)]
+            theirs = [b for b in blocks if not _injected(b)]
+            if own:
+                session.check_derived("\n".join(own), offset)
+                session.skip("messages (or blocks) Codex wrote itself (environment, instructions)")
+            if theirs:
+                turns.turn += 1
+                turns.requested = True
+                session.add("user", redact_joined(theirs), ts, offset)  # a key split over two blocks is still a key
+            return
         if role == "assistant":
-            session.add("assistant", _texts(payload.get("content"), ("output_text", "text")), ts, offset)
-            return True
+            turns.replied.add(turns.turn)
+            session.add("assistant", redact_joined(_blocks(payload.get("content"), ("output_text", "text"))), ts, offset)
+            return
         session.skip(f"'{str(role)[:20]}' messages (instructions, not conversation)")
     elif kind in _CALLS:
         name = payload.get("name")
@@ -154,18 +219,17 @@ def _item(session: Session, payload: dict[str, Any], ts: str | None, offset: int
         session.skip("reasoning items (not copied)")
     else:
         session.skip(f"response items of unknown type {str(kind)[:40]!r}")
-    return False
 
 
-def _event(session: Session, payload: dict[str, Any], ts: str | None, offset: int,
-           fallback: list[tuple[str, str, str | None, int]]) -> None:
+def _event(session: Session, payload: dict[str, Any], ts: str | None, offset: int, turns: _Turns) -> None:
     kind = payload.get("type")
-    message = payload.get("message")
+    message = payload.get("last_agent_message") if kind == "task_complete" else payload.get("message")
     if kind == "user_message" and isinstance(message, str):
-        if not message.lstrip().startswith(_INJECTED):
-            fallback.append(("user", message, ts, offset))
-    elif kind == "agent_message" and isinstance(message, str):
-        fallback.append(("assistant", message, ts, offset))
+        if not _injected(message):
+            turns.turn += 1
+            turns.requests.append((message, ts, offset))
+    elif kind in ("agent_message", "task_complete") and isinstance(message, str) and message.strip():
+        turns.replies.append((turns.turn, str(kind), message, ts, offset))
     elif kind == "turn_aborted":
         session.add("interrupt", "", ts, offset)
     else:

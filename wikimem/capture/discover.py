@@ -5,9 +5,12 @@ override) or ``~/.claude/projects``; Codex's ``$CODEX_HOME/sessions`` or
 ``~/.codex/sessions``. A path given on the command line may be a folder
 (searched recursively, symlinked folders not followed) or one file (taken
 as a session log whatever its name). In a folder, Claude Code logs are
-``<uuid>.jsonl`` and ``agent-<id>.jsonl`` (a project folder also holds
-workflow journals and tool-result dumps, which are not sessions); Codex
-logs are ``rollout-*.jsonl``.
+``<uuid>.jsonl`` and ``agent-<id>.jsonl``, Codex logs ``rollout-*.jsonl``;
+any other ``.jsonl`` is a session when its first lines have the agent's
+shape (logs get renamed, copied, exported: the name is a hint, the content
+decides), and a folder also holds workflow journals and tool-result dumps,
+which are not sessions. Every file passed over is said, by reason: a
+``.jsonl`` by its name and why, the other files counted per folder.
 """
 
 from __future__ import annotations
@@ -15,8 +18,12 @@ from __future__ import annotations
 import os
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
+
+from wikimem.capture import claude_code, codex
+from wikimem.disk.tolerant import loads_tolerant
 
 __all__ = ["AGENTS", "default_roots", "session_files"]
 
@@ -25,6 +32,14 @@ AGENTS = ("claude-code", "codex")
 _CLAUDE_NAME_RE = re.compile(r"^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|agent-[\w-]+)\.jsonl$",
                              re.I)
 _CODEX_NAME_RE = re.compile(r"^rollout-.*\.jsonl$")
+#: How much of a file not named like a session is read to tell by its shape: lines, bytes, one line's bytes.
+_SNIFF_LINES = 20
+_SNIFF_BYTES = 16 << 20
+_SNIFF_LINE = 1 << 20
+_SHAPES: dict[str, tuple[str, Callable[[list[dict[str, Any]]], bool]]] = {
+    "claude-code": ("a Claude Code transcript", claude_code.looks_like_session),
+    "codex": ("a Codex rollout", codex.looks_like_session),
+}
 
 
 def default_roots(agent: str) -> list[Path]:
@@ -42,12 +57,55 @@ def _is_session_name(agent: str, name: str) -> bool:
     return bool((_CLAUDE_NAME_RE if agent == "claude-code" else _CODEX_NAME_RE).match(name))
 
 
-def session_files(agent: str, paths: Sequence[str | os.PathLike[str]] | None = None,
-                  ) -> tuple[list[Path], list[tuple[str, str]]]:
+def _first_objects(path: Path) -> list[dict[str, Any]] | None:
+    """The JSON objects of the first whole lines of ``path`` (``None``: it cannot be read).
+
+    A line longer than :data:`_SNIFF_LINE` (a pasted file, an image) is
+    passed over, not held; at most :data:`_SNIFF_BYTES` are read in all.
+    """
+    objects: list[dict[str, Any]] = []
+    read = 0
+    try:
+        with open(path, "rb") as handle:
+            while len(objects) < _SNIFF_LINES and read < _SNIFF_BYTES:
+                line = handle.readline(_SNIFF_LINE)
+                if not line:
+                    break
+                read += len(line)
+                if not line.endswith(b"\n"):  # longer than a line worth reading, or torn: skip to its end
+                    while read < _SNIFF_BYTES and (line := handle.readline(_SNIFF_LINE)) and not line.endswith(b"\n"):
+                        read += len(line)
+                    continue
+                value = loads_tolerant(line.decode("utf-8", "replace"))
+                if isinstance(value, dict):
+                    objects.append(value)
+    except OSError:
+        return None
+    return objects
+
+
+def _not_a_session(agent: str, path: Path) -> str | None:
+    """Why the ``.jsonl`` file ``path``, not named like a session, is none (``None``: it is one)."""
+    first = _first_objects(path)
+    if first is None:
+        return "cannot be read"
+    what, looks = _SHAPES[agent]
+    if looks(first):
+        return None
+    for other, (its, other_looks) in _SHAPES.items():
+        if other != agent and other_looks(first):
+            return f"not named like a session, and its first lines are {its} (capture {other} reads it)"
+    return f"not named like a session, and its first lines are not {what}'s"
+
+
+def session_files(agent: str, paths: Sequence[str | os.PathLike[str]] | None = None, *,
+                  passed: list[tuple[str, str]] | None = None) -> tuple[list[Path], list[tuple[str, str]]]:
     """The session logs under ``paths`` (default: the agent's folder), sorted; and the paths that are not usable.
 
     A missing default folder is no problem (the agent was never run here);
-    a missing path the caller named is.
+    a missing path the caller named is. ``passed`` receives ``(path,
+    reason)`` for each ``.jsonl`` file in a folder that is not a session
+    log, and one line per folder counting its other files.
     """
     named = paths is not None and len(paths) > 0
     roots = [Path(p).expanduser() for p in paths] if named and paths else default_roots(agent)
@@ -66,14 +124,22 @@ def session_files(agent: str, paths: Sequence[str | os.PathLike[str]] | None = N
         if stat.S_ISREG(info.st_mode):
             found.add(root)
         elif stat.S_ISDIR(info.st_mode):
+            others = 0
             for folder, dirs, files in os.walk(root, onerror=lambda exc: problems.append(
                     (str(exc.filename), exc.strerror or str(exc)))):
                 dirs.sort()
-                for name in files:
-                    if _is_session_name(agent, name):
-                        path = Path(folder) / name
-                        if path.is_file():
-                            found.add(path)
+                for name in sorted(files):
+                    path = Path(folder) / name
+                    if not name.endswith(".jsonl") or not path.is_file():
+                        others += 1
+                        continue
+                    why = None if _is_session_name(agent, name) else _not_a_session(agent, path)
+                    if why is None:
+                        found.add(path)
+                    elif passed is not None:
+                        passed.append((str(path), why))
+            if others and passed is not None:
+                passed.append((str(root), f"{others} other file{'s' if others > 1 else ''} in it (not .jsonl logs)"))
         else:
             problems.append((str(root), "not a regular file or a directory"))
     return sorted(found), problems

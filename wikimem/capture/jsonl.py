@@ -7,7 +7,10 @@ whole by the next capture), never an error. A line longer than
 parsed -- it would cost its size in memory for text the card never keeps
 -- but it is still hashed and searched for the derived marker, so a huge
 recall answer still makes the session derived. Invalid UTF-8 is replaced,
-a line that is not a JSON object is counted and skipped.
+and so is a lone surrogate (``"\\ud83d"``, a string cut in the middle of
+an emoji: valid JSON, but no text that can be written), each counted by
+reason; a line nested too deeply to parse, or that is not a JSON object,
+is counted and skipped. One bad line never stops the rest of the log.
 
 ``size`` and ``sha256`` cover the bytes up to the end of the last line
 that was read whole: the next capture compares them to know whether the
@@ -17,13 +20,13 @@ file is unchanged, grew (the old bytes are its prefix) or was rewritten.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from wikimem.disk.marks import DERIVED_TAG
+from wikimem.disk.tolerant import NestingError, parse_json, repair_surrogates
 from wikimem.capture.session import Session
 
 __all__ = ["MAX_LINE", "prefix_sha256", "read_objects"]
@@ -33,6 +36,9 @@ MAX_LINE = 4 << 20
 _CHUNK = 1 << 20
 _TAG = DERIVED_TAG.encode("ascii")
 _TORN = "torn last line (still being written: read whole next time)"
+_NOT_OBJECT = "lines that are not a JSON object"
+_DEEP = "lines nested too deeply to parse"
+_REPAIRED = "lines with lone surrogates (kept, each replaced by U+FFFD)"
 
 
 def read_objects(path: Path, session: Session) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -63,34 +69,42 @@ def read_objects(path: Path, session: Session) -> Iterator[tuple[int, dict[str, 
                 offset += size
                 continue
             if not line.endswith(b"\n"):
-                parsed = _parse(line)
+                parsed, why = _parse(line)
                 if parsed is None:
                     session.skip(_TORN)
                     break
                 digest.update(line)
                 session.lines += 1
+                if why:
+                    session.skip(why)
                 yield offset, parsed
                 offset += len(line)
                 break
             digest.update(line)
             session.lines += 1
-            parsed = _parse(line)
-            if parsed is None:
-                if line.strip():
-                    session.skip("lines that are not a JSON object")
-            else:
+            parsed, why = _parse(line)
+            if why and (parsed is not None or line.strip()):
+                session.skip(why)
+            if parsed is not None:
                 yield offset, parsed
             offset += len(line)
     session.size = offset
     session.sha256 = digest.hexdigest()
 
 
-def _parse(line: bytes) -> dict[str, Any] | None:
+def _parse(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """``(object, None)``; ``(object, why)`` when its lone surrogates were repaired; ``(None, why)``: not one."""
     try:
-        value = json.loads(line.decode("utf-8", errors="replace"))
+        value = parse_json(line.decode("utf-8", errors="replace"))
+    except NestingError:
+        return None, _DEEP
     except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+        return None, _NOT_OBJECT
+    if not isinstance(value, dict):
+        return None, _NOT_OBJECT
+    if b"\\u" in line and repair_surrogates(value)[1]:
+        return value, _REPAIRED
+    return value, None
 
 
 def _skip_huge(handle: Any, first: bytes, digest: Any) -> tuple[int, bool, bool]:

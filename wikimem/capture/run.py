@@ -46,7 +46,7 @@ from wikimem.capture.redact import redact
 from wikimem.capture.report import CaptureReport, PlannedEntry
 from wikimem.capture.session import Session
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot, render_snapshot
-from wikimem.diary import place_entry
+from wikimem.diary import insert_entry
 from wikimem.disk.blocks import Block
 from wikimem.disk.intent import FileChange, commit
 from wikimem.disk.lock import store_lock
@@ -54,7 +54,7 @@ from wikimem.disk.names import validate_date
 from wikimem.disk.splice import RawFile, check, split_raw
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
-from wikimem.journal import JOURNAL_FILE, Journal
+from wikimem.journal import JOURNAL_FILE
 
 __all__ = ["CaptureReport", "PlannedEntry", "capture", "capture_sessions", "owner_of", "source_of"]
 
@@ -126,9 +126,17 @@ def _unchanged(path: Path, card: dict[str, Any] | None) -> bool:
 Progress = Callable[[int, int], None]
 
 
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, since: str | None,
                    tz: dt.tzinfo | None, report: CaptureReport, root: Path, progress: Progress | None) -> list[Session]:
-    files, report.missing = session_files(agent, paths)
+    files, report.missing = session_files(agent, paths, passed=report.skipped)
     known = _known_by_path(root)
     reader = _READERS[agent]
     sessions: list[Session] = []
@@ -136,6 +144,10 @@ def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, s
         if progress is not None:
             progress(done, len(files))
         shown = str(path)
+        if not _utf8(shown):  # a card names its log by path, in UTF-8: this one it could not name
+            report.skipped.append((shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+                                   "its path is not valid UTF-8 (a card could not name it): rename it to capture it"))
+            continue
         stamp = _mtime_ts(path)
         if since and stamp and _local(stamp, tz)[0] < since:
             report.skipped.append((shown, f"last written before --since {since}"))
@@ -280,11 +292,10 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
         content = entry_content(session.agent, session.session_id, summary, cwd=session.cwd, branch=session.branch,
                                 card_ref=ref, follow_up=follow_up, rewritten=rewritten)
         block = Block(time, content, owner_of(session.agent), source_of(session.agent, session.session_id), stamp)
-        ordinal = place_entry(raw, date, block)
+        ordinal, line = insert_entry(raw, date, block,
+                                     detail=f"captured from {session.agent} session {session.session_id}")
         plan.dirty_days.add(date)
-        plan.lines.append(Journal.encode(Journal.diary_entry(
-            date=date, time=time, owner=block.owner, source_conv=block.source_conv,
-            detail=f"captured from {session.agent} session {session.session_id}")))
+        plan.lines.append(line)
         entry = PlannedEntry(cid, session.session_id, session.shown, date, time, ordinal, content, follow_up,
                              session.derived)
         entries.append(entry.entry_id.render())

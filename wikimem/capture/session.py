@@ -15,7 +15,6 @@ since its last capture can be summarized from where that capture stopped
 from __future__ import annotations
 
 import datetime as dt
-import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -24,6 +23,7 @@ from typing import Literal
 
 from wikimem.capture.redact import redact_joined
 from wikimem.disk.marks import DERIVED_TAG, is_derived, strip_derived
+from wikimem.disk.tolerant import loads_tolerant
 
 __all__ = ["TEXT_CAP", "Event", "Session", "bounded_text", "normalize_ts"]
 
@@ -54,9 +54,8 @@ def normalize_ts(value: object) -> str | None:
 
 def _json_strings(text: str, depth: int = 0) -> str:
     """Every string inside ``text`` read as JSON (nested JSON strings too), one per line; ``""`` if not JSON."""
-    try:
-        value = json.loads(text) if depth < 4 and text.lstrip()[:1] in "{[\"" else None
-    except ValueError:
+    value = loads_tolerant(text, "") if depth < 4 and text.lstrip()[:1] in "{[\"" else None  # a deep one: not JSON
+    if value == "":
         return ""
     out: list[str] = []
     stack = [value]
@@ -125,6 +124,9 @@ class Session:
     lines: int = 0
     #: The path as the caller named it (``path`` is made absolute for the card).
     shown: str = ""
+    #: Parts of the last assistant event not yet joined to it (:meth:`extend_assistant`), and their length.
+    _parts: list[str] = field(default_factory=list, init=False, repr=False, compare=False)
+    _held: int = field(default=0, init=False, repr=False, compare=False)
 
     @property
     def derived(self) -> bool:
@@ -152,6 +154,7 @@ class Session:
 
     def since(self, offset: int) -> Session:
         """The part of the session from byte ``offset`` on (what grew since a capture)."""
+        self.settle()
         return replace(
             self,
             events=[e for e in self.events if e.offset >= offset],
@@ -163,6 +166,7 @@ class Session:
 
     def add(self, role: Role, text: str, ts: str | None, offset: int) -> None:
         """Record one event; a text carrying the derived marker marks the session and loses the marker."""
+        self.settle()
         if role in ("user", "assistant") and self.check_derived(text, offset):
             text = strip_derived(text)
         text = bounded_text(text).strip()
@@ -170,15 +174,33 @@ class Session:
             self.events.append(Event(role, text, ts, offset))
 
     def extend_assistant(self, text: str, offset: int) -> bool:
-        """Append ``text`` to the last event when it is an assistant text (one message in several lines)."""
+        """Append ``text`` to the last event when it is an assistant text (one message in several lines).
+
+        The parts are joined by :meth:`settle`, once: an agent may stream
+        one reply over tens of thousands of lines, and joining (and
+        redacting) the whole reply again on every line made reading it
+        quadratic. Parts past what :data:`TEXT_CAP` keeps are not held.
+        """
         if not self.events or self.events[-1].role != "assistant":
             return False
         if self.check_derived(text, offset):
             text = strip_derived(text)
-        last = self.events[-1]
-        joined = bounded_text(redact_joined([last.text, text.strip()], "\n\n") if last.text else text).strip()
-        self.events[-1] = Event("assistant", joined, last.ts, last.offset)
+        text = text.strip()
+        if not self._parts:
+            self._held = len(self.events[-1].text)
+        if text and self._held <= 2 * TEXT_CAP:  # redaction may shorten what is held: keep a margin
+            self._parts.append(text)
+            self._held += len(text) + 2
         return True
+
+    def settle(self) -> None:
+        """Join the parts :meth:`extend_assistant` held into the last event (readers call it when done)."""
+        if not self._parts:
+            return
+        last = self.events[-1]
+        joined = bounded_text(redact_joined([last.text, *self._parts], "\n\n")).strip()
+        self.events[-1] = Event("assistant", joined, last.ts, last.offset)
+        self._parts.clear()
 
     def check_derived(self, text: str, offset: int) -> bool:
         """Note the derived marker in ``text`` (a tool result, a message); True when it is there.

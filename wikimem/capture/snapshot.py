@@ -24,13 +24,15 @@ from typing import Any
 from wikimem.capture.entry import CAPTURES_DIR, snapshot_name
 from wikimem.disk.names import validate_date
 from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
-from wikimem.disk.tolerant import UnreadableError, read_regular
+from wikimem.disk.tolerant import UnreadableError, nesting_depth, parse_json, read_regular, repair_surrogates
 
 __all__ = ["FORMAT", "DaySnapshot", "SnapshotError", "list_snapshots", "read_snapshot", "render_snapshot"]
 
 #: The format version written in every snapshot.
 FORMAT = 1
 _SUFFIX = ".capture.json"
+#: Deepest nesting a snapshot may have: its own shape is a handful of levels.
+_MAX_DEPTH = 32
 
 
 class SnapshotError(ValueError):
@@ -84,9 +86,13 @@ def read_snapshot(root: Path, date: str) -> DaySnapshot:
     if data is None:
         return DaySnapshot(date)
     try:
-        doc = json.loads(data.decode("utf-8"))
+        doc = parse_json(data.decode("utf-8"))  # ValueError, never RecursionError, for a deep file
     except (UnicodeDecodeError, ValueError) as exc:
         raise SnapshotError(relative, f"not JSON: {exc}") from None
+    if nesting_depth(doc, _MAX_DEPTH) > _MAX_DEPTH:
+        raise SnapshotError(relative, f"nested more than {_MAX_DEPTH} levels deep")
+    if b"\\u" in data and repair_surrogates(doc)[1]:  # it could never be written back as UTF-8
+        raise SnapshotError(relative, "a string holds a lone surrogate (\\ud800-\\udfff), not Unicode")
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise SnapshotError(relative, "no list of cards")
     if doc.get("date") != date:

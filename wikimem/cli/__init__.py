@@ -176,11 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
                          f"'stop' or 'none' (default: {DEFAULT_ANALYZER}; stemming needs wikimem[en])")
     explain.add_argument("--time-range", metavar="A[..B]",
                          help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
-    explain.add_argument("--embed", metavar="local|URL",
-                         help="rank with embeddings too: 'local' or an OpenAI-compatible base URL")
-    explain.add_argument("--embed-model", metavar="NAME", help="embedding model name")
-    explain.add_argument("--embed-key-env", metavar="VAR",
-                         help="environment variable holding the embedding API key")
+    from wikimem.cli.embed import add_embed_options
+
+    add_embed_options(explain)
     explain.add_argument("--fusion", metavar="NAME", help="fusion method (with --embed)")
     explain.add_argument("--fusion-weight", type=_unit_float, default=None, metavar="W",
                          help="BM25's share of the fused score, 0..1")
@@ -308,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
         out.error(str(exc))
         if getattr(args, "json", False):  # --json: stdout is one JSON document whatever happens
             out.json({"ok": False, "error": "store_error", "message": str(exc)})
-        return 0 if getattr(args, "fail_open", False) else 2
+        if getattr(args, "fail_open", False):
+            return 0
+        return 1 if getattr(args, "hook", False) else 2  # a hook's exit 2 is an instruction to its agent
     code = 0
     with quiet_broken_pipe() as pipe, warnings_to(out):
         code = _COMMANDS[args.command](MemoryStore(root), args, out)

@@ -6,19 +6,20 @@ Writes (it is a capture, not an inspection): the snapshots under
 again changes nothing unless a session grew (then: a follow-up entry).
 
 Exit codes: 0 done (also when there was nothing new), 2 bad input (a named
-path that does not exist, a bad ``--since``/``--tz``) or a session refused
-because a file it would change is damaged. ``--hook`` reads Claude Code's
-hook input (JSON on stdin, ``transcript_path``) and captures that one
-session; it never exits 2, because a Stop hook exiting 2 makes Claude Code
-carry on working with the error as its next instruction: a hook failure is
-exit 1 (shown to the person, ignored by the agent).
+path that does not exist, a bad ``--since``/``--tz``), a session refused
+because a file it would change is damaged, or a store that cannot be
+written (``store error: … No space left on device``, nothing landed, as for
+every write verb). ``--hook`` reads Claude Code's hook input (JSON on
+stdin, ``transcript_path``) and captures that one session; it never exits
+2 -- not for a missing store either -- because a Stop hook exiting 2 makes
+Claude Code carry on working with the error as its next instruction: a
+hook failure is exit 1 (shown to the person, ignored by the agent).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
-import json
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from wikimem.cli.io import Output
+from wikimem.cli.write import BAD_INPUT, fail
 
 if TYPE_CHECKING:
     from wikimem.capture import CaptureReport
@@ -61,11 +63,19 @@ def _fail(out: Output, hook: bool, message: str) -> int:
 
 
 def _hook_paths(out: Output) -> list[str] | str:
-    """The transcript named by a hook's stdin, or the reason there is none."""
+    """The transcript named by a hook's stdin, or the reason there is none.
+
+    Read as bytes and parsed by the tolerant reader: a hook input that is
+    too deep, not UTF-8 or holds a lone surrogate is a reason, never a
+    traceback.
+    """
+    from wikimem.disk.tolerant import parse_json
+
+    raw = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin, text from a test's StringIO
     try:
-        payload = json.loads(sys.stdin.read() or "null")
-    except ValueError as exc:
-        return f"--hook: stdin is not JSON ({exc})"
+        payload = parse_json(raw.read() or "null", repair=True)
+    except ValueError as exc:  # UnicodeDecodeError is one
+        return f"--hook: stdin is not JSON ({str(exc)[:200]})"
     path = payload.get("transcript_path") if isinstance(payload, dict) else None
     if not isinstance(path, str) or not path:
         return "--hook: the hook input has no transcript_path"
@@ -95,7 +105,11 @@ def run_capture(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
         if isinstance(found, str):
             return _fail(out, hook, found)
         paths = found
-    report = capture(store.root, args.agent, paths, since=args.since, tz=tz, dry_run=args.dry_run)
+    try:
+        report = capture(store.root, args.agent, paths, since=args.since, tz=tz, dry_run=args.dry_run)
+    except OSError as exc:  # the store cannot be written (permissions, a full disk): nothing landed
+        code = fail(args, out, BAD_INPUT, f"store error: {exc}")
+        return 1 if hook else code
     if args.json:
         out.json(report.as_dict(), indent=2)
     else:

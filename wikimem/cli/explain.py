@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from wikimem.cli.args import as_of_day, pinned_today
+from wikimem.cli.embed import EmbedSetupError, embedder_from
 from wikimem.cli.io import Output
 from wikimem.ranking.explain import TABLE_HEADER, explain_lines, format_explain, why_not_lines
 from wikimem.store import MemoryStore
@@ -48,6 +50,8 @@ def add_arguments(explain: argparse.ArgumentParser) -> None:
         help="relevance floor (with --embed): the least cosine a candidate without a BM25 "
         "match needs; 'auto' (default) uses the floor calibrated for the model",
     )
+    explain.add_argument("--today", type=as_of_day, metavar="YYYY-MM-DD",
+                         help="the day relative time words ('last week', 昨天) count from (default: today)")
     explain.add_argument(
         "--why", metavar="FILE:NAME",
         help="explain one item's fate instead: which stage removed it, or where it is "
@@ -61,16 +65,10 @@ class _SetupError(Exception):
 
 def _embedder(args: argparse.Namespace) -> Any:
     """The ``--embed`` embedder, built only when asked for (numpy, a model)."""
-    if not args.embed:
-        return None
     try:
-        from wikimem.vectors import make_embedder
-    except ImportError as exc:
-        raise _SetupError(f"embeddings unavailable: {exc}") from None
-    try:
-        return make_embedder(args.embed, model=args.embed_model, api_key_env=args.embed_key_env)
-    except (ValueError, KeyError, ImportError, OSError, RuntimeError) as exc:
-        raise _SetupError(f"bad --embed: {exc}") from None
+        return embedder_from(args)
+    except EmbedSetupError as exc:
+        raise _SetupError(str(exc)) from None
 
 
 def _index(store: MemoryStore, args: argparse.Namespace) -> Any:
@@ -82,6 +80,7 @@ def _index(store: MemoryStore, args: argparse.Namespace) -> Any:
         "embedder": _embedder(args),
         "cos_floor": getattr(args, "cos_floor", "auto"),
         "analyzer": getattr(args, "analyzer", None),
+        "today": pinned_today(getattr(args, "today", None)),
     }
     if args.fusion_weight is not None:
         kwargs["fusion_weight"] = args.fusion_weight

@@ -2,7 +2,9 @@
 
 The SDK is imported only when the command runs, so every other verb (and
 ``import wikimem``) works without it; without it this verb says how to get
-it and exits 2.
+it and exits 2. ``--embed`` gives the server an encoder
+(:mod:`wikimem.cli.embed`; the server embeds in the background, see
+:mod:`wikimem.server.vector_sync`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.cli.args import port_number
+from wikimem.cli.embed import EmbedSetupError, add_embed_options, embedder_from
 from wikimem.cli.io import Output
 from wikimem.store import MemoryStore
 
@@ -38,6 +41,7 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     key.add_argument("--no-auth", action="store_true",
                      help="HTTP: serve beyond loopback without a token (anyone who can reach the port "
                           "reads and writes the memory)")
+    add_embed_options(mcp, what="recall")
     add_store_option(mcp)
     table["mcp"] = run_mcp
 
@@ -51,9 +55,14 @@ def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     from wikimem.server.http_auth import read_token
 
     try:
+        embedder = embedder_from(args)
+    except EmbedSetupError as exc:
+        out.error(f"wikimem mcp: {exc}")
+        return 2
+    try:
         token = None if args.transport != "http" or args.no_auth else read_token(args.token_file)
         serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
-              log=sys.stderr, token=token, no_auth=args.no_auth)
+              log=sys.stderr, token=token, no_auth=args.no_auth, embedder=embedder)
     except ValueError as exc:  # no token beyond loopback, an unusable token
         out.error(f"wikimem mcp: {exc}")
         return 2

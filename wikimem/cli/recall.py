@@ -9,20 +9,26 @@ For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
 (its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
 ``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
 reason on stderr), so a broken memory never blocks the agent's prompt.
+
+``--today`` pins the day relative time words count from (a store of
+another time asks "last week" of its own); ``--embed`` fuses an encoder's
+cosine in (:mod:`wikimem.cli.embed`), falling back to BM25 with a warning
+on stderr when the encoder fails.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from wikimem.cli.args import int_at_least
+from wikimem.cli.args import as_of_day, int_at_least, pinned_today
+from wikimem.cli.embed import EmbedSetupError, add_embed_options, embed_for_a_while, embedder_from
 from wikimem.cli.io import Output
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
 from wikimem.disk.days import parse_date_span
+from wikimem.disk.tolerant import parse_json
 from wikimem.store import MemoryStore
 
 __all__ = ["register", "run_recall"]
@@ -41,11 +47,14 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     recall.add_argument("--limit", type=int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
     recall.add_argument("--time-range", metavar="A[..B]",
                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+    recall.add_argument("--today", type=as_of_day, metavar="YYYY-MM-DD",
+                        help="the day relative time words ('last week', 昨天) count from (default: today)")
     recall.add_argument("--from-hook", action="store_true",
                         help="read the query from a hook's JSON on stdin (its 'prompt' field)")
     recall.add_argument("--fail-open", action="store_true",
                         help="on any failure print nothing and exit 0 (for hooks)")
     recall.add_argument("--json", action="store_true", help="print one JSON document: text and rows")
+    add_embed_options(recall, what="recall")
     add_store_option(recall)
     table["recall"] = run_recall
 
@@ -54,10 +63,10 @@ def _hook_query() -> str:
     raw = sys.stdin.buffer.read(MAX_HOOK_INPUT + 1)
     if len(raw) > MAX_HOOK_INPUT:
         raise Failure(BAD_INPUT, "hook input is larger than 1 MiB")
-    try:
-        payload = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise Failure(BAD_INPUT, f"hook input is not JSON: {exc}") from None
+    try:  # the tolerant parse: too deep is "not JSON", a lone surrogate becomes U+FFFD
+        payload = parse_json(raw.decode("utf-8"), repair=True)
+    except ValueError as exc:  # UnicodeDecodeError is one
+        raise Failure(BAD_INPUT, f"hook input is not JSON: {str(exc)[:200]}") from None
     prompt = payload.get("prompt") if isinstance(payload, dict) else None
     if not isinstance(prompt, str):
         raise Failure(BAD_INPUT, "hook input has no 'prompt' string")
@@ -77,9 +86,22 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         if span is None:
             raise Failure(BAD_INPUT, f"bad --time-range: {args.time_range!r} "
                                      f"(use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
+    try:
+        embedder = embedder_from(args)
+    except EmbedSetupError as exc:
+        raise Failure(BAD_INPUT, str(exc)) from None
     # A one-shot process: reading the postings cache helps, writing one would only cost this call.
-    index = MemoryIndex(store, postings_cache="read")
+    # The vector cache is written: the next recall embeds only what changed.
+    index = MemoryIndex(store, postings_cache="read", today=pinned_today(args.today), embedder=embedder,
+                        vector_sync="manual")
+    said: list[str] = []
+    if embedder is not None:
+        embed_for_a_while(index, said.append)
     result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span)
+    if embedder is not None and not result.embedding_used and not said:
+        said.append(f"warning: embeddings ({embedder!r}) unavailable for this query; ranked with BM25 only")
+    for line in said:
+        out.error(f"wikimem recall: {line}")
     if args.json:
         out.json({"ok": True, "query": query, "text": agent_text(result), "items": agent_rows(result),
                   "budget_tokens": result.budget_tokens, "budget_used": result.budget_used,

@@ -16,6 +16,15 @@ or leaves the disk as it found it:
   nothing landed: temp file written and fsynced, journal line appended, then
   the rename; a failed rename truncates the journal line back.
 
+A process killed (SIGKILL, power loss) between writing a temp file and the
+rename leaves the temp file behind: nothing in the writer can remove it.
+Its name says what it is (:func:`temp_of`), lint reports it
+(``stale-temp-file``) and ``lint --fix`` removes it once it is older than
+:data:`STALE_TEMP_SECONDS` -- under the store lock, so no write of the
+memory files can still own it, and by age for the writers that take no
+lock (caches). A write never sweeps on its own: that would list a folder
+of many thousands of files on every write.
+
 Tests stop a process at a chosen point with :func:`set_step_hook` (a real
 SIGKILL between two steps), which is how the recovery of multi-file writes
 (``wikimem.disk.intent``) is proven.
@@ -26,6 +35,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,6 +44,7 @@ from typing import BinaryIO
 from wikimem.disk.tolerant import open_append, open_regular
 
 __all__ = [
+    "STALE_TEMP_SECONDS",
     "append_whole",
     "atomic_write",
     "atomic_writer",
@@ -42,11 +53,23 @@ __all__ = [
     "replace_file",
     "set_step_hook",
     "step",
+    "temp_of",
     "truncate_back",
     "write_all",
 ]
 
 _step_hook: Callable[[str], None] | None = None
+
+#: Age past which a temp file is certainly no live writer's (a write takes milliseconds to seconds).
+STALE_TEMP_SECONDS = 600.0
+#: ``.<target>.<mkstemp's 8 characters>.tmp``: the names :func:`_temp_file` and :func:`atomic_writer` make.
+_TEMP_RE = re.compile(r"\.(.+)\.[a-z0-9_]{8}\.tmp")
+
+
+def temp_of(name: str) -> str | None:
+    """The file name a temp file of this module named ``name`` stands for; ``None``: not one of ours."""
+    match = _TEMP_RE.fullmatch(name)
+    return match.group(1) if match else None
 
 
 def set_step_hook(hook: Callable[[str], None] | None) -> None:

@@ -10,7 +10,12 @@ wander off because of it. Two mechanisms, one place:
   escapes every ``except ValueError`` of a tolerant reader. :func:`parse_json`
   raises ``ValueError`` only; :func:`loads_tolerant` returns a default
   instead. Every reader of journal lines, baselines, caches and LLM replies
-  uses one of them.
+  uses one of them. JSON may also spell a *lone surrogate* (``"\\udcff"``,
+  a string cut in the middle of an emoji): valid JSON syntax, but no
+  Unicode, so the first UTF-8 write of the string raises
+  ``UnicodeEncodeError`` -- far from the read, often in the middle of a
+  write. ``repair=True`` turns each into U+FFFD at the read;
+  :func:`repair_surrogates` does it (and counts them) for a value at hand.
 * **Files.** A memory file is read only when it is a *regular* file: a FIFO
   named like a diary day would block the reader forever, a device or socket
   is no memory. A symlink is followed only when its target stays inside the
@@ -34,6 +39,7 @@ import errno
 import json
 import logging
 import os
+import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -42,14 +48,17 @@ from typing import Any, BinaryIO
 from wikimem.disk.store_dir import is_within
 
 __all__ = [
+    "NestingError",
     "UnreadableError",
     "is_regular",
     "loads_tolerant",
     "memory_root",
+    "nesting_depth",
     "open_append",
     "open_regular",
     "parse_json",
     "read_regular",
+    "repair_surrogates",
     "warn_unreadable",
 ]
 
@@ -63,20 +72,107 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
 
 
-def parse_json(text: str | bytes | bytearray, *, loads: Callable[..., Any] = json.loads) -> Any:
-    """``json.loads(text)``, raising ``ValueError`` (never ``RecursionError``) for anything not JSON."""
+#: A surrogate, raw (text decoded with ``surrogateescape``) or as a JSON escape (a pair is two of them).
+_SURROGATE_TEXT = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+_SURROGATE_BYTES = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class NestingError(ValueError):
+    """JSON nested deeper than the parser goes: a ``ValueError``, so every tolerant reader takes it as "not JSON"."""
+
+
+def parse_json(text: str | bytes | bytearray, *, loads: Callable[..., Any] = json.loads, repair: bool = False) -> Any:
+    """``json.loads(text)``, raising ``ValueError`` (never ``RecursionError``) for anything not JSON.
+
+    ``repair=True``: lone surrogates in the value's strings become U+FFFD
+    (see the module docstring); text without a surrogate escape costs one
+    regular-expression scan more.
+    """
     try:
-        return loads(text)
+        value = loads(text)
     except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+        raise NestingError("JSON nested too deeply") from None
+    if repair and _may_hold_surrogates(text):
+        value = repair_surrogates(value)[0]
+    return value
 
 
-def loads_tolerant(text: str | bytes | bytearray, default: Any = None) -> Any:
+def loads_tolerant(text: str | bytes | bytearray, default: Any = None, *, repair: bool = False) -> Any:
     """The JSON value of ``text``, or ``default`` when it is not JSON (deep nesting included)."""
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
+        return parse_json(text, repair=repair)
+    except ValueError:
         return default
+
+
+def _may_hold_surrogates(text: str | bytes | bytearray) -> bool:
+    pattern = _SURROGATE_TEXT if isinstance(text, str) else _SURROGATE_BYTES
+    return pattern.search(text) is not None  # type: ignore[arg-type]
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deep lists and dicts nest in ``value`` (a scalar: 0), counted no further than ``limit + 1``.
+
+    For a reader whose format has a fixed shape: a value the parser took
+    but that nests past any shape the format has is damage, and writing it
+    back (``json.dumps`` recurses) may raise ``RecursionError`` far from
+    the read. No recursion here.
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            depth += 1
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            stack.extend((item, depth) for item in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
+def repair_surrogates(value: Any) -> tuple[Any, int]:
+    """``value`` with every lone surrogate in its strings (keys too) made U+FFFD, and how many there were.
+
+    Lists and dicts are repaired in place (a parsed value is the caller's
+    own); a string is returned repaired. No recursion: a value nested as
+    deep as the parser allows is walked with an explicit stack.
+    """
+    if isinstance(value, str):
+        return _SURROGATE.subn("\ufffd", value)
+    count = 0
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            for index, item in enumerate(node):
+                if isinstance(item, str):
+                    fixed, found = _SURROGATE.subn("\ufffd", item)
+                    if found:
+                        node[index] = fixed
+                        count += found
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+        elif isinstance(node, dict):
+            renamed = False
+            for key, item in node.items():
+                if isinstance(item, str):
+                    fixed, found = _SURROGATE.subn("\ufffd", item)
+                    if found:
+                        node[key] = fixed
+                        count += found
+                elif isinstance(item, (list, dict)):
+                    stack.append(item)
+                renamed = renamed or (isinstance(key, str) and _SURROGATE.search(key) is not None)
+            if renamed:
+                items = list(node.items())
+                node.clear()
+                for key, item in items:
+                    fixed_key, found = _SURROGATE.subn("\ufffd", key) if isinstance(key, str) else (key, 0)
+                    node[fixed_key] = item
+                    count += found
+    return value, count
 
 
 class UnreadableError(OSError):

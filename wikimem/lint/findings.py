@@ -138,6 +138,11 @@ CODES: dict[str, CodeInfo] = {
         "error", "wiki/, diary/, captures/ or diary-vectors/ is a symlink leading outside the memory directory: "
         "its files are not read and every write is refused",
         "replace the symlink with a folder of the memory (move the files in)"),
+    "stale-temp-file": CodeInfo(
+        "warning", "a .<file>.md.*.tmp file in wiki/ or diary/: the temp file of a write that was killed before "
+        "its rename; the write itself did not land (or was rolled back), so the file holds nothing the memory "
+        "lacks, but nothing else removes it",
+        "--fix removes it once it is older than ten minutes (no write can still own it)", fixable=True),
     # issue 16: what capture keeps (wikimem.lint.captures)
     "capture-unreadable": CodeInfo(
         "error", "a captures/*.capture.json that is not a readable Evidence Snapshot; it may be the only record of "

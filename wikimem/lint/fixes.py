@@ -33,10 +33,12 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from wikimem.disk.atomic import STALE_TEMP_SECONDS
 from wikimem.disk.blocks import Block, read_text
 from wikimem.errors import ConflictError
 from wikimem.diary import sort_by_time
@@ -86,19 +88,22 @@ class FixPlan:
     accepted: dict[str, str | None] = field(default_factory=dict)
     stamp: str = ""
     by: str = "lint"
+    #: Stale temp files to remove (relative path -> the mtime they were planned at).
+    temps: dict[str, float] = field(default_factory=dict)
 
     def diff(self) -> str:
-        """A unified diff of every planned change (``a/`` and ``b/`` relative paths)."""
+        """A unified diff of every planned change (``a/`` and ``b/`` relative paths), then the temps removed."""
         out: list[str] = []
         for fix in self.files:
             out.extend(difflib.unified_diff(
                 _lines(fix.before), _lines(fix.after), f"a/{fix.path}", f"b/{fix.path}"))
+        out.extend(f"deleted file {path} (a stale temp file)\n" for path in sorted(self.temps))
         return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in out)
 
     @property
     def empty(self) -> bool:
         """True when there is nothing to write."""
-        return not self.files
+        return not self.files and not self.temps
 
 
 def _lines(text: str) -> list[str]:
@@ -243,6 +248,8 @@ def plan_fixes(linter: Linter, report: LintReport, *, by: str = "lint",
             _plan_wiki(root, path, findings, plan, stamp)
         else:
             _plan_diary(root, path, findings, plan)
+    plan.temps = {path: mtime for path, mtime in linter.snapshot.temps.items()
+                  if now.timestamp() - mtime > STALE_TEMP_SECONDS}
     rewritten = {fix.path for fix in plan.files}
     accepted = {p: sha for p, sha in linter.drifted.items() if p not in rewritten}
     if accepted:
@@ -275,6 +282,20 @@ def apply_fixes(linter: Linter, plan: FixPlan) -> tuple[list[str], list[str]]:
             refused.append(f"{fix.path}: {exc}")
             continue
         done.extend(f"{fix.path}: {reason}" for reason in fix.reasons)
+    if plan.temps:
+        with store.locked():  # no write of the memory files is under way: none owns a temp file
+            for path, mtime in sorted(plan.temps.items()):
+                try:
+                    if os.stat(root / path, follow_symlinks=False).st_mtime != mtime:
+                        refused.append(f"{path}: changed since the fix was planned; not removed (run lint again)")
+                        continue
+                    os.unlink(root / path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    refused.append(f"{path}: {exc.strerror or exc}")
+                    continue
+                done.append(f"{path}: removed a stale temp file")
     return done, refused
 
 

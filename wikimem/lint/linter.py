@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable
 from operator import attrgetter
 from pathlib import Path
 
+from wikimem.disk.atomic import STALE_TEMP_SECONDS
 from wikimem.disk.loader import gc_paused
 from wikimem.disk.baseline import BASELINE_FILE, Baseline, load_baseline
 from wikimem.disk.settings import SETTINGS_FILE, read_settings
@@ -251,6 +252,7 @@ class Linter:
         found = list(self.journal.findings)
         found += self._vectors.run(self.snapshot, touched, model=self.model, dim=self.dim)
         found += self._captures.run(self.snapshot, touched)
+        found += _temp_findings(self.snapshot)
         if self.baseline.damaged:
             found.append(make_finding(
                 "drift", BASELINE_FILE, f"{self.baseline.damaged}: drift is judged from the journal alone",
@@ -271,6 +273,18 @@ class Linter:
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out
+
+
+def _temp_findings(snapshot: Snapshot) -> list[Finding]:
+    """``stale-temp-file`` for each temp file a killed write left in wiki/ or diary/."""
+    now = dt.datetime.now(dt.timezone.utc).timestamp()
+    found = []
+    for path, mtime in sorted(snapshot.temps.items()):
+        when = "--fix removes it" if now - mtime > STALE_TEMP_SECONDS else \
+            "--fix removes it once it is ten minutes old (a write may still own it)"
+        found.append(make_finding("stale-temp-file", path, f"the temp file of a write killed before its rename "
+                                  f"(modified {_when(mtime)}); the write did not land; {when}"))
+    return found
 
 
 def lint(root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> LintReport:

@@ -12,6 +12,7 @@ pays for the edit, not for the store. Nothing here writes.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from wikimem.lint.graph import LinkIndex, Support
 from wikimem.lint.scan import FileFacts, ItemFacts, Target, scan_file, unreadable_file
+from wikimem.disk.atomic import temp_of
 from wikimem.disk.tolerant import UnreadableError, read_regular
 from wikimem.disk.store_dir import own_folder
 
@@ -73,6 +75,8 @@ class Snapshot:
         self.diary: dict[Target, list[ItemFacts]] = {}
         self.links = LinkIndex()
         self.support = Support()
+        #: Temp files a killed write left in wiki/ and diary/: relative path -> mtime (seconds).
+        self.temps: dict[str, float] = {}
 
     @classmethod
     def read(cls, root: str | os.PathLike[str]) -> Snapshot:
@@ -84,6 +88,7 @@ class Snapshot:
     def _listing(self) -> dict[str, tuple[str, str, tuple[int, int]]]:
         """path -> (kind, stem, signature) for every ``*.md`` directly in wiki/ and diary/."""
         out: dict[str, tuple[str, str, tuple[int, int]]] = {}
+        temps: dict[str, float] = {}
         for kind, folder in _KINDS:
             try:
                 entries = list(os.scandir(self.root / folder)) if own_folder(self.root, folder) else []
@@ -91,6 +96,10 @@ class Snapshot:
                 continue
             for entry in entries:
                 name = entry.name
+                if name.startswith(".") and name.endswith(".tmp") and temp_of(name):
+                    with contextlib.suppress(OSError):
+                        temps[f"{folder}/{name}"] = entry.stat(follow_symlinks=False).st_mtime
+                    continue
                 if not name.endswith(".md") or len(name) <= 3 or name.startswith("."):
                     continue
                 # Not only regular files: a FIFO, a dangling or outside symlink
@@ -105,6 +114,7 @@ class Snapshot:
                     except OSError:
                         continue
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
+        self.temps = temps
         return out
 
     def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> Changes:

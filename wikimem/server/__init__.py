@@ -23,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,13 +43,17 @@ def is_loopback(host: str) -> bool:
 
 
 def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
-          port: int = 8765, log: TextIO | None = None, token: str | None = None, no_auth: bool = False) -> None:
+          port: int = 8765, log: TextIO | None = None, token: str | None = None, no_auth: bool = False,
+          embedder: Any = None) -> None:
     """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP).
 
     HTTP beyond loopback needs ``token`` (every request must then carry
     ``Authorization: Bearer <token>``) or, said in so many words,
     ``no_auth=True``; without either it raises ``ValueError`` before
-    listening. On loopback ``token`` is optional.
+    listening. On loopback ``token`` is optional. With ``embedder`` recall
+    fuses cosine with BM25 once the wiki's vectors are embedded (in the
+    background; BM25 alone until then and whenever the encoder fails, said
+    once on ``log``).
     """
     import asyncio
 
@@ -57,20 +62,23 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     from wikimem.server.tools import build_server
 
     log = log or sys.stderr
-    memory = AgentMemory(root, read_only=read_only)
+    if transport not in ("stdio", "http"):
+        raise ValueError(f"unknown transport {transport!r}: stdio or http")
+    if no_auth:
+        token = None
+    elif transport == "http" and token is None and not is_loopback(host):  # refused before anything starts
+        raise ValueError(f"listening on {host}, beyond loopback, needs a token: pass --token-file FILE or set "
+                         f"${TOKEN_ENV} (clients then send 'Authorization: Bearer <token>'), or --no-auth to let "
+                         "anyone who can reach the port read and write this memory")
+    memory = AgentMemory(root, read_only=read_only, embedder=embedder, warn=_say(log))
+    if embedder is not None:
+        _say(log)(f"semantic recall with {embedder!r}: the wiki's vectors are embedded in the background "
+                  "(BM25 only until they are ready)")
     server = build_server(memory)
     memory.start_building()
     if transport == "stdio":
         asyncio.run(_serve_stdio(server))
         return
-    if transport != "http":
-        raise ValueError(f"unknown transport {transport!r}: stdio or http")
-    if no_auth:
-        token = None
-    elif token is None and not is_loopback(host):
-        raise ValueError(f"listening on {host}, beyond loopback, needs a token: pass --token-file FILE or set "
-                         f"${TOKEN_ENV} (clients then send 'Authorization: Bearer <token>'), or --no-auth to let "
-                         "anyone who can reach the port read and write this memory")
     sock = _listen(host, port)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
@@ -82,6 +90,16 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
               f"{key}\n")
     log.flush()
     asyncio.run(_serve_http(server, sock, host, token))
+
+
+def _say(log: TextIO) -> Callable[[str], None]:
+    """A line on ``log`` (stderr: stdout is the stdio transport's), prefixed like every server message."""
+
+    def say(message: str) -> None:
+        log.write(f"wikimem mcp: {message}\n")
+        log.flush()
+
+    return say
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -27,12 +27,13 @@ lock.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,9 +47,11 @@ from wikimem.ranking.agent_text import agent_rows, agent_text
 from wikimem.ranking.explain import why_not_lines
 from wikimem.retrieval import MemoryIndex
 from wikimem.server.backlinks import Backlinks
+from wikimem.server.vector_sync import VectorSync
 from wikimem.store import UNCHECKED, MemoryStore, path_stat
 
-__all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_span"]
+__all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_as_of",
+           "parse_span"]
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,16 @@ def parse_span(value: str | list[str] | tuple[str, ...] | None) -> TimeRange | N
     return span
 
 
+def parse_as_of(value: str | None) -> dt.date | None:
+    """A call's ``today`` (``YYYY-MM-DD``) as a date, None when omitted; ``BadInput`` naming the format."""
+    if value is None or value == "":
+        return None
+    try:
+        return dt.date.fromisoformat(validate_date(value.strip() if isinstance(value, str) else value))
+    except ValueError:
+        raise BadInput(f"bad today {value!r}: use YYYY-MM-DD (the day relative time words count from)") from None
+
+
 def _checked(file: str, name: str | None = None) -> tuple[str, str | None]:
     """Validated names, or ``BadInput`` saying what is wrong with them."""
     try:
@@ -115,11 +128,19 @@ class AgentMemory:
     """One memory directory served to agents: the tools as plain methods."""
 
     def __init__(self, root: str | Path, *, read_only: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, embedder: Any = None,
+                 warn: Callable[[str], None] | None = None) -> None:
         self.root = Path(root)
         self.read_only = read_only
         self.store = MemoryStore(self.root)
-        self.index = MemoryIndex(self.store, postings_cache="read" if read_only else "readwrite")
+        # With an embedder the wiki's vectors are embedded in the background (VectorSync), never
+        # inside a recall: until they are ready, and whenever the encoder fails, recall is BM25 only.
+        self.index = MemoryIndex(self.store, postings_cache="read" if read_only else "readwrite",
+                                 today=self._today, embedder=embedder, vector_sync="manual",
+                                 vector_cache="read" if read_only else "readwrite")
+        self.vectors = VectorSync(self.index, warn or log.warning, clock) if embedder is not None else None
+        # A call's "as of" day (its ``today`` argument), per thread: calls run concurrently on one index.
+        self._as_of = threading.local()
         self.linter = Linter(self.root)
         self.backlinks = Backlinks(self.store)
         self._clock = clock
@@ -150,6 +171,8 @@ class AgentMemory:
                 self.index.warm()
             except Exception:  # noqa: BLE001 - a warm-up is an optimisation: queries pack terms themselves
                 log.warning("warming the index in the background failed; queries are slower at first", exc_info=True)
+            if self.vectors is not None:
+                self.vectors.run()
 
         thread = threading.Thread(target=build, name="wikimem-index-build", daemon=True)
         thread.start()
@@ -174,16 +197,38 @@ class AgentMemory:
 
     # -- read tools -----------------------------------------------------------
 
+    def _today(self) -> dt.date:
+        """The index's today: this thread's call's ``today`` argument, else the real (local) today."""
+        day: dt.date | None = getattr(self._as_of, "day", None)
+        return day if day is not None else dt.date.today()
+
+    @contextlib.contextmanager
+    def _as_of_day(self, today: str | None) -> Iterator[None]:
+        """Resolve relative time words against ``today`` (``YYYY-MM-DD``) during the block; ``BadInput`` if malformed."""
+        day = parse_as_of(today)
+        self._as_of.day = day
+        try:
+            yield
+        finally:
+            self._as_of.day = None
+
     def recall(self, query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None) -> dict[str, Any]:
-        """Hits and link targets within the budget: the agent text plus one row per item."""
+               time_range: str | list[str] | None = None, today: str | None = None) -> dict[str, Any]:
+        """Hits and link targets within the budget: the agent text plus one row per item.
+
+        ``today`` (``YYYY-MM-DD``) is the day relative time words in the
+        query count from: a store of another time asks "last week" of its own.
+        """
         span = parse_span(time_range)
         if not 1 <= limit <= MAX_LIMIT:
             raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
             raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
         self.sync()
-        result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span)
+        if self.vectors is not None:
+            self.vectors.catch_up()
+        with self._as_of_day(today):
+            result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span)
         return {
             "text": agent_text(result),
             "items": agent_rows(result),
@@ -225,12 +270,13 @@ class AgentMemory:
                 return {**diary_json(entry), "links": links}
         raise NotFound(f"no diary entry: {day} {wanted}")
 
-    def why_not(self, query: str, file: str, name: str) -> dict[str, Any]:
+    def why_not(self, query: str, file: str, name: str, today: str | None = None) -> dict[str, Any]:
         """Why ``file:name`` is (not) recalled for ``query``: the stage that removed it, or its place."""
         if not _is_date(file):
             _checked(file, name)
         self.sync()
-        why = self.index.why_not(query, file, name)
+        with self._as_of_day(today):
+            why = self.index.why_not(query, file, name)
         fields = {f.name: getattr(why, f.name) for f in dataclasses.fields(why) if f.name != "result"}
         return {**fields, "text": "\n".join(why_not_lines(why)) + "\n"}
 

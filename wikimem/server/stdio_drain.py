@@ -15,8 +15,14 @@ client cancelled (``notifications/cancelled``) gets no answer by the
 protocol, so it is no longer waited for.
 
 Only the ids are read from each line (a JSON parse the SDK does anyway);
-the lines themselves pass through unchanged, and a line that is not JSON
-is passed on for the SDK to report.
+the lines themselves pass through unchanged. A line the SDK cannot take is
+answered here instead (:func:`refusal`): the SDK drops such a line with no
+answer, so the client would wait for ever -- a few hundred ``[`` (a
+thousand also made the parse here raise ``RecursionError`` and end the
+server), a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not
+Unicode), a batch, a request of the wrong shape. The client gets a JSON-RPC
+parse error (-32700) or invalid request (-32600), with the request's id
+whenever the line still shows it, and the server reads on.
 
 One line may hold at most :data:`~wikimem.disk.limits.MAX_MESSAGE_BYTES`
 characters. Lines are read in pieces of that size, so a longer one is never
@@ -37,8 +43,9 @@ from io import TextIOWrapper
 from typing import Any
 
 from wikimem.disk.limits import MAX_MESSAGE_BYTES, size_words
+from wikimem.disk.tolerant import loads_tolerant
 
-__all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "stdio_streams"]
+__all__ = ["DRAIN_SECONDS", "AnswerWriter", "DrainingLines", "Pending", "refusal", "stdio_streams"]
 
 #: How long end of input waits for the answers still owed (a recall waits at most for the index build).
 DRAIN_SECONDS = 120.0
@@ -103,7 +110,9 @@ class DrainingLines:
     ``lines`` that wraps a text file (``anyio.wrap_file``) is read in
     pieces of at most ``limit`` characters, and a line longer than that is
     refused through ``answers`` (see the module docstring); any other async
-    iterable is taken line by line.
+    iterable is taken line by line. With ``answers``, a line the SDK would
+    drop unanswered is answered with the :func:`refusal` error instead of
+    being passed on.
     """
 
     def __init__(self, lines: Any, pending: Pending, seconds: float = DRAIN_SECONDS,
@@ -121,6 +130,11 @@ class DrainingLines:
         file = getattr(self._lines, "wrapped", None)
         async for line in self._lines if file is None else self._bounded(file):
             if line is None:
+                continue
+            refused = refusal(line) if self._answers is not None else None
+            if refused is not None and self._answers is not None:
+                await self._answers.write(refused)
+                await self._answers.flush()
                 continue
             self._pending.read(line)
             yield line
@@ -229,11 +243,76 @@ def stdio_streams(seconds: float = DRAIN_SECONDS) -> Iterator[tuple[DrainingLine
 
 
 def _message(line: str) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return None
+    value = loads_tolerant(line)
     return value if isinstance(value, dict) else None
+
+
+#: A JSON string token, or one of the characters that change the nesting.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},]')
+_ID_VALUE = re.compile(r'\s*:\s*(-?\d+(?:\.\d+)?|"(?:[^"\\]|\\.)*")')
+
+
+def refusal(line: str) -> str | None:
+    """The JSON-RPC error line answering ``line`` when the SDK cannot take it; ``None`` when it can.
+
+    The SDK's own parse decides (its limits are not Python's: it refuses a
+    few hundred levels of nesting Python reads). -32700 (parse error) for
+    text that is not JSON to it -- too deep, a lone surrogate escape, bad
+    syntax; -32600 (invalid request) for JSON that is no JSON-RPC message.
+    The id is the request's whenever the line still shows it. A blank line
+    and a notification of the wrong shape get nothing (nothing waits for
+    them), as JSON-RPC has it.
+    """
+    from mcp import types
+
+    if not line.strip():
+        return None
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except ValueError as exc:  # pydantic's ValidationError
+        problems = exc.errors() if hasattr(exc, "errors") else []
+        not_json = [p for p in problems if p.get("type") == "json_invalid"]
+    value = loads_tolerant(line, _NOT_JSON)
+    ident = value.get("id") if isinstance(value, dict) else _top_level_id(line) if value is _NOT_JSON else None
+    if not_json or value is _NOT_JSON:
+        reason = str(not_json[0].get("msg", "")) if not_json else "Invalid JSON"
+        return _error(ident, -32700, f"Parse error: {reason[:200]}")
+    if isinstance(value, dict) and "method" in value and "id" not in value:
+        return None  # a notification: no answer is owed
+    return _error(ident, -32600, "Invalid request: not a JSON-RPC message this server takes")
+
+
+_NOT_JSON = object()
+
+
+def _error(ident: Any, code: int, message: str) -> str:
+    if not isinstance(ident, (str, int)) or isinstance(ident, bool):
+        ident = None
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}}, separators=(",", ":")) + "\n"
+
+
+def _top_level_id(line: str) -> Any:
+    """The ``id`` member of the outermost object of ``line``, found without parsing the rest (``None``: none).
+
+    A scan of string tokens and brackets, no recursion: the line is one
+    ``json.loads`` could not parse, typically because of nesting too deep.
+    """
+    depth = 0
+    previous = ""
+    for token in _TOKEN.finditer(line):
+        text = token.group()
+        if text in "[{":
+            depth += 1
+        elif text in "]}":
+            depth -= 1
+        elif depth == 1 and text == '"id"' and previous in ("{", ","):
+            found = _ID_VALUE.match(line, token.end())
+            if found is None:
+                return None
+            return loads_tolerant(found.group(1))
+        previous = text
+    return None
 
 
 def _key(value: Any) -> Any:

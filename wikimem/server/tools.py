@@ -114,17 +114,18 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
                                        version=_version())
 
     def recall(query: str, budget_tokens: int | None = 800, limit: int = 10,
-               time_range: str | list[str] | None = None) -> CallToolResult:
+               time_range: str | list[str] | None = None, today: str | None = None) -> CallToolResult:
         """Recall what the memory holds for a query: the best items and the items they link to, within a token budget.
 
         Returns text with one `## file:name` section per item (diary entries: `## diary DAY HH:MM`),
         ending with the wikimem-derived marker, plus structured rows (file, name, source, rank, score,
         via, content, owner, source_conv). time_range: "YYYY-MM-DD" or "YYYY-MM-DD..YYYY-MM-DD" adds that
-        window's diary entries; time words in the query ("yesterday", "上周") do the same.
-        budget_tokens=null means no budget.
+        window's diary entries; time words in the query ("yesterday", "May 8, 2023", "in 2023", "上周") do
+        the same. today: "YYYY-MM-DD", the day relative words ("last week", "3 days ago") count from
+        (default: the server's today). budget_tokens=null means no budget.
         """
         return _call(memory, "recall", {"query": query, "budget_tokens": budget_tokens, "limit": limit,
-                                        "time_range": time_range})
+                                        "time_range": time_range, "today": today})
 
     def read_item(file: str, name: str) -> CallToolResult:
         """One item: content, provenance (owner, source_conv, ts), its links and its backlinks (wiki and diary).
@@ -134,9 +135,12 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
         """
         return _call(memory, "read_item", {"file": file, "name": name})
 
-    def why_not(query: str, file: str, name: str) -> CallToolResult:
-        """Why file:name is (or is not) recalled for query: the stage that removed it, or its place, with scores."""
-        return _call(memory, "why_not", {"query": query, "file": file, "name": name})
+    def why_not(query: str, file: str, name: str, today: str | None = None) -> CallToolResult:
+        """Why file:name is (or is not) recalled for query: the stage that removed it, or its place, with scores.
+
+        today: "YYYY-MM-DD", the day relative time words in query count from (as for recall).
+        """
+        return _call(memory, "why_not", {"query": query, "file": file, "name": name, "today": today})
 
     def lint() -> CallToolResult:
         """Check the memory for problems: counts per severity and the worst findings first."""

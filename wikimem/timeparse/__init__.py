@@ -11,9 +11,11 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   (also N天以前/之前) with Arabic or Chinese numerals (两, 十, 十二, 二十, 一百…);
   English ``today``/``tonight``, ``yesterday``, ``tomorrow``, ``the day
   before yesterday``, ``the day after tomorrow``, ``N days ago`` (digits or
-  ``a``/``one``…``twelve``) -- English words only on word boundaries.
+  ``a``/``one``…``twenty``) -- English words only on word boundaries.
 * dates: ``2026-07-21``, ``2026/7/21``, ``2026-7-1``, ``2026年7月21日``,
-  ``7月21日``/``7月21号`` (also 七月二十一日); a month/day later than T means the
+  ``7月21日``/``7月21号`` (also 七月二十一日); English ``May 8, 2023``, ``May 8th
+  2023``, ``8 May 2023``, ``the 8th of May, 2023``, ``Sept. 8``, ``8 May``
+  (month names and short forms); a month/day later than T means the
   previous year. An impossible date makes the whole answer ``None``.
 * weeks: 这周/本周/这个星期/本星期/这礼拜, 上周/上个星期/上礼拜, and (extras)
   上上周 (two weeks back), 下周, 下下周, each followed optionally by a day
@@ -22,21 +24,31 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   next week``/``weekend``, ``N weeks ago``.
 * months: 这个月/本月, 上个月/上月, 上上个月, 下个月; ``N个月前`` → that whole
   month; ``2026年7月``, and ``7月``/``7月份`` alone (a month later than T's
-  means the previous year); English ``this/last/next month``, ``N months ago``.
+  means the previous year); English ``this/last/next month``, ``N months ago``,
+  ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
+  alone after in/during/throughout (``in May``: the last May that has begun;
+  ``in May and June``, ``between March and May``: both).
+* years: English ``in 2023``/``during 2023``, ``between 2021 and 2023``,
+  ``N years ago``, ``this/last/next year``. A year named beside a yearless month or day is its year (``in May
+  last year``); two different years beside one → ``None``.
 
 Choosing among several expressions: longer matches swallow the ones inside
 them (大前天 is not 前天); then the most specific kind wins (a day beats a
-weekend beats a week beats a month) and, at equal precision, an explicit date
-beats a relative word. Several expressions of the winning kind give the
+weekend beats a week beats a month beats a year) and, at equal precision, an
+explicit date beats a relative word. Several expressions of the winning kind give the
 smallest window covering all of them (``昨天和前天`` → both days), since the
 user asked about each of them.
 
 Deliberately *not* windows: vague words (最近, 前几天, 以前, 过一会儿, 这两天),
-bare weekdays (周三: this week's or last week's?), ``12/07`` style dates, and
+bare weekdays (周三: this week's or last week's?; ``last Monday``), ``12/07``
+style dates, seasons (``last summer``: which months depends on the
+hemisphere), ``a couple of``/``a few``/``several`` counts, and
 open-ended expressions -- a match followed by 以前/之前/以后/之后/以来/前/后, or
 preceded by English since/before/after/until -- because "before yesterday" is
-not yesterday. A few common words that merely contain a time word are
-skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
+not yesterday. English month names are ordinary words too ("May I", "we
+march", "June bug"), and a year may count things ("in 2023 words"): the
+English calendar rules below say what makes them time words. A few common
+words that merely contain a time word are skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
 not Monday), 这周日程, 以前天天, 如今天气; the exclusion lists below are
 heuristics and say so.
 """
@@ -56,7 +68,7 @@ from wikimem.timeparse.match import TimeMatch
 
 __all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "resolve_today"]
 
-_DAY, _WEEKEND, _WEEK, _MONTH = 0, 1, 2, 3  # precision ranks, finer first
+_DAY, _WEEKEND, _WEEK, _MONTH, _YEAR = 0, 1, 2, 3, 4  # precision ranks, finer first
 
 _CN_DIGITS = {
     "零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4,
@@ -65,7 +77,8 @@ _CN_DIGITS = {
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
     "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11,
-    "twelve": 12,
+    "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
 }  # fmt: skip
 _CN_NUM = "[零〇一二两三四五六七八九十百]+"
 # A number must start here: not in the middle of 几十 / 十几 / 123.
@@ -128,6 +141,9 @@ class _Hit:
     rank: int
     absolute: bool
     span: tuple[date, date] | None  # None: an impossible explicit date
+    #: A month or day whose year was inferred from today (``in May``, ``7月21日``): a year
+    #: named beside it (``last year``, ``in 2023``) is its year instead.
+    yearless: bool = False
 
 
 def _number(text: str) -> int | None:
@@ -160,6 +176,10 @@ def _month_span(year: int, month: int, back: int = 0) -> tuple[date, date]:
     return first, first.replace(day=calendar.monthrange(y, m + 1)[1])
 
 
+def _year_span(year: int) -> tuple[date, date]:
+    return date(year, 1, 1), date(year, 12, 31)
+
+
 def _week_start(today: date, back: int) -> date:
     return today - timedelta(days=today.weekday() + 7 * back)
 
@@ -175,14 +195,17 @@ def _infer_year(today: date, month: int, day: int = 1) -> int:
 
 # Each rule: a regex and a handler (match, today) -> (rank, absolute, span) or
 # None when the match turns out not to be a time expression after all.
-_Result = tuple[int, bool, tuple[date, date] | None] | None
+_Span = tuple[date, date] | None
+_Result = tuple[int, bool, _Span] | tuple[int, bool, _Span, bool] | None
 _Handler = Callable[[re.Match[str], date], _Result]
-_RULES: list[tuple[re.Pattern[str], _Handler]] = []
+#: (pattern, handler, cjk): ``cjk`` rules match only text with a CJK character in it (年 月 日 天
+#: 周 …), so an all-ASCII query -- most English ones -- skips them.
+_RULES: list[tuple[re.Pattern[str], _Handler, bool]] = []
 
 
-def _rule(pattern: str) -> Callable[[_Handler], _Handler]:
+def _rule(pattern: str, *, cjk: bool = False) -> Callable[[_Handler], _Handler]:
     def register(handler: _Handler) -> _Handler:
-        _RULES.append((re.compile(pattern), handler))
+        _RULES.append((re.compile(pattern), handler, cjk))
         return handler
 
     return register
@@ -194,33 +217,33 @@ def _blocked(m: re.Match[str], chars: set[str]) -> bool:
 
 
 @_rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])")
-@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月\s*(?P<d>[0-9]{1,2})\s*[日号](?![0-9])", cjk=True)
 def _full_date(m: re.Match[str], today: date) -> _Result:
     day = _safe_date(int(m["y"]), int(m["m"]), int(m["d"]))
     return _DAY, True, _one_day(day) if day else None
 
 
-@_rule(rf"{_NUM_START}(?P<m>[0-9]{{1,2}}|{_CN_NUM})\s*月\s*(?P<d>[0-9]{{1,2}}|{_CN_NUM})\s*[日号](?![0-9])")
+@_rule(rf"{_NUM_START}(?P<m>[0-9]{{1,2}}|{_CN_NUM})\s*月\s*(?P<d>[0-9]{{1,2}}|{_CN_NUM})\s*[日号](?![0-9])", cjk=True)
 def _month_day(m: re.Match[str], today: date) -> _Result:
     month, day_of_month = _number(m["m"]), _number(m["d"])
     if month is None or day_of_month is None:
         return None  # 二三月… is not a numeral, so not a date either
     day = _safe_date(_infer_year(today, month, day_of_month), month, day_of_month)
-    return _DAY, True, _one_day(day) if day else None
+    return _DAY, True, _one_day(day) if day else None, True
 
 
-@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])")
-@_rule(r"(?<![0-9年])(?P<m>[0-9]{1,2})\s*月份?(?![0-9])")
+@_rule(r"(?<![0-9])(?P<y>[0-9]{4})\s*年\s*(?P<m>[0-9]{1,2})\s*月(?![0-9])", cjk=True)
+@_rule(r"(?<![0-9年])(?P<m>[0-9]{1,2})\s*月份?(?![0-9])", cjk=True)
 def _explicit_month(m: re.Match[str], today: date) -> _Result:
     month = int(m["m"])
     if not 1 <= month <= 12:
         return None
     explicit_year = m.groupdict().get("y")
     year = int(explicit_year) if explicit_year else _infer_year(today, month)
-    return _MONTH, True, _month_span(year, month) if year >= 1 else None
+    return _MONTH, True, _month_span(year, month) if year >= 1 else None, not explicit_year
 
 
-@_rule("|".join(_DAY_WORDS))
+@_rule("|".join(_DAY_WORDS), cjk=True)
 def _day_word(m: re.Match[str], today: date) -> _Result:
     if _blocked(m, _DAY_WORD_BLOCKED.get(m[0], set())):
         return None
@@ -247,28 +270,30 @@ def _back(n: int | None, unit: int, today: date) -> _Result:
     return _MONTH, False, _month_span(today.year, today.month, n)
 
 
-@_rule(rf"{_NUM}天{_AGO}")
+@_rule(rf"{_NUM}天{_AGO}", cjk=True)
 def _days_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _DAY, today)
 
 
-@_rule(rf"{_NUM}(?:个\s*)?(?:周|星期|礼拜){_AGO}")
+@_rule(rf"{_NUM}(?:个\s*)?(?:周|星期|礼拜){_AGO}", cjk=True)
 def _weeks_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _WEEK, today)
 
 
-@_rule(rf"{_NUM}个\s*月{_AGO}")
+@_rule(rf"{_NUM}个\s*月{_AGO}", cjk=True)
 def _months_ago(m: re.Match[str], today: date) -> _Result:
     return _back(_number(m["n"]), _MONTH, today)
 
 
-@_rule(rf"{_EN_NUM}(?P<u>day|week|month)s?\s+ago{_EN_E}")
+@_rule(rf"{_EN_NUM}(?P<u>day|week|month|year)s?\s+ago{_EN_E}")
 def _en_ago(m: re.Match[str], today: date) -> _Result:
     n = _EN_NUMBERS.get(m["n"]) or _number(m["n"])
+    if m["u"] == "year":
+        return (_YEAR, False, _year_span(today.year - n)) if n is not None else None
     return _back(n, {"day": _DAY, "week": _WEEK, "month": _MONTH}[m["u"]], today)
 
 
-@_rule(rf"{_REL}(?:个|一)?{_WEEK_UNIT}(?P<d>[一二三四五六日天末])?")
+@_rule(rf"{_REL}(?:个|一)?{_WEEK_UNIT}(?P<d>[一二三四五六日天末])?", cjk=True)
 def _relative_week(m: re.Match[str], today: date) -> _Result:
     rel = m["rel"]
     if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
@@ -283,7 +308,7 @@ def _relative_week(m: re.Match[str], today: date) -> _Result:
     return _DAY, False, _one_day(monday + timedelta(days=_WEEKDAYS[day]))
 
 
-@_rule(rf"{_REL}个?月(?![亮光球饼色])")
+@_rule(rf"{_REL}个?月(?![亮光球饼色])", cjk=True)
 def _relative_month(m: re.Match[str], today: date) -> _Result:
     rel = m["rel"]
     if _blocked(m, _REL_BLOCKED_AFTER[rel[0]]):
@@ -291,9 +316,11 @@ def _relative_month(m: re.Match[str], today: date) -> _Result:
     return _MONTH, False, _month_span(today.year, today.month, _REL_STEPS[rel])
 
 
-@_rule(rf"{_EN_B}(?P<rel>this|last|next)\s+(?P<u>week|weekend|month){_EN_E}")
+@_rule(rf"{_EN_B}(?P<rel>this|last|next)\s+(?P<u>week|weekend|month|year){_EN_E}")
 def _en_relative(m: re.Match[str], today: date) -> _Result:
     back = {"last": 1, "this": 0, "next": -1}[m["rel"]]
+    if m["u"] == "year":
+        return _YEAR, False, _year_span(today.year - back)
     if m["u"] == "month":
         return _MONTH, False, _month_span(today.year, today.month, back)
     monday = _week_start(today, back)
@@ -302,13 +329,141 @@ def _en_relative(m: re.Match[str], today: date) -> _Result:
     return _WEEK, False, (monday, monday + timedelta(days=6))
 
 
+# -- English calendar dates ---------------------------------------------------
+#
+# Month names are ordinary words too ("May I", "we march", "ask Jan", "June
+# bug", "August Rush"), so a month name counts only beside a day number or a
+# year, or right after in/during/throughout ("in May"). The months that are
+# also common verbs or names (_WORDY_MONTHS) must moreover be followed by
+# the end of the phrase, punctuation or a function word when no year pins
+# them ("we march 5 miles", "these 8 may help" are not dates).
+
+_MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3,
+    "april": 4, "apr": 4, "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7,
+    "august": 8, "aug": 8, "september": 9, "sept": 9, "sep": 9, "october": 10,
+    "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+_WORDY_MONTHS = {"may", "march", "mar", "jan"}
+_FULL_MONTHS = "january|february|march|april|may|june|july|august|september|october|november|december"
+_SHORT_MONTHS = "sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec"
+# A short form may end in a dot ("Sept. 8"); _month strips it.
+_EN_MONTH = rf"(?P<mon>{_FULL_MONTHS}|(?:{_SHORT_MONTHS})(?![a-z])\.?)"
+_EN_DAY = r"(?P<d>[0-9]{1,2})(?P<ord>st|nd|rd|th)?(?![0-9a-z]|[.:/-][0-9])"
+# A four-digit year not glued to more digits, a decade's "s", a unit or a range.
+_EN_YEAR = r"(?P<y>(?:1[0-9]|20)[0-9]{2})(?![0-9a-z%]|[.:/-][0-9])"
+_NUMBER_BEFORE = r"(?<![0-9a-z.,:/$#+-])"
+# Heuristic: the words that may follow a date whose month is also a common
+# word, or a bare "in 2023", without making it something else (a count of
+# things: "in 2023 words", "8 may help").
+_MAY_FOLLOW = frozenset(
+    "at in on and or to with for from when where what who which how why i we you he she they it me us my "
+    "our your his her their the a was were is did do does had have has that this about during around after "
+    "before then last".split()
+)
+_NEXT_WORD = re.compile(r"\s*([a-z]*)")
+
+
+def _followed_plainly(m: re.Match[str]) -> bool:
+    """Whether what follows the match is the end, punctuation or a function word (see _MAY_FOLLOW)."""
+    word = _NEXT_WORD.match(m.string, m.end())
+    assert word is not None
+    return not word[1] or word[1] in _MAY_FOLLOW
+
+
+def _month(m: re.Match[str]) -> str:
+    return m["mon"].rstrip(".")
+
+
+def _en_day_result(m: re.Match[str], today: date) -> _Result:
+    month, day_of_month, year = _MONTHS[_month(m)], int(m["d"]), m["y"]
+    if year is None and _month(m) in _WORDY_MONTHS and not _followed_plainly(m):
+        return None
+    day = _safe_date(int(year) if year else _infer_year(today, month, day_of_month), month, day_of_month)
+    return _DAY, True, _one_day(day) if day else None, year is None
+
+
+@_rule(rf"{_EN_B}{_EN_MONTH}\s+{_EN_DAY}(?:,?\s+{_EN_YEAR})?")
+def _en_month_day(m: re.Match[str], today: date) -> _Result:
+    """``May 8``, ``May 8th``, ``May 8, 2023``, ``Sept. 8 2023``."""
+    return _en_day_result(m, today)
+
+
+@_rule(rf"{_NUMBER_BEFORE}(?P<the>the\s+)?{_EN_DAY}\s+(?P<of>of\s+)?{_EN_MONTH}{_EN_E}(?:,?\s+{_EN_YEAR})?")
+def _en_day_month(m: re.Match[str], today: date) -> _Result:
+    """``8 May``, ``8 May 2023``, ``8 May, 2023``, ``the 8th of May 2023``."""
+    if m["of"] and not (m["the"] or m["ord"]):
+        return None  # "3 of march" counts things; "the 3rd of March" is a day
+    return _en_day_result(m, today)
+
+
+@_rule(rf"{_EN_B}{_EN_MONTH},?\s+(?:of\s+)?{_EN_YEAR}")
+def _en_month_year(m: re.Match[str], today: date) -> _Result:
+    """``May 2023``, ``May, 2023``, ``May of 2023``."""
+    if _month(m) in _WORDY_MONTHS and not _followed_plainly(m):
+        return None  # "may 2000 people"
+    return _MONTH, True, _month_span(int(m["y"]), _MONTHS[_month(m)])
+
+
+@_rule(
+    rf"{_EN_B}(?:in|during|throughout|between)\s+(?P<mon>{_FULL_MONTHS}){_EN_E}"
+    rf"(?:\s*(?:,|-|–|and|or|to|through)\s*(?P<mon2>{_FULL_MONTHS}){_EN_E})?(?!,?\s*[0-9])"
+)
+def _en_in_month(m: re.Match[str], today: date) -> _Result:
+    """``in May``: the last May that has begun (a month later than today's is last year's).
+
+    ``in May and June`` covers both, placed by its last month (the last
+    one that has begun), so ``in December and January`` in July is last
+    December and this January. When the first month alone would be read
+    in a later year than that (``in June and August`` in July: this June,
+    or last summer's?), the pair is a guess: no window.
+    """
+    month = _MONTHS[m["mon"]]
+    if m["mon2"] is None:
+        if m[0].startswith("between"):
+            return None
+        return _MONTH, True, _month_span(_infer_year(today, month), month), True
+    last_month = _MONTHS[m["mon2"]]
+    last = _month_span(_infer_year(today, last_month), last_month)
+    first = _month_span(last[0].year - (month > last_month), month)
+    if first[0].year != _infer_year(today, month):
+        return None
+    return _MONTH, True, (first[0], last[1]), True
+
+
+@_rule(rf"{_NUMBER_BEFORE}(?P<y>(?:19|20)[0-9]{{2}})(?P<sep>[-/])(?P<m>0[1-9]|1[0-2])(?![0-9]|[.:/-][0-9])")
+def _year_month(m: re.Match[str], today: date) -> _Result:
+    """``2023-05``, ``2023/05`` -- but not a season spanning two years (``2011-12``, ``2000-01``)."""
+    year, month = int(m["y"]), int(m["m"])
+    if (year + 1) % 100 == month:
+        return None
+    return _MONTH, True, _month_span(year, month)
+
+
+@_rule(
+    rf"{_EN_B}(?:in|during|throughout|between)\s+(?:the\s+years?\s+)?(?P<y>(?:19|20)[0-9]{{2}})"
+    rf"(?:\s*(?:-|–|and|or|to|through)\s*(?P<y2>(?:19|20)[0-9]{{2}}))?(?![0-9a-z%]|[.:/-]?[0-9])"
+)
+def _en_in_year(m: re.Match[str], today: date) -> _Result:
+    """``in 2023``, ``during 2023``, ``in 2023 and 2024`` -- not ``in 2023 words`` (a count)."""
+    if not _followed_plainly(m):
+        return None
+    first, last = int(m["y"]), int(m["y2"] or m["y"])
+    if last < first or (m["y2"] is None and m[0].startswith("between")):
+        return None
+    return _YEAR, True, (date(first, 1, 1), date(last, 12, 31))
+
+
 def _is_open_ended(hit_text: str, start: int, end: int) -> bool:
     return bool(_OPEN_AFTER.match(hit_text, end) or _OPEN_BEFORE.search(hit_text, 0, start))
 
 
 def _hits(text: str, today: date) -> list[_Hit]:
     found: list[_Hit] = []
-    for pattern, handler in _RULES:
+    ascii_only = text.isascii()
+    for pattern, handler, cjk in _RULES:
+        if cjk and ascii_only:
+            continue
         for m in pattern.finditer(text):
             try:
                 result = handler(m, today)
@@ -325,6 +480,36 @@ def _hits(text: str, today: date) -> list[_Hit]:
     return [h for h in kept if not _is_open_ended(text, h.start, h.end)]
 
 
+def _anchored(hits: list[_Hit]) -> list[_Hit]:
+    """Yearless months and days moved into the one calendar year named beside them.
+
+    "May 8th last year", "in May 2 years ago", "in May, in 2023": the year
+    word says which May. Two different years named → no window (which
+    one the month belongs to is a guess).
+    """
+    yearless = [h for h in hits if h.yearless and h.span is not None]
+    years = {h.span[0].year for h in hits if h.span is not None and h.span[0].year == h.span[1].year
+             and (h.rank == _YEAR or (h.absolute and not h.yearless))}
+    if not yearless or not years:
+        return hits
+    if len(years) > 1:
+        return []
+    year = years.pop()
+    moved = []
+    for hit in hits:
+        if hit.yearless and hit.span is not None:
+            first, last = hit.span
+            shift = year - last.year  # a pair across New Year ends in the named year
+            if first == last:
+                day = _safe_date(year, first.month, first.day)
+                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, _one_day(day) if day else None)
+            else:
+                span = (_month_span(first.year + shift, first.month)[0], _month_span(year, last.month)[1])
+                hit = _Hit(hit.start, hit.end, hit.rank, hit.absolute, span)
+        moved.append(hit)
+    return moved
+
+
 def _lowered(text: str) -> str:
     """``text`` lower-cased with every offset unchanged (``İ`` lowers to two characters)."""
     lowered = text.lower()
@@ -333,17 +518,30 @@ def _lowered(text: str) -> str:
     return "".join(ch.lower()[0] for ch in text)
 
 
+# What every rule's match contains at least one of: a digit, one of these
+# CJK characters (天 日 周 期 of 星期, 拜 of 礼拜, 月; 号 only follows 月), or an
+# English word starting with one of these (month names by their first three
+# letters). A new rule must keep this true: tests/test_timeparse_may_name.py
+# checks it over every time-word test text.
+_MAY_NAME = re.compile(
+    r"[0-9天日周期拜月]"
+    r"|(?<![a-z])(?:today|tonight|yesterday|tomorrow|ago|week|month|year"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+)
+
+
 @lru_cache(maxsize=4096)
 def may_name_a_time(text: str) -> bool:
-    """False when no rule's pattern occurs in ``text``: then :func:`match_time_range` is None on every day.
+    """False when no rule's pattern can occur in ``text``: then :func:`match_time_range` is None on every day.
 
     Which day is today only matters once some pattern matched (a handler
-    reads it), so a caller can skip asking the clock for a text that
-    matches none -- most queries. Remembered per text: a few dozen
-    patterns cost as much as a warm query's own work.
+    reads it), so a caller can skip asking the clock -- and every rule's
+    pattern -- for a text that matches none: most queries. One pattern
+    whose matches every rule's matches contain (``_MAY_NAME``), so it may
+    say yes for a text no rule reads ("May I"), never no for one a rule
+    reads. Remembered per text: an app asks the same text per keystroke.
     """
-    lowered = _lowered(text)
-    return any(pattern.search(lowered) for pattern, _ in _RULES)
+    return _MAY_NAME.search(_lowered(text)) is not None
 
 
 def match_time_range(
@@ -360,7 +558,7 @@ def match_time_range(
     if not text:
         return None
     ref = resolve_today(today, tz)
-    hits = _hits(_lowered(text), ref)
+    hits = _anchored(_hits(_lowered(text), ref))
     if not hits:
         return None
     best = min((h.rank, not h.absolute) for h in hits)

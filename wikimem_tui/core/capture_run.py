@@ -61,11 +61,15 @@ def _for(agent: str, progress: Progress | None) -> Callable[[int, int], None] | 
 
 def capture_agents(root: Path, agents: Sequence[str], *, tz: dt.tzinfo | None = None,
                    progress: Progress | None = None) -> CaptureOutcome:
-    """Capture ``agents``' sessions into the memory at ``root``; never raises for a damaged file (it is an error line)."""
+    """Capture ``agents``' sessions into the memory at ``root``; never raises for a damaged file or a full disk (an error line)."""
     reports: list[CaptureReport] = []
     errors: list[str] = []
     for agent in agents:
-        report = capture_sessions(root, agent, tz=tz, progress=_for(agent, progress))
+        try:
+            report = capture_sessions(root, agent, tz=tz, progress=_for(agent, progress))
+        except OSError as exc:  # the store cannot be written (a full disk, permissions): nothing landed
+            errors.append(f"store error: {exc}")
+            break
         reports.append(report)
         errors += [f"{path}: not captured: {why}" for path, why in report.refused]
         errors += [f"{path}: {why}" for path, why in report.missing]
