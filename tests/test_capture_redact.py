@@ -132,3 +132,50 @@ def test_the_cheap_prefilter_never_rules_out_a_text_the_patterns_match() -> None
     for text in samples:
         if find_secrets(text) or find_secrets(text, strict=True):
             assert may_hold_secret(text), text
+
+
+@pytest.mark.parametrize("text", [
+    "token = tokenize(text)", "pwd: /home/ada/shop", "max_tokens=512", "items.sort(key=len)",
+    "password = os.environ['DB_PASSWORD']", "self.token = token", "export GITHUB_TOKEN=${{ secrets.GITHUB_TOKEN }}",
+    "token_url = 'https://auth.example.com/oauth/token'", "commit 4f9c2a1be0d3c5e7f9a1b3c5d7e9f1a3b5c7d9e1",
+    "session 3f2a9c1e-8b7d-4c6e-9a5f-1e2d3c4b5a69", "Authorization: Bearer $TOKEN", "gpg --list-secret-keys",
+])
+def test_code_and_ids_next_to_secret_words_stay(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize("text,kept", [
+    ("secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "secret "),
+    ('headers = {"X-API-Key": "9f8e7d6c5b4a39281706f5e4d3c2b1a0"}', 'headers = {"X-API-Key": "'),
+    ("curl -u ada:s3cr3t-pw https://example.com", "curl -u ada:"),
+    ("the password is hunter2", "the password is "),
+    ("https://api.example.com/v1?access_token=9f8e7d6c5b4a39281706f5e4&limit=5",
+     "https://api.example.com/v1?access_token="),
+    ("set PGPASSWORD=Sup3rS3cret!", "set PGPASSWORD="),
+])
+def test_a_value_next_to_a_secret_word_goes(text: str, kept: str) -> None:
+    out = redact(text)
+    assert out.startswith(kept + "[REDACTED:"), out
+    assert text[len(kept):len(kept) + 8] not in out
+
+
+@pytest.mark.parametrize("text", [
+    "a" * 200_000 + " ://@", "-sk" * 70_000, "-pk.eyJ" * 30_000, "token " * 40_000, "https://" * 30_000 + "@",
+    "PRIVATE KEY " * 20_000, "key=" * 50_000, "-us" * 60_000, "a_" * 100_000 + "!", ("eyJ" + "a" * 20 + ".") * 10_000,
+    "pass: a " * 30_000, "password=" + "a_" * 199 + "!",
+], ids=lambda text: f"{text[:12]!r}x{len(text)}")
+def test_hostile_text_is_scanned_in_linear_time(text: str) -> None:
+    # Each of these made a scan quadratic or backtrack at some point; at these sizes that does not finish.
+    assert redact(redact(text)) == redact(text)
+
+
+def test_a_random_value_holding_a_secret_word_or_only_letters_is_still_a_secret() -> None:
+    import random
+    rng = random.Random(5)
+    letters = "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") for _ in range(32))
+    mixed = "esecret_" + "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(28))
+    for value in (letters, mixed):
+        out = redact(f'NAME_API_TOKEN = "{value}"')
+        assert value not in out and "[REDACTED:" in out, value
+    for label in ("challengePassword", "role-secret-key", "FORCE_CHANGE_PASSWORD", "context"):
+        assert redact(f'password: "{label}"') == f'password: "{label}"'

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from wikimem.capture.card import Summary, cap_text
+from wikimem.capture.redact import redact
 from wikimem.disk.marks import DERIVED_MARKER
 
 __all__ = ["CAPTURES_DIR", "CARD_REF_PREFIX", "CardRef", "entry_content", "find_card_refs", "render_card_ref",
@@ -83,7 +84,8 @@ def one_line(text: str | None, limit: int) -> str | None:
 
 
 def place(cwd: str | None, branch: str | None) -> str:
-    """Where the session ran, short: the cwd's last folder and the branch."""
+    """Where the session ran, short: the cwd's last folder and the branch (redacted before they are cut)."""
+    cwd, branch = (redact(cwd) if cwd else cwd), (redact(branch) if branch else branch)
     name = os.path.basename(cwd.rstrip("/\\")) if cwd else ""
     where = one_line(name, 80) or ""
     if branch:
@@ -108,6 +110,7 @@ def entry_content(agent: str, session_id: str, summary: Summary, *, cwd: str | N
     unresolved = one_line(summary.unresolved, _LINE_CAPS["unresolved"])
     if unresolved:
         lines.append(f"-> unresolved: {unresolved}")
+    lines = [redact(line) for line in lines]  # every part was redacted; the head's session id and place too
     lines.append(card_ref)
     if summary.derived:
         lines.append(DERIVED_MARKER)

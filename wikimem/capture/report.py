@@ -9,9 +9,10 @@ reason (``notes``). ``as_dict`` is the ``--json`` output.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from wikimem.capture.redact import redact
 from wikimem.disk.entry_id import EntryId
 
 __all__ = ["CaptureReport", "PlannedEntry"]
@@ -56,6 +57,17 @@ class CaptureReport:
     notes: list[tuple[str, dict[str, int]]] = field(default_factory=list)
     #: Files written (relative to the memory directory).
     written: list[str] = field(default_factory=list)
+
+    def scrub(self) -> CaptureReport:
+        """Redact, in place, every string the report took from a path or a log (it is printed and returned as
+        JSON, and a path or a reason can hold a token); returns the report."""
+        self.entries = [replace(e, card_id=redact(e.card_id), session_id=redact(e.session_id), path=redact(e.path))
+                        for e in self.entries]  # the content was redacted line by line as it was made
+        self.new, self.updated = [redact(c) for c in self.new], [redact(c) for c in self.updated]
+        self.skipped, self.missing, self.refused = ([(redact(p), redact(r)) for p, r in pairs]
+                                                    for pairs in (self.skipped, self.missing, self.refused))
+        self.notes = [(redact(p), {redact(why): n for why, n in counts.items()}) for p, counts in self.notes]
+        return self
 
     def as_dict(self) -> dict[str, Any]:
         """The report as JSON data (``wikimem capture --json``)."""

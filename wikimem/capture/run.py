@@ -42,6 +42,7 @@ from wikimem.capture.codex import read_codex
 from wikimem.capture.discover import session_files
 from wikimem.capture.entry import entry_content, render_card_ref
 from wikimem.capture.jsonl import prefix_sha256
+from wikimem.capture.redact import redact
 from wikimem.capture.report import CaptureReport, PlannedEntry
 from wikimem.capture.session import Session
 from wikimem.capture.snapshot import DaySnapshot, SnapshotError, list_snapshots, read_snapshot, render_snapshot
@@ -81,6 +82,16 @@ def _mtime_ts(path: Path) -> str | None:
         return dt.datetime.fromtimestamp(os.stat(path).st_mtime, dt.timezone.utc).replace(microsecond=0).isoformat()
     except (OSError, OverflowError, ValueError):
         return None
+
+
+def _redact_identity(session: Session) -> None:
+    """Redact, once as it is read, what names and places a session: its id, cwd, branch and path go into cards,
+    diary entries, the journal and the report (a token in a folder or a branch name is still a token)."""
+    session.session_id = redact(session.session_id)
+    session.parent_id = redact(session.parent_id) if session.parent_id else session.parent_id
+    session.cwd = redact(session.cwd) if session.cwd else session.cwd
+    session.branch = redact(session.branch) if session.branch else session.branch
+    session.shown = redact(session.shown)
 
 
 def _talks(session: Session) -> bool:
@@ -150,6 +161,7 @@ def _read_sessions(agent: str, paths: Sequence[str | os.PathLike[str]] | None, s
             report.skipped.append((shown, f"cannot be read: {exc.strerror or exc}"))
             continue
         session.shown = shown
+        _redact_identity(session)
         if session.skipped:
             report.notes.append((shown, dict(sorted(session.skipped.items()))))
         sessions.append(session)
@@ -342,13 +354,13 @@ def capture(
     sessions = _read_sessions(agent, paths, since, zone, report, memory, progress)
     sessions.sort(key=lambda s: (s.first_ts or "", card_id(s.agent, s.session_id)))
     if not sessions:
-        return report
+        return report.scrub()
     if dry_run:
         plan = _Plan(memory)
         for session in sessions:
             _stage(plan, session, report, zone)
         report.written = [c.path.relative_to(memory).as_posix() for c in plan.changes()]
-        return report
+        return report.scrub()
     with store_lock(memory):
         _sweep_temps(memory)
         plan = _Plan(memory)
@@ -357,7 +369,7 @@ def capture(
         changes = plan.changes()
         commit(memory, changes, memory / JOURNAL_FILE, b"".join(plan.lines))
     report.written = [c.path.relative_to(memory).as_posix() for c in changes if c.before != c.after]
-    return report
+    return report.scrub()
 
 
 #: ``capture`` under the name the package face exports it by (``wikimem.capture`` is the subpackage).

@@ -109,15 +109,16 @@ class CaptureCheck:
         refs: list[Ref] = []
         secrets: list[Finding] = []
         # One look at the whole file first: most files hold no card reference and nothing secret-like.
-        whole = "\n".join(item.content for item in facts.items)
+        whole = "\n".join(item.content for item in facts.items + facts.shadowed)
         cited = facts.kind == "diary" and "(capture:" in whole
         suspect = may_hold_secret(whole)
-        for item in facts.items if cited or suspect else ():
+        # Every block as written: a repeated heading's first block is hidden from reads, not from the file.
+        for item in (facts.items + facts.shadowed) if cited or suspect else ():
             content = item.content
             if cited:
                 for ref in find_card_refs(content):
                     refs.append((path, item.first + ref.line, item.name, ref.date, ref.card_id))
-            if suspect and may_hold_secret(content):
+            if suspect:
                 kinds = sorted({s.kind for s in find_secrets(content, strict=True)})
                 if kinds:
                     secrets.append(make_finding("secret-in-memory", path, f"a secret-looking {', '.join(kinds)} in "

@@ -105,6 +105,8 @@ class FileFacts:
 
     ``items`` follows the library's semantics: a RecallFile's repeated
     headings collapse (last wins, at the first's place); a day keeps all.
+    ``shadowed`` holds the blocks that collapse hides: invisible to reads,
+    still in the file (a secret there is still committed and synced).
     ``valid`` is false for a day file whose name is not a date (the library
     never reads it) and for a RecallFile whose name it cannot write.
     ``linking`` and ``curated`` are the few items with links, and with
@@ -131,6 +133,7 @@ class FileFacts:
     conflicted: bool = False
     #: Other names of a RecallFile, from its frontmatter (a ``[[alias]]`` link reaches it).
     aliases: tuple[str, ...] = ()
+    shadowed: list[ItemFacts] = field(default_factory=list)
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -377,8 +380,10 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         if len(set(names)) != len(names):
             facts.duplicates = True
             _duplicate_findings(path, items, findings)
+            every = items
             items = list({item.name: item for item in items}.values())
             kept = {id(item) for item in items}
+            facts.shadowed = [item for item in every if id(item) not in kept]
             facts.linking = [item for item in facts.linking if id(item) in kept]
             facts.curated = [item for item in facts.curated if id(item) in kept]
     elif names != sorted(names) or not _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
