@@ -26,7 +26,7 @@ A: A little studio called Clayworks in Chapel Allerton, every Tuesday evening fo
 B: I expect a mug by spring.
 A: You'll get a wonky bowl and you'll like it. How's the band?
 B: The Late Trains are rehearsing again. We're trying to book a gig for April. {band}
-A: I still can't believe you play bass in a band called The Late Trains.
+A: I still can't believe you play bass in a band called The Late Trains. {band_bass}
 B: Says the person who analyses bus timetables for a living.
 A: Fair. Northline Buses keeps me busy, we're redesigning all the routes in east Leeds this year. {northline}
 B: Is that the job where you spent a week counting passengers on the number 56?
@@ -506,8 +506,8 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("single", "What did I sign up for as my new year's resolution?", "pottery_start", None),
     ("single", "Where is the Clayworks studio?", "clayworks", None),
     ("single", "Which night of the week was my pottery class?", "clayworks", None),
-    ("single", "What is the name of Ben's band?", "band", None),
-    ("single", "What instrument does Ben play?", "band eleven_songs", None),
+    ("single", "What is the name of Ben's band?", "band band_bass", None),
+    ("single", "What instrument does Ben play?", "band_bass wrist_left", None),
     ("paraphrase", "Which company did I work for before the hospital?", "northline bus_cake", None),
     ("when", "When did Pepper eat a sock?", "sock", None),
     ("paraphrase", "Did my dog ever swallow a piece of clothing?", "sock", None),
@@ -525,7 +525,7 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("when", "When did Ben visit Lisbon with Sam?", "lisbon_2019", None),
     ("function", "What was the thing that was wrong with the bowl that I made?", "first_bowl", None),
     # --- session 3 ---
-    ("single", "What operation did my mum have?", "knee_replacement", None),
+    ("single", "What operation did my mum have?", "knee_replacement mum_knee", None),
     ("when", "When did my mum have her knee operation?", "mum_knee", None),
     ("single", "Where does my mum live?", "harrogate", None),
     ("single", "How much were the flights to Lisbon?", "lisbon_flights", None),
