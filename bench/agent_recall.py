@@ -181,7 +181,11 @@ def _server_help(tree: Path) -> str:
 
 
 def _env(tree: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(tree), "PYTHONIOENCODING": "utf-8"}
+    """The measured tree first on the path; no bytecode written into a checkout that is not this one."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONIOENCODING": "utf-8"}
+    if tree.resolve() != REPO:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return env
 
 
 async def _mcp_run(tree: Path, root: Path, extra: list[str], questions: list[dict[str, Any]],
@@ -205,11 +209,11 @@ async def _mcp_run(tree: Path, root: Path, extra: list[str], questions: list[dic
             if today is not None and "as_of" in question:
                 args[today] = question["as_of"]
             result = await client.call_tool("recall", args)
+            answer = "".join(getattr(block, "text", "") for block in result.content)
             if result.is_error:
-                raise SystemExit(f"recall failed for {text!r}: {result.content[0].text}")
+                raise SystemExit(f"recall failed for {text!r}: {answer}")
             rows = (result.structured_content or {}).get("items", [])
             wanted = {keys[e] for e in question["evidence"]}
-            answer = result.content[0].text
             return first_rank([_diary_key(r) for r in rows], wanted), any(texts[e] in answer for e in question["evidence"])
 
         for question in questions:
@@ -337,24 +341,25 @@ COLUMNS = ("found@1", "found@5", "found@10", "in the answer")
 
 
 def table(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, Any]] | None) -> list[str]:
-    """One row per set/path/embedder; each measured tree's figures, the previous round's found@5 first."""
-    labels = list(results)
+    """One row per set/path/embedder; a column per measured tree, the previous round's first.
+
+    A cell is found@1 / found@5 / found@10 / in the answer.
+    """
     keys: list[str] = []
     for run in results.values():
         keys += [k for k in run["figures"] if k not in keys]
     prev = previous[1]["figures"] if previous else {}
-    head = ["set", "path", "embedder", f"previous round ({previous[0] if previous else 'none'}) found@5 / in answer"]
-    for label in labels:
-        head += [f"{label}: {c}" for c in COLUMNS]
+    head = ["set", "path", "embedder", f"previous round ({previous[0] if previous else 'none'})",
+            *(f"{label} ({run['commit']})" for label, run in results.items())]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for key in keys:
-        old = prev.get(key)
-        row = key.split(" | ") + [f"{old['found@5']:.3f} / {old['in the answer']:.3f}" if old else "-"]
-        for label in labels:
-            fig = results[label]["figures"].get(key)
-            row += [f"{fig[c]:.3f}" if fig else "-" for c in COLUMNS]
+        row = key.split(" | ") + [cell(prev.get(key))] + [cell(run["figures"].get(key)) for run in results.values()]
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def cell(fig: dict[str, Any] | None) -> str:
+    return " / ".join(f"{fig[c]:.3f}" for c in COLUMNS) if fig else "-"
 
 
 def stop_lines(results: dict[str, dict[str, Any]]) -> list[str]:
@@ -375,8 +380,8 @@ def previous_round(name: str | None) -> tuple[str, dict[str, Any]] | None:
 
 
 # --------------------------------------------------------------------- main
-def _head(tree: Path) -> str:
-    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+def _head(tree: Path, rev: str = "HEAD") -> str:
+    done = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short", rev], capture_output=True, text=True)
     return done.stdout.strip() or "?"
 
 
@@ -385,13 +390,13 @@ def run_tree(label: str, tree: Path, stores: dict[str, dict[str, str]], args: ar
     """Measure one tree in a child process whose wikimem is that tree's."""
     spec = {"label": label, "tree": str(tree), "stores": stores, "embeds": args.embed.split(","),
             "questions": args.questions, "stop": sorted(stop)}
-    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONIOENCODING": "utf-8"}
     done = subprocess.run([sys.executable, __file__, "--child", json.dumps(spec)], capture_output=True, text=True,
-                          env=env, cwd=str(HERE))
+                          env=_env(tree), cwd=str(HERE))
     sys.stderr.write(done.stderr[-4000:] if done.returncode else done.stderr)
     if done.returncode:
         raise SystemExit(f"the {label} run failed")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return out
 
 
 def measure(args: argparse.Namespace, trees: dict[str, Path]) -> dict[str, dict[str, Any]]:
@@ -424,16 +429,17 @@ def measure(args: argparse.Namespace, trees: dict[str, Path]) -> dict[str, dict[
 
 
 def publish(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, Any]] | None) -> list[str]:
-    lines = ["agent recall: found@k = the first evidence row's position among the rows handed back; "
-             f"in the answer = an evidence turn's text is in the text handed to the agent (budget {BUDGET})", ""]
+    lines = ["Each cell: found@1 / found@5 / found@10 / in the answer. found@k: the first evidence row is among the "
+             "first k rows handed back; in the answer: an evidence turn's text is in the text handed to the agent "
+             f"(budget {BUDGET}).", ""]
     lines += table(results, previous)
-    lines += [""] + stop_lines(results)
+    more = stop_lines(results)
     for label, run in results.items():
         for key, kinds in run["by_kind"].items():
-            lines.append(f"{label}: {key}: found@5 by kind: " + ", ".join(f"{k} {v:.2f}" for k, v in kinds.items()))
-        lines += [f"{label}: note: {note}" for note in run["notes"]]
-        lines.append(f"{label}: wikimem from {run['wikimem']} (commit {run['commit']})")
-    return lines
+            more.append(f"{label}: {key}: found@5 by kind: " + ", ".join(f"{k} {v:.2f}" for k, v in kinds.items()))
+        more += [f"{label}: note: {note}" for note in run["notes"]]
+        more.append(f"{label}: wikimem from {run['wikimem']} (commit {run['commit']})")
+    return lines + [""] + [f"* {line}" for line in more]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -442,6 +448,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--embed", default="none,local", help="none (default install), local (the local encoder)")
     parser.add_argument("--tree", type=Path, action="append", default=[], help="also measure this checkout")
     parser.add_argument("--previous-commit", help="also measure that commit's wikimem (git archive)")
+    parser.add_argument("--commit", action="append", default=[],
+                        help="also measure this commit or branch's committed wikimem (git archive), e.g. a branch preview")
+    parser.add_argument("--from-round", help="measure nothing: print bench/rounds/agent-recall/NAME.json")
+    parser.add_argument("--docs", action="store_true",
+                        help="write the table into docs/benchmarks.md's agent-recall-table block")
     parser.add_argument("--questions", type=int, default=0, help="only the first N questions of each set")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the pristine stores are written")
     parser.add_argument("--save", help="write the figures to bench/rounds/agent-recall/NAME.json")
@@ -450,24 +461,50 @@ def main(argv: list[str] | None = None) -> int:
     if args.child is not None:
         print(json.dumps(child(json.loads(args.child))))
         return 0
+    if args.from_round:
+        path = ROUNDS / f"{args.from_round}.json"
+        if not path.is_file():
+            raise SystemExit(f"no round {path}")
+        record = json.loads(path.read_text("utf-8"))
+        show(record, args.from_round, args.docs)
+        return 0
     trees: dict[str, Path] = {}
-    if args.previous_commit:
-        from bench_goals import _archive  # noqa: PLC0415 - the speed table's way to get an older wikimem
+    commits: dict[str, str] = {}
+    from bench_goals import _archive  # noqa: PLC0415 - the speed table's way to get another commit's wikimem
 
+    if args.previous_commit:
         trees[f"previous commit {args.previous_commit}"] = _archive(args.previous_commit)
+        commits[f"previous commit {args.previous_commit}"] = _head(REPO, args.previous_commit)
+    for rev in args.commit:
+        trees[f"commit {rev}"] = _archive(rev)
+        commits[f"commit {rev}"] = _head(REPO, rev)
     for tree in args.tree:
         trees[f"tree {tree}"] = tree.resolve()
     trees["today"] = REPO
     results = measure(args, trees)
-    previous = previous_round(args.save)
-    print("\n".join(publish(results, previous)))
+    for label, commit in commits.items():
+        results[label]["commit"] = commit
+    record = {"date": time.strftime("%Y-%m-%d"), "commit": _head(REPO),
+              "command": "python bench/agent_recall.py " + " ".join(
+                  a for a in (argv if argv is not None else sys.argv[1:]) if a != "--docs"),
+              "load_avg": os.getloadavg()[0], "figures": results["today"]["figures"], "runs": results}
     if args.save:
         ROUNDS.mkdir(parents=True, exist_ok=True)
-        record = {"date": time.strftime("%Y-%m-%d"), "commit": _head(REPO),
-                  "command": "python bench/agent_recall.py " + " ".join(argv if argv is not None else sys.argv[1:]),
-                  "load_avg": os.getloadavg()[0], "figures": results["today"]["figures"], "runs": results}
         (ROUNDS / f"{args.save}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    show(record, args.save, args.docs)
     return 0
+
+
+def show(record: dict[str, Any], name: str | None, docs: bool) -> None:
+    """Print a round (the previous saved round beside it); with ``docs``, write it into docs/benchmarks.md."""
+    lines = publish(record["runs"], previous_round(name))
+    print("\n".join(lines))
+    if docs:
+        from goal_table import write_block  # noqa: PLC0415
+
+        note = (f"`{record['command']}` on {record['date']} (commit {record['commit']}, load average "
+                f"{record['load_avg']:.1f}; the figures: `bench/rounds/agent-recall/{name or 'not saved'}.json`).")
+        write_block(REPO / "docs" / "benchmarks.md", "agent-recall-table", note + "\n\n" + "\n".join(lines))
 
 
 if __name__ == "__main__":

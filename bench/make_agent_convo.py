@@ -40,10 +40,11 @@ def build() -> dict[str, Any]:
         turns = []
         for t, line in enumerate(line for line in text.strip().splitlines() if line.strip()):
             speaker, _, said = line.partition(": ")
-            labels = _LABELS.search(said)
+            found = _LABELS.search(said)
+            labels = found.group(1).split() if found else []
             said = _LABELS.sub("", said).strip()
             tid = f"s{s:02d}t{t + 1:02d}"
-            for label in labels.group(1).split() if labels else ():
+            for label in labels:
                 if label in where:
                     raise SystemExit(f"label {label!r} used twice ({where[label]}, {tid})")
                 where[label] = tid

@@ -90,10 +90,11 @@ def test_stop_words_go_but_a_question_of_only_stop_words_stays() -> None:
 
 def test_the_previous_round_prints_beside_today() -> None:
     key = "en-convo | diary via MCP recall | none"
-    today = {"today": {"figures": {key: {"found@1": 0.5, "found@5": 0.75, "found@10": 0.8, "in the answer": 0.7}}}}
-    lines = agent_recall.table(today, ("2026-12-05-r", {"figures": {key: {"found@5": 0.0, "in the answer": 0.0}}}))
-    assert "previous round (2026-12-05-r)" in lines[0]
-    assert lines[2] == "| en-convo | diary via MCP recall | none | 0.000 / 0.000 | 0.500 | 0.750 | 0.800 | 0.700 |"
+    fig = {"found@1": 0.5, "found@5": 0.75, "found@10": 0.8, "in the answer": 0.7}
+    today = {"today": {"commit": "abc1234", "figures": {key: fig}}}
+    lines = agent_recall.table(today, ("2026-12-05-r", {"figures": {key: {**fig, "found@5": 0.0}}}))
+    assert lines[0].endswith("| previous round (2026-12-05-r) | today (abc1234) |")
+    assert lines[2] == "| en-convo | diary via MCP recall | none | 0.500 / 0.000 / 0.800 / 0.700 | 0.500 / 0.750 / 0.800 / 0.700 |"
 
 
 def test_the_bench_runs_three_questions_through_mcp_and_retrieve(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,6 +103,5 @@ def test_the_bench_runs_three_questions_through_mcp_and_retrieve(tmp_path: Path,
     out = capsys.readouterr().out
     for path in ("diary via MCP recall", "wiki via retrieve"):
         row = next(line for line in out.splitlines() if line.startswith(f"| en-convo | {path} | none |"))
-        cells = row.strip("| ").split(" | ")[4:]
-        assert len(cells) == 4 and all(re.fullmatch(r"[01]\.\d{3}", c) for c in cells), row
+        assert re.fullmatch(r"\| .* \| (-|[01]\.\d{3}( / [01]\.\d{3}){3}) \| [01]\.\d{3}( / [01]\.\d{3}){3} \|", row), row
     assert "function words cost ranks on" in out and "of 3 questions" in out
