@@ -54,7 +54,7 @@ B: You don't have to come all the way from Leeds. {leeds}
 A: I want to. Also I've decided I need a holiday in spring. I'm thinking Lisbon in May. {lisbon_idea}
 B: Lisbon is great, I went with Sam in 2019. Eat all the custard tarts. {lisbon_2019}
 A: That's the plan. Pastéis de nata for breakfast, lunch and dinner.
-B: And take the old yellow tram up the hill, it's touristy but worth it.
+B: And take the old yellow tram up the hill, it's touristy but worth it. {tram_tip}
 A: Noted. Any other tips?
 B: Go to Sintra for a day, the palaces look like someone iced a cake. {sintra_tip}
 A: I'll put it on the list.
@@ -146,7 +146,7 @@ B: Ha. Did you tell the book club you skipped the meeting for a rock gig?
 A: I told them it was cultural research.
 B: What's next on the reading list?
 A: Piranesi by Susanna Clarke. {piranesi}
-B: Oh, I loved that. The house with the tides.
+B: Oh, I loved that. The house with the tides. {tides}
 A: No spoilers! I've only read twenty pages.
 B: My lips are sealed.
 """),
@@ -171,7 +171,7 @@ B: Lisbon has them now. It's a tax.
 A: How were things with you?
 B: The cats were fine, and I've been thinking about adopting a third one. {third_cat_idea}
 A: A third! What does Sam think?
-B: Sam says yes if it's not a kitten. Kittens destroy everything.
+B: Sam says yes if it's not a kitten. Kittens destroy everything. {sam_kitten}
 A: Adult cat from the shelter then?
 B: Exactly, I volunteer at the Bristol Cat Rescue on Sundays, so I've got my eye on a few. {volunteer}
 A: You're going to come home with five.
@@ -229,7 +229,7 @@ A: A genius with one eye.
 """),
     ("2023-08-13", "15:30", """
 A: Big news: I'm an auntie! {auntie}
-B: Congratulations! Lena had the baby?
+B: Congratulations! Lena had the baby? {lena_baby}
 A: A little girl called Iris, born on the 3rd of August, 3.4 kilos. {iris}
 B: Iris is a beautiful name. How's Lena?
 A: Tired but glowing. Mum cried for a whole afternoon.
@@ -342,7 +342,7 @@ B: Kidney disease. The bloods came back last week, it's early stage. {tofu_kidne
 A: I'm so sorry Ben. Can it be treated?
 B: A special renal diet and fluids at home. She could have years if we catch it early. {renal_diet}
 A: You're the best person for her to have as an owner.
-B: Being a vet nurse helps. Giving fluids to my own cat is still hard though.
+B: Being a vet nurse helps. Giving fluids to my own cat is still hard though. {vet_nurse}
 A: How old is she now?
 B: Twelve. Miso is ten and Bean is five. {cat_ages}
 A: Give her a gentle stroke from me.
@@ -520,7 +520,7 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("single", "Where was the Late Trains gig booked?", "gig_booked", None),
     ("when", "When was Ben's gig at The Fleece first booked for?", "gig_booked", None),
     ("single", "Where did I want to go on holiday in spring?", "lisbon_idea", None),
-    ("single", "What did Ben recommend doing in Lisbon?", "sintra_tip", None),
+    ("single", "What did Ben recommend doing in Lisbon?", "sintra_tip tram_tip lisbon_2019", None),
     ("paraphrase", "Which palaces were said to look like a cake?", "sintra_tip sintra", None),
     ("when", "When did Ben visit Lisbon with Sam?", "lisbon_2019", None),
     ("function", "What was the thing that was wrong with the bowl that I made?", "first_bowl", None),
@@ -582,7 +582,7 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("paraphrase", "Which bakery had the best pastries on my holiday?", "manteigaria", None),
     ("time", "What did I eat every day in Lisbon in May 2023?", "manteigaria", None),
     ("single", "Where does Ben volunteer?", "volunteer", None),
-    ("single", "What did Sam say about getting another cat?", "third_cat_idea", None),
+    ("single", "What did Sam say about getting another cat?", "sam_kitten", None),
     ("time", "What did I leave on a train last May?", "sunglasses", "2024-02-25"),
     ("function", "Who was it that I ended up going on the trip to Lisbon with?", "joanna", None),
     # --- session 8 ---
@@ -593,7 +593,7 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("multihop", "How many cats does Ben have now?", "three_cats", "2024-02-25"),
     ("single", "How did Miso react to the new cat?", "bean_intro", None),
     ("single", "Why did the east Leeds route project end?", "project_cancelled", None),
-    ("single", "How long did I spend on the route project?", "project_cancelled", None),
+    ("single", "How long did I spend on the route project?", "job_search", None),
     ("single", "Who told me the NHS needs analysts?", "dev", None),
     ("single", "How cold was the sea at Whitby in June?", "whitby_14", "2023-08-01"),
     ("single", "How much did my wetsuit cost?", "wetsuit", None),
@@ -618,9 +618,9 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("single", "What is my niece called?", "iris", None),
     ("when", "When was Iris born?", "iris", None),
     ("single", "How much did Iris weigh when she was born?", "iris", None),
-    ("single", "Who is Iris's mum?", "auntie iris", None),
+    ("single", "Who is Iris's mum?", "lena_baby", None),
     ("when", "When did I start at the hospital?", "start_date five_years", None),
-    ("single", "What is my job title at the hospital?", "start_date", None),
+    ("single", "What is my job title at the hospital?", "start_date applied", None),
     ("single", "Where does Sam teach?", "sam_teacher", None),
     ("single", "What does Sam teach?", "sam_teacher", None),
     ("paraphrase", "How did Ben's pets cope with the hot weather?", "heat_tiles", None),
@@ -759,29 +759,29 @@ QUESTIONS: list[tuple[str, str, str, str | None]] = [
     ("multihop", "Did Ben get the allotment he was waiting for?", "allotment", None),
     ("multihop", "What happened with the route project I worked on at Northline?", "project_cancelled northline", None),
     ("multihop", "How did the sea swimming I started in June go over the summer?", "sunrise_swim sea_quiet", None),
-    ("multihop", "Did Ben follow the advice he gave me about Pepper's weight?", "carrot pepper_125", None),
+    ("multihop", "Did Ben's diet tip for my dog work?", "carrot pepper_125", None),
     ("paraphrase", "Where is Ben's colleague who makes fun of him from?", "porto", None),
     ("multihop", "How many cats did Ben have at the start of 2023?", "cats2", None),
-    ("multihop", "What did Sam think about a third cat, and did they get one?", "third_cat_idea bean", None),
+    ("multihop", "What did Sam think about a third cat, and did they get one?", "sam_kitten bean three_cats", None),
     ("multihop", "Who did I go to Lisbon with, and where do I know her from?", "joanna", None),
     ("multihop", "Is Ben's wedding in Cardiff like he first said?", "wedding_plan barn", None),
     ("paraphrase", "Who is my sister's husband?", "tom", None),
     ("paraphrase", "What breed is my dog?", "beagle beagle2", None),
-    ("paraphrase", "Which book is about a house with tides?", "piranesi", None),
-    ("paraphrase", "Who cares for a sick pet with liquid injections at home?", "renal_diet", None),
+    ("paraphrase", "Which book is about a house with tides?", "piranesi tides", None),
+    ("paraphrase", "Who cares for a sick pet with liquid injections at home?", "renal_diet vet_nurse", None),
     ("paraphrase", "What went wrong at the seaside near Lisbon?", "sunburn", None),
     ("time", "What did I do in October 2023?", "half_time york", None),
     ("multihop", "Where had I been on holiday just before I took up sea swimming?", "lisbon_good", None),
     ("time", "What did Ben do two weeks ago?", "first_week venue", "2024-02-25"),
     ("time", "What did Ben tell me about Japan last autumn?", "kyoto inari", "2024-02-25"),
     ("time", "What was Ben doing a year ago?", "wrist", "2024-03-12"),
-    ("function", "What is it that I have been doing with the dog in the mornings?", "run_pepper", None),
+    ("function", "What is it that I do with my dog to get fit?", "run_pepper", None),
     ("function", "Is there anything that I should know about the cat that has only one eye?", "bean_eye", None),
     ("function", "What was it that I said that I would do for my new year's resolution for this year?", "sail", "2024-02-25"),
     ("function", "Which of the things that happened to Ben in 2023 was the worst for him?", "tofu_better", None),
     ("time", "Where did Ada move in 2023?", "york moved", None),
     ("single", "What does Ada make at the Kiln House?", "york_studio", None),
-    ("single", "What does Ben do for a living?", "redland head_nurse", None),
+    ("single", "What does Ben do for a living?", "vet_nurse head_nurse", None),
     ("single", "What is Sam's job?", "sam_teacher", None),
     ("paraphrase", "Who is Ada's boyfriend?", "jonas", None),
 ]
