@@ -370,6 +370,7 @@ def table(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, Any
     keys: list[str] = []
     for run in results.values():
         keys += [k for k in run["figures"] if k not in keys]
+    keys.sort(key=_row_order)
     prev = previous[1]["figures"] if previous else {}
     head = ["set", "path", "embedder", f"previous round ({previous[0] if previous else 'none'})",
             *(f"{label} ({run['commit']})" for label, run in results.items())]
@@ -378,6 +379,12 @@ def table(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, Any
         row = key.split(" | ") + [cell(prev.get(key))] + [cell(run["figures"].get(key)) for run in results.values()]
         lines.append("| " + " | ".join(row) + " |")
     return lines
+
+
+def _row_order(key: str) -> tuple[int, str, int]:
+    """Sets in their order, the diary path before the wiki path, the default install before an encoder."""
+    name, path, embed = key.split(" | ")
+    return (SETS.index(name) if name in SETS else len(SETS), path, embed != "none")
 
 
 def cell(fig: dict[str, Any] | None) -> str:
@@ -443,7 +450,9 @@ def measure(args: argparse.Namespace, trees: dict[str, Path]) -> dict[str, dict[
         raw = run_tree(label, tree, stores, args, frozenset(STOP_WORDS))
         figures = {config_key(c): summary(c) for c in raw["configs"]}
         kinds = {config_key(c): by_kind(c, data[c["set"]]["questions"]) for c in raw["configs"] if c["set"] == "en-convo"}
-        per_question = {config_key(c): c["ranks"] for c in raw["configs"] if c["set"] == "en-convo"}
+        # Each English question's rank, in the set's order ("-": not handed back), for the next round to diff.
+        per_question = {config_key(c): " ".join(str(r) if r else "-" for r in c["ranks"])
+                        for c in raw["configs"] if c["set"] == "en-convo"}
         results[label] = {"tree": str(tree), "commit": _head(tree), "wikimem": raw["wikimem"], "figures": figures,
                           "by_kind": kinds, "notes": raw["notes"], "en_ranks": per_question,
                           "seconds": {config_key(c): round(c["seconds"], 1) for c in raw["configs"]}}
