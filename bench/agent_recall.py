@@ -24,8 +24,8 @@ answer's text; for the wiki path ``agent_text`` of ``retrieve(question,
 budget_tokens=800)``, the budget ``recall`` defaults to). Sets:
 
 * **en-convo** -- ``bench/data/agent_convo.json`` (written for this project,
-  ``bench/make_agent_convo.py``): two friends over 20 sessions, 439 turns,
-  262 questions;
+  ``bench/make_agent_convo.py``): two friends over a year of sessions, and
+  the questions one of them asks her agent about them;
 * **cmrc2018** -- the Chinese set ``bench/quality.py`` reads, its sentences
   as diary entries (twelve a day from 2023-01-01, five minutes apart) and
   as wiki items (``quality_sets.materialise``'s store).
