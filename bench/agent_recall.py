@@ -195,7 +195,7 @@ def _env(tree: Path) -> dict[str, str]:
     return env
 
 
-async def _mcp_run(tree: Path, root: Path, extra: list[str], questions: list[dict[str, Any]],
+async def _mcp_run(name: str, tree: Path, root: Path, extra: list[str], questions: list[dict[str, Any]],
                    keys: dict[str, tuple[str, str]], texts: dict[str, str], stop: frozenset[str] | None,
                    notes: list[str]) -> dict[str, Any]:
     from mcp import Client, StdioServerParameters  # noqa: PLC0415
@@ -224,7 +224,7 @@ async def _mcp_run(tree: Path, root: Path, extra: list[str], questions: list[dic
             return first_rank([_diary_key(r) for r in rows], wanted), any(texts[e] in answer for e in question["evidence"])
 
         if extra:
-            await _embedder_ready(client, notes)
+            await _embedder_ready(client, name, notes)
         for question in questions:
             rank, shown = await ask(question, question["question"])
             out["ranks"].append(rank)
@@ -234,7 +234,7 @@ async def _mcp_run(tree: Path, root: Path, extra: list[str], questions: list[dic
     return out
 
 
-async def _embedder_ready(client: Any, notes: list[str]) -> None:
+async def _embedder_ready(client: Any, name: str, notes: list[str]) -> None:
     """Wait until the server's answers use the encoder (it embeds in the background, BM25 only until then).
 
     A bench, not a test: polled, with a bound, so the figures are the
@@ -246,10 +246,11 @@ async def _embedder_ready(client: Any, notes: list[str]) -> None:
     while time.perf_counter() - t0 < EMBED_WAIT:
         result = await client.call_tool("recall", {"query": "warm up"})
         if (result.structured_content or {}).get("embedding_used"):
-            notes.append(f"the server's encoder was ready {time.perf_counter() - t0:.0f} s after its first call")
+            notes.append(f"{name}: the server's encoder was ready {time.perf_counter() - t0:.0f} s after its first call")
             return
         await anyio.sleep(0.5)
-    notes.append(f"the server's answers did not use the encoder within {EMBED_WAIT:.0f} s: its rows may be BM25 only")
+    notes.append(f"{name}: the server's answers did not use the encoder within {EMBED_WAIT:.0f} s: "
+                 "its rows may be BM25 only")
 
 
 def _library_run(root: Path, embed: bool, questions: list[dict[str, Any]], wanted_of: Callable[[Any], set[Any]],
@@ -327,7 +328,7 @@ def child(spec: dict[str, Any]) -> dict[str, Any]:
                     root = fresh_copy(Path(stores["diary"]), Path(tmp) / f"{name}-{embed}")
                     extra = ["--embed", "local"] if embed == "local" else []
                     t0 = time.perf_counter()
-                    run = anyio.run(_mcp_run, tree, root, extra, questions, keys, texts, stop, notes)
+                    run = anyio.run(_mcp_run, name, tree, root, extra, questions, keys, texts, stop, notes)
                     configs.append({"set": name, "path": "diary via MCP recall", "embed": embed, **run,
                                     "seconds": time.perf_counter() - t0})
                 root = fresh_copy(Path(stores["wiki"]), Path(tmp) / f"{name}-{embed}-lib")
@@ -502,7 +503,8 @@ def publish(results: dict[str, dict[str, Any]], previous: tuple[str, dict[str, A
         for key, kinds in run["by_kind"].items():
             more.append(f"{label}: {key}: found@5 by kind: " + ", ".join(f"{k} {v:.2f}" for k, v in kinds.items()))
         more += [f"{label}: note: {note}" for note in run["notes"]]
-        more.append(f"{label}: wikimem from {run['wikimem']} (commit {run['commit']})")
+        archived = Path(run["wikimem"]).is_relative_to(tempfile.gettempdir())  # a git archive: the commit says it
+        more.append(f"{label}: wikimem at commit {run['commit']}" + ("" if archived else f" from {run['wikimem']}"))
     return lines + [""] + [f"* {line}" for line in more]
 
 
