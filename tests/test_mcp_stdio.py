@@ -43,7 +43,8 @@ async def test_every_tool_is_listed_with_its_hints(mem: Path) -> None:
     for tool in tools.values():  # descriptions as a model reads them: no source indentation
         assert tool.description and not any(line.startswith(" ") for line in tool.description.splitlines()), tool.name
     recall = tools["recall"].input_schema["properties"]
-    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today", "search_diary"}
+    assert set(recall) == {"query", "budget_tokens", "limit", "time_range", "today", "search_diary", "owner",
+                           "source_conv", "after", "before", "tags"}
     assert recall["budget_tokens"]["default"] == 800 and recall["limit"]["default"] == 10
     assert set(tools["remember"].input_schema["properties"]) == {"file", "name", "content", "owner", "source_conv",
                                                                  "expected"}

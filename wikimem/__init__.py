@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from wikimem.retrieval import MemoryIndex, as_recall_item
     from wikimem.disk.reviewed import REVIEWED_FILE, dismiss, undismiss
     from wikimem.ranking.why_not import WhyNot
+    from wikimem.ranking.where import Where
     from wikimem.capture.report import CaptureReport
     from wikimem.capture.run import capture_sessions
 
@@ -115,6 +116,8 @@ _LAZY = {
     "row_note": "wikimem.ranking.explain",
     "why_not_lines": "wikimem.ranking.explain",
     "WhyNot": "wikimem.ranking.why_not",
+    # a recall filter on what is stored (owner, source, ts, a RecallFile's tags)
+    "Where": "wikimem.ranking.where",
     # The bulk reader: a whole RecallFile's blocks without an object per item.
     "FileBlocks": "wikimem.disk.loader",
     "block_names": "wikimem.disk.loader",
@@ -211,6 +214,7 @@ __all__ = [
     # the explain wording and why-not
     "TABLE_HEADER",
     "WhyNot",
+    "Where",
     "explain_lines",
     "footer_lines",
     "header_lines",

@@ -43,6 +43,7 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
+from wikimem.ranking.where import Where
 from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
 from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
@@ -334,12 +335,13 @@ class MemoryIndex(KeptFresh, IndexVectors):
     def _knobs(
         self, query: str, limit: int = 10, budget_tokens: int | None = None, expand_links: bool = True,
         explain: bool = False, time_range: TimeRange | None = None, tz: Any = None, search_diary: bool = False,
+        where: Where | None = None,
     ) -> Knobs:
         today = self.today() if self.today is not None else None
         return knobs_of(
             query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
             self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
-            bool(search_diary),
+            bool(search_diary), where if where else None,
         )
 
     def _run(self, knobs: Knobs, inspect: Callable[[Trace, WikiCorpus], T] | None = None) -> tuple[Trace, T | None]:
@@ -351,7 +353,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self._ensure_built()
         with self._lock:
             corpus = self._fresh()
-            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic, self._diary_corpus)
+            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic, self._diary_corpus,
+                        self._file_tags)
             result = trace.result
             if result.embedding_used:
                 result.cos_floor, result.cos_floor_source = self.cos_floor, self.cos_floor_source
@@ -368,6 +371,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         time_range: TimeRange | None = None,
         tz: Any = None,
         search_diary: bool = False,
+        where: Where | None = None,
     ) -> RetrievalResult:
         """Rank, expand one hop of links and cut to the budget (see :mod:`wikimem.ranking.pipeline`).
 
@@ -381,9 +385,19 @@ class MemoryIndex(KeptFresh, IndexVectors):
         time window (``time_range`` or a time word) then narrows the diary
         to its entries, and the wiki is never filtered. Diary rows carry
         ``entry_id``.
+
+        ``where`` (keyword-only, this project's addition): a
+        :class:`~wikimem.ranking.where.Where` that keeps only stored items
+        of an owner, a source, a span of ``ts`` or a RecallFile's tags; the
+        top ``limit`` is then the best of what it keeps.
         """
-        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz, search_diary)
+        knobs = self._knobs(query, limit, budget_tokens, expand_links, explain, time_range, tz, search_diary, where)
         return self._run(knobs)[0].result
+
+    def _file_tags(self, file: str) -> tuple[str, ...]:
+        """A RecallFile's frontmatter tags (for a recall filter that names tags)."""
+        meta = getattr(self.store, "file_meta", None)
+        return meta(file).tags if meta is not None else ()
 
     def why_not(
         self,

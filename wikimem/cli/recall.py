@@ -53,6 +53,12 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                         help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
     recall.add_argument("--today", type=as_of_day, metavar="YYYY-MM-DD",
                         help="the day relative time words ('last week', 昨天) count from (default: today)")
+    recall.add_argument("--owner", metavar="O", help="only items whose owner is O")
+    recall.add_argument("--source", metavar="S", help="only items whose source_conv is S (ending in ':': a prefix)")
+    recall.add_argument("--after", metavar="WHEN", help="only items written at or after WHEN (YYYY-MM-DD or ISO time)")
+    recall.add_argument("--before", metavar="WHEN", help="only items written before WHEN (YYYY-MM-DD or ISO time)")
+    recall.add_argument("--tag", action="append", default=[], metavar="TAG",
+                        help="only items of RecallFiles whose frontmatter tags hold TAG (repeatable: all of them)")
     recall.add_argument("--no-diary", dest="search_diary", action="store_false",
                         help="search the diary only inside a time window (default: the whole diary)")
     recall.add_argument("--from-hook", action="store_true",
@@ -81,6 +87,7 @@ def _hook_query() -> str:
 
 def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     from wikimem.ranking.agent_text import agent_rows, agent_text
+    from wikimem.ranking.where import Where
     from wikimem.retrieval import MemoryIndex
 
     if args.from_hook == (args.query is not None):
@@ -93,8 +100,9 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
             raise Failure(BAD_INPUT, f"bad --time-range: {args.time_range!r} "
                                      f"(use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
     try:
+        where = Where(args.owner, args.source, args.after, args.before, tuple(args.tag))
         embedder = embedder_from(args)
-    except EmbedSetupError as exc:
+    except (ValueError, EmbedSetupError) as exc:
         raise Failure(BAD_INPUT, str(exc)) from None
     # A one-shot process: reading the postings cache helps, writing one would only cost this call.
     # The vector cache is written: the next recall embeds only what changed.
@@ -104,7 +112,7 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     if embedder is not None:
         embed_for_a_while(index, said.append)
     result = index.retrieve(query, limit=args.limit, budget_tokens=args.budget, time_range=span,
-                            search_diary=args.search_diary)
+                            search_diary=args.search_diary, where=where)
     if embedder is not None and not result.embedding_used and not said:
         said.append(f"warning: embeddings ({embedder!r}) unavailable for this query; ranked with BM25 only")
     for line in said:

@@ -60,7 +60,8 @@ from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.corpus import WikiCorpus
 from wikimem.index.diary_files import DiaryCorpus, entry_of
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
-from wikimem.models import DiaryItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
+from wikimem.ranking.where import Where
+from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.days import resolve_today
 from wikimem.ranking.context import add_context
 from wikimem.ranking.feedback import add_feedback
@@ -108,6 +109,8 @@ class Knobs:
     link_context: bool = False
     #: Search the whole diary (its own index and statistics), not only a time window's entries.
     search_diary: bool = False
+    #: Which stored items may be handed back (:mod:`wikimem.ranking.where`); ``None``: all.
+    where: Where | None = None
 
 
 @lru_cache(maxsize=1024, typed=True)  # typed: 1 and 1.0 (or True) stay apart
@@ -147,6 +150,8 @@ class Trace:
     #: With ``search_diary``: the whole diary is searched (no window, or a window parsed from the query
     #: that held no entry even widened: it filters nothing, and its words stay search words).
     whole_diary: bool = False
+    #: ``knobs.where`` as a test of one item (``diary``: a diary entry's), or ``None`` without a filter.
+    keep: Callable[[RecallItem, bool], bool] | None = None
     #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
     pool: int = 0
     cands: dict[Key, Candidate] = field(default_factory=dict)
@@ -178,16 +183,22 @@ def run(
     diary_window: Callable[[str, str], list[DiaryItem]],
     semantic: Semantic | None,
     diary_corpus: Callable[[], DiaryCorpus] | None = None,
+    tags_of: Callable[[str], tuple[str, ...]] | None = None,
 ) -> Trace:
     """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
 
     ``analyze`` turns the scored query text into its terms (tokenizer and
     analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
     ``diary_corpus`` gives the diary's own corpus (built on first use), read
-    only with ``knobs.search_diary``.
+    only with ``knobs.search_diary``; ``tags_of(file)`` a RecallFile's tags,
+    read only for a ``knobs.where`` that names tags (once per file a run).
     """
     result = RetrievalResult(budget_tokens=knobs.budget_tokens)
     trace = Trace(result)
+    where = knobs.where
+    if where:
+        tags = lru_cache(maxsize=None)(tags_of or (lambda file: ()))
+        trace.keep = lambda item, diary: where.keeps(item, diary, tags)
     if knobs.search_diary and diary_corpus is not None:
         trace.diary_corpus = dcorpus = diary_corpus()
         diary_window = _own_window(dcorpus, trace)
@@ -212,6 +223,8 @@ def run(
         _rank(knobs, corpus, semantic, trace)
     else:
         trace.ordered = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(trace.diary)))]
+        if trace.keep is not None:
+            trace.ordered = [cand for cand in trace.ordered if trace.keep(cand.item, True)]
     trace.ranked = trace.ordered[: max(knobs.limit, 0)]
     trace.rows = _expand(corpus, knobs.expand_links, trace)
     _cut(trace, knobs.budget_tokens, knobs.explain)
@@ -277,7 +290,9 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     items = corpus.items
-    for doc, score in gated_search(index, terms, trace.function, pool):
+    keep = trace.keep
+    wiki_keep = _doc_test(items.__getitem__, keep, False) if keep is not None else None
+    for doc, score in gated_search(index, terms, trace.function, pool, wiki_keep):
         item = items[doc]
         assert item is not None
         key = ("w", item.file, item.name)
@@ -313,6 +328,8 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         for cand in cands.values():
             (kept if admitted(cand, floor) else trace.floored).append(cand)
     result.below_floor = len(trace.floored)
+    if keep is not None:  # the searches kept only what passes; vectors and a window's entries are judged here
+        kept = [cand for cand in kept if keep(cand.item, cand.key[0] == "d")]
     # Ties: wiki before diary, wiki in index order, diary newest first.
     trace.ordered = sorted(
         kept,
@@ -320,25 +337,37 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     )
 
 
+def _doc_test(item_of: Callable[[int], RecallItem | None], keep: Callable[[RecallItem, bool], bool],
+              diary: bool) -> Callable[[int], bool]:
+    """A recall filter's test of an item, as a test of its doc in a corpus (a removed doc never passes)."""
+
+    def test(doc: int) -> bool:
+        item = item_of(doc)
+        return item is not None and keep(item, diary)
+
+    return test
+
+
 def gated_search(
-    index: InvertedIndex, terms: Counter[str], function: frozenset[str], k: int
+    index: InvertedIndex, terms: Counter[str], function: frozenset[str], k: int,
+    keep: Callable[[int], bool] | None = None,
 ) -> list[tuple[int, float]]:
-    """``index.search(terms, k)`` without the docs that match only function words.
+    """``index.search(terms, k)`` without the docs that match only function words (or that ``keep`` refuses).
 
     Function words still score (BM25's idf already makes them weigh
     little, and dropping them measured worse); they only cannot make a hit
-    on their own. The search is asked for more until ``k`` docs with
-    another match are found or the matching docs run out, so the top ``k``
-    is exact.
+    on their own. ``keep`` is a recall filter's test of a doc
+    (:mod:`wikimem.ranking.where`). The search is asked for more until
+    ``k`` docs pass or the matching docs run out, so the top ``k`` is exact.
     """
     found = index.search(terms, k)
-    if not function or not found:
+    if (not function and keep is None) or not found:
         return found
     content = set(terms) - function
     want = k
     while True:
-        has = index.matched_docs(content, [doc for doc, _ in found])
-        kept = [hit for hit, terms_in in zip(found, has) if terms_in]
+        passed = index.matched_docs(content, [doc for doc, _ in found]) if function else [True] * len(found)
+        kept = [hit for hit, ok in zip(found, passed) if ok and (keep is None or keep(hit[0]))]
         if len(kept) >= k or len(found) < want:
             return kept[:k]
         want *= 4
@@ -363,7 +392,9 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Sem
             cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         return
     if trace.whole_diary:  # its best ``pool`` (and nearest, with vectors), in diary order
-        found = gated_search(dcorpus.index, terms, trace.function, pool)
+        keep = trace.keep
+        diary_keep = _doc_test(dcorpus.items.__getitem__, keep, True) if keep is not None else None
+        found = gated_search(dcorpus.index, terms, trace.function, pool, diary_keep)
         if semantic is not None:
             have = {doc for doc, _ in found}
             near = [doc for doc, _ in semantic.diary_nearest(dcorpus, trace.scored_text, pool) if doc not in have]

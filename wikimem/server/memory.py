@@ -45,6 +45,7 @@ from wikimem.lint import Linter
 from wikimem.models import DiaryItem, RecallItem, TimeRange
 from wikimem.ranking.agent_text import agent_rows, agent_text
 from wikimem.ranking.explain import why_not_lines
+from wikimem.ranking.where import Where, ts_bound
 from wikimem.retrieval import MemoryIndex
 from wikimem.server.backlinks import Backlinks
 from wikimem.server.vector_sync import VectorSync
@@ -215,16 +216,24 @@ class AgentMemory:
 
     def recall(self, query: str, budget_tokens: int | None = 800, limit: int = 10,
                time_range: str | list[str] | None = None, today: str | None = None,
-               search_diary: bool = True) -> dict[str, Any]:
+               search_diary: bool = True, owner: str | None = None, source_conv: str | None = None,
+               after: str | None = None, before: str | None = None,
+               tags: list[str] | None = None) -> dict[str, Any]:
         """Hits and link targets within the budget: the agent text plus one row per item.
 
         ``today`` (``YYYY-MM-DD``) is the day relative time words in the
         query count from: a store of another time asks "last week" of its own.
         ``search_diary`` (default on): the whole diary is searched beside the
         wiki, its rows labelled with their day and time; off, the diary only
-        inside a time window (the reference's rule).
+        inside a time window (the reference's rule). ``owner``,
+        ``source_conv``, ``after``, ``before`` and ``tags`` keep only what
+        was stored so (:class:`~wikimem.ranking.where.Where`).
         """
         span = parse_span(time_range)
+        try:
+            where = Where(owner, source_conv, after, before, tuple(tags or ()))
+        except (ValueError, TypeError) as exc:
+            raise BadInput(str(exc)) from None
         if not 1 <= limit <= MAX_LIMIT:
             raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
@@ -236,7 +245,7 @@ class AgentMemory:
             self.vectors.catch_up()
         with self._as_of_day(today):
             result = self.index.retrieve(query, limit=limit, budget_tokens=budget_tokens, time_range=span,
-                                         search_diary=search_diary)
+                                         search_diary=search_diary, where=where)
         return {
             "text": agent_text(result),
             "items": agent_rows(result),
@@ -501,11 +510,8 @@ def _first_line(content: str) -> str:
 def _since(value: str) -> str:
     """``since`` as the journal's ``ts`` spelling (UTC), from a date or an ISO time; ``BadInput`` otherwise."""
     try:
-        if len(value) == 10:
-            return dt.date.fromisoformat(value).isoformat()
-        moment = dt.datetime.fromisoformat(value)
-    except ValueError:
-        raise BadInput(f"bad since {value!r}: use YYYY-MM-DD or an ISO time (2026-07-21T09:00:00+00:00)") from None
-    if moment.tzinfo is None:
-        moment = moment.astimezone()
-    return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
+        bound = ts_bound("since", value)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
+    assert bound is not None
+    return bound

@@ -115,7 +115,9 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
 
     def recall(query: str, budget_tokens: int | None = 800, limit: int = 10,
                time_range: str | list[str] | None = None, today: str | None = None,
-               search_diary: bool = True) -> CallToolResult:
+               search_diary: bool = True, owner: str | None = None, source_conv: str | None = None,
+               after: str | None = None, before: str | None = None,
+               tags: list[str] | None = None) -> CallToolResult:
         """Recall what the memory holds for a query: the best items and the items they link to, within a token budget.
 
         Returns text with one `## file:name` section per item (diary entries: `## diary DAY HH:MM`),
@@ -126,9 +128,14 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
         (default: the server's today). budget_tokens=null means no budget. search_diary (default true): the
         whole diary is searched beside the wiki (unreviewed evidence, each row with its day and time); a
         time_range or time word narrows it to that window; false: the diary only inside a window.
+        Filters on what is stored keep only items whose owner is `owner`, whose source_conv is `source_conv`
+        (ending in ":": a prefix, e.g. "chatgpt:"), written at or `after` / `before` a day or ISO time, or
+        whose RecallFile's frontmatter carries every one of `tags` (diary entries have no tags).
         """
         return _call(memory, "recall", {"query": query, "budget_tokens": budget_tokens, "limit": limit,
-                                        "time_range": time_range, "today": today, "search_diary": search_diary})
+                                        "time_range": time_range, "today": today, "search_diary": search_diary,
+                                        "owner": owner, "source_conv": source_conv, "after": after,
+                                        "before": before, "tags": tags})
 
     def read_item(file: str, name: str) -> CallToolResult:
         """One item: content, provenance (owner, source_conv, ts), its links and its backlinks (wiki and diary).
