@@ -105,4 +105,4 @@ def test_the_bench_runs_three_questions_through_mcp_and_retrieve(tmp_path: Path,
         row = next(line for line in out.splitlines() if line.startswith(f"| en-convo | {path} | none |"))
         assert re.fullmatch(r"\| .* \| (-|[01]\.\d{3}( / [01]\.\d{3}){3}) \| [01]\.\d{3}( / [01]\.\d{3}){3} \|", row), row
     assert "function words cost ranks on" in out and "of 3 questions" in out
-    assert re.search(r"^q003 single +\S+/\S+ +\S+/\S+  Where is the Clayworks studio\?$", out, re.M), out
+    assert re.search(r"^q003 single(?: +\S+/\S+)+  Where is the Clayworks studio\?$", out, re.M), out
