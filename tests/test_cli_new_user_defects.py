@@ -6,10 +6,13 @@ Each test here failed before its fix.
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from conftest import SAFETY_NET
 from test_cli_write import mem, run  # noqa: F401  (mem: the fixture)
 from wikimem import MemoryStore
 from wikimem.cli.io import neutralize
@@ -44,3 +47,38 @@ def test_the_cli_and_the_app_hide_the_same_characters(text: str) -> None:
     cli, app = neutralize(text), clean(text)
     assert (cli == text) == (app == text)
     assert {char for char in text if char in cli} == {char for char in text if char in app}
+
+
+needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+def _git_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, identity: bool) -> None:
+    """git's configuration is the test's own: an identity in a global file of its own, or none at all."""
+    config = tmp_path / "gitconfig"
+    config.write_text("[user]\n\tname = New User\n\temail = new@example.invalid\n" if identity else "")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL", "EMAIL"):
+        monkeypatch.delenv(var, raising=False)
+
+
+@needs_git
+def test_init_git_makes_the_first_commit_so_history_starts_at_once(tmp_path: Path, monkeypatch, capsys) -> None:
+    _git_env(monkeypatch, tmp_path, identity=True)
+    root = tmp_path / "memory"
+    code, out, _ = run(capsys, "init", str(root), "--git")
+    assert code == 0 and "first commit:" in out
+    log = subprocess.run(["git", "-C", str(root), "log", "--format=%an %s", "--name-only"], capture_output=True,
+                         text=True, check=True, timeout=SAFETY_NET).stdout
+    assert log.startswith("New User wikimem init") and ".gitignore" in log and "journal.jsonl" in log
+
+
+@needs_git
+def test_init_git_without_an_identity_says_so_and_still_succeeds(tmp_path: Path, monkeypatch, capsys) -> None:
+    _git_env(monkeypatch, tmp_path, identity=False)
+    root = tmp_path / "memory"
+    code, out, _ = run(capsys, "init", str(root), "--git", "--json")
+    info = json.loads(out)["git"]
+    assert code == 0 and info["commit"] is None and "user.name" in info["note"]
+    assert (root / ".git").is_dir() and (root / "wiki").is_dir()

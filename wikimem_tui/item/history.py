@@ -197,6 +197,14 @@ class HistoryScreen(Dialog[RecallItem | None]):
             self.query_one("#history-diff", Static).update(safe_text(history.hint))
             return
         self.history, self.versions = history, history.versions
+        if history.unborn:
+            options.display = False
+            status.update(Text("No history yet: the repository has no commit.", style="bold"))
+            self.query_one("#history-diff", Static).update(safe_text(
+                "History starts with the first commit of the memory directory:\n"
+                f"    git -C {self.backend.root} add -A && git -C {self.backend.root} commit -m 'memory'\n"
+                "then commit again whenever you want a version kept."))
+            return
         n = len(history.versions)
         where = ("the memory directory" if history.repo.resolve() == self.backend.root.resolve()
                  else str(history.repo))
