@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -27,3 +28,15 @@ async def test_history_in_a_repository_with_no_commit_says_no_history_yet(memory
         text = screen_text(pilot.app)
         assert "No history yet" in status
         assert "fatal" not in text and "add -A" in text
+
+
+def test_a_move_with_no_link_rewritten_announces_and_journals_none(memory_dir: Path) -> None:
+    """Appending to the target file touches its last block's blank line: that is not a link rewrite."""
+    backend = make_backend(memory_dir)
+    coffee = backend.store.get("preferences", "coffee")
+    assert coffee is not None
+    backend.relocate("preferences", "coffee", "notes", "coffee", expected=coffee.content)
+    undone = backend.undo()
+    assert undone.what == "move of preferences:coffee to notes:coffee"
+    last = json.loads((memory_dir / "journal.jsonl").read_text("utf-8").splitlines()[-1])
+    assert last["detail"] == "undo of move of preferences:coffee to notes:coffee"
