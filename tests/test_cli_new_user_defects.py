@@ -82,3 +82,32 @@ def test_init_git_without_an_identity_says_so_and_still_succeeds(tmp_path: Path,
     info = json.loads(out)["git"]
     assert code == 0 and info["commit"] is None and "user.name" in info["note"]
     assert (root / ".git").is_dir() and (root / "wiki").is_dir()
+
+
+@pytest.mark.parametrize("argv", [["lint", "--json"], ["graph", "--json"], ["capture", "claude-code", "--json"]])
+def test_every_json_verb_says_ok(mem: Path, argv: list[str], tmp_path: Path, capsys) -> None:  # noqa: F811
+    if argv[0] == "capture":
+        empty = tmp_path / "sessions"
+        empty.mkdir()
+        argv = ["capture", "claude-code", str(empty), "--json"]
+    _code, out, err = run(capsys, "-s", str(mem), *argv)
+    assert json.loads(out)["ok"] is True, err
+
+
+def test_invalid_utf8_says_the_write_to_its_block_is_refused(mem: Path, capsys) -> None:  # noqa: F811
+    path = mem / "wiki" / "notes.md"
+    MemoryStore(mem).add("notes", "tea", "Jasmine.")
+    path.write_bytes(path.read_bytes().replace(b"Jasmine", b"Jasm\xffne"))
+    code, _, err = run(capsys, "-s", str(mem), "add", "notes", "tea", "Green.", "--expected", "Jasm\ufffdne.")
+    assert code == 2 and b"\xff" in path.read_bytes()  # refused: the bytes stay
+    _code, out, _ = run(capsys, "-s", str(mem), "lint")
+    line = next(line for line in out.splitlines() if "invalid-utf8" in line)
+    assert "refused" in line and "the next write replaces" not in line
+
+
+def test_a_folder_inside_wiki_is_reported_not_silently_ignored(mem: Path, capsys) -> None:  # noqa: F811
+    (mem / "wiki" / "sub").mkdir()
+    (mem / "wiki" / "sub" / "notes.md").write_text("# notes\n\n## tea\n\nJasmine.\n", "utf-8")
+    _code, out, _ = run(capsys, "-s", str(mem), "lint", "--json")
+    found = [f for f in json.loads(out)["findings"] if f["code"] == "nested-file-ignored"]
+    assert len(found) == 1 and found[0]["location"]["path"] == "wiki/sub/" and "notes.md" in found[0]["message"]

@@ -47,6 +47,7 @@ PLANTED: dict[str, str | bytes] = {
         {"id": "codex-gone", "agent": "codex", "session_id": "gone", "path": "/nonexistent/rollout-gone.jsonl"}]}),
     "diary/2026-07-23.md": "# 2026-07-23\n\n## 9:5\n\nsloppy\n",
     "diary/2026-02-30.md": "# 2026-02-30\n\n## 10:00\n\nno such day\n",
+    "wiki/sub/nested.md": "# nested\n\n## n\n\nin a folder the library never reads\n",
 }
 
 EXPECTED = sorted([
@@ -82,6 +83,7 @@ EXPECTED = sorted([
     ("capture-unreadable", "captures/2026-07-20.capture.json", None),
     ("capture-session-gone", "captures/2026-07-21.capture.json", "codex-gone"),
     ("capture-card-missing", "diary/2026-07-22.md", "09:00"),
+    ("nested-file-ignored", "wiki/sub/", None),
 ], key=str)
 
 
@@ -140,7 +142,7 @@ def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.C
     assert lines[0].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
     assert lines[1].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "12 errors, 16 warnings, 3 infos"
+    assert lines[-1] == "12 errors, 16 warnings, 4 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -97,7 +97,7 @@ def run_capture(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
         paths = found
     report = capture(store.root, args.agent, paths, since=args.since, tz=tz, dry_run=args.dry_run)
     if args.json:
-        out.json(report.as_dict(), indent=2)
+        out.json({"ok": not (report.missing or report.refused), **report.as_dict()}, indent=2)
     else:
         _print(report, out, verbose=args.verbose)
     for path, reason in report.missing:

@@ -262,9 +262,24 @@ class Linter:
                 "dismissed in it are back in the reconcile queue, and dismissing more is refused until it "
                 "is repaired or deleted")]
         found += self._reviewed
+        found += [nested_finding(self.root, folder) for folder in self.snapshot.folders]
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out
+
+
+def nested_finding(root: Path, folder: str) -> Finding:
+    """The ``nested-file-ignored`` finding of a folder inside wiki/ or diary/ (the library never reads into one)."""
+    names: list[str] = []
+    for _top, _dirs, files in os.walk(root / folder):  # symlinked folders are not followed
+        names += [name for name in files if name.endswith(".md") and not name.startswith(".")]
+        if len(names) > 3:
+            break
+    what = (f"holds {', '.join(sorted(names)[:3])}{', …' if len(names) > 3 else ''}" if names
+            else "is a folder")
+    top = folder.partition("/")[0]
+    return make_finding("nested-file-ignored", folder + "/", f"{what}: memory reads only the files directly in "
+                        f"{top}/, so nothing in {folder}/ is recalled, linted or written")
 
 
 def lint(root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> LintReport:

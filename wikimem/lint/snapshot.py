@@ -72,6 +72,9 @@ class Snapshot:
         self.diary: dict[Target, list[ItemFacts]] = {}
         self.links = LinkIndex()
         self.support = Support()
+        #: Folders inside wiki/ and diary/ (``wiki/sub``), found by the last listing: the library reads
+        #: only the files directly in them, so what such a folder holds is ignored (lint says so).
+        self.folders: list[str] = []
 
     @classmethod
     def read(cls, root: str | os.PathLike[str]) -> Snapshot:
@@ -83,6 +86,7 @@ class Snapshot:
     def _listing(self) -> dict[str, tuple[str, str, tuple[int, int]]]:
         """path -> (kind, stem, signature) for every ``*.md`` directly in wiki/ and diary/."""
         out: dict[str, tuple[str, str, tuple[int, int]]] = {}
+        folders: list[str] = []
         for kind, folder in _KINDS:
             try:
                 entries = list(os.scandir(self.root / folder))
@@ -90,6 +94,8 @@ class Snapshot:
                 continue
             for entry in entries:
                 name = entry.name
+                if not name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                    folders.append(f"{folder}/{name}")
                 if not name.endswith(".md") or len(name) <= 3 or name.startswith("."):
                     continue
                 # Not only regular files: a FIFO, a dangling or outside symlink
@@ -104,6 +110,7 @@ class Snapshot:
                     except OSError:
                         continue
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
+        self.folders = sorted(folders)
         return out
 
     def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> Changes:
