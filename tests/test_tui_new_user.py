@@ -40,3 +40,39 @@ def test_a_move_with_no_link_rewritten_announces_and_journals_none(memory_dir: P
     assert undone.what == "move of preferences:coffee to notes:coffee"
     last = json.loads((memory_dir / "journal.jsonl").read_text("utf-8").splitlines()[-1])
     assert last["detail"] == "undo of move of preferences:coffee to notes:coffee"
+
+
+async def test_a_toast_is_drawn_once_when_a_dialog_opens(memory_dir: Path) -> None:
+    from wikimem_tui.common.goto import GoToScreen
+
+    async with started(make_app(make_backend(memory_dir)), (120, 40), notifications=True) as pilot:
+        pilot.app.notify("one toast, drawn once")
+        assert await wait_for(pilot, lambda: "one toast, drawn once" in screen_text(pilot.app))
+        await pilot.press("g")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, GoToScreen))
+        await wait_for(pilot)
+        assert screen_text(pilot.app).count("one toast, drawn once") == 1, screen_text(pilot.app)
+
+
+async def test_live_changes_show_one_notice_that_updates_and_goes(memory_dir: Path) -> None:
+    """An agent writing for minutes: one short-lived toast, the latest, never a stack over the item pane."""
+    from wikimem_tui.common.store_sync import LIVE_TIMEOUT
+
+    async with started(make_app(make_backend(memory_dir)), (120, 40), notifications=True) as pilot:
+        live = pilot.app.sync._live_notices
+        for n in range(3):
+            live._notify(f"changed on disk: wiki: notes ({n + 2} changes)")
+        await wait_for(pilot)
+        shown = [n for n in pilot.app._notifications if n.title == "live"]
+        assert [n.message for n in shown] == ["changed on disk: wiki: notes (4 changes)"]
+        assert shown[0].timeout <= LIVE_TIMEOUT
+        assert screen_text(pilot.app).count("changed on disk") == 1
+
+
+def test_the_demo_notice_stays_until_the_first_key() -> None:
+    """A notice with a timeout vanished while a newcomer was still reading it: only a key takes it away."""
+    import math
+
+    from wikimem_tui.common.startup_notices import StartupNotices
+
+    assert StartupNotices(object()).timeout == math.inf  # type: ignore[arg-type]
