@@ -76,3 +76,49 @@ def test_the_demo_notice_stays_until_the_first_key() -> None:
     from wikimem_tui.common.startup_notices import StartupNotices
 
     assert StartupNotices(object()).timeout == math.inf  # type: ignore[arg-type]
+
+
+async def test_escape_from_the_results_then_t_h_leaves_the_query_as_typed(memory_dir: Path) -> None:
+    from textual.widgets import Input, TabbedContent
+
+    from wikimem_tui.query.query_panel import QueryPanel
+
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await pilot.press("slash")
+        box = pilot.app.query_one("#query-input", Input)
+        assert await wait_for(pilot, lambda: box.has_focus)
+        await pilot.press(*"coffee", "enter")
+        panel = pilot.app.query_one(QueryPanel)
+        assert await wait_for(pilot, lambda: panel.table.has_focus)
+        await pilot.press("escape", "t", "h")
+        await wait_for(pilot)
+        assert box.value == "coffee"
+        assert pilot.app.query_one("#panes", TabbedContent).active == "tab-health"
+
+
+async def test_link_rows_take_at_most_two_lines_in_the_query_pane_at_120_columns(tmp_path: Path) -> None:
+    """The pane beside the tree at 120 columns is 84 wide: a link row's note took three lines, names broke mid-word."""
+    from test_tui_query import QueryApp, ScriptedIndex, type_query
+
+    from conftest import retrieved
+    from wikimem import RetrievalResult
+    from wikimem_tui.query.table import ResultsTable
+
+    result = RetrievalResult(items=[
+        retrieved("preferences", "likes-the-sea", score=1.8, bm25_score=1.8, matched_terms=["like"], tokens_est=17,
+                  rank=4),
+        retrieved("daily_life", "beach-trip-plan", "link", score=1.6, bm25_score=1.6, via="likes-the-sea",
+                  matched_terms=["lin"], tokens_est=22, rank=5),
+        retrieved("agent_notes", "untrusted-text-demo", score=1.1, bm25_score=1.1, matched_terms=["like"],
+                  tokens_est=40, rank=8),
+    ])
+    async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(84, 30)) as pilot:
+        await type_query(pilot, "what does lin like to drink")
+        table = pilot.app.query_one("#query-results", ResultsTable)
+        assert await wait_for(pilot, lambda: table.row_total == 3)
+        await wait_for(pilot)
+        heights = [[row for row, _part in table._lines].count(i) for i in range(3)]
+        assert max(heights) <= 2, heights
+        text = screen_text(pilot.app)
+        assert "(via likes-the-sea)" in text  # the note's first line whole
+        assert "untrusted-text-demo" in text  # the name whole, on its own line
