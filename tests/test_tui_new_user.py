@@ -122,3 +122,35 @@ async def test_link_rows_take_at_most_two_lines_in_the_query_pane_at_120_columns
         text = screen_text(pilot.app)
         assert "(via likes-the-sea)" in text  # the note's first line whole
         assert "untrusted-text-demo" in text  # the name whole, on its own line
+
+
+async def test_the_promote_dialog_starts_on_the_similar_items_and_gives_the_preview_room(tmp_path: Path) -> None:
+    """↓ ⏎ pick the item to extend as the label says; what will be written is not squeezed into a few lines."""
+    from textual.widgets import OptionList
+
+    from test_tui_reconcile import QueueApp, loaded, promote_screen, queue_store
+
+    backend = queue_store(tmp_path)
+    long = "\n".join(f"Line {n}: the user swims at the beach in cold water." for n in range(30))
+    backend.store.add("places", "beach", long, owner="user:xnne", ts="2026-07-21T06:30:00+00:00")
+    async with QueueApp(backend).run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        screen = await promote_screen(pilot, "down")  # the 14:30 swim
+        similar = screen.query_one("#rp-similar", OptionList)
+        assert screen.similar[0].name == "beach"
+        await pilot.press("down")
+        assert await wait_for(pilot, lambda: similar.has_focus and similar.highlighted == 0)
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: screen.target == ("places", "beach"))
+        await wait_for(pilot)
+        body, preview = screen.query_one("#rp-body"), screen.query_one("#rp-preview")
+        shown = preview.region.intersection(body.region).height
+        assert shown >= 10, shown
+
+
+def test_a_summary_line_is_cut_at_a_word_with_an_ellipsis() -> None:
+    from wikimem_tui.common.badges import clip_words
+
+    cut = clip_words("Pour-over with new beans from Yunnan; said it tasted like apricot and honey.", 40)
+    assert cut.endswith("…") and len(cut) <= 40
+    assert cut[:-1].split()[-1] in "Pour-over with new beans from Yunnan said it tasted".split()
