@@ -154,3 +154,34 @@ def test_a_summary_line_is_cut_at_a_word_with_an_ellipsis() -> None:
     cut = clip_words("Pour-over with new beans from Yunnan; said it tasted like apricot and honey.", 40)
     assert cut.endswith("…") and len(cut) <= 40
     assert cut[:-1].split()[-1] in "Pour-over with new beans from Yunnan said it tasted".split()
+
+
+@needs_git
+async def test_restore_pressed_before_git_answers_still_asks(memory_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The race behind "a history restore never asked": r came while git was still being read, and was dropped."""
+    import threading
+
+    from test_tui_history import history_repo
+
+    from wikimem_tui.common.confirm import ConfirmScreen
+    from wikimem_tui.item import history as history_module
+
+    history_repo(memory_dir)
+    gate = threading.Event()
+    real = history_module.item_history
+
+    def slow(*args: object) -> object:
+        assert gate.wait(SAFETY_NET), "the test never let git answer"
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(history_module, "item_history", slow)
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await open_item(pilot, "preferences", "coffee")
+        await pilot.press("H")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, HistoryScreen))
+        screen = pilot.app.screen
+        await pilot.press("down", "r")  # before git answered
+        assert await wait_for(pilot, lambda: "still asking git" in screen_text(pilot.app))
+        gate.set()
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
+        assert screen.loaded

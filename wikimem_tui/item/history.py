@@ -157,6 +157,8 @@ class HistoryScreen(Dialog[RecallItem | None]):
         self.versions: list[Version] = []
         self.loaded = False
         """True once git answered (or said why it cannot); tests wait on it."""
+        self._restore_asked = False
+        """r (or enter) came before git answered: the question is asked as soon as the versions are in."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -185,6 +187,12 @@ class HistoryScreen(Dialog[RecallItem | None]):
             self.app.call_from_thread(self._show, history, current)
 
     def _show(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
+        self._fill(history, current)
+        if self._restore_asked:
+            self._restore_asked = False
+            self.action_restore()
+
+    def _fill(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
         self.current = current
         status = self.query_one("#history-status", Static)
         options = self.query_one(OptionList)
@@ -255,6 +263,11 @@ class HistoryScreen(Dialog[RecallItem | None]):
         """Ask, then write the highlighted version back, checked against the text shown as current."""
         error = self.query_one("#history-error", Static)
         error.update("")
+        if not self.loaded:  # a key faster than git: ask once the versions are listed, never drop it
+            self._restore_asked = True
+            error.update(Text("still asking git for the versions: the restore asks as soon as they are listed",
+                              style="italic"))
+            return
         index = self.query_one(OptionList).highlighted
         if index is None or not 0 <= index < len(self.versions):
             error.update(Text("no version to restore"))
