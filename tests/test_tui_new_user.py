@@ -185,3 +185,12 @@ async def test_restore_pressed_before_git_answers_still_asks(memory_dir: Path, m
         gate.set()
         assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ConfirmScreen))
         assert screen.loaded
+
+
+async def test_the_status_line_parts_are_separated(memory_dir: Path) -> None:
+    """Parts joined by spaces alone read as one word once the spacing is lost (``index readyowner tui:test``)."""
+    from textual.widgets import Static
+
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        line = str(pilot.app.query_one("#status", Static).render())
+        assert "memory │ index ready │ owner tui:test" in line, line
