@@ -194,3 +194,17 @@ async def test_the_status_line_parts_are_separated(memory_dir: Path) -> None:
     async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
         line = str(pilot.app.query_one("#status", Static).render())
         assert "memory │ index ready │ owner tui:test" in line, line
+
+
+async def test_matched_terms_show_the_words_typed_not_their_stems(tmp_path: Path) -> None:
+    from test_tui_query import QueryApp, ScriptedIndex, table_rows, type_query
+
+    from conftest import retrieved
+    from wikimem import RetrievalResult
+
+    result = RetrievalResult(items=[retrieved("preferences", "coffee", score=2.0, bm25_score=2.0,
+                                              matched_terms=["coffe", "like"], tokens_est=9, rank=1)],
+                             query_tokens=["coffe", "like"], stemmed={"coffee": "coffe"})
+    async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(120, 30)) as pilot:
+        await type_query(pilot, "coffee like")
+        assert await wait_for(pilot, lambda: table_rows(pilot.app) and table_rows(pilot.app)[0][7] == "[coffee, like]")

@@ -34,7 +34,7 @@ from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.core.words import count
 
 __all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "for_agent", "is_diary_row", "open_message_for", "row_cells",
-           "summary_lines"]
+           "summary_lines", "typed_words"]
 
 #: The table's columns: explain's header, then the note (matched terms, or where a link came from).
 COLUMNS = (*TABLE_HEADER.split(), "terms / via")
@@ -114,8 +114,33 @@ def summary_lines(result: RetrievalResult, *, embedding: str | None = None, fail
     return out
 
 
-def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> list[Text]:
-    """One table row as explain prints it: its cells (``#`` is the row's place), then its note."""
+def typed_words(result: RetrievalResult | None) -> dict[str, str]:
+    """Stem -> the query word(s) it came from, where the analyzer changed them (``coffe`` -> ``coffee``).
+
+    A reader typed ``does`` and ``coffee``; the stems ``doe`` and ``coffe``
+    are the index's words, not theirs. The result says which token became
+    which term (``stemmed``), so the app shows what was typed.
+    """
+    words: dict[str, list[str]] = {}
+    for token, term in (result.stemmed if result is not None else {}).items():
+        words.setdefault(term, []).append(token)
+    return {term: "/".join(tokens) for term, tokens in words.items()}
+
+
+def _in_words(note: str, entry: RetrievedItem, words: dict[str, str]) -> str:
+    """``note`` with its ``[terms]`` as the words typed (the rest of explain's note as it is)."""
+    if not words or not any(term in words for term in entry.matched_terms):
+        return note
+    stems = f"[{', '.join(entry.matched_terms)}]"
+    return note.replace(stems, f"[{', '.join(words.get(t, t) for t in entry.matched_terms)}]", 1)
+
+
+def row_cells(position: int | str, entry: RetrievedItem, style: str = "",
+              words: dict[str, str] | None = None) -> list[Text]:
+    """One table row as explain prints it: its cells (``#`` is the row's place), then its note.
+
+    ``words`` (:func:`typed_words`) shows the matched terms as the query's words instead of their stems.
+    """
     link = entry.source == "link"
     cells = row_fields(1, entry)
     cells[0] = str(position)
@@ -127,7 +152,7 @@ def row_cells(position: int | str, entry: RetrievedItem, style: str = "") -> lis
         *right,
         # The two cells that may wrap (``ResultsTable`` gives them the rows they need).
         Text(clean_line(("  " if link else "") + address), style=style, end="", overflow="fold"),
-        Text(clean_line(row_note(entry)), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
+        Text(clean_line(_in_words(row_note(entry), entry, words or {})), style=f"{style} {'italic' if link else ''}".strip(), end="", overflow="fold"),
     ]
 
 

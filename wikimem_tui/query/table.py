@@ -40,7 +40,7 @@ from textual.reactive import reactive
 from wikimem import RetrievalResult, RetrievedItem
 from wikimem_tui.common.safe import clean_line
 from wikimem_tui.common.virtual_list import VirtualList, cursor_bindings, fit, style
-from wikimem_tui.query.results import COLUMNS, COMPACT_BELOW, LOW_VALUE, open_message_for, row_cells
+from wikimem_tui.query.results import COLUMNS, COMPACT_BELOW, LOW_VALUE, open_message_for, row_cells, typed_words
 
 __all__ = ["Column", "ResultsTable"]
 
@@ -132,9 +132,10 @@ class ResultsTable(VirtualList):
         before = [[cell.plain for cell in row] for row in self._cells]
         self.result = result
         self.entries = [*result.items, *result.dropped] if result is not None else []
-        self._cells = [row_cells(position, entry, "") for position, entry in enumerate(result.items, 1)]\
+        words = typed_words(result)  # the matched terms as typed, not as stemmed
+        self._cells = [row_cells(position, entry, "", words) for position, entry in enumerate(result.items, 1)]\
             if result is not None else []
-        self._cells += [row_cells("✂", entry, "dim strike") for entry in (result.dropped if result else ())]
+        self._cells += [row_cells("✂", entry, "dim strike", words) for entry in (result.dropped if result else ())]
         self._hover = None
         if [[cell.plain for cell in row] for row in self._cells] != before:
             self.set_reactive(ResultsTable.cursor, 0)
