@@ -208,3 +208,18 @@ async def test_matched_terms_show_the_words_typed_not_their_stems(tmp_path: Path
     async with QueryApp(tmp_path, ScriptedIndex(result)).run_test(size=(120, 30)) as pilot:
         await type_query(pilot, "coffee like")
         assert await wait_for(pilot, lambda: table_rows(pilot.app) and table_rows(pilot.app)[0][7] == "[coffee, like]")
+
+
+async def test_the_calendar_opens_on_the_latest_entry_when_this_month_has_none(tmp_path: Path) -> None:
+    from test_tui_calendar import CalendarApp
+
+    from wikimem import MemoryStore
+    from wikimem_tui.calendar.calendar import DiaryCalendar
+
+    diary = MemoryStore(tmp_path).diary
+    diary.append("a diary kept long ago", date="2023-03-14", time="08:00", owner="agent")
+    diary.append("the first entry", date="2022-01-02", time="08:00", owner="agent")
+    async with CalendarApp(tmp_path).run_test(size=(120, 40)) as pilot:
+        calendar = pilot.app.query_one(DiaryCalendar)
+        assert await wait_for(pilot, lambda: calendar.selected_date == "2023-03-14")
+        assert "a diary kept long ago" in screen_text(pilot.app)
