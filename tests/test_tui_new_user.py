@@ -223,3 +223,28 @@ async def test_the_calendar_opens_on_the_latest_entry_when_this_month_has_none(t
         calendar = pilot.app.query_one(DiaryCalendar)
         assert await wait_for(pilot, lambda: calendar.selected_date == "2023-03-14")
         assert "a diary kept long ago" in screen_text(pilot.app)
+
+
+async def test_f4_hands_the_editor_a_file_with_a_final_newline(memory_dir: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The editor sees a proper text file; appending a line there does not run into the last one."""
+    import contextlib
+    import shlex
+    import sys
+
+    from wikimem import MemoryStore
+    from wikimem_tui.app import WikimemApp
+
+    seen = tmp_path / "seen.bin"
+    editor = tmp_path / "editor.py"  # copies what it was handed, then appends a line as `cat >>` would
+    editor.write_text("import shutil, sys\nshutil.copy(sys.argv[2], sys.argv[1])\n"
+                      "open(sys.argv[2], 'a').write('More tea.\\n')\n", "utf-8")
+    monkeypatch.setattr(WikimemApp, "suspend", lambda self: contextlib.nullcontext())
+    monkeypatch.setenv("EDITOR", f"{shlex.quote(sys.executable)} {shlex.quote(str(editor))} {shlex.quote(str(seen))}")
+    async with started(make_app(make_backend(memory_dir))) as pilot:
+        await open_item(pilot, "preferences", "tea")
+        await pilot.press("f4")
+        await wait_for(pilot)
+    assert seen.read_bytes().endswith(b"Jasmine tea in the afternoon.\n")
+    tea = MemoryStore(memory_dir).get("preferences", "tea")
+    assert tea is not None and tea.content == "Jasmine tea in the afternoon.\nMore tea."
