@@ -248,3 +248,11 @@ async def test_f4_hands_the_editor_a_file_with_a_final_newline(memory_dir: Path,
     assert seen.read_bytes().endswith(b"Jasmine tea in the afternoon.\n")
     tea = MemoryStore(memory_dir).get("preferences", "tea")
     assert tea is not None and tea.content == "Jasmine tea in the afternoon.\nMore tea."
+
+
+async def test_a_folder_inside_wiki_is_named_in_the_health_pane(memory_dir: Path) -> None:
+    (memory_dir / "wiki" / "sub").mkdir()
+    (memory_dir / "wiki" / "sub" / "notes.md").write_text("# notes\n\n## tea\n\nJasmine.\n", "utf-8")
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await pilot.press("h")
+        assert await wait_for(pilot, lambda: "wiki/sub/" in screen_text(pilot.app))
