@@ -208,10 +208,8 @@ class HistoryScreen(Dialog[RecallItem | None]):
         if history.unborn:
             options.display = False
             status.update(Text("No history yet: the repository has no commit.", style="bold"))
-            self.query_one("#history-diff", Static).update(safe_text(
-                "History starts with the first commit of the memory directory:\n"
-                f"    git -C {self.backend.root} add -A && git -C {self.backend.root} commit -m 'memory'\n"
-                "then commit again whenever you want a version kept."))
+            self.query_one("#history-diff", Static).update(safe_text(self._commit_hint(
+                "History starts with the first commit of the memory directory")))
             return
         n = len(history.versions)
         where = ("the memory directory" if history.repo.resolve() == self.backend.root.resolve()
@@ -229,9 +227,15 @@ class HistoryScreen(Dialog[RecallItem | None]):
             options.highlighted = 0
             self._show_version(0)
         else:
-            self.query_one("#history-diff", Static).update(Text(
-                "git has no committed version of this item yet: commit the memory directory to start its history.",
-                style="italic"))
+            options.display = False  # an empty bordered list reads as something failed to load
+            self.query_one("#history-diff", Static).update(safe_text(self._commit_hint(
+                "git has no committed version of this item yet: commit the memory directory to start its history")))
+
+    def _commit_hint(self, why: str) -> str:
+        """``why``, then the command that starts (or continues) the history, to copy."""
+        root = self.backend.root
+        return (f"{why}:\n    git -C {root} add -A && git -C {root} commit -m 'memory'\n"
+                "then commit again whenever you want a version kept.")
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
