@@ -157,7 +157,7 @@ class PromoteScreen(Dialog[RecallItem | None]):
                 else:
                     yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
                 yield Label("Similar items already in the wiki — ↓ ⏎ on one extends it instead of creating a "
-                            "near-duplicate; or type a new target below", classes="rp-label")
+                            "near-duplicate", classes="rp-label")
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
