@@ -43,13 +43,17 @@ def test_a_move_with_no_link_rewritten_announces_and_journals_none(memory_dir: P
 
 
 async def test_a_toast_is_drawn_once_when_a_dialog_opens(memory_dir: Path) -> None:
-    from wikimem_tui.common.goto import GoToScreen
+    """The editor's toasts sit at the left, a dialog's at the right: the screen under the dialog drew its own too."""
+    from textual.command import CommandPalette
 
     async with started(make_app(make_backend(memory_dir)), (120, 40), notifications=True) as pilot:
+        await open_item(pilot, "preferences", "coffee")
+        await pilot.press("e")
+        await wait_for(pilot)
         pilot.app.notify("one toast, drawn once")
         assert await wait_for(pilot, lambda: "one toast, drawn once" in screen_text(pilot.app))
-        await pilot.press("g")
-        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, GoToScreen))
+        await pilot.press("ctrl+p")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette))
         await wait_for(pilot)
         assert screen_text(pilot.app).count("one toast, drawn once") == 1, screen_text(pilot.app)
 
