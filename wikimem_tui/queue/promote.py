@@ -156,8 +156,8 @@ class PromoteScreen(Dialog[RecallItem | None]):
                     yield SelectionList[int](*self._selections(), id="rp-pick")
                 else:
                     yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
-                yield Label("Similar items already in the wiki — ↓ ⏎ on one extends it instead of creating a "
-                            "near-duplicate", classes="rp-label")
+                yield Label("Similar items in the wiki — ↓ ⏎ extends one instead of adding a near-duplicate",
+                            classes="rp-label")  # whole at 80 columns
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
