@@ -188,9 +188,16 @@ class HistoryScreen(Dialog[RecallItem | None]):
 
     def _show(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
         self._fill(history, current)
+        if not self.versions:  # nothing to pick or restore: the keys that would do it are not offered
+            self.query_one("#history-hint", Static).update(Text("escape closes"))
+            self.refresh_bindings()
         if self._restore_asked:
             self._restore_asked = False
             self.action_restore()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No restore once git said there is no version to restore."""
+        return not (action == "restore" and self.loaded and not self.versions)
 
     def _fill(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
         self.current = current
