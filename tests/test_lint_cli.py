@@ -48,6 +48,7 @@ PLANTED: dict[str, str | bytes] = {
     "diary/2026-07-23.md": "# 2026-07-23\n\n## 9:5\n\nsloppy\n",
     "diary/2026-02-30.md": "# 2026-02-30\n\n## 10:00\n\nno such day\n",
     "wiki/.people.md.k3j9x0q_.tmp": "# people\n\n## Alice\n\nhalf a write",  # a write killed before its rename
+    "wiki/sub/nested.md": "# nested\n\n## n\n\nin a folder the library never reads\n",
 }
 
 EXPECTED = sorted([
@@ -86,6 +87,7 @@ EXPECTED = sorted([
     ("capture-card-missing", "diary/2026-07-22.md", "09:00"),
     ("intent-quarantined", ".wikimem-intent-20260722T080000000000.quarantined", None),
     ("stale-temp-file", "wiki/.people.md.k3j9x0q_.tmp", None),
+    ("nested-file-ignored", "wiki/sub/", None),
 ], key=str)
 
 
@@ -149,7 +151,7 @@ def test_text_output_errors_first_then_a_summary(planted: Path, capsys: pytest.C
     assert lines[1].startswith("captures/2026-07-20.capture.json: error[capture-unreadable]")  # by path
     assert lines[2].startswith("diary/2026-02-30.md: error[bad-day-file]")
     assert "wiki/links.md:5: warning[dangling-link] l: links to [[work:ghost]], which does not exist" in lines
-    assert lines[-1] == "13 errors, 18 warnings, 3 infos"
+    assert lines[-1] == "13 errors, 18 warnings, 4 infos"
 
 
 def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -46,7 +46,7 @@ async def test_help_in_the_query_box_lists_escape_and_copy_first(backend) -> Non
         await press_help(pilot)
         found = sections(pilot.app)
         assert found[0].title == "Query pane"
-        assert rows(found[0])["Results ⇄ query"] == ("esc", "query.toggle-focus")
+        assert rows(found[0])["Query → results"] == ("esc", "query.toggle-focus")
         assert rows(found[0])["Copy result"] == ("^y", "query.copy")
         # Letters type into the box there, so the letter commands are not offered.
         assert "Delete" not in rows(found[-1]) and "Help" in rows(found[-1])

@@ -524,14 +524,19 @@ def test_bigrams_are_the_default_and_jieba_is_opt_in() -> None:
     assert parser.parse_args(["--jieba"]).jieba is True
 
 
-async def test_enter_in_the_query_box_moves_to_the_results_and_escape_back(tmp_path: Path) -> None:
+async def test_enter_in_the_query_box_moves_to_the_results_and_escape_stays_there(tmp_path: Path) -> None:
+    """Escape leaves the query box for the results; from the results it goes nowhere (``/`` is the way back)."""
     async with QueryApp(tmp_path, ScriptedIndex(EXPLAINED)).run_test(size=(140, 40)) as pilot:
         await type_query(pilot, "beach")
         await wait_for(pilot, lambda: len(table_rows(pilot.app)) == 4)
         await pilot.press("enter")
         await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-results"))
         await pilot.press("escape")
-        await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-input"))
+        await wait_for(pilot)
+        assert pilot.app.focused is pilot.app.query_one("#query-results")
+        pilot.app.query_one("#query-input").focus()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pilot.app.focused is pilot.app.query_one("#query-results"))
 
 
 async def test_picking_a_result_in_the_app_shows_the_item_tab(memory_dir: Path) -> None:

@@ -21,7 +21,7 @@ from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.pin_picker import PinPicker
 from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.query_panel import QueryPanel
-from wikimem_tui.query.why import WhyNotBox
+from wikimem_tui.query.why import STAGE_WORDS, WhyNotBox
 
 
 def beach_store(root: Path) -> MemoryIndex:
@@ -55,7 +55,7 @@ async def pin_and_ask(pilot: Any, file: str, name: str, query: str, stage: str =
     def answered() -> bool:
         result = panel.last_result
         whole = result is not None and result.query_tokens == query.split()
-        return whole and verdict(pilot.app).startswith(f"verdict: {stage}")
+        return whole and verdict(pilot.app).startswith(f"verdict: {STAGE_WORDS.get(stage, stage)}")
 
     await wait_for(pilot, answered)
     return panel
@@ -68,13 +68,13 @@ async def test_pinned_item_below_the_limit_then_recalled_as_the_limit_grows(tmp_
         app.query_one("#query-limit", Input).value = "1"
         panel.pin("places", "dunes")
         await type_query(pilot, "beach")
-        await wait_for(pilot, lambda: verdict(app).startswith("verdict: limit"))
-        assert verdict(app) == "verdict: limit -- BM25 rank #2, below the limit of 1"
+        await wait_for(pilot, lambda: verdict(app).startswith("verdict: cut by the limit"))
+        assert verdict(app) == "verdict: cut by the limit — BM25 rank #2, below the limit of 1"
         assert "bm25: " in box(app) and "(rank #2)" in box(app)
         assert "missing tokens: (none)" in box(app)
         app.query_one("#query-limit", Input).value = "5"
         await wait_for(pilot, lambda: verdict(app).startswith("verdict: recalled"))
-        assert verdict(app) == "verdict: recalled -- recalled at position 2 (hit #2)"
+        assert verdict(app) == "verdict: recalled — recalled at position 2 (hit #2)"
 
 
 async def test_the_verdict_is_about_the_very_rows_shown(tmp_path: Path) -> None:
@@ -83,7 +83,9 @@ async def test_the_verdict_is_about_the_very_rows_shown(tmp_path: Path) -> None:
         panel = await pin_and_ask(pilot, "places", "harbour", "beach", "not_candidate")
         why = app.query_one(WhyNotBox).why
         assert why is not None and panel.last_result is why.result  # one run, not two
-        assert box(app).splitlines()[1:] == why_not_lines(why)[1:]  # explain --why's words
+        # explain --why's words, the verdict's stage in words instead of its identifier
+        assert box(app).splitlines()[2:] == why_not_lines(why)[2:]
+        assert verdict(app) == f"verdict: not a candidate — {why.reason}" and "not_candidate" not in box(app)
         assert "missing tokens: beach" in box(app)
         assert [r[6] for r in table_rows(app)] == ["places:beach", "places:dunes", "diary 2026-07-21 07:00"]
 
@@ -96,7 +98,7 @@ async def test_budget_cut_and_time_gate_are_named(tmp_path: Path) -> None:
         assert "cut by the token budget" in verdict(app)
         app.query_one("#query-diary", Checkbox).value = False  # the diary only inside a time window
         panel.pin("2026-07-21", "07:00")
-        await wait_for(pilot, lambda: verdict(app).startswith("verdict: time_gate"))
+        await wait_for(pilot, lambda: verdict(app).startswith("verdict: outside the time window"))
         assert "searched only within a time window" in verdict(app)
         app.query_one("#query-time", Input).value = "2026-07-21"
         app.query_one("#query-budget", Input).value = ""
@@ -203,6 +205,6 @@ def test_query_pane_with_a_pinned_item_snapshot(tmp_path: Path, snap_compare: An
         panel.pin("places", "beach")
         pilot.app.query_one("#query-input", Input).value = "beach sand"
         panel.run_query()
-        await wait_for(pilot, lambda: verdict(pilot.app).startswith("verdict: limit"))
+        await wait_for(pilot, lambda: verdict(pilot.app).startswith("verdict: cut by the limit"))
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=pinned)

@@ -32,6 +32,7 @@ from wikimem.links import LinkRef, WikiLink, find_links, parse_wiki_links, rende
 from wikimem.disk.frontmatter import FileMeta
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange
 from wikimem.disk.names import sanitize_item_name, validate_file
+from wikimem.disk.hidden import ALWAYS_HIDDEN, JOINERS, escape_char, hidden_at, show_hidden
 from wikimem.store import MemoryStore, path_stat
 from wikimem.timeparse import parse_date_span, parse_time_range
 from wikimem.tokenize import est_tokens, tokenize
@@ -224,6 +225,12 @@ __all__ = [
     # whether a directory is a memory store (the CLI and the app refuse /etc alike)
     "is_memory_dir",
     "foreign_folders",
+    # which characters of memory text are hidden from a reader: one rule for the CLI and the app
+    "ALWAYS_HIDDEN",
+    "JOINERS",
+    "escape_char",
+    "hidden_at",
+    "show_hidden",
     # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
     "CaptureReport",
     "capture_sessions",

@@ -111,7 +111,7 @@ def run_capture(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
         code = fail(args, out, BAD_INPUT, f"store error: {exc}")
         return 1 if hook else code
     if args.json:
-        out.json(report.as_dict(), indent=2)
+        out.json({"ok": not (report.missing or report.refused), **report.as_dict()}, indent=2)
     else:
         _print(report, out, verbose=args.verbose)
     for path, reason in report.missing:

@@ -14,6 +14,13 @@ that both appended lines merge without a conflict, keeping both sides'
 lines. A directory already inside a git work tree gets the two files but no
 nested repository. Existing ``.gitignore``/``.gitattributes`` get only the
 lines they lack.
+
+A new repository gets its first commit, so history starts at once (a
+repository with no commit is one where ``git log`` answers "fatal"). That
+commit is made only when git knows who the user is (``user.name`` and
+``user.email`` set, or git's identity variables): init never invents an
+author, never runs the user's hooks or asks for a signing key, and a commit
+that cannot be made is a note, never a failed init.
 """
 
 from __future__ import annotations
@@ -135,7 +142,12 @@ def run_init(args: argparse.Namespace, out: Output) -> int:
     if git_info is not None:
         where = git_info["repository"]
         out.line(f"  git repository: {where}" + (" (new)" if git_info["new"] else ""))
-        out.line(f"  next: git -C {root} add -A && git -C {root} commit -m 'memory'")
+        if git_info["commit"]:
+            out.line(f"  first commit: {git_info['commit'][:10]} (history starts here)")
+        elif git_info["note"]:
+            out.line(f"  no first commit: {git_info['note']}")
+        again = " again whenever you want a version kept" if git_info["commit"] else ""
+        out.line(f"  next: commit{again}: git -C {root} add -A && git -C {root} commit -m 'memory'")
     return 0
 
 
@@ -168,4 +180,33 @@ def _init_git(root: Path, created: list[str]) -> dict[str, Any]:
         top = str(root.resolve())
     _merge_lines(root / ".gitignore", GITIGNORE, created)
     _merge_lines(root / ".gitattributes", GITATTRIBUTES, created)
-    return {"repository": top, "new": new}
+    commit, note = _first_commit(root, git) if new else (None, "")
+    return {"repository": top, "new": new, "commit": commit, "note": note or None}
+
+
+_IDENTITY = (("user.name", "GIT_AUTHOR_NAME"), ("user.email", "GIT_AUTHOR_EMAIL"))
+
+
+def _first_commit(root: Path, git: str) -> tuple[str | None, str]:
+    """Commit everything init made in the new repository: ``(commit id, "")``, or ``(None, why not)``."""
+    env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([git, "-C", str(root), *argv], capture_output=True, text=True, env=env,
+                              stdin=subprocess.DEVNULL, timeout=60, check=False)
+
+    for key, variable in _IDENTITY:
+        if not os.environ.get(variable) and not run("config", key).stdout.strip():
+            return None, (f"git has no {key} here (git config --global {key} '…'), so init made no commit")
+    try:
+        done = run("add", "-A")
+        if done.returncode == 0:
+            done = run("commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "wikimem init: an empty memory")
+        if done.returncode == 0:
+            done = run("rev-parse", "HEAD")
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"git commit did not finish: {exc}"
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        return None, f"git commit failed: {said[-1] if said else f'exit {done.returncode}'}"
+    return done.stdout.strip(), ""

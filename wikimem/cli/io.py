@@ -8,10 +8,14 @@ half-way through its output). A reader that closes the pipe early
 worth a traceback.
 
 Memory text is untrusted (an LLM wrote it), and a terminal interprets escape
-sequences it receives, so every control character except newline and tab is
-written as a visible ``\\xNN`` escape, to a terminal and to a pipe alike
+sequences it receives and shows bidi overrides and zero-width characters as
+reordered or invisible text, so every hidden character (the one rule the app
+shares, ``wikimem.disk.hidden``: controls but newline and tab, bidi
+overrides and isolates, zero-width characters) is written as a visible
+``\\xNN``/``\\uNNNN`` escape, to a terminal and to a pipe alike
 (``wikimem show x | cat`` reaches the terminal too). Ordinary text, Chinese
-included, passes unchanged, so ``show`` stays byte-exact for real memories.
+and emoji included, passes unchanged, so ``show`` stays byte-exact for real
+memories.
 
 JSON output is not text for a terminal but data for a program, so it is
 never neutralized (the visible ``\\x9b`` would be an invalid JSON escape and
@@ -31,21 +35,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from wikimem.disk.hidden import show_hidden
+
 __all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
            "warnings_to"]
 
 
-# C0 controls (but \t and \n), DEL and the C1 range (8-bit CSI etc.).
-_CONTROLS = {
-    code: f"\\x{code:02x}"
-    for code in (*range(0x00, 0x20), *range(0x7F, 0xA0))
-    if chr(code) not in "\t\n"
-}
-
-
 def neutralize(text: str) -> str:
-    """``text`` with terminal control characters made visible and inert."""
-    return text.translate(_CONTROLS)
+    """``text`` with every hidden character (the library's one rule, ``wikimem.disk.hidden``) as a visible escape."""
+    return show_hidden(text)
 
 
 # What json.dumps(ensure_ascii=False) leaves raw but a terminal acts on: C0

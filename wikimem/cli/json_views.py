@@ -144,10 +144,10 @@ def explain_json(store: MemoryStore, args: argparse.Namespace, out: Output) -> i
 
 
 def graph_json(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
-    """``graph --json``: the same document as ``--format json``."""
+    """``graph --json``: the document of ``--format json`` (kept as the reference prints it), with ``ok``."""
     from wikimem.cli.graph import graph_json as document
 
-    out.json(document(store), indent=2)
+    out.json({"ok": True, **document(store)}, indent=2)
     return 0
 
 

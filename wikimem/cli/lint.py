@@ -86,7 +86,7 @@ def run_lint(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
             payload = {"fixed": done, "skipped": plan.skipped + refused}
             report = linter.run([fix.path for fix in plan.files])
     if args.json:
-        out.json({**report.to_json(), **payload}, indent=1)
+        out.json({"ok": True, **report.to_json(), **payload}, indent=1)  # ok: it ran; the findings judge the memory
     else:
         for finding in report.findings:
             out.line(finding.render())

@@ -52,7 +52,8 @@ CODES: dict[str, CodeInfo] = {
         "error", "the same heading twice in one RecallFile: the next write keeps only the last one",
         "rename or merge one of them"),
     "invalid-utf8": CodeInfo(
-        "error", "bytes that are not UTF-8: they read as U+FFFD and the next write makes that permanent",
+        "error", "bytes that are not UTF-8: they read as U+FFFD; other writes keep them byte for byte, "
+        "and a write to the block that holds them is refused (nothing written)",
         "re-save the file as UTF-8"),
     "unreadable": CodeInfo(
         "error", "a memory file (or the journal) that exists but cannot be read: no permission, not a regular "
@@ -153,6 +154,10 @@ CODES: dict[str, CodeInfo] = {
     "capture-session-gone": CodeInfo(
         "info", "an Evidence Card whose original session log no longer exists (agents delete old sessions): the "
         "card is the only record left", "nothing: keep the snapshot"),
+    "nested-file-ignored": CodeInfo(
+        "info", "a folder inside wiki/ or diary/ (wiki/sub/*.md): memory reads only the files directly in wiki/ "
+        "and diary/, so what it holds is never recalled, linted or written",
+        "move its files up into wiki/ (each is a RecallFile) or out of the memory directory"),
     "secret-in-memory": CodeInfo(
         "error", "a secret-looking token (API key, private key, password assignment) in a wiki item, a diary "
         "entry or a snapshot: memory is recalled into prompts, synced and committed",

@@ -270,6 +270,7 @@ class Linter:
         if problem is not None:
             found.append(make_finding("bad-settings", SETTINGS_FILE, problem))
         found += boundary_findings(self.root)
+        found += [nested_finding(self.root, folder) for folder in self.snapshot.folders]
         for finding in found:
             out.setdefault(finding.location.path, []).append(finding)
         return out
@@ -285,6 +286,20 @@ def _temp_findings(snapshot: Snapshot) -> list[Finding]:
         found.append(make_finding("stale-temp-file", path, f"the temp file of a write killed before its rename "
                                   f"(modified {_when(mtime)}); the write did not land; {when}"))
     return found
+
+
+def nested_finding(root: Path, folder: str) -> Finding:
+    """The ``nested-file-ignored`` finding of a folder inside wiki/ or diary/ (the library never reads into one)."""
+    names: list[str] = []
+    for _top, _dirs, files in os.walk(root / folder):  # symlinked folders are not followed
+        names += [name for name in files if name.endswith(".md") and not name.startswith(".")]
+        if len(names) > 3:
+            break
+    what = (f"holds {', '.join(sorted(names)[:3])}{', …' if len(names) > 3 else ''}" if names
+            else "is a folder")
+    top = folder.partition("/")[0]
+    return make_finding("nested-file-ignored", folder + "/", f"{what}: memory reads only the files directly in "
+                        f"{top}/, so nothing in {folder}/ is recalled, linted or written")
 
 
 def lint(root: str | os.PathLike[str], *, model: str | None = None, dim: int | None = None) -> LintReport:

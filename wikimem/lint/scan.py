@@ -148,8 +148,8 @@ def _decode(data: bytes, path: str, findings: list[Finding]) -> tuple[str, bool]
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         findings.append(make_finding(
-            "invalid-utf8", path, f"byte {exc.start} is not UTF-8 ({exc.reason}); the next write "
-            "replaces such bytes with U+FFFD for good", line=line))
+            "invalid-utf8", path, f"byte {exc.start} is not UTF-8 ({exc.reason}): it reads as U+FFFD, "
+            "and a write to the block that holds it is refused until the file is re-saved as UTF-8", line=line))
         return data.decode("utf-8", errors="replace"), False
 
 

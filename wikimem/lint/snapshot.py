@@ -77,6 +77,9 @@ class Snapshot:
         self.support = Support()
         #: Temp files a killed write left in wiki/ and diary/: relative path -> mtime (seconds).
         self.temps: dict[str, float] = {}
+        #: Folders inside wiki/ and diary/ (``wiki/sub``), found by the last listing: the library reads
+        #: only the files directly in them, so what such a folder holds is ignored (lint says so).
+        self.folders: list[str] = []
 
     @classmethod
     def read(cls, root: str | os.PathLike[str]) -> Snapshot:
@@ -89,6 +92,7 @@ class Snapshot:
         """path -> (kind, stem, signature) for every ``*.md`` directly in wiki/ and diary/."""
         out: dict[str, tuple[str, str, tuple[int, int]]] = {}
         temps: dict[str, float] = {}
+        folders: list[str] = []
         for kind, folder in _KINDS:
             try:
                 entries = list(os.scandir(self.root / folder)) if own_folder(self.root, folder) else []
@@ -100,6 +104,8 @@ class Snapshot:
                     with contextlib.suppress(OSError):
                         temps[f"{folder}/{name}"] = entry.stat(follow_symlinks=False).st_mtime
                     continue
+                if not name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                    folders.append(f"{folder}/{name}")
                 if not name.endswith(".md") or len(name) <= 3 or name.startswith("."):
                     continue
                 # Not only regular files: a FIFO, a dangling or outside symlink
@@ -115,6 +121,7 @@ class Snapshot:
                         continue
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
         self.temps = temps
+        self.folders = sorted(folders)
         return out
 
     def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> Changes:

@@ -237,10 +237,25 @@ class DiaryCalendar(Widget):
 
     def set_catalogue(self, catalogue: Catalogue) -> None:
         """New counts (the app's worker re-built the catalogue): redraw the grid, nothing is read."""
+        first = self.catalogue is None
         self.catalogue = catalogue
         grid = self.grid
         grid.counts = catalogue.diary_counts
         grid.refresh()
+        if first:
+            self._open_on_latest(catalogue)
+
+    def _open_on_latest(self, catalogue: Catalogue) -> None:
+        """Open on the month of the latest entry when today's month has none (a diary kept years ago
+        opened on an empty grid, as if there were no diary), unless the user already went elsewhere."""
+        today = self.backend.today()
+        days = [day for day, n in catalogue.diary_counts.items() if n]
+        month = today.isoformat()[:7]
+        if not days or self.grid.selected != today or any(day.startswith(month) for day in days):
+            return
+        latest = max(days)
+        if latest < today.isoformat():
+            self.grid.selected = dt.date.fromisoformat(latest)
 
     def refresh_from_store(self, change: StoreChange | None = None) -> None:
         """Re-read the highlighted day if it changed (its count arrives with the next catalogue)."""

@@ -19,11 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
 from wikimem import DERIVED_TAG, MemoryStore, is_derived, is_derived_line, path_stat, read_regular
 
-__all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "derived_badge", "first_line"]
+__all__ = ["BADGE", "DERIVED_HINT", "DerivedMarks", "badge_for", "clip_words", "derived_badge", "first_line"]
 
 #: What the badge says; short enough for a tree row at 80 columns.
 BADGE = "↺ derived"
@@ -34,6 +35,20 @@ DERIVED_HINT = "derived: written from recall answers, so not independent evidenc
 def first_line(content: str) -> str:
     """The first line that says something: the derived marker is the badge's to show, not a summary's."""
     return next((line.strip() for line in content.splitlines() if line.strip() and not is_derived_line(line)), "")
+
+
+def clip_words(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells: whole when it fits, else cut at a space (mid-word only when
+    the last word is very long) and ended with ``…``, so a summary never reads as a different word."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    cut = set_cell_size(text, width - 1).rstrip()
+    space = cut.rfind(" ")
+    if space > (width * 2) // 3:
+        cut = cut[:space].rstrip(" ,;:")
+    return cut + "…"
 
 
 def derived_badge() -> Text:

@@ -23,6 +23,9 @@ from textual.widgets import Tabs
 
 __all__ = ["MainScreen"]
 
+#: The toast rack Textual mounts on every screen (by its id: the class is private to Textual).
+TOAST_RACK = "#textual-toastrack"
+
 
 class MainScreen(Screen[None]):
     """The first screen on the stack; ``home`` puts the focus on the pane on show."""
@@ -37,8 +40,16 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self, "focused", self._focus_moved, init=False)
 
+    def on_screen_suspend(self) -> None:
+        """A dialog opened: its own rack draws the toasts now. This screen's stayed under the dialog,
+        and where the two are laid out apart (the editor's toasts sit at the left) each was drawn twice."""
+        for rack in self.query(TOAST_RACK):
+            rack.display = False
+
     def on_screen_resume(self) -> None:
         """A dialog closed: the widget it gives the focus back to may be hidden by now."""
+        for rack in self.query(TOAST_RACK):
+            rack.display = True  # Textual shows the current toasts on it as the screen resumes
         self.call_after_refresh(self._settle_focus)
 
     def _focus_moved(self, old: Widget | None, new: Widget | None) -> None:

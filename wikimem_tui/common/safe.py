@@ -3,9 +3,10 @@
 Everything shown on screen that came from a memory file (names, content,
 owners, journal fields) was written by an LLM from a conversation, so it may
 contain Rich markup (``[bold]``, ``[link=…]``), ANSI/terminal escape
-sequences or other control characters. This module is the one place that
-decides which characters are *hidden* and turns such text into something
-safe to display:
+sequences or other control characters. Which characters are *hidden* is the
+library's rule (``wikimem.hidden_at``, shared with the CLI's text output, so
+``wikimem show`` and the app never disagree); this module is the one place in
+the app that turns such text into something safe to display:
 
 * only ``rich.text.Text`` objects are built (``Text(...)`` never parses
   markup), never markup strings;
@@ -25,11 +26,6 @@ safe to display:
   ESC. Literal backslashes need no doubling, and the mapping is reversible
   for every string (``common/safe_inputs.py`` keeps edits from cutting a
   marked escape in half).
-
-Zero-width joiners (U+200C/U+200D) join emoji and shape Indic and Persian
-script: between two non-ASCII characters they stay; next to ASCII, spaces or
-an edge (where they can only hide something, as in ``pay\\u200dpal``) they
-are shown.
 """
 
 from __future__ import annotations
@@ -39,34 +35,15 @@ import re
 from rich.style import Style
 from rich.text import Text
 
+from wikimem import ALWAYS_HIDDEN, JOINERS, escape_char, hidden_at
+
 __all__ = ["MARK", "clean", "clean_line", "from_editor", "has_hidden", "marked_spans", "safe_line", "safe_text",
            "to_editor"]
 
-# Hidden whatever their neighbours: C0 except tab and newline, DEL, C1, soft
-# hyphen, Mongolian vowel separator, zero-width space, LRM/RLM, line and
-# paragraph separators, bidi embeddings/overrides/isolates, word joiner and
-# invisible operators, BOM, and the tag characters used to smuggle text.
-_ALWAYS = (
-    "\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u180e\u200b\u200e\u200f\u2028\u2029"
-    "\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\U000e0000-\U000e007f"
-)
-_JOINERS = "\u200c\u200d"
-_HIDDEN_RE = re.compile(f"[{_ALWAYS}]|(?<![^\\x00-\\x7f\\s])[{_JOINERS}]|[{_JOINERS}](?![^\\x00-\\x7f\\s])")
-_LINE_HIDDEN_RE = re.compile(f"[\t\n]|{_HIDDEN_RE.pattern}")
-_JOINER_RE = re.compile(f"[{_JOINERS}]")
 #: Opens and closes an escape the editor wrote: ``⟦\\x1b⟧``. Not on any keyboard, one cell wide.
 MARK, MARK_END = "\u27e6", "\u27e7"
-_DECODABLE_RE = re.compile(f"[{_ALWAYS}{_JOINERS}{MARK}]")
+_DECODABLE_RE = re.compile(f"[{ALWAYS_HIDDEN}{JOINERS}{MARK}]")
 _MARKED_RE = re.compile(f"{MARK}\\\\(x[0-9a-fA-F]{{2}}|u[0-9a-fA-F]{{4}}|U[0-9a-fA-F]{{8}}){MARK_END}")
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    if code <= 0xFFFF:
-        return f"\\u{code:04x}"
-    return f"\\U{code:08x}"
 
 
 def _visible(char: str) -> str:
@@ -75,21 +52,11 @@ def _visible(char: str) -> str:
         return chr(0x2400 + code)  # ␀ … ␟ (ESC → ␛)
     if code == 0x7F:
         return "\u2421"  # ␡
-    return _escape(char)
+    return escape_char(char)
 
 
-def _hidden_at(text: str, pattern: re.Pattern[str] = _HIDDEN_RE) -> set[int]:
-    """Positions of hidden characters; a joiner next to a shown escape or another joiner is hidden too."""
-    hidden = {m.start() for m in pattern.finditer(text)}
-    joiners = [i for i, char in enumerate(text) if char in _JOINERS and i not in hidden] if _JOINER_RE.search(text) else []
-    for i in joiners:
-        if {i - 1, i + 1} & hidden or text[i - 1] in _JOINERS or text[i + 1] in _JOINERS:
-            hidden.add(i)
-    return hidden
-
-
-def _show(text: str, pattern: re.Pattern[str]) -> str:
-    hidden = _hidden_at(text, pattern)
+def _show(text: str, *, one_line: bool) -> str:
+    hidden = hidden_at(text, one_line=one_line)
     if not hidden:
         return text
     return "".join(_visible(char) if i in hidden else char for i, char in enumerate(text))
@@ -97,17 +64,17 @@ def _show(text: str, pattern: re.Pattern[str]) -> str:
 
 def has_hidden(text: str) -> bool:
     """True when ``text`` holds a character this module would show as an escape."""
-    return bool(_hidden_at(text))
+    return bool(hidden_at(text))
 
 
 def clean(text: str) -> str:
     """``text`` with every hidden character made visible (newlines and tabs kept)."""
-    return _show(text, _HIDDEN_RE)
+    return _show(text, one_line=False)
 
 
 def clean_line(text: str) -> str:
     """Like :func:`clean` but for one-line labels: newlines and tabs are made visible too."""
-    return _show(text, _LINE_HIDDEN_RE)
+    return _show(text, one_line=True)
 
 
 def safe_text(text: str, style: str | Style = "") -> Text:
@@ -124,7 +91,7 @@ def safe_line(text: str, style: str | Style = "") -> Text:
 
 
 def _marked(char: str) -> str:
-    return f"{MARK}{_escape(char)}{MARK_END}"
+    return f"{MARK}{escape_char(char)}{MARK_END}"
 
 
 def to_editor(text: str) -> str:
@@ -133,7 +100,7 @@ def to_editor(text: str) -> str:
     ``from_editor(to_editor(s)) == s`` for every string ``s``, the result
     holds no hidden character, and every mark in it opens a marked escape.
     """
-    hidden = _hidden_at(text)
+    hidden = hidden_at(text)
     if not hidden and MARK not in text:
         return text
     return "".join(_marked(char) if i in hidden or char == MARK else char for i, char in enumerate(text))

@@ -14,6 +14,7 @@ opens. Other toasts (a write's result, a keymap error) are not touched.
 
 from __future__ import annotations
 
+import math
 from contextlib import suppress
 from typing import Any
 
@@ -24,8 +25,9 @@ from wikimem_tui.common.safe import clean
 
 __all__ = ["StartupNotices"]
 
-#: Seconds a start-up notice stays when no key comes (the user reads it, then starts).
-TIMEOUT = 30.0
+#: Seconds a start-up notice stays when no key comes: for ever (a newcomer reads it, looks around, then
+#: starts; one that vanished while they read was gone before they knew what it said).
+TIMEOUT = math.inf
 
 
 class StartupNotices:
@@ -37,7 +39,7 @@ class StartupNotices:
         self._done = False
         """A key came: notices shown from now on are ordinary toasts."""
         self.timeout = TIMEOUT
-        """Seconds a notice stays without a key (tests: ``math.inf``, so only the key can take it away)."""
+        """Seconds a notice stays without a key: only the key takes it away."""
 
     @property
     def pending(self) -> tuple[Notification, ...]:

@@ -35,14 +35,20 @@ class StatusLine(Static):
         b = self.backend
         text = Text()
         text.append(" wikimem ", style="reverse")
-        text.append(f" {clean_line(b.root.name)}  ")
+        text.append(f" {clean_line(b.root.name)}")
         if self.tag:
-            text.append(f"({clean_line(self.tag)})  ", style="italic")
+            text.append(f" ({clean_line(self.tag)})", style="italic")
+        text.append(" │ ", style="dim")
         text.append(note or ("index ready" if index_ready else "index: building…"), style="bold")
-        text.append(f"  owner {clean_line(b.owner)}", style="dim")
+        # Each part after a visible separator: read as plain text (a screen reader, a copied SVG), parts
+        # joined by spaces alone ran together ("index readyowner tui:demo").
+        text.append(" │ ", style="dim")
+        text.append(f"owner {clean_line(b.owner)}", style="dim")
         if b.embed_label:
             embed = f"{b.embed_label} · {self.embed_note}" if self.embed_note else b.embed_label
-            text.append(f"  embed {clean_line(embed)}", style="dim")
+            text.append(" │ ", style="dim")
+            text.append(f"embed {clean_line(embed)}", style="dim")
         if b.read_only:
-            text.append("  READ-ONLY", style="bold red")
+            text.append(" │ ", style="dim")
+            text.append("READ-ONLY", style="bold red")
         self.update(text)

@@ -33,9 +33,11 @@ from functools import partial
 from typing import Any, Protocol
 
 from textual.app import App
+from textual.notifications import Notification
 from textual.worker import get_current_worker
 
 from wikimem_tui.common.messages import IndexReady, StoreChanged
+from wikimem_tui.common.safe import clean
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.core.changes import StoreChange
@@ -46,6 +48,8 @@ __all__ = ["GROUPS", "CatalogueListener", "StoreListener", "StoreSync", "SyncSta
 
 #: The worker groups StoreSync runs (the App reports a failure in any of them).
 GROUPS = ("catalogue", "index", "warm", "watch")
+#: Seconds the live "changed on disk" notice stays: long enough to read, short enough not to sit over the panes.
+LIVE_TIMEOUT = 3.0
 
 
 class CatalogueListener(Protocol):
@@ -111,6 +115,7 @@ class StoreSync:
         self._catalogue_listeners: list[CatalogueListener] = []
         self._store_listeners: list[StoreListener] = []
         self._live: LiveNotices | None = None
+        self._live_shown: Notification | None = None
         self.heap = LongLivedHeap()
         """The collector kept off the first reads and away from what they built (``core/long_lived``)."""
         self._first_reads = True
@@ -137,9 +142,20 @@ class StoreSync:
     def _live_notices(self) -> LiveNotices:
         """Coalesces "changed on disk" toasts (made on first use: it needs the running app's timers)."""
         if self._live is None:
-            self._live = LiveNotices(lambda text: self._app.notify(text, title="live", markup=False),
-                                     self._app.set_timer)
+            self._live = LiveNotices(self._live_toast, self._app.set_timer)
         return self._live
+
+    def _live_toast(self, text: str) -> None:
+        """Show ``text`` as *the* live notice: it replaces the one before, so a writing agent never stacks
+        toasts over the top of the item pane, and it goes after :data:`LIVE_TIMEOUT` seconds."""
+        if self._live_shown is not None:
+            with suppress(KeyError):  # expired already; Textual has no public "remove this one"
+                self._app._unnotify(self._live_shown, refresh=False)
+        # Added at once (Textual's own Notify handler does just this), not posted: a replacement posted
+        # before the previous one's message arrived would find nothing to remove, and both would stay.
+        self._live_shown = Notification(clean(text), "live", "information", LIVE_TIMEOUT, markup=False)
+        self._app._notifications.add(self._live_shown)
+        self._app._refresh_notifications()
 
     def start(self, *, watch: bool) -> None:
         """Build the index, then read the catalogue, and (``watch``) follow the directory, all in workers."""

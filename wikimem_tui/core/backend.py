@@ -213,7 +213,8 @@ class Backend:
             ends = {(file, before.name), (new_file, moved.name)}
             for edit in tx.edits:  # the link rewrites: every other block the move changed
                 old, new = edit.block("before"), edit.block("after")
-                if old is not None and new is not None and (edit.file, new.heading) not in ends:
+                if (old is not None and new is not None and (edit.file, new.heading) not in ends
+                        and _fields(old) != _fields(new)):  # not a neighbour whose blank line moved
                     changes.append(ItemChange(edit.file, new.heading, _as_item(edit.file, old), _as_item(edit.file, new)))
             what = f"move of {file}:{before.name} to {new_file}:{moved.name}"
             if len(changes) > 2:
@@ -387,6 +388,11 @@ class _BlockFields(Protocol):
     def source_conv(self) -> str | None: ...
     @property
     def ts(self) -> str | None: ...
+
+
+def _fields(block: _BlockFields) -> tuple[str, str, str | None, str | None, str | None]:
+    """What makes a block an item's version: a block rewritten to the same fields was not changed."""
+    return block.heading, block.content, block.owner, block.source_conv, block.ts
 
 
 def _as_item(file: str, block: _BlockFields) -> RecallItem:

@@ -100,6 +100,8 @@ class History:
     commits_read: int
     truncated: bool = False
     """True when the file has more than ``MAX_COMMITS`` commits and the oldest were not read."""
+    unborn: bool = False
+    """True when the repository has no commit at all yet (a fresh ``git init``): no history, not an error."""
 
 
 def _git(cwd: Path, *args: str, stdin: bytes | None = None) -> bytes:
@@ -133,6 +135,15 @@ def _work_tree(root: Path) -> Path:
     if inside != "true":
         raise GitUnavailable(f"{root} is inside a git directory but not a work tree", ENABLE_HINT.format(root=root))
     return Path(_git(root, "rev-parse", "--show-toplevel").decode("utf-8", errors="replace").strip())
+
+
+def _has_commits(top: Path) -> bool:
+    """Whether HEAD names a commit: a fresh repository's has none, and ``git log`` there only says "fatal"."""
+    try:
+        _git(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    except GitUnavailable:
+        return False
+    return True
 
 
 def _log(top: Path, path: str) -> list[tuple[str, str, str, str, str]]:
@@ -202,6 +213,8 @@ def item_history(root: Path | str, file: str, name: str) -> History:
         path = target.relative_to(top.resolve()).as_posix()
     except ValueError as exc:
         raise GitUnavailable(f"{target} is outside the git work tree {top}") from exc
+    if not _has_commits(top):
+        return History(top, path, [], 0, unborn=True)
     commits = _log(top, path)
     truncated = len(commits) > MAX_COMMITS
     commits = commits[:MAX_COMMITS]

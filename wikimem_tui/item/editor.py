@@ -223,9 +223,12 @@ class ItemEditor(Vertical):
         changed or the editor could not run, in which case nothing is written.
         """
         text = self.text
+        # A text file ends with a newline (vi warns "noeol", `cat >>` runs into the last line): the
+        # editor gets one, and the one added is taken back off what returns.
+        added = not text.endswith("\n")
         with tempfile.TemporaryDirectory(prefix="wikimem-") as tmp:
             path = Path(tmp) / f"{self.file}.md"
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text + "\n" if added else text, encoding="utf-8")
             try:
                 with self.app.suspend():
                     subprocess.run([*shlex.split(command), str(path)], check=False)
@@ -233,6 +236,8 @@ class ItemEditor(Vertical):
                 self.notify(f"cannot run $EDITOR ({command}): {exc}", severity="error", markup=False)
                 return False
             new_text = path.read_text(encoding="utf-8")
+        if added and new_text.endswith("\n"):
+            new_text = new_text[:-1]
         if new_text.strip() == text.strip():
             self.notify("unchanged: nothing written", markup=False)
             return False

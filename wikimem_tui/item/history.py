@@ -157,6 +157,8 @@ class HistoryScreen(Dialog[RecallItem | None]):
         self.versions: list[Version] = []
         self.loaded = False
         """True once git answered (or said why it cannot); tests wait on it."""
+        self._restore_asked = False
+        """r (or enter) came before git answered: the question is asked as soon as the versions are in."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -185,6 +187,19 @@ class HistoryScreen(Dialog[RecallItem | None]):
             self.app.call_from_thread(self._show, history, current)
 
     def _show(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
+        self._fill(history, current)
+        if not self.versions:  # nothing to pick or restore: the keys that would do it are not offered
+            self.query_one("#history-hint", Static).update(Text("escape closes"))
+            self.refresh_bindings()
+        if self._restore_asked:
+            self._restore_asked = False
+            self.action_restore()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No restore once git said there is no version to restore."""
+        return not (action == "restore" and self.loaded and not self.versions)
+
+    def _fill(self, history: History | GitUnavailable, current: RecallItem | None) -> None:
         self.current = current
         status = self.query_one("#history-status", Static)
         options = self.query_one(OptionList)
@@ -197,6 +212,12 @@ class HistoryScreen(Dialog[RecallItem | None]):
             self.query_one("#history-diff", Static).update(safe_text(history.hint))
             return
         self.history, self.versions = history, history.versions
+        if history.unborn:
+            options.display = False
+            status.update(Text("No history yet: the repository has no commit.", style="bold"))
+            self.query_one("#history-diff", Static).update(safe_text(self._commit_hint(
+                "History starts with the first commit of the memory directory")))
+            return
         n = len(history.versions)
         where = ("the memory directory" if history.repo.resolve() == self.backend.root.resolve()
                  else str(history.repo))
@@ -213,9 +234,15 @@ class HistoryScreen(Dialog[RecallItem | None]):
             options.highlighted = 0
             self._show_version(0)
         else:
-            self.query_one("#history-diff", Static).update(Text(
-                "git has no committed version of this item yet: commit the memory directory to start its history.",
-                style="italic"))
+            options.display = False  # an empty bordered list reads as something failed to load
+            self.query_one("#history-diff", Static).update(safe_text(self._commit_hint(
+                "git has no committed version of this item yet: commit the memory directory to start its history")))
+
+    def _commit_hint(self, why: str) -> str:
+        """``why``, then the command that starts (or continues) the history, to copy."""
+        root = self.backend.root
+        return (f"{why}:\n    git -C {root} add -A && git -C {root} commit -m 'memory'\n"
+                "then commit again whenever you want a version kept.")
 
     @on(OptionList.OptionHighlighted)
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -247,6 +274,11 @@ class HistoryScreen(Dialog[RecallItem | None]):
         """Ask, then write the highlighted version back, checked against the text shown as current."""
         error = self.query_one("#history-error", Static)
         error.update("")
+        if not self.loaded:  # a key faster than git: ask once the versions are listed, never drop it
+            self._restore_asked = True
+            error.update(Text("still asking git for the versions: the restore asks as soon as they are listed",
+                              style="italic"))
+            return
         index = self.query_one(OptionList).highlighted
         if index is None or not 0 <= index < len(self.versions):
             error.update(Text("no version to restore"))

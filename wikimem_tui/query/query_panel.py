@@ -71,7 +71,7 @@ class QueryPanel(Widget):
     HELP_TITLE = "Query pane"
 
     BINDINGS = [
-        Binding("escape", "toggle_focus", "Results ⇄ query", show=False, id="query.toggle-focus"),
+        Binding("escape", "toggle_focus", "Query → results", show=False, id="query.toggle-focus"),
         Binding("ctrl+y", "copy_for_agent", "Copy result", id="query.copy"),
     ]
 
@@ -259,9 +259,14 @@ class QueryPanel(Widget):
         self.table.focus()
 
     def action_toggle_focus(self) -> None:
-        """Escape: from the query box or a knob to the results, and back."""
-        table = self.table
-        (self.query_one("#query-input", Input) if table.has_focus else table).focus()
+        """Escape: from the query box or a knob to the results; from the results, nowhere.
+
+        Escape means "leave" to a newcomer: sent back into the query box (text
+        selected) from the results, the global keys typed next (``t``, ``h``)
+        replaced the query. ``/`` goes back to the query box on purpose.
+        """
+        if not self.table.has_focus:
+            self.table.focus()
 
     def on_query_knobs_changed(self, message: QueryKnobs.Changed) -> None:
         message.stop()

@@ -174,7 +174,8 @@ class ResultsTable(VirtualList):
         self.compact = self.size.width < COMPACT_BELOW
         self._shown = [i for i, label in enumerate(COLUMNS) if not (self.compact and label in LOW_VALUE)]
         widths = {i: max([cell_len(COLUMNS[i]), *(row[i].cell_len for row in rows)]) for i in self._shown}
-        text_widths = self._share(widths, self.scrollable_content_region.width)
+        two_lines = max([0, *(_two_line_width(row[NOTE].plain) for row in rows)])
+        text_widths = self._share(widths, self.scrollable_content_region.width, two_lines)
         if text_widths is not None:
             widths[ITEM], widths[NOTE] = text_widths
         self.columns = tuple(Column(COLUMNS[i], widths[i]) for i in self._shown)
@@ -185,7 +186,8 @@ class ResultsTable(VirtualList):
             if text_widths is not None:
                 for column, width in ((ITEM, widths[ITEM]), (NOTE, widths[NOTE])):
                     if cells[column].cell_len > width:  # wraps in a taller row instead of running off the edge
-                        lines = [line.plain for line in cells[column].wrap(self.app.console, width)]
+                        lines = _address_lines(cells[column].plain, width) if column == ITEM else []
+                        lines = lines or [line.plain for line in cells[column].wrap(self.app.console, width)]
                         self._wrapped[row, column] = lines
                         height = max(height, len(lines))
             self._first.append(len(self._lines))
@@ -197,22 +199,27 @@ class ResultsTable(VirtualList):
         self.refresh()
 
     @staticmethod
-    def _share(widths: dict[int, int], width: int) -> tuple[int, int] | None:
+    def _share(widths: dict[int, int], width: int, two_lines: int = 0) -> tuple[int, int] | None:
         """The item's and the note's widths in ``width`` cells; None: no width yet (each as wide as it needs).
 
         Each keeps its whole width when both fit; else the item (the address
         a reader scans) keeps its whole width as long as the note keeps
-        ``NOTE_MIN`` (the item at least half), and the note wraps at its
-        spaces in a taller row: giving the note the item's last columns
-        broke names mid-word (``morning-routin`` / ``e``). The note takes
-        what is left, so the table spans the pane.
+        ``NOTE_MIN``; when it cannot, the note gets what it needs to fit in
+        two lines (``two_lines``; the item keeps at least half, cut after its
+        colon), and the note wraps at its spaces in a taller row: giving the note the item's last columns broke names
+        mid-word (``morning-routin`` / ``e``), and a link row's note at
+        ``NOTE_MIN`` took three lines (``(via`` / ``likes-the-sea)`` /
+        ``hit #5 [lin]``). The note takes what is left, so the table spans the pane.
         """
         if width <= 0:
             return None
         numbers = sum(w + 2 * PAD for i, w in widths.items() if i < ITEM)
         room = max(2 * NOTE_MIN, width - numbers - 4 * PAD)
         want_item, want_note = widths[ITEM], widths[NOTE]
-        item = want_item if want_item + want_note <= room else min(want_item, max(room - NOTE_MIN, room // 2))
+        if want_item + min(NOTE_MIN, want_note) <= room:
+            item = want_item
+        else:  # the address is cut anyway: then cut it where the note fits in two lines
+            item = min(want_item, max(room - min(max(NOTE_MIN, two_lines), want_note), room // 2))
         return item, max(NOTE_MIN, room - item)
 
     # -- drawing: only the lines on screen, each cached -------------------------------------
@@ -327,3 +334,25 @@ class ResultsTable(VirtualList):
         if row != self._hover:
             self._hover = row
             self.refresh()
+
+
+def _two_line_width(note: str) -> int:
+    """The narrowest width at which ``note`` wraps (at its spaces) into at most two lines."""
+    best = cell_len(note)
+    for i, char in enumerate(note):
+        if char == " ":
+            best = min(best, max(cell_len(note[:i].rstrip()), cell_len(note[i:].lstrip())))
+    return best
+
+
+def _address_lines(address: str, width: int) -> list[str]:
+    """A ``file:name`` too wide for its column, cut after the colon so neither part breaks mid-word.
+
+    Empty when a part alone is still too wide (the caller folds it then). A
+    link row's indent is kept on the name's line.
+    """
+    indent = address[: len(address) - len(address.lstrip())]
+    head, colon, name = address.partition(":")
+    if not colon or cell_len(head) + 1 > width or cell_len(indent) + cell_len(name) > width:
+        return []
+    return [head + colon, indent + name]

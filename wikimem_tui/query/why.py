@@ -21,7 +21,7 @@ from textual.widgets import Static
 from wikimem import WhyNot, why_not_lines
 from wikimem_tui.common.safe import safe_line
 
-__all__ = ["STAGE_STYLES", "WhyNotBox"]
+__all__ = ["STAGE_STYLES", "STAGE_WORDS", "WhyNotBox"]
 
 #: The verdict line's colour by stage: recalled green, near misses yellow, the rest red.
 STAGE_STYLES = {
@@ -33,6 +33,18 @@ STAGE_STYLES = {
     "time_gate": "bold red",
     "not_candidate": "bold red",
     "missing": "bold red",
+}
+
+#: The verdict in words: the library's stage names are identifiers (``not_candidate``), not sentences.
+STAGE_WORDS = {
+    "recalled": "recalled",
+    "deduplicated": "recalled, in its link place",
+    "limit": "cut by the limit",
+    "budget": "cut by the token budget",
+    "floor": "below the relevance floor",
+    "time_gate": "outside the time window",
+    "not_candidate": "not a candidate",
+    "missing": "no such item",
 }
 
 
@@ -100,7 +112,11 @@ class WhyNotBox(Static, can_focus=True):
             lines.append(Text(note or "", style="dim italic"))
         else:
             for line in why_not_lines(self.why)[1:]:  # the item line is the title
-                style = STAGE_STYLES.get(self.why.stage, "") if line.startswith("verdict:") else ""
+                style = ""
+                if line.startswith("verdict:"):
+                    stage = self.why.stage
+                    style = STAGE_STYLES.get(stage, "")
+                    line = f"verdict: {STAGE_WORDS.get(stage, stage.replace('_', ' '))} — {self.why.reason}"
                 lines.append(safe_line(line, style))
         self.update(Text("\n").join(lines))
 

@@ -47,7 +47,7 @@ from wikimem import (
     sanitize_item_name,
     validate_file,
 )
-from wikimem_tui.common.badges import BADGE, first_line
+from wikimem_tui.common.badges import BADGE, clip_words, first_line
 from wikimem_tui.common.confirm import confirm_discard
 from wikimem_tui.common.dialog import Dialog
 from wikimem_tui.common.fit_input import FitInput
@@ -78,10 +78,10 @@ class PromoteScreen(Dialog[RecallItem | None]):
     PromoteScreen #rp-body { height: 1fr; }
     PromoteScreen #rp-title { text-style: bold; }
     PromoteScreen #rp-warnings { color: $warning; text-style: bold; height: auto; }
-    PromoteScreen #rp-entries { height: auto; max-height: 6; }
-    PromoteScreen #rp-pick { height: auto; max-height: 12; }
+    PromoteScreen #rp-entries { height: auto; max-height: 4; }
+    PromoteScreen #rp-pick { height: auto; max-height: 8; }
     PromoteScreen .rp-label { margin-top: 1; text-style: bold; }
-    PromoteScreen #rp-similar { height: auto; max-height: 11; }
+    PromoteScreen #rp-similar { height: auto; max-height: 7; }
     PromoteScreen #rp-fields { height: auto; }
     PromoteScreen #rp-fields Input { width: 1fr; }
     PromoteScreen #rp-target { height: auto; color: $text-muted; }
@@ -94,6 +94,7 @@ class PromoteScreen(Dialog[RecallItem | None]):
     BINDINGS = [
         Binding("ctrl+s", "promote", "Promote", id="promote.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="promote.cancel"),
+        Binding("down", "to_similar", "Similar items", show=False, id="promote.similar"),
     ]
 
     def __init__(
@@ -155,8 +156,8 @@ class PromoteScreen(Dialog[RecallItem | None]):
                     yield SelectionList[int](*self._selections(), id="rp-pick")
                 else:
                     yield Static(Text("\n").join(entry_summary(e) for e in self.entries), id="rp-entries")
-                yield Label("Similar items already in the wiki — enter on one extends it instead of "
-                            "creating a near-duplicate", classes="rp-label")
+                yield Label("Similar items in the wiki — ↓ ⏎ extends one instead of adding a near-duplicate",
+                            classes="rp-label")  # whole at 80 columns
                 yield OptionList(Option(Text("looking for similar items…", style="italic dim"), disabled=True),
                                  id="rp-similar")
                 with Horizontal(id="rp-fields"):
@@ -175,12 +176,12 @@ class PromoteScreen(Dialog[RecallItem | None]):
         selections = []
         for index, entry in enumerate(self.entries):
             badge = f"{BADGE}  " if is_derived(entry.content) else ""
-            label = Content(clean_line(f"{entry.entry_id.key}  {badge}{first_line(entry.content)[:70]}"))
+            label = Content(clean_line(f"{entry.entry_id.key}  {badge}{clip_words(clean_line(first_line(entry.content)), 70)}"))
             selections.append(Selection(label, index, self._time in (None, entry.entry_id.key)))
         return selections
 
     def on_mount(self) -> None:
-        self.query_one("#rp-file", Input).focus()
+        self.query_one("#rp-file", Input).focus()  # a typist types the target at once; ↓ goes to the similar items
         self._refresh_preview()
         self._look_up_similar()
 
@@ -237,7 +238,17 @@ class PromoteScreen(Dialog[RecallItem | None]):
             options.add_option(similar_option(row, width))
         if note:
             options.add_option(Option(Text(note, style="italic dim"), disabled=True))
+        if rows:
+            options.highlighted = 0  # ↓ from the fields, then ⏎, extends the most similar one
         self.similar_ready = True
+
+    def action_to_similar(self) -> None:
+        """↓ in the target fields: into the similar items (their label says ↓ ⏎ extends one)."""
+        options = self.query_one("#rp-similar", OptionList)
+        if self.similar and isinstance(self.focused, Input):
+            options.focus()
+            if options.highlighted is None:
+                options.highlighted = 0
 
     @on(OptionList.OptionSelected, "#rp-similar")
     def _pick_similar(self, event: OptionList.OptionSelected) -> None:

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.widgets.option_list import Option
 
 from wikimem import DiaryItem, RetrievedItem, is_derived, is_derived_line, is_evidence_line
-from wikimem_tui.common.badges import derived_badge, first_line
+from wikimem_tui.common.badges import clip_words, derived_badge, first_line
 from wikimem_tui.common.safe import clean_line, safe_line
 
 __all__ = ["entry_summary", "similar_option", "similarity_text"]
@@ -30,7 +30,7 @@ def entry_summary(entry: DiaryItem, *, width: int = 70) -> Text:
         text.append("  ")
         text.append_text(derived_badge())
     text.append("  ")
-    text.append_text(safe_line(first_line(entry.content)[:width]))
+    text.append_text(safe_line(clip_words(clean_line(first_line(entry.content)), width)))
     return text
 
 
@@ -60,10 +60,6 @@ def similar_option(row: RetrievedItem, width: int = 200) -> Option:
         text.append("  ")
         text.append_text(derived_badge())
     text.append("\n  ")
-    excerpt = safe_line(first_line(item.content), "dim")
-    if excerpt.cell_len > width:
-        excerpt.truncate(max(width - 1, 1))
-        excerpt.append("…", style="dim")
-    text.append_text(excerpt)
+    text.append_text(safe_line(clip_words(clean_line(first_line(item.content)), width), "dim"))
     text.no_wrap, text.overflow = True, "ellipsis"
     return Option(text)
