@@ -105,3 +105,17 @@ def tree(root: Path) -> dict[str, bytes]:
     """Every file under ``root`` (the lock included: read-only must not create even that)."""
     return {p.relative_to(root).as_posix(): p.read_bytes() if p.is_file() else b"<dir>"
             for p in sorted(root.rglob("*"))}
+
+
+class TextOut:
+    """An async text stream that keeps what is written (what the stdio drain's writer writes to, in tests)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    async def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    async def flush(self) -> None:
+        return None

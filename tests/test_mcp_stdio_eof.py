@@ -10,7 +10,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcp_support import REPO, SAFETY_NET, alice_memory, server_env
+from mcp_support import REPO, SAFETY_NET, TextOut, alice_memory, server_env
 
 pytest.importorskip("mcp")
 
@@ -71,18 +71,6 @@ class _Lines:
         return self._lines.pop(0)
 
 
-class _Out:
-    def __init__(self) -> None:
-        self.text = ""
-
-    async def write(self, text: str) -> int:
-        self.text += text
-        return len(text)
-
-    async def flush(self) -> None:
-        return None
-
-
 class _Watched(Pending):
     """A Pending that says when end of input started waiting for the answers owed."""
 
@@ -97,7 +85,7 @@ class _Watched(Pending):
 
 async def test_end_of_input_waits_for_the_answer_owed_then_ends() -> None:
     pending = _Watched()
-    out = _Out()
+    out = TextOut()
     writer = AnswerWriter(out, pending)
     read: list[str] = []
     ended = anyio.Event()

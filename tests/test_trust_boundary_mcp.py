@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from mcp_support import REPO, SAFETY_NET, alice_memory, error_text, http_server, server_env
+from mcp_support import REPO, SAFETY_NET, TextOut, alice_memory, error_text, http_server, server_env
 from wikimem import MemoryStore
 from wikimem.disk.limits import MAX_CONTENT_BYTES, MAX_MESSAGE_BYTES
 
@@ -173,20 +173,9 @@ async def test_an_oversized_line_whose_id_cannot_be_read_is_dropped_and_reading_
 
     from wikimem.server.stdio_drain import AnswerWriter, DrainingLines, Pending
 
-    class Out:
-        def __init__(self) -> None:
-            self.text = ""
-
-        async def write(self, text: str) -> int:
-            self.text += text
-            return len(text)
-
-        async def flush(self) -> None:
-            return None
-
     lines = ['{"id": "\\x' + "y" * 50 + "\n", '{"jsonrpc": "2.0", "id": 9, "params": "' + "z" * 50 + '"}\n',
              '{"jsonrpc": "2.0", "id": 10, "method": "ping"}\n']
-    pending, out = Pending(), Out()
+    pending, out = Pending(), TextOut()
     answers = AnswerWriter(out, pending)
     read = [line async for line in DrainingLines(anyio.wrap_file(io.StringIO("".join(lines))), pending, 0,
                                                  answers, limit=50)]

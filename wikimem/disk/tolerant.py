@@ -145,33 +145,26 @@ def repair_surrogates(value: Any) -> tuple[Any, int]:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, list):
-            for index, item in enumerate(node):
-                if isinstance(item, str):
-                    fixed, found = _SURROGATE.subn("\ufffd", item)
-                    if found:
-                        node[index] = fixed
-                        count += found
-                elif isinstance(item, (list, dict)):
-                    stack.append(item)
-        elif isinstance(node, dict):
-            renamed = False
-            for key, item in node.items():
-                if isinstance(item, str):
-                    fixed, found = _SURROGATE.subn("\ufffd", item)
-                    if found:
-                        node[key] = fixed
-                        count += found
-                elif isinstance(item, (list, dict)):
-                    stack.append(item)
-                renamed = renamed or (isinstance(key, str) and _SURROGATE.search(key) is not None)
-            if renamed:
-                items = list(node.items())
-                node.clear()
-                for key, item in items:
-                    fixed_key, found = _SURROGATE.subn("\ufffd", key) if isinstance(key, str) else (key, 0)
-                    node[fixed_key] = item
+        if not isinstance(node, (list, dict)):
+            continue
+        slots = node.items() if isinstance(node, dict) else enumerate(node)
+        renamed = False
+        for slot, item in list(slots):
+            if isinstance(item, str):
+                fixed, found = _SURROGATE.subn("\ufffd", item)
+                if found:
+                    node[slot] = fixed
                     count += found
+            elif isinstance(item, (list, dict)):
+                stack.append(item)
+            renamed = renamed or (isinstance(slot, str) and _SURROGATE.search(slot) is not None)
+        if isinstance(node, dict) and renamed:
+            items = list(node.items())
+            node.clear()
+            for key, item in items:
+                fixed_key, found = _SURROGATE.subn("\ufffd", key) if isinstance(key, str) else (key, 0)
+                node[fixed_key] = item
+                count += found
     return value, count
 
 
