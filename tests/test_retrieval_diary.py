@@ -288,3 +288,17 @@ def test_a_time_word_whose_window_holds_nothing_filters_nothing(tmp_path: Path) 
     assert index.retrieve("museum", search_diary=True, time_range=("2026-07-21", "2026-07-21")).items == []
     assert index.why_not("museum", "2026-06-01", "10:00", search_diary=True,
                          time_range=("2026-07-21", "2026-07-21")).stage == "time_gate"
+
+
+def test_a_window_after_a_rebuild_reads_each_entry_s_own_vector(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from test_retrieval_embed import ConceptEmbedder
+
+    s = MemoryStore(tmp_path / "m")
+    s.diary.append("Swam in the ocean at dawn.", date="2026-07-01", time="06:00")
+    s.diary.append("Long day at work.", date="2026-07-02", time="19:00")
+    index = MemoryIndex(s, use_jieba=False, embedder=ConceptEmbedder(), cos_floor=0.5)
+    assert rows(index.retrieve("beach", search_diary=True)) == ["2026-07-01 06:00"]  # the whole diary's rows
+    s.diary.path("2026-07-01").unlink()
+    index.rebuild()  # the diary is numbered anew: the work entry now has the ocean entry's old doc
+    assert index.retrieve("beach", search_diary=True, time_range=("2026-07-02", "2026-07-02")).items == []

@@ -316,7 +316,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
             corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
             (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
             trace.function,
-            trace.diary_docs if trace.diary_corpus is not None else None,
+            (trace.diary_corpus, trace.diary_docs) if trace.diary_corpus is not None else None,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
