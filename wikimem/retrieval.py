@@ -242,16 +242,16 @@ class MemoryIndex(KeptFresh, IndexVectors):
         # Writes from here on are either read by this build or re-applied
         # (harmlessly: a diff) by the next query.
         self._pending.take()
-        if self._diary is not None:
-            self._diary.forget()  # re-read by the next diary-wide query
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
-        with self._lock:
+        with self._lock:  # a diary-wide query may be re-reading days: the diary is dropped after it, not under it
             self._corpus = corpus
             self._rev = rev
+            if self._diary is not None:
+                self._diary.forget()  # re-read by the next diary-wide query
 
     def warm(
         self,
