@@ -144,6 +144,9 @@ def test_function_words_alone_never_make_a_hit(tmp_path: Path) -> None:
     # With a window, the reference path keeps the rule too.
     windowed = index.retrieve("what do I like about the sea and sunrise?", time_range=("2026-07-01", "2026-07-01"))
     assert rows(windowed) == ["notes:b"]
+    # And so does a window read from the diary's own index.
+    assert rows(index.retrieve("what do I like about the sea and sunrise?", search_diary=True,
+                               time_range=("2026-07-01", "2026-07-01"))) == ["notes:b"]
     # A query of function words only keeps them.
     assert {"notes:a", "notes:b"} <= set(rows(index.retrieve("the", search_diary=True)))
     assert {"what", "the", "about", "like"} <= FUNCTION_WORDS

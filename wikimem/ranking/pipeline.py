@@ -399,22 +399,14 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Sem
             have = {doc for doc, _ in found}
             near = [doc for doc, _ in semantic.diary_nearest(dcorpus, trace.scored_text, pool) if doc not in have]
             if near:
-                scores = dcorpus.index.score_docs(terms, near)
-                if trace.function:
-                    content = set(terms) - trace.function
-                    scores.update((d, 0.0) for d, has in zip(near, dcorpus.index.matched_docs(content, near)) if not has)
+                scores = dcorpus.index.score_docs(terms, near, weak=trace.function)
                 found += [(doc, scores[doc]) for doc in near]
         found = sorted(found)
         trace.diary_docs = [doc for doc, _ in found]
         trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
         scores = dict(found)
     else:
-        scores = dcorpus.index.score_docs(terms, trace.diary_docs)
-        if trace.function:
-            content = set(terms) - trace.function
-            for doc, has in zip(trace.diary_docs, dcorpus.index.matched_docs(content, trace.diary_docs)):
-                if not has:
-                    scores[doc] = 0.0
+        scores = dcorpus.index.score_docs(terms, trace.diary_docs, weak=trace.function)
     for i, (entry, doc) in enumerate(zip(trace.diary, trace.diary_docs)):
         score = scores[doc]
         cands[("d", i)] = Candidate(("d", i), as_recall_item(entry), None, score, score)

@@ -364,12 +364,7 @@ class Semantic:
                 cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q, diary_docs))
-            bm25_extra = corpus.index.score_docs(terms, extra_docs)
-            if function and extra_docs:
-                content = set(terms) - function
-                for doc, has in zip(extra_docs, corpus.index.matched_docs(content, extra_docs)):
-                    if not has:
-                        bm25_extra[doc] = 0.0
+            bm25_extra = corpus.index.score_docs(terms, extra_docs, weak=function)
             for c, doc in zip(extra, extra_docs):
                 c.bm25 = bm25_extra[doc]
             if context is not None:
