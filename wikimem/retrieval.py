@@ -320,7 +320,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         """Load the whole diary's index now (for a worker thread); the first ``search_diary=True`` query does otherwise.
 
         A long-lived server calls it after :meth:`build`, so that the first
-        diary-wide recall does not pay the load (1-2 s at 100k entries).
+        diary-wide recall does not pay the load (every day file is read).
         """
         self._ensure_built()
         with self._lock:

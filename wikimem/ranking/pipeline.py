@@ -76,8 +76,8 @@ __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 #: A function word's weight in the scored query (a content word's is 1 per occurrence), when the query
 #: has another word: function words still count (as a tie-breaker among items that match the content
 #: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
-#: measurement (bench/quality.py, chitchat-en, BM25 hit@5: 1.0 -> 0.141, 0.5 -> 0.162, 0.25 -> 0.170,
-#: 0.1 -> 0.160; dropping them, the "en" analyzer, 0.128); must stay above 0 (MaxScore divides by it).
+#: measurement on English conversation (bench/quality.py; the weights tried are in
+#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (MaxScore divides by it).
 FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
