@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from wikimem import MemoryIndex, MemoryStore, RecallItem, RetrievalResult
+from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem, RetrievalResult
 from wikimem.cli import main
 from wikimem.index.analyzer import FUNCTION_WORDS
 from wikimem.ranking.agent_text import agent_rows, agent_text
@@ -341,3 +341,12 @@ def test_a_rebuild_during_a_diary_query_still_reloads_the_diary(store: MemorySto
     query.join(SAFETY_NET)
     build.join(SAFETY_NET)
     assert rows(index.retrieve("geyser", search_diary=True)) == ["2023-07-06 14:00"]
+
+
+def test_an_import_in_this_process_is_found_by_the_next_query(store: MemoryStore) -> None:
+    from wikimem.interop.plan import ImportPlan, apply
+
+    index = MemoryIndex(store)
+    assert rows(index.retrieve("museum", search_diary=True)) == ["2023-07-06 14:00"]  # the diary's index is built
+    apply(store, ImportPlan("test", entries=[DiaryItem("2023-07-06", "15:00", "Kayak lesson after the museum.")]))
+    assert rows(index.retrieve("kayak", search_diary=True)) == ["2023-07-06 15:00"]

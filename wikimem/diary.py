@@ -145,6 +145,11 @@ class Diary:
         if callback in self._listeners:
             self._listeners.remove(callback)
 
+    def _changed(self, date: str) -> None:
+        """Tell the listeners this process wrote the day ``date`` (an append, or a store transaction's import)."""
+        for listener in list(self._listeners):
+            listener(date)
+
     def path(self, date: str) -> Path:
         """The day file for ``date`` (validated)."""
         return self.dir / f"{validate_date(date)}.md"
@@ -196,8 +201,7 @@ class Diary:
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
             ordinal, line = insert_entry(raw, date, block)
             commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
-        for listener in list(self._listeners):
-            listener(date)
+        self._changed(date)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:
