@@ -137,7 +137,8 @@ class Diary:
         self._listeners: list[Callable[[str], None]] = []
 
     def add_listener(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(date)`` after each successful append of this object (not other processes')."""
+        """Call ``callback(date)`` after each successful append of this object, or a write of its store's
+        transaction to a day (an import); not other processes' writes."""
         self._listeners.append(callback)
 
     def remove_listener(self, callback: Callable[[str], None]) -> None:
