@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from wikimem import MemoryIndex, MemoryStore
+from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem, RetrievalResult
 from wikimem.cli import main
 from wikimem.index.analyzer import FUNCTION_WORDS
 from wikimem.ranking.agent_text import agent_rows, agent_text
@@ -37,7 +37,7 @@ def store(tmp_path: Path) -> MemoryStore:
     return s
 
 
-def rows(result) -> list[str]:  # noqa: ANN001 - a RetrievalResult
+def rows(result: RetrievalResult) -> list[str]:
     return [f"{r.entry_id}" if r.entry_id is not None else f"{r.item.file}:{r.item.name}" for r in result.items]
 
 
@@ -144,6 +144,9 @@ def test_function_words_alone_never_make_a_hit(tmp_path: Path) -> None:
     # With a window, the reference path keeps the rule too.
     windowed = index.retrieve("what do I like about the sea and sunrise?", time_range=("2026-07-01", "2026-07-01"))
     assert rows(windowed) == ["notes:b"]
+    # And so does a window read from the diary's own index.
+    assert rows(index.retrieve("what do I like about the sea and sunrise?", search_diary=True,
+                               time_range=("2026-07-01", "2026-07-01"))) == ["notes:b"]
     # A query of function words only keeps them.
     assert {"notes:a", "notes:b"} <= set(rows(index.retrieve("the", search_diary=True)))
     assert {"what", "the", "about", "like"} <= FUNCTION_WORDS
@@ -288,3 +291,62 @@ def test_a_time_word_whose_window_holds_nothing_filters_nothing(tmp_path: Path) 
     assert index.retrieve("museum", search_diary=True, time_range=("2026-07-21", "2026-07-21")).items == []
     assert index.why_not("museum", "2026-06-01", "10:00", search_diary=True,
                          time_range=("2026-07-21", "2026-07-21")).stage == "time_gate"
+
+
+def test_a_window_after_a_rebuild_reads_each_entry_s_own_vector(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from test_retrieval_embed import ConceptEmbedder
+
+    s = MemoryStore(tmp_path / "m")
+    s.diary.append("Swam in the ocean at dawn.", date="2026-07-01", time="06:00")
+    s.diary.append("Long day at work.", date="2026-07-02", time="19:00")
+    index = MemoryIndex(s, use_jieba=False, embedder=ConceptEmbedder(), cos_floor=0.5)
+    assert rows(index.retrieve("beach", search_diary=True)) == ["2026-07-01 06:00"]  # the whole diary's rows
+    s.diary.path("2026-07-01").unlink()
+    index.rebuild()  # the diary is numbered anew: the work entry now has the ocean entry's old doc
+    assert index.retrieve("beach", search_diary=True, time_range=("2026-07-02", "2026-07-02")).items == []
+
+
+def test_a_rebuild_during_a_diary_query_still_reloads_the_diary(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from app_waits import SAFETY_NET
+    from wikimem.index.diary_files import DiaryFiles
+
+    index = MemoryIndex(store)
+    index.retrieve("museum", search_diary=True)  # the diary's index is built
+    store.diary.append("Kayak lesson.", date="2023-07-09", time="10:00")  # heard: the next query re-reads that day
+    reading, loading, release = threading.Event(), threading.Event(), threading.Event()
+    read_day = DiaryFiles.file_items
+
+    def slow_read(self: DiaryFiles, day: str) -> list[RecallItem]:
+        if threading.current_thread().name == "query":
+            reading.set()
+            release.wait(SAFETY_NET)
+        return read_day(self, day)
+
+    monkeypatch.setattr(DiaryFiles, "file_items", slow_read)
+    query = threading.Thread(target=index.retrieve, args=("kayak",), kwargs={"search_diary": True}, name="query")
+    query.start()
+    assert reading.wait(SAFETY_NET), "the query never re-read the day"
+    # A hand edit the stat sweep cannot see (same size, mtime put back): only a rebuild reads it.
+    day = store.diary.path("2023-07-06")
+    before = day.stat()
+    day.write_text(day.read_text("utf-8").replace("museum", "geyser"), "utf-8")
+    os.utime(day, ns=(before.st_atime_ns, before.st_mtime_ns))
+    build = threading.Thread(target=index.build, kwargs={"progress": lambda done, total: loading.set()})
+    build.start()
+    assert loading.wait(SAFETY_NET), "the rebuild never started loading"
+    release.set()
+    query.join(SAFETY_NET)
+    build.join(SAFETY_NET)
+    assert rows(index.retrieve("geyser", search_diary=True)) == ["2023-07-06 14:00"]
+
+
+def test_an_import_in_this_process_is_found_by_the_next_query(store: MemoryStore) -> None:
+    from wikimem.interop.plan import ImportPlan, apply
+
+    index = MemoryIndex(store)
+    assert rows(index.retrieve("museum", search_diary=True)) == ["2023-07-06 14:00"]  # the diary's index is built
+    apply(store, ImportPlan("test", entries=[DiaryItem("2023-07-06", "15:00", "Kayak lesson after the museum.")]))
+    assert rows(index.retrieve("kayak", search_diary=True)) == ["2023-07-06 15:00"]

@@ -137,13 +137,19 @@ class Diary:
         self._listeners: list[Callable[[str], None]] = []
 
     def add_listener(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(date)`` after each successful append of this object (not other processes')."""
+        """Call ``callback(date)`` after each successful append of this object, or a write of its store's
+        transaction to a day (an import); not other processes' writes."""
         self._listeners.append(callback)
 
     def remove_listener(self, callback: Callable[[str], None]) -> None:
         """Stop calling a listener added with :meth:`add_listener`."""
         if callback in self._listeners:
             self._listeners.remove(callback)
+
+    def _changed(self, date: str) -> None:
+        """Tell the listeners this process wrote the day ``date`` (an append, or a store transaction's import)."""
+        for listener in list(self._listeners):
+            listener(date)
 
     def path(self, date: str) -> Path:
         """The day file for ``date`` (validated)."""
@@ -196,8 +202,7 @@ class Diary:
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
             ordinal, line = insert_entry(raw, date, block)
             commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
-        for listener in list(self._listeners):
-            listener(date)
+        self._changed(date)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

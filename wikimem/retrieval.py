@@ -242,16 +242,16 @@ class MemoryIndex(KeptFresh, IndexVectors):
         # Writes from here on are either read by this build or re-applied
         # (harmlessly: a diff) by the next query.
         self._pending.take()
-        if self._diary is not None:
-            self._diary.forget()  # re-read by the next diary-wide query
         rev = getattr(self.store, "revision", None)
         corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
-        with self._lock:
+        with self._lock:  # a diary-wide query may be re-reading days: the diary is dropped after it, not under it
             self._corpus = corpus
             self._rev = rev
+            if self._diary is not None:
+                self._diary.forget()  # re-read by the next diary-wide query
 
     def warm(
         self,
@@ -320,7 +320,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         """Load the whole diary's index now (for a worker thread); the first ``search_diary=True`` query does otherwise.
 
         A long-lived server calls it after :meth:`build`, so that the first
-        diary-wide recall does not pay the load (1-2 s at 100k entries).
+        diary-wide recall does not pay the load (every day file is read).
         """
         self._ensure_built()
         with self._lock:

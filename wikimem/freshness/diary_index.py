@@ -8,8 +8,8 @@ files are days and whose items are entries, so the wiki's machinery --
 the cold scan, the per-file diff on re-read, compaction, the stat sweep of
 :func:`~wikimem.freshness.catch_up.stale_files` -- serves it unchanged.
 
-Freshness follows the wiki's rules: this process's appends are heard
-(``Diary.add_listener``) and only their day is re-read before the next
+Freshness follows the wiki's rules: this process's appends and imports are
+heard (``Diary.add_listener``) and only their day is re-read before the next
 query; another process's appends, hand edits, deleted day files and a
 ``git pull`` are picked up by :meth:`DiaryIndex.refresh` (one ``stat`` per
 day file; ``MemoryIndex.refresh`` calls it), which an app's watcher or the

@@ -16,7 +16,7 @@ import math
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from itertools import repeat
 from operator import add, eq, mul, neg, truediv
 
@@ -102,16 +102,26 @@ class DocScores:
                 score += term.weight * tf / (tf + a + b * length)
         return score
 
-    def score_docs(self, query: Mapping[str, float], docs: Iterable[int]) -> dict[int, float]:
+    def score_docs(
+        self, query: Mapping[str, float], docs: Iterable[int], *, weak: Collection[str] = (),
+    ) -> dict[int, float]:
         """Exact BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
 
         :meth:`_exact` for many docs at once, term by term in C-level maps (a
         ``bisect`` per doc and term): the same operations in the same order,
         so the same floats, at a fraction of the cost of a Python loop per doc.
+        ``weak`` terms (a query's function words) never make a match alone:
+        a doc that matches only those scores 0.
         """
         terms, _ = self._terms(query)
         docs = list(docs)
-        return dict(zip(docs, self._exact_many(terms, docs)))
+        scores = dict(zip(docs, self._exact_many(terms, docs)))
+        if weak and docs:
+            strong = set(query).difference(weak)
+            for doc, has in zip(docs, self.matched_docs(strong, docs)):
+                if not has:
+                    scores[doc] = 0.0
+        return scores
 
     def _exact_many(self, terms: list[Term], docs: list[int]) -> list[float]:
         """:meth:`_exact` of each of ``docs``, term by term in C-level maps (the same floats).

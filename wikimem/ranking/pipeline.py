@@ -76,8 +76,8 @@ __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 #: A function word's weight in the scored query (a content word's is 1 per occurrence), when the query
 #: has another word: function words still count (as a tie-breaker among items that match the content
 #: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
-#: measurement (bench/quality.py, chitchat-en, BM25 hit@5: 1.0 -> 0.141, 0.5 -> 0.162, 0.25 -> 0.170,
-#: 0.1 -> 0.160; dropping them, the "en" analyzer, 0.128); must stay above 0 (MaxScore divides by it).
+#: measurement on English conversation (bench/quality.py; the weights tried are in
+#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (MaxScore divides by it).
 FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
@@ -316,7 +316,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
             corpus, trace.scored_text, terms, cands, trace.diary, pool, knobs.fusion, knobs.fusion_weight,
             (lambda extra: add_context(corpus, terms, extra)) if knobs.context else None,
             trace.function,
-            trace.diary_docs if trace.diary_corpus is not None else None,
+            (trace.diary_corpus, trace.diary_docs) if trace.diary_corpus is not None else None,
         )
         if result.embedding_used:
             floor = knobs.cos_floor
@@ -399,22 +399,14 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Sem
             have = {doc for doc, _ in found}
             near = [doc for doc, _ in semantic.diary_nearest(dcorpus, trace.scored_text, pool) if doc not in have]
             if near:
-                scores = dcorpus.index.score_docs(terms, near)
-                if trace.function:
-                    content = set(terms) - trace.function
-                    scores.update((d, 0.0) for d, has in zip(near, dcorpus.index.matched_docs(content, near)) if not has)
+                scores = dcorpus.index.score_docs(terms, near, weak=trace.function)
                 found += [(doc, scores[doc]) for doc in near]
         found = sorted(found)
         trace.diary_docs = [doc for doc, _ in found]
         trace.diary = [entry_of(dcorpus.items[doc]) for doc, _ in found]  # type: ignore[arg-type]
         scores = dict(found)
     else:
-        scores = dcorpus.index.score_docs(terms, trace.diary_docs)
-        if trace.function:
-            content = set(terms) - trace.function
-            for doc, has in zip(trace.diary_docs, dcorpus.index.matched_docs(content, trace.diary_docs)):
-                if not has:
-                    scores[doc] = 0.0
+        scores = dcorpus.index.score_docs(terms, trace.diary_docs, weak=trace.function)
     for i, (entry, doc) in enumerate(zip(trace.diary, trace.diary_docs)):
         score = scores[doc]
         cands[("d", i)] = Candidate(("d", i), as_recall_item(entry), None, score, score)

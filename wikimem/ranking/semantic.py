@@ -320,7 +320,7 @@ class Semantic:
         weight: float,
         context: Callable[[dict[tuple[Any, ...], Candidate]], None] | None = None,
         function: frozenset[str] = frozenset(),
-        diary_docs: list[int] | None = None,
+        diary_docs: tuple[DiaryCorpus, list[int]] | None = None,
     ) -> bool:
         """Fuse cosine into ``cands`` in place; False (untouched) on any failure or before the vectors are ready.
 
@@ -330,7 +330,9 @@ class Semantic:
         its own (:func:`~wikimem.ranking.context.fuse_context`) rather than
         inside BM25's share. ``function``: the query's function-word terms;
         a vector candidate matching only those has no BM25 match (as in
-        :func:`wikimem.ranking.pipeline.gated_search`).
+        :func:`wikimem.ranking.pipeline.gated_search`). ``diary_docs``: the
+        diary corpus and each ``diary`` entry's doc in it, when the entries
+        came from the whole diary's index (their rows are then reused).
         """
         try:
             if not self._usable(self.wiki_cache) or (diary and not self._usable(self.diary_cache)):
@@ -362,12 +364,7 @@ class Semantic:
                 cos.update(zip((c.key for c in missing), self._cosines(self._loaded[1], rows, q)))
             if diary:
                 cos.update(self._diary_cosines(corpus, diary, q, diary_docs))
-            bm25_extra = corpus.index.score_docs(terms, extra_docs)
-            if function and extra_docs:
-                content = set(terms) - function
-                for doc, has in zip(extra_docs, corpus.index.matched_docs(content, extra_docs)):
-                    if not has:
-                        bm25_extra[doc] = 0.0
+            bm25_extra = corpus.index.score_docs(terms, extra_docs, weak=function)
             for c, doc in zip(extra, extra_docs):
                 c.bm25 = bm25_extra[doc]
             if context is not None:
@@ -444,12 +441,13 @@ class Semantic:
         return self._diary
 
     def _diary_cosines(
-        self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any, docs: list[int] | None = None,
+        self, corpus: WikiCorpus, diary: list[DiaryItem], q: Any, docs: tuple[DiaryCorpus, list[int]] | None = None,
     ) -> dict[tuple[Any, ...], float]:
         whole = self._diary
-        if docs is not None and whole is not None and len(docs) == len(diary) and all(d in whole.doc_row for d in docs):
-            # The whole diary's rows are current: no sync, the candidates' rows are there.
-            values = self._cosines(whole.matrix, [whole.doc_row[d] for d in docs], q)
+        if docs is not None and whole is not None and whole.corpus is docs[0] and len(docs[1]) == len(diary) \
+                and all(d in whole.doc_row for d in docs[1]):
+            # Rows made for this very corpus (a rebuild or a compaction numbers docs anew): no sync needed.
+            values = self._cosines(whole.matrix, [whole.doc_row[d] for d in docs[1]], q)
             return {("d", i): v for i, v in enumerate(values)}
         entries = []
         for entry in diary:

@@ -28,6 +28,7 @@ verdict):
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -176,27 +177,27 @@ def _evidence(
         why.bm25_score = corpus.index.score_docs(terms, [target.doc])[target.doc]
         if why.embedding_used and semantic is not None:
             why.cos_score = semantic.cosine(corpus, trace.scored_text, target.doc)
-    elif target.doc is None and terms and trace.diary_corpus is not None and target.entry is not None:
-        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=True)
-    elif target.doc is None and terms:
+    elif target.doc is None and terms and (trace.diary_corpus is None or target.entry is None):
         why.bm25_score = corpus.index.score_external(terms, corpus.tokens(target.item))
-    if cand is not None and target.entry is not None and trace.diary_corpus is not None and why.bm25_score > 0:
-        _diary_evidence(why, target.entry, trace, trace.diary_corpus, score=False)
+    if target.entry is not None and trace.diary_corpus is not None and terms:
+        _diary_evidence(why, target.entry, terms, trace.diary_corpus, score=cand is None)
     if target.doc is not None and why.bm25_score > 0:
         ahead = corpus.index.search(terms, len(corpus.items))
         why.bm25_rank = 1 + sum(1 for doc, score in ahead if (score, -doc) > (why.bm25_score, -target.doc))
 
 
-def _diary_evidence(why: WhyNot, entry: EntryId, trace: Trace, dcorpus: DiaryCorpus, *, score: bool) -> None:
-    """A diary entry's BM25 (``score``) and rank among the diary's entries, with the diary's own statistics."""
-    terms = trace.terms
+def _diary_evidence(why: WhyNot, entry: EntryId, terms: Counter[str], dcorpus: DiaryCorpus, *, score: bool) -> None:
+    """A diary entry's BM25 (``score``: not a candidate, so not known yet) and its rank among the diary's entries.
+
+    Both with the diary's own statistics, as the whole-diary search scored it.
+    """
     doc = dcorpus.doc(entry.date, entry_name(DiaryItem(entry.date, entry.time, "", ordinal=entry.ordinal)))
     if doc is None:
         return
+    mine = dcorpus.index.score_docs(terms, [doc])[doc]
     if score:
-        why.bm25_score = dcorpus.index.score_docs(terms, [doc])[doc]
+        why.bm25_score = mine
     if why.bm25_score > 0:
-        mine = dcorpus.index.score_docs(terms, [doc])[doc]
         ahead = dcorpus.index.search(terms, len(dcorpus.items))
         why.bm25_rank = 1 + sum(1 for d, value in ahead if (value, -d) > (mine, -doc))
 

@@ -120,6 +120,11 @@ class MemoryStore(WriteListeners):
             self._diary = Diary(self.root, journal=self.journal)
         return self._diary
 
+    def _day_changed(self, date: str) -> None:
+        """A transaction (an import) wrote the diary day ``date``: tell the diary's listeners, as an append does."""
+        if self._diary is not None:  # no Diary yet: nobody listens to it
+            self._diary._changed(date)
+
     def file_path(self, file: str) -> Path:
         """Where the RecallFile ``file`` lives (whether or not it exists)."""
         return self.wiki_dir / f"{file}.md"

@@ -110,6 +110,7 @@ class StoreFiles(Protocol):
     def file_path(self, file: str) -> Path: ...
     def files(self) -> list[str]: ...
     def _changed(self, file: str, write: FileWrite | None = None) -> None: ...
+    def _day_changed(self, date: str) -> None: ...
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -129,6 +130,8 @@ class Transaction:
         self.edits: list[BlockEdit] = []
         #: RecallFiles whose bytes the commit changed.
         self.files: list[str] = []
+        #: Diary days whose bytes the commit changed.
+        self.days: list[str] = []
         #: Each file's identity when this transaction first read it (under the lock).
         self._before: dict[str, Identity | None] = {}
         #: What the commit did to each changed file that :meth:`raw` read (see :class:`FileWrite`).
@@ -215,6 +218,7 @@ class Transaction:
         lines = b"".join(Journal.encode(entry) for entry in self.entries)
         commit(store.root, changes + days, store.journal.path, lines)
         self.files = [f for f, c in zip(self._order, changes) if c.before != c.after]
+        self.days = [d for d, c in zip(sorted(self._days), days) if c.before != c.after]
         for file, change in zip(self._order, changes):
             if change.before != change.after and file in self._before:
                 self._record(file, change.path, change.before, change.after)
@@ -270,6 +274,8 @@ def transaction(store: StoreFiles) -> Iterator[Transaction]:
             del open_[key]
     for file in tx.files:
         store._changed(file, tx.writes.get(file))
+    for date in tx.days:
+        store._day_changed(date)
 
 
 def current(store: StoreFiles) -> Transaction | None:
