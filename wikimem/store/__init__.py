@@ -45,7 +45,7 @@ from wikimem.disk.splice import BlockEdit, append_block, check, drop_block, repl
 from wikimem.store.listeners import WriteListeners
 from wikimem.store.transaction import Transaction, current, revert, rewrite_contents, rewrite_links_to, transaction
 from wikimem.models import RecallItem
-from wikimem.disk.tolerant import UnreadableError, read_regular, warn_unreadable
+from wikimem.disk.tolerant import UnreadableError, open_regular, warn_unreadable
 from wikimem.disk.names import (
     normalize_item_name,
     parse_ts,
@@ -167,16 +167,22 @@ class MemoryStore(WriteListeners):
         """The tags and aliases of a RecallFile's frontmatter (:mod:`wikimem.disk.frontmatter`); empty when none.
 
         Read from the file as it is now (never cached, never written: the
-        frontmatter is the person's, kept byte for byte by every write).
+        frontmatter is the person's, kept byte for byte by every write), and
+        only its head: a recall filter on tags asks this of every candidate's
+        file, and a frontmatter is at most :data:`MAX_FRONTMATTER` long.
         """
         validate_file(file)
         try:
-            data = read_regular(self.file_path(file), root=self.root)
+            handle = open_regular(self.file_path(file), root=self.root)
+            if handle is None:
+                return FileMeta()
+            with handle:
+                data = handle.read(MAX_FRONTMATTER + 4096)
         except OSError:
             return FileMeta()
-        if not data or not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
+        if not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
             return FileMeta()
-        return read_file_meta(data[: MAX_FRONTMATTER + 4096].decode("utf-8", "replace"))
+        return read_file_meta(data.decode("utf-8", "replace"))
 
     def items(self, file: str | None = None) -> list[RecallItem]:
         """Every item of one RecallFile, or of all of them in file order."""
