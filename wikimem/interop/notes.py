@@ -115,12 +115,13 @@ def read_notes(folder: Path, *, source: str) -> ImportPlan:
 
     def link(match: re.Match[str]) -> str:
         embed, inner = match.group(1), match.group(2)
-        target, _, label = inner.partition("|")
-        target = target.split("#", 1)[0].split("^", 1)[0].strip()
+        written, _, label = inner.partition("|")
+        target = written.split("#", 1)[0].split("^", 1)[0].strip()
         if embed:
             return f"[embedded: {target or inner}]"
-        found = index.get(target.lower()) or index.get(target.lower().removesuffix(".md"))
-        shown = (label or target).strip()
+        found = (index.get(target.lower()) or index.get(target.lower().removesuffix(".md"))) if target else None
+        # A same-note heading ([[#Budget]]) has no note part: its heading is the text it shows.
+        shown = (label or target or written.rsplit("#", 1)[-1].lstrip("^")).strip()
         if found is None:
             return shown
         address = f"[[{found.file}:{found.name}]]"
