@@ -307,3 +307,24 @@ def test_a_nested_transaction_that_raises_takes_back_the_diary_days_it_staged(me
         store.add("kept", "this", "Written.")
     assert not (memory / "diary" / "2024-01-01.md").exists()
     assert store.get("kept", "this") is not None
+
+
+def test_a_same_note_heading_link_keeps_its_text(memory: Path, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Plans.md").write_text("See [[#Budget]] and [[#Budget|the money]].\n\n## Budget\n\nSmall.\n", "utf-8")
+    assert _import(memory, "obsidian", str(vault)) == 0
+    plans = MemoryStore(memory).get("notes", "Plans")
+    assert plans is not None and plans.content.startswith("See Budget and the money.")
+
+
+def test_claude_attachments_of_another_shape_are_passed_over(memory: Path, tmp_path: Path) -> None:
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps([{"uuid": "u1", "name": "odd", "created_at": "2024-06-02T08:00:00Z",
+                                   "chat_messages": [{"sender": "human", "text": "hello there",
+                                                      "created_at": "2024-06-02T08:00:00Z",
+                                                      "attachments": {"file_name": "a.txt"}, "files": "b.txt"}]}]),
+                      "utf-8")
+    assert _import(memory, "claude", str(source)) == 0
+    (entry,) = Diary(memory).day("2024-06-02")
+    assert "hello there" in entry.content

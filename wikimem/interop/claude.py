@@ -32,8 +32,8 @@ def _text(message: dict[str, Any]) -> str:
     text = "\n\n".join(t for t in texts if t.strip())
     if not text.strip() and isinstance(message.get("text"), str):
         text = message["text"]
-    names = [a.get("file_name") for a in (message.get("attachments") or []) + (message.get("files") or [])
-             if isinstance(a, dict) and isinstance(a.get("file_name"), str)]
+    attached = [a for key in ("attachments", "files") if isinstance(message.get(key), list) for a in message[key]]
+    names = [a["file_name"] for a in attached if isinstance(a, dict) and isinstance(a.get("file_name"), str)]
     if names:
         text = (text + "\n" if text.strip() else "") + "".join(f"[attachment: {n}]" for n in names)
     return text
