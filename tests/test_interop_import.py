@@ -328,3 +328,11 @@ def test_claude_attachments_of_another_shape_are_passed_over(memory: Path, tmp_p
     assert _import(memory, "claude", str(source)) == 0
     (entry,) = Diary(memory).day("2024-06-02")
     assert "hello there" in entry.content
+
+
+def test_a_source_name_windows_reserves_makes_a_file_name_it_does_not(memory: Path, tmp_path: Path) -> None:
+    source = tmp_path / "memory.json"
+    source.write_text(json.dumps({"type": "entity", "name": "Lin", "entityType": "Con", "observations": ["x"]}),
+                      "utf-8")
+    assert _import(memory, "mcp-memory", str(source)) == 0
+    assert MemoryStore(memory).files() == ["con-entities"]
