@@ -21,7 +21,8 @@ than the agent documents, is refused (:class:`ConfigError`), never
 rewritten; every edit is checked by parsing the result and comparing
 everything but the entry with what was there; an entry already as it
 would be written is not written again; a changed file is backed up first
-(``<file>.wikimem-backup-<time>``); ``--uninstall`` removes the entry and
+(``<file>.wikimem-backup-<time>``), and a config that is a symlink is
+edited where it leads (it stays a link); ``--uninstall`` removes the entry and
 hooks exactly as install writes them and nothing else (an entry that
 differs, e.g. for another store, is refused, not guessed at).
 """
@@ -317,7 +318,10 @@ def apply_changes(changes: list[Change], *, now: dt.datetime | None = None) -> l
             while backup.exists():  # two edits in one second: the earlier backup is kept
                 backup, n = change.path.with_name(f"{change.path.name}.wikimem-backup-{stamp}-{n}"), n + 1
             shutil.copy2(change.path, backup)
-        change.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(change.path, change.after)
+        # A config linked in from elsewhere (a dotfiles repository) is edited where it leads; the rename of an
+        # atomic write would otherwise put a plain file in the link's place.
+        target = change.path.resolve() if change.path.is_symlink() else change.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(target, change.after)
         done.append((change.path, backup))
     return done
