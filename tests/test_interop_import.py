@@ -336,3 +336,15 @@ def test_a_source_name_windows_reserves_makes_a_file_name_it_does_not(memory: Pa
                       "utf-8")
     assert _import(memory, "mcp-memory", str(source)) == 0
     assert MemoryStore(memory).files() == ["con-entities"]
+
+
+def test_a_notes_tags_and_aliases_are_read_as_a_recallfiles_are(memory: Path, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Plans.md").write_text("---\ntags: trip summer\naliases: Holiday\n---\nBeach.\n", "utf-8")
+    (vault / "Index.md").write_text("See [[Holiday]].\n", "utf-8")
+    assert _import(memory, "obsidian", str(vault)) == 0
+    store = MemoryStore(memory)
+    plans = store.get("notes", "Plans")
+    assert plans is not None and plans.content == "Beach.\n\ntags: trip, summer"
+    assert [link.render() for link in store.get("notes", "Index").links] == ["[[notes:Plans]]"]  # type: ignore[union-attr]
