@@ -163,6 +163,7 @@ def test_a_name_held_by_another_item_is_never_overwritten(memory: Path) -> None:
     ("chatgpt", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
     ("chatgpt", b'{"title": "one conversation"}', "not a ChatGPT export"),
     ("claude", b'[{"uuid": "x", "chat_messages": 3}]', "not of a Claude export's shape"),
+    ("claude", b'[{"id": "x", "title": "a ChatGPT one", "mapping": {}}]', "not of a Claude export's shape"),
     ("mem0", b'[{"id": 1}]', "not a mem0 export"),
     ("mcp-memory", b'{"type":"entity","name":"A","entityType":"t","observations":["x"]}\n{oops\n', "line 2 is not JSON"),
 ])

@@ -40,10 +40,10 @@ def _text(message: dict[str, Any]) -> str:
 
 
 def _conversation(conv: dict[str, Any]) -> Conversation | None:
-    if not isinstance(conv.get("chat_messages", []), list):
+    if not isinstance(conv.get("chat_messages"), list):  # every conversation of the export has the list
         return None
     messages = []
-    for message in conv.get("chat_messages") or []:
+    for message in conv["chat_messages"]:
         if not isinstance(message, dict):
             continue
         role = _ROLES.get(str(message.get("sender")))
