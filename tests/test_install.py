@@ -199,3 +199,22 @@ def test_a_symlinked_config_is_edited_where_it_leads_and_stays_a_link(home: Path
     assert _install(store, "cursor", "--uninstall") == 0
     assert (home / ".cursor" / "mcp.json").is_symlink()
     assert set(json.loads(kept.read_text("utf-8"))["mcpServers"]) == {"git"}
+
+
+def test_a_write_that_fails_half_way_takes_back_the_files_it_wrote(home: Path, store: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Claude Code is two files: a server entry without its hooks (or the reverse) is no install.
+    from wikimem.interop import install
+
+    (home / ".claude.json").write_text('{"numStartups": 4}', "utf-8")
+    written = install.atomic_write
+
+    def fail_on_settings(path: Path, text: str) -> None:
+        if path.name == "settings.json":
+            raise OSError(28, "No space left on device")
+        written(path, text)
+
+    monkeypatch.setattr(install, "atomic_write", fail_on_settings)
+    assert _install(store, "claude-code") == 2
+    assert (home / ".claude.json").read_text("utf-8") == '{"numStartups": 4}'
+    assert _backups(home) == [] and not (home / ".claude" / "settings.json").exists()
