@@ -349,3 +349,21 @@ def test_a_notes_tags_and_aliases_are_read_as_a_recallfiles_are(memory: Path, tm
     plans = store.get("notes", "Plans")
     assert plans is not None and plans.content == "Beach.\n\ntags: trip, summer"
     assert [link.render() for link in store.get("notes", "Index").links] == ["[[notes:Plans]]"]  # type: ignore[union-attr]
+
+
+def test_chatgpt_leaves_out_what_the_assistant_sent_a_tool(memory: Path, tmp_path: Path) -> None:
+    # An assistant message whose recipient is not "all" is a tool call (its memory tool "bio", python, a
+    # search): not what was said to the person.
+    def node(key: str, parent: str | None, role: str, text: str, recipient: str = "all") -> dict[str, object]:
+        return {"id": key, "parent": parent, "children": [],
+                "message": {"id": key, "author": {"role": role}, "create_time": 1717218000, "recipient": recipient,
+                            "content": {"content_type": "text", "parts": [text]}}}
+
+    mapping = {"u": node("u", None, "user", "Remember I like jasmine tea."),
+               "b": node("b", "u", "assistant", "User likes jasmine tea.", recipient="bio"),
+               "a": node("a", "b", "assistant", "Noted: jasmine tea.")}
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps([{"id": "c1", "title": "tea", "mapping": mapping, "current_node": "a"}]), "utf-8")
+    assert _import(memory, "chatgpt", str(source)) == 0
+    (entry,) = Diary(memory).day("2024-06-01")
+    assert "Noted: jasmine tea." in entry.content and "User likes jasmine tea." not in entry.content
