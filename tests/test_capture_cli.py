@@ -150,3 +150,11 @@ def test_the_gitignore_wikimem_init_writes_keeps_the_snapshots(tmp_path: Path) -
                               "captures/.2026-07-13.capture.json.abc.tmp"], capture_output=True, text=True,
                              timeout=SAFETY_NET).stdout.split()
     assert ignored == ["captures/.2026-07-13.capture.json.abc.tmp"]  # the temp goes, the snapshot stays
+
+
+def test_the_hooks_input_is_held_to_the_size_recall_holds_it_to(memory: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    huge = json.dumps({"transcript_path": "/nowhere/x.jsonl", "pad": "a" * (2 << 20)})
+    monkeypatch.setattr(sys, "stdin", io.StringIO(huge))
+    code, _, err = _run(capsys, "-s", str(memory), "capture", "claude-code", "--hook")
+    assert code == 1 and "hook input is larger than 1 MiB" in err

@@ -183,3 +183,38 @@ def test_claude_desktop_and_a_config_override(home: Path, store: Path, tmp_path:
     custom = tmp_path / "elsewhere.json"
     assert _install(store, "claude-desktop", "--config", str(custom)) == 0
     assert "wikimem" in json.loads(custom.read_text("utf-8"))["mcpServers"]
+
+
+def test_a_symlinked_config_is_edited_where_it_leads_and_stays_a_link(home: Path, store: Path,
+                                                                      tmp_path: Path) -> None:
+    # Dotfile managers keep agent configs in a repository and link them into $HOME: the edit belongs there.
+    kept = tmp_path / "dotfiles" / "mcp.json"
+    kept.parent.mkdir()
+    kept.write_text(json.dumps({"mcpServers": {"git": {"command": "g"}}}), "utf-8")
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "mcp.json").symlink_to(kept)
+    assert _install(store, "cursor") == 0
+    assert (home / ".cursor" / "mcp.json").is_symlink()
+    assert set(json.loads(kept.read_text("utf-8"))["mcpServers"]) == {"git", "wikimem"}
+    assert _install(store, "cursor", "--uninstall") == 0
+    assert (home / ".cursor" / "mcp.json").is_symlink()
+    assert set(json.loads(kept.read_text("utf-8"))["mcpServers"]) == {"git"}
+
+
+def test_a_write_that_fails_half_way_takes_back_the_files_it_wrote(home: Path, store: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # Claude Code is two files: a server entry without its hooks (or the reverse) is no install.
+    from wikimem.interop import install
+
+    (home / ".claude.json").write_text('{"numStartups": 4}', "utf-8")
+    written = install.atomic_write
+
+    def fail_on_settings(path: Path, text: str) -> None:
+        if path.name == "settings.json":
+            raise OSError(28, "No space left on device")
+        written(path, text)
+
+    monkeypatch.setattr(install, "atomic_write", fail_on_settings)
+    assert _install(store, "claude-code") == 2
+    assert (home / ".claude.json").read_text("utf-8") == '{"numStartups": 4}'
+    assert _backups(home) == [] and not (home / ".claude" / "settings.json").exists()

@@ -95,7 +95,8 @@ def test_the_vault_has_a_note_per_item_and_its_links_reach_notes(demo: Path, tmp
         assert "[[" not in text or ":" not in "".join(re.findall(r"\[\[([^\]]*)\]\]", text))
     resolved = dangling = 0
     for item in store.items():
-        for target in re.findall(r"\[\[([^\]|]*)\]\]", (vault / item.file / f"{item.name}.md").read_text("utf-8")):
+        note_text = (vault / item.file / f"{item.name}.md").read_text("utf-8")
+        for target in re.findall(r"\[\[([^\]|]*)(?:\|[^\]]*)?\]\]", note_text):  # a label kept or not
             if (vault / f"{target}.md").is_file():
                 resolved += 1
             else:
@@ -153,3 +154,33 @@ def test_a_recallfile_named_dot_dot_cannot_lead_the_vault_out_of_its_folder(tmp_
     assert main(["-s", str(memory), "export", "vault", str(vault)]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["vault"]
     assert all(vault in p.resolve().parents for p in vault.rglob("*"))
+
+
+def test_the_digest_reads_tags_as_recall_does(demo: Path, tmp_path: Path) -> None:
+    # One frontmatter reader: `tags: pinned, taste` (Obsidian's comma list) tags the file for recall --tag,
+    # so it does for the digest too.
+    path = demo / "wiki" / "preferences.md"
+    path.write_text("---\ntags: pinned, taste\n---\n" + path.read_text("utf-8"), "utf-8")
+    assert MemoryStore(demo).file_meta("preferences").tags == ("pinned", "taste")
+    out = tmp_path / "CLAUDE.md"
+    assert main(["-s", str(demo), "export", "digest", str(out), "--tag", "taste"]) == 0
+    assert out.read_text("utf-8").count("\n## preferences:") == len(MemoryStore(demo).items("preferences"))
+
+
+def test_a_digest_on_stdout_shows_hidden_characters_as_every_text_output_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = MemoryStore(tmp_path / "memory")
+    store.add("notes", "colour", "red \x1b]52;c;aGk=\x07 text")
+    capsys.readouterr()
+    assert main(["-s", str(store.root), "export", "digest", "-", "--file", "notes"]) == 0
+    printed = capsys.readouterr().out
+    assert "\x1b" not in printed and "\x07" not in printed and "\\x1b]52;c;aGk=\\x07" in printed
+
+
+def test_the_vault_keeps_a_links_label(tmp_path: Path) -> None:
+    store = MemoryStore(tmp_path / "memory")
+    store.add("people", "lin", "A friend.")
+    store.add("notes", "tea", "Ask [[people#lin|Lin]] and [[people:lin]].")
+    vault = tmp_path / "vault"
+    assert main(["-s", str(store.root), "export", "vault", str(vault)]) == 0
+    assert "Ask [[people/lin|Lin]] and [[people/lin]]." in (vault / "notes" / "tea.md").read_text("utf-8")

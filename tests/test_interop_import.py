@@ -163,6 +163,7 @@ def test_a_name_held_by_another_item_is_never_overwritten(memory: Path) -> None:
     ("chatgpt", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
     ("chatgpt", b'{"title": "one conversation"}', "not a ChatGPT export"),
     ("claude", b'[{"uuid": "x", "chat_messages": 3}]', "not of a Claude export's shape"),
+    ("claude", b'[{"id": "x", "title": "a ChatGPT one", "mapping": {}}]', "not of a Claude export's shape"),
     ("mem0", b'[{"id": 1}]', "not a mem0 export"),
     ("mcp-memory", b'{"type":"entity","name":"A","entityType":"t","observations":["x"]}\n{oops\n', "line 2 is not JSON"),
 ])
@@ -307,3 +308,62 @@ def test_a_nested_transaction_that_raises_takes_back_the_diary_days_it_staged(me
         store.add("kept", "this", "Written.")
     assert not (memory / "diary" / "2024-01-01.md").exists()
     assert store.get("kept", "this") is not None
+
+
+def test_a_same_note_heading_link_keeps_its_text(memory: Path, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Plans.md").write_text("See [[#Budget]] and [[#Budget|the money]].\n\n## Budget\n\nSmall.\n", "utf-8")
+    assert _import(memory, "obsidian", str(vault)) == 0
+    plans = MemoryStore(memory).get("notes", "Plans")
+    assert plans is not None and plans.content.startswith("See Budget and the money.")
+
+
+def test_claude_attachments_of_another_shape_are_passed_over(memory: Path, tmp_path: Path) -> None:
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps([{"uuid": "u1", "name": "odd", "created_at": "2024-06-02T08:00:00Z",
+                                   "chat_messages": [{"sender": "human", "text": "hello there",
+                                                      "created_at": "2024-06-02T08:00:00Z",
+                                                      "attachments": {"file_name": "a.txt"}, "files": "b.txt"}]}]),
+                      "utf-8")
+    assert _import(memory, "claude", str(source)) == 0
+    (entry,) = Diary(memory).day("2024-06-02")
+    assert "hello there" in entry.content
+
+
+def test_a_source_name_windows_reserves_makes_a_file_name_it_does_not(memory: Path, tmp_path: Path) -> None:
+    source = tmp_path / "memory.json"
+    source.write_text(json.dumps({"type": "entity", "name": "Lin", "entityType": "Con", "observations": ["x"]}),
+                      "utf-8")
+    assert _import(memory, "mcp-memory", str(source)) == 0
+    assert MemoryStore(memory).files() == ["con-entities"]
+
+
+def test_a_notes_tags_and_aliases_are_read_as_a_recallfiles_are(memory: Path, tmp_path: Path) -> None:
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "Plans.md").write_text("---\ntags: trip summer\naliases: Holiday\n---\nBeach.\n", "utf-8")
+    (vault / "Index.md").write_text("See [[Holiday]].\n", "utf-8")
+    assert _import(memory, "obsidian", str(vault)) == 0
+    store = MemoryStore(memory)
+    plans = store.get("notes", "Plans")
+    assert plans is not None and plans.content == "Beach.\n\ntags: trip, summer"
+    assert [link.render() for link in store.get("notes", "Index").links] == ["[[notes:Plans]]"]  # type: ignore[union-attr]
+
+
+def test_chatgpt_leaves_out_what_the_assistant_sent_a_tool(memory: Path, tmp_path: Path) -> None:
+    # An assistant message whose recipient is not "all" is a tool call (its memory tool "bio", python, a
+    # search): not what was said to the person.
+    def node(key: str, parent: str | None, role: str, text: str, recipient: str = "all") -> dict[str, object]:
+        return {"id": key, "parent": parent, "children": [],
+                "message": {"id": key, "author": {"role": role}, "create_time": 1717218000, "recipient": recipient,
+                            "content": {"content_type": "text", "parts": [text]}}}
+
+    mapping = {"u": node("u", None, "user", "Remember I like jasmine tea."),
+               "b": node("b", "u", "assistant", "User likes jasmine tea.", recipient="bio"),
+               "a": node("a", "b", "assistant", "Noted: jasmine tea.")}
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps([{"id": "c1", "title": "tea", "mapping": mapping, "current_node": "a"}]), "utf-8")
+    assert _import(memory, "chatgpt", str(source)) == 0
+    (entry,) = Diary(memory).day("2024-06-01")
+    assert "Noted: jasmine tea." in entry.content and "User likes jasmine tea." not in entry.content

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryStore, WikiLink, parse_wiki_links
-from wikimem.disk.links import resolves_to, rewrite_link
+from wikimem.disk.links import resolves_to, rewrite_links
 
 SPELLINGS = ["[[notes:a b]]", "[[notes:a  b]]", "[[notes:a\tb]]", "[[notes:a\u00a0b]]", "[[ notes : a b ]]",
              "[[notes:\u3000a b\u2003]]"]
@@ -23,12 +23,12 @@ SPELLINGS = ["[[notes:a b]]", "[[notes:a  b]]", "[[notes:a\tb]]", "[[notes:a\u00
 def test_every_spelling_that_resolves_to_the_item_is_rewritten(spelling: str) -> None:
     (link,) = parse_wiki_links(spelling)
     assert resolves_to(link) == WikiLink("notes", "a b")  # the store's lookup: name normalized, file trimmed
-    assert rewrite_link(f"see {spelling}.", WikiLink("notes", "a b"), "[[notes:c]]") == "see [[notes:c]]."
+    assert rewrite_links(f"see {spelling}.", WikiLink("notes", "a b"), WikiLink("notes", "c")) == "see [[notes:c]]."
 
 
 def test_links_that_do_not_resolve_to_the_item_are_left_as_written() -> None:
     text = "[[notes:ab]] [[notes:a b c]] [[note:a b]] [[notes:a b:c]] [[notes:]]"
-    assert rewrite_link(text, WikiLink("notes", "a b"), "[[notes:c]]") == text
+    assert rewrite_links(text, WikiLink("notes", "a b"), WikiLink("notes", "c")) == text
 
 
 def test_a_rename_rewrites_every_spelling_of_a_link_to_it(tmp_path: Path) -> None:

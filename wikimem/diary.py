@@ -16,6 +16,7 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from wikimem.disk.blocks import Block, is_block_heading, read_blocks, read_text
@@ -97,17 +98,18 @@ def place_entry(raw: RawFile, date: str, block: Block) -> int:
     return ordinal
 
 
-def insert_entry(raw: RawFile, date: str, block: Block, *, detail: str | None = None) -> tuple[int, bytes]:
-    """:func:`place_entry`, and the journal line of the entry with its ordinal: what an append journals.
+def insert_entry(raw: RawFile, date: str, block: Block, *,
+                 detail: str | None = None) -> tuple[int, dict[str, Any]]:
+    """:func:`place_entry`, and the journal entry of the entry with its ordinal: what an append journals.
 
-    :meth:`Diary.append` and capture's multi-file write both take their
-    line from here, so a captured entry is named in the journal as an
-    appended one is (the ordinal tells two entries of one minute apart).
+    :meth:`Diary.append`, capture's multi-file write and an import all take
+    their journal entry from here, so an entry is named in the journal the
+    same way whoever wrote it (the ordinal tells two entries of one minute
+    apart).
     """
     ordinal = place_entry(raw, date, block)
-    line = Journal.encode(Journal.diary_entry(date=date, time=block.heading, owner=block.owner,
-                                              source_conv=block.source_conv, detail=detail, ordinal=ordinal))
-    return ordinal, line
+    return ordinal, Journal.diary_entry(date=date, time=block.heading, owner=block.owner,
+                                        source_conv=block.source_conv, detail=detail, ordinal=ordinal)
 
 
 def backfill_ts(date: str | None, time: str | None, tz: dt.tzinfo | None) -> str:
@@ -200,8 +202,8 @@ class Diary:
             before = read_regular(path, root=self.root)  # an unreadable day refuses the append (UnreadableError)
             raw = split_raw(before)
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
-            ordinal, line = insert_entry(raw, date, block)
-            commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, line)
+            ordinal, entry = insert_entry(raw, date, block)
+            commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, Journal.encode(entry))
         self._changed(date)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 

@@ -54,7 +54,7 @@ from wikimem.disk.names import validate_date
 from wikimem.disk.splice import RawFile, check, split_raw
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import LossyWriteError
-from wikimem.journal import JOURNAL_FILE
+from wikimem.journal import JOURNAL_FILE, Journal
 
 __all__ = ["CaptureReport", "PlannedEntry", "capture", "capture_sessions", "owner_of", "source_of"]
 
@@ -292,10 +292,10 @@ def _stage(plan: _Plan, session: Session, report: CaptureReport, tz: dt.tzinfo |
         content = entry_content(session.agent, session.session_id, summary, cwd=session.cwd, branch=session.branch,
                                 card_ref=ref, follow_up=follow_up, rewritten=rewritten)
         block = Block(time, content, owner_of(session.agent), source_of(session.agent, session.session_id), stamp)
-        ordinal, line = insert_entry(raw, date, block,
-                                     detail=f"captured from {session.agent} session {session.session_id}")
+        ordinal, journaled = insert_entry(raw, date, block,
+                                          detail=f"captured from {session.agent} session {session.session_id}")
         plan.dirty_days.add(date)
-        plan.lines.append(line)
+        plan.lines.append(Journal.encode(journaled))
         entry = PlannedEntry(cid, session.session_id, session.shown, date, time, ordinal, content, follow_up,
                              session.derived)
         entries.append(entry.entry_id.render())

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import sys
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from wikimem.cli.io import Output
+from wikimem.cli.io import Output, read_hook_input
 from wikimem.cli.write import BAD_INPUT, fail
 
 if TYPE_CHECKING:
@@ -65,17 +64,13 @@ def _fail(out: Output, hook: bool, message: str) -> int:
 def _hook_paths(out: Output) -> list[str] | str:
     """The transcript named by a hook's stdin, or the reason there is none.
 
-    Read as bytes and parsed by the tolerant reader: a hook input that is
-    too deep, not UTF-8 or holds a lone surrogate is a reason, never a
-    traceback.
+    Read as every hook's input is (:func:`wikimem.cli.io.read_hook_input`):
+    one too large, too deep or not UTF-8 is a reason, never a traceback.
     """
-    from wikimem.disk.tolerant import parse_json
-
-    raw = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin, text from a test's StringIO
     try:
-        payload = parse_json(raw.read() or "null", repair=True)
-    except ValueError as exc:  # UnicodeDecodeError is one
-        return f"--hook: stdin is not JSON ({str(exc)[:200]})"
+        payload = read_hook_input()
+    except ValueError as exc:
+        return f"--hook: {exc}"
     path = payload.get("transcript_path") if isinstance(payload, dict) else None
     if not isinstance(path, str) or not path:
         return "--hook: the hook input has no transcript_path"

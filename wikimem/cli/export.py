@@ -92,7 +92,7 @@ def run_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
                 command += [option, *values] if values else []
             text = render_digest(chosen, command)
             if args.out == "-":
-                sys.stdout.write(text)
+                out.write(text)  # memory text on a terminal: hidden characters made visible (cli.io)
             else:
                 write_digest(Path(args.out), text, force=args.force)
             summary = {"items": len(chosen)}

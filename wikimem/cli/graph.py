@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wikimem.cli.io import json_text
-from wikimem.disk.links import find_links
 from wikimem.disk.names import normalize_item_name
 from wikimem.store import MemoryStore
 
@@ -46,9 +45,7 @@ def build_graph(store: MemoryStore) -> LinkGraph:
     seen_edges: set[tuple[str, str]] = set()
     for item in items:
         source = f"{item.file}:{item.name}"
-        for link in find_links(item.content, here=item.file):
-            if link.name is None:
-                continue  # [[file]]: a RecallFile, not an item node
+        for link in item.links:  # either spelling; a link to a whole RecallFile is no item node
             name = normalize_item_name(link.name)
             target = f"{link.file}:{name}"
             if target not in known:

@@ -34,11 +34,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from wikimem.disk.hidden import show_hidden
 
-__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
-           "warnings_to"]
+__all__ = ["MAX_HOOK_INPUT", "Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout",
+           "quiet_broken_pipe", "read_hook_input", "warnings_to"]
+
+#: The most bytes of an agent hook's JSON input read (a hook's input is a few hundred bytes).
+MAX_HOOK_INPUT = 1 << 20
 
 
 def neutralize(text: str) -> str:
@@ -92,6 +96,26 @@ def decode_argv(argv: list[str]) -> list[str]:
         except (UnicodeEncodeError, UnicodeDecodeError):
             fixed.append(arg)
     return fixed
+
+
+def read_hook_input() -> Any:
+    """The JSON an agent's hook hands its command on stdin; ``ValueError`` saying why when it is not usable.
+
+    One reader for every hook verb (``recall --from-hook``, ``capture
+    --hook``): at most :data:`MAX_HOOK_INPUT` bytes, parsed by the tolerant
+    reader (too deep or not UTF-8 is "not JSON", a lone surrogate becomes
+    U+FFFD), never a traceback.
+    """
+    from wikimem.disk.tolerant import parse_json
+
+    stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin, text from a test's StringIO
+    raw = stream.read(MAX_HOOK_INPUT + 1)
+    if len(raw) > MAX_HOOK_INPUT:
+        raise ValueError("hook input is larger than 1 MiB")
+    try:
+        return parse_json(raw or "null", repair=True)
+    except ValueError as exc:  # UnicodeDecodeError is one
+        raise ValueError(f"hook input is not JSON: {str(exc)[:200]}") from None
 
 
 class Output:

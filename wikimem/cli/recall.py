@@ -23,23 +23,17 @@ on stderr when the encoder fails.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from typing import Any
 
 from wikimem.cli.args import as_of_day, int_at_least, pinned_today
 from wikimem.cli.embed import EmbedSetupError, add_embed_options, embed_for_a_while, embedder_from
-from wikimem.cli.io import Output
+from wikimem.cli.io import Output, read_hook_input
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
 from wikimem.disk.days import parse_date_span
-from wikimem.disk.tolerant import parse_json
 from wikimem.store import MemoryStore
 
 __all__ = ["register", "run_recall"]
-
-#: A hook's stdin larger than this is not a prompt worth a query (and must not stall the hook).
-MAX_HOOK_INPUT = 1 << 20
-
 
 def register(commands: Any, table: dict[str, Callable[..., int]],
              add_store_option: Callable[[argparse.ArgumentParser], None]) -> None:
@@ -72,13 +66,10 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
 
 
 def _hook_query() -> str:
-    raw = sys.stdin.buffer.read(MAX_HOOK_INPUT + 1)
-    if len(raw) > MAX_HOOK_INPUT:
-        raise Failure(BAD_INPUT, "hook input is larger than 1 MiB")
-    try:  # the tolerant parse: too deep is "not JSON", a lone surrogate becomes U+FFFD
-        payload = parse_json(raw.decode("utf-8"), repair=True)
-    except ValueError as exc:  # UnicodeDecodeError is one
-        raise Failure(BAD_INPUT, f"hook input is not JSON: {str(exc)[:200]}") from None
+    try:
+        payload = read_hook_input()
+    except ValueError as exc:
+        raise Failure(BAD_INPUT, str(exc)) from None
     prompt = payload.get("prompt") if isinstance(payload, dict) else None
     if not isinstance(prompt, str):
         raise Failure(BAD_INPUT, "hook input has no 'prompt' string")

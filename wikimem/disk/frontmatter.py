@@ -13,7 +13,8 @@ often starts with a YAML block::
 The store never writes it and never loses it (it is prose before the first
 ``## `` heading, which every write keeps as it is). This module reads the
 two keys other tools give meaning to -- ``tags`` (``tag`` too) and
-``aliases`` (``alias`` too) -- with the YAML subset those tools write: a
+``aliases`` (``alias`` too) -- and, for the notes importer, every flat key
+(:func:`read_frontmatter`), with the YAML subset those tools write: a
 scalar, a flow list ``[a, b]``, or a block list of ``- a`` lines; a tag's
 leading ``#`` is dropped and a comma- or space-separated string is split
 the way Obsidian splits it. Anything else in the block is ignored, and
@@ -27,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["FileMeta", "read_file_meta"]
+__all__ = ["FileMeta", "meta_of", "read_file_meta", "read_frontmatter"]
 
 _OPEN_RE = re.compile(r"\A\ufeff?---[ \t]*\r?\n")
 _CLOSE_RE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?$", re.M)
@@ -55,18 +56,11 @@ def _scalar(value: str) -> str:
     return value
 
 
-def _values(raw: str, key: str) -> list[str]:
-    """One key's inline value as a list: a flow list, or a scalar (tags split on commas and spaces)."""
-    raw = raw.strip()
-    if not raw:
-        return []
-    if raw.startswith("[") and raw.endswith("]"):
-        parts = [_scalar(part) for part in raw[1:-1].split(",")]
-    elif key == "tags":
-        parts = [part for part in re.split(r"[,\s]+", _scalar(raw))]
-    else:
-        parts = [_scalar(raw)]
-    return [part for part in parts if part]
+def _split(value: str | list[str], key: str) -> list[str]:
+    """One key's value as a list: a list as it is, a scalar as one value (tags split on commas and spaces)."""
+    if isinstance(value, list):
+        return value
+    return re.split(r"[,\s]+", value) if key == "tags" else [value]
 
 
 def _clean(key: str, values: list[str]) -> tuple[str, ...]:
@@ -75,15 +69,21 @@ def _clean(key: str, values: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value for value in values if value and "\n" not in value))
 
 
-def read_file_meta(text: str) -> FileMeta:
-    """The tags and aliases of the frontmatter at the very start of ``text`` (empty when there is none)."""
+def read_frontmatter(text: str) -> tuple[dict[str, str | list[str]], int]:
+    """The flat keys of the frontmatter at the very start of ``text``, and the offset its body starts at.
+
+    A key maps to its scalar (quotes taken off, a trailing comment dropped)
+    or to a list: a flow list ``[a, b]``, or the ``- a`` lines under it.
+    ``({}, 0)`` when ``text`` opens with no (closed) frontmatter. Nested
+    YAML is not read: its lines are passed over.
+    """
     opened = _OPEN_RE.match(text)
     if opened is None:
-        return FileMeta()
+        return {}, 0
     closed = _CLOSE_RE.search(text, opened.end(), opened.end() + MAX_FRONTMATTER)
     if closed is None:
-        return FileMeta()
-    found: dict[str, list[str]] = {"tags": [], "aliases": []}
+        return {}, 0
+    out: dict[str, str | list[str]] = {}
     current: str | None = None
     for line in text[opened.end():closed.start()].splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
@@ -91,10 +91,31 @@ def read_file_meta(text: str) -> FileMeta:
         item = _ITEM_RE.match(line)
         if item is not None:
             if current is not None:
-                found[current].append(_scalar(item.group(1) or ""))
+                value = out[current]
+                if not isinstance(value, list):  # "key:" (or "key: a") and then "- b" lines
+                    value = out[current] = [value] if value else []
+                value.append(_scalar(item.group(1) or ""))
             continue
         key = _KEY_RE.match(line)
-        current = _KEYS.get(key.group(1).lower()) if key is not None else None
+        current = key.group(1) if key is not None else None
         if key is not None and current is not None:
-            found[current].extend(_values(key.group(2), current))
+            raw = key.group(2)
+            out[current] = ([_scalar(part) for part in raw[1:-1].split(",") if part.strip()]
+                            if raw.startswith("[") and raw.endswith("]") else _scalar(raw))
+    end = closed.end()
+    return out, end + 1 if text.startswith("\n", end) else end
+
+
+def read_file_meta(text: str) -> FileMeta:
+    """The tags and aliases of the frontmatter at the very start of ``text`` (empty when there is none)."""
+    return meta_of(read_frontmatter(text)[0])
+
+
+def meta_of(fields: dict[str, str | list[str]]) -> FileMeta:
+    """The tags and aliases among frontmatter ``fields`` (:func:`read_frontmatter`'s), by the rules above."""
+    found: dict[str, list[str]] = {"tags": [], "aliases": []}
+    for key, value in fields.items():
+        kind = _KEYS.get(key.lower())
+        if kind is not None:
+            found[kind].extend(_split(value, kind))
     return FileMeta(tags=_clean("tags", found["tags"]), aliases=_clean("aliases", found["aliases"]))

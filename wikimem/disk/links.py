@@ -35,7 +35,7 @@ from typing import Literal
 from wikimem.disk.names import normalize_item_name
 
 __all__ = ["LINK_STYLES", "LinkRef", "WikiLink", "find_links", "map_links", "parse_wiki_links", "render_link",
-           "resolves_to", "respell_links", "rewrite_link", "rewrite_links", "anchor_relative"]
+           "resolves_to", "respell_links", "rewrite_links", "anchor_relative"]
 
 #: How a link is spelled: the reference's ``[[file:name]]`` or Obsidian's ``[[file#name]]``.
 Spelling = Literal["reference", "obsidian"]
@@ -73,17 +73,6 @@ def resolves_to(link: WikiLink) -> WikiLink:
     ``notes:a b``, so all are links to it (for backlinks and for rewrites).
     """
     return WikiLink(link.file, normalize_item_name(link.name))
-
-
-def rewrite_link(text: str, old: WikiLink, new_link: str) -> str:
-    """Replace every link in ``text`` that resolves to ``old`` (however it is spaced) with ``new_link``."""
-    target = resolves_to(old)
-
-    def swap(match: re.Match[str]) -> str:
-        link = _link(match)
-        return new_link if link is not None and resolves_to(link) == target else match.group(0)
-
-    return _LINK_RE.sub(swap, text)
 
 
 def parse_wiki_links(text: str) -> list[WikiLink]:
@@ -196,20 +185,16 @@ def rewrite_links(text: str, old: WikiLink, new: WikiLink, *, here: str | None =
     its label and stays relative (``[[#name]]``) when ``new`` is in ``here``.
     Links to the RecallFile as a whole are left alone: the file did not move.
     """
-    if "[[" not in text:
-        return text
     target = resolves_to(old)
 
-    def swap(match: re.Match[str]) -> str:
-        ref = _read(match.group(1), match.span(), here)
-        if ref is None or ref.target != target:
-            return match.group(0)
+    def swap(ref: LinkRef) -> str | None:
+        if ref.target != target:
+            return None
         if ref.spelling == "reference":
             return new.render()
-        moved = LinkRef(new.file, new.name, "obsidian", ref.label, ref.relative and new.file == here)
-        return moved.render()
+        return LinkRef(new.file, new.name, "obsidian", ref.label, ref.relative and new.file == here).render()
 
-    return _ANY_RE.sub(swap, text)
+    return map_links(text, swap, here=here)
 
 
 def anchor_relative(text: str, here: str) -> str:
@@ -220,14 +205,8 @@ def anchor_relative(text: str, here: str) -> str:
     """
     if "[[#" not in text:
         return text
-
-    def anchor(match: re.Match[str]) -> str:
-        ref = _read(match.group(1), match.span(), here)
-        if ref is None or not ref.relative:
-            return match.group(0)
-        return LinkRef(ref.file, ref.name, "obsidian", ref.label).render()
-
-    return _ANY_RE.sub(anchor, text)
+    return map_links(text, lambda ref: LinkRef(ref.file, ref.name, "obsidian", ref.label).render()
+                     if ref.relative else None, here=here)
 
 
 def respell_links(text: str, style: str, *, here: str | None = None) -> str:
@@ -240,32 +219,30 @@ def respell_links(text: str, style: str, *, here: str | None = None) -> str:
     """
     if style not in LINK_STYLES:
         raise ValueError(f"unknown link style {style!r}: one of {', '.join(LINK_STYLES)}")
-    if "[[" not in text:
-        return text
 
-    def respell(match: re.Match[str]) -> str:
-        ref = _read(match.group(1), match.span(), here)
-        if ref is None or ref.name is None or ref.spelling == style or ref.label is not None:
-            return match.group(0)
-        return render_link(WikiLink(ref.file, ref.name), style)
+    def respell(ref: LinkRef) -> str | None:
+        if ref.spelling == style or ref.label is not None:
+            return None
+        return render_link(WikiLink(ref.file, ref.name or ""), style)
 
-    return _ANY_RE.sub(respell, text)
+    return map_links(text, respell, here=here)
 
 
-def map_links(text: str, replace: Callable[[WikiLink], str | None], *, here: str | None = None) -> str:
-    """``text`` with every item link (either spelling) replaced by ``replace(link)`` (``None``: left as written).
+def map_links(text: str, replace: Callable[[LinkRef], str | None], *, here: str | None = None) -> str:
+    """``text`` with every item link (either spelling) replaced by ``replace(ref)`` (``None``: left as written).
 
-    For writers that translate links into another tool's spelling (an
-    export); ``here`` is the RecallFile the text belongs to (for
-    ``[[#name]]``). Malformed links and links to a whole RecallFile are
-    never handed over.
+    The one walk every link rewrite of the library goes through (a move's
+    rewrite, a respelling, an export's translation), so each reads links as
+    :func:`find_links` does; ``here`` is the RecallFile the text belongs to
+    (for ``[[#name]]``). Malformed links and links to a whole RecallFile
+    (``ref.name is None``) are never handed over.
     """
     if "[[" not in text:
         return text
 
     def swap(match: re.Match[str]) -> str:
         ref = _read(match.group(1), match.span(), here)
-        new = replace(WikiLink(ref.file, ref.name)) if ref is not None and ref.name is not None else None
+        new = replace(ref) if ref is not None and ref.name is not None else None
         return new if new is not None else match.group(0)
 
     return _ANY_RE.sub(swap, text)

@@ -5,8 +5,9 @@ The export is a list of conversations, each a tree of message nodes
 prompt or a regenerated reply branches it. The thread the person last saw
 is the chain of parents from ``current_node`` up to the root; the other
 branches are drafts, left out. Along that chain: nodes without a message
-(the root), system and tool messages, hidden context and empty messages
-are skipped; a message's ``parts`` are strings or, in multimodal messages,
+(the root), system and tool messages, an assistant's calls to a tool
+(``recipient`` other than ``all``: its memory tool, code, a search),
+hidden context and empty messages are skipped; a message's ``parts`` are strings or, in multimodal messages,
 objects (an image pointer, an attachment) that become ``[image]`` /
 ``[attachment]``; code and other text-bearing content types give their
 ``text``. Times are epoch seconds (``create_time``, possibly null).
@@ -81,8 +82,8 @@ def _messages(mapping: dict[str, Any], current: Any) -> list[Message]:
     for message in _thread(mapping, current):
         author = message.get("author")
         role = author.get("role") if isinstance(author, dict) else None
-        if role not in ("user", "assistant"):
-            continue
+        if role not in ("user", "assistant") or message.get("recipient", "all") != "all":
+            continue  # system and tool messages, and what the assistant sent a tool (recipient "bio", "python")
         meta = message.get("metadata")
         if isinstance(meta, dict) and (meta.get("is_visually_hidden_from_conversation")
                                        or meta.get("is_user_system_message")):

@@ -32,18 +32,18 @@ def _text(message: dict[str, Any]) -> str:
     text = "\n\n".join(t for t in texts if t.strip())
     if not text.strip() and isinstance(message.get("text"), str):
         text = message["text"]
-    names = [a.get("file_name") for a in (message.get("attachments") or []) + (message.get("files") or [])
-             if isinstance(a, dict) and isinstance(a.get("file_name"), str)]
+    attached = [a for key in ("attachments", "files") if isinstance(message.get(key), list) for a in message[key]]
+    names = [a["file_name"] for a in attached if isinstance(a, dict) and isinstance(a.get("file_name"), str)]
     if names:
         text = (text + "\n" if text.strip() else "") + "".join(f"[attachment: {n}]" for n in names)
     return text
 
 
 def _conversation(conv: dict[str, Any]) -> Conversation | None:
-    if not isinstance(conv.get("chat_messages", []), list):
+    if not isinstance(conv.get("chat_messages"), list):  # every conversation of the export has the list
         return None
     messages = []
-    for message in conv.get("chat_messages") or []:
+    for message in conv["chat_messages"]:
         if not isinstance(message, dict):
             continue
         role = _ROLES.get(str(message.get("sender")))

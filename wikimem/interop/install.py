@@ -21,13 +21,16 @@ than the agent documents, is refused (:class:`ConfigError`), never
 rewritten; every edit is checked by parsing the result and comparing
 everything but the entry with what was there; an entry already as it
 would be written is not written again; a changed file is backed up first
-(``<file>.wikimem-backup-<time>``); ``--uninstall`` removes the entry and
+(``<file>.wikimem-backup-<time>``), and a config that is a symlink is
+edited where it leads (it stays a link); a write that fails puts back
+the files already written; ``--uninstall`` removes the entry and
 hooks exactly as install writes them and nothing else (an entry that
 differs, e.g. for another store, is refused, not guessed at).
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import datetime as dt
 import difflib
@@ -304,20 +307,41 @@ def unified_diff(change: Change) -> str:
 
 
 def apply_changes(changes: list[Change], *, now: dt.datetime | None = None) -> list[tuple[Path, Path | None]]:
-    """Write every change (atomically), each existing file backed up first; returns ``(file, backup)`` pairs."""
+    """Write every change (atomically), each existing file backed up first; returns ``(file, backup)`` pairs.
+
+    All or none: an agent's install can be two files (Claude Code's server
+    and hooks), so when one write fails the files already written are put
+    back as they were (their backups removed) before the error goes on.
+    """
     stamp = (now or dt.datetime.now(dt.timezone.utc)).strftime("%Y%m%dT%H%M%S")
     done: list[tuple[Path, Path | None]] = []
-    for change in changes:
-        if not change.changed or change.after is None:
-            continue
-        backup = None
-        if change.before is not None:
-            backup = change.path.with_name(f"{change.path.name}.wikimem-backup-{stamp}")
-            n = 2
-            while backup.exists():  # two edits in one second: the earlier backup is kept
-                backup, n = change.path.with_name(f"{change.path.name}.wikimem-backup-{stamp}-{n}"), n + 1
-            shutil.copy2(change.path, backup)
-        change.path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(change.path, change.after)
-        done.append((change.path, backup))
+    undo: list[tuple[Path, str | None, Path | None]] = []  # (written file, its text before, backup)
+    try:
+        for change in changes:
+            if not change.changed or change.after is None:
+                continue
+            backup = None
+            if change.before is not None:
+                backup = change.path.with_name(f"{change.path.name}.wikimem-backup-{stamp}")
+                n = 2
+                while backup.exists():  # two edits in one second: the earlier backup is kept
+                    backup, n = change.path.with_name(f"{change.path.name}.wikimem-backup-{stamp}-{n}"), n + 1
+                shutil.copy2(change.path, backup)
+            # A config linked in from elsewhere (a dotfiles repository) is edited where it leads; the rename of
+            # an atomic write would otherwise put a plain file in the link's place.
+            target = change.path.resolve() if change.path.is_symlink() else change.path
+            undo.append((target, change.before, backup))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(target, change.after)
+            done.append((change.path, backup))
+    except OSError:
+        for target, before, backup in reversed(undo):
+            with contextlib.suppress(OSError):
+                if before is None:
+                    target.unlink(missing_ok=True)
+                else:
+                    atomic_write(target, before)
+                if backup is not None:
+                    backup.unlink(missing_ok=True)
+        raise
     return done

@@ -39,7 +39,7 @@ def _records(path: Path) -> list[Any]:
 def read_mcp_memory(path: Path) -> ImportPlan:
     """The plan for an MCP memory server's ``memory.json``."""
     entities: dict[str, tuple[str, list[str]]] = {}
-    relations: list[tuple[str, str, str]] = []
+    relations: dict[str, list[tuple[str, str]]] = {}  # from -> (relation, to), in file order
     for number, record in enumerate(_records(path), 1):
         if not isinstance(record, dict) or record.get("type") not in ("entity", "relation"):
             raise SourceError(f"{path}: record {number} is neither an entity nor a relation: nothing imported")
@@ -55,13 +55,13 @@ def read_mcp_memory(path: Path) -> ImportPlan:
         else:
             ends = (record.get("from"), record.get("to"), record.get("relationType"))
             if all(isinstance(x, str) and x.strip() for x in ends):
-                relations.append((str(ends[0]), str(ends[1]), str(ends[2])))
+                relations.setdefault(str(ends[0]), []).append((str(ends[2]), str(ends[1])))
     plan = ImportPlan("mcp-memory")
     address = {name: (slug(kind, "entities"), item_name(name) or "entity") for name, (kind, _) in entities.items()}
     for name, (kind, observations) in entities.items():
         file, item = address[name]
         lines = [f"- {defuse_links(clean(o).strip())}" for o in observations if o.strip()]
-        out = [(rel, to) for frm, to, rel in relations if frm == name]
+        out = relations.get(name, [])
         if out:
             lines += ["", "Relations:"] + [
                 f"- {defuse_links(clean(rel))} " + (f"[[{address[to][0]}:{address[to][1]}]]" if to in address

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from wikimem.disk.frontmatter import meta_of, read_frontmatter
 from wikimem.interop.plan import ImportPlan, SourceError
 from wikimem.models import RecallItem
 from wikimem.interop.source_file import read_text
@@ -33,43 +34,17 @@ from wikimem.interop.text import clean, item_name, provenance, slug, storable, t
 __all__ = ["frontmatter", "read_notes"]
 
 _LINK_RE = re.compile(r"(!?)\[\[([^\[\]\n]+)\]\]")
-_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$")
-
-
-def _scalar(text: str) -> str:
-    text = text.strip()
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
-        return text[1:-1]
-    return text
 
 
 def frontmatter(text: str) -> tuple[dict[str, str | list[str]], str]:
     """The ``---`` frontmatter's flat keys (scalars and lists) and the body after it.
 
-    Only the shapes notes use (``key: value``, ``key: [a, b]``, ``key:``
-    followed by ``- item`` lines); anything else is skipped, never an error.
+    Read as a RecallFile's frontmatter is read (:func:`wikimem.disk.frontmatter.read_frontmatter`):
+    anything it does not understand is skipped, never an error.
     """
-    lines = clean(text).split("\n")
-    if not lines or lines[0].strip() != "---":
-        return {}, clean(text)
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
-    if end is None:
-        return {}, clean(text)
-    out: dict[str, str | list[str]] = {}
-    key: str | None = None
-    for line in lines[1:end]:
-        match = _KEY_RE.match(line)
-        if match:
-            key, value = match.group(1), match.group(2).strip()
-            if value.startswith("[") and value.endswith("]"):
-                out[key] = [_scalar(v) for v in value[1:-1].split(",") if v.strip()]
-            elif value:
-                out[key] = _scalar(value)
-            else:
-                out[key] = []
-        elif key is not None and line.strip().startswith("- ") and isinstance(out.get(key), list):
-            out[key].append(_scalar(line.strip()[2:]))  # type: ignore[union-attr]
-    return out, "\n".join(lines[end + 1:])
+    text = clean(text)
+    fields, body = read_frontmatter(text)
+    return fields, text[body:]
 
 
 @dataclass
@@ -107,20 +82,22 @@ def read_notes(folder: Path, *, source: str) -> ImportPlan:
     index: dict[str, _Note] = {}
     for note in notes:  # later keys never replace earlier ones: the first note of a name wins, as in Obsidian
         keys = [note.rel[:-3], note.path.stem, note.name]
-        for key in ("title", "permalink", "aliases"):
+        for key in ("title", "permalink"):
             value = note.meta.get(key)
             keys += [value] if isinstance(value, str) else list(value or [])
+        keys += meta_of(note.meta).aliases
         for key in keys:
             index.setdefault(key.strip().lower(), note)
 
     def link(match: re.Match[str]) -> str:
         embed, inner = match.group(1), match.group(2)
-        target, _, label = inner.partition("|")
-        target = target.split("#", 1)[0].split("^", 1)[0].strip()
+        written, _, label = inner.partition("|")
+        target = written.split("#", 1)[0].split("^", 1)[0].strip()
         if embed:
             return f"[embedded: {target or inner}]"
-        found = index.get(target.lower()) or index.get(target.lower().removesuffix(".md"))
-        shown = (label or target).strip()
+        found = (index.get(target.lower()) or index.get(target.lower().removesuffix(".md"))) if target else None
+        # A same-note heading ([[#Budget]]) has no note part: its heading is the text it shows.
+        shown = (label or target or written.rsplit("#", 1)[-1].lstrip("^")).strip()
         if found is None:
             return shown
         address = f"[[{found.file}:{found.name}]]"
@@ -132,10 +109,9 @@ def read_notes(folder: Path, *, source: str) -> ImportPlan:
         if first.startswith("# ") and first[2:].strip().lower() in (note.name.lower(), note.path.stem.lower()):
             body = rest  # the title again, as Obsidian and basic-memory repeat it
         text = _LINK_RE.sub(link, body).strip()
-        tags = note.meta.get("tags")
-        tag_list = [tags] if isinstance(tags, str) else (tags or [])
-        if tag_list:
-            text += "\n\ntags: " + ", ".join(t.lstrip("#") for t in tag_list if t)
+        tags = meta_of(note.meta).tags  # read as a RecallFile's tags are (recall --tag, export digest --tag)
+        if tags:
+            text += "\n\ntags: " + ", ".join(tags)
         content = storable(text)
         if not content:
             plan.notes.append(f"{note.rel}: empty")

@@ -240,7 +240,7 @@ def _stage_items(tx: Any, plan: ImportPlan, report: ImportReport, detail: str) -
 
 
 def _stage_entries(tx: Any, plan: ImportPlan, report: ImportReport, detail: str) -> None:
-    from wikimem.diary import place_entry
+    from wikimem.diary import insert_entry
     from wikimem.disk.entry_id import EntryId
 
     # As multisets: the n-th planned copy of an entry is new when the day held fewer than n (a source may say
@@ -260,7 +260,6 @@ def _stage_entries(tx: Any, plan: ImportPlan, report: ImportReport, detail: str)
             report.unchanged += 1
             continue
         block = Block(e.time, e.content, e.owner, e.source_conv, e.ts or utc_now_iso())
-        ordinal = place_entry(raw, e.date, block)
-        tx.stage_day(e.date, raw, [Journal.diary_entry(date=e.date, time=e.time, owner=e.owner,
-                                                       source_conv=e.source_conv, detail=detail, ordinal=ordinal)])
+        ordinal, journaled = insert_entry(raw, e.date, block, detail=detail)
+        tx.stage_day(e.date, raw, [journaled])
         report.entries.append((EntryId(e.date, e.time, ordinal).render(), e))

@@ -10,7 +10,8 @@ one place, and the same way for every source:
   to the reader); a git conflict marker line and a last line that would
   read as the metadata comment are escaped with a leading backslash;
 * a RecallFile name is a slug: lowercase ASCII ``[a-z0-9_-]`` (accents
-  dropped, everything else a ``-``), never empty;
+  dropped, everything else a ``-``), never empty, never a device name
+  Windows reserves;
 * an item name loses the characters a heading or a link cannot hold
   (``[``/``]`` become parentheses, ``:`` ``|`` ``#`` and control characters
   go) and is cut at a word boundary;
@@ -25,7 +26,7 @@ import re
 import unicodedata
 
 from wikimem.disk.blocks import is_block_heading, parse_meta_line
-from wikimem.disk.names import parse_ts
+from wikimem.disk.names import parse_ts, windows_reserved
 
 __all__ = ["clean", "defuse_links", "item_name", "provenance", "slug", "storable", "to_ts"]
 
@@ -62,7 +63,8 @@ def slug(text: str, default: str) -> str:
     ascii_text = unicodedata.normalize("NFKD", clean(text)).encode("ascii", "ignore").decode("ascii")
     ascii_text = re.sub(r"([a-z0-9])([A-Z])", r"\1-\2", ascii_text).lower()  # camelCase -> camel-case
     out = _SLUG_RE.sub("-", ascii_text).strip("-")[:60].strip("-")
-    return out or default
+    # A device name Windows reserves ("con") is no RecallFile name: one such folder or type would refuse the import.
+    return f"{out}-{default}" if windows_reserved(out) else out or default
 
 
 def item_name(text: str, *, limit: int = 80) -> str | None:

@@ -1,10 +1,11 @@
 """The memory as an Obsidian vault: one note per item, links that Obsidian resolves.
 
 ``wiki/<file>.md`` holds many items; Obsidian resolves a link to a note,
-so each item becomes ``<file>/<item>.md`` and each ``[[file:item]]`` the
-note link ``[[file/item]]`` (the path keeps two files' items of one name
-apart), with the item's provenance as frontmatter. A link to an item that
-does not exist stays a link to the note it would be: it dangles in
+so each item becomes ``<file>/<item>.md`` and each link to an item, in
+either spelling, the note link ``[[file/item]]`` (the path keeps two
+files' items of one name apart; a label is kept: ``[[file/item|label]]``),
+with the item's provenance as frontmatter. A link to an item that does not
+exist stays a link to the note it would be: it dangles in
 Obsidian as it does here. Diary days are copied as notes under
 ``diary/`` with their links rewritten the same way. Note names keep the
 item's name except for the characters a file name or an Obsidian link
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wikimem.disk.atomic import atomic_write
-from wikimem.disk.links import WikiLink, map_links, resolves_to
+from wikimem.disk.links import LinkRef, map_links
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
@@ -73,9 +74,12 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
         taken.add(path.lower())
         notes[(item.file, item.name)] = path
 
-    def link(target: WikiLink) -> str:
-        address = resolves_to(target)
-        return f"[[{notes.get((address.file, address.name), f'{note_name(address.file)}/{note_name(address.name)}')}]]"
+    def link(ref: LinkRef) -> str | None:
+        address = ref.target
+        if address is None:  # a link to a whole RecallFile: map_links never hands one over
+            return None
+        path = notes.get((address.file, address.name), f"{note_name(address.file)}/{note_name(address.name)}")
+        return f"[[{path}|{ref.label}]]" if ref.label is not None else f"[[{path}]]"
 
     written: list[str] = []
     for item in items:

@@ -43,7 +43,7 @@ def dangling_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:
                 continue
             holder = snapshot.files.get(f"wiki/{target[0]}.md")
             whole_file = not target[1]  # [[file]]: a link to the RecallFile itself, or to one of its aliases
-            if whole_file and ((holder is not None and holder.unreadable is None) or _aliased(target[0], snapshot)):
+            if whole_file and ((holder is not None and holder.unreadable is None) or target[0] in snapshot.aliases):
                 continue
             reported.add(target)
             why = "which does not exist" if holder is None or holder.unreadable is None else \
@@ -54,11 +54,6 @@ def dangling_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:
                 line=line_of(item.content.lower(), target[0], item.first, item.line) if whole_file
                 else item.line_of(target[1]), item=item.name))
     return findings
-
-
-def _aliased(name: str, snapshot: Snapshot) -> bool:
-    """Whether a RecallFile goes by ``name`` too (its frontmatter's aliases); looked at only for a dangling file link."""
-    return any(name in facts.aliases for facts in snapshot.files.values() if facts.aliases)
 
 
 def orphan_findings(facts: FileFacts, snapshot: Snapshot) -> list[Finding]:

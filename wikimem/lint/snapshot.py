@@ -80,6 +80,8 @@ class Snapshot:
         #: Folders inside wiki/ and diary/ (``wiki/sub``), found by the last listing: the library reads
         #: only the files directly in them, so what such a folder holds is ignored (lint says so).
         self.folders: list[str] = []
+        #: Every other name a RecallFile goes by (its frontmatter's aliases, lowercased): a ``[[alias]]`` resolves.
+        self.aliases: frozenset[str] = frozenset()
 
     @classmethod
     def read(cls, root: str | os.PathLike[str]) -> Snapshot:
@@ -158,6 +160,7 @@ class Snapshot:
             changes.files[path] = (old, new)
         if changes.files:
             self._apply(changes)
+            self.aliases = frozenset(alias for facts in self.files.values() for alias in facts.aliases)
         return changes
 
     def _apply(self, changes: Changes) -> None:
