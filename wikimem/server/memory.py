@@ -39,6 +39,7 @@ from typing import Any
 
 from wikimem.disk.days import parse_date_span
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.disk.store_dir import ForeignFolderError, foreign_folder
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import ConflictError
 from wikimem.lint import Linter
@@ -383,11 +384,14 @@ class AgentMemory:
         """A RecallFile (or diary day) as stored, lines numbered from 1, optionally a range of them."""
         self.sync()
         if file not in self.store.files() and _is_date(file):
-            path = self.store.diary.path(file)
+            folder, path = "diary", self.store.diary.path(file)
         else:
             file, _ = _checked(file)
-            path = self.store.file_path(file)
+            folder, path = "wiki", self.store.file_path(file)
         try:
+            outside = foreign_folder(self.root, folder)  # read_regular judges the file, not its folder
+            if outside is not None:
+                raise ForeignFolderError(folder, outside)
             data = read_regular(path, root=self.root)
         except OSError as exc:
             raise NotFound(f"{file} cannot be read: {exc}") from None

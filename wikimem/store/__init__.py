@@ -166,7 +166,7 @@ class MemoryStore(WriteListeners):
         """
         validate_file(file)
         try:
-            data = read_regular(self.file_path(file), root=self.root)
+            data = read_regular(self.file_path(file), root=self.root) if own_folder(self.root, "wiki") else None
         except OSError:
             return FileMeta()
         if not data or not data.lstrip(b"\xef\xbb\xbf").startswith(b"---"):
