@@ -239,9 +239,9 @@ class AgentMemory:
             raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
             raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
-        self.sync()
         if not isinstance(search_diary, bool):
             raise BadInput(f"bad search_diary {search_diary!r}: true or false")
+        self.sync()
         if self.vectors is not None:
             self.vectors.catch_up()
         with self._as_of_day(today):
@@ -503,7 +503,6 @@ def _is_date(text: str) -> bool:
     except (ValueError, TypeError):
         return False
     return True
-
 
 
 def _first_line(content: str) -> str:
