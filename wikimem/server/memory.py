@@ -31,6 +31,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -263,15 +264,15 @@ class AgentMemory:
         ``file`` may be a diary day (``YYYY-MM-DD``) and ``name`` its ``HH:MM[#n]``.
         """
         self.sync()
-        if file not in self.store.files() and _is_date(file):
+        if self._diary_day(file):
             return self._read_entry(file, name)
         file, _ = _checked(file, name)
-        if file not in self.store.files():
+        files = set(self.store.files())  # listed once: the file asked for and every link's
+        if file not in files:
             raise NotFound(f"no such file: {file} (list_files shows the RecallFiles)")
         item = self.store.get(file, name)
         if item is None:
             raise NotFound(f"no item: {file}:{normalize_item_name(name)}")
-        files = set(self.store.files())
         links = []
         for link in item.links:
             exists = link.file in files and self.store.get(link.file, link.name) is not None
@@ -364,7 +365,7 @@ class AgentMemory:
     def list_items(self, file: str) -> dict[str, Any]:
         """The items of one RecallFile (or the entries of one diary day) with their size and first line."""
         self.sync()
-        if file not in self.store.files() and _is_date(file):
+        if self._diary_day(file):
             entries = self.store.diary.day(file)
             if not entries:
                 raise NotFound(f"no diary entries on {file}")
@@ -383,7 +384,7 @@ class AgentMemory:
     def read_file(self, file: str, start_line: int | None = None, end_line: int | None = None) -> dict[str, Any]:
         """A RecallFile (or diary day) as stored, lines numbered from 1, optionally a range of them."""
         self.sync()
-        if file not in self.store.files() and _is_date(file):
+        if self._diary_day(file):
             folder, path = "diary", self.store.diary.path(file)
         else:
             file, _ = _checked(file)
@@ -471,6 +472,10 @@ class AgentMemory:
         cutoff = None if since is None else _since(since)
         entries = self.store.journal.recent(limit, since=cutoff)
         return {"since": cutoff, "entries": entries}
+
+    def _diary_day(self, file: str) -> bool:
+        """True when ``file`` names a diary day: a date, and no RecallFile is so named (one stat, not a listing)."""
+        return _is_date(file) and not os.path.isfile(self.store.file_path(file))
 
     def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
         """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
