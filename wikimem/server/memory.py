@@ -40,7 +40,7 @@ from typing import Any
 
 from wikimem.disk.days import parse_date_span
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
-from wikimem.disk.store_dir import ForeignFolderError, foreign_folder
+from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import ConflictError
 from wikimem.lint import Linter
@@ -475,7 +475,7 @@ class AgentMemory:
 
     def _diary_day(self, file: str) -> bool:
         """True when ``file`` names a diary day: a date, and no RecallFile is so named (one stat, not a listing)."""
-        return _is_date(file) and not os.path.isfile(self.store.file_path(file))
+        return _is_date(file) and not (own_folder(self.root, "wiki") and os.path.isfile(self.store.file_path(file)))
 
     def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
         """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
