@@ -240,3 +240,28 @@ def test_append_diary_writes_the_ordinal_it_is_given(journal: Journal) -> None:
     entry = journal.append_diary(date="2026-07-21", time="14:30", ordinal=3)
     assert journal.entries() == [entry] and entry["ordinal"] == 3
     assert logged_entry_id(entry) == EntryId("2026-07-21", "14:30", 3)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_recent_reads_backwards_what_entries_reads_forwards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          seed: int) -> None:
+    """An oracle: the newest entries of the whole read, for lines shorter, as long as and many times a block."""
+    import random
+
+    import wikimem.journal.log as log
+
+    monkeypatch.setattr(log, "_BLOCK", 64)
+    rng = random.Random(seed)
+    lines = []
+    for n in range(rng.randint(0, 30)):
+        roll = rng.random()
+        lines.append("not json" if roll < 0.1 else "" if roll < 0.2 else json.dumps(
+            {"ts": f"2026-07-{1 + n:02d}T00:00:00+00:00", "action": "add", "pad": "x" * rng.choice([0, 20, 64, 500])}))
+    path = tmp_path / "journal.jsonl"
+    path.write_text("\n".join(lines) + ("\n" if seed % 2 else ""), encoding="utf-8")
+    journal = Journal(path)
+    newest = list(reversed(journal.entries()))
+    for limit in (1, 2, 5, 100):
+        assert journal.recent(limit) == newest[:limit]
+    since = "2026-07-10"
+    assert journal.recent(100, since=since) == [e for e in newest if e["ts"] >= since]

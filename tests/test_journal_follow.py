@@ -136,3 +136,11 @@ def test_lines_that_are_not_entries_are_returned_with_their_number_and_reason() 
     moment = dt.datetime(2026, 7, 10, 3, tzinfo=dt.timezone.utc)
     assert latest.logged("wiki/f.md") == (moment.timestamp(), "add")
     assert latest.changed == {"wiki/f.md"}
+
+
+def test_a_ts_out_of_range_in_utc_is_no_time_not_an_overflow(tmp_path: Path) -> None:
+    """``9999-12-31T23:00-05:00`` parses but is past year 9999 in UTC: the line is read, its time is none."""
+    (tmp_path / JOURNAL_FILE).write_text(
+        line("2026-07-10T03:00:00+00:00", file="people", item="x")
+        + line("9999-12-31T23:00:00-05:00", "update", file="people", item="x"), encoding="utf-8")
+    assert latest_lines(tmp_path) == {"wiki/people.md": ("2026-07-10T03:00:00+00:00", "add")}

@@ -157,3 +157,25 @@ def test_a_card_path_is_never_looked_up_unless_it_is_a_session_log(memory: Path,
         assert link is not None
         assert not link.session_exists
     assert not any("attacker" in p or "passwd" in p or "etc/x" in p for p in asked)
+
+
+@posix
+@pytest.mark.parametrize(("folder", "name", "asked"), [("wiki", "secret.md", "secret"),
+                                                       ("diary", "2026-01-01.md", "2026-01-01")])
+def test_mcp_read_file_does_not_read_through_a_folder_leading_out(memory: Path, tmp_path: Path, folder: str,
+                                                                  name: str, asked: str) -> None:
+    from wikimem.server.memory import AgentMemory, NotFound
+
+    outside = tmp_path / "elsewhere"
+    _lead_out(memory, folder, outside)
+    (outside / name).write_text("## 09:00\nsomeone else's private notes\n")
+    with pytest.raises(NotFound, match="outside the memory directory"):
+        AgentMemory(memory, read_only=True).read_file(asked)
+
+
+@posix
+def test_file_meta_does_not_read_through_a_wiki_folder_leading_out(memory: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    _lead_out(memory, "wiki", outside)
+    (outside / "private.md").write_text("---\ntags: [someone-elses]\n---\n## a\nx\n")
+    assert MemoryStore(memory).file_meta("private").tags == ()

@@ -13,13 +13,18 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import multiprocessing as mp
+import os
+import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from conftest import SAFETY_NET
 from wikimem import MemoryStore
+from wikimem.disk.atomic import set_step_hook
 from wikimem.disk.intent import INTENT_DIR, QUARANTINE_SUFFIX, recover
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and symlinks")
@@ -75,7 +80,7 @@ def test_a_planted_record_writes_nothing_outside_the_memory(world: tuple[Path, P
 
 
 @pytest.mark.parametrize("path", [
-    "../outside/x.md", "/tmp/x.md", "wiki/../../outside/x.md", "wiki/sub/x.md", "wiki/X.md",
+    "../outside/x.md", "/tmp/x.md", "wiki/../../outside/x.md", "wiki/sub/x.md", "wiki/.x.md",
     "lint-baseline.json", ".git/hooks/pre-commit", "wiki/x.txt", "diary/2026-13-01.md", "journal.jsonl",
     "captures/../../x.capture.json",
 ])
@@ -160,3 +165,27 @@ def test_a_memory_file_that_is_a_symlink_out_is_not_rolled_back_through(world: t
                     _entry("wiki/notes.md", None, None)])
     assert "leads outside the memory directory" in recover(memory)[0]
     assert (outside / "profile").read_bytes() == PROFILE
+
+
+def _move_killed_midway(root: str) -> None:
+    set_step_hook(lambda step: os.kill(os.getpid(), signal.SIGKILL) if step == "file-1-written" else None)
+    MemoryStore(root).move("notes", "a", new_file="archive")
+    os._exit(0)
+
+
+def test_a_killed_write_touching_a_hand_named_recall_file_rolls_back(world: tuple[Path, Path]) -> None:
+    """A RecallFile made by hand (``Travel.md``) is the store's: a move's link rewrite changes it, and the
+    record of that write, interrupted, is rolled back like any other, never quarantined."""
+    memory, _ = world
+    (memory / "wiki" / "Travel.md").write_text("# Travel\n\n## trip\nsee [[notes:a]]\n", "utf-8")
+    before = {p.name: p.read_bytes() for p in (memory / "wiki").iterdir()}
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
+    proc = ctx.Process(target=_move_killed_midway, args=(str(memory),))
+    proc.start()
+    proc.join(timeout=SAFETY_NET)
+    assert proc.exitcode == -signal.SIGKILL
+    assert (memory / INTENT_DIR / "record.json").is_file()  # killed inside the multi-file write
+    said = recover(memory)
+    assert said and said[0].startswith("rolled back"), said
+    assert not _quarantined(memory)
+    assert {p.name: p.read_bytes() for p in (memory / "wiki").iterdir()} == before

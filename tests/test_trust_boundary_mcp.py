@@ -181,3 +181,27 @@ async def test_an_oversized_line_whose_id_cannot_be_read_is_dropped_and_reading_
                                                  answers, limit=50)]
     assert read == [lines[2]]
     assert [json.loads(line)["id"] for line in out.text.splitlines()] == [9]
+
+
+async def test_the_token_guards_every_scope_but_the_lifespan() -> None:
+    """A websocket (or any scope type an ASGI server may add) without the token never reaches the app."""
+    from wikimem.server.http_auth import BearerAuth
+
+    reached: list[str] = []
+    sent: list[dict[str, Any]] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(scope["type"])
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {}
+
+    guarded = BearerAuth(app, TOKEN)
+    await guarded({"type": "websocket", "headers": []}, receive, send)
+    await guarded({"type": "lifespan"}, receive, send)
+    await guarded({"type": "websocket", "headers": [(b"authorization", f"Bearer {TOKEN}".encode())]}, receive, send)
+    assert reached == ["lifespan", "websocket"]
+    assert sent == [{"type": "websocket.close", "code": 1008}]

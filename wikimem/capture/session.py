@@ -14,7 +14,6 @@ since its last capture can be summarized from where that capture stopped
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from typing import Literal
 
 from wikimem.capture.redact import redact_joined
 from wikimem.disk.marks import DERIVED_TAG, is_derived, strip_derived
+from wikimem.disk.names import parse_ts
 from wikimem.disk.tolerant import loads_tolerant
 
 __all__ = ["TEXT_CAP", "Event", "Session", "bounded_text", "normalize_ts"]
@@ -41,14 +41,8 @@ def normalize_ts(value: object) -> str | None:
     if not isinstance(value, str) or not value.strip():
         return None
     try:
-        moment = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return parse_ts(value)
     except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    try:
-        return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
-    except (OverflowError, ValueError):
         return None
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from wikimem.disk.blocks import atomic_write, read_text, store_lock
 from wikimem.disk.names import utc_now_iso
+from wikimem.disk.store_dir import is_memory_file
 from wikimem.disk.tolerant import UnreadableError, parse_json
 
 __all__ = ["BASELINE_FILE", "Baseline", "accept", "load_baseline", "render_baseline"]
@@ -64,18 +65,11 @@ def load_baseline(root: str | os.PathLike[str]) -> Baseline:
             raise ValueError("'files' is not an object")
         # Only memory files: the baseline comes with the memory, and a key naming
         # ``../x`` or ``/etc/x`` is no state of it (and must not be carried on).
-        raw = {str(k): dict(v) for k, v in files.items() if isinstance(v, dict) and _memory_file(str(k))}
+        raw = {str(k): dict(v) for k, v in files.items() if isinstance(v, dict) and is_memory_file(str(k))}
         hashes = {k: v.get("sha256") if isinstance(v.get("sha256"), str) else None for k, v in raw.items()}
     except (ValueError, KeyError, TypeError) as exc:
         return Baseline({}, {}, damaged=f"{BASELINE_FILE} is not a valid baseline ({exc})")
     return Baseline(hashes, raw)
-
-
-def _memory_file(key: str) -> bool:
-    """True for ``wiki/<file>.md`` or ``diary/<file>.md``: one file directly in a folder of the memory."""
-    folder, _, name = key.partition("/")
-    return folder in ("wiki", "diary") and name.endswith(".md") and not name.startswith(".") \
-        and "/" not in name and "\\" not in name
 
 
 def render_baseline(baseline: Baseline, updates: Mapping[str, str | None], *, by: str, ts: str) -> str:

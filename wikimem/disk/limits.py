@@ -1,9 +1,8 @@
 """How much one write, and one message to the server, may hold: every size limit in one place.
 
-Without a limit a single request stored a 50 MB item, and the app that
-opened the memory then held 760 MB: a memory is read whole into every
-process that opens it, recalled into prompts and synced, so one oversized
-write (an agent pasting a log, a client gone wrong, a hostile peer of a
+A memory is read whole into every process that opens it (an app holds
+many times the bytes on disk), recalled into prompts and synced, so one
+oversized write (an agent pasting a log, a client gone wrong, a hostile peer of a
 shared server) costs every reader. The limits are far above what a note, a
 diary entry or a capture day needs, and each refusal names its limit:
 

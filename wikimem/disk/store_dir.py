@@ -28,7 +28,8 @@ import stat
 from pathlib import Path
 
 __all__ = ["FILE_NAME_PATTERN", "OWN_FOLDERS", "STORE_MARKERS", "ForeignFolderError", "foreign_folder",
-           "foreign_folders", "is_memory_dir", "is_within", "own_folder", "refuse_foreign_folders", "written_by_a_write"]
+           "foreign_folders", "is_memory_dir", "is_memory_file", "is_within", "own_folder", "refuse_foreign_folders",
+           "written_by_a_write"]
 
 #: What makes a directory a memory store (any one of them).
 STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
@@ -36,9 +37,8 @@ STORE_MARKERS = ("wiki", "diary", "journal.jsonl")
 #: What a RecallFile name is made of (``wikimem.disk.names.validate_file`` holds the whole rule).
 FILE_NAME_PATTERN = r"[a-z0-9_][a-z0-9_-]*"
 _DAY = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
-# The only files a write of the store replaces: RecallFiles, day files, capture snapshots.
-_WRITTEN_RE = re.compile(
-    rf"wiki/{FILE_NAME_PATTERN}\.md|diary/(?P<day>{_DAY})\.md|captures/(?P<cday>{_DAY})\.capture\.json")
+# The day files and capture snapshots a write of the store replaces (RecallFiles: :func:`is_memory_file`).
+_WRITTEN_RE = re.compile(rf"diary/(?P<day>{_DAY})\.md|captures/(?P<cday>{_DAY})\.capture\.json")
 
 
 def is_memory_dir(path: str | os.PathLike[str]) -> bool:
@@ -56,13 +56,23 @@ def _holds_files(path: Path) -> bool:
         return True
 
 
+def is_memory_file(path: str) -> bool:
+    """True for ``wiki/<file>.md`` or ``diary/<file>.md`` (valid name or not): one file directly in a folder of the memory."""
+    folder, _, name = path.partition("/")
+    return folder in ("wiki", "diary") and name.endswith(".md") and not name.startswith(".") \
+        and "/" not in name and "\\" not in name
+
+
 def written_by_a_write(path: str) -> bool:
     """True for a memory-relative POSIX path a write of the store may replace.
 
-    ``wiki/<name>.md``, ``diary/<real day>.md`` and
-    ``captures/<real day>.capture.json``, nothing else: what a record read
-    from the memory may name (``wikimem.disk.intent``).
+    ``wiki/<file>.md`` (any RecallFile the store lists, a hand-named
+    ``Travel.md`` too: a link rewrite changes it), ``diary/<real day>.md``
+    and ``captures/<real day>.capture.json``, nothing else: what a record
+    read from the memory may name (``wikimem.disk.intent``).
     """
+    if path.startswith("wiki/"):
+        return is_memory_file(path)
     match = _WRITTEN_RE.fullmatch(path)
     if match is None:
         return False

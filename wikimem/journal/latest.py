@@ -16,7 +16,7 @@ from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
-from wikimem.disk.names import CANONICAL_TS_RE
+from wikimem.disk.names import CANONICAL_TS_RE, parse_ts
 from wikimem.disk.tolerant import loads_tolerant, parse_json
 from wikimem.journal.follow import JournalFollower, JournalRead
 from wikimem.journal.log import JOURNAL_FILE
@@ -150,12 +150,9 @@ def _canonical(ts: str) -> str | None:
     if CANONICAL_TS_RE.fullmatch(ts):
         return ts
     try:
-        moment = dt.datetime.fromisoformat(ts)
-    except ValueError:
+        return parse_ts(ts)
+    except ValueError:  # not a time, or none in UTC (past year 9999 there)
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=dt.timezone.utc)
-    return moment.astimezone(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
 def latest_lines(root: str | os.PathLike[str]) -> dict[str, tuple[str, str]]:

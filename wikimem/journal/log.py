@@ -176,14 +176,17 @@ class Journal:
         out: list[dict[str, Any]] = []
         with handle:
             end = handle.seek(0, os.SEEK_END)
-            tail = b""
+            tail: list[bytes] = []  # the line cut by the last block, as blocks from its end backwards
             while end > 0 and len(out) < limit:
                 start = max(0, end - _BLOCK)
                 handle.seek(start)
-                chunk = handle.read(end - start) + tail
+                block = handle.read(end - start)
                 end = start
-                lines = chunk.split(b"\n")
-                tail = lines.pop(0) if start > 0 else b""  # a line cut by the block: finished by the next one
+                if start > 0 and b"\n" not in block:
+                    tail.append(block)  # inside one long line: held, not joined again for every block
+                    continue
+                lines = (block + b"".join(reversed(tail))).split(b"\n")
+                tail = [lines.pop(0)] if start > 0 else []  # a line cut by the block: finished by the next one
                 for line in reversed(lines):
                     entry = loads_tolerant(line.decode("utf-8", "replace")) if line.strip() else None
                     if not isinstance(entry, dict):

@@ -65,15 +65,18 @@ def _checked(token: str, where: str) -> str:
 
 
 class BearerAuth:
-    """ASGI middleware: pass on HTTP requests that carry the token, answer the rest 401."""
+    """ASGI middleware: pass on requests that carry the token, answer the rest 401 (a websocket: closed)."""
 
     def __init__(self, app: App, token: str) -> None:
         self.app = app
         self._token = token.encode("ascii")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._carries_token(scope):
+        if scope["type"] == "lifespan" or self._carries_token(scope):
             await self.app(scope, receive, send)  # lifespan events carry no request
+            return
+        if scope["type"] != "http":  # a websocket, or a scope type to come: closed, never passed on unguarded
+            await send({"type": "websocket.close", "code": 1008})
             return
         body = json.dumps({"error": "unauthorized", "error_description": "this memory server needs "
                            "'Authorization: Bearer <token>' (the token it was started with)"}).encode("utf-8")

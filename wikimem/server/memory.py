@@ -31,6 +31,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +40,7 @@ from typing import Any
 
 from wikimem.disk.days import parse_date_span
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
+from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import ConflictError
 from wikimem.lint import Linter
@@ -238,9 +240,9 @@ class AgentMemory:
             raise BadInput(f"bad limit {limit}: between 1 and {MAX_LIMIT}")
         if budget_tokens is not None and not 0 <= budget_tokens <= MAX_BUDGET:
             raise BadInput(f"bad budget_tokens {budget_tokens}: between 0 and {MAX_BUDGET}")
-        self.sync()
         if not isinstance(search_diary, bool):
             raise BadInput(f"bad search_diary {search_diary!r}: true or false")
+        self.sync()
         if self.vectors is not None:
             self.vectors.catch_up()
         with self._as_of_day(today):
@@ -262,15 +264,15 @@ class AgentMemory:
         ``file`` may be a diary day (``YYYY-MM-DD``) and ``name`` its ``HH:MM[#n]``.
         """
         self.sync()
-        if file not in self.store.files() and _is_date(file):
+        if self._diary_day(file):
             return self._read_entry(file, name)
         file, _ = _checked(file, name)
-        if file not in self.store.files():
+        files = set(self.store.files())  # listed once: the file asked for and every link's
+        if file not in files:
             raise NotFound(f"no such file: {file} (list_files shows the RecallFiles)")
         item = self.store.get(file, name)
         if item is None:
             raise NotFound(f"no item: {file}:{normalize_item_name(name)}")
-        files = set(self.store.files())
         links = []
         for link in item.links:
             exists = link.file in files and self.store.get(link.file, link.name) is not None
@@ -363,7 +365,7 @@ class AgentMemory:
     def list_items(self, file: str) -> dict[str, Any]:
         """The items of one RecallFile (or the entries of one diary day) with their size and first line."""
         self.sync()
-        if file not in self.store.files() and _is_date(file):
+        if self._diary_day(file):
             entries = self.store.diary.day(file)
             if not entries:
                 raise NotFound(f"no diary entries on {file}")
@@ -382,12 +384,15 @@ class AgentMemory:
     def read_file(self, file: str, start_line: int | None = None, end_line: int | None = None) -> dict[str, Any]:
         """A RecallFile (or diary day) as stored, lines numbered from 1, optionally a range of them."""
         self.sync()
-        if file not in self.store.files() and _is_date(file):
-            path = self.store.diary.path(file)
+        if self._diary_day(file):
+            folder, path = "diary", self.store.diary.path(file)
         else:
             file, _ = _checked(file)
-            path = self.store.file_path(file)
+            folder, path = "wiki", self.store.file_path(file)
         try:
+            outside = foreign_folder(self.root, folder)  # read_regular judges the file, not its folder
+            if outside is not None:
+                raise ForeignFolderError(folder, outside)
             data = read_regular(path, root=self.root)
         except OSError as exc:
             raise NotFound(f"{file} cannot be read: {exc}") from None
@@ -468,6 +473,10 @@ class AgentMemory:
         entries = self.store.journal.recent(limit, since=cutoff)
         return {"since": cutoff, "entries": entries}
 
+    def _diary_day(self, file: str) -> bool:
+        """True when ``file`` names a diary day: a date, and no RecallFile is so named (one stat, not a listing)."""
+        return _is_date(file) and not (own_folder(self.root, "wiki") and os.path.isfile(self.store.file_path(file)))
+
     def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
         """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
         file, clean = _checked(file, name)
@@ -499,7 +508,6 @@ def _is_date(text: str) -> bool:
     except (ValueError, TypeError):
         return False
     return True
-
 
 
 def _first_line(content: str) -> str:

@@ -17,9 +17,9 @@ protocol, so it is no longer waited for.
 Only the ids are read from each line (a JSON parse the SDK does anyway);
 the lines themselves pass through unchanged. A line the SDK cannot take is
 answered here instead (:func:`refusal`): the SDK drops such a line with no
-answer, so the client would wait for ever -- a few hundred ``[`` (a
-thousand also made the parse here raise ``RecursionError`` and end the
-server), a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not
+answer, so the client would wait for ever -- a few hundred ``[`` (the
+ids are read by the tolerant parser, so deeper nesting is no
+``RecursionError`` here either), a lone surrogate escape (``"\\udcff"``: valid JSON syntax, not
 Unicode), a batch, a request of the wrong shape. The client gets a JSON-RPC
 parse error (-32700) or invalid request (-32600), with the request's id
 whenever the line still shows it, and the server reads on.

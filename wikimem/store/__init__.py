@@ -173,6 +173,8 @@ class MemoryStore(WriteListeners):
         """
         validate_file(file)
         try:
+            if not own_folder(self.root, "wiki"):
+                return FileMeta()
             handle = open_regular(self.file_path(file), root=self.root)
             if handle is None:
                 return FileMeta()
