@@ -192,7 +192,7 @@ class QueryKnobs(Widget):
                             tooltip="cos floor for items without a BM25 match: auto (the model's), off, or a cosine")
         with Horizontal(id="knob-time"):
             yield Label("time")
-            yield FitInput(placeholder="e.g. last week, 2026-07, A..B, 昨天", compact=True, id="query-time",
+            yield FitInput(placeholder="last week, A..B, 昨天", compact=True, id="query-time",
                            tooltip="a window: a date, a month, A..B, or words (last week, in May 2023, 昨天)")
 
     def on_resize(self, event: Resize) -> None:
