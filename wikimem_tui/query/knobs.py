@@ -37,7 +37,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label
 
-from wikimem import TimeRange, parse_date_span, parse_time_range
+from wikimem import TimeRange
+from wikimem.timeparse import parse_window
 from wikimem_tui.common.fit_input import FitInput
 
 __all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
@@ -221,7 +222,7 @@ class QueryKnobs(Widget):
         time_text = self.query_one("#query-time", Input).value.strip()
         time_range = None
         if time_text:
-            time_range = parse_date_span(time_text) or parse_time_range(time_text, today=today)
+            time_range = parse_window(time_text, today=today)
             if time_range is None:
                 raise KnobError("query-time", f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
         expand = self.query_one("#query-links", Checkbox).value
