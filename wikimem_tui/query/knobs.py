@@ -37,8 +37,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label
 
-from wikimem import TimeRange
-from wikimem.timeparse import parse_window
+from wikimem import TimeRange, parse_window
 from wikimem_tui.common.fit_input import FitInput
 
 __all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
