@@ -37,8 +37,13 @@ from dataclasses import dataclass
 
 from wikimem.disk.hidden import show_hidden
 
-__all__ = ["Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
+__all__ = ["Output", "counted", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout", "quiet_broken_pipe",
            "warnings_to"]
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun as a summary line reads it (``1 item``, ``2 items``, ``1 diary entry``), never ``item(s)``."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def neutralize(text: str) -> str:
