@@ -153,3 +153,12 @@ def test_a_recallfile_named_dot_dot_cannot_lead_the_vault_out_of_its_folder(tmp_
     assert main(["-s", str(memory), "export", "vault", str(vault)]) == 0
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["vault"]
     assert all(vault in p.resolve().parents for p in vault.rglob("*"))
+
+
+def test_the_text_summary_names_what_it_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said ``exported 1 items, 1 diary, 2 journal``: the JSON keys, not words."""
+    store = MemoryStore(tmp_path / "memory")
+    store.add("people", "Bob", "Bob drinks coffee.")
+    store.diary.append("Met Bob.", date="2026-07-21", time="09:00")
+    assert main(["-s", str(store.root), "export", "json", str(tmp_path / "out.json")]) == 0
+    assert capsys.readouterr().out == f"exported 1 item, 1 diary entry, 2 journal lines to {tmp_path / 'out.json'}\n"

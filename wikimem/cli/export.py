@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem.cli.io import Output, json_text
+from wikimem.cli.io import Output, counted, json_text
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
@@ -56,6 +56,11 @@ def _fail(args: argparse.Namespace, out: Output, code: int, message: str) -> int
     if args.json:
         out.json({"ok": False, "error": "nothing" if code == 1 else "bad_input", "message": message})
     return code
+
+
+#: The summary's keys (those of ``--json``) as the text line says them: ``2 diary entries``, not ``2 diary``.
+_NOUNS = {"items": ("item", "items"), "diary": ("diary entry", "diary entries"),
+          "journal": ("journal line", "journal lines"), "notes": ("note", "notes")}
 
 
 def _write(target: str, text: str) -> None:
@@ -104,5 +109,6 @@ def run_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
         if args.json:
             out.json({"ok": True, "kind": args.kind, "out": args.out, **summary})
         else:
-            out.line(f"exported {', '.join(f'{v} {k}' for k, v in summary.items())} to {args.out}")
+            said = ", ".join(counted(n, *_NOUNS[key]) for key, n in summary.items())
+            out.line(f"exported {said} to {args.out}")
     return 0
