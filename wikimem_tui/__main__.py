@@ -65,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "index build; the app shows how long it took")
     parser.add_argument("--no-jieba", dest="jieba", action="store_false",
                         help="tokenize Chinese as character bigrams (the default: fast, no extra install); "
-                             "the query pane's 'cjk' knob switches at run time")
+                             "the query pane's 'jieba' knob switches at run time")
     parser.add_argument("--owner", metavar="NAME", default=None,
                         help=f"owner recorded on every write (default: {default_owner()})")
     parser.add_argument("--read-only", action="store_true",
