@@ -162,3 +162,19 @@ def test_the_text_summary_names_what_it_counts(tmp_path: Path, capsys: pytest.Ca
     store.diary.append("Met Bob.", date="2026-07-21", time="09:00")
     assert main(["-s", str(store.root), "export", "json", str(tmp_path / "out.json")]) == 0
     assert capsys.readouterr().out == f"exported 1 item, 1 diary entry, 2 journal lines to {tmp_path / 'out.json'}\n"
+
+
+def test_a_note_edited_in_the_vault_is_never_written_over(demo: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A re-export replaced a note edited in Obsidian without a word; now it refuses and writes nothing."""
+    vault = tmp_path / "vault"
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 0
+    note = next(vault.glob("people/*.md"))
+    note.write_text("my own words, written in Obsidian\n", "utf-8")
+    before = _files(vault, ".")
+    capsys.readouterr()
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 2
+    assert f"{note.relative_to(vault).as_posix()} changed since the last export" in capsys.readouterr().err
+    assert _files(vault, ".") == before and before
+    note.unlink()  # moved aside: the export goes on and writes the note again
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 0 and note.is_file()
