@@ -178,3 +178,19 @@ def test_a_note_edited_in_the_vault_is_never_written_over(demo: Path, tmp_path: 
     assert _files(vault, ".") == before and before
     note.unlink()  # moved aside: the export goes on and writes the note again
     assert main(["-s", str(demo), "export", "vault", str(vault)]) == 0 and note.is_file()
+
+
+def test_export_json_replaces_an_earlier_export_but_no_other_file(demo: Path, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``export json notes.md`` replaced the file without a word; the digest already refused."""
+    out = tmp_path / "memory-export.json"
+    assert main(["-s", str(demo), "export", "json", str(out)]) == 0
+    assert main(["-s", str(demo), "export", "json", str(out)]) == 0  # its own earlier export: replaced
+    mine = tmp_path / "notes.md"
+    mine.write_text("my notes\n", "utf-8")
+    capsys.readouterr()
+    assert main(["-s", str(demo), "export", "json", str(mine)]) == 2
+    assert "not an earlier 'wikimem export json'" in capsys.readouterr().err
+    assert mine.read_text("utf-8") == "my notes\n"
+    assert main(["-s", str(demo), "export", "json", str(mine), "--force"]) == 0
+    assert json.loads(mine.read_text("utf-8"))["format"] == "wikimem-export"
