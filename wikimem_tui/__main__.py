@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,7 +109,8 @@ def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
         print("  --read-only creates nothing, so it is not created; pass an existing MEMORY_DIR", file=sys.stderr)
         return False
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("  create it (mkdir -p) or pass another MEMORY_DIR; try --demo for a sample", file=sys.stderr)
+        print(f"  create it ('wikimem init {shlex.quote(str(root))}', as the CLI says) or pass another MEMORY_DIR; "
+              "try --demo for a sample", file=sys.stderr)
         return False
     try:
         answer = input(f"Create {root} now? [y/N] ")
