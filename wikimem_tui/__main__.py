@@ -109,7 +109,7 @@ def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
         print("  --read-only creates nothing, so it is not created; pass an existing MEMORY_DIR", file=sys.stderr)
         return False
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print(f"  create it ('wikimem init {shlex.quote(str(root))}', as the CLI says) or pass another MEMORY_DIR; "
+        print(f"  create it with 'wikimem init {shlex.quote(str(root))}' or pass another MEMORY_DIR; "
               "try --demo for a sample", file=sys.stderr)
         return False
     try:
