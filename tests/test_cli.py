@@ -65,6 +65,7 @@ def test_missing_store_is_exit_2_with_a_message(tmp_path: Path, capsys) -> None:
     code, out, err = run(capsys, "-s", str(tmp_path / "nope"), "ls")
     assert (code, out) == (2, "")
     assert "store directory not found" in err
+    assert f"'wikimem init {tmp_path / 'nope'}' creates one" in err  # the way on, for a first import or append
 
 
 def test_store_that_is_a_file_is_not_found(tmp_path: Path, capsys) -> None:

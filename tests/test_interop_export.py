@@ -184,3 +184,44 @@ def test_the_vault_keeps_a_links_label(tmp_path: Path) -> None:
     vault = tmp_path / "vault"
     assert main(["-s", str(store.root), "export", "vault", str(vault)]) == 0
     assert "Ask [[people/lin|Lin]] and [[people/lin]]." in (vault / "notes" / "tea.md").read_text("utf-8")
+
+
+def test_the_text_summary_names_what_it_counts(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It said ``exported 1 items, 1 diary, 2 journal``: the JSON keys, not words."""
+    store = MemoryStore(tmp_path / "memory")
+    store.add("people", "Bob", "Bob drinks coffee.")
+    store.diary.append("Met Bob.", date="2026-07-21", time="09:00")
+    assert main(["-s", str(store.root), "export", "json", str(tmp_path / "out.json")]) == 0
+    assert capsys.readouterr().out == f"exported 1 item, 1 diary entry, 2 journal lines to {tmp_path / 'out.json'}\n"
+
+
+def test_a_note_edited_in_the_vault_is_never_written_over(demo: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A re-export replaced a note edited in Obsidian without a word; now it refuses and writes nothing."""
+    vault = tmp_path / "vault"
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 0
+    note = next(vault.glob("people/*.md"))
+    note.write_text("my own words, written in Obsidian\n", "utf-8")
+    before = _files(vault, ".")
+    capsys.readouterr()
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 2
+    assert f"{note.relative_to(vault).as_posix()} changed since the last export" in capsys.readouterr().err
+    assert _files(vault, ".") == before and before
+    note.unlink()  # moved aside: the export goes on and writes the note again
+    assert main(["-s", str(demo), "export", "vault", str(vault)]) == 0 and note.is_file()
+
+
+def test_export_json_replaces_an_earlier_export_but_no_other_file(demo: Path, tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``export json notes.md`` replaced the file without a word; the digest already refused."""
+    out = tmp_path / "memory-export.json"
+    assert main(["-s", str(demo), "export", "json", str(out)]) == 0
+    assert main(["-s", str(demo), "export", "json", str(out)]) == 0  # its own earlier export: replaced
+    mine = tmp_path / "notes.md"
+    mine.write_text("my notes\n", "utf-8")
+    capsys.readouterr()
+    assert main(["-s", str(demo), "export", "json", str(mine)]) == 2
+    assert "not an earlier 'wikimem export json'" in capsys.readouterr().err
+    assert mine.read_text("utf-8") == "my notes\n"
+    assert main(["-s", str(demo), "export", "json", str(mine), "--force"]) == 0
+    assert json.loads(mine.read_text("utf-8"))["format"] == "wikimem-export"

@@ -139,10 +139,18 @@ def test_dry_run_says_what_it_would_write_and_writes_nothing(memory: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     assert _import(memory, "chatgpt", str(FIXTURES / "chatgpt" / "conversations.json"), "--dry-run") == 0
     out = capsys.readouterr().out
-    assert out.startswith("chatgpt: would write 0 new item(s), 0 updated, 3 diary entries")
+    assert out.startswith("chatgpt: would write 0 new items, 0 updated, 3 diary entries")
     assert "+ diary 2024-06-01 05:00  user: Where should we go" in out
     assert "would write diary/2024-01-01.md, diary/2024-06-01.md" in out
     assert _snapshot(memory) == {}
+
+
+def test_the_summary_counts_in_words_one_item_not_item_s(memory: Path, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    note = tmp_path / "CLAUDE.md"
+    note.write_text("# Notes\n\n## tea\n\nDrinks jasmine tea.\n", encoding="utf-8")
+    assert _import(memory, "claude-md", str(note), "--dry-run") == 0
+    assert capsys.readouterr().out.startswith("claude-md: would write 1 new item, 0 updated, 0 diary entries")
 
 
 def test_a_name_held_by_another_item_is_never_overwritten(memory: Path) -> None:

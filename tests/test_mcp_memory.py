@@ -6,6 +6,7 @@ than SWEEP_SECONDS" is checked without waiting for it.
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -100,6 +101,12 @@ def test_not_found_and_bad_input(mem: Path) -> None:
                                         (["2026-07-01", "2026-07-02"], ("2026-07-01", "2026-07-02"))])
 def test_time_ranges(value: object, span: object) -> None:
     assert parse_span(value) == span  # type: ignore[arg-type]
+
+
+def test_time_words_in_time_range_count_from_today() -> None:
+    """The CLI's --time-range and the app's box take them; the MCP tool refused "last week"."""
+    assert parse_span("last week", today=dt.date(2026, 7, 22)) == ("2026-07-13", "2026-07-19")
+    assert parse_span("2026-06") == ("2026-06-01", "2026-06-30")
 
 
 @pytest.mark.parametrize("value", ["july", ["2026-07-01"], [1, 2], "2026-02-30"])

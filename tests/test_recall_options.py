@@ -52,6 +52,18 @@ def test_recall_today_also_anchors_a_month_without_a_year(mem: Path, capsys: pyt
     assert json.loads(out)["time_range"] == ["2023-05-08", "2023-05-08"]
 
 
+def test_recall_time_range_takes_time_words_and_months_as_the_apps_box_does(
+        mem: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--time-range "last week"`` was refused (only YYYY-MM-DD[..B]) while the app's time box took it."""
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "museum", "--time-range", "last week",
+                       "--today", "2023-05-15", "--json")
+    assert code == 0 and json.loads(out)["time_range"] == ["2023-05-08", "2023-05-14"]
+    code, out, _ = run(capsys, "-s", str(mem), "recall", "ducks", "--time-range", "2023-06", "--json")
+    assert code == 0 and json.loads(out)["time_range"] == ["2023-06-01", "2023-06-30"]
+    code, _, err = run(capsys, "-s", str(mem), "recall", "ducks", "--time-range", "someday")
+    assert code == 2 and "bad --time-range: 'someday'" in err and "last week" in err
+
+
 def test_explain_today_sets_the_time_gate(mem: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "-s", str(mem), "explain", "museum 3 days ago", "--today", "2023-05-11")
     assert code == 0 and "time gate: 2023-05-08  [parsed]" in out.splitlines()

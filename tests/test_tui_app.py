@@ -300,6 +300,7 @@ def test_missing_directory_without_a_terminal_exits_2_with_a_message(tmp_path, c
     assert main([str(tmp_path / "nope")]) == 2
     err = capsys.readouterr().err
     assert "memory directory not found" in err and "nope" in err
+    assert f"'wikimem init {tmp_path / 'nope'}'" in err  # the verb the CLI names too
     assert not (tmp_path / "nope").exists()
 
 

@@ -39,3 +39,13 @@ async def test_at_100x30_the_tree_and_queue_filters_end_in_an_ellipsis(backend) 
         line = next(row for row in screen_text(app).splitlines() if "days: 2026-07-21" in row)
         assert re.search(r"days: 2026-07-21 · [^ ]* ·?…", line), line
         assert "2026-07-01..2026-07-15" not in line  # it was cut (a wider box would show it whole)
+
+
+async def test_the_query_panes_time_hint_is_whole_at_120x40_and_80x24(backend) -> None:
+    """Narrow, the time knob sat in a 15-cell column and showed ``time A or A..B…``: it now takes the row's rest."""
+    for size in ((120, 40), (80, 24)):
+        async with started(make_app(backend), size) as pilot:
+            app = pilot.app
+            await pilot.press("slash")
+            hint = "time last week, A..B, 昨天"
+            assert await wait_for(pilot, lambda: hint in screen_text(app), f"the whole time hint at {size}")

@@ -57,7 +57,7 @@ async def test_a_hit_placed_as_a_link_keeps_its_rank_and_scores(tmp_path: Path) 
         for position, entry in enumerate(result.items, 1):  # every cell and note is explain's
             cells = [c.strip() for c in table_rows(pilot.app)[position - 1]]
             assert cells == [*row_fields(position, entry), row_note(entry)]
-        assert status(pilot.app).startswith("2 hits, 0 linked")
+        assert status(pilot.app).startswith("2 hits (1 shown as a link), 0 added by links")
 
 
 async def test_the_summary_is_explains_report_around_its_table(tmp_path: Path) -> None:

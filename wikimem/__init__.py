@@ -34,7 +34,7 @@ from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem
 from wikimem.disk.names import sanitize_item_name, validate_file
 from wikimem.disk.hidden import ALWAYS_HIDDEN, JOINERS, escape_char, hidden_at, show_hidden
 from wikimem.store import MemoryStore, path_stat
-from wikimem.timeparse import parse_date_span, parse_time_range
+from wikimem.timeparse import parse_date_span, parse_time_range, parse_window
 from wikimem.tokenize import est_tokens, tokenize
 from wikimem.disk.tolerant import UnreadableError, loads_tolerant, open_regular, read_regular
 
@@ -155,6 +155,7 @@ __all__ = [
     "memorize",
     "parse_date_span",
     "parse_time_range",
+    "parse_window",
     "parse_wiki_links",
     "sanitize_item_name",
     "tokenize",

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "index build; the app shows how long it took")
     parser.add_argument("--no-jieba", dest="jieba", action="store_false",
                         help="tokenize Chinese as character bigrams (the default: fast, no extra install); "
-                             "the query pane's 'cjk' knob switches at run time")
+                             "the query pane's 'jieba' knob switches at run time")
     parser.add_argument("--owner", metavar="NAME", default=None,
                         help=f"owner recorded on every write (default: {default_owner()})")
     parser.add_argument("--read-only", action="store_true",
@@ -108,7 +109,8 @@ def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
         print("  --read-only creates nothing, so it is not created; pass an existing MEMORY_DIR", file=sys.stderr)
         return False
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
-        print("  create it (mkdir -p) or pass another MEMORY_DIR; try --demo for a sample", file=sys.stderr)
+        print(f"  create it with 'wikimem init {shlex.quote(str(root))}' or pass another MEMORY_DIR; "
+              "try --demo for a sample", file=sys.stderr)
         return False
     try:
         answer = input(f"Create {root} now? [y/N] ")

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -238,7 +239,8 @@ def resolve_store_dir(option: str | None) -> Path:
     raw = option if option is not None else (os.environ.get(STORE_ENV) or os.getcwd())
     path = Path(raw).expanduser()
     if not path.is_dir():
-        raise StoreError(f"store directory not found: {raw}")
+        # A newcomer's first import or diary append runs before any init: say which verb makes one.
+        raise StoreError(f"store directory not found: {raw} ('wikimem init {shlex.quote(raw)}' creates one)")
     if not is_memory_dir(path):
         raise StoreError(f"not a memory directory: {raw} (it has no wiki/, diary/ or journal.jsonl; "
                          f"pass the memory directory with --store or ${STORE_ENV})")

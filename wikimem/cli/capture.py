@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from wikimem.cli.io import Output, read_hook_input
+from wikimem.cli.io import Output, counted, read_hook_input
 from wikimem.cli.write import BAD_INPUT, fail
 
 if TYPE_CHECKING:
@@ -118,16 +118,12 @@ def run_capture(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
     return 0
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _print(report: CaptureReport, out: Output, *, verbose: bool) -> None:
     would = "would add" if report.dry_run else "added"
     follow = sum(1 for e in report.entries if e.follow_up)
     n = len(report.entries)
-    out.line(f"{report.agent}: {would} {n} diary {'entry' if n == 1 else 'entries'} "
-             f"({_plural(len(report.new), 'new card')}, {follow} follow-up), "
+    out.line(f"{report.agent}: {would} {counted(n, 'diary entry', 'diary entries')} "
+             f"({counted(len(report.new), 'new card')}, {follow} follow-up), "
              f"{report.unchanged} unchanged")
     for entry in report.entries:
         kind = "follow-up" if entry.follow_up else "new"

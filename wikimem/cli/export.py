@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wikimem.cli.io import Output, json_text
+from wikimem.cli.io import Output, counted, json_text
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
@@ -34,6 +34,7 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True, parser_class=type(parser))
     doc = kinds.add_parser("json", help="the whole memory as one JSON document ('wikimem import json' reads it)")
     doc.add_argument("out", metavar="OUT", help="the file to write ('-': stdout)")
+    doc.add_argument("--force", action="store_true", help="replace OUT even if it is not an earlier export")
     vault = kinds.add_parser("vault", help="a note per item: a folder Obsidian opens as a vault")
     vault.add_argument("out", metavar="DIR", help="an empty folder, or one an earlier export wrote")
     digest = kinds.add_parser("digest", help="a CLAUDE.md-style digest of chosen items (regenerated, never merged)")
@@ -58,13 +59,35 @@ def _fail(args: argparse.Namespace, out: Output, code: int, message: str) -> int
     return code
 
 
-def _write(target: str, text: str) -> None:
+#: The summary's keys (those of ``--json``) as the text line says them: ``2 diary entries``, not ``2 diary``.
+_NOUNS = {"items": ("item", "items"), "diary": ("diary entry", "diary entries"),
+          "journal": ("journal line", "journal lines"), "notes": ("note", "notes")}
+
+
+def _write(target: str, text: str, *, force: bool) -> None:
+    """``text`` to stdout or ``target``; ``ValueError`` when ``target`` holds a file that is not an earlier export.
+
+    An export's first line names its format: any other file at ``target``
+    (a typo'd path onto someone's notes) is not replaced without ``--force``.
+    """
     from wikimem.disk.atomic import atomic_write
 
     if target == "-":
         sys.stdout.write(text)
-    else:
-        atomic_write(Path(target), text)
+        return
+    path = Path(target)
+    head = text.split("\n", 2)
+    start = "\n".join(head[:2]).encode()  # "{" and the format line
+    try:
+        with path.open("rb") as handle:
+            found = handle.read(len(start))
+    except FileNotFoundError:
+        found = start
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if found != start and not force:
+        raise ValueError(f"{path} is not an earlier 'wikimem export json': not overwritten (--force to replace it)")
+    atomic_write(path, text)
 
 
 def run_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
@@ -76,7 +99,7 @@ def run_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
     try:
         if args.kind == "json":
             doc = export_document(store)
-            _write(args.out, json_text(doc, indent=1) + "\n")
+            _write(args.out, json_text(doc, indent=1) + "\n", force=args.force)
             summary: dict[str, Any] = {"items": len(doc["items"]), "diary": len(doc["diary"]),
                                        "journal": len(doc["journal"])}
         elif args.kind == "vault":
@@ -104,5 +127,6 @@ def run_export(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
         if args.json:
             out.json({"ok": True, "kind": args.kind, "out": args.out, **summary})
         else:
-            out.line(f"exported {', '.join(f'{v} {k}' for k, v in summary.items())} to {args.out}")
+            said = ", ".join(counted(n, *_NOUNS[key]) for key, n in summary.items())
+            out.line(f"exported {said} to {args.out}")
     return 0

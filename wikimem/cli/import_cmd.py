@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from wikimem.cli.io import Output
+from wikimem.cli.io import Output, counted
 
 if TYPE_CHECKING:
     from wikimem.interop import ImportReport
@@ -90,8 +90,8 @@ def _first_line(text: str) -> str:
 
 def _print(report: ImportReport, out: Output) -> None:
     verb = "would write" if report.dry_run else "wrote"
-    out.line(f"{report.source}: {verb} {len(report.added)} new item(s), {len(report.updated)} updated, "
-             f"{len(report.entries)} diary entr{'y' if len(report.entries) == 1 else 'ies'}; "
+    out.line(f"{report.source}: {verb} {counted(len(report.added), 'new item')}, {len(report.updated)} updated, "
+             f"{counted(len(report.entries), 'diary entry', 'diary entries')}; "
              f"{report.unchanged} already there")
     rows = [f"+ {i.file}:{i.name}  {_first_line(i.content)}" for i in report.added]
     rows += [f"~ {i.file}:{i.name}  {_first_line(i.content)}" for i in report.updated]

@@ -38,11 +38,16 @@ from typing import Any
 
 from wikimem.disk.hidden import show_hidden
 
-__all__ = ["MAX_HOOK_INPUT", "Output", "PipeState", "decode_argv", "json_text", "neutralize", "prepare_stdout",
-           "quiet_broken_pipe", "read_hook_input", "warnings_to"]
+__all__ = ["MAX_HOOK_INPUT", "Output", "PipeState", "counted", "decode_argv", "json_text", "neutralize",
+           "prepare_stdout", "quiet_broken_pipe", "read_hook_input", "warnings_to"]
 
 #: The most bytes of an agent hook's JSON input read (a hook's input is a few hundred bytes).
 MAX_HOOK_INPUT = 1 << 20
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and its noun as a summary line reads it (``1 item``, ``2 items``, ``1 diary entry``), never ``item(s)``."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
 
 
 def neutralize(text: str) -> str:

@@ -30,7 +30,7 @@ from wikimem.cli.args import as_of_day, int_at_least, pinned_today
 from wikimem.cli.embed import EmbedSetupError, add_embed_options, embed_for_a_while, embedder_from
 from wikimem.cli.io import Output, read_hook_input
 from wikimem.cli.write import BAD_INPUT, NOT_FOUND, Failure, fail
-from wikimem.disk.days import parse_date_span
+from wikimem.timeparse import parse_window
 from wikimem.store import MemoryStore
 
 __all__ = ["register", "run_recall"]
@@ -44,7 +44,8 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                         help="token budget (default 800; 0: the first item only)")
     recall.add_argument("--limit", type=int_at_least(1), default=10, metavar="N", help="ranked hits (default 10)")
     recall.add_argument("--time-range", metavar="A[..B]",
-                        help="diary window: YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+                        help="diary window: YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD, or time words "
+                             "('last week', 2026-07, 'in May 2023'; counted from --today)")
     recall.add_argument("--today", type=as_of_day, metavar="YYYY-MM-DD",
                         help="the day relative time words ('last week', 昨天) count from (default: today)")
     recall.add_argument("--owner", metavar="O", help="only items whose owner is O")
@@ -86,10 +87,10 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
     query = _hook_query() if args.from_hook else args.query
     span = None
     if args.time_range is not None:
-        span = parse_date_span(args.time_range)
+        span = parse_window(args.time_range, today=args.today)
         if span is None:
             raise Failure(BAD_INPUT, f"bad --time-range: {args.time_range!r} "
-                                     f"(use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD)")
+                                     f"(use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD or time words like 'last week')")
     try:
         where = Where(args.owner, args.source, args.after, args.before, tuple(args.tag))
         embedder = embedder_from(args)

@@ -16,7 +16,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from wikimem.cli.io import Output
+from wikimem.cli.io import Output, counted
 from wikimem.cli.write import _add_json, _done, _guarded
 from wikimem.disk.links import LINK_STYLES
 from wikimem.store import MemoryStore
@@ -32,7 +32,7 @@ def run_respell(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
     if not args.json:
         for file, name in changed:
             out.line(f"  {file}:{name}")
-    return _done(args, out, f"{verb} the links of {len(changed)} item(s) as {spelling}",
+    return _done(args, out, f"{verb} the links of {counted(len(changed), 'item')} as {spelling}",
                  {"spelling": spelling, "dry_run": args.dry_run,
                   "items": [{"file": file, "name": name} for file, name in changed]})
 

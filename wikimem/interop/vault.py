@@ -12,12 +12,14 @@ item's name except for the characters a file name or an Obsidian link
 cannot hold (``/ \\ : * ? " < > | [ ] ^ #``), which become ``-``.
 
 The folder is the export's own: it must be empty or hold an earlier export
-(its ``.wikimem-vault`` list of notes), whose notes are replaced; files
-someone added are left alone.
+(its ``.wikimem-vault`` list of notes, each with the digest it was written
+with), whose notes are replaced; files someone added are left alone, and a
+note edited since (in Obsidian) stops the export before anything is written.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -49,17 +51,12 @@ def _frontmatter(fields: dict[str, str | None]) -> str:
 
 def export_vault(store: MemoryStore, folder: Path) -> list[str]:
     """Write the vault into ``folder``; returns the notes written (relative paths). ``ValueError`` when not ours."""
-    previous: list[str] = []
+    previous: dict[str, str | None] = {}
     if folder.exists():
         marker = folder / MARKER
         if marker.is_file():
-            try:
-                listed = json.loads(marker.read_text("utf-8"))
-            except (OSError, ValueError):
-                listed = None
-            if not isinstance(listed, list) or not all(isinstance(p, str) for p in listed):
-                raise ValueError(f"{folder}: its {MARKER} is damaged; export into an empty folder")
-            previous = listed
+            previous = _listed(folder, marker)
+            _refuse_edited(folder, previous)
         elif any(folder.iterdir()):
             raise ValueError(f"{folder} is not empty and holds no earlier export: choose an empty folder")
     items = store.items()
@@ -81,13 +78,17 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
         path = notes.get((address.file, address.name), f"{note_name(address.file)}/{note_name(address.name)}")
         return f"[[{path}|{ref.label}]]" if ref.label is not None else f"[[{path}]]"
 
-    written: list[str] = []
+    written: dict[str, str] = {}
+
+    def write(rel: str, text: str) -> None:
+        atomic_write(folder / rel, text)
+        written[rel] = _digest(text.encode("utf-8"))
+
     for item in items:
         rel = notes[(item.file, item.name)] + ".md"
         body = _frontmatter({"wikimem_file": item.file, "wikimem_item": item.name, "owner": item.owner,
                              "source_conv": item.source_conv, "ts": item.ts})
-        atomic_write(folder / rel, body + map_links(item.content, link, here=item.file) + "\n")
-        written.append(rel)
+        write(rel, body + map_links(item.content, link, here=item.file) + "\n")
     for date in store.diary.dates():
         entries = store.diary.day(date)
         if not entries:
@@ -96,12 +97,49 @@ def export_vault(store: MemoryStore, folder: Path) -> list[str]:
         for e in entries:
             said = " · ".join(v for v in (e.owner, e.source_conv, e.ts) if v)
             parts.append(f"## {e.time}\n\n{map_links(e.content, link)}\n" + (f"\n*{said}*\n" if said else ""))
-        rel = f"diary/{date}.md"
-        atomic_write(folder / rel, "\n".join(parts))
-        written.append(rel)
+        write(f"diary/{date}.md", "\n".join(parts))
     for rel in set(previous) - set(written):
         stale = folder / rel
         if not Path(rel).is_absolute() and ".." not in Path(rel).parts and stale.is_file():  # never out of the vault
             stale.unlink()
-    atomic_write(folder / MARKER, json.dumps(sorted(written), ensure_ascii=False, indent=1) + "\n")
-    return written
+    atomic_write(folder / MARKER, json.dumps(dict(sorted(written.items())), ensure_ascii=False, indent=1) + "\n")
+    return list(written)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _listed(folder: Path, marker: Path) -> dict[str, str | None]:
+    """The earlier export's notes and the digest each was written with (None: a marker that kept none)."""
+    try:
+        listed = json.loads(marker.read_text("utf-8"))
+    except (OSError, ValueError):
+        listed = None
+    if isinstance(listed, list) and all(isinstance(p, str) for p in listed):
+        return dict.fromkeys(listed)
+    if isinstance(listed, dict) and all(isinstance(p, str) and isinstance(d, str) for p, d in listed.items()):
+        return dict(listed)
+    raise ValueError(f"{folder}: its {MARKER} is damaged; export into an empty folder")
+
+
+def _refuse_edited(folder: Path, previous: dict[str, str | None]) -> None:
+    """A note changed since the export wrote it is the person's work (edited in Obsidian): refuse to write over it.
+
+    The export rewrites or removes every note it wrote before; an edit made
+    in the vault would be lost without a word, so nothing is written.
+    """
+    edited = []
+    for rel, digest in sorted(previous.items()):
+        note = folder / rel
+        if digest is None or Path(rel).is_absolute() or ".." in Path(rel).parts or not note.is_file():
+            continue
+        try:
+            if _digest(note.read_bytes()) != digest:
+                edited.append(rel)
+        except OSError:
+            edited.append(rel)
+    if edited:
+        shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
+        raise ValueError(f"{folder}: {shown} changed since the last export; nothing written (copy the edits "
+                         f"into the memory, or export into an empty folder)")

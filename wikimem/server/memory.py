@@ -38,7 +38,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from wikimem.disk.days import parse_date_span
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
 from wikimem.disk.tolerant import read_regular
@@ -52,6 +51,7 @@ from wikimem.retrieval import MemoryIndex
 from wikimem.server.backlinks import Backlinks
 from wikimem.server.vector_sync import VectorSync
 from wikimem.store import UNCHECKED, MemoryStore, path_stat
+from wikimem.timeparse import parse_window
 
 __all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_as_of",
            "parse_span"]
@@ -85,17 +85,22 @@ def diary_json(entry: DiaryItem) -> dict[str, Any]:
             "owner": entry.owner, "source_conv": entry.source_conv, "ts": entry.ts}
 
 
-def parse_span(value: str | list[str] | tuple[str, ...] | None) -> TimeRange | None:
-    """``"A"``, ``"A..B"`` or ``[A, B]`` as an inclusive ``(A, B)`` pair; ``BadInput`` when malformed."""
+def parse_span(value: str | list[str] | tuple[str, ...] | None, *, today: dt.date | None = None) -> TimeRange | None:
+    """``"A"``, ``"A..B"``, ``[A, B]`` or time words ("last week", from ``today``) as an inclusive ``(A, B)`` pair.
+
+    ``BadInput`` when malformed. The words are those the CLI's ``--time-range``
+    and the app's time box take, so an agent's window reads the same everywhere.
+    """
     if value is None or value == "":
         return None
     if isinstance(value, (list, tuple)):
         if len(value) != 2 or not all(isinstance(part, str) for part in value):
             raise BadInput(f"bad time_range {value!r}: give [\"YYYY-MM-DD\", \"YYYY-MM-DD\"]")
         value = f"{value[0]}..{value[1]}"
-    span = parse_date_span(value) if isinstance(value, str) else None
+    span = parse_window(value, today=today) if isinstance(value, str) else None
     if span is None:
-        raise BadInput(f"bad time_range {value!r}: use YYYY-MM-DD or YYYY-MM-DD..YYYY-MM-DD")
+        raise BadInput(f"bad time_range {value!r}: use YYYY-MM-DD, YYYY-MM-DD..YYYY-MM-DD or time words like "
+                       f"'last week'")
     return span
 
 
@@ -231,7 +236,7 @@ class AgentMemory:
         ``source_conv``, ``after``, ``before`` and ``tags`` keep only what
         was stored so (:class:`~wikimem.ranking.where.Where`).
         """
-        span = parse_span(time_range)
+        span = parse_span(time_range, today=parse_as_of(today))
         try:
             where = Where(owner, source_conv, after, before, tuple(tags or ()))
         except (ValueError, TypeError) as exc:

@@ -122,8 +122,8 @@ def build_server(memory: AgentMemory) -> MCPServer[Any]:
 
         Returns text with one `## file:name` section per item (diary entries: `## diary DAY HH:MM`),
         ending with the wikimem-derived marker, plus structured rows (file, name, source, rank, score,
-        via, content, owner, source_conv). time_range: "YYYY-MM-DD" or "YYYY-MM-DD..YYYY-MM-DD" adds that
-        window's diary entries; time words in the query ("yesterday", "May 8, 2023", "in 2023", "上周") do
+        via, content, owner, source_conv). time_range: "YYYY-MM-DD", "YYYY-MM-DD..YYYY-MM-DD" or time words
+        ("last week", "2023-05") adds that window's diary entries; time words in the query ("yesterday", "May 8, 2023", "in 2023", "上周") do
         the same. today: "YYYY-MM-DD", the day relative words ("last week", "3 days ago") count from
         (default: the server's today). budget_tokens=null means no budget. search_diary (default true): the
         whole diary is searched beside the wiki (unreviewed evidence, each row with its day and time); a

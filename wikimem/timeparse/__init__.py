@@ -66,7 +66,8 @@ from wikimem.disk.days import parse_date_span, resolve_today, safe_date as _safe
 from wikimem.models import TimeRange
 from wikimem.timeparse.match import TimeMatch
 
-__all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "resolve_today"]
+__all__ = ["TimeMatch", "match_time_range", "may_name_a_time", "parse_date_span", "parse_time_range", "parse_window",
+           "resolve_today"]
 
 _DAY, _WEEKEND, _WEEK, _MONTH, _YEAR = 0, 1, 2, 3, 4  # precision ranks, finer first
 
@@ -570,6 +571,15 @@ def match_time_range(
     end = max(span[1] for span in spans)
     offsets = tuple(sorted((h.start, h.end) for h in hits))
     return TimeMatch((start.isoformat(), end.isoformat()), offsets)
+
+
+def parse_window(text: str, *, today: date | str | None = None) -> TimeRange | None:
+    """A window a person types in a box of its own: ``A``, ``A..B``, or time words ("last week", "2026-07", 昨天).
+
+    The span syntax first, so a typed ``A..B`` is never read as words; then
+    the words, which alone in the box need no query around them.
+    """
+    return parse_date_span(text) or parse_time_range(text, today=today)
 
 
 def parse_time_range(

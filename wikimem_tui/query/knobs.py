@@ -37,7 +37,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Label
 
-from wikimem import TimeRange, parse_date_span, parse_time_range
+from wikimem import TimeRange, parse_window
 from wikimem_tui.common.fit_input import FitInput
 
 __all__ = ["KnobError", "QueryKnobs", "QueryParams", "parse_floor"]
@@ -99,6 +99,8 @@ class QueryKnobs(Widget):
     }
     QueryKnobs.-embed { grid-size: 9; grid-columns: 13 15 11 11 11 8 14 13 1fr; }
     QueryKnobs.-narrow { grid-size: 3; grid-columns: 14 15 1fr; }
+    /* Narrow without the floor knob, time would sit in the 15-cell column and cut its hint: it takes the rest. */
+    QueryKnobs .-span { column-span: 2; }
     QueryKnobs Horizontal { height: 1; }
     QueryKnobs Label { padding: 0 1 0 0; color: $text-muted; }
     QueryKnobs Input { width: 1fr; }
@@ -188,13 +190,17 @@ class QueryKnobs(Widget):
                 yield Label("floor")
                 yield FitInput(self._floor, placeholder="auto", compact=True, id="query-floor",
                             tooltip="cos floor for items without a BM25 match: auto (the model's), off, or a cosine")
-        with Horizontal():
+        with Horizontal(id="knob-time"):
             yield Label("time")
-            yield FitInput(placeholder="A or A..B / 昨天", compact=True, id="query-time")
+            yield FitInput(placeholder="last week, A..B, 昨天", compact=True, id="query-time",
+                           tooltip="a window: a date, a month, A..B, or words (last week, in May 2023, 昨天)")
 
     def on_resize(self, event: Resize) -> None:
         """Two lines of knobs when narrow (the result table folds its own columns: ``table``)."""
-        self.set_class(event.size.width < 96, "-narrow")
+        narrow = event.size.width < 96
+        self.set_class(narrow, "-narrow")
+        # Narrow, the time knob lands in the 15-cell middle column unless the floor knob takes that place.
+        self.query_one("#knob-time").set_class(narrow and self._floor is None, "-span")
 
     def params(self, query: str, today: dt.date) -> QueryParams:
         """The knobs' values for ``query``; ``ValueError`` names the bad knob."""
@@ -215,7 +221,7 @@ class QueryKnobs(Widget):
         time_text = self.query_one("#query-time", Input).value.strip()
         time_range = None
         if time_text:
-            time_range = parse_date_span(time_text) or parse_time_range(time_text, today=today)
+            time_range = parse_window(time_text, today=today)
             if time_range is None:
                 raise KnobError("query-time", f"bad time range {time_text!r}: use YYYY-MM-DD, A..B or a time word")
         expand = self.query_one("#query-links", Checkbox).value

@@ -49,14 +49,13 @@ from wikimem_tui.query import panel_messages
 from wikimem_tui.query.embed import EmbedStatus
 from wikimem_tui.query.index_wait import IndexWait
 from wikimem_tui.query.knobs import KnobError, QueryKnobs, QueryParams
-from wikimem_tui.query.results import for_agent, open_message_for, summary_lines
+from wikimem_tui.query.results import for_agent, hit_counts, open_message_for, summary_lines
 from wikimem_tui.query.table import ResultsTable
 from wikimem_tui.query.tokenizer import (
     NO_JIEBA, analyzer_name, floor_text, jieba_installed, rebuild_and_swap, rebuilding_note,
 )
 from wikimem_tui.query.runner import QueryRunner
 from wikimem_tui.query.why import WhyNotBox
-from wikimem_tui.core.words import count
 
 __all__ = ["QueryPanel", "QueryParams", "jieba_installed", "open_message_for", "summary_lines"]
 
@@ -350,10 +349,8 @@ class QueryPanel(Widget):
         self._show(message.result)
         if message.why is not None and self.pinned is not None:
             self.why_box.show_why(message.why)
-        hits = sum(1 for e in message.result.items if e.source == "hit" or e.rank is not None)  # link-hits too
-        links = len(message.result.items) - hits
         timing = f" · {message.ms:.1f} ms" if self.show_timing else ""
-        self._status(f"{count(hits, 'hit')}, {links} linked{timing}")
+        self._status(hit_counts(message.result) + timing)
 
     def _show(self, result: RetrievalResult | None) -> None:
         self.last_result = result

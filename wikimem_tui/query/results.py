@@ -34,8 +34,8 @@ from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.common.safe import clean_line, safe_line
 from wikimem_tui.core.words import count
 
-__all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "for_agent", "is_diary_row", "open_message_for", "row_cells",
-           "summary_lines"]
+__all__ = ["COLUMNS", "COMPACT_BELOW", "LOW_VALUE", "for_agent", "hit_counts", "is_diary_row", "open_message_for",
+           "row_cells", "summary_lines"]
 
 #: The table's columns: explain's header, then the note (matched terms, or where a link came from).
 COLUMNS = (*TABLE_HEADER.split(), "terms / via")
@@ -96,6 +96,20 @@ _LINE_STYLES = (
     ("  ", "yellow"),  # one dropped row per line, under "dropped N:"
     ("unresolved links:", "red"),
 )
+
+
+def hit_counts(result: RetrievalResult) -> str:
+    """The status line's count: hits (matched the query), rows only a link added, and hits shown as a link row.
+
+    A hit that another hit links to is placed under it with ``link`` in the
+    source column: counting it only among the hits read as "0 linked" beside
+    a ``link`` row, so the placement is named.
+    """
+    hits = sum(1 for entry in result.items if entry.rank is not None or entry.source == "hit")
+    placed = sum(1 for entry in result.items if entry.rank is not None and entry.source == "link")
+    added = len(result.items) - hits
+    shown = f" ({placed} shown as a link)" if placed else ""
+    return f"{count(hits, 'hit')}{shown}, {added} added by links"
 
 
 def summary_lines(result: RetrievalResult, *, embedding: str | None = None, failed: bool = False) -> list[Text]:
