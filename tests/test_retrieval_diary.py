@@ -350,3 +350,21 @@ def test_an_import_in_this_process_is_found_by_the_next_query(store: MemoryStore
     assert rows(index.retrieve("museum", search_diary=True)) == ["2023-07-06 14:00"]  # the diary's index is built
     apply(store, ImportPlan("test", entries=[DiaryItem("2023-07-06", "15:00", "Kayak lesson after the museum.")]))
     assert rows(index.retrieve("kayak", search_diary=True)) == ["2023-07-06 15:00"]
+
+
+def test_a_question_of_function_words_and_a_time_word_is_answered_by_its_window(tmp_path: Path) -> None:
+    """"what did I do two weeks ago": nothing but the time words names a subject, so the window is the answer."""
+    import datetime as dt
+
+    store = MemoryStore(tmp_path / "m")
+    store.add("notes", "doing", "What I do on weekends: I do the garden.")
+    store.diary.append("Planted tomatoes in the garden.", date="2026-11-20", time="10:00")
+    store.diary.append("Fixed the bike.", date="2026-11-21", time="18:00")
+    store.diary.append("Quiet day.", date="2026-12-01", time="09:00")
+    index = MemoryIndex(store, today=lambda: dt.date(2026, 12, 5))
+    asked = index.retrieve("what did I do two weeks ago?", search_diary=True)
+    assert [str(row.entry_id) for row in asked.items] == ["2026-11-21 18:00", "2026-11-20 10:00"]
+    # The reference rule stays where the new argument is not asked for, and a subject still has to match.
+    assert all(row.entry_id is None for row in index.retrieve("what did I do two weeks ago?").items)
+    assert [str(r.entry_id) for r in index.retrieve("bike two weeks ago", search_diary=True).items] == [
+        "2026-11-21 18:00"]

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from wikimem.index.analyzer import QueryTerms
+from wikimem.index.analyzer import FUNCTION_WORDS, QueryTerms
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.corpus import WikiCorpus
 from wikimem.index.diary_files import DiaryCorpus, entry_of
@@ -216,6 +216,10 @@ def run(
     if corpus.analyzer is not None:
         result.analyzer = corpus.analyzer.describe()
     trace.terms = Counter(query.terms)
+    if knobs.search_diary and match is not None and trace.diary and _only_function_words(query):
+        # "what did I do two weeks ago": the time words chose the window and nothing else asks for a
+        # subject, so the answer is the window itself (newest first), as for a query of time words only.
+        trace.terms = Counter()
     if trace.function and FUNCTION_WEIGHT != 1.0:
         for term in trace.function:
             trace.terms[term] *= FUNCTION_WEIGHT  # type: ignore[assignment]  # BM25 is linear in a term's weight
@@ -229,6 +233,11 @@ def run(
     trace.rows = _expand(corpus, knobs.expand_links, trace)
     _cut(trace, knobs.budget_tokens, knobs.explain)
     return trace
+
+
+def _only_function_words(query: QueryTerms) -> bool:
+    """Whether every word the query scores is an English function word ("what did I do")."""
+    return bool(query.typed) and all(word in FUNCTION_WORDS for word in query.typed.values())
 
 
 def _own_window(dcorpus: DiaryCorpus, trace: Trace) -> Callable[[str, str], list[DiaryItem]]:
