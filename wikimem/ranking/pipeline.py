@@ -150,6 +150,8 @@ class Trace:
     #: With ``search_diary``: the whole diary is searched (no window, or a window parsed from the query
     #: that held no entry even widened: it filters nothing, and its words stay search words).
     whole_diary: bool = False
+    #: A question of function words and time words only: the window's entries are the answer (no wiki hit).
+    window_only: bool = False
     #: ``knobs.where`` as a test of one item (``diary``: a diary entry's), or ``None`` without a filter.
     keep: Callable[[RecallItem, bool], bool] | None = None
     #: Candidates per signal before fusion (BM25's top ``pool``, the ``pool`` nearest vectors).
@@ -216,15 +218,15 @@ def run(
     if corpus.analyzer is not None:
         result.analyzer = corpus.analyzer.describe()
     trace.terms = Counter(query.terms)
-    if knobs.search_diary and match is not None and trace.diary and _only_function_words(query):
-        # "what did I do two weeks ago": the time words chose the window and nothing else asks for a
-        # subject, so the answer is the window itself (newest first), as for a query of time words only.
-        trace.terms = Counter()
+    # "what did I do two weeks ago": the time words chose the window and nothing else names a subject,
+    # so the answer is the window itself -- its entries ranked by those words, the rest newest first.
+    trace.window_only = bool(knobs.search_diary and match is not None and trace.diary
+                             and _only_function_words(query))
     if trace.function and FUNCTION_WEIGHT != 1.0:
         for term in trace.function:
             trace.terms[term] *= FUNCTION_WEIGHT  # type: ignore[assignment]  # BM25 is linear in a term's weight
     if trace.terms:
-        _rank(knobs, corpus, semantic, trace)
+        _rank(knobs, corpus, None if trace.window_only else semantic, trace)
     else:
         trace.ordered = [Candidate(("d", i), as_recall_item(e), None) for i, e in reversed(list(enumerate(trace.diary)))]
         if trace.keep is not None:
@@ -301,7 +303,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
     items = corpus.items
     keep = trace.keep
     wiki_keep = _doc_test(items.__getitem__, keep, False) if keep is not None else None
-    for doc, score in gated_search(index, terms, trace.function, pool, wiki_keep):
+    for doc, score in [] if trace.window_only else gated_search(index, terms, trace.function, pool, wiki_keep):
         item = items[doc]
         assert item is not None
         key = ("w", item.file, item.name)
@@ -336,6 +338,9 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         kept = []
         for cand in cands.values():
             (kept if admitted(cand, floor) else trace.floored).append(cand)
+    if trace.window_only:  # every entry of the window answers; those the words do not rank follow, newest first
+        kept += trace.floored
+        trace.floored = []
     result.below_floor = len(trace.floored)
     if keep is not None:  # the searches kept only what passes; vectors and a window's entries are judged here
         kept = [cand for cand in kept if keep(cand.item, cand.key[0] == "d")]
