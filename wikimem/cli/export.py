@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wikimem.cli.io import Output, counted, json_text
+from wikimem.cli.write import fail
 
 if TYPE_CHECKING:
     from wikimem.store import MemoryStore
@@ -53,10 +54,7 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
 
 
 def _fail(args: argparse.Namespace, out: Output, code: int, message: str) -> int:
-    out.error(f"wikimem export: error: {message}")
-    if args.json:
-        out.json({"ok": False, "error": "nothing" if code == 1 else "bad_input", "message": message})
-    return code
+    return fail(args, out, code, message, prefix="wikimem export: error", kind="nothing" if code == 1 else "bad_input")
 
 
 #: The summary's keys (those of ``--json``) as the text line says them: ``2 diary entries``, not ``2 diary``.

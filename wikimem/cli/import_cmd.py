@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from wikimem.cli.io import Output, counted
+from wikimem.cli.write import fail
 
 if TYPE_CHECKING:
     from wikimem.interop import ImportReport
@@ -47,10 +48,7 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
 
 
 def _fail(args: argparse.Namespace, out: Output, code: int, kind: str, message: str) -> int:
-    out.error(f"wikimem import: error: {message}")
-    if args.json:
-        out.json({"ok": False, "error": kind, "message": message})
-    return code
+    return fail(args, out, code, message, prefix="wikimem import: error", kind=kind)
 
 
 def run_import(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:

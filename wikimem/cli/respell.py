@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.cli.io import Output, counted
-from wikimem.cli.write import _add_json, _done, _guarded
+from wikimem.cli.write import add_json_option, done, guarded
 from wikimem.disk.links import LINK_STYLES
 from wikimem.store import MemoryStore
 
@@ -32,7 +32,7 @@ def run_respell(store: MemoryStore, args: argparse.Namespace, out: Output) -> in
     if not args.json:
         for file, name in changed:
             out.line(f"  {file}:{name}")
-    return _done(args, out, f"{verb} the links of {counted(len(changed), 'item')} as {spelling}",
+    return done(args, out, f"{verb} the links of {counted(len(changed), 'item')} as {spelling}",
                  {"spelling": spelling, "dry_run": args.dry_run,
                   "items": [{"file": file, "name": name} for file, name in changed]})
 
@@ -45,6 +45,6 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                         help="reference ([[file:name]]) or obsidian ([[file#name]]); default: the memory's setting")
     parser.add_argument("--dry-run", action="store_true", help="list the items whose links would change; write nothing")
     parser.add_argument("--owner", metavar="O", help="who respells (journal)")
-    _add_json(parser)
+    add_json_option(parser)
     add_store_option(parser)
-    table["respell-links"] = _guarded(run_respell)
+    table["respell-links"] = guarded(run_respell)

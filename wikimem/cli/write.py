@@ -49,11 +49,15 @@ class Failure(Exception):
         self.code = code
 
 
-def fail(args: argparse.Namespace, out: Output, code: int, message: str, **extra: Any) -> int:
-    """Report a failure: ``message`` on stderr and, with ``--json``, an error document on stdout."""
-    out.error(f"wikimem: {message}")
+def fail(args: argparse.Namespace, out: Output, code: int, message: str, *, prefix: str = "wikimem",
+         kind: str | None = None, **extra: Any) -> int:
+    """Report a failure: ``prefix: message`` on stderr and, with ``--json``, an error document on stdout.
+
+    ``kind`` is the document's ``error`` (default: the one the exit code means).
+    """
+    out.error(f"{prefix}: {message}")
     if getattr(args, "json", False):
-        out.json({"ok": False, "error": _KINDS.get(code, "error"), "message": message, **extra})
+        out.json({"ok": False, "error": kind or _KINDS.get(code, "error"), "message": message, **extra})
     return code
 
 
@@ -105,11 +109,11 @@ def _add_expected(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--new", action="store_true", help="the item must not exist yet (exit 3 if it does)")
 
 
-def _add_json(parser: argparse.ArgumentParser) -> None:
+def add_json_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document (also on failure)")
 
 
-def _guarded(run: Callable[[MemoryStore, argparse.Namespace, Output], int]) -> Callable[..., int]:
+def guarded(run: Callable[[MemoryStore, argparse.Namespace, Output], int]) -> Callable[..., int]:
     """Turn the verbs' exceptions into exit codes: Failure, conflict, bad input, an unusable store."""
 
     def verb(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
@@ -127,7 +131,7 @@ def _guarded(run: Callable[[MemoryStore, argparse.Namespace, Output], int]) -> C
     return verb
 
 
-def _done(args: argparse.Namespace, out: Output, line: str, payload: dict[str, Any]) -> int:
+def done(args: argparse.Namespace, out: Output, line: str, payload: dict[str, Any]) -> int:
     if args.json:
         out.json({"ok": True, **payload})
     else:
@@ -143,7 +147,7 @@ def run_add(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         content = args.content if args.content is not None else read_text_arg(args.content_file)
     item = store.add(args.file, args.name, content, owner=args.owner, source_conv=args.source,
                      expected=_expected(args))
-    return _done(args, out, f"wrote {item.file}:{item.name}", {"item": _item(item)})
+    return done(args, out, f"wrote {item.file}:{item.name}", {"item": _item(item)})
 
 
 def run_remove(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
@@ -152,7 +156,7 @@ def run_remove(store: MemoryStore, args: argparse.Namespace, out: Output) -> int
     removed = store.remove(args.file, args.name, owner=args.owner, expected=expected)
     if not removed:
         raise Failure(NOT_FOUND, f"no item: {args.file}:{args.name}")
-    return _done(args, out, f"removed {args.file}:{args.name}",
+    return done(args, out, f"removed {args.file}:{args.name}",
                  {"removed": {"file": args.file, "name": args.name}})
 
 
@@ -165,7 +169,7 @@ def run_move(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         raise Failure(NOT_FOUND, f"no item: {args.file}:{args.name}")
     moved = store.move(args.file, args.name, new_file=new_file, new_name=new_name if sep and new_name else None,
                        owner=args.owner, rewrite_links=args.rewrite_links, expected=_expected(args))
-    return _done(args, out, f"moved {args.file}:{args.name} to {moved.file}:{moved.name}",
+    return done(args, out, f"moved {args.file}:{args.name} to {moved.file}:{moved.name}",
                  {"from": {"file": args.file, "name": args.name}, "item": _item(moved)})
 
 
@@ -175,7 +179,7 @@ def run_diary_append(store: MemoryStore, args: argparse.Namespace, out: Output) 
     entry = store.diary.append(text, date=args.date, time=args.time, owner=args.owner, source_conv=args.source)
     payload = {"date": entry.date, "time": entry.time, "entry": entry.entry_id.key, "content": entry.content,
                "owner": entry.owner, "source_conv": entry.source_conv, "ts": entry.ts}
-    return _done(args, out, f"appended diary {entry.entry_id.render()}", {"entry": payload})
+    return done(args, out, f"appended diary {entry.entry_id.render()}", {"entry": payload})
 
 
 def register(commands: Any, table: dict[str, Callable[..., int]],
@@ -220,10 +224,10 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
     append.add_argument("--source", metavar="S", help="the conversation it came from (source_conv)")
 
     for parser in (add, remove, move, append):  # not on "diary" too: append's default would hide it
-        _add_json(parser)
+        add_json_option(parser)
     for parser in (add, remove, move, diary, append):
         add_store_option(parser)
-    table["add"] = _guarded(run_add)
-    table["remove"] = _guarded(run_remove)
-    table["move"] = _guarded(run_move)
-    table["diary"] = _guarded(run_diary_append)
+    table["add"] = guarded(run_add)
+    table["remove"] = guarded(run_remove)
+    table["move"] = guarded(run_move)
+    table["diary"] = guarded(run_diary_append)
