@@ -56,9 +56,9 @@ class _Seen:
             self.here += scans.here
             close(scans)
 
-        def added(segments: Segments, base: int, scanned: Any, key: Any, views: Any = None) -> None:
+        def added(segments: Segments, base: int, scanned: Any, views: Any = None) -> None:
             self.views_from_child += views is not None
-            add(segments, base, scanned, key, views)
+            add(segments, base, scanned, views)
 
         monkeypatch.setattr(load_groups.GroupScans, "close", closed)
         monkeypatch.setattr(Segments, "add", added)
@@ -67,7 +67,7 @@ class _Seen:
 def _loaded(store: MemoryStore, monkeypatch: pytest.MonkeyPatch, worker: str) -> tuple[list[Any], list[Any], list[Any]]:
     """Every segment's forms, every query's scores and the postings of every query term, after a load."""
     monkeypatch.setenv("WIKIMEM_LOAD_WORKER", worker)
-    index = MemoryIndex(store, use_jieba=False, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=False)
     index.build()
     inv = index._corpus.index
     forms = [tuple(map(bytes, (s.latin, s.cjk.encode(), s.latin_starts, s.cjk_starts, s.lengths)))

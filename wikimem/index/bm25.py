@@ -27,10 +27,7 @@ markdown at startup. Everything here is shaped by what CPython does fast:
   keeps every candidate that could still make the top k and rescores
   those few exactly. Cost follows the query terms' posting lists, not N.
 * An optional warm-up (:func:`wikimem.index.warmup.warm_up`) packs the common
-  terms before any query needs them; their segment postings can be saved
-  to and read back from a derived on-disk cache
-  (:mod:`wikimem.index.postings_cache`), so a later process with the same files
-  finds them with one read instead of a scan.
+  terms before any query needs them, in memory only.
 
 The scores and matched terms of docs chosen elsewhere (fusion candidates,
 file neighbours, result rows) are :mod:`wikimem.index.doc_scores`.
@@ -55,7 +52,6 @@ from wikimem.index.form_search import FormViews
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
 from wikimem.index.packed import Packed, drop_posting, merged
-from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
 
@@ -73,7 +69,7 @@ class InvertedIndex(DocScores):
         # not create entries use .get().
         self._post: defaultdict[str, array[int] | Packed] = defaultdict(_new_occurrences)
         self._any_packed = False
-        #: The batches of docs added by add_scanned, and their caches.
+        #: The batches of docs added by add_scanned.
         self.forms = Segments()
         #: Doc lengths for the numpy path (a copy: see :mod:`wikimem.index.vectorized`).
         self._lengths = vectorized.Lengths()
@@ -122,17 +118,16 @@ class InvertedIndex(DocScores):
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts, key: str | None = None, views: FormViews | None = None) -> range:
+    def add_scanned(self, scanned: ScannedTexts, views: FormViews | None = None) -> range:
         """Add a batch of docs (cold path only) as one segment; returns their ids.
 
-        ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
-        for the segment cache; None: never cached. ``views``: its numpy views, if made already.
+        ``views``: its numpy views, if made already.
         """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self.forms.add(base, scanned, key, views)
+        self.forms.add(base, scanned, views)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n
@@ -186,17 +181,8 @@ class InvertedIndex(DocScores):
 
     @property
     def segments(self) -> int:
-        """Segments of the cold load (the postings caches' unit)."""
+        """Segments of the cold load."""
         return len(self.forms)
-
-    @property
-    def cache(self) -> PostingsCache | None:
-        """Postings of the segments' common terms from an earlier process (or None)."""
-        return self.forms.cache
-
-    @cache.setter
-    def cache(self, cache: PostingsCache | None) -> None:
-        self.forms.cache = cache
 
     def segment_postings(
         self, term: str, should_stop: Callable[[], bool] | None = None

@@ -23,8 +23,6 @@ query shows them, and name -> doc maps are made per file on demand.
 
 from __future__ import annotations
 
-import hashlib
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
@@ -33,7 +31,6 @@ from typing import Any
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bulk_file import BulkFile
 from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.segment_cache import segment_key
 from wikimem.disk.loader import FileBlocks, read_file_blocks
 from wikimem.index.form_search import FormViews
 from wikimem.index.items import ItemTable, item_at
@@ -42,7 +39,6 @@ from wikimem.disk.splice import BlockEdit, RawBlock
 from wikimem.store.transaction import FileWrite, Identity
 from wikimem.index.write_apply import apply_write, apply_writes
 from wikimem.models import RecallItem, item_text
-from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
@@ -92,12 +88,6 @@ class WikiCorpus:
         #: made on demand (and a few kept).
         self._bulk: dict[str, BulkFile] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
-        #: What the cold load's segments were made of (see :meth:`load`); the
-        #: postings cache is used only by a load with the same fingerprint.
-        terms = analyzer.fingerprint if analyzer is not None else "raw"
-        self._made_by = f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}"
-        self._layout = hashlib.sha256(self._made_by.encode())
-        self.fingerprint: str | None = None
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -204,8 +194,6 @@ class WikiCorpus:
         finally:
             scans.close()
         self.index.loaded(len(self.items))
-        if self.index.segments:
-            self.fingerprint = self._layout.hexdigest()
 
     @staticmethod
     def _joined(group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
@@ -228,17 +216,10 @@ class WikiCorpus:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
-        n = len(scanned.lengths)
-        lengths_crc = zlib.crc32(scanned.lengths)
-        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
-        docs = self.index.add_scanned(scanned, key, views)
-        # Files, stats, doc ids and each doc's token count: a cache written
-        # for other files (or the same names edited) never matches.
-        self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
+        docs = self.index.add_scanned(scanned, views)
         for file, blocks, _, stat in group:
             self._bulk[file] = BulkFile(self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
-            self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
@@ -258,12 +239,9 @@ class WikiCorpus:
         scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
         docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = segment_key(self._made_by, [(file, stat) for file, _, stat in group], len(scanned.lengths),
-                              zlib.crc32(scanned.lengths))
-            docs = iter(self.index.add_scanned(scanned, key))
+            docs = iter(self.index.add_scanned(scanned))
         for file, items, stat in group:
             names = self._names.setdefault(file, {})
-            self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
             if scanned is not None:
                 names.update(zip(map(attrgetter("name"), items), docs))  # zip stops at the names: each file takes its own
                 for item in items:
