@@ -285,7 +285,7 @@ class InvertedIndex(DocScores):
                 docs, tfs = array("i"), array("i")
                 ordered = dict(sorted(counted.items()))
             else:
-                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` may be shared (a cache writer's)
+                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` stays the caller's
             docs.extend(ordered.keys())
             tfs.extend(ordered.values())
         if self.n_alive != len(self._dl):

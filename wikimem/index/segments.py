@@ -70,10 +70,10 @@ class Segments:
     def _view_segments(self) -> None:
         """Give every segment its numpy views once the forms are large enough for numpy (at the load).
 
-        Made here, not at a term's first use: a view of a segment costs
-        ~2.5 ms (its rows grouped by key, :mod:`wikimem.index.key_groups`),
-        once -- 250 segments at 1M items, which the first query would
-        otherwise pay. They are made on the view thread while the load
+        Made here, not at a term's first use: a view of a segment (its rows
+        grouped by key, :mod:`wikimem.index.key_groups`) is made once per
+        segment, a cost the first query would otherwise pay for every
+        segment at once. They are made on the view thread while the load
         reads on (:mod:`wikimem.index.view_maker`); a search that needs a
         segment's views waits for them (:meth:`_view`).
         """
@@ -139,8 +139,8 @@ class Segments:
     def postings(self, term: str, should_stop: Callable[[], bool] | None = None) -> tuple[array[int], array[int]] | None:
         """``term``'s doc ids and tfs in the segments, found by one search of each segment's forms.
 
-        ``should_stop`` (a warm-up's) is asked every :data:`_STOP_EVERY` segments -- one term
-        at 1M items is ~250 of them, tens to hundreds of ms -- and may block
+        ``should_stop`` (a warm-up's) is asked every :data:`_STOP_EVERY` segments -- a
+        large store's term is searched in many of them -- and may block
         (an app pausing the warm-up while the user types); ``None`` when it
         said stop.
         """
@@ -150,11 +150,9 @@ class Segments:
     def postings_many(self, terms: Iterable[str]) -> dict[str, tuple[array[int], array[int]]]:
         """:meth:`postings` of several terms (a query's), each the same answer, found segment by segment.
 
-        Why: at 1M items a term's search streams every segment's forms from
-        memory (~150 MB); searching all of a query's terms in one segment
-        before the next keeps that segment's forms in the CPU cache for all
-        of them (measured at 1M, a query's CJK terms: 25-30% less time than
-        term by term; at 100k items the forms fit in the cache either way).
+        Why: on a large store a term's search streams every segment's forms
+        from memory; searching all of a query's terms in one segment before
+        the next keeps that segment's forms in the CPU cache for all of them.
         """
         found = self._gather(list(dict.fromkeys(terms)), None)
         assert found is not None  # asked without should_stop: never stopped
@@ -208,8 +206,7 @@ class _Term:
 
         Counted with the other segments' (:meth:`count`): their doc ids
         ascend across segments too, so one pass over runs of equal ids
-        counts them all -- a count a segment was ~10 numpy calls, ~40 us,
-        ~250 segments a term at 1M items.
+        counts them all, instead of a count per segment of a term.
         """
         if len(texts):
             np = vectorized.numpy_module()

@@ -10,8 +10,8 @@ and a warm-up of the old one must stop rather than race the new one.
 
 It packs the terms whose first use is slow -- the common ones, guessed from
 a sample of the first segment (a Zipf vocabulary's head shows in any few
-thousand docs) -- and not the whole vocabulary: at 1M items that would take
-minutes and hundreds of MB, while a rare term's first use costs little.
+thousand docs) -- and not the whole vocabulary, which on a large store would
+cost far more time and memory than the rare terms' first uses it saves.
 It writes nothing to disk: a later process finds its first uses again by
 searching the segments.
 Optional: the library never calls it by itself (``MemoryIndex.warm``).
