@@ -46,7 +46,7 @@ def _isolate_env(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: py
 def index_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Runs a test on the index's pure path and on its numpy path (taken for every list, however short).
 
-    The two must give the same answers to the bit (wikimem.index.vectorized).
+    Each is held to the same answers (rankings: up to float rounding, ties by doc id).
     """
     from wikimem.index import vectorized  # noqa: PLC0415
 
