@@ -339,11 +339,19 @@ class InvertedIndex:
         fresh = [t for t in query if not isinstance(self._post.get(t), Postings)] if self.forms else []
         found = self.forms.postings_many(fresh) if len(fresh) > 1 else {}
         n = self.n_alive
-        out = []
+        out: list[tuple[Postings, float]] = []
         for term, qtf in query.items():
             entry = self._packed(term, found.get(term))
-            if entry is not None and qtf:
-                out.append((entry, qtf * idf(n, len(entry.docs)) * (K1 + 1.0)))
+            if entry is None or not qtf:
+                continue
+            w = qtf * idf(n, len(entry.docs)) * (K1 + 1.0)
+            # The bigrams of a CJK word that never occurs apart have the very same
+            # postings: one term of their summed weight scores every doc as the pair does.
+            twin = next((i for i, (e, _) in enumerate(out) if e.docs == entry.docs and e.tfs == entry.tfs), None)
+            if twin is None:
+                out.append((entry, w))
+            else:
+                out[twin] = (out[twin][0], out[twin][1] + w)
         return out
 
     # -- the top k -----------------------------------------------------------
@@ -393,9 +401,7 @@ class InvertedIndex:
         """Term at a time into a dense score array, then the top k by ``argpartition``.
 
         The same formula and the same order of additions per doc as
-        :meth:`_search_pure`. Each term's docs are distinct, so ``+=`` over
-        fancy indices adds each posting once. Candidates are the postings'
-        docs (a doc shows once per term holding it): the ``k x terms`` best
+        :meth:`_search_pure`. Candidates are the postings' docs (a doc shows once per term holding it): the ``k x terms`` best
         of them hold at least ``k`` distinct docs, so every doc scoring at
         least their least value -- ties included -- is kept and ordered.
         """
@@ -407,14 +413,14 @@ class InvertedIndex:
             cand, tf, norm = entry.arrays(np, lengths, a, b)
             values = (w * tf) / norm
         else:
-            scores = np.zeros(len(self._dl))
-            held = []
+            held, parts = [], []
             for entry, w in terms:
                 docs, tf, norm = entry.arrays(np, lengths, a, b)
-                scores[docs] += (w * tf) / norm
                 held.append(docs)
+                parts.append((w * tf) / norm)
             cand = np.concatenate(held)
-            values = scores[cand]
+            # bincount adds its weights in input order from 0.0: terms in query order, as the pure path.
+            values = np.bincount(cand, weights=np.concatenate(parts))[cand]
         m = min(len(values), k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
