@@ -114,8 +114,8 @@ class Postings:
         """numpy doc ids, tfs and length norms ``(tf + a) + b·dl``, kept until the lists or ``b`` change."""
         kept = self._np
         if kept is None or kept[2] != b:
-            docs = np.array(self.docs, dtype=np.int64)
-            tf = np.array(self.tfs, dtype=np.float64)
+            docs = np.frombuffer(self.docs[:], dtype=np.int32)  # a slice: no export of the live array
+            tf = np.frombuffer(self.tfs[:], dtype=np.int32).astype(np.float64)
             norm = (tf + a) + b * lengths[docs]
             kept = self._np = (docs, tf, b, norm)
         return kept[0], kept[1], kept[3]
@@ -394,21 +394,26 @@ class InvertedIndex:
         """The doc lengths as a numpy array covering every doc (copied again when docs were added)."""
         lengths = self._np_lengths
         if lengths is None or len(lengths) < len(self._dl):
-            lengths = self._np_lengths = np.array(self._dl, dtype=np.float64)
+            lengths = self._np_lengths = np.frombuffer(self._dl[:], dtype=np.int32).astype(np.float64)
         return lengths
 
     def _search_numpy(self, terms: list[tuple[Postings, float]], k: int) -> list[tuple[int, float]]:
-        """Term at a time into a dense score array, then the top k by ``argpartition``.
+        """Term at a time into a dense score array, then the top k by ``partition``.
 
         The same formula and the same order of additions per doc as
-        :meth:`_search_pure`. Candidates are the postings' docs (a doc shows once per term holding it): the ``k x terms`` best
-        of them hold at least ``k`` distinct docs, so every doc scoring at
-        least their least value -- ties included -- is kept and ordered.
+        :meth:`_search_pure` (``bincount`` adds its weights in input order,
+        from 0.0). The candidates are the postings' docs, a doc once per
+        term that holds it: the ``k x terms`` best of them hold at least
+        ``k`` distinct docs, so every doc scoring at least the least of
+        them -- ties included -- is kept, then ordered. When the postings
+        outnumber half the docs, the dense sums are partitioned instead
+        (each doc once, and fewer elements).
         """
         np = vectorized.numpy_module()
         a, b = self._norm()
         lengths = self._lengths(np)
-        if len(terms) == 1:
+        distinct = len(terms) == 1
+        if distinct:
             entry, w = terms[0]
             cand, tf, norm = entry.arrays(np, lengths, a, b)
             values = (w * tf) / norm
@@ -419,13 +424,22 @@ class InvertedIndex:
                 held.append(docs)
                 parts.append((w * tf) / norm)
             cand = np.concatenate(held)
-            # bincount adds its weights in input order from 0.0: terms in query order, as the pure path.
-            values = np.bincount(cand, weights=np.concatenate(parts))[cand]
-        m = min(len(values), k * len(terms))
+            sums = np.bincount(cand, weights=np.concatenate(parts))
+            distinct = 2 * len(cand) > len(sums)
+            if distinct:
+                cand, values = None, sums
+            else:
+                values = sums[cand]
+        m = min(len(values), k if distinct else k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
-        docs, found = cand[keep], values[keep]
-        if len(terms) > 1:
+        if cand is None:  # the dense sums: a doc of no list sums to 0.0
+            keep &= values > 0.0
+            docs = np.flatnonzero(keep)
+        else:
+            docs = cand[keep]
+        found = values[keep]
+        if not distinct:
             docs, first = np.unique(docs, return_index=True)
             found = found[first]
         order = np.lexsort((docs, -found))[:k]
