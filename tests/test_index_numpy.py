@@ -156,6 +156,28 @@ def test_the_numpy_ranking_equals_the_pure_one_within_the_tolerance(k: int) -> N
     assert any(len(r) == k for r in results[True])
 
 
+def test_a_term_alone_answers_every_k_after_a_small_one() -> None:
+    # A term queried alone keeps its best postings ranked: a later, larger k (why-not asks for
+    # every doc) must still get every doc, and a write must not leave the kept ranking stale.
+    docs = _zipf_docs(7, 3000)
+    everyone = [d for d, tokens in enumerate(docs) if "w0" in tokens]
+    assert len(everyone) > 600
+    results = {}
+    for on in (False, True):
+        vectorized.switch(on)
+        index = InvertedIndex()
+        for tokens in docs:
+            index.add_bulk(tokens)
+        got = [index.search({"w0": 1}, k) for k in (10, 300, len(docs), 5)]
+        index.add(["w0", "w0"])
+        got += [index.search({"w0": 1}, k) for k in (3, len(docs) + 1)]
+        results[on] = got
+    for fast, pure in zip(results[True], results[False]):
+        _same_ranking(fast, pure)
+    assert sorted(d for d, _ in results[True][2]) == everyone
+    assert len(docs) in {d for d, _ in results[True][5]}  # the doc added after the kept ranking
+
+
 @pytest.mark.parametrize("k", [1, 3, 7])
 def test_ties_are_broken_by_doc_id_on_both_paths(k: int) -> None:
     # Many docs with the very same tokens: the very same score; the top k is the lowest ids among them.

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict, deque
@@ -54,6 +55,9 @@ B = 0.75
 #: instead of a bisect per doc (which boxes an int at every step).
 _HELD_SHARE = 16
 
+#: A term queried alone keeps at least this many of its best postings ranked (:meth:`Postings.ranked`).
+_RANKED_MIN = 256
+
 _new_occurrences = partial(array, "i")
 
 
@@ -76,17 +80,19 @@ class Postings:
     would make the next ``append`` to the live array raise.
     """
 
-    __slots__ = ("docs", "tfs", "_np")
+    __slots__ = ("docs", "tfs", "_np", "_best")
 
     def __init__(self, docs: array[int], tfs: array[int]) -> None:
         self.docs = docs
         self.tfs = tfs
         self._np: tuple[Any, Any, float, Any] | None = None
+        #: This term's best postings alone, in answer order, for the ``(b', w)`` they were ranked with.
+        self._best: tuple[float, float, list[tuple[int, float]]] | None = None
 
     def append(self, doc: int, tf: int) -> None:
         self.docs.append(doc)
         self.tfs.append(tf)
-        self._np = None
+        self._np = self._best = None
 
     def drop(self, doc: int) -> None:
         """Delete ``doc``'s posting if it has one."""
@@ -95,7 +101,7 @@ class Postings:
         if p < len(docs) and docs[p] == doc:
             del docs[p]
             del self.tfs[p]
-            self._np = None
+            self._np = self._best = None
 
     def tf(self, doc: int) -> int:
         docs = self.docs
@@ -120,6 +126,26 @@ class Postings:
             kept = self._np = (docs, tf, b, norm)
         return kept[0], kept[1], kept[3]
 
+    def ranked(self, np: Any, lengths: Any, a: float, b: float, w: float, k: int) -> list[tuple[int, float]]:
+        """This term's top ``k`` alone, best first, ties by doc id.
+
+        A term queried alone is asked again with the same ``(b', w)`` until
+        a write: its best ``max(k, _RANKED_MIN)`` postings -- and every one
+        tied with the last of them -- are ranked once and kept, and a
+        later ``k`` up to their number reads them off.
+        """
+        kept = self._best
+        if kept is None or kept[0] != b or kept[1] != w or len(kept[2]) < min(k, len(self.docs)):
+            docs, tf, norm = self.arrays(np, lengths, a, b)
+            values = (w * tf) / norm
+            m = min(len(values), max(k, _RANKED_MIN))
+            cut = np.partition(values, len(values) - m)[len(values) - m]
+            keep = values >= cut  # ties at the cut all in: the kept prefix is exact
+            docs, values = docs[keep], values[keep]
+            order = np.lexsort((docs, -values))
+            kept = self._best = (b, w, list(zip(docs[order].tolist(), values[order].tolist())))
+        return kept[2][:k]
+
 
 class InvertedIndex:
     """BM25 over integer doc ids; callers keep the documents themselves."""
@@ -140,6 +166,8 @@ class InvertedIndex:
         self.total_len = 0
         #: A numpy copy of ``_dl`` for the fast path (doc lengths never change: grown, never stale).
         self._np_lengths: Any = None
+        #: Each thread's dense score array for the fast path, all zeros between queries.
+        self._scratch = threading.local()
 
     # -- writing -------------------------------------------------------------
 
@@ -397,51 +425,47 @@ class InvertedIndex:
             lengths = self._np_lengths = np.frombuffer(self._dl[:], dtype=np.int32).astype(np.float64)
         return lengths
 
+    def _scores(self, np: Any) -> Any:
+        """This thread's dense score array, zeros, covering every doc (allocated once, not per query)."""
+        scores = getattr(self._scratch, "scores", None)
+        if scores is None or len(scores) < len(self._dl):
+            scores = self._scratch.scores = np.zeros(len(self._dl) + len(self._dl) // 8 + 1024)
+        return scores
+
     def _search_numpy(self, terms: list[tuple[Postings, float]], k: int) -> list[tuple[int, float]]:
         """Term at a time into a dense score array, then the top k by ``partition``.
 
         The same formula and the same order of additions per doc as
-        :meth:`_search_pure` (``bincount`` adds its weights in input order,
-        from 0.0). The candidates are the postings' docs, a doc once per
-        term that holds it: the ``k x terms`` best of them hold at least
-        ``k`` distinct docs, so every doc scoring at least the least of
-        them -- ties included -- is kept, then ordered. When the postings
-        outnumber half the docs, the dense sums are partitioned instead
-        (each doc once, and fewer elements).
+        :meth:`_search_pure`: each term's values are added into the dense
+        array (a term's docs are distinct) in query order, from 0.0. The
+        candidates are the postings' docs, a doc once per term that holds
+        it: the ``k x terms`` best of them hold at least ``k`` distinct
+        docs, so every doc scoring at least the least of them -- ties
+        included -- is kept, then ordered. One term alone: :meth:`Postings.ranked`.
         """
         np = vectorized.numpy_module()
         a, b = self._norm()
         lengths = self._lengths(np)
-        distinct = len(terms) == 1
-        if distinct:
+        if len(terms) == 1:
             entry, w = terms[0]
-            cand, tf, norm = entry.arrays(np, lengths, a, b)
-            values = (w * tf) / norm
-        else:
-            held, parts = [], []
+            return entry.ranked(np, lengths, a, b, w, k)
+        scores = self._scores(np)
+        held = []
+        try:
             for entry, w in terms:
                 docs, tf, norm = entry.arrays(np, lengths, a, b)
                 held.append(docs)
-                parts.append((w * tf) / norm)
+                scores[docs] += (w * tf) / norm
             cand = np.concatenate(held)
-            sums = np.bincount(cand, weights=np.concatenate(parts))
-            distinct = 2 * len(cand) > len(sums)
-            if distinct:
-                cand, values = None, sums
-            else:
-                values = sums[cand]
-        m = min(len(values), k if distinct else k * len(terms))
+            values = scores[cand]
+        finally:
+            for docs in held:
+                scores[docs] = 0.0
+        m = min(len(values), k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
-        if cand is None:  # the dense sums: a doc of no list sums to 0.0
-            keep &= values > 0.0
-            docs = np.flatnonzero(keep)
-        else:
-            docs = cand[keep]
-        found = values[keep]
-        if not distinct:
-            docs, first = np.unique(docs, return_index=True)
-            found = found[first]
+        docs, first = np.unique(cand[keep], return_index=True)
+        found = values[keep][first]
         order = np.lexsort((docs, -found))[:k]
         return list(zip(docs[order].tolist(), found[order].tolist()))
 
