@@ -16,9 +16,13 @@ and a query whose cost follows its terms' postings, not the store:
 * Scoring has two paths with one formula. The pure-Python path is the
   reference (every posting of every query term added into a dict, the
   top k by ``heapq``); with numpy, large lists are scored term at a time
-  into a dense array and the top k taken by ``argpartition``. Both sum a
+  into a dense array and the top k taken by ``partition``. Both sum a
   doc's terms in query order and break ties by ascending doc id, so they
-  agree up to float rounding; tests compare them with a tolerance.
+  agree up to float rounding; tests compare them with a tolerance. The
+  one thing kept between queries besides the postings: a term queried
+  alone keeps its best postings ranked until a write changes the
+  statistics (the one-word query is the commonest, and its cost would
+  otherwise grow with the term's list, i.e. with the store).
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's, the reference
