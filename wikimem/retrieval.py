@@ -8,10 +8,7 @@ first :meth:`MemoryIndex.retrieve` (or explicitly, with progress, by
 constructing a ``MemoryIndex`` touches no files.
 
 Freshness: the index listens to its store's writes and, on the next query,
-applies each write's own block edits (:class:`wikimem.store.transaction.FileWrite`:
-only the blocks it changed are parsed and re-tokenized, the file is not
-re-read) -- when the file's identity shows nobody else wrote it in between;
-otherwise it re-reads that RecallFile (a diff: only changed items are
+re-reads each written RecallFile (a diff: only changed items are
 re-tokenized). Edits by other processes are picked up by :meth:`refresh`
 (re-reads only files whose ``(mtime_ns, size)`` changed, appeared or
 vanished; an app's file watcher calls :meth:`refresh_files`) or :meth:`rebuild`. If

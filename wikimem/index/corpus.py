@@ -6,11 +6,7 @@ writes. Replacing a file is a diff keyed by item name: an unchanged item
 keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
-dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO. A write
-of this process need not even be re-read: :meth:`WikiCorpus.apply_writes`
-takes the store's own block edits (the re-read and re-parse of a 200-item
-file were most of a query after one ``add()``) when their chain of file
-identities shows nothing else wrote the file (:mod:`wikimem.index.write_apply`).
+dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
 (:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
@@ -26,21 +22,18 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from operator import attrgetter
 from typing import Any
 
 from wikimem.index.analyzer import Analyzer
-from wikimem.index.bulk_file import BulkFile
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.segment_cache import segment_key
-from wikimem.disk.loader import FileBlocks, read_file_blocks
+from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
 from wikimem.index.form_search import FormViews
 from wikimem.index.items import ItemTable, item_at
 from wikimem.index.load_groups import GroupScans, Scanned
-from wikimem.disk.splice import BlockEdit, RawBlock
-from wikimem.store.transaction import FileWrite, Identity
-from wikimem.index.write_apply import apply_write, apply_writes
+from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts
@@ -73,9 +66,9 @@ class WikiCorpus:
         self.items = ItemTable()
         #: file -> (mtime_ns, size) as last read: the change detector.
         self.stats: dict[str, tuple[int, int] | None] = {}
-        #: file -> its identity right after the store write last applied by
-        #: :meth:`apply_write` (dropped when the file is re-read): what the
-        #: next write must have found for its edits to apply.
+        #: file -> its identity right after this process's last write, when the
+        #: re-read that applied it found the file so (see
+        #: :mod:`wikimem.freshness.catch_up`; dropped on any other re-read).
         self.identities: dict[str, Identity | None] = {}
         #: Bumped on every change of indexed text (vector caches sync on it).
         self.version = 0
@@ -87,10 +80,10 @@ class WikiCorpus:
         self._scan = scan
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
-        #: Files loaded in bulk whose loaded blocks no write changed since
-        #: (items appended after them are its tail); their name maps are
-        #: made on demand (and a few kept).
-        self._bulk: dict[str, BulkFile] = {}
+        #: Files loaded in bulk and not written since: their first doc and
+        #: blocks (consecutive docs); their name maps are made on demand (and
+        #: a few kept).
+        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
         #: What the cold load's segments were made of (see :meth:`load`); the
         #: postings cache is used only by a load with the same fingerprint.
@@ -136,7 +129,8 @@ class WikiCorpus:
             return {}
         names = self._name_maps.get(file)
         if names is None:
-            names = bulk.names()
+            base, blocks = bulk  # loaded blocks have no repeated names: the load checked
+            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
@@ -148,11 +142,11 @@ class WikiCorpus:
         if item is None:
             return []
         bulk = self._bulk.get(item.file)
-        if bulk is not None and not bulk.tail:  # a bulk-read file, never changed since: consecutive docs, all live
-            base = bulk.base
-            lo, hi = max(base, doc - window), min(base + bulk.blocks.count, doc + window + 1)
+        if bulk is not None:  # a bulk-read file, never changed since: consecutive docs, all live
+            base, blocks = bulk
+            lo, hi = max(base, doc - window), min(base + blocks.count, doc + window + 1)
             return [d for d in range(lo, hi) if d != doc]
-        order = bulk.order() if bulk is not None else list(self._name_map(item.file).values())
+        order = list(self._name_map(item.file).values())
         if doc not in order:
             return []
         at = order.index(doc)
@@ -236,7 +230,7 @@ class WikiCorpus:
         # for other files (or the same names edited) never matches.
         self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
         for file, blocks, _, stat in group:
-            self._bulk[file] = BulkFile(self.items.add_blocks(file, blocks).start, blocks)
+            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
             self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
@@ -291,37 +285,6 @@ class WikiCorpus:
             self._drop(doc)
             changed = True
         return self._settle(file, new, stat, changed)
-
-    def apply_writes(self, writes: Sequence[FileWrite]) -> bool | None:
-        """Apply one file's store writes, in commit order; ``None`` (nothing changed) when a re-read is needed.
-
-        See :func:`wikimem.index.write_apply.apply_writes` (the chain of file identities that must hold).
-        """
-        return apply_writes(self, writes)
-
-    def apply_write(
-        self,
-        file: str,
-        segments: Sequence[RawBlock],
-        edits: Sequence[BlockEdit],
-        stat: tuple[int, int] | None,
-    ) -> bool | None:
-        """Apply a store write's own block edits without reading the file; see :func:`wikimem.index.write_apply.apply_write`."""
-        return apply_write(self, file, segments, edits, stat)
-
-    def _bulk_file(self, file: str) -> BulkFile | None:
-        """``file``'s loaded blocks and tail when it is still held so (see :mod:`wikimem.index.bulk_file`)."""
-        return self._bulk.get(file)
-
-    def _tail_changed(self, file: str, old: str | None, new: str | None, doc: int | None) -> None:
-        """A bulk file's tail lost name ``old`` and/or gained ``new`` at its end (``doc``): the kept map follows."""
-        names = self._name_maps.get(file)
-        if names is None:
-            return
-        if old is not None and old != new:
-            del names[old]
-        if new is not None:
-            names[new] = doc  # type: ignore[assignment]  # a new name comes with its doc
 
     def _forget(self, file: str) -> dict[str, int]:
         """Take ``file``'s name -> doc map out of every holder (the caller puts the new one back)."""
