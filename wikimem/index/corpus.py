@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any
 
@@ -30,13 +30,11 @@ from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.segment_cache import segment_key
 from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
-from wikimem.index.form_search import FormViews
 from wikimem.index.items import ItemTable, item_at
-from wikimem.index.load_groups import GroupScans, Scanned
 from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
-from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts
+from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
@@ -169,63 +167,40 @@ class WikiCorpus:
         bulk = self._scan is not None and hasattr(store, "file_path")
         group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
         size = 0
-        analyzer = self.analyzer
-        scans = GroupScans(
-            self._latin_terms(),
-            (analyzer.name if analyzer is not None else None, analyzer.fingerprint if analyzer is not None else "raw"),
-            self.index.forms.views_pay,
-        )
         if progress is not None:
             progress(0, len(files))
-        try:
-            for done, file in enumerate(files, 1):
-                stat = store.file_stat(file)
-                read = read_file_blocks(store.file_path(file)) if bulk else None
-                if read is not None:
-                    group.append((file, *read, stat))
-                    size += read[0].count
-                if group and (read is None or size >= SEGMENT_DOCS):
-                    self._apply_groups(scans.put(group, *self._joined(group), done, len(files)), store)
-                    group, size = [], 0
-                if read is None:
-                    self._apply_groups(scans.drain(), store)  # doc ids in load order
-                    self.load_file(file, store.file_items(file), stat)
-                if progress is not None:
-                    progress(done, len(files))
-            if group:
-                self._apply_groups(scans.put(group, *self._joined(group), len(files), len(files)), store)
-            self._apply_groups(scans.drain(), store)
-        finally:
-            scans.close()
+        for done, file in enumerate(files, 1):
+            stat = store.file_stat(file)
+            read = read_file_blocks(store.file_path(file)) if bulk else None
+            if read is not None:
+                group.append((file, *read, stat))
+                size += read[0].count
+            if group and (read is None or size >= SEGMENT_DOCS):  # doc ids in load order
+                self._load_group(group, store)
+                group, size = [], 0
+            if read is None:
+                self.load_file(file, store.file_items(file), stat)
+            if progress is not None:
+                progress(done, len(files))
+        if group:
+            self._load_group(group, store)
         self.index.loaded(len(self.items))
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 
-    @staticmethod
-    def _joined(group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
-        """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them, and how many."""
-        return DOC_BREAK.encode().join(joined for _, _, joined, _ in group), sum(blocks.count for _, blocks, _, _ in group)
-
-    def _apply_groups(self, answers: Iterable[Scanned], store: Any) -> None:
-        for group, scanned, views in answers:
-            self._load_group(group, store, scanned, views)
-
-    def _load_group(
-        self,
-        group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]],
-        store: Any,
-        scanned: ScannedTexts | None,
-        views: FormViews | None = None,
-    ) -> None:
-        """Index files read in bulk as one segment, from their scan (item by item if there is none, or the index is no longer cold)."""
-        if scanned is None or not self.index.cold:
+    def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
+        """Index files read in bulk as one segment, from their scan (item by item if they cannot be scanned, or the index is no longer cold)."""
+        joined = DOC_BREAK.encode().join(data for _, _, data, _ in group)
+        n_texts = sum(blocks.count for _, blocks, _, _ in group)
+        scanned = scan_joined(joined, n_texts, self._latin_terms()) if self.index.cold else None
+        if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
         n = len(scanned.lengths)
         lengths_crc = zlib.crc32(scanned.lengths)
         key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
-        docs = self.index.add_scanned(scanned, key, views)
+        docs = self.index.add_scanned(scanned, key)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
         self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
