@@ -101,12 +101,6 @@ class MemoryIndex(KeptFresh, IndexVectors):
                                              a pool as deep as with embeddings
                                              (:mod:`wikimem.ranking.context`); ``False`` (default
                                              this round): BM25 alone
-    ranking             ``feedback``         ``True``: the query is expanded with the top 5 hits' most
-                                             characteristic terms (pseudo-relevance feedback,
-                                             :mod:`wikimem.ranking.feedback`); ``False`` (default)
-    ranking             ``link_context``     ``True``: a candidate linked to or from another adds
-                                             half of that one's BM25 (:mod:`wikimem.ranking.link_context`);
-                                             ``False`` (default)
     derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
                                              that needs them) or ``"manual"`` (only
                                              :meth:`sync_vectors`; BM25 only until the vectors are
@@ -136,8 +130,6 @@ class MemoryIndex(KeptFresh, IndexVectors):
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
         context: bool = False,
-        feedback: bool = False,
-        link_context: bool = False,
         # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
@@ -160,8 +152,6 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self.fusion = fusion
         #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
         self.context = context
-        #: Query expansion from the top hits, and link context (wikimem.ranking.feedback / .link_context).
-        self.feedback, self.link_context = feedback, link_context
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
@@ -337,7 +327,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         today = self.today() if self.today is not None else None
         return knobs_of(
             query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
-            self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
+            self.fusion, self.fusion_weight, self.cos_floor, self.context,
             bool(search_diary), where if where else None,
         )
 
