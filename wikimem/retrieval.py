@@ -40,6 +40,7 @@ from typing import Any, TypeVar
 
 from wikimem.index.analyzer import Analyzer, QueryTerms
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.indexed import Indexed
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
@@ -217,6 +218,16 @@ class MemoryIndex:
     def __len__(self) -> int:
         corpus = self._keeper.corpus
         return len(corpus) if corpus is not None else 0
+
+    def indexed(self) -> Indexed:
+        """A read-only view of what the next query searches: files, item names, stats, an item's terms.
+
+        Builds the index first if needed and applies every write heard of,
+        as a query would (see :class:`wikimem.index.indexed.Indexed`).
+        """
+        self._ensure_built()
+        with self._lock:
+            return Indexed(self._keeper.fresh(), self._lock)
 
     def build(self, progress: Callable[[int, int], None] | None = None) -> None:
         """(Re)build the index from the files, calling ``progress(done, total)`` per file.
