@@ -177,11 +177,11 @@ class MemoryIndex:
         #: Query text -> its analysis (see :meth:`_analyzed`).
         self._analyses: dict[str, QueryTerms] = {}
         #: The corpus in use, kept level with the files (this process's writes, refreshes, the diary's index).
-        self._keeper = FreshnessKeeper(store, self._lock, self._new_diary_corpus)
+        self._keeper = FreshnessKeeper(store, self._lock)
         #: The embedding half and its calls (BM25 only without an embedder).
         self._vectors = VectorRanker(embedder, vectors_dir, getattr(store, "root", None), binary_threshold,
                                      sync=vector_sync, persist=vector_cache == "readwrite",
-                                     lock=self._lock, built=self._ensure_built, fresh=self._keeper.fresh)
+                                     lock=self._lock, fresh=self._keeper.fresh)
 
     # -- query analysis ------------------------------------------------------
 
@@ -309,7 +309,11 @@ class MemoryIndex:
         """
         self._ensure_built()
         with self._lock:
-            self._keeper.diary_corpus()
+            self._diary_corpus()
+
+    def _diary_corpus(self) -> DiaryCorpus:
+        """The whole diary's corpus, loaded by the first diary-wide query (under the index lock)."""
+        return self._keeper.diary_corpus(self._new_diary_corpus)
 
     def _new_diary_corpus(self) -> DiaryCorpus:
         return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
@@ -338,7 +342,7 @@ class MemoryIndex:
         self._ensure_built()
         with self._lock:
             corpus = self._keeper.fresh()
-            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._vectors.semantic, self._keeper.diary_corpus,
+            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._vectors.semantic, self._diary_corpus,
                         self._file_tags)
             result = trace.result
             if result.embedding_used:
@@ -462,6 +466,12 @@ class MemoryIndex:
 
     # -- vectors (the ranker's) ----------------------------------------------
 
+    def _built_vectors(self) -> VectorRanker:
+        """The vector ranker, with the index built first when there are embeddings to ask about."""
+        if self._vectors.semantic is not None:
+            self._ensure_built()
+        return self._vectors
+
     def set_cos_floor(self, cos_floor: float | str | None) -> None:
         """Change the relevance floor (a cosine, ``None`` for none, ``"auto"``); ``ValueError`` if bad."""
         floor, source = resolve_floor(cos_floor, self.embedder)
@@ -474,7 +484,7 @@ class MemoryIndex:
         Embeds nothing but, for a local model, the few texts it times to
         estimate; builds the index first if needed. For a worker thread.
         """
-        return self._vectors.plan()
+        return self._built_vectors().plan()
 
     def sync_vectors(
         self,
@@ -494,7 +504,7 @@ class MemoryIndex:
         Embedding errors propagate (nothing is lost). Items written during
         the sync are left for the next one.
         """
-        return self._vectors.sync(progress, should_stop, batch_size)
+        return self._built_vectors().sync(progress, should_stop, batch_size)
 
     def share_vectors(self, other: MemoryIndex) -> None:
         """Use ``other``'s vector caches (same embedder), e.g. for an index rebuilt with another tokenizer.
@@ -507,4 +517,4 @@ class MemoryIndex:
 
     def vector_status(self) -> VectorStatus | None:
         """How many wiki items have a vector and whether queries fuse now; None without embeddings."""
-        return self._vectors.status()
+        return self._built_vectors().status()

@@ -6,10 +6,10 @@ watcher's files re-read, the stat sweep of :meth:`FreshnessKeeper.refresh`,
 the whole diary's index -- is one concern apart from ranking. The keeper
 owns that state (the corpus in use, the store revision it matches, the
 writes heard since, the store listener, the diary's index); the index hands
-it the store, the lock every corpus read and edit runs under, and how to
-make a diary corpus, and swaps in each new build through :meth:`adopt`.
-The keeper never builds: callers build first (the index does, outside the
-lock), then ask.
+it the store and the lock every corpus read and edit runs under, and swaps
+in each new build through :meth:`adopt`. The keeper never builds: callers
+build first (the index does, outside the lock), then ask; what the diary's
+index is made with, a diary-wide query hands it.
 """
 
 from __future__ import annotations
@@ -33,16 +33,11 @@ class FreshnessKeeper:
 
     ``lock`` is the index's (re-entrant) lock: every method that reads or
     edits the corpus takes it, and :meth:`fresh` expects it held.
-    ``new_diary_corpus`` makes an empty corpus for the whole diary's index
-    (built by the first :meth:`diary_corpus` call).
     """
 
-    def __init__(
-        self, store: Any, lock: AbstractContextManager[Any], new_diary_corpus: Callable[[], DiaryCorpus]
-    ) -> None:
+    def __init__(self, store: Any, lock: AbstractContextManager[Any]) -> None:
         self.store = store
         self._lock = lock
-        self._new_diary_corpus = new_diary_corpus
         self._corpus: WikiCorpus | None = None
         self._rev = getattr(store, "revision", None)
         #: Files written in this process since the last query (wikimem.freshness.pending).
@@ -143,8 +138,8 @@ class FreshnessKeeper:
             self._rev = rev
         return reread, changed
 
-    def diary_corpus(self) -> DiaryCorpus:
-        """The whole diary's corpus, loaded by the first call (the caller holds the lock)."""
+    def diary_corpus(self, new_diary_corpus: Callable[[], DiaryCorpus]) -> DiaryCorpus:
+        """The whole diary's corpus, loaded by the first call from ``new_diary_corpus()`` (the caller holds the lock)."""
         if self._diary is None:
-            self._diary = DiaryIndex(self.store.diary, self._new_diary_corpus)
+            self._diary = DiaryIndex(self.store.diary, new_diary_corpus)
         return self._diary.corpus()

@@ -7,7 +7,8 @@ another index's vectors, how many items have one), all thin doors to
 the corpus they read. The ranker owns the embedding state (the
 :class:`Semantic`, or none without an embedder or without numpy); the index
 hands it the lock and two ways to reach the corpus, and nothing else is
-shared.
+shared. The index builds itself before asking: the ranker never builds,
+and holds nothing of the index but the lock and the corpus getter.
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ log = logging.getLogger("wikimem.retrieval")
 class VectorRanker:
     """The wiki's vectors for one index: the :class:`Semantic` half, or None (BM25 only).
 
-    ``built()`` builds the index if it is not built yet (never called with
-    ``lock`` held); ``fresh()`` is the corpus with every heard write applied
-    (called with ``lock`` held). The other arguments are
-    :class:`~wikimem.ranking.semantic.Semantic`'s.
+    ``fresh()`` is the corpus with every heard write applied (called with
+    ``lock`` held; the caller built the index before any call here). The
+    other arguments are :class:`~wikimem.ranking.semantic.Semantic`'s.
     """
 
     def __init__(
@@ -44,11 +44,9 @@ class VectorRanker:
         sync: str,
         persist: bool,
         lock: AbstractContextManager[Any],
-        built: Callable[[], None],
         fresh: Callable[[], WikiCorpus],
     ) -> None:
         self._lock = lock
-        self._built = built
         self._fresh = fresh
         #: The embedding half queries fuse with; None: BM25 only.
         self.semantic: Semantic | None = None
@@ -92,7 +90,6 @@ class VectorRanker:
         semantic = self.semantic
         if semantic is None:
             return None
-        self._built()
         with self._lock:
             return semantic, semantic.entries(self._fresh())
 
@@ -101,6 +98,5 @@ class VectorRanker:
         semantic = self.semantic
         if semantic is None:
             return None
-        self._built()
         with self._lock:
             return semantic.status(self._fresh())
