@@ -151,6 +151,10 @@ class Transaction:
             self._before[file] = path_identity(path)
         return split_raw(_read_bytes(path))
 
+    def note_first_read(self, file: str, identity: Identity | None) -> None:
+        """``file``'s identity as this transaction first found it, for a read made without :meth:`raw` (kept if noted)."""
+        self._before.setdefault(file, identity)
+
     def staged(self, file: str) -> RawFile | None:
         """The staged state of ``file``, or ``None`` when this transaction has not changed it."""
         return self._staged.get(file)
@@ -363,7 +367,7 @@ def rewrite_contents(tx: Transaction, rewrite: Callable[[str, str, str], str], m
             if data is None or b"[[" not in data or not may_change(file, data):
                 continue
             raw = split_raw(data)
-            tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
+            tx.note_first_read(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
