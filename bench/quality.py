@@ -83,7 +83,7 @@ LEAN = "--lean" in sys.argv
 HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query | query p50 ms"
 
 sys.path.insert(0, str(HERE))  # the sibling module below, also when imported as bench.quality
-from quality_sets import CMRC, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
+from quality_sets import CMRC, ITEMS_PER_FILE, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
 
 __all__ = ["LOADERS", "Dataset", "item_name", "load_chitchat", "load_cmrc", "materialise"]
 
