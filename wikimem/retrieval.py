@@ -101,8 +101,8 @@ class MemoryIndex:
                                              add half their best BM25 to its lexical score (with
                                              embeddings: a fused signal of its own), re-ranking
                                              a pool as deep as with embeddings
-                                             (:mod:`wikimem.ranking.context`); ``False`` (default
-                                             this round): BM25 alone
+                                             (:mod:`wikimem.ranking.context`); ``False``
+                                             (default): BM25 alone
     ranking             ``feedback``         ``True``: the query is expanded with the top 5 hits' most
                                              characteristic terms (pseudo-relevance feedback,
                                              :mod:`wikimem.ranking.feedback`); ``False`` (default)
@@ -160,7 +160,7 @@ class MemoryIndex:
         self.use_jieba = resolve_jieba(use_jieba)
         self.embedder = embedder
         self.fusion = fusion
-        #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
+        #: File context: a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
         self.context = context
         #: Query expansion from the top hits, and link context (wikimem.ranking.feedback / .link_context).
         self.feedback, self.link_context = feedback, link_context
