@@ -69,7 +69,7 @@ def _loaded(store: MemoryStore, monkeypatch: pytest.MonkeyPatch, worker: str) ->
     monkeypatch.setenv("WIKIMEM_LOAD_WORKER", worker)
     index = MemoryIndex(store, use_jieba=False, postings_cache="off")
     index.build()
-    inv = index._corpus.index
+    inv = index.indexed().corpus.index
     forms = [tuple(map(bytes, (s.latin, s.cjk.encode(), s.latin_starts, s.cjk_starts, s.lengths)))
              for s in (inv.forms.scanned(at) for at in range(inv.segments))]
     scores = [[(e.item.file, e.item.name, round(e.score, 9)) for e in index.retrieve(q, limit=1000, expand_links=False).items]

@@ -33,13 +33,11 @@ def _same_as_fresh(store: MemoryStore, index: MemoryIndex) -> None:
     fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False, postings_cache="off")
     for query in QUERIES:
         assert _rows(index, query) == _rows(fresh, query), query
-    corpus, rebuilt = index._corpus, fresh._corpus
-    assert corpus is not None and rebuilt is not None
+    indexed, rebuilt = index.indexed(), fresh.indexed()
     for file in rebuilt.files():  # file order: what a hit's neighbours (file context) read
-        names = list(rebuilt._name_map(file))
-        assert list(corpus._name_map(file)) == names, file
-    assert sorted(corpus.files()) == sorted(rebuilt.files())
-    assert corpus.stats == rebuilt.stats
+        assert indexed.names(file) == rebuilt.names(file), file
+    assert indexed.files() == rebuilt.files()
+    assert {f: indexed.stat(f) for f in indexed.files()} == {f: rebuilt.stat(f) for f in rebuilt.files()}
     fresh.close()
 
 
@@ -209,12 +207,14 @@ def test_a_long_batch_of_writes_is_reread_once_and_holds_no_copy_of_the_file(
     monkeypatch.setattr(wikimem.freshness.pending, "CHAIN_KEPT", 3)
     store = _store(tmp_path)
     index = _built(store)
+    pending = wikimem.freshness.pending.PendingWrites()  # what the index hears, heard the same way beside it
+    store.add_write_listener(pending.note)
     for i in range(3):
         store.add("notes", f"batch {i}", f"winter cocoa {i}")
-    writes = index._pending.files["notes"]
+    writes = pending.files["notes"]
     # One block each: applied from their edits alone, so none keeps the file's blocks (write_apply's steps).
     assert writes is not None and [(bool(w.segments), w.blocks) for w in writes] == [(False, 14), (False, 15), (False, 16)]
     store.add("notes", "batch 3", "winter cocoa 3")  # one past the cap: the file will be re-read
-    assert index._pending.files["notes"] is None
+    assert pending.files["notes"] is None
     _same_as_fresh(store, index)
     assert rereads == ["notes"]

@@ -24,9 +24,7 @@ def test_a_rename_in_the_middle_keeps_its_place_and_leaves_its_old_name(tmp_path
     index = _built(store)
     store.move("notes", "n4", new_name="renamed four")
     _same_as_fresh(store, index)
-    corpus = index._corpus
-    assert corpus is not None
-    names = list(corpus._name_map("notes"))
+    names = index.indexed().names("notes")
     assert names.index("renamed four") == 4 and "n4" not in names
     assert [row[1] for row in _rows(index, "plan 1")].count("n4") == 0
     assert rereads == []
@@ -40,8 +38,7 @@ def test_an_undone_removal_goes_back_to_its_place(tmp_path: Path, rereads: list[
     index.retrieve("tea")
     store.revert(tx.edits)  # one insertion at position 5, not at the end
     _same_as_fresh(store, index)
-    corpus = index._corpus
-    assert corpus is not None and list(corpus._name_map("notes")).index("n5") == 5
+    assert index.indexed().names("notes").index("n5") == 5
     assert rereads == []
 
 
