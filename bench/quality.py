@@ -80,7 +80,7 @@ LEAN = "--lean" in sys.argv
 HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query | query p50 ms"
 
 sys.path.insert(0, str(HERE))  # the sibling module below, also when imported as bench.quality
-from quality_sets import CMRC, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
+from quality_sets import CMRC, ITEMS_PER_FILE, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
 
 __all__ = ["LOADERS", "Dataset", "item_name", "load_chitchat", "load_cmrc", "materialise"]
 
@@ -295,11 +295,13 @@ def calibrate(set_name: str, data: Dataset, models: list[str], wikimem: Any) -> 
 
 
 def _bm25_matches(index: Any, query: str, target: set[int]) -> bool:
-    tokens = set(index._tokenize(query))  # noqa: SLF001 - the index's own tokenizer
+    from wikimem.tokenize import tokenize  # noqa: PLC0415
+
+    tokens = set(tokenize(query, use_jieba=index.use_jieba))  # the index's own tokenizer
     store = index.store
     for row in target:
         item = store.get(f"f{row // ITEMS_PER_FILE:03d}", item_name(row))
-        if item is not None and tokens & set(index._tokenize(f"{item.name}\n{item.content}")):  # noqa: SLF001
+        if item is not None and tokens & set(tokenize(f"{item.name}\n{item.content}", use_jieba=index.use_jieba)):
             return True
     return False
 

@@ -20,7 +20,7 @@ from wikimem.index.corpus import WikiCorpus
 
 
 def _corpus(index: MemoryIndex) -> WikiCorpus:
-    corpus = index._corpus
+    corpus = index.indexed().corpus
     assert corpus is not None
     return corpus
 

@@ -34,13 +34,11 @@ def _same_as_fresh(store: MemoryStore, index: MemoryIndex) -> None:
     fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False, postings_cache="off")
     for query in QUERIES:
         assert _rows(index, query) == _rows(fresh, query), query
-    corpus, rebuilt = index._corpus, fresh._corpus
-    assert corpus is not None and rebuilt is not None
+    indexed, rebuilt = index.indexed(), fresh.indexed()
     for file in rebuilt.files():  # file order: what a hit's neighbours (file context) read
-        names = list(rebuilt._name_map(file))
-        assert list(corpus._name_map(file)) == names, file
-    assert sorted(corpus.files()) == sorted(rebuilt.files())
-    assert corpus.stats == rebuilt.stats
+        assert indexed.names(file) == rebuilt.names(file), file
+    assert indexed.files() == rebuilt.files()
+    assert {f: indexed.stat(f) for f in indexed.files()} == {f: rebuilt.stat(f) for f in rebuilt.files()}
     fresh.close()
 
 
@@ -204,12 +202,14 @@ def test_a_long_batch_of_writes_is_reread_once(
     monkeypatch.setattr(wikimem.freshness.pending, "CHAIN_KEPT", 3)
     store = _store(tmp_path)
     index = _built(store)
+    pending = wikimem.freshness.pending.PendingWrites()  # what the index hears, heard the same way beside it
+    store.add_write_listener(pending.note)
     for i in range(3):
         store.add("notes", f"batch {i}", f"winter cocoa {i}")
-    writes = index._pending.files["notes"]
+    writes = pending.files["notes"]
     assert writes is not None and len(writes) == 3
     store.add("notes", "batch 3", "winter cocoa 3")  # one past the cap: the file will be re-read
-    assert index._pending.files["notes"] is None
+    assert pending.files["notes"] is None
     _same_as_fresh(store, index)
     assert rereads == ["notes"]
 
@@ -219,9 +219,7 @@ def test_a_rename_in_the_middle_keeps_its_place_and_leaves_its_old_name(tmp_path
     index = _built(store)
     store.move("notes", "n4", new_name="renamed four")
     _same_as_fresh(store, index)
-    corpus = index._corpus
-    assert corpus is not None
-    names = list(corpus._name_map("notes"))
+    names = index.indexed().names("notes")
     assert names.index("renamed four") == 4 and "n4" not in names
     assert [row[1] for row in _rows(index, "plan 1")].count("n4") == 0
 
@@ -234,8 +232,7 @@ def test_an_undone_removal_goes_back_to_its_place(tmp_path: Path) -> None:
     index.retrieve("tea")
     store.revert(tx.edits)  # one insertion at position 5, not at the end
     _same_as_fresh(store, index)
-    corpus = index._corpus
-    assert corpus is not None and list(corpus._name_map("notes")).index("n5") == 5
+    assert index.indexed().names("notes").index("n5") == 5
 
 
 def test_a_chain_that_adds_then_rewrites_and_removes_the_same_names(tmp_path: Path) -> None:

@@ -118,6 +118,10 @@ class WikiCorpus:
     def doc(self, file: str, name: str) -> int | None:
         return self._name_map(file).get(name)
 
+    def names(self, file: str) -> list[str]:
+        """``file``'s indexed item names, in the file's order."""
+        return list(self._name_map(file))
+
     def _name_map(self, file: str) -> dict[str, int]:
         names = self._names.get(file)
         if names is not None:

@@ -113,10 +113,9 @@ def _shared_knobs(*values: Any) -> Knobs:
 def knobs_of(*values: Any) -> Knobs:
     """``Knobs(*values)`` (positional, in field order), one shared object per distinct set of values.
 
-    A frozen dataclass of fifteen fields costs ~10 us to make (each field is
-    set through ``object.__setattr__``), a few percent of a warm query, and
-    an app asks with the same knobs again and again; frozen makes sharing
-    safe. Values that cannot be hashed (a ``time_range`` given as a list)
+    Making a frozen dataclass sets each field through ``object.__setattr__``,
+    a visible share of a warm query, and an app asks with the same knobs
+    again and again; frozen makes sharing safe. Values that cannot be hashed (a ``time_range`` given as a list)
     make a fresh one.
     """
     try:

@@ -4,7 +4,7 @@ Why a module of its own: listening is how everything derived from the
 markdown (a ``MemoryIndex``'s postings, the app's caches) stays in step
 with this process's writes without re-reading the store, and it is a
 concept apart from reading and writing blocks. The commit
-(:mod:`wikimem.store.transaction`) calls :meth:`WriteListeners._changed`
+(:mod:`wikimem.store.transaction`) calls :meth:`WriteListeners.notify_write`
 once per file it wrote, after the bytes are on disk.
 """
 
@@ -59,7 +59,8 @@ class WriteListeners:
         if callback in self._detailed:
             self._detailed.remove(callback)
 
-    def _changed(self, file: str, write: FileWrite | None = None) -> None:
+    def notify_write(self, file: str, write: FileWrite | None = None) -> None:
+        """Tell every listener this process wrote ``file`` (``write``: what the commit did; None: not known)."""
         self.revision += 1
         for callback in list(self._listeners):
             callback(file)

@@ -86,8 +86,8 @@ class StoreFiles(Protocol):
 
     def file_path(self, file: str) -> Path: ...
     def files(self) -> list[str]: ...
-    def _changed(self, file: str, write: FileWrite | None = None) -> None: ...
-    def _day_changed(self, date: str) -> None: ...
+    def notify_write(self, file: str, write: FileWrite | None = None) -> None: ...
+    def notify_day_write(self, date: str) -> None: ...
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -126,9 +126,17 @@ class Transaction:
             self._before[file] = path_identity(path)
         return split_raw(_read_bytes(path))
 
+    def note_first_read(self, file: str, identity: Identity | None) -> None:
+        """``file``'s identity as this transaction first found it, for a read made without :meth:`raw` (kept if noted)."""
+        self._before.setdefault(file, identity)
+
     def staged(self, file: str) -> RawFile | None:
         """The staged state of ``file``, or ``None`` when this transaction has not changed it."""
         return self._staged.get(file)
+
+    def staged_files(self) -> list[str]:
+        """The files this transaction changed, in the order the commit writes them (of their last change)."""
+        return list(self._order)
 
     def parsed(self, file: str) -> ParsedFile | None:
         """The staged file as ``parse_blocks`` reads it (``None``: not staged)."""
@@ -231,9 +239,9 @@ def transaction(store: StoreFiles) -> Iterator[Transaction]:
         finally:
             del open_[key]
     for file in tx.files:
-        store._changed(file, tx.writes.get(file))
+        store.notify_write(file, tx.writes.get(file))
     for date in tx.days:
-        store._day_changed(date)
+        store.notify_day_write(date)
 
 
 def current(store: StoreFiles) -> Transaction | None:
@@ -317,7 +325,7 @@ def rewrite_contents(tx: Transaction, rewrite: Callable[[str, str, str], str], m
             if data is None or b"[[" not in data or not may_change(file, data):
                 continue
             raw = split_raw(data)
-            tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
+            tx.note_first_read(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block
