@@ -8,10 +8,7 @@ first :meth:`MemoryIndex.retrieve` (or explicitly, with progress, by
 constructing a ``MemoryIndex`` touches no files.
 
 Freshness: the index listens to its store's writes and, on the next query,
-applies each write's own block edits (:class:`wikimem.store.transaction.FileWrite`:
-only the blocks it changed are parsed and re-tokenized, the file is not
-re-read) -- when the file's identity shows nobody else wrote it in between;
-otherwise it re-reads that RecallFile (a diff: only changed items are
+re-reads each written RecallFile (a diff: only changed items are
 re-tokenized). Edits by other processes are picked up by :meth:`refresh`
 (re-reads only files whose ``(mtime_ns, size)`` changed, appeared or
 vanished; an app's file watcher calls :meth:`refresh_files`) or :meth:`rebuild`. If
@@ -103,12 +100,6 @@ class MemoryIndex:
                                              a pool as deep as with embeddings
                                              (:mod:`wikimem.ranking.context`); ``False``
                                              (default): BM25 alone
-    ranking             ``feedback``         ``True``: the query is expanded with the top 5 hits' most
-                                             characteristic terms (pseudo-relevance feedback,
-                                             :mod:`wikimem.ranking.feedback`); ``False`` (default)
-    ranking             ``link_context``     ``True``: a candidate linked to or from another adds
-                                             half of that one's BM25 (:mod:`wikimem.ranking.link_context`);
-                                             ``False`` (default)
     derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
                                              that needs them) or ``"manual"`` (only
                                              :meth:`sync_vectors`; BM25 only until the vectors are
@@ -138,8 +129,6 @@ class MemoryIndex:
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
         context: bool = False,
-        feedback: bool = False,
-        link_context: bool = False,
         # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
@@ -162,8 +151,6 @@ class MemoryIndex:
         self.fusion = fusion
         #: File context: a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
         self.context = context
-        #: Query expansion from the top hits, and link context (wikimem.ranking.feedback / .link_context).
-        self.feedback, self.link_context = feedback, link_context
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
@@ -329,7 +316,7 @@ class MemoryIndex:
         today = self.today() if self.today is not None else None
         return knobs_of(
             query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
-            self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
+            self.fusion, self.fusion_weight, self.cos_floor, self.context,
             bool(search_diary), where if where else None,
         )
 
@@ -453,7 +440,7 @@ class MemoryIndex:
         Unconditionally by default. ``skip_own_writes=True`` is for a watcher
         that also sees this process's own writes (an app that writes through
         the store and watches the same files): this process's writes are
-        applied first (their own edits, as a query would), and a file that is
+        applied first (as a query would), and a file that is
         still exactly as the last of them left it -- its ``(mtime_ns, size,
         inode)`` now equal to the identity taken under the store lock right
         after that commit -- is not read again (the watcher's event was that

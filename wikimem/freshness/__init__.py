@@ -1,12 +1,11 @@
 """How a :class:`~wikimem.retrieval.MemoryIndex` keeps up with its store's files.
 
 Two halves: :mod:`wikimem.freshness.pending` hears this process's writes
-(each commit's own block edits and the file's identity before/after, taken
-under the store lock) and keeps them until the next query;
-:mod:`wikimem.freshness.catch_up` applies them to the corpus -- a write's
-edits when its chain of identities shows nobody else wrote the file in
-between, else a re-read of that file -- and re-reads files whose stat moved
-(another process's edits). :class:`~wikimem.freshness.keeper.FreshnessKeeper`
+(which file, and its identity before/after, taken under the store lock)
+and keeps them until the next query; :mod:`wikimem.freshness.catch_up`
+re-reads those files into the corpus (a diff by item name), telling apart
+the files nobody else wrote in between, and re-reads files whose stat
+moved (another process's edits). :class:`~wikimem.freshness.keeper.FreshnessKeeper`
 is the object an index holds for all this: it owns the corpus in use and
 the writes heard, and does the catch-up before each query, ``refresh``,
 ``refresh_files`` and ``close`` under the lock the index gives it.

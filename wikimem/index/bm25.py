@@ -51,7 +51,6 @@ from operator import add, attrgetter, truediv
 
 from wikimem.index import vectorized
 from wikimem.index.doc_scores import B, K1, DocScores, idf
-from wikimem.index.form_search import FormViews
 from wikimem.index.impact_order import note_added
 from wikimem.index.maxscore import Term, candidates
 from wikimem.index.packed import Packed, drop_posting, merged
@@ -122,17 +121,17 @@ class InvertedIndex(DocScores):
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts, key: str | None = None, views: FormViews | None = None) -> range:
+    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
         """Add a batch of docs (cold path only) as one segment; returns their ids.
 
         ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
-        for the segment cache; None: never cached. ``views``: its numpy views, if made already.
+        for the segment cache; None: never cached.
         """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self.forms.add(base, scanned, key, views)
+        self.forms.add(base, scanned, key)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n

@@ -235,7 +235,7 @@ class MemoryStore(WriteListeners):
             edits = [replace_block(raw, file, where[0], block)] if where else append_block(raw, file, block, f"# {file}")
             tx.stage(file, raw, edits, [Journal.entry("update" if where else "add", file=file, name=block.heading,
                                                       owner=block.owner, source_conv=block.source_conv,
-                                                      detail=detail, by=by)], None if where else block.heading)
+                                                      detail=detail, by=by)])
         return _to_item(file, block)
 
     def remove(

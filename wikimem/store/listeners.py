@@ -18,7 +18,7 @@ __all__ = ["DetailedListener", "WriteListener", "WriteListeners"]
 
 #: Called with a RecallFile name after every successful in-process write to it.
 WriteListener = Callable[[str], None]
-#: Called with the name and what the commit did to the file (``None``: not known, re-read it).
+#: Called with the name and the file's identities around the commit (``None``: not known).
 DetailedListener = Callable[[str, FileWrite | None], None]
 
 
@@ -47,11 +47,10 @@ class WriteListeners:
     def add_write_listener(self, callback: DetailedListener) -> None:
         """Call ``callback(file, write)`` after each successful in-process write to ``file``.
 
-        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) says which
-        blocks changed and the file's identity before and after, taken under
-        the store lock, so a ``MemoryIndex`` applies the write's own block
-        edits instead of re-reading and re-parsing the whole file; ``None``
-        when the commit cannot say (re-read the file).
+        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) gives the
+        file's identity before and after, taken under the store lock, so a
+        ``MemoryIndex`` can tell its own process's writes from anyone
+        else's; ``None`` when the commit cannot say.
         """
         self._detailed.append(callback)
 
