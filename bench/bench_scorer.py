@@ -10,11 +10,13 @@ The pure scorer is the reference path (``WIKIMEM_NUMPY=0`` in use).
 
     python bench/bench_scorer.py --size 100000
     python bench/bench_scorer.py --size 100000 --rounds 3 --repeat 30
+    WIKIMEM_BENCH_TREE=/tmp/prev python bench/bench_scorer.py   # /tmp/prev: git archive REV | tar -x
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -27,6 +29,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
+if os.environ.get("WIKIMEM_BENCH_TREE"):  # another commit's library (git archive), same script and data
+    sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 
 
 def _times(fn: Callable[[], Any], repeat: int) -> tuple[list[float], list[float]]:
@@ -63,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     index = _index(root, "fresh")
     index.build()
     queries = fixed_queries(1)
-    corpus = index._corpus
+    corpus = index.indexed().corpus if hasattr(index, "indexed") else index._corpus  # an older tree: no indexed()
     terms = [Counter(index.analyze_query(q).terms) for q in queries]
     engines: dict[str, Callable[[int], Any]] = {
         "numpy": lambda i: corpus.index.search(terms[i], 10),

@@ -46,7 +46,6 @@ from operator import add, eq, mul, truediv
 from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.form_search import FormViews
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
@@ -211,17 +210,17 @@ class InvertedIndex:
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts, key: str | None = None, views: FormViews | None = None) -> range:
+    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
         """Add a batch of docs (cold path only) as one segment; returns their ids.
 
         ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
-        for the segment cache; None: never cached. ``views``: its numpy views, if made already.
+        for the segment cache; None: never cached.
         """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self.forms.add(base, scanned, key, views)
+        self.forms.add(base, scanned, key)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n

@@ -67,11 +67,11 @@ class Segments:
     def __len__(self) -> int:
         return len(self._segments)
 
-    def add(self, base: int, scanned: ScannedTexts, key: str | None, views: FormViews | None = None) -> None:
-        """One more segment; ``views``: its numpy views if made already (by the load's second process)."""
+    def add(self, base: int, scanned: ScannedTexts, key: str | None) -> None:
+        """One more segment (its numpy views made on the view thread, see :meth:`_view_segments`)."""
         self._segments.append((base, scanned))
         self.keys.append(key)
-        self._views.append(views if views is not None and vectorized.numpy_module() is not None else None)
+        self._views.append(None)
         self._size += len(scanned.latin) + len(scanned.cjk)
         self._view_segments()
 

@@ -17,10 +17,9 @@ not say it listens.
 
 The first reads run one after the other -- the index, then the catalogue,
 then the index warm-up -- not side by side: they are all CPU-bound Python
-sharing one interpreter lock, so running them together made each finish
-when all did (at 1M items the index was ready at 15-26 s beside the
-catalogue's 8.7 s of work, against 8.6 s alone; bench/bench_app.py). In
-turn the query works from the first one's end, and the tree is ready when
+sharing one interpreter lock, so running them together makes each finish
+when all do, and the index, the one a query waits for, comes last
+(``bench/bench_app.py`` times the reads). In turn the query works from the first one's end, and the tree is ready when
 it was before. Meanwhile the collector is held off the long-lived heap they
 build (``core/long_lived``).
 """
