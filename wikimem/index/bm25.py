@@ -69,9 +69,17 @@ def idf(n_docs: int, df: int) -> float:
     return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
 
 
-def _best(pairs: Iterable[tuple[int, float]], k: int) -> list[tuple[int, float]]:
-    """The ``k`` best ``(doc, score)``: highest score first, ties by ascending doc id."""
-    return heapq.nsmallest(k, pairs, key=lambda ds: (-ds[1], ds[0]))
+def _best(scores: dict[int, float], k: int) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)``: highest score first, ties by ascending doc id.
+
+    The k-th best score is found over the bare floats (C-level compares,
+    no key per doc); only the docs scoring at least that are sorted.
+    """
+    pairs: Iterable[tuple[int, float]] = scores.items()
+    if len(scores) > k:
+        cut = heapq.nlargest(k, scores.values())[-1]
+        pairs = compress(pairs, map(cut.__le__, scores.values()))
+    return sorted(pairs, key=lambda ds: (-ds[1], ds[0]))[:k]
 
 
 class Postings:
@@ -419,7 +427,7 @@ class InvertedIndex:
             norms = map(add, map(a.__radd__, tfs), map(b.__mul__, map(dl.__getitem__, docs)))
             values = map(truediv, map(w.__mul__, tfs), norms)
             acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), values)))
-        return _best(acc.items(), k)
+        return _best(acc, k)
 
     def _lengths(self, np: Any) -> Any:
         """The doc lengths as a numpy array covering every doc (copied again when docs were added)."""
