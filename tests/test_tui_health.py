@@ -17,7 +17,8 @@ import pytest
 from textual.widgets import Input, Static
 
 from conftest import make_app, notices, ready, screen_text, wait_for
-from test_tui_panes_snapshots import NOW, SIZE, PaneApp
+from pane_harness import PaneApp
+from test_tui_panes_snapshots import NOW, SIZE
 from wikimem import Linter, MemoryStore
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange

@@ -17,7 +17,8 @@ import pytest
 from textual.widgets import Input, OptionList, Select, Static
 
 from conftest import make_app, notices, ready, screen_text, wait_for
-from test_tui_panes_snapshots import NOW, PaneApp
+from pane_harness import PaneApp
+from test_tui_panes_snapshots import NOW
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem
 from wikimem.lint import Snapshot
 from wikimem_tui.core.backend import Backend

@@ -1,0 +1,63 @@
+"""One pane mounted alone, the way the App would host it: the harness every pane test shares.
+
+A test of one pane mounts that pane, not the whole App: the App's other
+panes, the store sync's workers and the index build are cost and noise for
+it. :class:`PaneApp` composes one widget over a pinned backend, turns off
+what would make a screen move (blinking cursors, timings), hands the pane a
+catalogue when it listens for one, as the App's store sync would, and
+records what the pane asks the App to open. Tests of routing between panes
+still launch the App.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import Input
+
+from wikimem_tui.common.messages import OpenItem
+from wikimem_tui.core.catalogue import Catalogue
+from wikimem_tui.item.item_area import ItemArea
+
+__all__ = ["PaneApp", "item_area"]
+
+
+class PaneApp(App[None]):
+    """One pane, full screen, over a pinned backend."""
+
+    def __init__(self, backend: Any, pane: Callable[[Any], Widget], *, catalogue: bool = False) -> None:
+        super().__init__()
+        self.backend = backend
+        self._pane = pane
+        self._catalogue = catalogue
+        """Hand the pane a catalogue of the store once mounted (the App's store sync does so for its listeners)."""
+        self.animation_level = "none"
+        self.opened: list[tuple[str, str]] = []
+        """The items the pane asked to open, in order."""
+
+    def compose(self) -> ComposeResult:
+        yield self._pane(self.backend)
+
+    def on_mount(self) -> None:
+        for field in self.query(Input):
+            field.cursor_blink = False
+        for pane in self.query("QueryPanel, HealthPane"):
+            pane.show_timing = False  # type: ignore[attr-defined]
+        if self._catalogue:
+            self.pane.set_catalogue(Catalogue.build(self.backend.store))  # type: ignore[attr-defined]
+
+    @property
+    def pane(self) -> Widget:
+        """The pane under test."""
+        return self.screen.children[0]
+
+    def on_open_item(self, message: OpenItem) -> None:
+        self.opened.append((message.file, message.name))
+
+
+def item_area(backend: Any) -> ItemArea:
+    """The item view / editor area as the App composes it (no blinking cursor)."""
+    return ItemArea(backend, cursor_blink=False, id="item-area")
