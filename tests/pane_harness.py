@@ -5,8 +5,9 @@ panes, the store sync's workers and the index build are cost and noise for
 it. :class:`PaneApp` composes one widget over a pinned backend, turns off
 what would make a screen move (blinking cursors, timings), hands the pane a
 catalogue when it listens for one, as the App's store sync would, and
-records what the pane asks the App to open. Tests of routing between panes
-still launch the App.
+records what the pane asks the App to open; an item area is handed what it
+is asked to show, as the App routes it (so ``open_item`` and the like work
+as they do on the App). Tests of routing between panes still launch the App.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Input
 
-from wikimem_tui.common.messages import OpenItem
+from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile
 from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.item.item_area import ItemArea
 
@@ -39,7 +40,8 @@ class PaneApp(App[None]):
         """The items the pane asked to open, in order."""
 
     def compose(self) -> ComposeResult:
-        yield self._pane(self.backend)
+        self._mounted = self._pane(self.backend)
+        yield self._mounted
 
     def on_mount(self) -> None:
         for field in self.query(Input):
@@ -52,10 +54,20 @@ class PaneApp(App[None]):
     @property
     def pane(self) -> Widget:
         """The pane under test."""
-        return self.screen.children[0]
+        return self._mounted
 
     def on_open_item(self, message: OpenItem) -> None:
         self.opened.append((message.file, message.name))
+        if isinstance(self.pane, ItemArea):
+            self.pane.open_item(message.file, message.name)
+
+    def on_open_recall_file(self, message: OpenRecallFile) -> None:
+        if isinstance(self.pane, ItemArea):
+            self.pane.open_file(message.file)
+
+    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
+        if isinstance(self.pane, ItemArea):
+            self.pane.open_day(message.date, message.entry_key)
 
 
 def item_area(backend: Any) -> ItemArea:
