@@ -29,15 +29,19 @@ __all__ = ["PaneApp", "item_area"]
 class PaneApp(App[None]):
     """One pane, full screen, over a pinned backend."""
 
-    def __init__(self, backend: Any, pane: Callable[[Any], Widget], *, catalogue: bool = False) -> None:
+    def __init__(self, backend: Any, pane: Callable[[Any], Widget], *, catalogue: bool = False,
+                 timing: bool = False) -> None:
         super().__init__()
         self.backend = backend
         self._pane = pane
         self._catalogue = catalogue
         """Hand the pane a catalogue of the store once mounted (the App's store sync does so for its listeners)."""
+        self._timing = timing
+        """Let the query and health panes say how long they took (off: a snapshot stays the same)."""
         self.animation_level = "none"
-        self.opened: list[tuple[str, str]] = []
-        """The items the pane asked to open, in order."""
+        self.opened: list[tuple[str | None, ...]] = []
+        """What the pane asked to open, in order: ``("item", file, name)``, ``("file", file)``,
+        ``("diary", date, entry_key)``."""
 
     def compose(self) -> ComposeResult:
         self._mounted = self._pane(self.backend)
@@ -47,7 +51,7 @@ class PaneApp(App[None]):
         for field in self.query(Input):
             field.cursor_blink = False
         for pane in self.query("QueryPanel, HealthPane"):
-            pane.show_timing = False  # type: ignore[attr-defined]
+            pane.show_timing = self._timing  # type: ignore[attr-defined]
         if self._catalogue:
             self.pane.set_catalogue(Catalogue.build(self.backend.store))  # type: ignore[attr-defined]
 
@@ -57,15 +61,17 @@ class PaneApp(App[None]):
         return self._mounted
 
     def on_open_item(self, message: OpenItem) -> None:
-        self.opened.append((message.file, message.name))
+        self.opened.append(("item", message.file, message.name))
         if isinstance(self.pane, ItemArea):
             self.pane.open_item(message.file, message.name)
 
     def on_open_recall_file(self, message: OpenRecallFile) -> None:
+        self.opened.append(("file", message.file))
         if isinstance(self.pane, ItemArea):
             self.pane.open_file(message.file)
 
     def on_open_diary_day(self, message: OpenDiaryDay) -> None:
+        self.opened.append(("diary", message.date, message.entry_key))
         if isinstance(self.pane, ItemArea):
             self.pane.open_day(message.date, message.entry_key)
 

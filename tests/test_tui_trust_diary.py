@@ -95,7 +95,8 @@ async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp
         await loaded(pilot, 2)
         assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
         await pilot.press("enter")  # the one left opens as the minute's first entry
-        assert await wait_for(pilot, lambda: pilot.app.days and pilot.app.days[-1] == ("2026-07-09", "12:00"))
+        days = lambda: [o for o in pilot.app.opened if o[0] == "diary"]  # noqa: E731
+        assert await wait_for(pilot, lambda: days()[-1:] == [("diary", "2026-07-09", "12:00")])
     item = backend.store.get("things", "map")
     assert item is not None and "(evidence: diary 2026-07-09 12:00#2, owner agent)" in item.content
     assert journal_lines(tmp_path)[-1]["detail"] == "promoted from diary 2026-07-09 12:00#2"
