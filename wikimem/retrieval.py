@@ -49,7 +49,8 @@ from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.index_vectors import IndexVectors
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic
-from wikimem.index.scan import scan_texts
+from wikimem.index.scan import LatinTerms, ScannedTexts, scan_texts
+from wikimem.index.word_forms import WordForms
 from wikimem.freshness import DiaryIndex, KeptFresh, PendingWrites, weak_listener
 from wikimem.index.diary_files import DiaryCorpus
 from wikimem.tokenize import resolve_jieba, tokenize
@@ -159,6 +160,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
+        #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.word_forms).
+        self._words = WordForms(Path(root) if root is not None else None) if self.use_jieba else None
         self.embedder = embedder
         self.fusion = fusion
         #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
@@ -243,7 +246,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         # (harmlessly: a diff) by the next query.
         self._pending.take()
         rev = getattr(self.store, "revision", None)
-        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        corpus = WikiCorpus(self._tokenize, self._scan(), self.analyzer, words=self._words)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
@@ -327,7 +330,11 @@ class MemoryIndex(KeptFresh, IndexVectors):
             self._diary_corpus()
 
     def _new_diary_corpus(self) -> DiaryCorpus:
-        return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        return DiaryCorpus(self._tokenize, self._scan(), self.analyzer, words=self._words)
+
+    def _scan(self) -> Callable[[list[str], LatinTerms | None], ScannedTexts | None]:
+        """A corpus's bulk scanner: with jieba, its words coded into the scan forms."""
+        return self._words.scan_texts if self._words is not None else scan_texts
 
 
     # -- retrieval -----------------------------------------------------------

@@ -36,17 +36,24 @@ module's output stays the documented one.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import sys
 from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
 from types import ModuleType
 
 from wikimem._optional import importable
 
 __all__ = [
     "CJK_CLASS",
+    "IDEOGRAPHS",
     "cjk_run_tokens",
     "est_tokens",
     "jieba_available",
+    "jieba_dictionary",
+    "jieba_words",
     "resolve_jieba",
     "tokenize",
 ]
@@ -59,6 +66,8 @@ _KANA_HANGUL = (
     "\u3041-\u3096\u3099-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
     "\u3131-\u318e\uac00-\ud7a3"
 )
+#: Character class body (without brackets) of the ideographs: what jieba segments.
+IDEOGRAPHS = _IDEOGRAPHS
 #: Character class body (without brackets) of everything treated as CJK.
 CJK_CLASS = _IDEOGRAPHS + _KANA_HANGUL
 
@@ -71,16 +80,70 @@ _RUNS_SPLIT = re.compile(f"[a-z0-9]+|([{_IDEOGRAPHS}]+)|[{_KANA_HANGUL}]+")
 _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 
 _jieba_module: ModuleType | None = None
+#: jieba's dictionary total right after :func:`jieba_words` loaded its default dictionary (None: it did not).
+_default_total: int | None = None
 #: None = not yet checked; False = not importable (or its import failed).
 _jieba_importable: bool | None = None
 
 
 def jieba_available() -> bool:
-    """Whether jieba can be imported, answered without importing it."""
+    """Whether jieba can be imported, answered without importing it.
+
+    ``WIKIMEM_JIEBA=0`` in the environment answers no: the bigram path even
+    where jieba is installed (to compare the two, or to opt out in a hook).
+    """
     global _jieba_importable
     if _jieba_importable is None:
-        _jieba_importable = importable("jieba")
+        _jieba_importable = os.environ.get("WIKIMEM_JIEBA") != "0" and importable("jieba")
     return _jieba_importable
+
+
+def jieba_words(run: str) -> list[str]:
+    """jieba's words of ``run``, a run of ideographs (``jieba.lcut``: what :func:`tokenize` yields for it)."""
+    global _default_total
+    jieba = _jieba()
+    if jieba is None:
+        raise RuntimeError("jieba is not available")
+    if not jieba.dt.initialized and jieba.dt.dictionary is None:
+        jieba.initialize()  # here, from its own files: the default dictionary, whose total is noted
+        _default_total = jieba.dt.total
+    words: list[str] = jieba.lcut(run)
+    return words
+
+
+def jieba_dictionary() -> tuple[str, bool] | None:
+    """What jieba's words depend on, and whether this process may have changed it; ``None``: no jieba.
+
+    The first item names jieba's code and dictionary files (paths, sizes,
+    mtimes), found without importing jieba or loading its dictionary. The
+    second is True when jieba's dictionary was loaded in this process by
+    someone else, or its total of frequencies moved since, or it was set
+    to another file: ``jieba.add_word``, ``load_userdict`` and
+    ``set_dictionary`` change words only in a process that did so, so
+    segmentations made elsewhere cannot be reused there.
+    """
+    if not jieba_available():
+        return None
+    spec = find_spec("jieba")
+    if spec is None or spec.origin is None:
+        return None
+    package = Path(spec.origin).parent
+    parts = []
+    for name in ("__init__.py", "dict.txt", "finalseg/__init__.py", "finalseg/prob_emit.p",
+                 "finalseg/prob_start.p", "finalseg/prob_trans.p"):
+        try:
+            st = (package / name).stat()
+        except OSError:
+            parts.append(f"{name}:-")
+            continue
+        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    loaded = sys.modules.get("jieba")
+    dt = getattr(loaded, "dt", None)
+    changed = dt is not None and (
+        getattr(dt, "dictionary", None) is not None
+        or (bool(getattr(dt, "initialized", False)) and getattr(dt, "total", None) != _default_total)
+    )
+    return f"{package}|{'|'.join(parts)}", changed
 
 
 def resolve_jieba(use_jieba: bool | None = None) -> bool:

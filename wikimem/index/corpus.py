@@ -44,6 +44,7 @@ from wikimem.index.write_apply import apply_write, apply_writes
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts
+from wikimem.index.word_forms import WordForms
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
@@ -68,6 +69,8 @@ class WikiCorpus:
         tokenize: Callable[[str], list[str]],
         scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
         analyzer: Analyzer | None = None,
+        *,
+        words: WordForms | None = None,
     ) -> None:
         self.index = InvertedIndex()
         self.items = ItemTable()
@@ -85,6 +88,11 @@ class WikiCorpus:
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
         #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
         self._scan = scan
+        #: jieba's words coded into the scan forms (``scan`` is then its
+        #: :meth:`~wikimem.index.word_forms.WordForms.scan_texts`), or None: bigram mode.
+        self.words = words
+        if words is not None:
+            self.index.forms.form_term = words.form_term
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
         #: Files loaded in bulk whose loaded blocks no write changed since
@@ -176,11 +184,15 @@ class WikiCorpus:
         group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
         size = 0
         analyzer = self.analyzer
+        words = self.words
         scans = GroupScans(
             self._latin_terms(),
             (analyzer.name if analyzer is not None else None, analyzer.fingerprint if analyzer is not None else "raw"),
             self.index.forms.views_pay,
+            scan=words.scan_joined if words is not None else None,
         )
+        if words is not None:
+            words.begin()
         if progress is not None:
             progress(0, len(files))
         try:
@@ -203,14 +215,19 @@ class WikiCorpus:
             self._apply_groups(scans.drain(), store)
         finally:
             scans.close()
+        if words is not None:
+            words.end()
+            self._layout.update(f"words:{words.fingerprint()}".encode())
         self.index.loaded(len(self.items))
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 
-    @staticmethod
-    def _joined(group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
-        """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them, and how many."""
-        return DOC_BREAK.encode().join(joined for _, _, joined, _ in group), sum(blocks.count for _, blocks, _, _ in group)
+    def _joined(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
+        """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them (words coded), and how many."""
+        texts = (joined for _, _, joined, _ in group)
+        if self.words is not None:
+            texts = map(self.words.code, texts)
+        return DOC_BREAK.encode().join(texts), sum(blocks.count for _, blocks, _, _ in group)
 
     def _apply_groups(self, answers: Iterable[Scanned], store: Any) -> None:
         for group, scanned, views in answers:
@@ -230,7 +247,7 @@ class WikiCorpus:
             return
         n = len(scanned.lengths)
         lengths_crc = zlib.crc32(scanned.lengths)
-        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
+        key = self._segment_key([(file, stat) for file, _, _, stat in group], n, lengths_crc)
         docs = self.index.add_scanned(scanned, key, views)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
@@ -242,6 +259,10 @@ class WikiCorpus:
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
+
+    def _segment_key(self, files: list[tuple[str, tuple[int, int] | None]], n: int, lengths_crc: int) -> str | None:
+        """A segment's cache key (:func:`wikimem.index.segment_cache.segment_key`); None with word codes, which only this process's table gives meaning."""
+        return None if self.words is not None else segment_key(self._made_by, files, n, lengths_crc)
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
@@ -258,8 +279,8 @@ class WikiCorpus:
         scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
         docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = segment_key(self._made_by, [(file, stat) for file, _, stat in group], len(scanned.lengths),
-                              zlib.crc32(scanned.lengths))
+            key = self._segment_key([(file, stat) for file, _, stat in group], len(scanned.lengths),
+                                    zlib.crc32(scanned.lengths))
             docs = iter(self.index.add_scanned(scanned, key))
         for file, items, stat in group:
             names = self._names.setdefault(file, {})
@@ -362,7 +383,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = type(self)(self._tokenize, self._scan, self.analyzer)
+        fresh = type(self)(self._tokenize, self._scan, self.analyzer, words=self.words)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

@@ -41,7 +41,7 @@ from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
-    "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "Located", "ScannedTexts",
+    "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "WORD_FIRST", "WORD_SECOND", "LatinTerms", "Located", "ScannedTexts",
     "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
 ]
 
@@ -62,6 +62,11 @@ _LATIN_BYTES = bytes(
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 _NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
 _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
+#: Word codes (:mod:`wikimem.index.word_forms`): a segmented word stands in a text as a pair of
+#: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
+WORD_FIRST = ("\ue000", "\uefff")
+WORD_SECOND = ("\uf000", "\uf8ff")
+_NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -97,7 +102,9 @@ def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedText
     return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts), terms)
 
 
-def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
+def scan_joined(
+    joined: bytes, n_texts: int, terms: LatinTerms | None = None, *, words: bool = False
+) -> ScannedTexts | None:
     """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
 
     A few C-level passes, no per-token Python. ASCII letters are lowercased
@@ -112,12 +119,14 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
+    ``words``: the texts' ideographs were replaced by word codes
+    (:mod:`wikimem.index.word_forms`), which the CJK form then keeps as runs.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
     vector = numpy_for(len(joined))
-    fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
+    fast = cjk_form(vectorized.numpy_module(), joined) if vector and not words else None
     if fast is not None:
         cjk, units = fast
     else:
@@ -131,8 +140,9 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
             return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
         if any(map(rest.__contains__, LOWERS_TO_ASCII)):
             joined = joined.decode("utf-8").lower().encode("utf-8")
-        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
-        del rest, rest_bytes
+        runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
+        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
+        del rest, rest_bytes, runs
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
