@@ -161,7 +161,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
         #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.word_forms).
-        self._words = WordForms(Path(root) if root is not None else None) if self.use_jieba else None
+        self._words = WordForms(Path(root) if root is not None else None, "wiki") if self.use_jieba else None
+        self._diary_words = WordForms(Path(root) if root is not None else None, "diary") if self.use_jieba else None
         self.embedder = embedder
         self.fusion = fusion
         #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
@@ -246,7 +247,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         # (harmlessly: a diff) by the next query.
         self._pending.take()
         rev = getattr(self.store, "revision", None)
-        corpus = WikiCorpus(self._tokenize, self._scan(), self.analyzer, words=self._words)
+        corpus = WikiCorpus(self._tokenize, self._scan(self._words), self.analyzer, words=self._words)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
@@ -330,11 +331,12 @@ class MemoryIndex(KeptFresh, IndexVectors):
             self._diary_corpus()
 
     def _new_diary_corpus(self) -> DiaryCorpus:
-        return DiaryCorpus(self._tokenize, self._scan(), self.analyzer, words=self._words)
+        return DiaryCorpus(self._tokenize, self._scan(self._diary_words), self.analyzer, words=self._diary_words)
 
-    def _scan(self) -> Callable[[list[str], LatinTerms | None], ScannedTexts | None]:
+    @staticmethod
+    def _scan(words: WordForms | None) -> Callable[[list[str], LatinTerms | None], ScannedTexts | None]:
         """A corpus's bulk scanner: with jieba, its words coded into the scan forms."""
-        return self._words.scan_texts if self._words is not None else scan_texts
+        return words.scan_texts if words is not None else scan_texts
 
 
     # -- retrieval -----------------------------------------------------------

@@ -46,13 +46,13 @@ class Segmentation:
     files: dict[bytes, bytes] = field(default_factory=dict)
 
 
-def cache_path(store_root: Path, *, base: Path | None = None) -> Path:
-    """The cache file of the store at ``store_root`` (one per store, named by its resolved path)."""
+def cache_path(store_root: Path, part: str, *, base: Path | None = None) -> Path:
+    """The cache file of ``part`` (``"wiki"``, ``"diary"``) of the store at ``store_root``, named by its resolved path."""
     if base is None:
         xdg = os.environ.get("XDG_CACHE_HOME")
         base = (Path(xdg) if xdg else Path.home() / ".cache") / "wikimem" / "segmentation"
     name = hashlib.sha256(os.fsencode(store_root.resolve())).hexdigest()[:32]
-    return base / f"{name}.seg"
+    return base / f"{name}.{part}.seg"
 
 
 def _identity(store_root: Path) -> str:

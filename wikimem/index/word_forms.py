@@ -58,9 +58,10 @@ _NOWHERE = " "
 class WordForms:
     """The word codes of one process's loads with jieba, and the segmentation cache they are read from and kept in."""
 
-    def __init__(self, store_root: Path | None) -> None:
+    def __init__(self, store_root: Path | None, part: str) -> None:
+        """``part``: which texts of the store these are (one cache each: ``"wiki"``, ``"diary"``)."""
         self._root = store_root
-        self._path = segmentation_cache.cache_path(store_root) if store_root is not None else None
+        self._path = segmentation_cache.cache_path(store_root, part) if store_root is not None else None
         dictionary = jieba_dictionary()
         self._made_by = dictionary[0] if dictionary is not None else "-"
         self._words: list[str] = []
