@@ -39,11 +39,13 @@ import logging
 import os
 import re
 import sys
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
 
+from wikimem import jieba_dict
 from wikimem._optional import importable
 
 __all__ = [
@@ -82,6 +84,8 @@ _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 _jieba_module: ModuleType | None = None
 #: jieba's dictionary total right after :func:`jieba_words` loaded its default dictionary (None: it did not).
 _default_total: int | None = None
+#: ``jieba.lcut`` over the packed dictionary, once read.
+_packed_cut: Callable[[str], list[str]] | None = None
 #: None = not yet checked; False = not importable (or its import failed).
 _jieba_importable: bool | None = None
 
@@ -100,15 +104,42 @@ def jieba_available() -> bool:
 
 def jieba_words(run: str) -> list[str]:
     """jieba's words of ``run``, a run of ideographs (``jieba.lcut``: what :func:`tokenize` yields for it)."""
-    global _default_total
     jieba = _jieba()
     if jieba is None:
         raise RuntimeError("jieba is not available")
-    if not jieba.dt.initialized and jieba.dt.dictionary is None:
-        jieba.initialize()  # here, from its own files: the default dictionary, whose total is noted
-        _default_total = jieba.dt.total
+    _load_default(jieba)
     words: list[str] = jieba.lcut(run)
     return words
+
+
+def _load_default(jieba: ModuleType) -> None:
+    """Load jieba's dictionary if nothing did yet: its default one, whose total is noted (see :func:`jieba_dictionary`)."""
+    global _default_total
+    if not jieba.dt.initialized and jieba.dt.dictionary is None:
+        jieba.initialize()
+        _default_total = jieba.dt.total
+
+
+def _cut(jieba: ModuleType) -> Callable[[str], list[str]]:
+    """``jieba.lcut``, or the same cut over the packed dictionary (:mod:`wikimem.jieba_dict`) while jieba's is not loaded here.
+
+    The first process without a packed dictionary loads jieba's and packs it for the next ones.
+    """
+    global _packed_cut
+    dt = jieba.dt
+    if dt.initialized or dt.dictionary is not None:
+        return jieba.lcut  # type: ignore[no-any-return]
+    if _packed_cut is None:
+        dictionary = jieba_dictionary()
+        assert dictionary is not None  # jieba imported
+        path = jieba_dict.dictionary_path(dictionary[0])
+        found = jieba_dict.read(path, dictionary[0])
+        if found is None:
+            _load_default(jieba)
+            jieba_dict.write(path, dictionary[0], dt.FREQ, dt.total)
+            return jieba.lcut  # type: ignore[no-any-return]
+        _packed_cut = jieba_dict.packed_cut(jieba, *found)
+    return _packed_cut
 
 
 def jieba_dictionary() -> tuple[str, bool] | None:
@@ -200,12 +231,14 @@ def _jieba_tokens(lowered: str, jieba: ModuleType) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
-    cut = jieba.lcut
+    cut: Callable[[str], list[str]] | None = None  # found at the first ideograph run only
     for match in _RUNS_SPLIT.finditer(lowered):
         run = match.group()
         if match.group(1) is not None:
             # The run holds ideographs only, so every piece jieba returns is a
             # word: no punctuation or whitespace can come back.
+            if cut is None:
+                cut = _cut(jieba)
             extend(cut(run))
         elif run[0] < "\x80":
             append(run)

@@ -24,9 +24,10 @@ import hashlib
 import logging
 import marshal
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from wikimem.disk.atomic import replace_file
 
 __all__ = ["FORMAT", "Segmentation", "cache_path", "read", "write"]
 
@@ -88,21 +89,9 @@ def write(path: Path, store_root: Path, seg: Segmentation) -> bool:
     """Write ``seg`` at ``path`` atomically; False (logged) when it could not be written."""
     payload = marshal.dumps((FORMAT, _identity(store_root), seg.fingerprint, seg.words, seg.files))
     data = hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
-    tmp: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-        tmp = None
+        replace_file(path, data)
         return True
     except OSError as exc:
         log.info("the segmentation cache %s was not written (%s); the next load segments again", path, exc)
         return False
-    finally:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
