@@ -110,7 +110,15 @@ def _store(root: Path, texts: list[str]) -> MemoryStore:
 
 
 def _rankings(index: MemoryIndex, queries: list[str]) -> list[list[tuple[str, float]]]:
-    return [[(r.item.name, round(r.score, 9)) for r in index.retrieve(q, limit=10).items] for q in queries]
+    """Each query's hits and scores; equal scores in name order (doc ids, which break ties, differ after writes)."""
+    out = []
+    for query in queries:
+        hits = sorted(((r.item.name, round(r.score, 9)) for r in index.retrieve(query, limit=10).items),
+                      key=lambda hit: (-hit[1], hit[0]))
+        if len(hits) == 10:  # a tie at the cut may keep either document
+            hits = [hit for hit in hits if hit[1] != hits[-1][1]]
+        out.append(hits)
+    return out
 
 
 def _plain_rankings(store: MemoryStore, queries: list[str]) -> list[list[tuple[str, float]]]:
@@ -244,7 +252,7 @@ def test_the_packed_dictionary_cuts_exactly_like_jieba(tmp_path: Path) -> None:
     data.write_text("\n".join(runs), "utf-8")
     script = (
         "import sys, json\n"
-        "from wikimem import tokenize as t\n"
+        "import wikimem.tokenize; t = sys.modules['wikimem.tokenize']\n"
         "runs = open(sys.argv[1], encoding='utf-8').read().split('\\n')\n"
         "import jieba\n"
         "if sys.argv[2] == 'jieba':\n"
@@ -255,7 +263,7 @@ def test_the_packed_dictionary_cuts_exactly_like_jieba(tmp_path: Path) -> None:
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     # The first process packs the dictionary (it loads jieba's), the next reads the packed one.
-    subprocess.run([sys.executable, "-c", "from wikimem import tokenize as t; import jieba; t._cut(jieba)"], env=env, check=True)
+    subprocess.run([sys.executable, "-c", "import sys, jieba, wikimem.tokenize; sys.modules['wikimem.tokenize']._cut(jieba)"], env=env, check=True)
     want = subprocess.run([sys.executable, "-c", script, str(data), "jieba"], env=env, check=True, capture_output=True, text=True)
     got = subprocess.run([sys.executable, "-c", script, str(data), "packed"], env=env, check=True, capture_output=True, text=True)
     assert got.stdout == want.stdout
