@@ -224,7 +224,7 @@ class WikiCorpus:
 
     def _joined(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
         """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them (words coded), and how many."""
-        texts = (joined for _, _, joined, _ in group)
+        texts: Iterable[bytes] = (joined for _, _, joined, _ in group)
         if self.words is not None:
             texts = map(self.words.code, texts)
         return DOC_BREAK.encode().join(texts), sum(blocks.count for _, blocks, _, _ in group)
