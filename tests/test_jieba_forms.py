@@ -303,3 +303,18 @@ def test_jieba_customised_in_the_process_is_respected(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", script, str(store.root)], env=env, check=True, capture_output=True,
                          text=True)
     assert out.stdout.strip() == "['item0']"
+
+
+def test_the_code_point_form_equals_the_regex_one() -> None:
+    np = pytest.importorskip("numpy")
+    from wikimem.index import scan  # noqa: PLC0415
+    from wikimem.index.cjk_form import cjk_form_of_points  # noqa: PLC0415
+
+    words = WordForms(None, "wiki")
+    for texts in (_texts(15, 200), [""], ["\x00"], ["a"], ["我"], ["\ue000\uf000 \U00020000 カ 한"], _texts(16, 3)):
+        coded = words.code("\x00".join(texts).encode()).decode().replace("\x00", " \x00 ")  # as scan_joined has it
+        rest = " ".join(coded.encode("utf-8").translate(scan._NON_ASCII_KEPT).decode("utf-8").split())
+        regex = scan._SINGLE_RUN.sub(f"  \\1{scan.ONE_CHAR_RUN}", scan._NON_CJK_WORDS.sub("  ", f" {rest} "))
+        assert cjk_form_of_points(np, rest, scan._WORDS_CLASS)[0] == regex
+        assert cjk_form_of_points(np, f"\x00 {rest} \x00", scan._WORDS_CLASS)[0] == scan._SINGLE_RUN.sub(
+            f"  \\1{scan.ONE_CHAR_RUN}", scan._NON_CJK_WORDS.sub("  ", f" \x00 {rest} \x00 "))

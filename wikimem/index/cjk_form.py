@@ -20,9 +20,11 @@ two characters that lowercase to ASCII) returns ``None``: the pure path.
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from typing import Any
 
-__all__ = ["cjk_form"]
+__all__ = ["cjk_form", "cjk_form_of_points"]
 
 _BLANK = 32
 _ONE_CHAR_RUN = 1
@@ -73,3 +75,55 @@ def cjk_form(np: Any, joined: bytes) -> tuple[str, Any] | None:
     units[at] = points
     units[at[single] + 1] = _ONE_CHAR_RUN
     return units.tobytes().decode("utf-16-le"), units
+
+
+def cjk_form_of_points(np: Any, rest: str, kept: str) -> tuple[str, Any]:
+    """The CJK form of ``rest`` (the texts' non-ASCII characters, blank-separated, breaks kept) and its code units.
+
+    Any text, one UTF-32 code unit a character: a character of the class
+    ``kept`` (a regex class body) is part of a run, anything else separates
+    runs -- the regex path's string, by vector passes over the code points
+    (a table lookup each) instead of a regex step per character.
+    """
+    points = np.frombuffer(f" {rest} ".encode("utf-32-le"), dtype=np.uint32)
+    table = _class_table(np, kept)
+    wide = points > 0xFFFF
+    member = table[np.minimum(points, 0xFFFF)].astype(bool)
+    if wide.any():
+        high = np.flatnonzero(wide)
+        member[high] = [bool(_member(kept).fullmatch(chr(p))) for p in points[high].tolist()]
+    element = np.flatnonzero(member | (points == 0))
+    char = member[element]
+    follows = np.zeros(len(element), dtype=bool)
+    follows[1:] = char[1:] & char[:-1] & (element[1:] - element[:-1] == 1)
+    starts = ~follows
+    single = char & starts
+    single[:-1] &= ~follows[1:]
+    width = 1 + 2 * starts + single
+    at = np.zeros(len(element), dtype=np.int64)
+    np.cumsum(width[:-1], out=at[1:])
+    at += 2 * starts
+    units = np.full(int(width.sum()) + 2, _BLANK, dtype=np.uint32)
+    units[at] = points[element]
+    units[at[single] + 1] = _ONE_CHAR_RUN
+    return units.tobytes().decode("utf-32-le"), units
+
+
+@lru_cache(maxsize=4)
+def _member(kept: str) -> re.Pattern[str]:
+    return re.compile(f"[{kept}]")
+
+
+_tables: dict[str, Any] = {}
+
+
+def _class_table(np: Any, kept: str) -> Any:
+    """One byte per BMP code point: 1 when it is in the class ``kept``."""
+    table = _tables.get(kept)
+    if table is None:
+        chars = "".join(map(chr, range(0x10000)))
+        table = np.zeros(0x10000, dtype=np.uint8)
+        for m in re.finditer(f"[{kept}]+", chars):
+            table[m.start() : m.end()] = 1
+        _tables[kept] = table
+    return table

@@ -36,7 +36,7 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
-from wikimem.index.cjk_form import cjk_form
+from wikimem.index.cjk_form import cjk_form, cjk_form_of_points
 from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
@@ -66,7 +66,8 @@ _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
 #: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
 WORD_FIRST = ("\ue000", "\uefff")
 WORD_SECOND = ("\uf000", "\uf8ff")
-_NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
+_WORDS_CLASS = f"{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}"
+_NON_CJK_WORDS = re.compile(f"[^{_WORDS_CLASS}{DOC_BREAK}]+")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -140,9 +141,13 @@ def scan_joined(
             return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
         if any(map(rest.__contains__, LOWERS_TO_ASCII)):
             joined = joined.decode("utf-8").lower().encode("utf-8")
-        runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
-        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
-        del rest, rest_bytes, runs
+        if words and vector:  # no fast path of the bytes for codes: one over the code points
+            cjk, units = cjk_form_of_points(vectorized.numpy_module(), rest, _WORDS_CLASS)
+        else:
+            runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
+            cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
+            del runs
+        del rest, rest_bytes
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
