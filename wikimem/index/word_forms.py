@@ -74,10 +74,14 @@ class WordForms:
         self._coded = 0
 
     def begin(self) -> None:
-        """Start a load: read the cache the first time (when this process's jieba is as on disk)."""
+        """Start a load: read the cache the first time (when this process's jieba is as on disk, else forget what was segmented)."""
         self._used = {}
         self._coded = 0
-        if self._read or self._path is None or self._root is None or not self._shared():
+        if not self._shared():  # jieba's dictionary may have changed here since: segment again
+            self._runs.clear()
+            self._files.clear()
+            return
+        if self._read or self._path is None or self._root is None:
             return
         self._read = True
         seg = segmentation_cache.read(self._path, self._root, self._made_by)
