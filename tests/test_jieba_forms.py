@@ -305,16 +305,22 @@ def test_jieba_customised_in_the_process_is_respected(tmp_path: Path) -> None:
     assert out.stdout.strip() == "['item0']"
 
 
-def test_the_code_point_form_equals_the_regex_one() -> None:
+def test_the_vector_form_of_coded_texts_equals_the_regex_one() -> None:
     np = pytest.importorskip("numpy")
     from wikimem.index import scan  # noqa: PLC0415
-    from wikimem.index.cjk_form import cjk_form_of_points  # noqa: PLC0415
+    from wikimem.index.cjk_form import cjk_form_of_utf8  # noqa: PLC0415
 
     words = WordForms(None, "wiki")
-    for texts in (_texts(15, 200), [""], ["\x00"], ["a"], ["我"], ["\ue000\uf000 \U00020000 カ 한"], _texts(16, 3)):
-        coded = words.code("\x00".join(texts).encode()).decode().replace("\x00", " \x00 ")  # as scan_joined has it
-        rest = " ".join(coded.encode("utf-8").translate(scan._NON_ASCII_KEPT).decode("utf-8").split())
+    cases = [_texts(15, 200), [""], ["", ""], ["a"], ["我"], ["\ue000\uf000 \U00020000 カ 한 é ß Ω"], _texts(16, 3),
+             ["カ\U00020000한 \U0001F600 x"]]
+    for texts in cases:
+        coded = words.code("\x00".join(texts).encode())
+        joined = b" " + coded.replace(b"\x00", b" \x00 ") + b" "  # as scan_joined has it
+        rest = " ".join(joined.translate(scan._NON_ASCII_KEPT).decode("utf-8").split())
         regex = scan._SINGLE_RUN.sub(f"  \\1{scan.ONE_CHAR_RUN}", scan._NON_CJK_WORDS.sub("  ", f" {rest} "))
-        assert cjk_form_of_points(np, rest, scan._WORDS_CLASS)[0] == regex
-        assert cjk_form_of_points(np, f"\x00 {rest} \x00", scan._WORDS_CLASS)[0] == scan._SINGLE_RUN.sub(
-            f"  \\1{scan.ONE_CHAR_RUN}", scan._NON_CJK_WORDS.sub("  ", f" \x00 {rest} \x00 "))
+        assert cjk_form_of_utf8(np, joined, scan._WORDS_CLASS)[0] == regex, texts
+
+
+def test_invalid_utf8_is_refused_by_the_scan_and_indexed_item_by_item() -> None:
+    words = WordForms(None, "wiki")
+    assert words.scan_joined(words.code(b"ok \xff\xfe \xe4\xb8"), 1) is None

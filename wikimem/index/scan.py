@@ -36,7 +36,7 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
-from wikimem.index.cjk_form import cjk_form, cjk_form_of_points
+from wikimem.index.cjk_form import cjk_form, cjk_form_of_utf8
 from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
@@ -127,7 +127,12 @@ def scan_joined(
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
     vector = numpy_for(len(joined))
-    fast = cjk_form(vectorized.numpy_module(), joined) if vector and not words else None
+    if words:  # the word coder's UTF-8: numpy once it pays, or is imported already
+        fast = cjk_form_of_utf8(vectorized.numpy_module(), joined, _WORDS_CLASS) if vector or vectorized.active(len(joined)) else None
+        if fast is not None and any(c.encode() in joined for c in LOWERS_TO_ASCII):
+            joined = joined.decode("utf-8").lower().encode("utf-8")
+    else:
+        fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
     if fast is not None:
         cjk, units = fast
     else:
@@ -141,13 +146,9 @@ def scan_joined(
             return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
         if any(map(rest.__contains__, LOWERS_TO_ASCII)):
             joined = joined.decode("utf-8").lower().encode("utf-8")
-        if words and vector:  # no fast path of the bytes for codes: one over the code points
-            cjk, units = cjk_form_of_points(vectorized.numpy_module(), rest, _WORDS_CLASS)
-        else:
-            runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
-            cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
-            del runs
-        del rest, rest_bytes
+        runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
+        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
+        del rest, rest_bytes, runs
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks

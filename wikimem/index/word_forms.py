@@ -35,7 +35,7 @@ import re
 from pathlib import Path
 
 from wikimem.index import segmentation_cache
-from wikimem.index.scan import WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.scan import ONE_CHAR_RUN, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined
 from wikimem.index.segmentation_cache import Segmentation
 from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words
 
@@ -109,8 +109,9 @@ class WordForms:
     def code(self, joined: bytes) -> bytes:
         """A file's texts (joined by the break, UTF-8) with ideograph runs replaced by word codes.
 
-        Invalid UTF-8 comes back as it was: the scan refuses it, and the
-        file is tokenized item by item.
+        Invalid UTF-8 comes back with the one-character mark, which the
+        scan refuses (the file is then tokenized item by item): whatever
+        else this returns is valid UTF-8, as the scan takes it on trust.
         """
         key = hashlib.blake2b(joined, digest_size=16).digest()
         coded = self._files.get(key)
@@ -118,7 +119,7 @@ class WordForms:
             try:
                 text = joined.decode("utf-8")
             except UnicodeDecodeError:
-                return joined
+                return joined + ONE_CHAR_RUN.encode()
             if _CODES.search(text):
                 text = _CODES.sub(" ", text)
             coded = _RUN.sub(self._run_codes, text).encode("utf-8")
