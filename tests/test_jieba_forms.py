@@ -305,22 +305,18 @@ def test_jieba_customised_in_the_process_is_respected(tmp_path: Path) -> None:
     assert out.stdout.strip() == "['item0']"
 
 
-def test_the_vector_form_of_coded_texts_equals_the_regex_one() -> None:
-    np = pytest.importorskip("numpy")
-    from wikimem.index import scan  # noqa: PLC0415
-    from wikimem.index.cjk_form import cjk_form_of_utf8  # noqa: PLC0415
-
-    words = WordForms(None, "wiki")
-    cases = [_texts(15, 200), [""], ["", ""], ["a"], ["我"], ["\ue000\uf000 \U00020000 カ 한 é ß Ω"], _texts(16, 3),
-             ["カ\U00020000한 \U0001F600 x"]]
-    for texts in cases:
-        coded = words.code("\x00".join(texts).encode())
-        joined = b" " + coded.replace(b"\x00", b" \x00 ") + b" "  # as scan_joined has it
-        rest = " ".join(joined.translate(scan._NON_ASCII_KEPT).decode("utf-8").split())
-        regex = scan._SINGLE_RUN.sub(f"  \\1{scan.ONE_CHAR_RUN}", scan._NON_CJK_WORDS.sub("  ", f" {rest} "))
-        assert cjk_form_of_utf8(np, joined, scan._WORDS_CLASS)[0] == regex, texts
-
-
 def test_invalid_utf8_is_refused_by_the_scan_and_indexed_item_by_item() -> None:
     words = WordForms(None, "wiki")
-    assert words.scan_joined(words.code(b"ok \xff\xfe \xe4\xb8"), 1) is None
+    assert words.scan_files([b"ok", b"\xff\xfe \xe4\xb8"], 2) is None
+    plain, fast = _corpora({"a": ["nul \x00 inside 我们喜欢", *_texts(17, 10)], "b": _texts(18, 10)})
+    for query in (Counter(oracle(q)) for q in [*_texts(19, 20), "我们喜欢 nul"]):
+        if query:
+            assert fast.index.search(query, 10) == plain.index.search(query, 10)
+
+
+def test_a_text_with_a_character_lowercasing_to_ascii_is_indexed_like_tokenize() -> None:
+    texts = ["İstanbul 我们", "KELVIN \u212a 喜欢", "plain 海边"]
+    plain, fast = _corpora({"a": texts})
+    for query in (Counter(oracle(q)) for q in ["i̇stanbul", "kelvin k", "我们", "海边 plain"]):
+        assert fast.index.search(query, 10) == plain.index.search(query, 10)
+    assert list(fast.index._dl) == list(plain.index._dl)

@@ -20,11 +20,9 @@ two characters that lowercase to ASCII) returns ``None``: the pure path.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import Any
 
-__all__ = ["cjk_form", "cjk_form_of_utf8"]
+__all__ = ["cjk_form"]
 
 _BLANK = 32
 _ONE_CHAR_RUN = 1
@@ -75,65 +73,3 @@ def cjk_form(np: Any, joined: bytes) -> tuple[str, Any] | None:
     units[at] = points
     units[at[single] + 1] = _ONE_CHAR_RUN
     return units.tobytes().decode("utf-16-le"), units
-
-
-def cjk_form_of_utf8(np: Any, joined: bytes, kept: str) -> tuple[str, Any]:
-    """The CJK form of ``joined`` (valid UTF-8, texts joined by ``b" \\x00 "``, a blank at both ends) and its code units.
-
-    Any text, one UTF-32 code unit a character: a character of the class
-    ``kept`` (a regex class body) is part of a run, anything else separates
-    runs -- the regex path's string, from vector passes over the bytes
-    (each character's code point decoded, its class a table lookup)
-    instead of a regex step per character. The caller vouches for the
-    UTF-8 (the word coder made it): nothing here checks it.
-    """
-    codes = np.frombuffer(joined, dtype=np.uint8)
-    last = len(codes) - 1
-    at = np.flatnonzero((codes >= 0xC0) | (codes == 0))  # every non-ASCII character's lead byte, and the breaks
-    b0 = codes[at].astype(np.uint32)
-    b1, b2, b3 = (codes[np.minimum(at + k, last)].astype(np.uint32) & 0x3F for k in (1, 2, 3))
-    two, three, four = b0 < 0xE0, (b0 >= 0xE0) & (b0 < 0xF0), b0 >= 0xF0
-    points = np.where(two, ((b0 & 0x1F) << 6) | b1, 0)
-    points = np.where(three, ((b0 & 0x0F) << 12) | (b1 << 6) | b2, points)
-    points = np.where(four, ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3, points)
-    points[b0 == 0] = 0
-    size = 2 + three + 2 * four
-    member = _class_table(np, kept)[np.minimum(points, 0xFFFF)].astype(bool)
-    wide = np.flatnonzero(points > 0xFFFF)
-    if len(wide):
-        member[wide] = [bool(_member(kept).fullmatch(chr(p))) for p in points[wide].tolist()]
-    keep = np.flatnonzero(member | (b0 == 0))
-    element, points, size, char = at[keep], points[keep], size[keep], member[keep]
-    follows = np.zeros(len(element), dtype=bool)
-    follows[1:] = char[1:] & char[:-1] & (element[1:] - element[:-1] == size[:-1])
-    starts = ~follows
-    single = char & starts
-    single[:-1] &= ~follows[1:]
-    width = 1 + 2 * starts + single
-    place = np.zeros(len(element), dtype=np.int64)
-    np.cumsum(width[:-1], out=place[1:])
-    place += 2 * starts
-    units = np.full(int(width.sum()) + 2, _BLANK, dtype=np.uint32)
-    units[place] = points
-    units[place[single] + 1] = _ONE_CHAR_RUN
-    return units.tobytes().decode("utf-32-le"), units
-
-
-@lru_cache(maxsize=4)
-def _member(kept: str) -> re.Pattern[str]:
-    return re.compile(f"[{kept}]")
-
-
-_tables: dict[str, Any] = {}
-
-
-def _class_table(np: Any, kept: str) -> Any:
-    """One byte per BMP code point: 1 when it is in the class ``kept``."""
-    table = _tables.get(kept)
-    if table is None:
-        chars = "".join(map(chr, range(0x10000)))
-        table = np.zeros(0x10000, dtype=np.uint8)
-        for m in re.finditer(f"[{kept}]+", chars):
-            table[m.start() : m.end()] = 1
-        _tables[kept] = table
-    return table

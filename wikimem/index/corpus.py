@@ -189,7 +189,6 @@ class WikiCorpus:
             self._latin_terms(),
             (analyzer.name if analyzer is not None else None, analyzer.fingerprint if analyzer is not None else "raw"),
             self.index.forms.views_pay,
-            scan=words.scan_joined if words is not None else None,
         )
         if words is not None:
             words.begin()
@@ -203,7 +202,7 @@ class WikiCorpus:
                     group.append((file, *read, stat))
                     size += read[0].count
                 if group and (read is None or size >= SEGMENT_DOCS):
-                    self._apply_groups(scans.put(group, *self._joined(group), done, len(files)), store)
+                    self._apply_groups(self._scan_group(scans, group, done, len(files)), store)
                     group, size = [], 0
                 if read is None:
                     self._apply_groups(scans.drain(), store)  # doc ids in load order
@@ -211,7 +210,7 @@ class WikiCorpus:
                 if progress is not None:
                     progress(done, len(files))
             if group:
-                self._apply_groups(scans.put(group, *self._joined(group), len(files), len(files)), store)
+                self._apply_groups(self._scan_group(scans, group, len(files), len(files)), store)
             self._apply_groups(scans.drain(), store)
         finally:
             scans.close()
@@ -222,12 +221,14 @@ class WikiCorpus:
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 
-    def _joined(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
-        """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them (words coded), and how many."""
-        texts: Iterable[bytes] = (joined for _, _, joined, _ in group)
-        if self.words is not None:
-            texts = map(self.words.code, texts)
-        return DOC_BREAK.encode().join(texts), sum(blocks.count for _, blocks, _, _ in group)
+    def _scan_group(
+        self, scans: GroupScans, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], done: int, total: int
+    ) -> Iterable[Scanned]:
+        """A group's scan (and any before it now ready), in load order; with jieba's words, made here and now."""
+        n_texts = sum(blocks.count for _, blocks, _, _ in group)
+        if self.words is None:
+            return scans.put(group, DOC_BREAK.encode().join(joined for _, _, joined, _ in group), n_texts, done, total)
+        return [Scanned(group, self.words.scan_files([joined for _, _, joined, _ in group], n_texts, self._latin_terms()), None)]
 
     def _apply_groups(self, answers: Iterable[Scanned], store: Any) -> None:
         for group, scanned, views in answers:

@@ -52,25 +52,16 @@ class GroupScans:
     """Groups in, scans out in the same order (see the module doc)."""
 
     def __init__(
-        self,
-        terms: LatinTerms | None,
-        analyzer: tuple[str | None, str],
-        views_pay: Callable[[int], bool],
-        *,
-        scan: Callable[[bytes, int, LatinTerms | None], ScannedTexts | None] | None = None,
+        self, terms: LatinTerms | None, analyzer: tuple[str | None, str], views_pay: Callable[[int], bool]
     ) -> None:
-        """``terms``: the scan's latin map; ``analyzer``: its name and fingerprint, for the child; ``views_pay``: :meth:`wikimem.index.segments.Segments.views_pay`.
-
-        ``scan``: scans a group here instead of :func:`~wikimem.index.scan.scan_joined` (jieba's word codes); never in the child.
-        """
+        """``terms``: the scan's latin map; ``analyzer``: its name and fingerprint, for the child; ``views_pay``: :meth:`wikimem.index.segments.Segments.views_pay`."""
         self._terms = terms
-        self._scan = scan if scan is not None else scan_joined
         self._analyzer = analyzer
         self._views_pay = views_pay
         #: (group, joined, n_texts, the child's request number or None, an answer made here).
         self._queue: deque[tuple[Any, bytes, int, int | None, Scanned | None]] = deque()
         self._worker: ScanWorker | None = None
-        self._tried = os.environ.get("WIKIMEM_LOAD_WORKER") == "0" or scan is not None
+        self._tried = os.environ.get("WIKIMEM_LOAD_WORKER") == "0"
         self._read = 0
         #: Groups the child answered, and the ones scanned here (what a benchmark reports).
         self.by_child = self.here = 0
@@ -139,4 +130,4 @@ class GroupScans:
 
     def _here(self, group: Any, joined: bytes, n_texts: int) -> Scanned:
         self.here += 1
-        return Scanned(group, self._scan(joined, n_texts, self._terms), None)
+        return Scanned(group, scan_joined(joined, n_texts, self._terms), None)

@@ -36,13 +36,13 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
-from wikimem.index.cjk_form import cjk_form, cjk_form_of_utf8
+from wikimem.index.cjk_form import cjk_form
 from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
     "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "WORD_FIRST", "WORD_SECOND", "LatinTerms", "Located", "ScannedTexts",
-    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
+    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences", "words_form",
 ]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
@@ -66,8 +66,7 @@ _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
 #: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
 WORD_FIRST = ("\ue000", "\uefff")
 WORD_SECOND = ("\uf000", "\uf8ff")
-_WORDS_CLASS = f"{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}"
-_NON_CJK_WORDS = re.compile(f"[^{_WORDS_CLASS}{DOC_BREAK}]+")
+_NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -104,7 +103,7 @@ def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedText
 
 
 def scan_joined(
-    joined: bytes, n_texts: int, terms: LatinTerms | None = None, *, words: bool = False
+    joined: bytes, n_texts: int, terms: LatinTerms | None = None, *, cjk: str | None = None, lower: bool = False
 ) -> ScannedTexts | None:
     """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
 
@@ -120,16 +119,17 @@ def scan_joined(
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
-    ``words``: the texts' ideographs were replaced by word codes
-    (:mod:`wikimem.index.word_forms`), which the CJK form then keeps as runs.
+    ``cjk``: the texts' CJK form, made already (jieba's word codes:
+    :func:`words_form`), with ``lower`` saying whether the texts hold one of
+    :data:`LOWERS_TO_ASCII`; the latin form is made here as always.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
     vector = numpy_for(len(joined))
-    if words:  # the word coder's UTF-8: numpy once it pays, or is imported already
-        fast = cjk_form_of_utf8(vectorized.numpy_module(), joined, _WORDS_CLASS) if vector or vectorized.active(len(joined)) else None
-        if fast is not None and any(c.encode() in joined for c in LOWERS_TO_ASCII):
+    if cjk is not None:
+        fast: tuple[str, Any] | None = (cjk, None)
+        if lower:
             joined = joined.decode("utf-8").lower().encode("utf-8")
     else:
         fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
@@ -146,9 +146,8 @@ def scan_joined(
             return None  # blanking ASCII keeps (in)validity: the texts were not UTF-8
         if any(map(rest.__contains__, LOWERS_TO_ASCII)):
             joined = joined.decode("utf-8").lower().encode("utf-8")
-        runs = _NON_CJK_WORDS.sub("  ", f" {rest} ") if words else _cjk_runs(rest_bytes, rest)
-        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", runs)
-        del rest, rest_bytes, runs
+        cjk = _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _cjk_runs(rest_bytes, rest))
+        del rest, rest_bytes
     # Latin is ASCII, so bytes.translate (a C table lookup per byte) can
     # lowercase it and blank everything else (a multibyte character's
     # continuation bytes go away); tokens are then joined by double blanks
@@ -169,6 +168,18 @@ def scan_joined(
     del latin_bytes
     count_made(len(latin) + len(cjk))
     return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
+
+
+def words_form(coded: str) -> str:
+    """The CJK form of texts joined by ``DOC_BREAK`` whose ideograph runs are word codes (:mod:`wikimem.index.word_forms`).
+
+    The same string as the bigram path's form would be with the codes
+    taken for CJK characters: runs of CJK characters and codes between
+    double blanks (a code is two characters, one run of its own), a mark
+    after a one-character run, each break a run of its own.
+    """
+    spaced = coded.replace(DOC_BREAK, f" {DOC_BREAK} ")
+    return _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK_WORDS.sub("  ", f" {spaced} "))
 
 
 def _offsets(

@@ -10,8 +10,8 @@ per-user data, not the user's notes, so never inside the memory folder.
 
 What it holds (:class:`Segmentation`): the word table (code ``i`` is word
 ``i``, see :mod:`wikimem.index.word_forms`) and, per file content (a digest
-of the bytes), the file's texts with their ideograph runs replaced by word
-codes. The header names the format, the store and the segmenter's
+of the bytes), the CJK scan form of the file's texts with their ideograph
+runs replaced by word codes. The header names the format, the store and the segmenter's
 fingerprint; a digest covers the payload. A file that is missing, corrupt,
 foreign (another store, format or dictionary) or of the wrong shape reads
 as "no cache"; a write goes to a temporary file replaced atomically, and a
@@ -43,8 +43,8 @@ class Segmentation:
 
     fingerprint: str
     words: list[str] = field(default_factory=list)
-    #: digest of a file's texts -> those texts with word codes, as UTF-8.
-    files: dict[bytes, bytes] = field(default_factory=dict)
+    #: digest of a file's texts -> their CJK form with word codes, and whether they hold a character lowercasing to ASCII.
+    files: dict[bytes, tuple[str, bool]] = field(default_factory=dict)
 
 
 def cache_path(store_root: Path, part: str, *, base: Path | None = None) -> Path:
@@ -80,9 +80,13 @@ def read(path: Path, store_root: Path, fingerprint: str) -> Segmentation | None:
         return None
     if type(words) is not list or not set(map(type, words)) <= {str} or len(set(words)) != len(words):
         return None
-    if type(files) is not dict or not set(map(type, files)) <= {bytes} or not set(map(type, files.values())) <= {bytes}:
+    if type(files) is not dict or not set(map(type, files)) <= {bytes} or not all(map(_entry, files.values())):
         return None
     return Segmentation(fingerprint, words, files)
+
+
+def _entry(value: object) -> bool:
+    return type(value) is tuple and len(value) == 2 and type(value[0]) is str and type(value[1]) is bool
 
 
 def write(path: Path, store_root: Path, seg: Segmentation) -> bool:

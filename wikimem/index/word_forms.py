@@ -9,22 +9,23 @@ segmented.
 
 How: every distinct word gets a code, a pair of private-use characters
 (first from :data:`~wikimem.index.scan.WORD_FIRST`, second from
-:data:`~wikimem.index.scan.WORD_SECOND`), and each file's texts are written
-with their ideograph runs replaced by their words' codes between blanks
-(real private-use characters, separators to ``tokenize()``, become blanks).
-Scanned with ``words=True`` (:func:`wikimem.index.scan.scan_joined`), a
-code is a CJK run of two characters: one bigram, the word's token, which
-no other code or kana pair can match (a pair's first character starts
-every code and never ends one). A term is looked up by its code
-(:meth:`WordForms.form_term`); a word no file holds has none and is found
-nowhere. Kana, Hangul and latin text is left as it was, so the rest of the
-forms is the bigram path's.
+:data:`~wikimem.index.scan.WORD_SECOND`), and a file's CJK scan form is
+made from its texts with their ideograph runs replaced by their words'
+codes between blanks (real private-use characters, separators to
+``tokenize()``, become blanks; :func:`wikimem.index.scan.words_form`). In
+the form a code is a CJK run of two characters: one bigram, the word's
+token, which no other code or kana pair can match (a pair's first
+character starts every code and never ends one). A term is looked up by
+its code (:meth:`WordForms.form_term`); a word no file holds has none and
+is found nowhere. Kana and Hangul runs are the bigram path's, and the
+latin form is made from the texts as on the bigram path.
 
-The coded text of each file is kept by its content digest in the
-segmentation cache (:mod:`wikimem.index.segmentation_cache`) with the word
-table, so the next process reads it instead of running jieba. Codes are
-stable only with the table they were made with: the table's digest is part
-of the load's fingerprint (:meth:`WordForms.fingerprint`).
+Each file's form is kept by its content digest in the segmentation cache
+(:mod:`wikimem.index.segmentation_cache`) with the word table, so the next
+process reads it instead of running jieba and making the form; a group's
+form is its files' forms joined by the break. Codes are stable only with
+the table they were made with: the table's digest is part of the load's
+fingerprint (:meth:`WordForms.fingerprint`).
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ import re
 from pathlib import Path
 
 from wikimem.index import segmentation_cache
-from wikimem.index.scan import ONE_CHAR_RUN, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.scan import (
+    DOC_BREAK, LOWERS_TO_ASCII, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined, words_form,
+)
 from wikimem.index.segmentation_cache import Segmentation
 from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words
 
@@ -66,9 +69,10 @@ class WordForms:
         self._made_by = dictionary[0] if dictionary is not None else "-"
         self._words: list[str] = []
         self._codes: dict[str, str] = {}
-        #: digest -> coded texts: every file coded in this process (or read), and the ones the last load used.
-        self._files: dict[bytes, bytes] = {}
-        self._used: dict[bytes, bytes] = {}
+        #: digest of a file's texts -> their CJK form and lowercase flag (see :meth:`_form`):
+        #: every file made in this process (or read), and the ones the last load used.
+        self._files: dict[bytes, tuple[str, bool]] = {}
+        self._used: dict[bytes, tuple[str, bool]] = {}
         self._runs: dict[str, str] = {}
         self._read = False
         self._coded = 0
@@ -106,27 +110,22 @@ class WordForms:
         """What this process's codes mean: a digest of the word table (codes are its indexes)."""
         return hashlib.blake2b("\n".join(self._words).encode(), digest_size=16).hexdigest()
 
-    def code(self, joined: bytes) -> bytes:
-        """A file's texts (joined by the break, UTF-8) with ideograph runs replaced by word codes.
-
-        Invalid UTF-8 comes back with the one-character mark, which the
-        scan refuses (the file is then tokenized item by item): whatever
-        else this returns is valid UTF-8, as the scan takes it on trust.
-        """
+    def _form(self, joined: bytes) -> tuple[str, bool] | None:
+        """A file's texts' CJK form with word codes, and whether they hold one of ``LOWERS_TO_ASCII``; None: not UTF-8."""
         key = hashlib.blake2b(joined, digest_size=16).digest()
-        coded = self._files.get(key)
-        if coded is None:
+        made = self._files.get(key)
+        if made is None:
             try:
                 text = joined.decode("utf-8")
             except UnicodeDecodeError:
-                return joined + ONE_CHAR_RUN.encode()
+                return None
+            lower = any(map(text.__contains__, LOWERS_TO_ASCII))
             if _CODES.search(text):
                 text = _CODES.sub(" ", text)
-            coded = _RUN.sub(self._run_codes, text).encode("utf-8")
-            self._files[key] = coded
+            made = self._files[key] = (words_form(_RUN.sub(self._run_codes, text)), lower)
             self._coded += 1
-        self._used[key] = coded
-        return coded
+        self._used[key] = made
+        return made
 
     def _run_codes(self, match: re.Match[str]) -> str:
         run = match.group()
@@ -145,15 +144,23 @@ class WordForms:
             self._words.append(word)
         return code
 
-    def scan_joined(self, joined: bytes, n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
-        """:func:`wikimem.index.scan.scan_joined` of texts already coded (:meth:`code`)."""
-        return scan_joined(joined, n_texts, terms, words=True)
+    def scan_files(self, files: list[bytes], n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
+        """:func:`wikimem.index.scan.scan_joined` of files' texts (each file's joined by the break), with jieba's words.
+
+        Each file's CJK form comes from this process or the cache by the
+        file's content, else is made (jieba runs here); the latin form is
+        made from the texts as on the bigram path.
+        """
+        forms = list(map(self._form, files))
+        if not files or None in forms:
+            return None  # not UTF-8: tokenized item by item
+        made = [form for form in forms if form is not None]
+        cjk = DOC_BREAK.join(form for form, _ in made)
+        return scan_joined(DOC_BREAK.encode().join(files), n_texts, terms, cjk=cjk, lower=any(lower for _, lower in made))
 
     def scan_texts(self, texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
-        """:func:`wikimem.index.scan.scan_texts` with jieba's words: the texts coded, then scanned."""
-        if not texts:
-            return None
-        return self.scan_joined(self.code("\x00".join(texts).encode("utf-8")), len(texts), terms)
+        """:func:`wikimem.index.scan.scan_texts` with jieba's words."""
+        return self.scan_files([DOC_BREAK.join(texts).encode("utf-8")], len(texts), terms) if texts else None
 
     def form_term(self, term: str) -> str:
         """The term the forms hold for index term ``term``: its word code, itself, or one no form holds."""
