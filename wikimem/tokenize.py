@@ -84,8 +84,9 @@ _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 _jieba_module: ModuleType | None = None
 #: jieba's dictionary total right after :func:`jieba_words` loaded its default dictionary (None: it did not).
 _default_total: int | None = None
-#: ``jieba.lcut`` over the packed dictionary, once read.
+#: ``jieba.lcut`` over the packed dictionary, once read; whether a packed dictionary is on disk (read or written here).
 _packed_cut: Callable[[str], list[str]] | None = None
+_packed_kept = False
 #: None = not yet checked; False = not importable (or its import failed).
 _jieba_importable: bool | None = None
 
@@ -123,36 +124,55 @@ def _load_default(jieba: ModuleType) -> None:
 def _cut(jieba: ModuleType) -> Callable[[str], list[str]]:
     """``jieba.lcut``, or the same cut over the packed dictionary (:mod:`wikimem.jieba_dict`) while jieba's is not loaded here.
 
-    The first process without a packed dictionary loads jieba's and packs it for the next ones.
+    A process that has jieba's default dictionary loaded (and no packed
+    one to read) packs it for the next ones; one without either loads it.
     """
-    global _packed_cut
-    dt = jieba.dt
-    if dt.initialized or dt.dictionary is not None:
+    global _packed_cut, _packed_kept
+    dictionary = jieba_dictionary()
+    assert dictionary is not None  # jieba imported
+    files, changed = dictionary
+    if changed:
+        return jieba.lcut  # type: ignore[no-any-return]
+    if jieba.dt.initialized and _packed_kept:
         return jieba.lcut  # type: ignore[no-any-return]
     if _packed_cut is None:
-        dictionary = jieba_dictionary()
-        assert dictionary is not None  # jieba imported
-        path = jieba_dict.dictionary_path(dictionary[0])
-        found = jieba_dict.read(path, dictionary[0])
+        path = jieba_dict.dictionary_path(files)
+        found = jieba_dict.read(path, files)
         if found is None:
             _load_default(jieba)
-            jieba_dict.write(path, dictionary[0], dt.FREQ, dt.total)
+            jieba_dict.write(path, files, jieba.dt.FREQ, jieba.dt.total)
+            _packed_kept = True
             return jieba.lcut  # type: ignore[no-any-return]
         _packed_cut = jieba_dict.packed_cut(jieba, *found)
-    return _packed_cut
+        _packed_kept = True
+    return jieba.lcut if jieba.dt.initialized else _packed_cut
 
 
 def jieba_dictionary() -> tuple[str, bool] | None:
     """What jieba's words depend on, and whether this process may have changed it; ``None``: no jieba.
 
     The first item names jieba's code and dictionary files (paths, sizes,
-    mtimes), found without importing jieba or loading its dictionary. The
-    second is True when jieba's dictionary was loaded in this process by
-    someone else, or its total of frequencies moved since, or it was set
-    to another file: ``jieba.add_word``, ``load_userdict`` and
-    ``set_dictionary`` change words only in a process that did so, so
+    mtimes), found without importing jieba or loading its dictionary (once
+    a process). The second is True when jieba's dictionary was loaded in
+    this process by someone else, or its total of frequencies moved since,
+    or it was set to another file: ``jieba.add_word``, ``load_userdict``
+    and ``set_dictionary`` change words only in a process that did so, so
     segmentations made elsewhere cannot be reused there.
     """
+    files = _jieba_files()
+    if files is None:
+        return None
+    loaded = sys.modules.get("jieba")
+    dt = getattr(loaded, "dt", None)
+    changed = dt is not None and (
+        getattr(dt, "dictionary", None) is not None
+        or (bool(getattr(dt, "initialized", False)) and getattr(dt, "total", None) != _default_total)
+    )
+    return files, changed
+
+
+@lru_cache(maxsize=1)
+def _jieba_files() -> str | None:
     if not jieba_available():
         return None
     spec = find_spec("jieba")
@@ -168,13 +188,7 @@ def jieba_dictionary() -> tuple[str, bool] | None:
             parts.append(f"{name}:-")
             continue
         parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    loaded = sys.modules.get("jieba")
-    dt = getattr(loaded, "dt", None)
-    changed = dt is not None and (
-        getattr(dt, "dictionary", None) is not None
-        or (bool(getattr(dt, "initialized", False)) and getattr(dt, "total", None) != _default_total)
-    )
-    return f"{package}|{'|'.join(parts)}", changed
+    return f"{package}|{'|'.join(parts)}"
 
 
 def resolve_jieba(use_jieba: bool | None = None) -> bool:
