@@ -100,6 +100,7 @@ class WordForms:
         if self._coded and self._path is not None and self._root is not None and self._shared():
             segmentation_cache.write(self._path, self._root, Segmentation(self._made_by, self._words, self._used))
         self._files = dict(self._used)
+        self._runs.clear()  # the files' forms are kept: a later load segments only files that changed
 
     def _shared(self) -> bool:
         """Whether jieba's words here are the ones on disk (not changed by this process: see :func:`jieba_dictionary`)."""
