@@ -24,7 +24,9 @@ from wikimem.index.corpus import WikiCorpus
 from wikimem.index.word_forms import WordForms
 from wikimem.models import RecallItem
 from wikimem.retrieval import MemoryIndex
-from wikimem.tokenize import tokenize
+import wikimem.tokenize  # noqa: F401 -- the module (the package face's name is the function)
+
+tokenize_module = sys.modules["wikimem.tokenize"]
 
 jieba = pytest.importorskip("jieba")
 
@@ -45,8 +47,16 @@ def _texts(seed: int, count: int) -> list[str]:
     return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 25))) for _ in range(count)]
 
 
+_REAL: list[object] = []
+
+
 def oracle(text: str) -> list[str]:
-    return tokenize(text, use_jieba=True)
+    """``tokenize(text, use_jieba=True)`` with jieba's own cut and dictionary (a tokenizer of its own, not ``jieba.dt``)."""
+    if not _REAL:
+        real = jieba.Tokenizer()
+        real.initialize()
+        _REAL.append(real)
+    return tokenize_module._jieba_tokens(text.lower(), _REAL[0].lcut)  # type: ignore[attr-defined]
 
 
 def _corpora(files: dict[str, list[str]], words: WordForms | None = None) -> tuple[WikiCorpus, WikiCorpus]:

@@ -78,6 +78,7 @@ CJK_CLASS = _IDEOGRAPHS + _KANA_HANGUL
 _RUNS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]+")
 # The jieba path keeps ideographs apart from kana/Hangul.
 _RUNS_SPLIT = re.compile(f"[a-z0-9]+|([{_IDEOGRAPHS}]+)|[{_KANA_HANGUL}]+")
+_IDEOGRAPH_RUN = re.compile(f"[{_IDEOGRAPHS}]")
 # est_tokens: one per latin word, one per CJK character.
 _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 
@@ -87,6 +88,10 @@ _default_total: int | None = None
 #: ``jieba.lcut`` over the packed dictionary, once read; whether a packed dictionary is on disk (read or written here).
 _packed_cut: Callable[[str], list[str]] | None = None
 _packed_kept = False
+#: Characters :func:`jieba_words` cuts over the packed dictionary before it loads jieba's: a few
+#: files' worth, where loading jieba's would cost more than the slower lookups.
+PACKED_BUDGET = 20_000
+_packed_chars = 0
 #: None = not yet checked; False = not importable (or its import failed).
 _jieba_importable: bool | None = None
 
@@ -104,10 +109,20 @@ def jieba_available() -> bool:
 
 
 def jieba_words(run: str) -> list[str]:
-    """jieba's words of ``run``, a run of ideographs (``jieba.lcut``: what :func:`tokenize` yields for it)."""
+    """jieba's words of ``run``, a run of ideographs (``jieba.lcut``: what :func:`tokenize` yields for it).
+
+    Over the packed dictionary while little has been cut in this process
+    (a file or two changed since the last load), else jieba's own.
+    """
+    global _packed_chars
     jieba = _jieba()
     if jieba is None:
         raise RuntimeError("jieba is not available")
+    if not jieba.dt.initialized and _packed_chars < PACKED_BUDGET:
+        cut = _cut(jieba)  # the packed dictionary when there is one (else this loads jieba's)
+        if cut is not jieba.lcut:
+            _packed_chars += len(run)
+            return cut(run)
     _load_default(jieba)
     words: list[str] = jieba.lcut(run)
     return words
@@ -241,18 +256,15 @@ def _bigram_tokens(lowered: str) -> list[str]:
     return out
 
 
-def _jieba_tokens(lowered: str, jieba: ModuleType) -> list[str]:
+def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]]) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
-    cut: Callable[[str], list[str]] | None = None  # found at the first ideograph run only
     for match in _RUNS_SPLIT.finditer(lowered):
         run = match.group()
         if match.group(1) is not None:
             # The run holds ideographs only, so every piece jieba returns is a
             # word: no punctuation or whitespace can come back.
-            if cut is None:
-                cut = _cut(jieba)
             extend(cut(run))
         elif run[0] < "\x80":
             append(run)
@@ -273,7 +285,8 @@ def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
     if use_jieba is not False:
         jieba = _jieba()
         if jieba is not None:
-            return _jieba_tokens(lowered, jieba)
+            # The cut is chosen only for text with ideographs (it may read the packed dictionary).
+            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut)
     return _bigram_tokens(lowered)
 
 
