@@ -3,10 +3,14 @@
 This is the indexing hot path (every item of a 100k-item store goes through
 it on a cold load), so the default tokenizer is one precompiled regex plus
 list slicing: latin runs ``[a-z0-9]+`` of the lowercased text, and character
-bigrams for runs of CJK characters. jieba gives real Chinese words but costs
-an import plus ~1 s of dictionary loading and runs 10-20x slower, so it is
-imported lazily -- only when a call actually tokenizes with it -- cached, and
-never touched by ``import wikimem``.
+bigrams for runs of CJK characters. jieba gives real Chinese words but its
+dictionary load costs more than a cold recall's whole index, and it segments
+much slower than bigrams, so it is imported lazily -- only when a call
+actually tokenizes with it -- cached, and never touched by ``import
+wikimem``; while jieba's dictionary is not loaded in the process, its cut
+runs over a packed copy that loads at once (:mod:`wikimem.jieba_dict`), and
+a store's files are segmented once, not by every process
+(:mod:`wikimem.index.word_forms`).
 
 What counts as CJK (one run, no separator needed between its characters):
 CJK Unified Ideographs (U+4E00-9FFF), Extension A (U+3400-4DBF), Extensions
