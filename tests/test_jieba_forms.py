@@ -15,6 +15,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,7 +48,7 @@ def _texts(seed: int, count: int) -> list[str]:
     return ["".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 25))) for _ in range(count)]
 
 
-_REAL: list[object] = []
+_REAL: list[Any] = []
 
 
 def oracle(text: str) -> list[str]:
@@ -56,7 +57,8 @@ def oracle(text: str) -> list[str]:
         real = jieba.Tokenizer()
         real.initialize()
         _REAL.append(real)
-    return tokenize_module._jieba_tokens(text.lower(), _REAL[0].lcut)  # type: ignore[attr-defined]
+    tokens: list[str] = tokenize_module._jieba_tokens(text.lower(), _REAL[0].lcut)
+    return tokens
 
 
 def _corpora(files: dict[str, list[str]], words: WordForms | None = None) -> tuple[WikiCorpus, WikiCorpus]:
@@ -135,7 +137,7 @@ def _plain_rankings(store: MemoryStore, queries: list[str]) -> list[list[tuple[s
     """The oracle: the same store indexed item by item with jieba (no word forms)."""
     index = MemoryIndex(store, use_jieba=True, postings_cache="off")
     index._words = index._diary_words = None  # the item-by-item path: no word forms, no bigram scanner
-    index._scan = lambda words: None  # type: ignore[method-assign]
+    setattr(index, "_scan", lambda words: None)  # noqa: B010 -- the index's scanner hook, replaced for the oracle
     return _rankings(index, queries)
 
 
@@ -249,7 +251,7 @@ def test_the_packed_dictionary_cuts_exactly_like_jieba(tmp_path: Path) -> None:
     """The oracle: jieba.lcut with its own dictionary, in a process of its own; the packed cut in another."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     try:
-        from synth import Generator  # noqa: PLC0415
+        from synth import Generator  # type: ignore[import-not-found]  # noqa: PLC0415
     finally:
         sys.path.pop(0)
     gen = Generator(3)
