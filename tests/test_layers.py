@@ -49,7 +49,7 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.errors", "wikimem._optional"],  # 1. what every layer raises; asking for optional packages
     ["wikimem.disk"],  # 2. the file format and its durability
     ["wikimem.links", "wikimem.models"],  # 3. the reference's value types
-    ["wikimem.journal", "wikimem.tokenize", "wikimem.timeparse"],  # 4. the log, tokens, time words
+    ["wikimem.journal", "wikimem.jieba_dict", "wikimem.tokenize", "wikimem.timeparse"],  # 4. the log, jieba's packed dictionary, tokens, time words
     ["wikimem.diary", "wikimem.store"],  # 5. the two stores (the wiki store owns a diary)
     ["wikimem.index"],  # 6. the lexical index (derived, in memory)
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)

@@ -47,7 +47,8 @@ from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.vector_ranker import VectorRanker
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, VectorStatus
-from wikimem.index.scan import scan_texts
+from wikimem.index.scan import LatinTerms, ScannedTexts, scan_texts
+from wikimem.index.word_forms import WordForms
 from wikimem.freshness import FreshnessKeeper
 from wikimem.index.diary_files import DiaryCorpus
 from wikimem.tokenize import resolve_jieba, tokenize
@@ -147,6 +148,9 @@ class MemoryIndex:
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
+        #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.word_forms).
+        self._words = WordForms(Path(root) if root is not None else None, "wiki") if self.use_jieba else None
+        self._diary_words = WordForms(Path(root) if root is not None else None, "diary") if self.use_jieba else None
         self.embedder = embedder
         self.fusion = fusion
         #: File context: a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
@@ -229,7 +233,7 @@ class MemoryIndex:
 
     def _build(self, progress: Callable[[int, int], None] | None) -> None:
         rev = self._keeper.start_build()
-        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        corpus = WikiCorpus(self._tokenize, self._scan(self._words), self.analyzer, words=self._words)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
@@ -303,7 +307,12 @@ class MemoryIndex:
         return self._keeper.diary_corpus(self._new_diary_corpus)
 
     def _new_diary_corpus(self) -> DiaryCorpus:
-        return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        return DiaryCorpus(self._tokenize, self._scan(self._diary_words), self.analyzer, words=self._diary_words)
+
+    @staticmethod
+    def _scan(words: WordForms | None) -> Callable[[list[str], LatinTerms | None], ScannedTexts | None]:
+        """A corpus's bulk scanner: with jieba, its words coded into the scan forms."""
+        return words.scan_texts if words is not None else scan_texts
 
 
     # -- retrieval -----------------------------------------------------------

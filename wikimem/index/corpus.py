@@ -35,6 +35,7 @@ from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.word_forms import WordForms
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
@@ -59,6 +60,8 @@ class WikiCorpus:
         tokenize: Callable[[str], list[str]],
         scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
         analyzer: Analyzer | None = None,
+        *,
+        words: WordForms | None = None,
     ) -> None:
         self.index = InvertedIndex()
         self.items = ItemTable()
@@ -76,6 +79,11 @@ class WikiCorpus:
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
         #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
         self._scan = scan
+        #: jieba's words coded into the scan forms (``scan`` is then its
+        #: :meth:`~wikimem.index.word_forms.WordForms.scan_texts`), or None: bigram mode.
+        self.words = words
+        if words is not None:
+            self.index.forms.form_term = words.form_term
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
         #: Files loaded in bulk and not written since: their first doc and
@@ -171,6 +179,9 @@ class WikiCorpus:
         bulk = self._scan is not None and hasattr(store, "file_path")
         group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
         size = 0
+        words = self.words
+        if words is not None:
+            words.begin()
         if progress is not None:
             progress(0, len(files))
         for done, file in enumerate(files, 1):
@@ -188,22 +199,29 @@ class WikiCorpus:
                 progress(done, len(files))
         if group:
             self._load_group(group, store)
+        if words is not None:
+            words.end()
+            self._layout.update(f"words:{words.fingerprint()}".encode())
         self.index.loaded(len(self.items))
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment, from their scan (item by item if they cannot be scanned, or the index is no longer cold)."""
-        joined = DOC_BREAK.encode().join(data for _, _, data, _ in group)
         n_texts = sum(blocks.count for _, blocks, _, _ in group)
-        scanned = scan_joined(joined, n_texts, self._latin_terms()) if self.index.cold else None
+        scanned: ScannedTexts | None = None
+        if self.index.cold:
+            if self.words is None:
+                scanned = scan_joined(DOC_BREAK.encode().join(data for _, _, data, _ in group), n_texts, self._latin_terms())
+            else:
+                scanned = self.words.scan_files([data for _, _, data, _ in group], n_texts, self._latin_terms())
         if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
         n = len(scanned.lengths)
         lengths_crc = zlib.crc32(scanned.lengths)
-        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
+        key = self._segment_key([(file, stat) for file, _, _, stat in group], n, lengths_crc)
         docs = self.index.add_scanned(scanned, key)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
@@ -215,6 +233,10 @@ class WikiCorpus:
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
+
+    def _segment_key(self, files: list[tuple[str, tuple[int, int] | None]], n: int, lengths_crc: int) -> str | None:
+        """A segment's cache key (:func:`wikimem.index.segment_cache.segment_key`); None with word codes, which only this process's table gives meaning."""
+        return None if self.words is not None else segment_key(self._made_by, files, n, lengths_crc)
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
@@ -231,8 +253,8 @@ class WikiCorpus:
         scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
         docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = segment_key(self._made_by, [(file, stat) for file, _, stat in group], len(scanned.lengths),
-                              zlib.crc32(scanned.lengths))
+            key = self._segment_key([(file, stat) for file, _, stat in group], len(scanned.lengths),
+                                    zlib.crc32(scanned.lengths))
             docs = iter(self.index.add_scanned(scanned, key))
         for file, items, stat in group:
             names = self._names.setdefault(file, {})
@@ -304,7 +326,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = type(self)(self._tokenize, self._scan, self.analyzer)
+        fresh = type(self)(self._tokenize, self._scan, self.analyzer, words=self.words)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

@@ -63,6 +63,9 @@ class Segments:
         self.cache: PostingsCache | None = None
         #: Every term of (some of) the segments, from an earlier warm-up (or None).
         self.tables: SegmentCache | None = None
+        #: Maps an index term to the term the forms hold (jieba's words are coded:
+        #: :meth:`wikimem.index.word_forms.WordForms.form_term`); None: the same term.
+        self.form_term: Callable[[str], str] | None = None
 
     def __len__(self) -> int:
         return len(self._segments)
@@ -184,6 +187,25 @@ class Segments:
         return found
 
     def _gather(
+        self, terms: list[str], should_stop: Callable[[], bool] | None
+    ) -> dict[str, tuple[array[int], array[int]]] | None:
+        look = self.form_term
+        if look is None:
+            return self._search(terms, should_stop)
+        held = dict(zip(terms, map(look, terms)))
+        found = self._search(list(dict.fromkeys(held.values())), should_stop)
+        if found is None:
+            return None
+        out: dict[str, tuple[array[int], array[int]]] = {}
+        given: set[str] = set()
+        for term, form in held.items():
+            docs, tfs = found[form]
+            # Terms no form holds share one form: each gets arrays of its own.
+            out[term] = (array("i", docs), array("i", tfs)) if form in given else (docs, tfs)
+            given.add(form)
+        return out
+
+    def _search(
         self, terms: list[str], should_stop: Callable[[], bool] | None
     ) -> dict[str, tuple[array[int], array[int]]] | None:
         out: dict[str, tuple[array[int], array[int]]] = {}
