@@ -52,7 +52,7 @@ def _isolate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
 def index_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Runs a test on the index's pure path and on its numpy path (taken for every list, however short).
 
-    The two must give the same answers to the bit (wikimem.index.vectorized).
+    Each is held to the same answers (rankings: up to float rounding, ties by doc id).
     """
     from wikimem.index import vectorized  # noqa: PLC0415
 

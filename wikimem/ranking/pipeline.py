@@ -73,7 +73,7 @@ __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 #: has another word: function words still count (as a tie-breaker among items that match the content
 #: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
 #: measurement on English conversation (bench/quality.py; the weights tried are in
-#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (MaxScore divides by it).
+#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (the index skips a term of weight 0).
 FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
