@@ -54,7 +54,7 @@ def child(root: Path, rounds: int) -> dict[str, Any]:
 
     queries = fixed_queries(1)
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=False, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=False)
     index.build()
     for _ in range(2):
         for query in queries:

@@ -97,7 +97,7 @@ def main() -> None:
     root = ensure_diary_store(args.entries, args.per_day)
     queries = fixed_queries()
     store = MemoryStore(root)
-    index = MemoryIndex(store, use_jieba=False, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=False)
     build = _ms(index.build)
     cold = _ms(lambda: index.retrieve(queries[0], search_diary=True))
     first = [_ms(lambda q=q: index.retrieve(q, search_diary=True)) for q in queries[1:]]

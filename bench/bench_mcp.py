@@ -62,7 +62,7 @@ def percentile(values: list[float], p: float) -> float:
 
 
 def in_process(root: Path, queries: list[str]) -> list[float]:
-    index = MemoryIndex(MemoryStore(root), postings_cache="off")
+    index = MemoryIndex(MemoryStore(root))
     for query in queries:  # warm: built, every term's postings materialized
         index.retrieve(query, budget_tokens=800)
     times = []

@@ -49,7 +49,7 @@ def child(root: Path) -> str:
 
     InvertedIndex.add_scanned = hashed  # type: ignore[method-assign]
     start = time.perf_counter()
-    MemoryIndex(MemoryStore(root), use_jieba=False, postings_cache="off").build()
+    MemoryIndex(MemoryStore(root), use_jieba=False).build()
     return f"{digest.hexdigest()[:20]}  {segments} segments  build {time.perf_counter() - start:.2f} s"
 
 

@@ -93,7 +93,7 @@ def _run(store: Any, memory_index: Any, seed: int, dump: Path | None) -> str:
     import datetime as dt  # noqa: PLC0415
 
     ts = "2026-12-02T00:00:00Z"
-    index = memory_index(store, use_jieba=False, postings_cache="off", today=lambda: dt.date(2026, 12, 2))
+    index = memory_index(store, use_jieba=False, today=lambda: dt.date(2026, 12, 2))
     todo = calls(store, seed)
     digest = hashlib.sha256()
     lines: list[str] = []

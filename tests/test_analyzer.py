@@ -16,7 +16,6 @@ from wikimem.index.analyzer import STOP_WORDS, Analyzer, _load_stemmer, may_stem
 from wikimem.index.corpus import WikiCorpus
 from wikimem.ranking.explain import explain_lines, why_not_lines
 from wikimem.models import RecallItem
-from wikimem.index.postings_cache import CACHE_NAME
 from wikimem.index.scan import scan_texts
 
 from tests.test_cli_fixtures import run
@@ -185,39 +184,15 @@ def test_bulk_scan_and_item_by_item_index_the_same_analyzed_postings() -> None:
 
 def test_the_store_loader_indexes_analyzed_terms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = _store(tmp_path, {f"n{i}": text for i, text in enumerate(_texts(3, 80)) if text.strip()})
-    bulk = MemoryIndex(store, analyzer="en", use_jieba=False, postings_cache="off")
+    bulk = MemoryIndex(store, analyzer="en", use_jieba=False)
     bulk.build()
     assert bulk.indexed().corpus.index.segments >= 1  # read by the bulk loader
     monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: None)  # every file item by item
-    plain = MemoryIndex(store, analyzer="en", use_jieba=False, postings_cache="off")
+    plain = MemoryIndex(store, analyzer="en", use_jieba=False)
     for query in ["running", "studies", "walking the 海边", "x1 cafés"]:
         got = [(e.item.name, round(e.score, 9)) for e in bulk.retrieve(query, expand_links=False).items]
         want = [(e.item.name, round(e.score, 9)) for e in plain.retrieve(query, expand_links=False).items]
         assert got == want and got, query
-
-
-def test_a_postings_cache_built_with_another_analyzer_is_ignored(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
-    monkeypatch.setattr("wikimem.index.derived.CACHE_MIN_DOCS", 1)
-    monkeypatch.setattr("wikimem.index.warmup.WARM_SHARE", 0.0)
-    store = MemoryStore(tmp_path)
-    for f in range(3):
-        for i in range(6):
-            store.add(f"f{f}", f"i{i}", "running dogs walking " * (i % 3 + 1))
-    MemoryIndex(store, analyzer="none", use_jieba=False).warm()
-    assert (tmp_path / CACHE_NAME).exists()
-    raw = MemoryIndex(store, analyzer="none", use_jieba=False)
-    raw.build()
-    assert raw.indexed().corpus.index.cache is not None  # same analyzer: used
-    stop = MemoryIndex(store, analyzer="stop", use_jieba=False)  # stop words are query-side: same index terms
-    stop.build()
-    assert stop.indexed().corpus.index.cache is not None
-    stemmed = MemoryIndex(store, analyzer="en", use_jieba=False)
-    stemmed.build()
-    assert stemmed.indexed().corpus.index.cache is None and stemmed.indexed().corpus.fingerprint != raw.indexed().corpus.fingerprint
-    assert [e.item.name for e in stemmed.retrieve("run", limit=3).items]
 
 
 # -- explain and the missing extra -------------------------------------------

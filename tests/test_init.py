@@ -62,7 +62,7 @@ def test_init_git_ignores_derived_files_but_keeps_records(tmp_path: Path) -> Non
     assert (root / ".git").is_dir()
     store = MemoryStore(root)
     store.add("notes", "a", "b")  # leaves the lock behind
-    for derived in ("postings.cache", "vectors-000001.npy", "vectors.keys.jsonl", "diary-vectors/x.npy",
+    for derived in ("vectors-000001.npy", "vectors.keys.jsonl", "diary-vectors/x.npy",
                     ".wikimem-intent/record.json", "wiki/.notes.md.abc.tmp"):
         (root / derived).parent.mkdir(parents=True, exist_ok=True)
         (root / derived).write_bytes(b"derived")
@@ -93,6 +93,6 @@ def test_init_git_inside_a_repository_adds_no_nested_one_and_keeps_existing_line
     assert main(["init", str(root), "--git"]) == 0
     assert not (root / ".git").exists()
     ignore = (root / ".gitignore").read_bytes()
-    assert ignore.startswith(b"my-own-line\r\n") and b"/postings.cache\n" in ignore
+    assert ignore.startswith(b"my-own-line\r\n") and b"/vectors.keys.jsonl\n" in ignore
     assert main(["init", str(root), "--git"]) == 0
     assert (root / ".gitignore").read_bytes() == ignore  # nothing appended twice

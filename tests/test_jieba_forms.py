@@ -135,7 +135,7 @@ def _rankings(index: MemoryIndex, queries: list[str]) -> list[list[tuple[str, fl
 
 def _plain_rankings(store: MemoryStore, queries: list[str]) -> list[list[tuple[str, float]]]:
     """The oracle: the same store indexed item by item with jieba (no word forms)."""
-    index = MemoryIndex(store, use_jieba=True, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=True)
     index._words = index._diary_words = None  # the item-by-item path: no word forms, no bigram scanner
     setattr(index, "_scan", lambda words: None)  # noqa: B010 -- the index's scanner hook, replaced for the oracle
     return _rankings(index, queries)
@@ -147,11 +147,11 @@ _QUERIES = ["数据库的设计方案", "我们喜欢海边", "中华人民共�
 def test_a_store_ranks_like_the_oracle_first_ever_and_from_the_cache(tmp_path: Path) -> None:
     store = _store(tmp_path / "s", _texts(8, 60))
     want = _plain_rankings(store, _QUERIES)
-    first = MemoryIndex(store, use_jieba=True, postings_cache="off")
+    first = MemoryIndex(store, use_jieba=True)
     assert _rankings(first, _QUERIES) == want
     path = segmentation_cache.cache_path(store.root, "wiki")
     assert path.exists()
-    again = MemoryIndex(store, use_jieba=True, postings_cache="off")
+    again = MemoryIndex(store, use_jieba=True)
     assert _rankings(again, _QUERIES) == want
 
 
@@ -172,17 +172,17 @@ def _break(path: Path, how: str) -> None:
 def test_a_broken_cache_reads_as_none_and_the_load_is_right(tmp_path: Path, how: str) -> None:
     store = _store(tmp_path / "s", _texts(9, 40))
     want = _plain_rankings(store, _QUERIES)
-    MemoryIndex(store, use_jieba=True, postings_cache="off").build()
+    MemoryIndex(store, use_jieba=True).build()
     path = segmentation_cache.cache_path(store.root, "wiki")
     _break(path, how)
     assert segmentation_cache.read(path, store.root, WordForms(store.root, "wiki")._made_by) is None
-    assert _rankings(MemoryIndex(store, use_jieba=True, postings_cache="off"), _QUERIES) == want
+    assert _rankings(MemoryIndex(store, use_jieba=True), _QUERIES) == want
     assert segmentation_cache.read(path, store.root, WordForms(store.root, "wiki")._made_by) is not None  # rewritten
 
 
 def test_a_cache_of_another_store_or_segmenter_is_not_read(tmp_path: Path) -> None:
     store = _store(tmp_path / "s", _texts(10, 20))
-    MemoryIndex(store, use_jieba=True, postings_cache="off").build()
+    MemoryIndex(store, use_jieba=True).build()
     path = segmentation_cache.cache_path(store.root, "wiki")
     made_by = WordForms(store.root, "wiki")._made_by
     assert segmentation_cache.read(path, store.root, made_by) is not None
@@ -194,18 +194,18 @@ def test_a_cache_that_swaps_another_stores_content_in_is_not_trusted(tmp_path: P
     """A cache copied from another store (same segmenter) reads as none here: it names its store."""
     one = _store(tmp_path / "one", ["我们喜欢海边"])
     two = _store(tmp_path / "two", ["数据库的设计方案"])
-    MemoryIndex(one, use_jieba=True, postings_cache="off").build()
+    MemoryIndex(one, use_jieba=True).build()
     path_two = segmentation_cache.cache_path(two.root, "wiki")
     path_two.write_bytes(segmentation_cache.cache_path(one.root, "wiki").read_bytes())
-    assert _rankings(MemoryIndex(two, use_jieba=True, postings_cache="off"), ["数据库"]) == _plain_rankings(two, ["数据库"])
+    assert _rankings(MemoryIndex(two, use_jieba=True), ["数据库"]) == _plain_rankings(two, ["数据库"])
 
 
 def test_an_edit_between_processes_is_segmented_again(tmp_path: Path) -> None:
     store = _store(tmp_path / "s", _texts(11, 30))
-    MemoryIndex(store, use_jieba=True, postings_cache="off").build()
+    MemoryIndex(store, use_jieba=True).build()
     store.add("topic0", "fresh", "小明硕士毕业于中国科学院计算所")
     queries = [*_QUERIES, "计算所", "小明"]
-    assert _rankings(MemoryIndex(store, use_jieba=True, postings_cache="off"), queries) == _plain_rankings(store, queries)
+    assert _rankings(MemoryIndex(store, use_jieba=True), queries) == _plain_rankings(store, queries)
 
 
 def test_an_unwritable_cache_folder_is_logged_and_the_load_is_right(
@@ -216,14 +216,14 @@ def test_an_unwritable_cache_folder_is_logged_and_the_load_is_right(
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
     store = _store(tmp_path / "s", _texts(12, 30))
     with caplog.at_level(logging.INFO, logger="wikimem.index.segmentation_cache"):
-        got = _rankings(MemoryIndex(store, use_jieba=True, postings_cache="off"), _QUERIES)
+        got = _rankings(MemoryIndex(store, use_jieba=True), _QUERIES)
     assert got == _plain_rankings(store, _QUERIES)
     assert any("was not written" in r.getMessage() for r in caplog.records)
 
 
 def test_writes_and_external_edits_are_found_with_jieba(tmp_path: Path) -> None:
     store = _store(tmp_path / "s", _texts(13, 30))
-    index = MemoryIndex(store, use_jieba=True, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=True)
     index.build()
     store.add("topic1", "added", "研究生命起源的科学家")
     assert "added" in [r.item.name for r in index.retrieve("生命起源", limit=5).items]
@@ -301,14 +301,14 @@ def test_a_broken_packed_dictionary_reads_as_none(tmp_path: Path) -> None:
 def test_jieba_customised_in_the_process_is_respected(tmp_path: Path) -> None:
     """add_word in the process: the query and the load both see the new word (jieba itself, no shared cache)."""
     store = _store(tmp_path / "s", ["蓝翔挖掘机学校很有名", "别的内容"])
-    MemoryIndex(store, use_jieba=True, postings_cache="off").build()  # a cache made with the default dictionary
+    MemoryIndex(store, use_jieba=True).build()  # a cache made with the default dictionary
     script = (
         "import sys, jieba\n"
         "from wikimem import MemoryStore, tokenize\n"
         "from wikimem.retrieval import MemoryIndex\n"
         "jieba.add_word('挖掘机学校', 10**7)\n"
         "assert '挖掘机学校' in tokenize('蓝翔挖掘机学校很有名', use_jieba=True)\n"
-        "index = MemoryIndex(MemoryStore(sys.argv[1]), use_jieba=True, postings_cache='off')\n"
+        "index = MemoryIndex(MemoryStore(sys.argv[1]), use_jieba=True)\n"
         "print([r.item.name for r in index.retrieve('挖掘机学校', limit=3).items])\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}

@@ -160,3 +160,20 @@ def test_cli_fix_reports_and_relints(root: Path, capsys: pytest.CaptureFixture[s
 def test_dry_run_without_fix_is_a_usage_error(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["-s", str(root), "lint", "--dry-run"]) == 2
     assert "--dry-run only makes sense with --fix" in capsys.readouterr().err
+
+
+def test_fix_removes_a_stale_temp_file_of_a_retired_index_cache(root: Path) -> None:
+    # Earlier versions wrote postings caches in the memory directory itself; a killed process left their temps.
+    stale = root / ".postings.segments.k3j9x0q_.tmp"
+    other = root / ".notes.txt.k3j9x0q_.tmp"  # not a temp of a retired cache: not the rule's
+    for path in (stale, other):
+        path.write_bytes(b"half a cache")
+        old = NOW.timestamp() - 700
+        os.utime(path, (old, old))
+    assert ("stale-temp-file", stale.name, None, None) in found(root)
+    linter = Linter(root)
+    plan = plan_fixes(linter, linter.run(), clock=lambda: NOW)
+    assert plan.temps == {stale.name: NOW.timestamp() - 700}
+    done, refused = apply_fixes(linter, plan)
+    assert refused == [] and done[-1] == f"{stale.name}: removed a stale temp file"
+    assert not stale.exists() and other.exists()

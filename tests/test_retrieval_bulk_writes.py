@@ -78,7 +78,7 @@ def test_file_neighbours_of_an_appended_item_are_the_fresh_builds(tmp_path: Path
     for name in ("cocoa", "coffee", "n11"):
         index.retrieve("warm")
         corpus = _corpus(index)
-        fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False, postings_cache="off")
+        fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False)
         fresh.build()
         rebuilt = _corpus(fresh)
         mine = [corpus.items[d] for d in corpus.neighbours(corpus.doc("notes", name), 3)]  # type: ignore[arg-type]

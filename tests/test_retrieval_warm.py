@@ -202,3 +202,13 @@ def test_warm_packs_an_index_built_token_by_token() -> None:
     for query in _QUERIES:
         terms = Counter(tokenize(query, use_jieba=False))
         assert warmed.index.search(terms, 50) == plain.index.search(terms, 50)
+
+
+def test_building_warming_and_querying_write_nothing_in_the_memory_directory(tmp_path: Path) -> None:
+    store = _store(tmp_path, files=4)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    index = MemoryIndex(store, use_jieba=False)
+    index.warm()
+    for query in _QUERIES:
+        index.retrieve(query)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before  # derived state stays in memory

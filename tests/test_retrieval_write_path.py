@@ -31,7 +31,7 @@ def _rows(index: MemoryIndex, query: str) -> list[tuple[Any, ...]]:
 
 
 def _same_as_fresh(store: MemoryStore, index: MemoryIndex) -> None:
-    fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False, postings_cache="off")
+    fresh = MemoryIndex(MemoryStore(store.root), use_jieba=False)
     for query in QUERIES:
         assert _rows(index, query) == _rows(fresh, query), query
     indexed, rebuilt = index.indexed(), fresh.indexed()
@@ -67,7 +67,7 @@ def _store(tmp_path: Path) -> MemoryStore:
 
 
 def _built(store: MemoryStore) -> MemoryIndex:
-    index = MemoryIndex(store, use_jieba=False, postings_cache="off")
+    index = MemoryIndex(store, use_jieba=False)
     index.build()  # a bulk load of every file, as at scale
     index.retrieve("warm the terms up")
     for query in QUERIES:
@@ -187,7 +187,7 @@ def test_a_store_that_only_names_the_file_is_still_followed(tmp_path: Path) -> N
 
     store = _store(tmp_path)
     plain = Plain(store)
-    index = MemoryIndex(plain, use_jieba=False, postings_cache="off")
+    index = MemoryIndex(plain, use_jieba=False)
     index.build()
     plain.add("notes", "cocoa", "hot cocoa in winter")
     assert [r.item.name for r in index.retrieve("cocoa").items] == ["cocoa"]

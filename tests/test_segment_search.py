@@ -29,7 +29,7 @@ def _segments(seed: int, astral_at: int | None) -> tuple[Segments, list[str]]:
         batch = ["".join(rng.choice(pieces) for _ in range(rng.randint(0, 30))) for _ in range(rng.randint(1, 80))]
         scanned = scan_texts(batch)
         assert scanned is not None
-        segments.add(len(texts), scanned, None)
+        segments.add(len(texts), scanned)
         texts += batch
     return segments, texts
 

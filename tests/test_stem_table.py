@@ -168,7 +168,7 @@ def _build_in_a_fresh_process(root: Path, threshold: int, builds: int) -> list[s
         "from wikimem import MemoryIndex, MemoryStore\n"
         "from wikimem.index import vectorized\n"
         f"vectorized.SCAN_MIN = {threshold}\n"
-        f"index = MemoryIndex(MemoryStore({str(root)!r}), use_jieba=False, postings_cache='off')\n"
+        f"index = MemoryIndex(MemoryStore({str(root)!r}), use_jieba=False)\n"
         f"for _ in range({builds}):\n"
         "    index.build()\n"
         "print(index.analyzer._stems._table is not None, 'numpy' in sys.modules, len(index.retrieve('running').items))\n"

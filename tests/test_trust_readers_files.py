@@ -295,13 +295,6 @@ def test_a_link_into_an_unreadable_file_says_so(store: MemoryStore, deny) -> Non
     assert len(found) == 1 and "cannot be read" in found[0].message
 
 
-def test_a_fifo_postings_cache_is_no_cache(tmp_path: Path) -> None:
-    from wikimem.index.postings_cache import PostingsCache
-
-    os.mkfifo(tmp_path / "postings.bin")
-    assert finishes(lambda: PostingsCache.open(tmp_path / "postings.bin", "f"), tmp_path / "postings.bin") is None
-
-
 def test_a_fifo_vector_keys_file_is_no_cache(store: MemoryStore) -> None:
     pytest.importorskip("numpy")
     from wikimem.vectors import VectorCache

@@ -123,11 +123,3 @@ def test_a_hostile_npy_header_is_a_torn_cache(store: MemoryStore, header: bytes)
     _npy(store.root / "vectors-000001.npy", header)
     assert VectorCache(store.root).load() == ([], None)
     assert "vector-cache-torn" in codes(store.root)
-
-
-def test_postings_cache_with_a_deep_header_is_absent(tmp_path: Path) -> None:
-    from wikimem.index.postings_cache import PostingsCache
-
-    path = tmp_path / "postings.bin"
-    path.write_bytes(DEEP.encode() + b"\n")
-    assert PostingsCache.open(path, "f") is None

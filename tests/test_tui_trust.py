@@ -464,16 +464,3 @@ async def test_no_write_lands_between_the_apps_check_and_its_write(backend, memo
     tea = [e for e in journal(memory_dir) if e.get("item") == "tea"]
     assert [e.get("by") or e.get("owner") for e in tea[-2:]] == ["tui:test", "agent"]  # the app first, then the agent
     assert get(memory_dir, "preferences", "tea").content == "The agent wrote in the window."  # not overwritten
-
-
-def test_read_only_app_reads_the_postings_cache_but_never_writes_it(memory_dir, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from wikimem_tui import __main__ as entry
-    from wikimem_tui.app import WikimemApp
-
-    indexes = []
-    monkeypatch.setattr(WikimemApp, "run", lambda self, *a, **k: indexes.append(self.backend.index))
-    assert entry.main([str(memory_dir), "--read-only"]) == 0
-    assert entry.main([str(memory_dir)]) == 0
-    read_only, writable = indexes
-    assert read_only.postings_cache_path is not None and not read_only.postings_cache_writes
-    assert writable.postings_cache_writes

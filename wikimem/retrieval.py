@@ -43,7 +43,6 @@ from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.ranking.where import Where
 from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
-from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.vector_ranker import VectorRanker
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, VectorStatus
@@ -107,10 +106,6 @@ class MemoryIndex:
                                              ready); see :mod:`wikimem.ranking.semantic`
     derived state       ``vector_cache``     ``"readwrite"``, or ``"read"``: never writes a vector
                                              cache (new vectors stay in memory)
-    derived state       ``postings_cache``   ``"readwrite"`` (a build reads ``postings.cache`` when it
-                                             matches the files, :meth:`warm` writes it), ``"read"``
-                                             (a read-only app) or ``"off"``
-                                             (:mod:`wikimem.index.postings_cache`)
     ==================  ===================  ==========================================================
     """
 
@@ -130,10 +125,9 @@ class MemoryIndex:
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
         context: bool = False,
-        # Derived state: who embeds, and which caches reach the disk.
+        # Derived state: who embeds, and whether vectors reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
-        postings_cache: str = "readwrite",
     ) -> None:
         get_fusion(fusion)  # ValueError if unknown
         #: Tokens -> index terms (stemmer loaded on first use, not here).
@@ -143,8 +137,6 @@ class MemoryIndex:
         #: Who embeds the wiki's items ("query" or "manual"), and whether vectors reach the disk.
         self.vector_sync, self.vector_cache = vector_sync, vector_cache
         root = getattr(store, "root", None)
-        #: The derived postings and segment caches: where they live, whether warm() writes them.
-        self.derived = DerivedFiles(Path(root) if root is not None else None, postings_cache)
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
@@ -236,7 +228,6 @@ class MemoryIndex:
         corpus = WikiCorpus(self._tokenize, self._scan(self._words), self.analyzer, words=self._words)
         with gc_paused():
             corpus.load(self.store, progress)
-        self.derived.attach(corpus)
         self._keeper.adopt(corpus, rev)
 
     def warm(
@@ -245,40 +236,21 @@ class MemoryIndex:
         *,
         should_stop: Callable[[], bool] | None = None,
     ) -> None:
-        """Materialize postings ahead of first queries (optional; for a worker thread).
+        """Pack the common terms' postings in memory ahead of first queries (optional; for a worker thread).
 
         Builds first if needed. Works in chunks, holding the index lock per
         chunk only, so concurrent :meth:`retrieve` calls interleave; writes
         and refreshes in between stay consistent, and a corpus replaced
         meanwhile (rebuild, compaction) is warmed instead. Calls
         ``progress(done, total)`` per term; returns early once
-        ``should_stop()`` is true. The library never calls this by itself.
-        When done, it writes the postings cache (unless ``postings_cache``
-        says not to, or the store has under ``CACHE_MIN_DOCS`` items), so
-        the next process with the same files starts warm.
+        ``should_stop()`` is true. The library never calls this by itself,
+        and it writes nothing to disk.
         """
         self._ensure_built()
         stop = should_stop or (lambda: False)
-        save = self.derived.save_postings if self.derived.writes else None
         with self._warm_lock:
-            corpus = self._keeper.current()
-            tables = self.derived.write_tables(corpus, stop)
-            if tables is not None:
-                with self._lock:
-                    if self._keeper.corpus is corpus:
-                        corpus.index.forms.tables = tables
-            while not stop() and not warm_up(self._keeper.current, self._lock, progress or (lambda done, total: None), stop, save):
+            while not stop() and not warm_up(self._keeper.current, self._lock, progress or (lambda done, total: None), stop):
                 pass
-
-    @property
-    def postings_cache_path(self) -> Path | None:
-        """Where the derived postings cache lives (None: not used); the segment cache lies beside it."""
-        return self.derived.path
-
-    @property
-    def postings_cache_writes(self) -> bool:
-        """Whether :meth:`warm` writes the derived caches."""
-        return self.derived.writes
 
     def rebuild(self) -> None:
         """Rescan every file (after out-of-band edits); see :meth:`build`."""

@@ -123,14 +123,13 @@ def _ensure_dir(root: Path, *, read_only: bool = False) -> bool:
 
 
 def make_index(store: Any, root: Path, *, embedder: Any, use_jieba: bool, read_only: bool) -> Any:
-    """The app's index: the app, not a query, embeds the store; read-only keeps vectors and postings in memory."""
+    """The app's index: the app, not a query, embeds the store; read-only keeps vectors in memory."""
     from wikimem import MemoryIndex
 
     return MemoryIndex(
         store, use_jieba=use_jieba, embedder=embedder, vectors_dir=root,
         vector_sync="manual",  # embedded in a worker after the cost is shown, never inside a query
         vector_cache="read" if read_only else "readwrite",
-        postings_cache="read" if read_only else "readwrite",  # read-only writes no cache
     )
 
 

@@ -6,7 +6,7 @@ twice, or on a memory that is in use, changes nothing.
 
 With ``--git`` the memory is versioned the way it is meant to be: a
 ``.gitignore`` that leaves out the derived files (the lock, intent records
-and temp files of a write in flight, the postings cache, the vector caches
+and temp files of a write in flight, the vector caches
 -- all rebuilt on demand) but keeps everything a person or an agent wrote,
 ``captures/`` included (the capture snapshots are records, not caches), and
 a ``.gitattributes`` that merges ``journal.jsonl`` by union: two clones
@@ -40,8 +40,6 @@ from wikimem.disk.intent import INTENT_DIR
 from wikimem.disk.links import LINK_STYLES
 from wikimem.disk.settings import SETTINGS_FILE, Settings, read_settings, settings_text
 from wikimem.disk.lock import LOCK_NAME
-from wikimem.index.postings_cache import CACHE_NAME
-from wikimem.index.segment_cache import SEGMENTS_NAME
 
 __all__ = ["GITATTRIBUTES", "GITIGNORE", "register", "run_init"]
 
@@ -51,8 +49,6 @@ GITIGNORE = [
     f"/{LOCK_NAME}",
     f"/{INTENT_DIR}/",
     ".*.tmp",
-    f"/{CACHE_NAME}",
-    f"/{SEGMENTS_NAME}",
     "/vectors-*.npy",
     "/vectors.keys.jsonl",
     "/diary-vectors/",

@@ -96,10 +96,8 @@ def _recall(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         embedder = embedder_from(args)
     except (ValueError, EmbedSetupError) as exc:
         raise Failure(BAD_INPUT, str(exc)) from None
-    # A one-shot process: reading the postings cache helps, writing one would only cost this call.
     # The vector cache is written: the next recall embeds only what changed.
-    index = MemoryIndex(store, postings_cache="read", today=pinned_today(args.today), embedder=embedder,
-                        vector_sync="manual")
+    index = MemoryIndex(store, today=pinned_today(args.today), embedder=embedder, vector_sync="manual")
     said: list[str] = []
     if embedder is not None:
         embed_for_a_while(index, said.append)

@@ -46,7 +46,6 @@ from operator import add, eq, mul, truediv
 from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
 
@@ -167,7 +166,7 @@ class InvertedIndex:
         # not create entries use .get().
         self._post: defaultdict[str, array[int] | Postings] = defaultdict(_new_occurrences)
         self._any_packed = False
-        #: The batches of docs added by add_scanned, and their caches.
+        #: The batches of docs added by add_scanned.
         self.forms = Segments()
         #: Docs of the cold load (set by its owner when it ends): later ids are writes.
         self.load_end = 0
@@ -218,17 +217,13 @@ class InvertedIndex:
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
-        """Add a batch of docs (cold path only) as one segment; returns their ids.
-
-        ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
-        for the segment cache; None: never cached.
-        """
+    def add_scanned(self, scanned: ScannedTexts) -> range:
+        """Add a batch of docs (cold path only) as one segment; returns their ids."""
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self.forms.add(base, scanned, key)
+        self.forms.add(base, scanned)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n
@@ -277,17 +272,8 @@ class InvertedIndex:
 
     @property
     def segments(self) -> int:
-        """Segments of the cold load (the postings caches' unit)."""
+        """Segments of the cold load."""
         return len(self.forms)
-
-    @property
-    def cache(self) -> PostingsCache | None:
-        """Postings of the segments' common terms from an earlier process (or None)."""
-        return self.forms.cache
-
-    @cache.setter
-    def cache(self, cache: PostingsCache | None) -> None:
-        self.forms.cache = cache
 
     def segment_postings(
         self, term: str, should_stop: Callable[[], bool] | None = None
@@ -355,7 +341,7 @@ class InvertedIndex:
                 docs, tfs = array("i"), array("i")
                 ordered = dict(sorted(counted.items()))
             else:
-                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` may be shared (a cache writer's)
+                docs, tfs = array("i", docs), array("i", tfs)  # ``found`` stays the caller's
             docs.extend(ordered.keys())
             tfs.extend(ordered.values())
         if self.n_alive != len(self._dl):

@@ -19,8 +19,6 @@ query shows them, and name -> doc maps are made per file on demand.
 
 from __future__ import annotations
 
-import hashlib
-import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from operator import attrgetter
@@ -28,12 +26,10 @@ from typing import Any
 
 from wikimem.index.analyzer import Analyzer
 from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.segment_cache import segment_key
 from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
 from wikimem.index.items import ItemTable, item_at
 from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
-from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
 from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 from wikimem.index.word_forms import WordForms
 
@@ -91,12 +87,6 @@ class WikiCorpus:
         #: a few kept).
         self._bulk: dict[str, tuple[int, FileBlocks]] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
-        #: What the cold load's segments were made of (see :meth:`load`); the
-        #: postings cache is used only by a load with the same fingerprint.
-        terms = analyzer.fingerprint if analyzer is not None else "raw"
-        self._made_by = f"{POSTINGS_FORMAT}:{SEGMENT_DOCS}:{terms}"
-        self._layout = hashlib.sha256(self._made_by.encode())
-        self.fingerprint: str | None = None
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -201,10 +191,7 @@ class WikiCorpus:
             self._load_group(group, store)
         if words is not None:
             words.end()
-            self._layout.update(f"words:{words.fingerprint()}".encode())
         self.index.loaded(len(self.items))
-        if self.index.segments:
-            self.fingerprint = self._layout.hexdigest()
 
     def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
         """Index files read in bulk as one segment, from their scan (item by item if they cannot be scanned, or the index is no longer cold)."""
@@ -219,24 +206,13 @@ class WikiCorpus:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
-        n = len(scanned.lengths)
-        lengths_crc = zlib.crc32(scanned.lengths)
-        key = self._segment_key([(file, stat) for file, _, _, stat in group], n, lengths_crc)
-        docs = self.index.add_scanned(scanned, key)
-        # Files, stats, doc ids and each doc's token count: a cache written
-        # for other files (or the same names edited) never matches.
-        self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
+        docs = self.index.add_scanned(scanned)
         for file, blocks, _, stat in group:
             self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
-            self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
-
-    def _segment_key(self, files: list[tuple[str, tuple[int, int] | None]], n: int, lengths_crc: int) -> str | None:
-        """A segment's cache key (:func:`wikimem.index.segment_cache.segment_key`); None with word codes, which only this process's table gives meaning."""
-        return None if self.words is not None else segment_key(self._made_by, files, n, lengths_crc)
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
@@ -253,12 +229,9 @@ class WikiCorpus:
         scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
         docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = self._segment_key([(file, stat) for file, _, stat in group], len(scanned.lengths),
-                                    zlib.crc32(scanned.lengths))
-            docs = iter(self.index.add_scanned(scanned, key))
+            docs = iter(self.index.add_scanned(scanned))
         for file, items, stat in group:
             names = self._names.setdefault(file, {})
-            self._layout.update(repr(("file", file, stat, len(self.items), len(items))).encode())
             if scanned is not None:
                 names.update(zip(map(attrgetter("name"), items), docs))  # zip stops at the names: each file takes its own
                 for item in items:

@@ -1,7 +1,7 @@
 """One term's postings in a segment's scan forms, in numpy passes: a fresh process's first use of a term.
 
-Why it exists: with no cache file, a term's first use is a question to
-every load segment (ADR 0005, 0011), and at 1M items that is ~250
+Why it exists: a term's first use is a question to every load segment
+(ADR 0005), and at 1M items that is ~250
 segments a term, several terms a query. Earlier paths asked each segment
 with a pass over its forms (a C-level ``in``; word compares, ADR 0012; a
 compare of every latin token's fingerprint, ADR 0015), whatever the

@@ -1,14 +1,12 @@
 """The cold load's segments: batches of docs kept as scan forms, and how a term's postings are found in them.
 
 Why a module of its own: a cold build posts nothing (ADR 0005); what it
-keeps is these segments, and a term's first use is a question to them --
-answered, cheapest first, by the postings cache (the whole term, for the
-common terms an earlier warm-up packed), the segment cache (every term of
-a segment, ADR 0011) or a search of the segment's forms (ADR 0005; with
-numpy, a lookup in each segment's rows grouped by key, made once per
-segment at the load on the view thread: :mod:`wikimem.index.form_search`,
-ADR 0012, 0015, 0022; a term's matches in the views are counted once, by
-runs, over all segments). The index (:mod:`wikimem.index.bm25`) owns the packed
+keeps is these segments, and a term's first use is a question to them,
+answered by a search of each segment's forms (with numpy, a lookup in the
+segment's rows grouped by key, made once per segment at the load on the
+view thread: :mod:`wikimem.index.form_search`, ADR 0022; a term's matches
+in the views are counted once, by runs, over all segments). Nothing is
+written to disk: the answer is found again by each process. The index (:mod:`wikimem.index.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
@@ -24,14 +22,11 @@ from concurrent.futures import Future
 from functools import partial
 from itertools import repeat
 from operator import add
-from pathlib import Path
 from typing import Any
 
 from wikimem.index import vectorized, view_maker
 from wikimem.index.form_search import FormViews, runs
-from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
-from wikimem.index.segment_cache import SegmentCache, term_key
 
 __all__ = ["Segments"]
 
@@ -44,13 +39,11 @@ _STOP_EVERY = 16
 
 
 class Segments:
-    """The segments of one cold load, in doc id order, with the caches that answer for them."""
+    """The segments of one cold load, in doc id order, and the search that finds a term's postings in them."""
 
     def __init__(self) -> None:
         #: (first doc id, their forms) of each batch of docs.
         self._segments: list[tuple[int, ScannedTexts]] = []
-        #: What each segment was made of (:func:`wikimem.index.segment_cache.segment_key`; None: never cached).
-        self.keys: list[str | None] = []
         #: Each segment's forms as numpy views (None: searched the pure way), and the forms' total size.
         self._views: list[FormViews | None] = []
         #: Views being made on the view thread (:mod:`wikimem.index.view_maker`): segment, the pid that asked, the answer.
@@ -59,10 +52,6 @@ class Segments:
         #: Segments before this one have their views, or have asked for them.
         self._viewed = 0
         self._size = 0
-        #: Postings of the segments' common terms from an earlier process (or None).
-        self.cache: PostingsCache | None = None
-        #: Every term of (some of) the segments, from an earlier warm-up (or None).
-        self.tables: SegmentCache | None = None
         #: Maps an index term to the term the forms hold (jieba's words are coded:
         #: :meth:`wikimem.index.word_forms.WordForms.form_term`); None: the same term.
         self.form_term: Callable[[str], str] | None = None
@@ -70,10 +59,9 @@ class Segments:
     def __len__(self) -> int:
         return len(self._segments)
 
-    def add(self, base: int, scanned: ScannedTexts, key: str | None) -> None:
+    def add(self, base: int, scanned: ScannedTexts) -> None:
         """One more segment (its numpy views made on the view thread, see :meth:`_view_segments`)."""
         self._segments.append((base, scanned))
-        self.keys.append(key)
         self._views.append(None)
         self._size += len(scanned.latin) + len(scanned.cjk)
         self._view_segments()
@@ -85,10 +73,10 @@ class Segments:
     def _view_segments(self) -> None:
         """Give every segment its numpy views once the forms are large enough for numpy (at the load).
 
-        Made here, not at a term's first use: a view of a segment costs
-        ~2.5 ms (its rows grouped by key, :mod:`wikimem.index.key_groups`),
-        once -- 250 segments at 1M items, which the first query would
-        otherwise pay. They are made on the view thread while the load
+        Made here, not at a term's first use: a view of a segment (its rows
+        grouped by key, :mod:`wikimem.index.key_groups`) is made once per
+        segment, a cost the first query would otherwise pay for every
+        segment at once. They are made on the view thread while the load
         reads on (:mod:`wikimem.index.view_maker`); a search that needs a
         segment's views waits for them (:meth:`_view`).
         """
@@ -136,15 +124,6 @@ class Segments:
         """Segment ``at``'s forms."""
         return self._segments[at][1]
 
-    def attach_tables(self, path: Path) -> None:
-        """Use the segment cache at ``path`` for the segments it holds (a large load with numpy only)."""
-        if self.tables_pay():
-            self.tables = SegmentCache.open(path, self.keys, vectorized.numpy_module())
-
-    def tables_pay(self) -> bool:
-        """Whether this load is worth a segment cache: large, and numpy on."""
-        return bool(self._segments) and self.worth_numpy()
-
     def sample_common(self, share: float, limit: int) -> list[str]:
         """Terms in at least ``share`` of the first segment's docs, most common first (at most ``limit``).
 
@@ -161,12 +140,10 @@ class Segments:
         return [term for n, term in df[:limit] if n >= need]
 
     def postings(self, term: str, should_stop: Callable[[], bool] | None = None) -> tuple[array[int], array[int]] | None:
-        """``term``'s doc ids and tfs in the segments (the caches' unit).
+        """``term``'s doc ids and tfs in the segments, found by one search of each segment's forms.
 
-        From the postings cache when it holds the term, else segment by
-        segment from the segment cache or one search. ``should_stop`` (a
-        warm-up's) is asked every :data:`_STOP_EVERY` segments -- one term
-        at 1M items is ~250 of them, tens to hundreds of ms -- and may block
+        ``should_stop`` (a warm-up's) is asked every :data:`_STOP_EVERY` segments -- a
+        large store's term is searched in many of them -- and may block
         (an app pausing the warm-up while the user types); ``None`` when it
         said stop.
         """
@@ -176,11 +153,9 @@ class Segments:
     def postings_many(self, terms: Iterable[str]) -> dict[str, tuple[array[int], array[int]]]:
         """:meth:`postings` of several terms (a query's), each the same answer, found segment by segment.
 
-        Why: at 1M items a term's search streams every segment's forms from
-        memory (~150 MB); searching all of a query's terms in one segment
-        before the next keeps that segment's forms in the CPU cache for all
-        of them (measured at 1M, a query's CJK terms: 25-30% less time than
-        term by term; at 100k items the forms fit in the cache either way).
+        Why: on a large store a term's search streams every segment's forms
+        from memory; searching all of a query's terms in one segment before
+        the next keeps that segment's forms in the CPU cache for all of them.
         """
         found = self._gather(list(dict.fromkeys(terms)), None)
         assert found is not None  # asked without should_stop: never stopped
@@ -210,37 +185,26 @@ class Segments:
     ) -> dict[str, tuple[array[int], array[int]]] | None:
         out: dict[str, tuple[array[int], array[int]]] = {}
         todo: list[_Term] = []
-        cache = self.cache
         for term in terms:
-            whole = cache.get(term) if cache is not None and term in cache else None
             form = term_form(term)
-            if whole is not None:
-                out[term] = whole
-            elif form is None:
+            if form is None:
                 out[term] = array("i"), array("i")  # a term no text can hold (see locate)
             else:
                 todo.append(_Term(term, form))
         if not todo:
             return out
-        tables = self.tables
         for at, (base, scanned) in enumerate(self._segments):
             if should_stop is not None and at % _STOP_EVERY == _STOP_EVERY - 1 and should_stop():
                 return None
+            views = self._view(at)
             for want in todo:
-                # The segment cache's table, else a search in numpy views, else (None) the pure search.
-                found = tables.lookup(at, want.key, base) if tables is not None else None
-                views = self._view(at) if found is None else None  # waits only for views it needs
-                if views is not None:
-                    texts = views.matches(*want.form)
-                    if texts is not None:
-                        want.held(texts, base)
-                        continue
+                # A search in the segment's numpy views, else (None: a form the views leave out) the pure search.
+                texts = views.matches(*want.form) if views is not None else None
+                if texts is not None:
+                    want.held(texts, base)
+                    continue
                 want.count()  # the matches of the segments before, in doc id order
-                if found is not None:
-                    want.docs.frombytes(found[0])
-                    want.tfs.frombytes(found[1])
-                else:
-                    want.search(scanned, base)
+                want.search(scanned, base)
         for want in todo:
             want.count()
         out.update((want.term, (want.docs, want.tfs)) for want in todo)
@@ -250,13 +214,10 @@ class Segments:
 class _Term:
     """One term's postings being gathered segment by segment, and how to search it the pure way."""
 
-    __slots__ = ("common", "docs", "form", "key", "matched", "term", "tfs")
+    __slots__ = ("common", "docs", "form", "matched", "term", "tfs")
 
     def __init__(self, term: str, form: tuple[bool, str]) -> None:
         self.term, self.form = term, form
-        key = term_key(term)
-        assert key is not None  # the same rule (term_form)
-        self.key = key
         self.docs, self.tfs = array("i"), array("i")
         self.common = False
         #: Doc ids of matches found in numpy views (one per match), not yet counted: :meth:`count`.
@@ -267,8 +228,7 @@ class _Term:
 
         Counted with the other segments' (:meth:`count`): their doc ids
         ascend across segments too, so one pass over runs of equal ids
-        counts them all -- a count a segment was ~10 numpy calls, ~40 us,
-        ~250 segments a term at 1M items.
+        counts them all, instead of a count per segment of a term.
         """
         if len(texts):
             np = vectorized.numpy_module()

@@ -107,10 +107,6 @@ class WordForms:
         dictionary = jieba_dictionary()
         return dictionary is not None and dictionary[0] == self._made_by and not dictionary[1]
 
-    def fingerprint(self) -> str:
-        """What this process's codes mean: a digest of the word table (codes are its indexes)."""
-        return hashlib.blake2b("\n".join(self._words).encode(), digest_size=16).hexdigest()
-
     def _form(self, joined: bytes) -> tuple[str, bool] | None:
         """A file's texts' CJK form with word codes, and whether they hold one of ``LOWERS_TO_ASCII``; None: not UTF-8."""
         key = hashlib.blake2b(joined, digest_size=16).digest()

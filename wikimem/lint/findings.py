@@ -140,7 +140,8 @@ CODES: dict[str, CodeInfo] = {
         "its files are not read and every write is refused",
         "replace the symlink with a folder of the memory (move the files in)"),
     "stale-temp-file": CodeInfo(
-        "warning", "a .<file>.md.*.tmp file in wiki/ or diary/: the temp file of a write that was killed before "
+        "warning", "a .<file>.md.*.tmp file in wiki/ or diary/ (or a .postings.*.tmp one in the memory directory, "
+        "left by an earlier version's index cache): the temp file of a write that was killed before "
         "its rename; the write itself did not land (or was rolled back), so the file holds nothing the memory "
         "lacks, but nothing else removes it",
         "--fix removes it once it is older than ten minutes (no write can still own it)", fixable=True),

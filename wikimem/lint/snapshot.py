@@ -29,6 +29,9 @@ from wikimem.disk.store_dir import own_folder
 __all__ = ["Changes", "Snapshot", "item_keys", "relative_path"]
 
 _KINDS = (("wiki", "wiki"), ("diary", "diary"))
+#: Files earlier versions wrote in the memory directory itself (index caches nothing writes any
+#: more): a temp file of one that a killed process left is found there, and nowhere else removes it.
+_RETIRED = frozenset({"postings.cache", "postings.segments"})
 _NAME = attrgetter("name")
 
 
@@ -75,7 +78,8 @@ class Snapshot:
         self.diary: dict[Target, list[ItemFacts]] = {}
         self.links = LinkIndex()
         self.support = Support()
-        #: Temp files a killed write left in wiki/ and diary/: relative path -> mtime (seconds).
+        #: Temp files a killed write left in wiki/ and diary/ (and of the retired caches in the
+        #: directory itself): relative path -> mtime (seconds).
         self.temps: dict[str, float] = {}
         #: Folders inside wiki/ and diary/ (``wiki/sub``), found by the last listing: the library reads
         #: only the files directly in them, so what such a folder holds is ignored (lint says so).
@@ -122,9 +126,23 @@ class Snapshot:
                     except OSError:
                         continue
                 out[f"{folder}/{name}"] = (kind, name[:-3], (st.st_mtime_ns, st.st_size))
+        temps.update(self._retired_temps())
         self.temps = temps
         self.folders = sorted(folders)
         return out
+
+    def _retired_temps(self) -> dict[str, float]:
+        """Temp files of the retired caches (:data:`_RETIRED`) in the memory directory: name -> mtime."""
+        try:
+            entries = list(os.scandir(self.root))
+        except OSError:
+            return {}
+        found: dict[str, float] = {}
+        for entry in entries:
+            if entry.name.endswith(".tmp") and temp_of(entry.name) in _RETIRED:
+                with contextlib.suppress(OSError):
+                    found[entry.name] = entry.stat(follow_symlinks=False).st_mtime
+        return found
 
     def refresh(self, changed: Iterable[str | os.PathLike[str]] = ()) -> Changes:
         """Re-read what changed and update every index; returns what changed.

@@ -21,8 +21,7 @@ Writes go through the store's checked, journaled path only
 (``MemoryStore.add/remove(expected=…)``, ``Diary.append``): the check and the
 write happen under the store lock, so the app and the agent can never
 overwrite a version they did not see. In read-only mode nothing here creates
-a file: the postings cache is read but never written, no vector cache, no
-lock.
+a file: no vector cache, no lock.
 """
 
 from __future__ import annotations
@@ -143,8 +142,7 @@ class AgentMemory:
         self.store = MemoryStore(self.root)
         # With an embedder the wiki's vectors are embedded in the background (VectorSync), never
         # inside a recall: until they are ready, and whenever the encoder fails, recall is BM25 only.
-        self.index = MemoryIndex(self.store, postings_cache="read" if read_only else "readwrite",
-                                 today=self._today, embedder=embedder, vector_sync="manual",
+        self.index = MemoryIndex(self.store, today=self._today, embedder=embedder, vector_sync="manual",
                                  vector_cache="read" if read_only else "readwrite")
         self.vectors = VectorSync(self.index, warn or log.warning, clock) if embedder is not None else None
         # A call's "as of" day (its ``today`` argument), per thread: calls run concurrently on one index.
@@ -164,9 +162,7 @@ class AgentMemory:
         second one (``MemoryIndex.build`` is safe in a worker thread). A
         failure leaves the index unbuilt: the first call builds (and reports) it.
         The warm-up then packs the common terms (the slow first uses at
-        scale) a lock hold per term, so calls interleave with it, and --
-        unless read-only -- writes the postings cache: the next server on
-        the same files starts warm.
+        scale) in memory, a lock hold per term, so calls interleave with it.
         """
 
         def build() -> None:
