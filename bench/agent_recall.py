@@ -38,7 +38,7 @@ encoder is installed, with it (``wikimem mcp --embed local``; the library
 path with ``LocalEmbedder()`` passed); an option the measured code lacks is
 skipped with a printed note. "Function words cost ranks" (English set): the
 rank of each question as asked beside the rank with Lucene's English stop
-words (``wikimem.index.analyzer.STOP_WORDS``) removed, and how many rank
+words (``wikimem.index.terms.analyzer.STOP_WORDS``) removed, and how many rank
 the evidence lower as asked.
 
 Before and after in one run: ``--tree PATH`` (another checkout) and
@@ -460,7 +460,7 @@ def run_tree(label: str, tree: Path, stores: dict[str, dict[str, str]], args: ar
 
 
 def measure(args: argparse.Namespace, trees: dict[str, Path]) -> dict[str, dict[str, Any]]:
-    from wikimem.index.analyzer import STOP_WORDS  # noqa: PLC0415 - the bench's own checkout: one fixed list
+    from wikimem.index.terms.analyzer import STOP_WORDS  # noqa: PLC0415 - the bench's own checkout: one fixed list
 
     sets = [s for s in args.sets.split(",") if s]
     stores: dict[str, dict[str, str]] = {}

@@ -33,8 +33,8 @@ else:
 def child(root: Path) -> str:
     """One cold load in this process: its forms' digest, segment count and build time."""
     from wikimem import MemoryIndex, MemoryStore  # noqa: PLC0415
-    from wikimem.index.bm25 import InvertedIndex  # noqa: PLC0415
-    from wikimem.index.scan import ScannedTexts  # noqa: PLC0415
+    from wikimem.index.scoring.bm25 import InvertedIndex  # noqa: PLC0415
+    from wikimem.index.forms.scan import ScannedTexts  # noqa: PLC0415
 
     digest, segments = hashlib.sha256(), 0
     real = InvertedIndex.add_scanned

@@ -39,7 +39,7 @@ printed beside the index build time). Embedding a store is timed once, when
 its vectors are first made.
 
 ``--analyzers none,stop,stem,en`` repeats every ranking with each English
-analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.index.analyzer`), labelled
+analyzer (``MemoryIndex(analyzer=…)``, :mod:`wikimem.index.terms.analyzer`), labelled
 ``[analyzer]``; the default measures the library's default only.
 
 ``--src DIR`` imports ``wikimem`` from another checkout (e.g. an export of

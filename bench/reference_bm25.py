@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.disk.loader import gc_paused
-from wikimem.index.bm25 import B, K1, idf
+from wikimem.index.scoring.bm25 import B, K1, idf
 from wikimem.store import MemoryStore
 from wikimem.tokenize import tokenize
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-import wikimem.index.analyzer as analyzer_module
+import wikimem.index.terms.analyzer as analyzer_module
 from wikimem import MemoryIndex, MemoryStore, tokenize
-from wikimem.index.analyzer import STOP_WORDS, Analyzer, _load_stemmer, may_stem
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.terms.analyzer import STOP_WORDS, Analyzer, _load_stemmer, may_stem
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.ranking.explain import explain_lines, why_not_lines
 from wikimem.models import RecallItem
-from wikimem.index.scan import scan_texts
+from wikimem.index.forms.scan import scan_texts
 
 from tests.test_cli_fixtures import run
 
@@ -187,7 +187,7 @@ def test_the_store_loader_indexes_analyzed_terms(tmp_path: Path, monkeypatch: py
     bulk = MemoryIndex(store, analyzer="en", use_jieba=False)
     bulk.build()
     assert bulk.indexed().corpus.index.segments >= 1  # read by the bulk loader
-    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: None)  # every file item by item
+    monkeypatch.setattr("wikimem.index.corpus.wiki.read_file_blocks", lambda path: None)  # every file item by item
     plain = MemoryIndex(store, analyzer="en", use_jieba=False)
     for query in ["running", "studies", "walking the 海边", "x1 cafés"]:
         got = [(e.item.name, round(e.score, 9)) for e in bulk.retrieve(query, expand_links=False).items]

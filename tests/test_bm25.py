@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from wikimem.index.bm25 import B, K1, InvertedIndex, idf
+from wikimem.index.scoring.bm25 import B, K1, InvertedIndex, idf
 
 #: Every test here runs on both index paths (pure Python and numpy), each checked against brute force.
 pytestmark = pytest.mark.usefixtures("index_path")
@@ -151,7 +151,7 @@ def test_matched_terms_are_the_query_terms_present_sorted() -> None:
 
 
 def test_file_replace_reindexes_only_changed_items_and_compaction_keeps_answers() -> None:
-    from wikimem.index.corpus import WikiCorpus
+    from wikimem.index.corpus.wiki import WikiCorpus
     from wikimem.models import RecallItem
 
     seen: list[str] = []

@@ -17,7 +17,7 @@ import pytest
 from tests.test_bm25 import _brute
 
 from wikimem.index import bm25, vectorized
-from wikimem.index.bm25 import InvertedIndex
+from wikimem.index.scoring.bm25 import InvertedIndex
 
 
 def _docs(seed: int, n: int) -> list[list[str]]:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 
 from wikimem.index import vectorized
-from wikimem.index.scan import scan_texts
+from wikimem.index.forms.scan import scan_texts
 
 np = pytest.importorskip("numpy")
-from wikimem.index.cjk_form import cjk_form  # noqa: E402 -- numpy only
+from wikimem.index.forms.cjk_form import cjk_form  # noqa: E402 -- numpy only
 
 # Ideographs from U+4000 on (the edges of the range too), the two marks, doubled
 # characters, latin and separators: all on the fast path.

@@ -8,8 +8,8 @@ from collections import defaultdict
 
 import pytest
 
-from wikimem.index.form_search import FormViews, fingerprint, latin_tokens
-from wikimem.index.scan import count_located, locate, scan_texts, term_form
+from wikimem.index.search.form_search import FormViews, fingerprint, latin_tokens
+from wikimem.index.forms.scan import count_located, locate, scan_texts, term_form
 
 np = pytest.importorskip("numpy")
 

@@ -15,8 +15,8 @@ from collections import Counter
 import pytest
 
 from tests.test_bm25 import _brute, _zipf_corpus
-from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.bm25 import Postings
+from wikimem.index.scoring.bm25 import InvertedIndex
+from wikimem.index.scoring.bm25 import Postings
 
 pytestmark = pytest.mark.usefixtures("index_path")
 

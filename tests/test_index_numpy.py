@@ -19,9 +19,9 @@ import pytest
 
 from wikimem.index import vectorized
 from tests.test_bm25 import _brute
-from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.form_search import FormViews
-from wikimem.index.scan import count_located, locate, scan_texts, term_form
+from wikimem.index.scoring.bm25 import InvertedIndex
+from wikimem.index.search.form_search import FormViews
+from wikimem.index.forms.scan import count_located, locate, scan_texts, term_form
 from wikimem.tokenize import tokenize
 
 np = pytest.importorskip("numpy")

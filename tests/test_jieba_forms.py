@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from wikimem import MemoryStore
-from wikimem.index import segmentation_cache
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.word_forms import WordForms
+from wikimem.index.forms import segmentation_cache
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.forms.words import WordForms
 from wikimem.models import RecallItem
 from wikimem.retrieval import MemoryIndex
 import wikimem.tokenize  # noqa: F401 -- the module (the package face's name is the function)
@@ -215,7 +215,7 @@ def test_an_unwritable_cache_folder_is_logged_and_the_load_is_right(
     blocked.write_text("a file where the cache folder would be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
     store = _store(tmp_path / "s", _texts(12, 30))
-    with caplog.at_level(logging.INFO, logger="wikimem.index.segmentation_cache"):
+    with caplog.at_level(logging.INFO, logger="wikimem.index.forms.segmentation_cache"):
         got = _rankings(MemoryIndex(store, use_jieba=True), _QUERIES)
     assert got == _plain_rankings(store, _QUERIES)
     assert any("was not written" in r.getMessage() for r in caplog.records)

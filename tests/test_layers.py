@@ -51,7 +51,9 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.links", "wikimem.models"],  # 3. the reference's value types
     ["wikimem.journal", "wikimem.jieba_dict", "wikimem.tokenize", "wikimem.timeparse"],  # 4. the log, jieba's packed dictionary, tokens, time words
     ["wikimem.diary", "wikimem.store"],  # 5. the two stores (the wiki store owns a diary)
-    ["wikimem.index"],  # 6. the lexical index (derived, in memory)
+    # 6. the lexical index (derived, in memory), its subpackages in the order they may import each other
+    ["wikimem.index.vectorized", "wikimem.index.terms", "wikimem.index.forms", "wikimem.index.search",
+     "wikimem.index.scoring", "wikimem.index.corpus", "wikimem.index"],
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
     ["wikimem.freshness", "wikimem.ranking", "wikimem.retrieval"],  # 8. keeping up with the files, the pipeline, and MemoryIndex, its face
     ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (lint checks them)

@@ -12,8 +12,8 @@ import pytest
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.disk import loader
 from wikimem.disk.loader import block_names, read_file_blocks
-from wikimem.index.corpus import item_at
-from wikimem.index.scan import scan_joined, scan_postings
+from wikimem.index.corpus.wiki import item_at
+from wikimem.index.forms.scan import scan_joined, scan_postings
 from wikimem.tokenize import tokenize
 
 # Lines a hand-edited or damaged RecallFile may hold, besides what the store writes.
@@ -151,7 +151,7 @@ def test_an_index_loaded_in_bulk_answers_like_one_loaded_item_by_item(tmp_path: 
     bulk.build()
     assert bulk.indexed().corpus.index.segments >= 1  # the bulk path ran (only it makes segments)
     expected = [_hits(bulk, q) for q in queries]
-    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: None)
+    monkeypatch.setattr("wikimem.index.corpus.wiki.read_file_blocks", lambda path: None)
     assert [_hits(MemoryIndex(store, use_jieba=False), q) for q in queries] == expected
     # Writes after a bulk load: the written file becomes item objects, the rest stays lazy.
     # (Doc ids now differ from a fresh load's, so ties may order differently.)
@@ -175,7 +175,7 @@ def test_a_file_with_invalid_utf8_sends_its_group_to_the_parser(tmp_path: Path, 
     path.write_bytes("## two\n\nsea ".encode() + b"\xff\xfe broken " + "海边\n".encode())
     index = MemoryIndex(store, use_jieba=False)
     assert set(_scores(index, "sea")) == {("a", "one"), ("b", "two"), ("c", "three")}
-    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: None)
+    monkeypatch.setattr("wikimem.index.corpus.wiki.read_file_blocks", lambda path: None)
     assert _scores(index, "broken 海边") == _scores(MemoryIndex(store, use_jieba=False), "broken 海边")
     assert index.retrieve("broken").items[0].item.content == "sea \ufffd\ufffd broken 海边"
 

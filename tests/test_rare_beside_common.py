@@ -15,7 +15,7 @@ from collections import Counter
 import pytest
 
 from tests.test_bm25 import _brute
-from wikimem.index.bm25 import InvertedIndex
+from wikimem.index.scoring.bm25 import InvertedIndex
 
 #: Both index paths (pure Python and numpy, the latter for every list however short).
 pytestmark = pytest.mark.usefixtures("index_path")

@@ -16,7 +16,7 @@ import pytest
 from test_retrieval_write_path import _built, _same_as_fresh, _store
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 
 
 def _corpus(index: MemoryIndex) -> WikiCorpus:

@@ -19,7 +19,7 @@ import pytest
 
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem, RetrievalResult
 from wikimem.cli import main
-from wikimem.index.analyzer import FUNCTION_WORDS
+from wikimem.index.terms.analyzer import FUNCTION_WORDS
 from wikimem.ranking.agent_text import agent_rows, agent_text
 from wikimem.ranking.explain import explain_lines
 from wikimem.server.memory import AgentMemory
@@ -311,7 +311,7 @@ def test_a_rebuild_during_a_diary_query_still_reloads_the_diary(store: MemorySto
     import threading
 
     from app_waits import SAFETY_NET
-    from wikimem.index.diary_files import DiaryFiles
+    from wikimem.index.corpus.diary import DiaryFiles
 
     index = MemoryIndex(store)
     index.retrieve("museum", search_diary=True)  # the diary's index is built

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import wikimem.index.corpus
+import wikimem.index.corpus.wiki
 from conftest import SAFETY_NET
 from wikimem import MemoryIndex, MemoryStore
 
@@ -193,8 +193,8 @@ def test_query_during_a_worker_build_waits_for_it_instead_of_building_again(
     original = store.file_items
     store.file_items = lambda file: (reads.append(file), original(file))[1]  # type: ignore[method-assign]
     # A cold load reads a file in bulk (wikimem.disk.loader) unless it needs the parser.
-    bulk_read = wikimem.index.corpus.read_file_blocks
-    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: (reads.append(path.stem), bulk_read(path))[1])
+    bulk_read = wikimem.index.corpus.wiki.read_file_blocks
+    monkeypatch.setattr("wikimem.index.corpus.wiki.read_file_blocks", lambda path: (reads.append(path.stem), bulk_read(path))[1])
     timer = threading.Timer(0.05, release.set)
     timer.start()
     assert _names(index, "jasmine") == ["tea"]

@@ -8,12 +8,12 @@ from collections import Counter
 
 import pytest
 
-from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.scoring.bm25 import InvertedIndex
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RecallItem
-from wikimem.index import scan as scan_mod
-from wikimem.index.scan import ScannedTexts, scan_postings, scan_texts
+from wikimem.index.forms import scan as scan_mod
+from wikimem.index.forms.scan import ScannedTexts, scan_postings, scan_texts
 from wikimem.tokenize import tokenize
 
 #: Every test here runs on both index paths (pure Python and numpy), which must agree to the bit.

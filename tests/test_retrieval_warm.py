@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.scan import scanned_occurrences
-from wikimem.index.warmup import warm_up
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.forms.scan import scanned_occurrences
+from wikimem.index.corpus.warmup import warm_up
 from wikimem.models import RecallItem
-from wikimem.index.scan import scan_texts
+from wikimem.index.forms.scan import scan_texts
 from wikimem.tokenize import tokenize
 
 _WORDS = ["sea", "beach", "coffee", "tea", "morning", "hike", "a1", "海边", "喜欢", "哈哈哈", "日本", "我"]
@@ -24,10 +24,10 @@ _QUERIES = ["sea", "coffee morning", "hike a1", "海边", "喜欢 tea", "哈哈"
 @pytest.fixture(autouse=True)
 def _small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     # Pack every raw term, a few per lock hold, so tiny stores take every path.
-    monkeypatch.setattr("wikimem.index.warmup.WARM_MIN_OCCURRENCES", 1)
-    monkeypatch.setattr("wikimem.index.warmup._WARM_CHUNK", 5)
+    monkeypatch.setattr("wikimem.index.corpus.warmup.WARM_MIN_OCCURRENCES", 1)
+    monkeypatch.setattr("wikimem.index.corpus.warmup._WARM_CHUNK", 5)
     # One index segment per file, so that a term's postings span several.
-    monkeypatch.setattr("wikimem.index.corpus.SEGMENT_DOCS", 1)
+    monkeypatch.setattr("wikimem.index.corpus.wiki.SEGMENT_DOCS", 1)
 
 
 def _text(rng: random.Random) -> str:
@@ -145,7 +145,7 @@ def test_should_stop_ends_warm_early_and_keeps_results(tmp_path: Path) -> None:
 
 def test_should_stop_is_asked_inside_one_terms_search_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One term's search spans every segment (~250 at 1M items): a pausing app must not wait for all of them."""
-    monkeypatch.setattr("wikimem.index.segments._STOP_EVERY", 2)
+    monkeypatch.setattr("wikimem.index.search.segments._STOP_EVERY", 2)
     store = _store(tmp_path, files=12)  # 12 segments (one per file)
     index = MemoryIndex(store, use_jieba=False)
     index.build()

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from wikimem import MemoryIndex, MemoryStore
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 
 QUERIES = ["coffee", "tea morning", "zebra", "winter cocoa", "plan", "notes tea", "moved", "flat white", "stripes"]
 

@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from wikimem.index import vectorized
-from wikimem.index.scan import scan_texts
-from wikimem.index.segments import Segments
+from wikimem.index.forms.scan import scan_texts
+from wikimem.index.search.segments import Segments
 from wikimem.tokenize import tokenize
 
 # Latin, CJK (doubled too), kana, Hangul, separators; "𠀀" (outside the BMP) only where asked.
@@ -80,6 +80,6 @@ def test_a_stop_between_segments_answers_none() -> None:
         return True
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("wikimem.index.segments._STOP_EVERY", 2)
+        patch.setattr("wikimem.index.search.segments._STOP_EVERY", 2)
         assert segments.postings("ab", stop) is None
     assert asked == [1]

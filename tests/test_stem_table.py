@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from wikimem.index import load_scope as scope_mod
+from wikimem.index.forms import load_scope as scope_mod
 from wikimem.index import vectorized
-from wikimem.index.analyzer import Analyzer
-from wikimem.index.load_scope import load_scope
-from wikimem.index.scan import scan_texts
+from wikimem.index.terms.analyzer import Analyzer
+from wikimem.index.forms.load_scope import load_scope
+from wikimem.index.forms.scan import scan_texts
 
 np = pytest.importorskip("numpy")
-from wikimem.index.stem_table import StemTable  # noqa: E402 -- numpy only
+from wikimem.index.terms.stem_table import StemTable  # noqa: E402 -- numpy only
 
 pytest.importorskip("snowballstemmer")
 

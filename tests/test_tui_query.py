@@ -15,7 +15,7 @@ from textual.widgets import Checkbox, Input, Static
 from pane_harness import PaneApp
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import DERIVED_MARKER, MemoryStore, RetrievalResult, agent_text
-from wikimem.index.analyzer import Analyzer
+from wikimem.index.terms.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.query_panel import QueryPanel
 from wikimem_tui.query.table import ResultsTable

@@ -16,7 +16,7 @@ from textual.widgets import Checkbox, Input
 from conftest import make_app, make_backend, open_item, started
 from test_tui_query import QueryApp, table_rows, type_query, wait_for
 from wikimem import MemoryIndex, MemoryStore, why_not_lines
-from wikimem.index.analyzer import Analyzer
+from wikimem.index.terms.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.query.pin_picker import PinPicker
 from wikimem_tui.query.table import ResultsTable

@@ -169,7 +169,7 @@ class RetrievalResult:
     floor is known for the model); ``below_floor`` counts the candidates
     without a BM25 match that it removed. Both are set only when embeddings
     ranked the query. ``analyzer`` says which analyzer made the index terms
-    (:mod:`wikimem.index.analyzer`), ``stop_words`` the stop words it dropped from
+    (:mod:`wikimem.index.terms.analyzer`), ``stop_words`` the stop words it dropped from
     the query and ``stemmed`` the query tokens it changed (token -> term).
     """
 

@@ -2,7 +2,7 @@
 
 Design constraints: retrieval is synchronous, makes zero LLM calls, imports
 no network code and never writes the markdown. The BM25 index is derived
-state held in memory only (:mod:`wikimem.index.bm25`); it is built lazily on the
+state held in memory only (:mod:`wikimem.index.scoring.bm25`); it is built lazily on the
 first :meth:`MemoryIndex.retrieve` (or explicitly, with progress, by
 :meth:`MemoryIndex.build`, which is what an app calls from a worker), so
 constructing a ``MemoryIndex`` touches no files.
@@ -35,9 +35,9 @@ from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from wikimem.index.analyzer import Analyzer, QueryTerms
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.indexed import Indexed
+from wikimem.index.terms.analyzer import Analyzer, QueryTerms
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.corpus.indexed import Indexed
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
@@ -46,12 +46,12 @@ from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
 from wikimem.ranking.floor import AUTO, resolve_floor
 from wikimem.ranking.vector_ranker import VectorRanker
 from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, VectorStatus
-from wikimem.index.scan import LatinTerms, ScannedTexts, scan_texts
-from wikimem.index.word_forms import WordForms
+from wikimem.index.forms.scan import LatinTerms, ScannedTexts, scan_texts
+from wikimem.index.forms.words import WordForms
 from wikimem.freshness import FreshnessKeeper
-from wikimem.index.diary_files import DiaryCorpus
+from wikimem.index.corpus.diary import DiaryCorpus
 from wikimem.tokenize import resolve_jieba, tokenize
-from wikimem.index.warmup import warm_up
+from wikimem.index.corpus.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
 
 # RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
@@ -88,7 +88,7 @@ class MemoryIndex:
     ranking             ``analyzer``         tokens -> index terms for items and queries alike:
                                              ``"en"`` (Snowball stemming + stop words dropped from
                                              queries), ``"stem"``, ``"stop"`` or ``"none"``; ``None``
-                                             is :data:`wikimem.index.analyzer.DEFAULT_ANALYZER`
+                                             is :data:`wikimem.index.terms.analyzer.DEFAULT_ANALYZER`
                                              (without ``wikimem[en]`` stemming falls back as that
                                              module documents; :attr:`analyzer` tells what runs)
     ranking             ``today``            a zero-argument callable returning the ``datetime.date``
@@ -140,7 +140,7 @@ class MemoryIndex:
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
-        #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.word_forms).
+        #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.forms.words).
         self._words = WordForms(Path(root) if root is not None else None, "wiki") if self.use_jieba else None
         self._diary_words = WordForms(Path(root) if root is not None else None, "diary") if self.use_jieba else None
         self.embedder = embedder
@@ -206,7 +206,7 @@ class MemoryIndex:
         """A read-only view of what the next query searches: files, item names, stats, an item's terms.
 
         Builds the index first if needed and applies every write heard of,
-        as a query would (see :class:`wikimem.index.indexed.Indexed`).
+        as a query would (see :class:`wikimem.index.corpus.indexed.Indexed`).
         """
         self._ensure_built()
         with self._lock:

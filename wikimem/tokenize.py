@@ -10,7 +10,7 @@ actually tokenizes with it -- cached, and never touched by ``import
 wikimem``; while jieba's dictionary is not loaded in the process, its cut
 runs over a packed copy that loads at once (:mod:`wikimem.jieba_dict`), and
 a store's files are segmented once, not by every process
-(:mod:`wikimem.index.word_forms`).
+(:mod:`wikimem.index.forms.words`).
 
 What counts as CJK (one run, no separator needed between its characters):
 CJK Unified Ideographs (U+4E00-9FFF), Extension A (U+3400-4DBF), Extensions
@@ -31,7 +31,7 @@ the vocabulary changes between the two modes.
 
 The bigram rule itself (a CJK run of c characters yields its c - 1
 bigrams, a one-character run that character) lives in :func:`cjk_run_tokens`
-only; the bulk scan forms of a cold load (:mod:`wikimem.index.scan`) are held to
+only; the bulk scan forms of a cold load (:mod:`wikimem.index.forms.scan`) are held to
 it by oracle tests. Index terms come from :func:`tokenize`; a later
 per-term stage (an English analyzer) maps them after this module, so this
 module's output stays the documented one.

@@ -171,7 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
                        default=None, help="tokenize Chinese with jieba")
     jieba.add_argument("--no-jieba", dest="use_jieba", action="store_const", const=False,
                        help="tokenize Chinese with character bigrams")
-    from wikimem.index.analyzer import ANALYZERS, DEFAULT_ANALYZER
+    from wikimem.index.terms.analyzer import ANALYZERS, DEFAULT_ANALYZER
 
     explain.add_argument("--analyzer", choices=ANALYZERS, default=None,
                          help=f"English analyzer: 'en' stems and drops stop words from the query, 'stem', "

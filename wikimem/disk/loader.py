@@ -5,7 +5,7 @@ and well under a gigabyte, so it cannot afford the block parser's Python
 steps and an item object per block. :func:`read_file_blocks` reads a file
 in a few whole-file C-level passes: where each block starts, its item name,
 and every block's name + content ready to be made search forms
-(:func:`wikimem.index.scan.scan_joined`, for many files at once). Items are made
+(:func:`wikimem.index.forms.scan.scan_joined`, for many files at once). Items are made
 from the kept text only when asked for (:func:`block_at`, with the block
 parser itself). It serves
 the files the store writes; anything unusual -- a repeated heading, a
@@ -41,7 +41,7 @@ _HEADING_BYTES = b"\n## "
 _HEADING_RE = re.compile(_HEADING_BYTES)
 _HEADING_LINE = re.compile(rb"\n## ([^\n]*)")
 _BOM = "\ufeff".encode()
-_BREAK = b"\x00"  # DOC_BREAK (wikimem.index.scan), as UTF-8
+_BREAK = b"\x00"  # DOC_BREAK (wikimem.index.forms.scan), as UTF-8
 _match_start = methodcaller("start")
 _is_not_none = partial(is_not, None)
 # A RecallFile split at its headings, in one regex pass: each "\n## " with
@@ -109,7 +109,7 @@ def read_file_blocks(path: Path) -> tuple[FileBlocks, bytes] | None:
     """The file's blocks in bulk, or ``None`` when it needs the block parser (or is missing/empty).
 
     Also returns the blocks' searchable text: each block's name + content,
-    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.index.scan.scan_joined`
+    joined by ``DOC_BREAK``, UTF-8, ready for :func:`wikimem.index.forms.scan.scan_joined`
     (several files' at once: joined by ``DOC_BREAK`` again). Invalid UTF-8
     is found there (the parser replaces it; the caller then uses the parser).
     """
@@ -217,7 +217,7 @@ class _Made(threading.local):
     size: int | None = None
 
 
-#: This thread's count (read and added to by :mod:`wikimem.index.load_scope`).
+#: This thread's count (read and added to by :mod:`wikimem.index.forms.load_scope`).
 made_forms = _Made()
 
 

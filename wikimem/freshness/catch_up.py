@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.store.transaction import FileWrite, Identity, path_identity
 
 __all__ = ["apply_pending", "compacted", "own_write_current", "reindex", "stale_files"]

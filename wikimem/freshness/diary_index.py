@@ -3,7 +3,7 @@
 Why a second corpus and not a second engine: a diary-wide query must rank
 entries with the diary's own statistics (document frequencies, lengths),
 never the wiki's, and must not re-read every day file per query. A
-:class:`~wikimem.index.diary_files.DiaryCorpus` is a ``WikiCorpus`` whose
+:class:`~wikimem.index.corpus.diary.DiaryCorpus` is a ``WikiCorpus`` whose
 files are days and whose items are entries, so the wiki's machinery --
 the cold scan, the per-file diff on re-read, compaction, the stat sweep of
 :func:`~wikimem.freshness.catch_up.stale_files` -- serves it unchanged.
@@ -25,7 +25,7 @@ from typing import Any, cast
 from wikimem.disk.loader import gc_paused
 from wikimem.freshness.catch_up import reindex, stale_files
 from wikimem.freshness.pending import PendingWrites, unlisten, weak_listener
-from wikimem.index.diary_files import DiaryCorpus, DiaryFiles
+from wikimem.index.corpus.diary import DiaryCorpus, DiaryFiles
 from wikimem.store.transaction import FileWrite
 
 __all__ = ["DiaryIndex"]

@@ -21,8 +21,8 @@ from typing import Any
 from wikimem.freshness.catch_up import apply_pending, own_write_current, reindex, stale_files
 from wikimem.freshness.diary_index import DiaryIndex
 from wikimem.freshness.pending import PendingWrites, unlisten, weak_listener
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.diary_files import DiaryCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.corpus.diary import DiaryCorpus
 from wikimem.store.transaction import FileWrite
 
 __all__ = ["FreshnessKeeper"]

@@ -1,14 +1,10 @@
 """The lexical index: derived state, in memory, rebuilt from the files at any time.
 
-Everything between a RecallFile's text and the BM25 scores lives here: the
-English analyzer (``analyzer``: stop words, stemming), the search forms a
-whole file is turned into in bulk (``scan``; with numpy, the stem map in
-``stem_table`` and the CJK form in ``cjk_form``, switched on per load by
-``load_scope``), the inverted index with its BM25 scorer, pure and numpy (``bm25``; the
-switch for the optional numpy path in ``vectorized``), the cold load's
-segments (``segments``; with numpy searched in views made at the load,
-``form_search``), the in-memory warm-up (``warmup``)
-and the map from doc ids to items and files
-(``corpus``; the per-item table in ``items``). It reads files through :mod:`wikimem.disk` and knows nothing
+Everything between a RecallFile's text and the BM25 scores lives here, in
+the order its subpackages may import each other: the optional numpy switch
+(``vectorized``), a token's index term (``terms``), texts made searchable in
+bulk (``forms``), a term's first use (``search``), the inverted index and
+its scorer (``scoring``) and the map from doc ids to items and files
+(``corpus``). It reads files through :mod:`wikimem.disk` and knows nothing
 of ranking, curation or the app.
 """

@@ -31,7 +31,7 @@ plus ``weight`` x the best BM25 among its neighbours within ``window``
 places in the same file. It never admits an item on its own (the relevance
 floor still asks for a BM25 match or a cosine), and an item without a match
 gets no context. Training-free, no model: the neighbours' BM25 is computed
-exactly (:meth:`~wikimem.index.bm25.InvertedIndex.score_docs`).
+exactly (:meth:`~wikimem.index.scoring.bm25.InvertedIndex.score_docs`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.ranking.fusion import mean_sd
 
 __all__ = ["CONTEXT_SHARE", "CONTEXT_WEIGHT", "CONTEXT_WINDOW", "add_context", "fuse_context"]

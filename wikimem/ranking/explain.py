@@ -33,7 +33,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from wikimem.index.analyzer import FALLBACK_NOTE
+from wikimem.index.terms.analyzer import FALLBACK_NOTE
 from wikimem.models import RetrievalResult, RetrievedItem
 from wikimem.ranking.why_not import WhyNot
 

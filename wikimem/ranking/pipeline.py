@@ -27,7 +27,7 @@ stages, in order:
    file context (:mod:`~wikimem.ranking.context`) then adds to a
    candidate's lexical score, from BM25 and never admitting an item
    without a match of its own.
-   English function words (:data:`wikimem.index.analyzer.FUNCTION_WORDS`)
+   English function words (:data:`wikimem.index.terms.analyzer.FUNCTION_WORDS`)
    weigh :data:`FUNCTION_WEIGHT` of a word and a candidate matching only
    them has no BM25 match (:func:`gated_search`), on every path.
 3. **relevance floor** -- a candidate without a BM25 match stays only with
@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from wikimem.index.analyzer import FUNCTION_WORDS, QueryTerms
-from wikimem.index.bm25 import InvertedIndex
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.diary_files import DiaryCorpus, entry_of
+from wikimem.index.terms.analyzer import FUNCTION_WORDS, QueryTerms
+from wikimem.index.scoring.bm25 import InvertedIndex
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.corpus.diary import DiaryCorpus, entry_of
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion
 from wikimem.ranking.where import Where
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
@@ -181,7 +181,7 @@ def run(
     """Run every stage for ``knobs`` over ``corpus`` (the caller holds the index lock).
 
     ``analyze`` turns the scored query text into its terms (tokenizer and
-    analyzer, :mod:`wikimem.index.analyzer`); documents' terms come from the corpus.
+    analyzer, :mod:`wikimem.index.terms.analyzer`); documents' terms come from the corpus.
     ``diary_corpus`` gives the diary's own corpus (built on first use), read
     only with ``knobs.search_diary``; ``tags_of(file)`` a RecallFile's tags,
     read only for a ``knobs.where`` that names tags (once per file a run).

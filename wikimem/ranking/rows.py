@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from wikimem.disk.links import find_links
 from wikimem.disk.names import normalize_item_name
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.models import DiaryItem, RetrievedItem
 from wikimem.ranking.semantic import Candidate
 from wikimem.tokenize import est_tokens

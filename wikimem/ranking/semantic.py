@@ -39,8 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.diary_files import DiaryCorpus, entry_of
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.corpus.diary import DiaryCorpus, entry_of
 from wikimem.ranking.candidate import Candidate
 from wikimem.ranking.context import fuse_context
 from wikimem.ranking.fusion import Fusion, fuse

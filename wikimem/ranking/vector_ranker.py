@@ -18,7 +18,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.ranking.semantic import Semantic, VectorStatus
 
 __all__ = ["VectorRanker"]

@@ -33,8 +33,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from wikimem.index.corpus import WikiCorpus
-from wikimem.index.diary_files import DiaryCorpus, entry_name
+from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.corpus.diary import DiaryCorpus, entry_name
 from wikimem.disk.entry_id import EntryId, split_ordinal
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, as_recall_item
 from wikimem.disk.names import normalize_item_name

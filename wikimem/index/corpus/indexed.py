@@ -14,14 +14,14 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.models import RecallItem
 
 __all__ = ["Indexed"]
 
 
 class Indexed:
-    """A read-only view of one :class:`~wikimem.index.corpus.WikiCorpus`: what is indexed, as the index holds it."""
+    """A read-only view of one :class:`~wikimem.index.corpus.wiki.WikiCorpus`: what is indexed, as the index holds it."""
 
     def __init__(self, corpus: WikiCorpus, lock: AbstractContextManager[Any]) -> None:
         #: The engine's own object, for tools that inspect the lexical index

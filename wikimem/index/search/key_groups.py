@@ -11,7 +11,7 @@ and a slice: the cost follows the term's candidates, not the store
 (measured at 1M items, ADR 0022: a CJK pair 11-50 ms -> 2-16 ms).
 
 The sort is stable, so a key's rows keep their order (positions ascend
-within a group: :meth:`wikimem.index.form_search.FormViews` relies on it
+within a group: :meth:`wikimem.index.search.form_search.FormViews` relies on it
 to read no word past the form).
 """
 

@@ -4,9 +4,9 @@ Why a module of its own: a cold build posts nothing (ADR 0005); what it
 keeps is these segments, and a term's first use is a question to them,
 answered by a search of each segment's forms (with numpy, a lookup in the
 segment's rows grouped by key, made once per segment at the load on the
-view thread: :mod:`wikimem.index.form_search`, ADR 0022; a term's matches
+view thread: :mod:`wikimem.index.search.form_search`, ADR 0022; a term's matches
 in the views are counted once, by runs, over all segments). Nothing is
-written to disk: the answer is found again by each process. The index (:mod:`wikimem.index.bm25`) owns the packed
+written to disk: the answer is found again by each process. The index (:mod:`wikimem.index.scoring.bm25`) owns the packed
 postings built from these answers; segments never change after the
 load, so everything here may run without the index lock.
 """
@@ -24,9 +24,10 @@ from itertools import repeat
 from operator import add
 from typing import Any
 
-from wikimem.index import vectorized, view_maker
-from wikimem.index.form_search import FormViews, runs
-from wikimem.index.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
+from wikimem.index import vectorized
+from wikimem.index.search import view_maker
+from wikimem.index.search.form_search import FormViews, runs
+from wikimem.index.forms.scan import ScannedTexts, count_located, locate, scanned_occurrences, term_form
 
 __all__ = ["Segments"]
 
@@ -46,14 +47,14 @@ class Segments:
         self._segments: list[tuple[int, ScannedTexts]] = []
         #: Each segment's forms as numpy views (None: searched the pure way), and the forms' total size.
         self._views: list[FormViews | None] = []
-        #: Views being made on the view thread (:mod:`wikimem.index.view_maker`): segment, the pid that asked, the answer.
+        #: Views being made on the view thread (:mod:`wikimem.index.search.view_maker`): segment, the pid that asked, the answer.
         self._pending: dict[int, tuple[int, Future[FormViews]]] = {}
         self._pending_lock = threading.Lock()
         #: Segments before this one have their views, or have asked for them.
         self._viewed = 0
         self._size = 0
         #: Maps an index term to the term the forms hold (jieba's words are coded:
-        #: :meth:`wikimem.index.word_forms.WordForms.form_term`); None: the same term.
+        #: :meth:`wikimem.index.forms.words.WordForms.form_term`); None: the same term.
         self.form_term: Callable[[str], str] | None = None
 
     def __len__(self) -> int:
@@ -74,10 +75,10 @@ class Segments:
         """Give every segment its numpy views once the forms are large enough for numpy (at the load).
 
         Made here, not at a term's first use: a view of a segment (its rows
-        grouped by key, :mod:`wikimem.index.key_groups`) is made once per
+        grouped by key, :mod:`wikimem.index.search.key_groups`) is made once per
         segment, a cost the first query would otherwise pay for every
         segment at once. They are made on the view thread while the load
-        reads on (:mod:`wikimem.index.view_maker`); a search that needs a
+        reads on (:mod:`wikimem.index.search.view_maker`); a search that needs a
         segment's views waits for them (:meth:`_view`).
         """
         np = vectorized.numpy_module() if self.worth_numpy() else None

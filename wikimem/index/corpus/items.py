@@ -2,7 +2,7 @@
 
 Design constraint: a 1M-item store must not hold a million item objects, so
 a file read in bulk keeps its bytes and block offsets and an item is parsed
-when a query shows it (:class:`ItemTable`); :mod:`wikimem.index.corpus` owns
+when a query shows it (:class:`ItemTable`); :mod:`wikimem.index.corpus.wiki` owns
 the rest of the mapping (names, files, stats).
 """
 

@@ -1,7 +1,7 @@
 """The cold load's stem map in numpy: a segment's latin form made of index terms with no Python step per token.
 
 Why it exists: a stemming analyzer maps every latin token of a cold load
-to its index term. The pure path (:meth:`wikimem.index.analyzer._Stems.mapped`)
+to its index term. The pure path (:meth:`wikimem.index.terms.analyzer._Stems.mapped`)
 does it with C-level steps, but still one ``str`` object, one set insert
 and one dict lookup per token, then a join: ~5 s of a 1M-item load (12M
 tokens), its largest part. Here tokens are never made objects:
@@ -25,7 +25,7 @@ is, are rare (hashes, run-together words): a placeholder row each, then
 filled in by one split and join with their terms from a dict.
 
 Only used where numpy is on and the forms are large
-(:func:`wikimem.index.scan.scan_joined` decides); tests hold every form,
+(:func:`wikimem.index.forms.scan.scan_joined` decides); tests hold every form,
 start and count equal to the pure path's.
 """
 
@@ -88,7 +88,7 @@ class StemTable:
 
         Returns the form ``b"  term  term  \\x00  term  "``, each text's start
         in it (with the end + 1 as a sentinel, as
-        :func:`wikimem.index.scan._starts` makes them) and each text's
+        :func:`wikimem.index.forms.scan._starts` makes them) and each text's
         latin token count plus one (numpy ints), as the pure path counts
         them from blanks. ``None`` when ``latin`` holds no token or does not
         start and end with a blank (``scan_joined`` always makes it so).

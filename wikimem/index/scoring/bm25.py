@@ -6,7 +6,7 @@ and a query whose cost follows its terms' postings, not the store:
 
 * Postings are ``array('i')`` pairs (doc ids ascending, term frequencies).
 * A cold build keeps each batch of documents as searchable scan forms
-  (:mod:`wikimem.index.segments`); the first query that needs a term finds
+  (:mod:`wikimem.index.search.segments`); the first query that needs a term finds
   its postings there, merges the occurrences added one by one since
   (a raw ``array`` of doc ids per term), and keeps the result. Writes after
   that append to or delete from the kept lists in place.
@@ -46,8 +46,8 @@ from operator import add, eq, mul, truediv
 from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.scan import ScannedTexts
-from wikimem.index.segments import Segments
+from wikimem.index.forms.scan import ScannedTexts
+from wikimem.index.search.segments import Segments
 
 __all__ = ["B", "K1", "InvertedIndex", "Postings", "idf"]
 

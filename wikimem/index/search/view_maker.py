@@ -1,6 +1,6 @@
 """A second thread that makes load segments' numpy views while the load reads on.
 
-Why it exists: grouping a segment's rows by key (:mod:`wikimem.index.key_groups`)
+Why it exists: grouping a segment's rows by key (:mod:`wikimem.index.search.key_groups`)
 is a radix sort and a few gathers, ~2.5 ms a segment, ~0.6 s CPU of a 1M-item
 load. Those are numpy calls that release the GIL, while the load itself is
 mostly C-level byte work on the calling thread (reads, translations,
@@ -10,7 +10,7 @@ first query 5.9 -> 5.5 s, where making the views in line cost +0.5 s).
 One daemon thread serves every index of the process, in submission order;
 a job's answer (or its exception) waits in its :class:`~concurrent.futures.Future`.
 A process forked while jobs were queued has no such thread: the caller
-(:meth:`wikimem.index.segments.Segments`) makes in line what is not done.
+(:meth:`wikimem.index.search.segments.Segments`) makes in line what is not done.
 ``WIKIMEM_VIEW_THREAD=0`` makes every job in line (benchmarks compare both).
 """
 

@@ -1,6 +1,6 @@
 """The numpy switch of one cold load's scan forms: counted per load, not per process.
 
-Why a module: the forms (:mod:`wikimem.index.scan`) take numpy's path only
+Why a module: the forms (:mod:`wikimem.index.forms.scan`) take numpy's path only
 once a load has made enough of them to pay for its import, and what
 "a load" is comes from outside the forms -- :func:`wikimem.disk.loader.gc_paused`,
 which every cold load runs inside, opens the scope (:func:`load_scope`, kept

@@ -8,11 +8,11 @@ the bigram path, and must not segment again what an earlier process
 segmented.
 
 How: every distinct word gets a code, a pair of private-use characters
-(first from :data:`~wikimem.index.scan.WORD_FIRST`, second from
-:data:`~wikimem.index.scan.WORD_SECOND`), and a file's CJK scan form is
+(first from :data:`~wikimem.index.forms.scan.WORD_FIRST`, second from
+:data:`~wikimem.index.forms.scan.WORD_SECOND`), and a file's CJK scan form is
 made from its texts with their ideograph runs replaced by their words'
 codes between blanks (real private-use characters, separators to
-``tokenize()``, become blanks; :func:`wikimem.index.scan.words_form`). In
+``tokenize()``, become blanks; :func:`wikimem.index.forms.scan.words_form`). In
 the form a code is a CJK run of two characters: one bigram, the word's
 token, which no other code or kana pair can match (a pair's first
 character starts every code and never ends one). A term is looked up by
@@ -21,7 +21,7 @@ is found nowhere. Kana and Hangul runs are the bigram path's, and the
 latin form is made from the texts as on the bigram path.
 
 Each file's form is kept by its content digest in the segmentation cache
-(:mod:`wikimem.index.segmentation_cache`) with the word table, so the next
+(:mod:`wikimem.index.forms.segmentation_cache`) with the word table, so the next
 process reads it instead of running jieba and making the form; a group's
 form is its files' forms joined by the break. Codes are stable only with
 the table they were made with: the table's digest is part of the load's
@@ -35,11 +35,11 @@ import logging
 import re
 from pathlib import Path
 
-from wikimem.index import segmentation_cache
-from wikimem.index.scan import (
+from wikimem.index.forms import segmentation_cache
+from wikimem.index.forms.scan import (
     DOC_BREAK, LOWERS_TO_ASCII, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined, words_form,
 )
-from wikimem.index.segmentation_cache import Segmentation
+from wikimem.index.forms.segmentation_cache import Segmentation
 from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words
 
 __all__ = ["WordForms"]
@@ -54,7 +54,7 @@ CAPACITY = (ord(WORD_FIRST[1]) - _FIRST + 1) * _SECONDS
 _RUN = re.compile(f"[{IDEOGRAPHS}]+")
 _IDEOGRAPH = re.compile(f"[{IDEOGRAPHS}]")
 _CODES = re.compile(f"[{WORD_FIRST[0]}-{WORD_SECOND[1]}]")
-#: A term that no form holds (:func:`wikimem.index.scan.term_form` of it is None).
+#: A term that no form holds (:func:`wikimem.index.forms.scan.term_form` of it is None).
 _NOWHERE = " "
 
 
@@ -142,7 +142,7 @@ class WordForms:
         return code
 
     def scan_files(self, files: list[bytes], n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
-        """:func:`wikimem.index.scan.scan_joined` of files' texts (each file's joined by the break), with jieba's words.
+        """:func:`wikimem.index.forms.scan.scan_joined` of files' texts (each file's joined by the break), with jieba's words.
 
         Each file's CJK form comes from this process or the cache by the
         file's content, else is made (jieba runs here); the latin form is
@@ -156,7 +156,7 @@ class WordForms:
         return scan_joined(DOC_BREAK.encode().join(files), n_texts, terms, cjk=cjk, lower=any(lower for _, lower in made))
 
     def scan_texts(self, texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
-        """:func:`wikimem.index.scan.scan_texts` with jieba's words."""
+        """:func:`wikimem.index.forms.scan.scan_texts` with jieba's words."""
         return self.scan_files([DOC_BREAK.join(texts).encode("utf-8")], len(texts), terms) if texts else None
 
     def form_term(self, term: str) -> str:

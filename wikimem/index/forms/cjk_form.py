@@ -1,6 +1,6 @@
 """The cold load's CJK scan form in numpy, straight from the UTF-8 bytes, for the common case.
 
-Why it exists: the pure path (:func:`wikimem.index.scan._cjk_runs`) blanks
+Why it exists: the pure path (:func:`wikimem.index.forms.scan._cjk_runs`) blanks
 ASCII with a byte table, collapses blanks, decodes, splits the runs,
 joins them and marks one-character runs with a regex -- ~2 s of a
 1M-item load, then the counts encode the form again as UTF-32 to count

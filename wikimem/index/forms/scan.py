@@ -13,14 +13,14 @@ latin form where tokens stand between spaces, and a CJK form where runs
 stand between double spaces and a one-character run carries a mark. Oracle
 tests hold both equal to ``tokenize()``.
 
-A per-term analyzer (:mod:`wikimem.index.analyzer`) maps terms after
+A per-term analyzer (:mod:`wikimem.index.terms.analyzer`) maps terms after
 ``tokenize()``; :func:`scan_joined` takes its latin mapping (``terms``) and
 builds the latin form from index terms in the same split and join (a
 C-level ``map`` over a memo: no Python step per token), so the searches
 above find analyzed terms exactly as the item-by-item path indexes them.
 CJK forms are never analyzed. On a large load with numpy, both forms are
-made by vector passes instead (:mod:`wikimem.index.stem_table`,
-:mod:`wikimem.index.cjk_form`, ADR 0013): the same bytes.
+made by vector passes instead (:mod:`wikimem.index.terms.stem_table`,
+:mod:`wikimem.index.forms.cjk_form`, ADR 0013): the same bytes.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ from operator import add, methodcaller, rshift, sub
 from typing import Any, NamedTuple
 
 from wikimem.index import vectorized
-from wikimem.index.cjk_form import cjk_form
-from wikimem.index.load_scope import count_made, numpy_for
+from wikimem.index.forms.cjk_form import cjk_form
+from wikimem.index.forms.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
@@ -62,7 +62,7 @@ _LATIN_BYTES = bytes(
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 _NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
 _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
-#: Word codes (:mod:`wikimem.index.word_forms`): a segmented word stands in a text as a pair of
+#: Word codes (:mod:`wikimem.index.forms.words`): a segmented word stands in a text as a pair of
 #: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
 WORD_FIRST = ("\ue000", "\uefff")
 WORD_SECOND = ("\uf000", "\uf8ff")
@@ -117,7 +117,7 @@ def scan_joined(
     pass over the form (token counts cannot change: one term per token).
     Once the load is large and numpy is on (:func:`wikimem.index.load_scope.load_scope`), a ``terms``
     offering ``latin_form`` makes the whole latin form in numpy instead
-    (:mod:`wikimem.index.stem_table`: no Python step per token), with its
+    (:mod:`wikimem.index.terms.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
     ``cjk``: the texts' CJK form, made already (jieba's word codes:
     :func:`words_form`), with ``lower`` saying whether the texts hold one of
@@ -171,7 +171,7 @@ def scan_joined(
 
 
 def words_form(coded: str) -> str:
-    """The CJK form of texts joined by ``DOC_BREAK`` whose ideograph runs are word codes (:mod:`wikimem.index.word_forms`).
+    """The CJK form of texts joined by ``DOC_BREAK`` whose ideograph runs are word codes (:mod:`wikimem.index.forms.words`).
 
     The same string as the bigram path's form would be with the codes
     taken for CJK characters: runs of CJK characters and codes between
@@ -197,13 +197,13 @@ def _offsets(
 
     Pure Python pays ~10 C-level ``map`` steps per text (a split of each
     form, then counts and sums text by text): ~10% of a 1M-item cold load.
-    ``vector`` (the caller's :func:`~wikimem.index.load_scope.numpy_for`; None: decided here): the
+    ``vector`` (the caller's :func:`~wikimem.index.forms.load_scope.numpy_for`; None: decided here): the
     load's forms are large enough to pay for numpy's import
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
     itself loads numpy at the end of a load), and the same counts come from
     whole-form vector passes, 5x faster -- the latin ones from ``made``
     when the stem table made the form, the CJK ones over ``units`` when
-    :mod:`wikimem.index.cjk_form` made it; ``WIKIMEM_NUMPY=0`` keeps the pure
+    :mod:`wikimem.index.forms.cjk_form` made it; ``WIKIMEM_NUMPY=0`` keeps the pure
     path, and both give the same arrays (tests compare them).
     """
     if vector is None:

@@ -9,11 +9,11 @@ never reused (the index's postings rely on ascending ids); tombstones are
 dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
-(:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
-forms (``terms`` of :func:`wikimem.index.scan.scan_joined`), so both index the same terms.
+(:mod:`wikimem.index.terms.analyzer`) on every path: item by item, and the bulk scan
+forms (``terms`` of :func:`wikimem.index.forms.scan.scan_joined`), so both index the same terms.
 
 At scale the corpus holds no object per item: a cold load keeps each
-file's text and block offsets (:class:`~wikimem.index.items.ItemTable`), items are parsed when a
+file's text and block offsets (:class:`~wikimem.index.corpus.items.ItemTable`), items are parsed when a
 query shows them, and name -> doc maps are made per file on demand.
 """
 
@@ -24,14 +24,14 @@ from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any
 
-from wikimem.index.analyzer import Analyzer
-from wikimem.index.bm25 import InvertedIndex
+from wikimem.index.terms.analyzer import Analyzer
+from wikimem.index.scoring.bm25 import InvertedIndex
 from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
-from wikimem.index.items import ItemTable, item_at
+from wikimem.index.corpus.items import ItemTable, item_at
 from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
-from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
-from wikimem.index.word_forms import WordForms
+from wikimem.index.forms.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.forms.words import WordForms
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
@@ -73,10 +73,10 @@ class WikiCorpus:
         #: Maps tokens to index terms (None: tokens are the terms).
         self.analyzer = analyzer
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
-        #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
+        #: :func:`wikimem.index.forms.scan.scan_texts`; bigram mode only).
         self._scan = scan
         #: jieba's words coded into the scan forms (``scan`` is then its
-        #: :meth:`~wikimem.index.word_forms.WordForms.scan_texts`), or None: bigram mode.
+        #: :meth:`~wikimem.index.forms.words.WordForms.scan_texts`), or None: bigram mode.
         self.words = words
         if words is not None:
             self.index.forms.form_term = words.form_term
@@ -104,7 +104,7 @@ class WikiCorpus:
         return tokens if self.analyzer is None else self.analyzer.terms(tokens)
 
     def _latin_terms(self) -> LatinTerms | None:
-        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.index.scan.scan_joined`."""
+        """What the scan forms' latin tokens become (None: themselves); see :func:`wikimem.index.forms.scan.scan_joined`."""
         if self.analyzer is None or not self.analyzer.stems:
             return None
         return self.analyzer.latin_terms

@@ -9,7 +9,7 @@ dictionary only, so it is kept per store in the user's cache folder
 per-user data, not the user's notes, so never inside the memory folder.
 
 What it holds (:class:`Segmentation`): the word table (code ``i`` is word
-``i``, see :mod:`wikimem.index.word_forms`) and, per file content (a digest
+``i``, see :mod:`wikimem.index.forms.words`) and, per file content (a digest
 of the bytes), the CJK scan form of the file's texts with their ideograph
 runs replaced by word codes. The header names the format, the store and the segmenter's
 fingerprint; a digest covers the payload. A file that is missing, corrupt,

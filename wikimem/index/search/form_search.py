@@ -6,7 +6,7 @@ segments a term, several terms a query. Earlier paths asked each segment
 with a pass over its forms (a C-level ``in``; word compares, ADR 0012; a
 compare of every latin token's fingerprint, ADR 0015), whatever the
 term's matches. Here (ADR 0022) the load groups each segment's rows by a
-16-bit key (:mod:`wikimem.index.key_groups`): latin tokens by
+16-bit key (:mod:`wikimem.index.search.key_groups`): latin tokens by
 fingerprint, each with its position, its text and whether it is its
 group's first token byte for byte; CJK positions by character, each with
 the next character and its text. A first use is a binary search among a
@@ -15,8 +15,8 @@ and a common latin word's matches are its group's marked rows, with no
 read of the form. Matches come out ascending (the sort is stable) and
 are counted by runs (:func:`runs`).
 
-The answer is exactly the search's (:func:`wikimem.index.scan.locate` +
-:func:`wikimem.index.scan.count_located`): a latin term's needle
+The answer is exactly the search's (:func:`wikimem.index.forms.scan.locate` +
+:func:`wikimem.index.forms.scan.count_located`): a latin term's needle
 `` tok `` (tokens stand between double blanks, so its matches never
 overlap), a CJK term's two-character key, every match counted (a
 doubled bigram's overlapping matches too, as the pure path's lookahead
@@ -30,8 +30,8 @@ from __future__ import annotations
 from array import array
 from typing import Any
 
-from wikimem.index.key_groups import KeyGroups
-from wikimem.index.scan import ScannedTexts
+from wikimem.index.search.key_groups import KeyGroups
+from wikimem.index.forms.scan import ScannedTexts
 
 __all__ = ["FormViews", "cjk_pairs", "fingerprint", "latin_tokens", "runs"]
 
@@ -71,7 +71,7 @@ class FormViews:
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
 
-        ``latin, word``: :func:`wikimem.index.scan.term_form`'s answer. Empty
+        ``latin, word``: :func:`wikimem.index.forms.scan.term_form`'s answer. Empty
         bytes when no text holds it; ``None`` when this path cannot answer
         (the CJK form or ``word`` outside the BMP): search it the pure way.
         """
@@ -84,10 +84,10 @@ class FormViews:
         """The text of each match of the term (numpy, ascending: one entry a match); ``None`` as :meth:`postings`.
 
         What a search of many segments gathers before one count over all
-        of them (:meth:`wikimem.index.segments.Segments.postings_many`: a
+        of them (:meth:`wikimem.index.search.segments.Segments.postings_many`: a
         count per segment was ~10 numpy calls, ~20 us, ~250 times a term).
         Ascending because a key's rows keep their order in the groups
-        (a stable sort of rows in form order: :mod:`wikimem.index.key_groups`).
+        (a stable sort of rows in form order: :mod:`wikimem.index.search.key_groups`).
         """
         if latin:
             return self._latin_matches(word.encode())
@@ -195,7 +195,7 @@ def _latin_rows(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any, An
     Tokens stand between double blanks (the break is a token of its own):
     each starts where a blank is followed by a non-blank, and when every
     gap is exactly two blanks (a count of the blanks says so: the forms
-    :mod:`wikimem.index.scan` makes), a token's last byte is two before
+    :mod:`wikimem.index.forms.scan` makes), a token's last byte is two before
     the next one's blank -- one mask and one ``flatnonzero`` of the starts
     alone, the largest share of this cost. Its fingerprint mixes its first
     two bytes (a blank after a one-byte token), its last byte and its
@@ -238,7 +238,7 @@ def latin_groups(np: Any, latin: bytes, ids: Any) -> tuple[Any, KeyGroups]:
     ``same``: whether a token is its group's first one, byte for byte --
     read as two machine words masked to its length (a token of at most 16
     bytes of ``[a-z0-9]`` has no zero byte: the words *are* the token, as
-    in :mod:`wikimem.index.stem_table`); a longer token is never marked,
+    in :mod:`wikimem.index.terms.stem_table`); a longer token is never marked,
     and a group led by one has no row marked. A common word's group in a
     segment is mostly, often only, that word: its matches are then a
     slice with no read of the form.

@@ -23,7 +23,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from wikimem.index.corpus import WikiCorpus
+from wikimem.index.corpus.wiki import WikiCorpus
 
 __all__ = ["WARM_MIN_OCCURRENCES", "WARM_SHARE", "warm_up"]
 

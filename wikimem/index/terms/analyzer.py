@@ -236,10 +236,10 @@ class _Stems(dict[str, str]):
     __call__ = mapped
 
     def latin_form(self, latin: bytes) -> tuple[bytes, array[int], Any] | None:
-        """A whole latin scan form mapped in numpy (:mod:`wikimem.index.stem_table`); None: not on this path.
+        """A whole latin scan form mapped in numpy (:mod:`wikimem.index.terms.stem_table`); None: not on this path.
 
         The scan forms take it where numpy is on and the load is large
-        (:func:`wikimem.index.scan.scan_joined`); its table learns new
+        (:func:`wikimem.index.forms.scan.scan_joined`); its table learns new
         tokens through this memo, so both paths give the same terms.
         """
         table = self._table
@@ -247,7 +247,7 @@ class _Stems(dict[str, str]):
             np = vectorized.numpy_module()
             if np is None:
                 return None
-            from wikimem.index.stem_table import StemTable  # noqa: PLC0415 -- numpy only
+            from wikimem.index.terms.stem_table import StemTable  # noqa: PLC0415 -- numpy only
 
             table = self._table = StemTable(np, self.__getitem__)
         found: tuple[bytes, array[int], Any] | None = table.form(latin)
@@ -258,7 +258,7 @@ def _unchanged(tokens: list[str]) -> list[str]:
     return tokens
 
 
-#: The scan forms' document break (wikimem.index.scan.DOC_BREAK; not imported: the scan module imports nothing of ours but tokenize).
+#: The scan forms' document break (wikimem.index.forms.scan.DOC_BREAK; not imported: the scan module imports nothing of ours but tokenize).
 _BREAK = "\x00"
 
 

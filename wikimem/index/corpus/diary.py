@@ -1,4 +1,4 @@
-"""The diary's day files in the shape a :class:`~wikimem.index.corpus.WikiCorpus` loads.
+"""The diary's day files in the shape a :class:`~wikimem.index.corpus.wiki.WikiCorpus` loads.
 
 Design constraint: the whole diary must be searchable with its own
 statistics, kept fresh the way the wiki is, without a second index engine.
@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from wikimem.index.corpus import SEGMENT_DOCS, WikiCorpus
+from wikimem.index.corpus.wiki import SEGMENT_DOCS, WikiCorpus
 from wikimem.disk.names import is_time
 from wikimem.models import DiaryItem, RecallItem, item_text
 from wikimem.store import path_stat
