@@ -80,8 +80,10 @@ _NO_ODD_SPACE_BYTE = bytes(c for c in range(256) if c not in b" \t\x0b\x0c\x1c\x
 class FileBlocks:
     """One RecallFile as a cold load keeps it: its UTF-8 bytes and its block count.
 
-    Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
-    that as ``str``, and a block is decoded only when its item is asked for.
+    Bytes, not text: a store's files take less memory as UTF-8 than as
+    ``str`` (a CJK character is 3 bytes of UTF-8 but 4 of a ``str`` holding
+    one outside Latin-1), and a block is decoded only when its item is
+    asked for.
     Where each block starts is found when an item of the file is first
     asked for (most files of a large store never are).
     """
@@ -193,8 +195,8 @@ def gc_paused() -> Iterator[None]:
     A load creates objects that all survive (search forms, offsets, and an
     item per block for files read through the parser) and no cycles;
     generational collection would keep traversing them -- and every other
-    object of the process -- for nothing (10-20% of a 100k load, far more
-    next to a large heap). Re-enabled afterwards only if it was on.
+    object of the process -- for nothing, a cost that grows with the heap.
+    Re-enabled afterwards only if it was on.
 
     Every cold load runs inside it, so it is also the load's
     :func:`load_scope`: the scan forms take numpy's path
@@ -225,8 +227,7 @@ made_forms = _Made()
 def load_scope() -> Iterator[None]:
     """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
 
-    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
-    load, so the forms take its path once *this* load has made enough of
+    Why a scope: numpy's import is paid back only on a large load, so the forms take its path once *this* load has made enough of
     them -- not once the process has made that much over many builds (a
     process rebuilding a small store again and again would otherwise
     import numpy on some later build). Outside a scope each call counts

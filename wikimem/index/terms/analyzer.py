@@ -224,8 +224,8 @@ class _Stems(dict[str, str]):
         (a real 1M-item store's is hundreds of thousands of words).
         ``str`` tokens, not the form's bytes: a dict of ``str`` keys has
         CPython's fast lookup (a ``bytes`` key is compared through the
-        generic rich compare), ~30% of this map's cost at 1M items, more
-        than the ASCII decode and encode around it.
+        generic rich compare), which saves more than the ASCII decode and
+        encode around it cost.
         """
         distinct = set(tokens)
         distinct.discard(_BREAK)
