@@ -47,20 +47,21 @@ _is_not_none = partial(is_not, None)
 # A RecallFile split at its headings, in one regex pass: each "\n## " with
 # its heading line, and the metadata line the store writes (render_meta:
 # owner, source, ts in that order, each optional) when it is the block's
-# last non-blank line before that heading (the parser's rule). Before,
-# three whole-file passes (heading lines, a metadata split, a replace of
-# each heading by the break) did what the join of this split's parts does.
+# last non-blank line before that heading (the parser's rule): one pass,
+# where heading lines, a metadata split and a replace of each heading by
+# the break would each be a whole-file pass; the join of this split's
+# parts does all three.
 # Any other comment -- indented, reordered, hand-made -- stays in the text
 # and sends the file to the parser. The metadata is found by a loose
 # pattern (a literal prefix the regex engine skips to fast), its fields
-# checked afterwards all at once: a strict pattern per line costs 3x the
-# whole-file pass.
+# checked afterwards all at once: a strict pattern per line would cost
+# more than the whole-file pass.
 _BLOCKS = re.compile(rb"\n(?:<!-- wikimem: ([^\n]*) -->\s*\n)?## ([^\n]*)")
 _META_START = b"\n<!-- wikimem: "
 # The last block's metadata line: nothing but blanks after it.
 _LAST_META = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->\s*")
-# Possessive (no backtracking state kept per byte of a value, a third of
-# this check's time at 1M items): a value takes the blank before " | " too,
+# Possessive (no backtracking state kept per byte of a value, a cost paid
+# for every metadata line of a load): a value takes the blank before " | " too,
 # so the separator is "| " after a blank (a lookbehind). Same language as
 # the plain pattern (``owner=V( | source=V)?( | ts=V)?``, ...; V = [^|\n]*):
 # tests/test_loader.py compares them.
@@ -227,9 +228,10 @@ made_forms = _Made()
 def load_scope() -> Iterator[None]:
     """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
 
-    Why a scope: numpy's import is paid back only on a large load, so the forms take its path once *this* load has made enough of
-    them -- not once the process has made that much over many builds (a
-    process rebuilding a small store again and again would otherwise
+    Why a scope: numpy's import is paid back only on a large load, so
+    the forms take its path once *this* load has made enough of them --
+    not once the process has made that much over many builds (a process
+    rebuilding a small store again and again would otherwise
     import numpy on some later build). Outside a scope each call counts
     alone. Per thread: two loads in two threads count apart.
     (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)

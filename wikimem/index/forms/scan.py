@@ -115,7 +115,7 @@ def scan_joined(
     ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
     index term while the form is built: the same split and join, no second
     pass over the form (token counts cannot change: one term per token).
-    Once the load is large and numpy is on (:func:`wikimem.index.load_scope.load_scope`), a ``terms``
+    Once the load is large and numpy is on (:func:`wikimem.disk.loader.load_scope`), a ``terms``
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.terms.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
@@ -246,8 +246,8 @@ def _text_blanks(np: Any, codes: Any) -> tuple[Any, Any, Any]:
     starts[0], starts[-1] = 0, len(codes) + 1
     starts[1:-1] = breaks + 1
     ends = np.append(breaks, len(codes))
-    # Blanks before each break: a search among the blanks' positions (a
-    # cumulative count over every code unit cost twice as much).
+    # Blanks before each break: a search among the blanks' positions
+    # (cheaper than a cumulative count over every code unit).
     blanks_before = np.searchsorted(np.flatnonzero(codes == 32), ends)
     blanks = blanks_before - np.concatenate(([0], blanks_before[:-1]))
     return starts, blanks, ends - starts[:-1]

@@ -165,7 +165,8 @@ def cjk_pairs(np: Any, units: bytes, ids: Any, starts: array[int]) -> KeyGroups:
     breaks and the one-character mark are below it) whose next character
     is not a blank -- the positions a needle can match (a needle holds no
     blank; a one-character term's second character is the mark). 4 bytes
-    a row, ~26M rows at 1M items; the form's own UTF-16 copy is not kept.
+    a row, about one row per CJK character of the store: the form's own
+    UTF-16 copy is not kept.
     """
     codes = np.frombuffer(units, dtype=np.uint16)
     after = codes[1:]

@@ -128,7 +128,7 @@ class StemTable:
                     slot[missed] = self._find(cw1[missed], cw2[missed])
                 else:  # grown: every slot moved
                     slot = self._find(cw1, cw2)
-            # Whole rows as one 24-byte item each: a 1-D take and put (a 2-D fancy index costs twice as much).
+            # Whole rows as one 24-byte item each: a 1-D take and put (cheaper than a 2-D fancy index).
             row = np.dtype((np.void, 24))
             np.put(rows.view(row).ravel(), can, np.take(self._out.view(row).ravel(), slot))
         long = np.flatnonzero(lengths > _SHORT)
@@ -205,7 +205,7 @@ class StemTable:
         self._held += len(w1)
         while len(at):
             free = self._w1[at] == 0
-            # One key per free slot this round: the first to ask for it.
+            # One key per free slot in this probe pass: the first to ask for it.
             _, first = np.unique(at[free], return_index=True)
             won = np.flatnonzero(free)[first]
             where = at[won]
