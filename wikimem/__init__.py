@@ -127,7 +127,7 @@ _LAZY = {
     "is_memory_dir": "wikimem.disk.store_dir",
     # a folder of the format leading out of the memory (writes refused, files not read): the app says so
     "foreign_folders": "wikimem.disk.store_dir",
-    # issue 16: agent sessions into Evidence Cards and diary entries (the app's capture action)
+    # agent sessions into Evidence Cards and diary entries (the app's capture action)
     "capture_sessions": "wikimem.capture.run",
     "CaptureReport": "wikimem.capture.report",
 }
@@ -212,7 +212,7 @@ __all__ = [
     "JOURNAL_FILE",
     "JournalFollower",
     "JournalRead",
-    "logged_entry_id",  # issue 13 (d): which diary entry a journal line names
+    "logged_entry_id",  # which diary entry a journal line names
     # the explain wording and why-not
     "TABLE_HEADER",
     "WhyNot",
@@ -232,13 +232,13 @@ __all__ = [
     "escape_char",
     "hidden_at",
     "show_hidden",
-    # issue 16: capture agent sessions (``wikimem.capture`` holds the rest)
+    # capture agent sessions (``wikimem.capture`` holds the rest)
     "CaptureReport",
     "capture_sessions",
 ]
 
 
-# issue 15: what an agent is handed for a query -- one text and one row shape
+# what an agent is handed for a query -- one text and one row shape
 # for the CLI's ``recall``, the MCP server's ``recall`` tool and the app.
 if TYPE_CHECKING:
     from wikimem.ranking.agent_text import agent_label, agent_rows, agent_text

@@ -178,8 +178,8 @@ class MemoryIndex:
     def _analyzed(self, text: str) -> QueryTerms:
         """:meth:`analyze_query`, remembered per text (a copy each time: the result's lists are the caller's).
 
-        Tokenizing and analyzing a query is a tenth of a warm retrieve();
-        an app asks the same text often. Not with jieba, whose dictionary a
+        Tokenizing and analyzing a query is a visible share of a warm
+        retrieve(); an app asks the same text often. Not with jieba, whose dictionary a
         program may change at run time (``jieba.add_word``).
         """
         if self.use_jieba:

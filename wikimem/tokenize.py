@@ -299,7 +299,8 @@ def est_tokens(text: str) -> int:
     """A cheap LLM-token estimate: one per latin word plus one per CJK character.
 
     Memoised: every result row asks it of its item's content, and a warm
-    query's rows are mostly the last query's -- the regex pass over each
-    content was a third of a warm ``retrieve()`` at 100k items.
+    query's rows are mostly the last query's, and a regex pass over each
+    row's content would weigh on a warm ``retrieve()`` as much as the
+    search itself.
     """
     return len(_EST_UNITS.findall(text.lower()))

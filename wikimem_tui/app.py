@@ -263,7 +263,7 @@ class WikimemApp(App[None]):
         self.action_why_not()
 
     def action_capture(self, agent: str = "all") -> None:
-        """Capture agent sessions (``all``, ``claude-code`` or ``codex``) into the diary, in a worker (issue 16)."""
+        """Capture agent sessions (``all``, ``claude-code`` or ``codex``) into the diary, in a worker: reading logs must not freeze the UI."""
         start_capture(self, self.backend.root, agent, status=self.update_status, record=self._captured)
 
     def _captured(self, outcome: CaptureOutcome) -> None:

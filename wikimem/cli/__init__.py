@@ -221,7 +221,7 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     recall.register(commands, _COMMANDS, store_option)
     init.register(commands, _COMMANDS, store_option)
     mcp.register(commands, _COMMANDS, store_option)
-    capture.register(commands, _COMMANDS, store_option)  # issue 16
+    capture.register(commands, _COMMANDS, store_option)
     respell.register(commands, _COMMANDS, store_option)
     import_cmd.register(commands, _COMMANDS, store_option)
     export.register(commands, _COMMANDS, store_option)

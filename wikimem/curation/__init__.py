@@ -33,7 +33,7 @@ from wikimem.curation.evidence import (
     retraction,
     snapshot_of,
 )
-# issue 16: the audit chain down to evidence cards and session logs
+# the audit chain down to evidence cards and session logs
 from wikimem.curation.chain import CaptureChain, CardLink, CardReader, ChainStep, capture_chain, entry_cards
 from wikimem.disk.entry_id import EntryRef, entry_ref, ordinals
 from wikimem.disk.marks import (

@@ -47,20 +47,21 @@ _is_not_none = partial(is_not, None)
 # A RecallFile split at its headings, in one regex pass: each "\n## " with
 # its heading line, and the metadata line the store writes (render_meta:
 # owner, source, ts in that order, each optional) when it is the block's
-# last non-blank line before that heading (the parser's rule). Before,
-# three whole-file passes (heading lines, a metadata split, a replace of
-# each heading by the break) did what the join of this split's parts does.
+# last non-blank line before that heading (the parser's rule): one pass,
+# where heading lines, a metadata split and a replace of each heading by
+# the break would each be a whole-file pass; the join of this split's
+# parts does all three.
 # Any other comment -- indented, reordered, hand-made -- stays in the text
 # and sends the file to the parser. The metadata is found by a loose
 # pattern (a literal prefix the regex engine skips to fast), its fields
-# checked afterwards all at once: a strict pattern per line costs 3x the
-# whole-file pass.
+# checked afterwards all at once: a strict pattern per line would cost
+# more than the whole-file pass.
 _BLOCKS = re.compile(rb"\n(?:<!-- wikimem: ([^\n]*) -->\s*\n)?## ([^\n]*)")
 _META_START = b"\n<!-- wikimem: "
 # The last block's metadata line: nothing but blanks after it.
 _LAST_META = re.compile(rb"\n<!-- wikimem: ([^\n]*) -->\s*")
-# Possessive (no backtracking state kept per byte of a value, a third of
-# this check's time at 1M items): a value takes the blank before " | " too,
+# Possessive (no backtracking state kept per byte of a value, a cost paid
+# for every metadata line of a load): a value takes the blank before " | " too,
 # so the separator is "| " after a blank (a lookbehind). Same language as
 # the plain pattern (``owner=V( | source=V)?( | ts=V)?``, ...; V = [^|\n]*):
 # tests/test_loader.py compares them.
@@ -80,8 +81,10 @@ _NO_ODD_SPACE_BYTE = bytes(c for c in range(256) if c not in b" \t\x0b\x0c\x1c\x
 class FileBlocks:
     """One RecallFile as a cold load keeps it: its UTF-8 bytes and its block count.
 
-    Bytes, not text: a 1M-item store's files are ~250 MB as UTF-8 and ~1.5x
-    that as ``str``, and a block is decoded only when its item is asked for.
+    Bytes, not text: a store's files take less memory as UTF-8 than as
+    ``str`` (a CJK character is 3 bytes of UTF-8 but 4 of a ``str`` holding
+    one outside Latin-1), and a block is decoded only when its item is
+    asked for.
     Where each block starts is found when an item of the file is first
     asked for (most files of a large store never are).
     """
@@ -193,8 +196,8 @@ def gc_paused() -> Iterator[None]:
     A load creates objects that all survive (search forms, offsets, and an
     item per block for files read through the parser) and no cycles;
     generational collection would keep traversing them -- and every other
-    object of the process -- for nothing (10-20% of a 100k load, far more
-    next to a large heap). Re-enabled afterwards only if it was on.
+    object of the process -- for nothing, a cost that grows with the heap.
+    Re-enabled afterwards only if it was on.
 
     Every cold load runs inside it, so it is also the load's
     :func:`load_scope`: the scan forms take numpy's path
@@ -225,10 +228,10 @@ made_forms = _Made()
 def load_scope() -> Iterator[None]:
     """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
 
-    Why a scope: numpy pays for its import (0.1-0.5 s) only on a large
-    load, so the forms take its path once *this* load has made enough of
-    them -- not once the process has made that much over many builds (a
-    process rebuilding a small store again and again would otherwise
+    Why a scope: numpy's import is paid back only on a large load, so
+    the forms take its path once *this* load has made enough of them --
+    not once the process has made that much over many builds (a process
+    rebuilding a small store again and again would otherwise
     import numpy on some later build). Outside a scope each call counts
     alone. Per thread: two loads in two threads count apart.
     (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)

@@ -1,8 +1,9 @@
 """The switch for the index's optional numpy path: whether a piece of work is large enough to take it.
 
 Why it exists: a term's search in the scan forms and a query over long
-posting lists cost pure Python about a microsecond per element even
-through C-level ``map``; numpy does the same passes at a few ns. It is
+posting lists cost pure Python an interpreter step per element even
+through C-level ``map``; numpy does the same passes in compiled loops
+over whole arrays. It is
 optional (never a dependency, never loaded by ``import wikimem``) and
 only used where it pays for its own import (once): work above
 :data:`MIN_ELEMENTS`, scan forms above :data:`SCAN_MIN`; a small store

@@ -145,7 +145,7 @@ CODES: dict[str, CodeInfo] = {
         "its rename; the write itself did not land (or was rolled back), so the file holds nothing the memory "
         "lacks, but nothing else removes it",
         "--fix removes it once it is older than ten minutes (no write can still own it)", fixable=True),
-    # issue 16: what capture keeps (wikimem.lint.captures)
+    # what capture keeps (wikimem.lint.captures)
     "capture-unreadable": CodeInfo(
         "error", "a captures/*.capture.json that is not a readable Evidence Snapshot; it may be the only record of "
         "its sessions, so capture refuses to rewrite it", "repair it by hand (never delete it to make lint quiet)"),

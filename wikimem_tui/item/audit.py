@@ -106,7 +106,7 @@ def _entry_line(entry: DiaryItem, indent: str = "      ") -> Text:
 
 
 def _card_rows(link: CardLink) -> list[Row]:
-    """The evidence card a captured entry names, and the session log it came from (issue 16)."""
+    """The evidence card a captured entry names, and the session log it came from: where the entry's claim can be checked."""
     text = Text("      ⧉ ")
     if link.card is None:
         text.append_text(safe_line(f"evidence card {link.ref.card_id}", "bold"))

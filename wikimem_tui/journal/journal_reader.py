@@ -125,10 +125,10 @@ class JournalRows:
     def poll_chunks(self, size: int = 0) -> Iterator[tuple[bool, list[JournalRow]]]:
         """:meth:`poll` as ``(reset, rows)`` chunks of at most ``size`` rows (0: one), parsed as they are asked for.
 
-        A 1M-line journal took ~30 s to parse in one go and its million rows
-        then reached the view in one batch, a second of the event loop's
-        time: in chunks the reader can pause between them (for the user,
-        ``core/activity``) and the view takes each in a few milliseconds.
+        A large journal parsed in one go would hold the reader for its
+        whole length and reach the view in one batch that blocks the event
+        loop: in chunks the reader can pause between them (for the user,
+        ``core/activity``) and the view takes each within a frame.
         Only the first chunk can say ``reset``. Always yields at least once.
         """
         read = self._follower.read()

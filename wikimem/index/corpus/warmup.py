@@ -65,11 +65,10 @@ def warm_up(
         postings = index.segment_postings(term, should_stop)  # no lock: segments never change
         if postings is None:
             return False
-        prepared = index.prepare(postings)  # impacts too: the lock is held for a swap only
-        with lock:
+        with lock:  # held for a swap only
             if current() is not corpus:
                 return False
-            index.adopt(term, prepared)
+            index.adopt(term, postings)
         progress(done, total)
     chunks: list[list[str]] = [[]]
     size = 0

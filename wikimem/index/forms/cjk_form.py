@@ -2,11 +2,11 @@
 
 Why it exists: the pure path (:func:`wikimem.index.forms.scan._cjk_runs`) blanks
 ASCII with a byte table, collapses blanks, decodes, splits the runs,
-joins them and marks one-character runs with a regex -- ~2 s of a
-1M-item load, then the counts encode the form again as UTF-32 to count
-its blanks. Chinese prose is mostly ideographs from U+4000 on (UTF-8 lead
-bytes E4-E9, three bytes each, less U+4DC0-U+4DFF, which is not CJK)
-and the two commonest marks ，and 。 -- the case the pure path's own fast
+joins them and marks one-character runs with a regex -- several passes
+over every character, a large share of a Chinese store's cold load --
+then the counts encode the form again as UTF-32 to count its blanks.
+Chinese prose is mostly ideographs from U+4000 on (UTF-8 lead bytes
+E4-E9, three bytes each, less U+4DC0-U+4DFF, which is not CJK) and the two commonest marks ，and 。 -- the case the pure path's own fast
 branch takes. For it, every character's place and code point come from
 vector passes over the bytes, and the form is written as UTF-16 code
 units (one a character in that range): each run preceded by a double

@@ -115,7 +115,7 @@ def scan_joined(
     ``terms`` (an analyzer's, e.g. stemming) replaces each latin token by its
     index term while the form is built: the same split and join, no second
     pass over the form (token counts cannot change: one term per token).
-    Once the load is large and numpy is on (:func:`wikimem.index.load_scope.load_scope`), a ``terms``
+    Once the load is large and numpy is on (:func:`wikimem.disk.loader.load_scope`), a ``terms``
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.terms.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
@@ -195,13 +195,14 @@ def _offsets(
     length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
     the + 1 being the latin count's (k + 1 for k tokens).
 
-    Pure Python pays ~10 C-level ``map`` steps per text (a split of each
-    form, then counts and sums text by text): ~10% of a 1M-item cold load.
+    Pure Python pays about ten C-level ``map`` steps per text (a split of
+    each form, then counts and sums text by text), a cost per text that a
+    large load feels.
     ``vector`` (the caller's :func:`~wikimem.index.forms.load_scope.numpy_for`; None: decided here): the
     load's forms are large enough to pay for numpy's import
     (:data:`wikimem.index.vectorized.SCAN_MIN`, the size at which the index
     itself loads numpy at the end of a load), and the same counts come from
-    whole-form vector passes, 5x faster -- the latin ones from ``made``
+    whole-form vector passes with no step per text -- the latin ones from ``made``
     when the stem table made the form, the CJK ones over ``units`` when
     :mod:`wikimem.index.forms.cjk_form` made it; ``WIKIMEM_NUMPY=0`` keeps the pure
     path, and both give the same arrays (tests compare them).
@@ -245,8 +246,8 @@ def _text_blanks(np: Any, codes: Any) -> tuple[Any, Any, Any]:
     starts[0], starts[-1] = 0, len(codes) + 1
     starts[1:-1] = breaks + 1
     ends = np.append(breaks, len(codes))
-    # Blanks before each break: a search among the blanks' positions (a
-    # cumulative count over every code unit cost twice as much).
+    # Blanks before each break: a search among the blanks' positions
+    # (cheaper than a cumulative count over every code unit).
     blanks_before = np.searchsorted(np.flatnonzero(codes == 32), ends)
     blanks = blanks_before - np.concatenate(([0], blanks_before[:-1]))
     return starts, blanks, ends - starts[:-1]
@@ -262,13 +263,13 @@ def _cjk_runs(rest_bytes: bytes, rest: str) -> str:
     """``f" {rest} "`` with each run of non-CJK characters (never the break) made a double blank.
 
     ``rest``: the texts' non-ASCII characters, blank-separated (``rest_bytes``
-    its UTF-8). The regex walks every character through a class of ranges
-    (0.75 s at 1M items). Chinese prose is mostly ideographs from U+4000 on
+    its UTF-8). The regex walks every character through a class of ranges,
+    the slow part of a Chinese load. Chinese prose is mostly ideographs from U+4000 on
     (UTF-8 lead bytes E4-E9, less U+4DC0-U+4DFF, not CJK) and the two
     commonest marks ，and 。: when a byte table finds no other lead byte
     than theirs, and as many as they have, the marks become blanks and the
-    runs are the blank-split words, joined by double blanks (C-level, 0.7x
-    the regex). Anything else (kana, Hangul, other symbols) takes the regex.
+    runs are the blank-split words, joined by double blanks (C-level
+    replaces and a split, cheaper than the regex). Anything else (kana, Hangul, other symbols) takes the regex.
     """
     if _HEXAGRAMS in rest_bytes or len(rest_bytes.translate(None, _COMMON_CJK_BYTES)) != sum(map(rest.count, _COMMON_MARKS)):
         return _NON_CJK.sub("  ", f" {rest} ")

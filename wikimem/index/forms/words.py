@@ -23,9 +23,10 @@ latin form is made from the texts as on the bigram path.
 Each file's form is kept by its content digest in the segmentation cache
 (:mod:`wikimem.index.forms.segmentation_cache`) with the word table, so the next
 process reads it instead of running jieba and making the form; a group's
-form is its files' forms joined by the break. Codes are stable only with
-the table they were made with: the table's digest is part of the load's
-fingerprint (:meth:`WordForms.fingerprint`).
+form is its files' forms joined by the break. Codes mean something only
+with the table they were made with, so the cache holds the two together
+(one file, read and written whole), and a process whose jieba words differ
+from the ones the cache was made by segments again (:meth:`WordForms.begin`).
 """
 
 from __future__ import annotations

@@ -281,12 +281,8 @@ class InvertedIndex:
         """``term``'s doc ids and tfs in the cold load's segments: see :meth:`Segments.postings`."""
         return self.forms.postings(term, should_stop)
 
-    def prepare(self, found: tuple[array[int], array[int]]) -> Postings:
-        """A kept entry from :meth:`segment_postings`, made without the lock."""
-        return Postings(*found)
-
-    def adopt(self, term: str, prepared: Postings) -> None:
-        """Keep a :meth:`prepare`-d term unless a query packed it first (under the lock).
+    def adopt(self, term: str, found: tuple[array[int], array[int]]) -> None:
+        """Keep a term's :meth:`segment_postings` (found without the lock) unless a query packed it first (under the lock).
 
         With no raw occurrences of the term and no removed doc it is kept
         as it is (the lock is held for a swap only); otherwise it is merged
@@ -296,9 +292,9 @@ class InvertedIndex:
         if isinstance(entry, Postings):
             return
         if entry is None and self.n_alive == len(self._dl):
-            packed = prepared
+            packed = Postings(*found)
         else:
-            packed = self._pack(term, entry, (prepared.docs, prepared.tfs))
+            packed = self._pack(term, entry, found)
         self._post[term] = packed
         self._any_packed = True
 

@@ -1,19 +1,17 @@
 """One term's postings in a segment's scan forms, in numpy passes: a fresh process's first use of a term.
 
 Why it exists: a term's first use is a question to every load segment
-(ADR 0005), and at 1M items that is ~250
-segments a term, several terms a query. Earlier paths asked each segment
-with a pass over its forms (a C-level ``in``; word compares, ADR 0012; a
-compare of every latin token's fingerprint, ADR 0015), whatever the
-term's matches. Here (ADR 0022) the load groups each segment's rows by a
-16-bit key (:mod:`wikimem.index.search.key_groups`): latin tokens by
-fingerprint, each with its position, its text and whether it is its
-group's first token byte for byte; CJK positions by character, each with
-the next character and its text. A first use is a binary search among a
-segment's keys and a slice -- its cost follows the term's candidates --
-and a common latin word's matches are its group's marked rows, with no
-read of the form. Matches come out ascending (the sort is stable) and
-are counted by runs (:func:`runs`).
+(ADR 0005), several terms a query, and a pass over each segment's forms
+would cost the whole store's text whatever the term's matches. So the
+load groups each segment's rows by a 16-bit key
+(:mod:`wikimem.index.search.key_groups`): latin tokens by fingerprint,
+each with its position, its text and whether it is its group's first
+token byte for byte; CJK positions by character, each with the next
+character and its text. A first use is a binary search among a
+segment's keys and a slice -- its cost follows the term's candidates,
+not the store -- and a common latin word's matches are its group's
+marked rows, with no read of the form. Matches come out ascending (the
+sort is stable) and are counted by runs (:func:`runs`).
 
 The answer is exactly the search's (:func:`wikimem.index.forms.scan.locate` +
 :func:`wikimem.index.forms.scan.count_located`): a latin term's needle
@@ -49,7 +47,8 @@ class FormViews:
     equal-to-first mark: 7 bytes a token), a word view of the segment's
     immutable latin ``bytes`` (no copy) and the CJK pairs grouped by
     their first character (next character and text: 4 bytes a CJK
-    character) -- ~0.85 MB a segment of ~4,000 texts at 1M items.
+    character): memory that grows with the segment's text, kept for the
+    life of the index so no later first use reads the forms again.
     """
 
     __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_words")
@@ -63,10 +62,6 @@ class FormViews:
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._pairs = cjk_pairs(np, units, ids, scanned.cjk_starts) if len(units) == 2 * len(scanned.cjk) else None
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled without the numpy module and the word view (a view of the latin form: remade from it, not copied)."""
-        return _restored, (self._latin, self._tokens, self._pairs)
 
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
@@ -84,8 +79,9 @@ class FormViews:
         """The text of each match of the term (numpy, ascending: one entry a match); ``None`` as :meth:`postings`.
 
         What a search of many segments gathers before one count over all
-        of them (:meth:`wikimem.index.search.segments.Segments.postings_many`: a
-        count per segment was ~10 numpy calls, ~20 us, ~250 times a term).
+        of them (:meth:`wikimem.index.search.segments.Segments.postings_many`):
+        a count per segment would pay a dozen numpy calls' overhead once
+        for every segment a term is asked of.
         Ascending because a key's rows keep their order in the groups
         (a stable sort of rows in form order: :mod:`wikimem.index.search.key_groups`).
         """
@@ -156,16 +152,6 @@ class FormViews:
         return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 
-def _restored(latin: bytes, tokens: KeyGroups, pairs: KeyGroups | None) -> FormViews:
-    """A :class:`FormViews` from its pickled parts (a load's second process made it: :mod:`wikimem.index.scan_worker`)."""
-    import numpy as np  # noqa: PLC0415 -- views exist only where numpy does
-
-    views = FormViews.__new__(FormViews)
-    views._np, views._latin, views._tokens, views._pairs = np, latin, tokens, pairs
-    views._words = _words(np, latin)
-    return views
-
-
 def _words(np: Any, latin: bytes) -> Any:
     """The latin form's 4-byte little-endian word at every byte offset (a view: no copy)."""
     return np.ndarray((max(len(latin) - 3, 0),), dtype="<u4", buffer=latin, strides=(1,))
@@ -179,7 +165,8 @@ def cjk_pairs(np: Any, units: bytes, ids: Any, starts: array[int]) -> KeyGroups:
     breaks and the one-character mark are below it) whose next character
     is not a blank -- the positions a needle can match (a needle holds no
     blank; a one-character term's second character is the mark). 4 bytes
-    a row, ~26M rows at 1M items; the form's own UTF-16 copy is not kept.
+    a row, about one row per CJK character of the store: the form's own
+    UTF-16 copy is not kept.
     """
     codes = np.frombuffer(units, dtype=np.uint16)
     after = codes[1:]
@@ -199,8 +186,8 @@ def _latin_rows(np: Any, latin: bytes, ids: Any) -> tuple[Any, Any, Any, Any, An
     the next one's blank -- one mask and one ``flatnonzero`` of the starts
     alone, the largest share of this cost. Its fingerprint mixes its first
     two bytes (a blank after a one-byte token), its last byte and its
-    length, laid out as one 32-bit key -- byte gathers (an unaligned
-    word's cost ~4x a byte's), then a multiply and a shift in place.
+    length, laid out as one 32-bit key -- byte gathers (cheaper than
+    gathers of unaligned words), then a multiply and a shift in place.
     :func:`fingerprint` reads the same bytes from a term. ``ids``: the
     texts (one break fewer than them in the form).
     """

@@ -1,14 +1,13 @@
 """Rows of one segment grouped by a 16-bit key, made once at the load: a term's first use looks its rows up.
 
-Why it exists: a term's first use asked every segment's forms with a
-pass over all of them (ADR 0015: 2 bytes a latin token for its
-fingerprint, two word compares over the whole CJK form for a pair) --
-~25 ms a latin term and 15-50 ms a CJK pair at 1M items, whatever the
-term's matches. Grouping each segment's rows by their key (a latin
-token's fingerprint, a CJK character) with one stable radix sort at the
-load makes that pass a binary search among the segment's distinct keys
-and a slice: the cost follows the term's candidates, not the store
-(measured at 1M items, ADR 0022: a CJK pair 11-50 ms -> 2-16 ms).
+Why it exists: without it a term's first use asks every segment's forms
+with a pass over all of them, a cost that follows the store's size
+whatever the term's matches. Grouping each segment's rows by their key
+(a latin token's fingerprint, a CJK character) with one stable radix
+sort at the load makes that pass a binary search among the segment's
+distinct keys and a slice: the cost follows the term's candidates, not
+the store (ADR 0022; first-use times are measured by
+``bench/bench_goals.py``).
 
 The sort is stable, so a key's rows keep their order (positions ascend
 within a group: :meth:`wikimem.index.search.form_search.FormViews` relies on it
@@ -39,10 +38,6 @@ class KeyGroups:
         #: The columns in key order (a caller may replace them by others made from them, in the same order).
         self.columns = tuple(column[order] for column in columns)
 
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        """Pickled as its arrays (the numpy module is not picklable)."""
-        return _restored, (self._keys, self._starts, self.columns)
-
     def rows(self, key: int) -> tuple[int, int]:
         """The slice ``lo, hi`` of ``key``'s rows in :attr:`columns` (empty when no row has it)."""
         keys = self._keys
@@ -57,10 +52,3 @@ class KeyGroups:
         starts = self._starts
         return np.repeat(starts[:-1], np.diff(starts))
 
-
-def _restored(keys: Any, starts: Any, columns: tuple[Any, ...]) -> KeyGroups:
-    import numpy as np  # noqa: PLC0415 -- groups exist only where numpy does
-
-    groups = KeyGroups.__new__(KeyGroups)
-    groups._np, groups._keys, groups._starts, groups.columns = np, keys, starts, columns
-    return groups

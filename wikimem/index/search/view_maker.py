@@ -1,17 +1,18 @@
 """A second thread that makes load segments' numpy views while the load reads on.
 
 Why it exists: grouping a segment's rows by key (:mod:`wikimem.index.search.key_groups`)
-is a radix sort and a few gathers, ~2.5 ms a segment, ~0.6 s CPU of a 1M-item
-load. Those are numpy calls that release the GIL, while the load itself is
-mostly C-level byte work on the calling thread (reads, translations,
-splits): on a second core the two overlap (measured at 1M items: load plus
-first query 5.9 -> 5.5 s, where making the views in line cost +0.5 s).
+is a radix sort and a few gathers for every segment, a share of a large
+load's CPU. Those are numpy calls that release the GIL, while the load
+itself is mostly C-level byte work on the calling thread (reads,
+translations, splits): on a second core the two overlap, so the views
+cost the load little wall time where made in line they would add to it
+(load plus first query measured by ``bench/bench_scale.py``).
 
 One daemon thread serves every index of the process, in submission order;
 a job's answer (or its exception) waits in its :class:`~concurrent.futures.Future`.
 A process forked while jobs were queued has no such thread: the caller
 (:meth:`wikimem.index.search.segments.Segments`) makes in line what is not done.
-``WIKIMEM_VIEW_THREAD=0`` makes every job in line (benchmarks compare both).
+``WIKIMEM_VIEW_THREAD=0`` makes every job in line (to compare both).
 """
 
 from __future__ import annotations

@@ -175,9 +175,9 @@ class QueryTerms:
 #: Every ending the English stemmer's steps act on (Snowball 2 and 3: the
 #: suffix tables of steps 1a-5, step 1c's "y", the exception words, which all
 #: end in one of them). A word ending in none of them passes every step
-#: unchanged, so it needs no stemmer call: that is ~60% of a store's
-#: distinct words, and the stemmer is pure Python (~50-100 us a word), the
-#: largest part of a 100k-item cold load before. tests/test_analyzer.py
+#: unchanged, so it needs no stemmer call: most of a store's distinct
+#: words, each a pure-Python stemmer call saved on a cold load, whose cost
+#: follows the vocabulary. tests/test_analyzer.py
 #: holds the claim against the stemmer over every table ending.
 STEMMED_ENDINGS = ("e", "l", "s", "y", "ed", "ing", "ci", "gi", "li", "ti", "sm", "on", "er", "or", "st", "ic", "nt")
 
@@ -202,7 +202,7 @@ class _Stems(dict[str, str]):
     def __missing__(self, token: str) -> str:
         # CJK tokens pass untouched and numbers have no stem; neither is
         # kept: a store's ids, dates and Chinese bigrams would fill the memo
-        # (100k distinct numbers in a 100k-item synthetic store).
+        # (a store holds about as many distinct numbers as items).
         if token[0] >= "\x80" or token.isdigit():
             return token
         term = (self._stem(token) or token) if may_stem(token) else token
@@ -224,8 +224,8 @@ class _Stems(dict[str, str]):
         (a real 1M-item store's is hundreds of thousands of words).
         ``str`` tokens, not the form's bytes: a dict of ``str`` keys has
         CPython's fast lookup (a ``bytes`` key is compared through the
-        generic rich compare), ~30% of this map's cost at 1M items, more
-        than the ASCII decode and encode around it.
+        generic rich compare), which saves more than the ASCII decode and
+        encode around it cost.
         """
         distinct = set(tokens)
         distinct.discard(_BREAK)

@@ -3,8 +3,9 @@
 Why it exists: a stemming analyzer maps every latin token of a cold load
 to its index term. The pure path (:meth:`wikimem.index.terms.analyzer._Stems.mapped`)
 does it with C-level steps, but still one ``str`` object, one set insert
-and one dict lookup per token, then a join: ~5 s of a 1M-item load (12M
-tokens), its largest part. Here tokens are never made objects:
+and one dict lookup per token, then a join: on a large store the largest
+part of a cold load, growing with every token. Here tokens are never made
+objects:
 
 * a token of at most 16 bytes of ``[a-z0-9]`` has no zero byte, so its
   bytes read as two little-endian machine words masked to its length *are*
@@ -127,7 +128,7 @@ class StemTable:
                     slot[missed] = self._find(cw1[missed], cw2[missed])
                 else:  # grown: every slot moved
                     slot = self._find(cw1, cw2)
-            # Whole rows as one 24-byte item each: a 1-D take and put (a 2-D fancy index costs twice as much).
+            # Whole rows as one 24-byte item each: a 1-D take and put (cheaper than a 2-D fancy index).
             row = np.dtype((np.void, 24))
             np.put(rows.view(row).ravel(), can, np.take(self._out.view(row).ravel(), slot))
         long = np.flatnonzero(lengths > _SHORT)
@@ -204,7 +205,7 @@ class StemTable:
         self._held += len(w1)
         while len(at):
             free = self._w1[at] == 0
-            # One key per free slot this round: the first to ask for it.
+            # One key per free slot in this probe pass: the first to ask for it.
             _, first = np.unique(at[free], return_index=True)
             won = np.flatnonzero(free)[first]
             where = at[won]
@@ -263,7 +264,7 @@ def _rows_joined(np: Any, rows: Any, size: Any) -> bytes:
     first word, written later (a fancy assignment writes in index order),
     covers it; what a word leaves past the last term is cut off. A
     compress of the 24-byte rows through a mask of each row's kept bytes
-    cost 3x (every token's 24 mask bytes made, then read).
+    would make, then read, every token's 24 mask bytes.
     """
     n = len(size)
     at = np.zeros(n, dtype=np.int64)
