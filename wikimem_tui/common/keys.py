@@ -46,7 +46,7 @@ APP_BINDINGS: list[BindingType] = [
     Binding("g", "goto", "Go to", id="goto"),
     Binding("w", "why_not", "Why not recalled?", id="why-not", show=False),
     Binding("E", "embeddings", "Embeddings", id="embeddings", show=False),
-    Binding("C", "capture('all')", "Capture agent sessions", id="capture", show=False),  # issue 16
+    Binding("C", "capture('all')", "Capture agent sessions", id="capture", show=False),  # capture: sessions into the diary
     Binding("alt+left", "back", "Back", id="back", show=False),
     Binding("alt+right", "forward", "Forward", id="forward", show=False),
     Binding("y", "copy_link", "Copy [[link]]", id="copy-link", show=False),

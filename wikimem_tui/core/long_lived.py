@@ -45,7 +45,7 @@ __all__ = ["LARGE", "SLOW", "LongLivedHeap"]
 
 #: Items from which a store's heap is worth freezing (the index's own caches start there too).
 LARGE = 20_000
-#: A collection longer than this freezes what survived it (a small app's full ones take ~1-10 ms).
+#: A collection longer than this freezes what survived it (a small app's full collections stay short of it).
 SLOW = 0.05
 
 

@@ -31,7 +31,7 @@ _MONTH_RE = re.compile(r"(\d{4})-(\d{1,2})")
 Key = tuple[str, str, str]
 
 
-#: The owners capture writes (``agent:<agent>``, issue 16), shown by the agent's name in the rows and the filter.
+#: The owners capture writes (``agent:<agent>``), shown by the agent's name in the rows and the filter.
 AGENT_LABELS = {"agent:claude-code": "⚙ Claude Code", "agent:codex": "⚙ Codex"}
 
 
