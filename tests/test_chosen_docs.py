@@ -16,7 +16,8 @@ from collections import Counter
 import pytest
 from tests.test_bm25 import _brute
 
-from wikimem.index import bm25, vectorized
+from wikimem.index import vectorized
+from wikimem.index.scoring import bm25
 from wikimem.index.scoring.bm25 import InvertedIndex
 
 
