@@ -147,3 +147,20 @@ def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> 
     assert result.is_error
     assert result.content[0].text == "store error (No space left on device); nothing written"
     assert result.structured_content == {"error": "store_error", "message": result.content[0].text}
+
+
+def test_a_diary_entry_read_is_refused_as_append_only_by_the_item_writes(mem: Path) -> None:
+    """read_item reads an entry by its day and HH:MM; the writes that take the same address say why they cannot.
+
+    An agent that read an entry and tries to fix it must learn that the
+    diary is append-only, not that its entry's time is a bad item name.
+    """
+    memory = AgentMemory(mem)
+    entry = memory.append_diary("Fed the pelican a sardine.", date="2026-11-03", time="10:00")
+    assert memory.read_item("2026-11-03", entry["entry"])["content"] == "Fed the pelican a sardine."
+    for write in (lambda: memory.edit_item("2026-11-03", "10:00", "sardine", "herring"),
+                  lambda: memory.insert_into_item("2026-11-03", "10:00", "And a herring."),
+                  lambda: memory.forget("2026-11-03", "10:00")):
+        with pytest.raises(BadInput, match="append-only"):
+            write()
+    assert memory.read_item("2026-11-03", "10:00")["content"] == "Fed the pelican a sardine."

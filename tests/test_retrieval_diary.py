@@ -368,3 +368,29 @@ def test_a_question_of_function_words_and_a_time_word_is_answered_by_its_window(
     assert all(row.entry_id is None for row in index.retrieve("what did I do two weeks ago?").items)
     assert [str(r.entry_id) for r in index.retrieve("bike two weeks ago", search_diary=True).items] == [
         "2026-11-21 18:00"]
+
+
+@pytest.mark.parametrize("question", [
+    "what happened two weeks ago?", "what went on two weeks ago?", "anything two weeks ago?",
+    "what was going on two weeks ago?",
+])
+def test_a_question_of_what_took_place_and_a_time_word_is_answered_by_its_window(tmp_path: Path,
+                                                                                  question: str) -> None:
+    """"what happened last week": "happened" asks for the events and names no subject, so the window answers.
+
+    The plainest question a diary is kept for must not need a word of an
+    entry to match.
+    """
+    import datetime as dt
+
+    store = MemoryStore(tmp_path / "m")
+    store.add("notes", "history", "What happened in 1990: the wall came down.")
+    store.diary.append("Planted tomatoes in the garden.", date="2026-11-20", time="10:00")
+    store.diary.append("Fixed the bike.", date="2026-11-21", time="18:00")
+    store.diary.append("Quiet day.", date="2026-12-01", time="09:00")
+    index = MemoryIndex(store, today=lambda: dt.date(2026, 12, 5))
+    asked = index.retrieve(question, search_diary=True)
+    assert [str(row.entry_id) for row in asked.items] == ["2026-11-21 18:00", "2026-11-20 10:00"]
+    # A subject beside them still has to match: the window admits, it does not add hits.
+    subject = index.retrieve("what happened to the bike two weeks ago?", search_diary=True)
+    assert [str(r.entry_id) for r in subject.items if r.entry_id is not None] == ["2026-11-21 18:00"]

@@ -76,6 +76,11 @@ __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 #: docs/adr/0023-whole-diary-recall.md); must stay above 0 (the index skips a term of weight 0).
 FUNCTION_WEIGHT = 0.25
 
+#: Words that ask what took place rather than name a subject ("what happened last week?", "what went on",
+#: "anything yesterday?"): beside function words, a question of them and time words is answered by its window.
+EVENT_WORDS = frozenset({"happen", "happens", "happened", "happening", "go", "goes", "going", "went", "gone",
+                         "anything", "something"})
+
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 FUSION_POOL = 5
 
@@ -229,8 +234,8 @@ def run(
 
 
 def _only_function_words(query: QueryTerms) -> bool:
-    """Whether every word the query scores is an English function word ("what did I do")."""
-    return bool(query.typed) and all(word in FUNCTION_WORDS for word in query.typed.values())
+    """Whether every word the query scores is an English function word or asks what took place ("what did I do")."""
+    return bool(query.typed) and all(word in FUNCTION_WORDS or word in EVENT_WORDS for word in query.typed.values())
 
 
 def _own_window(dcorpus: DiaryCorpus, trace: Trace) -> Callable[[str, str], list[DiaryItem]]:

@@ -341,8 +341,7 @@ class AgentMemory:
     def forget(self, file: str, name: str, expected: str | None = None) -> dict[str, Any]:
         """Remove ``file:name`` (checked when ``expected`` is given); ``NotFound`` when there is none."""
         self._writable()
-        file, clean = _checked(file, name)
-        assert clean is not None
+        file, clean = self._wiki_address(file, name)
         try:
             removed = self.store.remove(file, clean, expected=_expected(expected))
         except ValueError as exc:
@@ -478,10 +477,22 @@ class AgentMemory:
         """True when ``file`` names a diary day: a date, and no RecallFile is so named (one stat, not a listing)."""
         return _is_date(file) and not (own_folder(self.root, "wiki") and os.path.isfile(self.store.file_path(file)))
 
-    def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
-        """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
+    def _wiki_address(self, file: str, name: str) -> tuple[str, str]:
+        """``file:name`` validated as a wiki item's; a diary entry's address (read_item reads one) is refused.
+
+        An agent that read an entry and means to change it must learn that
+        the diary is append-only, not that ``HH:MM`` is a bad item name.
+        """
+        if self._diary_day(file):
+            raise BadInput(f"{file} {name} is a diary entry: the diary is append-only, never edited or removed "
+                           "(append_diary adds an entry; remember puts what it says into a wiki item)")
         file, clean = _checked(file, name)
         assert clean is not None
+        return file, clean
+
+    def _current(self, file: str, name: str, expected: str | None) -> RecallItem:
+        """The item as it is now, checked against ``expected`` (the caller's last read) when given."""
+        file, clean = self._wiki_address(file, name)
         item = self.store.get(file, clean)
         if item is None:
             raise NotFound(f"no item: {file}:{clean}")
