@@ -75,11 +75,12 @@ def in_process(root: Path, queries: list[str]) -> list[float]:
     return times
 
 
-async def over_stdio(root: Path, queries: list[str]) -> tuple[float, list[float]]:
+async def over_stdio(root: Path, queries: list[str], pythonpath: str | None = None) -> tuple[float, list[float]]:
+    """Spawn -> first answer, then the warm round trips; ``pythonpath``: whose ``wikimem`` the server runs."""
     from mcp import Client, StdioServerParameters
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "wikimem", "-s", str(root), "mcp"],
-                                   env={**os.environ, "PYTHONPATH": str(HERE.parent)})
+                                   env={**os.environ, "PYTHONPATH": pythonpath or str(HERE.parent)})
     start = time.perf_counter()
     async with Client(params, read_timeout_seconds=600) as client:
         await client.call_tool("recall", {"query": queries[0]})
