@@ -54,10 +54,15 @@ def jieba_installed() -> bool:
     return resolve_jieba(None)
 
 
-def recall_argv(root: Path, query: str, *, bigram: bool) -> list[str]:
-    """The command a prompt hook runs, as a fresh interpreter; ``bigram`` hides jieba from it."""
+def wikimem_argv(args: list[str], *, bigram: bool) -> list[str]:
+    """``python -m wikimem ARGS`` as a fresh interpreter; ``bigram`` hides jieba from it."""
     head = [sys.executable, "-c", _WITHOUT_JIEBA] if bigram else [sys.executable, "-m", "wikimem"]
-    return head + ["-s", str(root), "recall", query]
+    return head + args
+
+
+def recall_argv(root: Path, query: str, *, bigram: bool) -> list[str]:
+    """The command a prompt hook runs."""
+    return wikimem_argv(["-s", str(root), "recall", query], bigram=bigram)
 
 
 def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Path | None = None) -> dict[str, Any]:
