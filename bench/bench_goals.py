@@ -337,8 +337,9 @@ def publish(record: dict[str, Any], name: str | None, readme: bool, docs: bool) 
     print(f"\nspeed goals (ratios: ours / the reference in the same process; load average "
           f"{record['load_avg']:.1f} on {record.get('cores', os.cpu_count())} cores)\n")
     print("\n".join(table + warnings))
-    if record.get("tokenizers"):
-        print("\ntokenizers: " + "; ".join(f"{k}: {v}" for k, v in record["tokenizers"].items()))
+    tokenizers = {k: v for k, v in record.get("tokenizers", {}).items() if v != "-"}
+    if tokenizers:
+        print("\ntokenizers: " + "; ".join(f"{k}: {v}" for k, v in tokenizers.items()))
     lines = per_query_lines(record.get("per_query", {}))
     print("\n" + "\n".join(lines + record.get("warm_ups", [])))
     note = (f"`{record.get('command', 'python bench/bench_goals.py')}` on {record['date']} (commit {record['commit']}, "
