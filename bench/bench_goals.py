@@ -163,9 +163,10 @@ def _bm25s_same_terms(index: Any, ref: Any) -> Any:
     from reference_bm25 import B, K1, top_k  # noqa: PLC0415
 
     from wikimem.disk.loader import gc_paused  # noqa: PLC0415
+    from wikimem.tokenize import tokenize  # noqa: PLC0415
 
-    tokenize, analyzer = getattr(index, "_tokenize", None), getattr(index, "analyzer", None)
-    if tokenize is None or analyzer is None:
+    analyzer, use_jieba = getattr(index, "analyzer", None), getattr(index, "use_jieba", False)
+    if analyzer is None:
         return None
     try:
         import bm25s  # noqa: PLC0415 - an optional reference
@@ -173,7 +174,7 @@ def _bm25s_same_terms(index: Any, ref: Any) -> Any:
         return None
     retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
     with gc_paused():
-        docs = [list(analyzer.terms(tokenize(f"{it.name}\n{it.content}"))) for it in ref.items]
+        docs = [list(analyzer.terms(tokenize(f"{it.name}\n{it.content}", use_jieba=use_jieba))) for it in ref.items]
         retriever.index(docs, show_progress=False)
     vocab = retriever.vocab_dict
 
