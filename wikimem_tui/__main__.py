@@ -141,9 +141,9 @@ TUI_PACKAGES = ("textual", "rich", "watchfiles")
 
 def missing_tui_packages() -> list[str]:
     """The ``tui`` extra's packages that cannot be imported, found without importing any of them."""
-    from wikimem._optional import importable
+    import importlib.util
 
-    return [name for name in TUI_PACKAGES if not importable(name)]
+    return [name for name in TUI_PACKAGES if importlib.util.find_spec(name) is None]
 
 
 def main(argv: list[str] | None = None) -> int:
