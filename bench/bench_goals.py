@@ -246,7 +246,9 @@ def figures(runs: dict[int, dict[str, Any]]) -> tuple[dict[str, float], dict[str
         shown["warm_100k"] = f"{warm * 1000:.2f} ms vs {ref * 1000:.0f} ms"
         if r.get("bm25s_s"):
             shown["warm_100k"] += f"; bm25s warm on the reference's tokens {med(r['bm25s_s']) * 1000:.2f} ms"
-        if r.get("topk_s") and r.get("bm25s_same_s"):
+        if not r.get("bm25s_same_s"):
+            shown["topk_vs_bm25s"] = "bm25s not installed: pip install -e '.[bench]'"
+        elif r.get("topk_s"):
             values["topk_vs_bm25s"] = med(r["topk_s"]) / med(r["bm25s_same_s"])
             shown["topk_vs_bm25s"] = f"{med(r['topk_s']) * 1000:.3f} ms vs {med(r['bm25s_same_s']) * 1000:.2f} ms"
         values["first_100k"] = max(r["first_s"]) / ref

@@ -75,7 +75,7 @@ def report(values: dict[str, float], shown: dict[str, str], prev: tuple[str, dic
     for key, label, target, unit, warm in GOALS:
         now = values.get(key)
         old = before.get(key)
-        cell_now = "not run" if now is None else f"{fmt(now, unit)} ({shown.get(key, '')})".replace(" ()", "")
+        cell_now = f"{'not run' if now is None else fmt(now, unit)} ({shown.get(key, '')})".replace(" ()", "")
         verdict = "" if now is None else ("ok" if now <= target else f"**MISS** ({now / target:.2f})")
         row = f"| {label} | {fmt(old, unit) if old is not None else '-'} | {cell_now} | "
         for column in same_run.values():
