@@ -48,3 +48,19 @@ def test_a_cold_recall_reports_the_childs_cpu_and_its_tokenizer(tmp_path: Path) 
     result = user_paths.cold_recall(store, "海边", bigram=True)
     assert result["tokenizer"] == "bigrams"
     assert result["cpu_s"] > 0 and result["wall_s"] > 0 and result["chars"] > 0
+
+
+def test_the_user_path_rows_are_the_installed_path_over_the_bigram_path_and_the_slower_cpu() -> None:
+    import bench_goals  # noqa: PLC0415
+
+    paths = {"recall_100000": {"cpu_s": 3.0, "wall_s": 4.0, "tokenizer": "jieba"},
+             "recall_100000_bigram": {"cpu_s": 0.5, "wall_s": 0.6, "tokenizer": "bigrams"},
+             "mcp_100000": {"first_s": 0.8, "load_avg": 0.5, "tokenizer": "jieba"},
+             "diary_100000": {"p50_ms": 1.0, "ref_p50_ms": 200.0, "entries": 100_000, "tokenizer": "jieba"}}
+    values: dict[str, float] = {}
+    shown: dict[str, str] = {}
+    bench_goals.user_path_figures(paths, values, shown)
+    assert values == {"recall_cold_100k_ratio": 6.0, "recall_cold_100k_cpu": 3.0,
+                      "mcp_first_recall_100k": 0.8, "diary_100k": 0.005}
+    assert "load average 0.5" in shown["mcp_first_recall_100k"]
+    assert "jieba 3.00 s vs bigrams 0.50 s CPU" in shown["recall_cold_100k_ratio"]
