@@ -97,7 +97,7 @@ def bench_size(root: Path, n_queries: int, memory: bool) -> dict[str, float]:
     # One query set for every engine (the score-everything ones are slow,
     # so the set is kept small enough for them at 100k).
     queries = make_queries(store, n_queries, seed=7)
-    search = index._corpus.index.search  # the core, without the pipeline around it
+    search = index.indexed().corpus.index.search  # the core, without the pipeline around it
 
     def core(q: str) -> Any:
         return search(Counter(toks(q)), 10)
@@ -137,7 +137,7 @@ def bench_warm(store: MemoryStore, queries: list[str]) -> dict[str, float]:
     """warm() on a fresh index, then the first pass of the same queries (terms never queried)."""
     index = _built(store)
     seconds, _ = timed(index.warm)
-    search = index._corpus.index.search
+    search = index.indexed().corpus.index.search
     first = p50(lambda q: search(Counter(toks(q)), 10), queries)
     return {"warm_seconds": seconds, "first_pass_after_warm": first}
 

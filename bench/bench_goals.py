@@ -288,7 +288,9 @@ def user_path_figures(paths: dict[str, Any], values: dict[str, float], shown: di
             continue
         values[f"recall_cold_{tag}_ratio"] = zh["cpu_s"] / bigram["cpu_s"]
         shown[f"recall_cold_{tag}_ratio"] = (f"{zh['tokenizer']} {zh['cpu_s']:.2f} s vs {bigram['tokenizer']} "
-                                             f"{bigram['cpu_s']:.2f} s CPU")
+                                             f"{bigram['cpu_s']:.2f} s CPU; a hook's repeat")
+        if "first_cpu_s" in zh:
+            shown[f"recall_cold_{tag}_ratio"] += f", first-ever {zh['first_cpu_s']:.2f} s"
         values[f"recall_cold_{tag}_cpu"] = max(zh["cpu_s"], bigram["cpu_s"])
         shown[f"recall_cold_{tag}_cpu"] = f"wall {zh['wall_s']:.2f} s / {bigram['wall_s']:.2f} s"
     if "mcp_100000" in paths:
@@ -303,7 +305,12 @@ def user_path_figures(paths: dict[str, Any], values: dict[str, float], shown: di
 
 
 def measure_user_paths(sizes: list[int], data: Path, tree: Path | None, label: str) -> dict[str, Any]:
-    """Run ``user_paths`` at the sizes its rows name (10k, 100k) that are in ``sizes``."""
+    """Run ``user_paths`` at the sizes its rows name (10k, 100k) that are in ``sizes``.
+
+    The cold recall with jieba is timed twice on a segmentation cache of its
+    own: the first-ever run (shown) and the repeat a hook meets from its
+    second prompt on (the row's figure).
+    """
     from bench_scale import fixed_queries  # noqa: PLC0415
     from synth import ensure_store  # noqa: PLC0415
     from user_paths import HOOK_QUERY_INDEX, cold_recall, diary_recall, jieba_installed, mcp_first_recall  # noqa: PLC0415
@@ -313,9 +320,13 @@ def measure_user_paths(sizes: list[int], data: Path, tree: Path | None, label: s
     for n in (s for s in sizes if s in (10_000, 100_000)):
         root = ensure_store(data, n, 1)
         print(f"... the paths users run at {n:,d}{label}", file=sys.stderr)
-        if jieba_installed():
-            out[f"recall_{n}"] = cold_recall(root, query, bigram=False, tree=tree)
-        out[f"recall_{n}_bigram"] = cold_recall(root, query, bigram=True, tree=tree)
+        with tempfile.TemporaryDirectory(prefix="wikimem-bench-xdg-") as cache:  # no segmentation cached yet
+            bigram = cold_recall(root, query, bigram=True, tree=tree, cache=Path(cache))  # the page cache warm
+            if jieba_installed():
+                first = cold_recall(root, query, bigram=False, tree=tree, cache=Path(cache))
+                out[f"recall_{n}"] = {**cold_recall(root, query, bigram=False, tree=tree, cache=Path(cache)),
+                                      "first_cpu_s": first["cpu_s"]}
+            out[f"recall_{n}_bigram"] = cold_recall(root, query, bigram=True, tree=tree, cache=Path(cache))
         if n == 100_000:
             out[f"mcp_{n}"] = mcp_first_recall(root, query, tree)
             out[f"diary_{n}"] = diary_recall(n, tree)

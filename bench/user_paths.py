@@ -9,11 +9,15 @@ takes ``tree`` (a directory holding another checkout's ``wikimem`` package)
 so the previous code runs on the same data in the same run.
 
 The bigram path is what a user without the ``zh`` extra gets: the child
-process starts with ``jieba`` marked absent (``sys.modules["jieba"] =
-None``, so ``find_spec`` says no and ``import jieba`` fails), which needs
-no switch in the library and works for any older checkout too.
-``WIKIMEM_BENCH_BIGRAM=1`` in the environment asks :func:`cold_recall` for
-that path when the caller passes no ``bigram``.
+runs with ``WIKIMEM_JIEBA=0`` (the library's documented switch) and starts
+with ``jieba`` marked absent (``sys.modules["jieba"] = None``, so
+``find_spec`` says no and ``import jieba`` fails), which also holds for an
+older checkout that predates the switch. ``WIKIMEM_BENCH_BIGRAM=1`` in the
+environment asks :func:`cold_recall` for that path when the caller passes
+no ``bigram``. Jieba's segmentation cache is kept per user
+(``XDG_CACHE_HOME``): :func:`cold_recall` takes the cache directory, so a
+caller times a first-ever run and a repeat (what a hook meets from its
+second prompt on) on a cache of its own.
 
     python bench/user_paths.py --store DIR                 # cold recall, both paths
     python bench/user_paths.py --store DIR --mcp --diary 100000
@@ -40,10 +44,12 @@ _WITHOUT_JIEBA = ("import runpy, sys; sys.modules['jieba'] = None; "
 HOOK_QUERY_INDEX = 9
 
 
-def _env(tree: Path | None) -> dict[str, str]:
-    """The child's environment: ``tree``'s wikimem (or this checkout's) first on the path."""
+def _env(tree: Path | None, cache: Path | None = None) -> dict[str, str]:
+    """The child's environment: ``tree``'s wikimem (or this checkout's) first on the path, ``cache`` as XDG_CACHE_HOME."""
     env = {k: v for k, v in os.environ.items() if k not in ("WIKIMEM_BENCH_TREE", "WIKIMEM_BENCH_BIGRAM")}
     env["PYTHONPATH"] = str(tree or ROOT)
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
     return env
 
 
@@ -65,7 +71,8 @@ def recall_argv(root: Path, query: str, *, bigram: bool) -> list[str]:
     return wikimem_argv(["-s", str(root), "recall", query], bigram=bigram)
 
 
-def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Path | None = None) -> dict[str, Any]:
+def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Path | None = None,
+                cache: Path | None = None) -> dict[str, Any]:
     """One cold ``wikimem recall`` in a fresh process: its CPU seconds (user + system), wall time, tokenizer.
 
     CPU, not wall time, is the figure: on a shared machine wall time is
@@ -74,9 +81,12 @@ def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Pat
     """
     if bigram is None:
         bigram = os.environ.get("WIKIMEM_BENCH_BIGRAM", "") not in ("", "0")
+    env = _env(tree, cache)
+    if bigram:
+        env["WIKIMEM_JIEBA"] = "0"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(recall_argv(root, query, bigram=bigram), capture_output=True, text=True, env=_env(tree))
+    done = subprocess.run(recall_argv(root, query, bigram=bigram), capture_output=True, text=True, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:

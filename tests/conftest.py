@@ -42,11 +42,17 @@ def _isolate_env(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: py
         monkeypatch.delenv(var, raising=False)
 
 
+@pytest.fixture(autouse=True)
+def _isolate_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Derived per-user caches (jieba's segmentations, its packed dictionary) in a folder of the test run, never the user's."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "xdg-cache"))
+
+
 @pytest.fixture(params=["pure", "numpy"])
 def index_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Runs a test on the index's pure path and on its numpy path (taken for every list, however short).
 
-    The two must give the same answers to the bit (wikimem.index.vectorized).
+    Each is held to the same answers (rankings: up to float rounding, ties by doc id).
     """
     from wikimem.index import vectorized  # noqa: PLC0415
 

@@ -183,17 +183,13 @@ def test_bulk_scan_and_item_by_item_index_the_same_analyzed_postings() -> None:
         assert fast.index.search(terms, 10) == plain.index.search(terms, 10), query
 
 
-def test_the_store_loader_indexes_analyzed_terms(tmp_path: Path) -> None:
+def test_the_store_loader_indexes_analyzed_terms(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = _store(tmp_path, {f"n{i}": text for i, text in enumerate(_texts(3, 80)) if text.strip()})
     bulk = MemoryIndex(store, analyzer="en", use_jieba=False, postings_cache="off")
     bulk.build()
-    assert bulk._corpus.index.segments >= 1  # read by the bulk loader
+    assert bulk.indexed().corpus.index.segments >= 1  # read by the bulk loader
+    monkeypatch.setattr("wikimem.index.corpus.read_file_blocks", lambda path: None)  # every file item by item
     plain = MemoryIndex(store, analyzer="en", use_jieba=False, postings_cache="off")
-    plain._build = lambda progress: None  # replaced below by an item-by-item corpus
-    corpus = WikiCorpus(plain._tokenize, None, plain.analyzer)
-    for file in store.files():
-        corpus.load_file(file, store.items(file), store.file_stat(file))
-    plain._corpus = corpus
     for query in ["running", "studies", "walking the 海边", "x1 cafés"]:
         got = [(e.item.name, round(e.score, 9)) for e in bulk.retrieve(query, expand_links=False).items]
         want = [(e.item.name, round(e.score, 9)) for e in plain.retrieve(query, expand_links=False).items]
@@ -214,13 +210,13 @@ def test_a_postings_cache_built_with_another_analyzer_is_ignored(
     assert (tmp_path / CACHE_NAME).exists()
     raw = MemoryIndex(store, analyzer="none", use_jieba=False)
     raw.build()
-    assert raw._corpus.index.cache is not None  # same analyzer: used
+    assert raw.indexed().corpus.index.cache is not None  # same analyzer: used
     stop = MemoryIndex(store, analyzer="stop", use_jieba=False)  # stop words are query-side: same index terms
     stop.build()
-    assert stop._corpus.index.cache is not None
+    assert stop.indexed().corpus.index.cache is not None
     stemmed = MemoryIndex(store, analyzer="en", use_jieba=False)
     stemmed.build()
-    assert stemmed._corpus.index.cache is None and stemmed._corpus.fingerprint != raw._corpus.fingerprint
+    assert stemmed.indexed().corpus.index.cache is None and stemmed.indexed().corpus.fingerprint != raw.indexed().corpus.fingerprint
     assert [e.item.name for e in stemmed.retrieve("run", limit=3).items]
 
 

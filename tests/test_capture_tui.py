@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from conftest import make_app, make_backend, open_item, record_toasts, screen_text, started, wait_for
 
+from pane_harness import PaneApp
 from capture_logs import CC_ONE, fake_home, write_tree  # noqa: F401
 from wikimem import Diary, MemoryStore, draft_promotion, reconcile_queue
 from wikimem_tui.item.audit import AuditScreen
@@ -90,8 +91,7 @@ async def test_the_queue_shows_each_entrys_agent_and_filters_by_it(memory_dir: P
 
     capture_sessions(memory_dir, "claude-code", tz="UTC")
     capture_sessions(memory_dir, "codex", tz="UTC")
-    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        await pilot.press("R")
+    async with PaneApp(make_backend(memory_dir), ReconcilePane).run_test(size=(120, 40)) as pilot:
         pane = pilot.app.query_one(ReconcilePane)
         assert await wait_for(pilot, lambda: len(pane.shown) == 6, "the queue")
         text = screen_text(pilot.app)

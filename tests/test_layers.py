@@ -49,12 +49,12 @@ LIBRARY_LAYERS: list[list[str]] = [
     ["wikimem.errors", "wikimem._optional"],  # 1. what every layer raises; asking for optional packages
     ["wikimem.disk"],  # 2. the file format and its durability
     ["wikimem.links", "wikimem.models"],  # 3. the reference's value types
-    ["wikimem.journal", "wikimem.tokenize", "wikimem.timeparse"],  # 4. the log, tokens, time words
+    ["wikimem.journal", "wikimem.jieba_dict", "wikimem.tokenize", "wikimem.timeparse"],  # 4. the log, jieba's packed dictionary, tokens, time words
     ["wikimem.diary", "wikimem.store"],  # 5. the two stores (the wiki store owns a diary)
     ["wikimem.index"],  # 6. the lexical index (derived, in memory)
     ["wikimem.vectors"],  # 7. embedders, vector caches, vector search (the embedding extra)
     ["wikimem.freshness", "wikimem.ranking", "wikimem.retrieval"],  # 8. keeping up with the files, the pipeline, and MemoryIndex, its face
-    ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (issue 16; lint checks them)
+    ["wikimem.capture"],  # 9. agent sessions into evidence cards and diary entries (lint checks them)
     ["wikimem.lint"],  # 10. checks over a scan of the files
     ["wikimem.curation", "wikimem.memorize", "wikimem.server", "wikimem.interop"],  # 11. queries over lint's scan; the agents' doors; other tools' files in and out
     ["wikimem.cli", "wikimem.__main__", "wikimem", "wikimem.demo"],  # 12. the command line and the package face
@@ -72,7 +72,7 @@ APP_LAYERS: list[list[str]] = [
     ["wikimem_tui.common"],
     # 15. the panes (queue first: the item pane's diary-day promotion is the queue's one promote flow)
     ["wikimem_tui.queue", "wikimem_tui.tree", "wikimem_tui.calendar", "wikimem_tui.journal", "wikimem_tui.query",
-     "wikimem_tui.health", "wikimem_tui.item", "wikimem_tui.capture"],  # capture: the action of issue 16
+     "wikimem_tui.health", "wikimem_tui.item", "wikimem_tui.capture"],  # capture: the app's capture action
     ["wikimem_tui.app"],  # 16. the App: composes the panes and routes their messages
     ["wikimem_tui.__main__"],  # 17. the command line: builds the backend and runs the App
 ]
@@ -128,7 +128,7 @@ OPTIONAL = {"numpy", "httpx", "jieba", "mcp", "snowballstemmer", "Stemmer", "onn
 #: Optional packages a library unit may import at module level: wikimem.vectors *is* the
 #: embedding extra (numpy is what it computes with); nothing below it imports it.
 MODULE_LEVEL_OPTIONAL = {"wikimem.vectors": {"numpy"},
-                         # the MCP server *is* the mcp extra (issue 15); only its tools module imports
+                         # the MCP server *is* the mcp extra; only its tools module imports
                          # the SDK (tests/test_mcp_import.py keeps wikimem.server.memory free of it)
                          "wikimem.server": {"mcp"}}
 PROJECT = ("wikimem", "wikimem_tui")

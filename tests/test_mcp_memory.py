@@ -132,7 +132,7 @@ def test_the_background_build_warms_the_index_too(mem: Path, monkeypatch: pytest
     thread = memory.start_building()
     thread.join(SAFETY_NET)
     assert warmed == [True]  # after the build, once
-    assert not memory.index._ensure().index.cold  # the common terms are packed: no query ran yet
+    assert not memory.index.indexed().corpus.index.cold  # the common terms are packed: no query ran yet
 
 
 def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> None:

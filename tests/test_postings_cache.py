@@ -51,13 +51,13 @@ def test_warm_writes_the_cache_and_a_later_build_reads_every_term_exactly(tmp_pa
     _warmed(store)
     cached = MemoryIndex(store, use_jieba=False)
     cached.build()
-    cache = cached._corpus.index.cache
+    cache = cached.indexed().corpus.index.cache
     assert cache is not None and len(cache) > 5
     plain = MemoryIndex(store, use_jieba=False, postings_cache="off")
     plain.build()
-    assert plain._corpus.index.cache is None
+    assert plain.indexed().corpus.index.cache is None
     for term in cache._terms:
-        assert cache.get(term) == plain._corpus.index.segment_postings(term), term
+        assert cache.get(term) == plain.indexed().corpus.index.segment_postings(term), term
     assert _scores(cached) == _scores(plain)
 
 
@@ -67,7 +67,7 @@ def test_an_edited_file_invalidates_the_cache(tmp_path: Path) -> None:
     store.add("f2", "new-one", "sea sea 海边")
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    assert index._corpus.index.cache is None
+    assert index.indexed().corpus.index.cache is None
     assert _scores(index) == _scores(MemoryIndex(store, use_jieba=False, postings_cache="off"))
 
 
@@ -77,7 +77,7 @@ def test_a_truncated_cache_is_absent(tmp_path: Path) -> None:
     path.write_bytes(path.read_bytes()[:-3])
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    assert index._corpus.index.cache is None
+    assert index.indexed().corpus.index.cache is None
     assert _scores(index) == _scores(MemoryIndex(store, use_jieba=False, postings_cache="off"))
 
 
@@ -91,7 +91,7 @@ def test_a_corrupt_term_falls_back_to_scanning(tmp_path: Path) -> None:
     path.write_bytes(bytes(data))
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    assert index._corpus.index.cache is not None  # the header still matches...
+    assert index.indexed().corpus.index.cache is not None  # the header still matches...
     assert _scores(index) == _scores(MemoryIndex(store, use_jieba=False, postings_cache="off"))  # ...the bytes do not
 
 
@@ -100,7 +100,7 @@ def test_writes_after_a_cached_load_are_merged_like_scanned_postings(tmp_path: P
     _warmed(store)
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    assert index._corpus.index.cache is not None
+    assert index.indexed().corpus.index.cache is not None
     store.add("f1", "late", "sea coffee 海边 海边")
     store.remove("f3", "item-3-2")
     store.add("f0", "item-0-1", "morning tea")  # replaced content
@@ -111,7 +111,7 @@ def test_writes_during_warm_never_reach_the_cache(tmp_path: Path) -> None:
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False)
     index.build()
-    first_packed = " ".join(index._corpus.index.forms.sample_common(0.01, 3))
+    first_packed = " ".join(index.indexed().corpus.index.forms.sample_common(0.01, 3))
     steps = [0]
 
     def write_meanwhile(done: int, total: int) -> None:
@@ -121,9 +121,9 @@ def test_writes_during_warm_never_reach_the_cache(tmp_path: Path) -> None:
             index.retrieve("sea")  # applies the write to the index
 
     index.warm(write_meanwhile)
-    cache = PostingsCache.open(tmp_path / CACHE_NAME, index._corpus.fingerprint)
+    cache = PostingsCache.open(tmp_path / CACHE_NAME, index.indexed().corpus.fingerprint)
     assert cache is not None
-    end = index._corpus.index.load_end
+    end = index.indexed().corpus.index.load_end
     for term in cache._terms:
         docs, _ = cache.get(term)
         assert not docs or docs[-1] < end, term
@@ -137,10 +137,10 @@ def test_read_mode_reads_but_never_writes_and_off_does_neither(tmp_path: Path) -
     _warmed(store)
     reader = MemoryIndex(store, use_jieba=False, postings_cache="read")
     reader.build()
-    assert reader._corpus.index.cache is not None
+    assert reader.indexed().corpus.index.cache is not None
     off = MemoryIndex(store, use_jieba=False, postings_cache="off")
     off.build()
-    assert off._corpus.index.cache is None
+    assert off.indexed().corpus.index.cache is None
 
 
 def test_a_second_warm_over_a_valid_cache_writes_nothing(tmp_path: Path) -> None:

@@ -48,17 +48,11 @@ def test_neighbours_stop_at_the_file_and_follow_its_order_after_writes(tmp_path:
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False, context=True)
     index.retrieve("paint")
-    corpus = index._corpus
-    assert corpus is not None
-    doc = corpus.doc("kitchen", "answer")
-    assert doc is not None
-    assert sorted(corpus.items[d].name for d in corpus.neighbours(doc, 2)) == ["asked", "later"]
+    assert sorted(index.indexed().neighbours("kitchen", "answer", 2)) == ["asked", "later"]
     store.remove("kitchen", "later")
     store.add("kitchen", "after", "paint the door too")
     index.retrieve("paint")
-    corpus = index._corpus
-    doc = corpus.doc("kitchen", "answer")
-    assert [corpus.items[d].name for d in corpus.neighbours(doc, 1)] == ["asked", "after"]
+    assert index.indexed().neighbours("kitchen", "answer", 1) == ["asked", "after"]
 
 
 def test_why_not_names_the_file_context(tmp_path: Path) -> None:

@@ -35,8 +35,7 @@ def test_matched_terms_are_the_query_terms_each_row_holds(tmp_path: Path, index_
     store = _store(tmp_path)
     index = MemoryIndex(store, use_jieba=False, today=lambda: dt.date(2026, 12, 1))
     index.build()
-    corpus = index._corpus
-    assert corpus is not None
+    indexed = index.indexed()
     rng = random.Random(9)
     queries = list(WORDS) + [" ".join(rng.sample(WORDS, k)) for k in (2, 3, 4) for _ in range(8)]
     queries += ["yesterday zebra", "yesterday zebra plan"]
@@ -47,7 +46,7 @@ def test_matched_terms_are_the_query_terms_each_row_holds(tmp_path: Path, index_
         for row in result.items:
             if row.source != "hit":
                 continue
-            held = set(corpus.tokens(row.item))
+            held = set(indexed.terms(row.item))
             assert row.matched_terms == sorted(terms & held), (query, row.item.name)
             rows += 1
     assert rows > 100

@@ -118,7 +118,7 @@ def test_warm_moves_on_to_a_corpus_rebuilt_meanwhile(tmp_path: Path) -> None:
     index = MemoryIndex(store, use_jieba=False)
     index.build()
     calls: list[tuple[int, int]] = []
-    first = index._corpus
+    first = index.indexed().corpus
 
     def rebuild_once(done: int, total: int) -> None:
         calls.append((done, total))
@@ -127,7 +127,7 @@ def test_warm_moves_on_to_a_corpus_rebuilt_meanwhile(tmp_path: Path) -> None:
             index.rebuild()
 
     index.warm(rebuild_once)
-    assert index._corpus is not first
+    assert index.indexed().corpus is not first
     assert [done for done, _ in calls].count(0) == 2  # started over on the new corpus...
     assert calls[-1][0] == calls[-1][1]  # ...and finished it
     assert _scores(index) == _fresh_scores(store)

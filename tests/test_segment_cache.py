@@ -55,7 +55,7 @@ def _scores(index: MemoryIndex) -> list[dict[str, float]]:
 
 
 def _every_term(index: MemoryIndex) -> list[str]:
-    inv = index._corpus.index
+    inv = index.indexed().corpus.index
     terms: set[str] = set()
     for at in range(inv.segments):
         terms.update(scanned_occurrences(0, inv.forms.scanned(at)))
@@ -71,12 +71,12 @@ def test_warm_writes_the_tables_and_a_later_build_finds_every_term_exactly(tmp_p
     MemoryIndex(store, use_jieba=False).warm()
     assert (tmp_path / SEGMENTS_NAME).exists()
     cached, plain = _index(store), _plain(store)
-    tables = cached._corpus.index.forms.tables
-    assert tables is not None and tables.covered() == cached._corpus.index.segments == 6
-    assert plain._corpus.index.forms.tables is None
-    cached._corpus.index.cache = None  # the tables alone
+    tables = cached.indexed().corpus.index.forms.tables
+    assert tables is not None and tables.covered() == cached.indexed().corpus.index.segments == 6
+    assert plain.indexed().corpus.index.forms.tables is None
+    cached.indexed().corpus.index.cache = None  # the tables alone
     for term in _every_term(plain):
-        assert cached._corpus.index.segment_postings(term) == plain._corpus.index.segment_postings(term), term
+        assert cached.indexed().corpus.index.segment_postings(term) == plain.indexed().corpus.index.segment_postings(term), term
     assert not tables.broken
     assert _scores(cached) == _scores(plain)
 
@@ -88,7 +88,7 @@ def test_an_edited_file_loses_only_its_own_segment_and_the_next_warm_inverts_onl
     MemoryIndex(store, use_jieba=False).warm()
     store.add("f0", "new-one", "sea sea 海边 extra")  # f0 grows: every later segment's doc ids move
     index = _index(store)
-    tables = index._corpus.index.forms.tables
+    tables = index.indexed().corpus.index.forms.tables
     assert tables is not None and tables.covered() == 5
     assert _scores(index) == _scores(_plain(store))
     inverted = []
@@ -97,7 +97,7 @@ def test_an_edited_file_loses_only_its_own_segment_and_the_next_warm_inverts_onl
     index.warm()
     assert len(inverted) == 1
     again = _index(store)
-    assert again._corpus.index.forms.tables is not None and again._corpus.index.forms.tables.covered() == 6
+    assert again.indexed().corpus.index.forms.tables is not None and again.indexed().corpus.index.forms.tables.covered() == 6
     assert _scores(again) == _scores(_plain(store))
 
 
@@ -109,7 +109,7 @@ def test_a_truncated_or_foreign_file_is_no_cache(tmp_path: Path) -> None:
     for broken in (data[:-3], data[: len(data) // 2], b"", b"not a cache at all", data[:-8] + b"WMSEG999"):
         path.write_bytes(broken)
         index = _index(store)
-        assert index._corpus.index.forms.tables is None
+        assert index.indexed().corpus.index.forms.tables is None
         assert _scores(index) == _scores(_plain(store))
 
 
@@ -126,9 +126,9 @@ def test_corrupt_bytes_fall_back_to_searching(tmp_path: Path, where: str) -> Non
         data[i] ^= 0x55
     path.write_bytes(bytes(data))
     index = _index(store)
-    assert index._corpus.index.forms.tables is not None  # the footer still matches...
+    assert index.indexed().corpus.index.forms.tables is not None  # the footer still matches...
     assert _scores(index) == _scores(_plain(store))  # ...the bytes do not
-    assert index._corpus.index.forms.tables.broken
+    assert index.indexed().corpus.index.forms.tables.broken
 
 
 def test_a_stopped_warm_leaves_the_old_file_and_no_temp_file(tmp_path: Path) -> None:
@@ -149,8 +149,8 @@ def test_read_mode_reads_but_never_writes_and_off_does_neither(tmp_path: Path) -
     MemoryIndex(store, use_jieba=False, postings_cache="read").warm()
     assert not (tmp_path / SEGMENTS_NAME).exists()
     MemoryIndex(store, use_jieba=False).warm()
-    assert _index(store, "read")._corpus.index.forms.tables is not None
-    assert _index(store, "off")._corpus.index.forms.tables is None
+    assert _index(store, "read").indexed().corpus.index.forms.tables is not None
+    assert _index(store, "off").indexed().corpus.index.forms.tables is None
 
 
 def test_without_the_numpy_path_nothing_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,10 +199,10 @@ def test_a_warm_over_a_damaged_file_inverts_again_instead_of_copying_the_damage(
     store.add("f5", "new-one", "tea")  # one segment to invert; the others would be copied
     MemoryIndex(store, use_jieba=False).warm()
     index = _index(store)
-    tables = index._corpus.index.forms.tables
+    tables = index.indexed().corpus.index.forms.tables
     assert tables is not None and tables.covered() == 6
     assert all(tables.half(at, True) is not None for at in range(6))  # not a copy of the damaged, dropped half
     plain = _plain(store)
     for term in _every_term(plain):
-        assert index._corpus.index.segment_postings(term) == plain._corpus.index.segment_postings(term), term
+        assert index.indexed().corpus.index.segment_postings(term) == plain.indexed().corpus.index.segment_postings(term), term
     assert not tables.broken

@@ -16,9 +16,9 @@ np = pytest.importorskip("numpy")
 
 
 def _held(index: MemoryIndex) -> list[int]:
-    tables = index._corpus.index.forms.tables
+    tables = index.indexed().corpus.index.forms.tables
     assert tables is not None
-    return [at for at in range(index._corpus.index.segments) if tables.holds(at)]
+    return [at for at in range(index.indexed().corpus.index.segments) if tables.holds(at)]
 
 
 def test_segments_inverted_so_far_answer_from_memory_while_the_file_is_written(tmp_path: Path) -> None:
@@ -29,12 +29,12 @@ def test_segments_inverted_so_far_answer_from_memory_while_the_file_is_written(t
 
     def should_stop() -> bool:
         """Asked before each segment: the ones before it must already serve every term exactly."""
-        inv = index._corpus.index
+        inv = index.indexed().corpus.index
         tables = inv.forms.tables
         if isinstance(tables, SegmentCache) and not (tmp_path / SEGMENTS_NAME).exists():
             held = _held(index)
             cache, inv.cache = inv.cache, None
-            exact = all(inv.segment_postings(t) == plain._corpus.index.segment_postings(t) for t in terms)
+            exact = all(inv.segment_postings(t) == plain.indexed().corpus.index.segment_postings(t) for t in terms)
             inv.cache = cache
             seen.append((held, exact))
         return False
@@ -44,7 +44,7 @@ def test_segments_inverted_so_far_answer_from_memory_while_the_file_is_written(t
     assert helds[0] == [] and helds[-1] == list(range(5))  # asked before segments 0..5: 0..4 held by the last
     assert all(len(b) == len(a) + 1 for a, b in zip(helds, helds[1:]))  # one more after each inversion
     assert all(exact for _, exact in seen)
-    tables = index._corpus.index.forms.tables
+    tables = index.indexed().corpus.index.forms.tables
     assert tables is not None and tables.covered() == 6
     assert _scores(index) == _scores(plain)
 
@@ -54,11 +54,11 @@ def test_a_warm_stopped_midway_gives_the_index_its_old_tables_back(tmp_path: Pat
     MemoryIndex(store, use_jieba=False).warm()
     store.add("f3", "new-one", "tea 海边")  # one segment to invert again
     index = _index(store)
-    before = index._corpus.index.forms.tables
+    before = index.indexed().corpus.index.forms.tables
     assert before is not None and before.covered() == 5
     calls: list[int] = []
     index.warm(should_stop=lambda: calls.append(1) or len(calls) > 5)  # after f3's segment was inverted
-    assert index._corpus.index.forms.tables is before
+    assert index.indexed().corpus.index.forms.tables is before
     assert _scores(index) == _scores(_plain(store))
 
 

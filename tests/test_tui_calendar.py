@@ -5,14 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Input, OptionList, Static, TextArea
 
 from conftest import wait_for
+from pane_harness import PaneApp
 from wikimem import MemoryStore, draft_promotion
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.catalogue import Catalogue
-from wikimem_tui.common.messages import OpenDiaryDay, StoreChanged
+from wikimem_tui.common.messages import StoreChanged
 from wikimem_tui.calendar.diary_append import DiaryAppendScreen
 from wikimem_tui.calendar.calendar import DiaryCalendar, MonthGrid
 
@@ -20,15 +21,14 @@ TODAY = dt.date(2026, 7, 22)
 NOW = dt.datetime(2026, 7, 22, 9, 15, tzinfo=dt.timezone.utc)
 
 
-class CalendarApp(App[None]):
+class CalendarApp(PaneApp):
     """Mounts only the calendar over a temp store, routing changes as the App does.
 
     ``recounts`` counts catalogue builds: the calendar itself never counts.
     """
 
     def __init__(self, root: Path, *, read_only: bool = False) -> None:
-        super().__init__()
-        self.backend = Backend(
+        super().__init__(Backend(
             root=root,
             store=MemoryStore(root),
             index=None,  # type: ignore[arg-type]  # the calendar never queries
@@ -36,12 +36,8 @@ class CalendarApp(App[None]):
             read_only=read_only,
             clock=lambda: NOW,
             today=lambda: TODAY,
-        )
-        self.opened: list[tuple[str, str | None]] = []
+        ), DiaryCalendar)
         self.recounts = 0
-
-    def compose(self) -> ComposeResult:
-        yield DiaryCalendar(self.backend)
 
     def on_mount(self) -> None:
         self.rebuild_catalogue()
@@ -54,9 +50,6 @@ class CalendarApp(App[None]):
     def on_store_changed(self, message: StoreChanged) -> None:
         self.query_one(DiaryCalendar).refresh_from_store(message.change)
         self.rebuild_catalogue()
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append((message.date, message.entry_key))
 
 
 def seeded(root: Path) -> Path:
@@ -123,7 +116,7 @@ async def test_clicking_a_day_picks_it(tmp_path: Path) -> None:
         # July 2026 starts on a Wednesday: the 21st is row 4 (y=5), Tuesday (x=7..13).
         await pilot.click(MonthGrid, offset=(8, 5))
         await wait_for(pilot)
-        assert pilot.app.opened == [("2026-07-21", None)]
+        assert pilot.app.opened == [("diary", "2026-07-21", None)]
         assert "14:30" in entries_text(pilot.app)
 
 
@@ -134,7 +127,7 @@ async def test_selecting_an_entry_opens_that_time(tmp_path: Path) -> None:
         pilot.app.query_one("#diary-entries", OptionList).focus()
         await pilot.press("down", "down", "enter")
         await wait_for(pilot)
-        assert pilot.app.opened == [("2026-07-21", "14:30")]
+        assert pilot.app.opened == [("diary", "2026-07-21", "14:30")]
 
 
 async def test_append_writes_a_new_entry_on_the_selected_day(tmp_path: Path) -> None:

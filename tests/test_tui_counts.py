@@ -9,13 +9,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from conftest import make_app, make_backend, started, wait_for
+from pane_harness import PaneApp, item_area
 from test_tui_curation import audit_screen, curated, open_day
 from test_tui_journal import TailApp, line, status, write
 from test_tui_tree import TreeApp, labels
 from textual.widgets import Static
 
 from wikimem import MemoryStore
-from wikimem_tui.common.messages import OpenRecallFile
+from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.core.words import count
 
 
@@ -42,12 +43,13 @@ async def test_a_journal_of_one_line_says_1_line(tmp_path: Path) -> None:
 
 
 async def test_a_recallfile_of_one_item_says_1_item(memory_dir: Path) -> None:
-    async with started(make_app(make_backend(memory_dir))) as pilot:
-        await pilot.press("t", "enter")  # the first file node: notes, one item
+    async with PaneApp(make_backend(memory_dir), item_area, catalogue=True).run_test(size=(100, 30)) as pilot:
+        area = pilot.app.query_one(ItemArea)
+        area.open_file("notes")  # one item
         await wait_for(pilot)
         meta = pilot.app.query_one("#item-meta", Static)
         assert await wait_for(pilot, lambda: str(meta.render()) == "1 item")
-        pilot.app.post_message(OpenRecallFile("people"))  # two items
+        area.open_file("people")  # two items
         assert await wait_for(pilot, lambda: str(meta.render()) == "2 items")
 
 

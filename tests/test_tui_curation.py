@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import TS, make_app, make_backend, open_item, record_toasts, screen_text, started, wait_for
+from pane_harness import PaneApp, item_area
 from textual.widgets import Static
 
 from wikimem import Linter, MemoryStore, draft_promotion, mark_derived, mark_for_review, review_reasons
@@ -349,7 +350,7 @@ def test_curate_keeps_owner_source_and_ts_of_a_marked_item(memory_dir: Path) -> 
 async def test_derived_items_and_entries_carry_the_badge_in_the_item_and_day_view(memory_dir: Path) -> None:
     curated(memory_dir)
     MemoryStore(memory_dir).add("notes", "said", mark_derived("From a recall answer."), owner="agent", ts=TS)
-    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+    async with PaneApp(make_backend(memory_dir), item_area, catalogue=True).run_test(size=(120, 40)) as pilot:
         await open_item(pilot, "notes", "said")
         title = str(pilot.app.query_one("#item-title").render())
         assert "notes:said" in title and "↺ derived" in title

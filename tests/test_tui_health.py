@@ -17,11 +17,11 @@ import pytest
 from textual.widgets import Input, Static
 
 from conftest import make_app, notices, ready, screen_text, wait_for
-from test_tui_panes_snapshots import NOW, SIZE, PaneApp
+from pane_harness import PaneApp
+from test_tui_panes_snapshots import NOW, SIZE
 from wikimem import Linter, MemoryStore
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
-from wikimem_tui.common.messages import OpenDiaryDay, OpenRecallFile
 from wikimem_tui.health.health import HealthPane
 from wikimem_tui.health.health_model import FindingFilter, jump_for
 
@@ -50,19 +50,11 @@ def planted(root: Path) -> Backend:
 
 
 class HealthApp(PaneApp):
-    """The pane alone; records what it asks the app to show."""
+    """The pane alone; records what it asks the app to show (the journal lines besides what it opens)."""
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(backend, HealthPane)
-        self.days: list[tuple[str, str | None]] = []
-        self.files: list[str] = []
         self.journal_lines: list[int] = []
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.days.append((message.date, message.entry_key))
-
-    def on_open_recall_file(self, message: OpenRecallFile) -> None:
-        self.files.append(message.file)
 
     def on_health_pane_show_journal(self, message: HealthPane.ShowJournal) -> None:
         self.journal_lines.append(message.line)
@@ -204,8 +196,7 @@ async def test_enter_opens_the_place_of_a_finding(tmp_path: Path) -> None:
         await select_row(pilot, "wiki/places.md:5 beach")
         await select_row(pilot, "diary/2026-07-21.md:12 14:30")
         await select_row(pilot, "journal.jsonl:8")
-        assert pilot.app.opened == [("places", "beach")]
-        assert pilot.app.days == [("2026-07-21", "14:30")]
+        assert pilot.app.opened == [("item", "places", "beach"), ("diary", "2026-07-21", "14:30")]
         assert pilot.app.journal_lines == [8]
         assert any("journal.jsonl line 8" in n for n in notices(pilot.app))
 
@@ -217,7 +208,7 @@ async def test_a_heading_the_store_cannot_address_opens_its_file_and_a_cache_fin
     async with HealthApp(backend).run_test(size=SIZE) as pilot:
         await linted(pilot)
         await select_row(pilot, "wiki/hand.md:3 a:b")
-        assert pilot.app.files == ["hand"] and pilot.app.opened == []
+        assert pilot.app.opened == [("file", "hand")]
         await set_filter(pilot, "code:vector-cache-torn")
         await select_row(pilot, "vectors.keys.jsonl")
         assert any("vector cache, derived state the app does not open" in n and "delete vectors.keys.jsonl" in n

@@ -7,32 +7,21 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Input, Select, Static
 
 from conftest import wait_for
+from pane_harness import PaneApp
 from wikimem_tui.core.activity import Activity
-from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.journal.journal_reader import JournalRows
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 
 
-class TailApp(App[None]):
+class TailApp(PaneApp):
     """Mounts only the journal tail, over a journal file in a temp dir."""
 
     def __init__(self, journal: Path) -> None:
-        super().__init__()
-        self.backend = SimpleNamespace(journal_path=journal, activity=Activity())
-        self.opened: list[object] = []
-
-    def compose(self) -> ComposeResult:
-        yield JournalTail(self.backend)  # type: ignore[arg-type]
-
-    def on_open_item(self, message: OpenItem) -> None:
-        self.opened.append(("item", message.file, message.name))
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.entry_key))
+        super().__init__(SimpleNamespace(journal_path=journal, activity=Activity()), JournalTail)
 
 
 def line(action: str, n: int = 0, **extra: str) -> str:

@@ -11,6 +11,8 @@ import pytest
 from textual.widgets import Static
 
 from conftest import SAFETY_NET, make_app, make_backend, open_item, screen_text, started, wait_for
+from pane_harness import PaneApp
+from wikimem_tui.health.health import HealthPane
 from wikimem_tui.item.history import HistoryScreen
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="needs git (.ci/run installs it)")
@@ -258,6 +260,5 @@ async def test_f4_hands_the_editor_a_file_with_a_final_newline(memory_dir: Path,
 async def test_a_folder_inside_wiki_is_named_in_the_health_pane(memory_dir: Path) -> None:
     (memory_dir / "wiki" / "sub").mkdir()
     (memory_dir / "wiki" / "sub" / "notes.md").write_text("# notes\n\n## tea\n\nJasmine.\n", "utf-8")
-    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        await pilot.press("h")
+    async with PaneApp(make_backend(memory_dir), HealthPane).run_test(size=(120, 40)) as pilot:
         assert await wait_for(pilot, lambda: "wiki/sub/" in screen_text(pilot.app))

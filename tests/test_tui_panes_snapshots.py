@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from textual.app import App, ComposeResult
-from textual.widget import Widget
 from textual.widgets import Input
 
 from conftest import retrieved, wait_for
+from pane_harness import PaneApp
 from wikimem import MemoryStore, RetrievalResult
 from wikimem_tui.core.backend import Backend
-from wikimem_tui.common.messages import OpenItem
 from wikimem_tui.calendar.calendar import DiaryCalendar
 from wikimem_tui.journal.journal_tail import JournalTail, JournalView
 from wikimem_tui.query.query_panel import QueryPanel
@@ -42,29 +39,6 @@ class ScriptedIndex:
 
     def retrieve(self, query: str, **kwargs: Any) -> RetrievalResult:
         return self.result
-
-
-class PaneApp(App[None]):
-    """One pane, full screen, over a pinned backend."""
-
-    def __init__(self, backend: Backend, pane: Callable[[Backend], Widget]) -> None:
-        super().__init__()
-        self.backend = backend
-        self._pane = pane
-        self.animation_level = "none"
-        self.opened: list[tuple[str, str]] = []
-
-    def compose(self) -> ComposeResult:
-        yield self._pane(self.backend)
-
-    def on_mount(self) -> None:
-        for field in self.query(Input):
-            field.cursor_blink = False
-        for pane in self.query("QueryPanel, HealthPane"):
-            pane.show_timing = False  # type: ignore[attr-defined]
-
-    def on_open_item(self, message: OpenItem) -> None:
-        self.opened.append((message.file, message.name))
 
 
 def seeded_store(root: Path) -> Backend:

@@ -12,11 +12,11 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, Input, Static
 
+from pane_harness import PaneApp
 from conftest import SAFETY_NET, retrieved, screen_text, wait_for
 from wikimem import DERIVED_MARKER, MemoryStore, RetrievalResult, agent_text
 from wikimem.index.analyzer import Analyzer
 from wikimem_tui.core.backend import Backend
-from wikimem_tui.common.messages import OpenDiaryDay, OpenItem
 from wikimem_tui.query.query_panel import QueryPanel
 from wikimem_tui.query.table import ResultsTable
 
@@ -58,25 +58,13 @@ EXPLAINED = RetrievalResult(
 )
 
 
-class QueryApp(App[None]):
+class QueryApp(PaneApp):
     """Mounts only the query panel; ``index`` can be scripted or a real MemoryIndex."""
 
     def __init__(self, root: Path, index: Any, *, embedder: Any = None) -> None:
-        super().__init__()
-        self.backend = Backend(
-            root=root, store=MemoryStore(root), index=index, today=lambda: TODAY, embedder=embedder
-        )
-        self.opened: list[tuple[str, str, str | None]] = []
+        super().__init__(Backend(root=root, store=MemoryStore(root), index=index, today=lambda: TODAY,
+                                 embedder=embedder), QueryPanel, timing=True)
         self.NOTIFICATION_TIMEOUT = SAFETY_NET  # type: ignore[misc]  # as make_app: no toast expires mid-test
-
-    def compose(self) -> ComposeResult:
-        yield QueryPanel(self.backend)
-
-    def on_open_item(self, message: OpenItem) -> None:
-        self.opened.append(("item", message.file, message.name))
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("diary", message.date, message.entry_key))
 
 
 def table_rows(app: App) -> list[list[str]]:

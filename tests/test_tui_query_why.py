@@ -192,7 +192,7 @@ async def test_the_box_offers_the_picker_by_mouse_and_key(backend: Backend) -> N
 
 
 def test_query_pane_with_a_pinned_item_snapshot(tmp_path: Path, snap_compare: Any) -> None:
-    from test_tui_panes_snapshots import PaneApp
+    from pane_harness import PaneApp
 
     index = beach_store(tmp_path)
     backend = Backend(root=tmp_path, store=index.store, index=index, owner="tui:test",

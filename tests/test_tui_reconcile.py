@@ -17,12 +17,12 @@ import pytest
 from textual.widgets import Input, OptionList, Select, Static
 
 from conftest import make_app, notices, ready, screen_text, wait_for
-from test_tui_panes_snapshots import NOW, PaneApp
+from pane_harness import PaneApp
+from test_tui_panes_snapshots import NOW
 from wikimem import DiaryItem, MemoryIndex, MemoryStore, RecallItem
 from wikimem.lint import Snapshot
 from wikimem_tui.core.backend import Backend
 from wikimem_tui.core.changes import StoreChange
-from wikimem_tui.common.messages import OpenDiaryDay
 from wikimem_tui.queue.promote import PromoteScreen
 from wikimem_tui.queue.promote_text import similarity_text
 from wikimem_tui.queue.reconcile import ReconcilePane
@@ -56,14 +56,10 @@ def queue_store(root: Path, *, read_only: bool = False) -> Backend:
 
 
 class QueueApp(PaneApp):
-    """The queue alone; records the days it asks to open."""
+    """The queue alone (the harness records the days it asks to open)."""
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(backend, ReconcilePane)
-        self.days: list[tuple[str, str | None]] = []
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.days.append((message.date, message.entry_key))
 
 
 def pane(app: Any) -> ReconcilePane:
@@ -383,7 +379,7 @@ async def test_enter_opens_the_entry_in_its_day(tmp_path: Path) -> None:
         pane(pilot.app).rows_view.focus()
         await pilot.press("down", "enter")
         await wait_for(pilot)
-        assert pilot.app.days == [("2026-07-21", "14:30")]
+        assert pilot.app.opened == [("diary", "2026-07-21", "14:30")]
 
 
 def test_the_similarity_query_leaves_out_the_marker_and_evidence_lines() -> None:

@@ -8,15 +8,16 @@ echo the very text a test looks for.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Static
 
+from pane_harness import PaneApp
 from conftest import make_app, open_item, started, wait_for
 from wikimem import MemoryStore
 from wikimem_tui.core.catalogue import Catalogue
-from wikimem_tui.common.messages import OpenDiaryDay, OpenItem, OpenRecallFile
 from wikimem_tui.common.confirm import ConfirmScreen
 from wikimem_tui.item.item_view import ItemView
 from wikimem_tui.tree.topic_tree import CHUNK, TopicTree
@@ -43,32 +44,16 @@ def filter_value(app: App) -> str:
     return app.query_one("#tree-filter").value  # type: ignore[attr-defined]
 
 
-class TreeApp(App[None]):
+class TreeApp(PaneApp):
     """Only the tree, over a store, recording what it asks to open."""
 
     def __init__(self, root: Path) -> None:
-        super().__init__()
-        store = MemoryStore(root)
-        self.backend = type("B", (), {"store": store})()
-        self.catalogue = Catalogue.build(store)
-        self.opened: list[tuple[str, ...]] = []
-
-    def compose(self) -> ComposeResult:
-        yield TopicTree(self.backend)
+        super().__init__(SimpleNamespace(store=MemoryStore(root)), TopicTree)
 
     def on_mount(self) -> None:
         tree = self.query_one(TopicTree)
-        tree.set_catalogue(self.catalogue)
+        tree.set_catalogue(Catalogue.build(self.backend.store))
         tree.node_tree.focus()
-
-    def on_open_item(self, message: OpenItem) -> None:
-        self.opened.append(("item", message.file, message.name))
-
-    def on_open_recall_file(self, message: OpenRecallFile) -> None:
-        self.opened.append(("file", message.file))
-
-    def on_open_diary_day(self, message: OpenDiaryDay) -> None:
-        self.opened.append(("day", message.date))
 
 
 # -- one model: commands are keys, typing goes into the filter ---------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import TS, make_app, make_backend, open_item, screen_text, started, wait_for
+from pane_harness import PaneApp, item_area
 from test_tui_curation import audit_screen, open_day, retract_screen
 from test_tui_query import QueryApp, table_rows, type_query
 from test_tui_reconcile import SIZE, QueueApp, journal_lines, loaded, pane, promote_screen, queue_store, rows
@@ -22,6 +23,7 @@ from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.item.audit import AuditScreen
 from wikimem_tui.common.confirm import ConfirmScreen
 from wikimem_tui.queue.promote import PromoteScreen
+from wikimem_tui.item.item_area import ItemArea
 from wikimem_tui.item.item_view import ItemView
 from wikimem_tui.query.query_panel import QueryPanel
 from wikimem_tui.query.table import ResultsTable
@@ -93,7 +95,8 @@ async def test_promoting_one_entry_of_a_minute_leaves_the_other_on_the_queue(tmp
         await loaded(pilot, 2)
         assert rows_of(pilot.app, "2026-07-09") == ["2026-07-09 12:00 agent Lunch by the harbour."]
         await pilot.press("enter")  # the one left opens as the minute's first entry
-        assert await wait_for(pilot, lambda: pilot.app.days and pilot.app.days[-1] == ("2026-07-09", "12:00"))
+        days = lambda: [o for o in pilot.app.opened if o[0] == "diary"]  # noqa: E731
+        assert await wait_for(pilot, lambda: days()[-1:] == [("diary", "2026-07-09", "12:00")])
     item = backend.store.get("things", "map")
     assert item is not None and "(evidence: diary 2026-07-09 12:00#2, owner agent)" in item.content
     assert journal_lines(tmp_path)[-1]["detail"] == "promoted from diary 2026-07-09 12:00#2"
@@ -167,8 +170,9 @@ async def test_retracting_the_second_entry_of_a_minute_lists_only_what_cites_it(
 
 async def test_the_day_view_highlights_the_entry_it_was_opened_on(memory_dir: Path) -> None:
     cited_minute(memory_dir)
-    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
-        await open_day(pilot, "2026-07-21", "12:00#2")
+    async with PaneApp(make_backend(memory_dir), item_area, catalogue=True).run_test(size=(120, 40)) as pilot:
+        pilot.app.query_one(ItemArea).open_day("2026-07-21", "12:00#2")
+        await wait_for(pilot)
         body = pilot.app.query_one("#item-body", Static).render()  # a Content: plain text and styled spans
         reversed_at = [span.start for span in body.spans if "reverse=True" in repr(span.style)]
         assert "## 12:00  #2" in body.plain

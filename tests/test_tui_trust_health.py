@@ -16,6 +16,7 @@ import pytest
 from textual.widgets import Static
 
 from conftest import make_app, make_backend, started, wait_for
+from pane_harness import PaneApp
 from wikimem import accept_current_state
 from wikimem_tui.health import health
 from wikimem_tui.health.health import HealthPane
@@ -49,8 +50,7 @@ async def test_a_lint_run_that_fails_while_grouping_says_so_instead_of_linting_f
         raise RuntimeError("grouping failed")
 
     monkeypatch.setattr(health, "grouped", broken)
-    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+    async with PaneApp(make_backend(memory_dir), HealthPane).run_test(size=(120, 40)) as pilot:
         app = pilot.app
-        await pilot.press("h")
         assert await wait_for(pilot, lambda: "grouping failed" in status(app))
         assert "linting…" not in status(app)

@@ -5,27 +5,15 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from types import SimpleNamespace
 
-from textual.app import App, ComposeResult
+from textual.app import App
 from textual.widgets import Static
 
 from conftest import wait_for
-from wikimem_tui.core.activity import Activity
-from wikimem_tui.journal.journal_tail import JournalTail, JournalView
+from test_tui_journal import TailApp
+from wikimem_tui.journal.journal_tail import JournalView
 
 DEEP = "[" * 100_000
-
-
-class TailApp(App[None]):
-    """Only the journal tail, over a journal file in a temp dir."""
-
-    def __init__(self, journal: Path) -> None:
-        super().__init__()
-        self.backend = SimpleNamespace(journal_path=journal, activity=Activity())
-
-    def compose(self) -> ComposeResult:
-        yield JournalTail(self.backend)  # type: ignore[arg-type]
 
 
 def shown(app: App) -> str:

@@ -148,7 +148,7 @@ class Diary:
         if callback in self._listeners:
             self._listeners.remove(callback)
 
-    def _changed(self, date: str) -> None:
+    def notify_write(self, date: str) -> None:
         """Tell the listeners this process wrote the day ``date`` (an append, or a store transaction's import)."""
         for listener in list(self._listeners):
             listener(date)
@@ -204,7 +204,7 @@ class Diary:
             check(raw, f"diary/{date}.md", [], f"appending to the diary of {date}", unique=False)
             ordinal, entry = insert_entry(raw, date, block)
             commit(self.root, [FileChange(path, before, raw.data())], self.journal.path, Journal.encode(entry))
-        self._changed(date)
+        self.notify_write(date)
         return DiaryItem(date, time, text, block.owner, block.source_conv, stamp, ordinal)
 
     def day(self, date: str) -> list[DiaryItem]:

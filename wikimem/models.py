@@ -137,12 +137,6 @@ class RetrievedItem:
     #: What the item's file neighbours added to its lexical score, and the best of them (``file:name``).
     context_score: float = 0.0
     context_via: str | None = None
-    #: The query expansion's share of the score (added terms' BM25) and the added terms it matched.
-    feedback_score: float = 0.0
-    feedback_terms: list[str] = field(default_factory=list)
-    #: What the candidates it links to or from added, and the best of them (``file:name``).
-    link_score: float = 0.0
-    link_via: str | None = None
     matched_terms: list[str] = field(default_factory=list)
     tokens_est: int = 0
     rank: int | None = None
@@ -196,8 +190,6 @@ class RetrievalResult:
     analyzer: str = ""
     stop_words: list[str] = field(default_factory=list)
     stemmed: dict[str, str] = field(default_factory=dict)
-    #: Terms the query expansion added (pseudo-relevance feedback), with their weights; empty when off.
-    feedback_terms: dict[str, float] = field(default_factory=dict)
     #: Each scored term (``query_tokens``: maybe a stem, ``sunris``) -> the word as the query typed it
     #: (``sunrise``, lowercased): what a front end shows a person (:meth:`typed`).
     typed_terms: dict[str, str] = field(default_factory=dict)

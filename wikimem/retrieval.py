@@ -8,16 +8,14 @@ first :meth:`MemoryIndex.retrieve` (or explicitly, with progress, by
 constructing a ``MemoryIndex`` touches no files.
 
 Freshness: the index listens to its store's writes and, on the next query,
-applies each write's own block edits (:class:`wikimem.store.transaction.FileWrite`:
-only the blocks it changed are parsed and re-tokenized, the file is not
-re-read) -- when the file's identity shows nobody else wrote it in between;
-otherwise it re-reads that RecallFile (a diff: only changed items are
+re-reads each written RecallFile (a diff: only changed items are
 re-tokenized). Edits by other processes are picked up by :meth:`refresh`
 (re-reads only files whose ``(mtime_ns, size)`` changed, appeared or
 vanished; an app's file watcher calls :meth:`refresh_files`) or :meth:`rebuild`. If
 the store's ``revision`` moved without a listener call, ``refresh()`` runs by
-itself. All of this lives in :mod:`wikimem.freshness`; the vector calls in
-:mod:`wikimem.ranking.index_vectors`.
+itself. All of this is the index's freshness keeper
+(:class:`wikimem.freshness.keeper.FreshnessKeeper`, an object it holds); the
+vector calls are its vector ranker's (:mod:`wikimem.ranking.vector_ranker`).
 
 The ranking itself -- time gate, candidates, relevance floor, limit, links,
 budget -- is one pipeline in :mod:`wikimem.ranking.pipeline`, which documents each
@@ -32,14 +30,14 @@ from the ranking. ``tokens_est`` is ``est_tokens(content)``.
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import threading
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from wikimem.index.analyzer import Analyzer, QueryTerms
 from wikimem.index.corpus import WikiCorpus
+from wikimem.index.indexed import Indexed
 from wikimem.ranking.fusion import DEFAULT_FUSION, Fusion, check_weight, get_fusion
 from wikimem.disk.loader import gc_paused
 from wikimem.models import RetrievalResult, RetrievedItem, TimeRange, as_recall_item
@@ -47,10 +45,11 @@ from wikimem.ranking.where import Where
 from wikimem.ranking.pipeline import Knobs, Trace, knobs_of, run
 from wikimem.index.derived import DerivedFiles
 from wikimem.ranking.floor import AUTO, resolve_floor
-from wikimem.ranking.index_vectors import IndexVectors
-from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, Semantic
-from wikimem.index.scan import scan_texts
-from wikimem.freshness import DiaryIndex, KeptFresh, PendingWrites, weak_listener
+from wikimem.ranking.vector_ranker import VectorRanker
+from wikimem.ranking.semantic import CACHE_MODES, SYNC_MODES, VectorStatus
+from wikimem.index.scan import LatinTerms, ScannedTexts, scan_texts
+from wikimem.index.word_forms import WordForms
+from wikimem.freshness import FreshnessKeeper
 from wikimem.index.diary_files import DiaryCorpus
 from wikimem.tokenize import resolve_jieba, tokenize
 from wikimem.index.warmup import warm_up
@@ -59,15 +58,13 @@ from wikimem.ranking.why_not import WhyNot, diagnose
 # RetrievalResult and RetrievedItem are the reference's documented names here (they are defined in models).
 __all__ = ["MemoryIndex", "RetrievalResult", "RetrievedItem", "as_recall_item"]
 
-log = logging.getLogger(__name__)
-
 T = TypeVar("T")
 
 #: Query analyses remembered (emptied when full): a few hundred distinct texts.
 _ANALYSES_KEPT = 1024
 
 
-class MemoryIndex(KeptFresh, IndexVectors):
+class MemoryIndex:
     """In-memory BM25 over a :class:`~wikimem.store.MemoryStore`, kept fresh.
 
     The constructor's first six parameters are the reference library's,
@@ -102,14 +99,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
                                              add half their best BM25 to its lexical score (with
                                              embeddings: a fused signal of its own), re-ranking
                                              a pool as deep as with embeddings
-                                             (:mod:`wikimem.ranking.context`); ``False`` (default
-                                             this round): BM25 alone
-    ranking             ``feedback``         ``True``: the query is expanded with the top 5 hits' most
-                                             characteristic terms (pseudo-relevance feedback,
-                                             :mod:`wikimem.ranking.feedback`); ``False`` (default)
-    ranking             ``link_context``     ``True``: a candidate linked to or from another adds
-                                             half of that one's BM25 (:mod:`wikimem.ranking.link_context`);
-                                             ``False`` (default)
+                                             (:mod:`wikimem.ranking.context`); ``False``
+                                             (default): BM25 alone
     derived state       ``vector_sync``      who embeds the wiki's items: ``"query"`` (the first query
                                              that needs them) or ``"manual"`` (only
                                              :meth:`sync_vectors`; BM25 only until the vectors are
@@ -139,8 +130,6 @@ class MemoryIndex(KeptFresh, IndexVectors):
         analyzer: str | None = None,
         today: Callable[[], dt.date] | None = None,
         context: bool = False,
-        feedback: bool = False,
-        link_context: bool = False,
         # Derived state: who embeds, and which caches reach the disk.
         vector_sync: str = "query",
         vector_cache: str = "readwrite",
@@ -159,12 +148,13 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self.fusion_weight = check_weight(fusion_weight)
         self.store = store
         self.use_jieba = resolve_jieba(use_jieba)
+        #: With jieba: its words coded into the scan forms, kept across builds (wikimem.index.word_forms).
+        self._words = WordForms(Path(root) if root is not None else None, "wiki") if self.use_jieba else None
+        self._diary_words = WordForms(Path(root) if root is not None else None, "diary") if self.use_jieba else None
         self.embedder = embedder
         self.fusion = fusion
-        #: File context (issue 17): a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
+        #: File context: a hit's file neighbours' BM25 re-ranks the pool (wikimem.ranking.context).
         self.context = context
-        #: Query expansion from the top hits, and link context (wikimem.ranking.feedback / .link_context).
-        self.feedback, self.link_context = feedback, link_context
         #: Where an app's notion of today comes from (called per query), for
         #: query time words; None = the real today.
         self.today: Callable[[], dt.date] | None = today
@@ -175,22 +165,14 @@ class MemoryIndex(KeptFresh, IndexVectors):
         self._lock = threading.RLock()
         self._build_lock = threading.Lock()
         self._warm_lock = threading.Lock()
-        self._corpus: WikiCorpus | None = None
-        self._rev = getattr(store, "revision", None)
-        #: Files written in this process since the last query (wikimem.freshness.pending).
-        self._pending = PendingWrites()
-        self._semantic: Semantic | None = None
         #: Query text -> its analysis (see :meth:`_analyzed`).
         self._analyses: dict[str, QueryTerms] = {}
-        if embedder is not None:
-            try:
-                self._semantic = Semantic(embedder, vectors_dir or store.root, store.root, binary_threshold,
-                                          sync=vector_sync, persist=vector_cache == "readwrite")
-            except ImportError as exc:  # the embedding extra is not installed
-                log.warning("embeddings need numpy (pip install wikimem[embed]): %s; BM25 only", exc)
-        self._listener = weak_listener(self._on_write, store)
-        #: The whole diary's index (built by the first ``search_diary=True`` query).
-        self._diary: DiaryIndex | None = None
+        #: The corpus in use, kept level with the files (this process's writes, refreshes, the diary's index).
+        self._keeper = FreshnessKeeper(store, self._lock)
+        #: The embedding half and its calls (BM25 only without an embedder).
+        self._vectors = VectorRanker(embedder, vectors_dir, getattr(store, "root", None), binary_threshold,
+                                     sync=vector_sync, persist=vector_cache == "readwrite",
+                                     lock=self._lock, fresh=self._keeper.fresh)
 
     # -- query analysis ------------------------------------------------------
 
@@ -222,10 +204,21 @@ class MemoryIndex(KeptFresh, IndexVectors):
     @property
     def ready(self) -> bool:
         """Whether the index has been built (a retrieve will not build first)."""
-        return self._corpus is not None
+        return self._keeper.corpus is not None
 
     def __len__(self) -> int:
-        return len(self._corpus) if self._corpus is not None else 0
+        corpus = self._keeper.corpus
+        return len(corpus) if corpus is not None else 0
+
+    def indexed(self) -> Indexed:
+        """A read-only view of what the next query searches: files, item names, stats, an item's terms.
+
+        Builds the index first if needed and applies every write heard of,
+        as a query would (see :class:`wikimem.index.indexed.Indexed`).
+        """
+        self._ensure_built()
+        with self._lock:
+            return Indexed(self._keeper.fresh(), self._lock)
 
     def build(self, progress: Callable[[int, int], None] | None = None) -> None:
         """(Re)build the index from the files, calling ``progress(done, total)`` per file.
@@ -239,19 +232,12 @@ class MemoryIndex(KeptFresh, IndexVectors):
             self._build(progress)
 
     def _build(self, progress: Callable[[int, int], None] | None) -> None:
-        # Writes from here on are either read by this build or re-applied
-        # (harmlessly: a diff) by the next query.
-        self._pending.take()
-        rev = getattr(self.store, "revision", None)
-        corpus = WikiCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        rev = self._keeper.start_build()
+        corpus = WikiCorpus(self._tokenize, self._scan(self._words), self.analyzer, words=self._words)
         with gc_paused():
             corpus.load(self.store, progress)
         self.derived.attach(corpus)
-        with self._lock:  # a diary-wide query may be re-reading days: the diary is dropped after it, not under it
-            self._corpus = corpus
-            self._rev = rev
-            if self._diary is not None:
-                self._diary.forget()  # re-read by the next diary-wide query
+        self._keeper.adopt(corpus, rev)
 
     def warm(
         self,
@@ -275,13 +261,13 @@ class MemoryIndex(KeptFresh, IndexVectors):
         stop = should_stop or (lambda: False)
         save = self.derived.save_postings if self.derived.writes else None
         with self._warm_lock:
-            corpus = self._ensure()
+            corpus = self._keeper.current()
             tables = self.derived.write_tables(corpus, stop)
             if tables is not None:
                 with self._lock:
-                    if self._corpus is corpus:
+                    if self._keeper.corpus is corpus:
                         corpus.index.forms.tables = tables
-            while not stop() and not warm_up(self._ensure, self._lock, progress or (lambda done, total: None), stop, save):
+            while not stop() and not warm_up(self._keeper.current, self._lock, progress or (lambda done, total: None), stop, save):
                 pass
 
     @property
@@ -301,20 +287,10 @@ class MemoryIndex(KeptFresh, IndexVectors):
     def _ensure_built(self) -> None:
         # Never called with self._lock held: a worker's build() takes the
         # build lock first and self._lock last, to swap its result in.
-        if self._corpus is None:
+        if self._keeper.corpus is None:
             with self._build_lock:
-                if self._corpus is None:
+                if self._keeper.corpus is None:
                     self._build(None)
-
-    def _ensure(self) -> WikiCorpus:
-        assert self._corpus is not None, "call _ensure_built() first"
-        return self._corpus
-
-    def _diary_corpus(self) -> DiaryCorpus:
-        """The whole diary's corpus, loaded by the first diary-wide query (under the index lock)."""
-        if self._diary is None:
-            self._diary = DiaryIndex(self.store.diary, self._new_diary_corpus)
-        return self._diary.corpus()
 
     def build_diary(self) -> None:
         """Load the whole diary's index now (for a worker thread); the first ``search_diary=True`` query does otherwise.
@@ -326,8 +302,17 @@ class MemoryIndex(KeptFresh, IndexVectors):
         with self._lock:
             self._diary_corpus()
 
+    def _diary_corpus(self) -> DiaryCorpus:
+        """The whole diary's corpus, loaded by the first diary-wide query (under the index lock)."""
+        return self._keeper.diary_corpus(self._new_diary_corpus)
+
     def _new_diary_corpus(self) -> DiaryCorpus:
-        return DiaryCorpus(self._tokenize, None if self.use_jieba else scan_texts, self.analyzer)
+        return DiaryCorpus(self._tokenize, self._scan(self._diary_words), self.analyzer, words=self._diary_words)
+
+    @staticmethod
+    def _scan(words: WordForms | None) -> Callable[[list[str], LatinTerms | None], ScannedTexts | None]:
+        """A corpus's bulk scanner: with jieba, its words coded into the scan forms."""
+        return words.scan_texts if words is not None else scan_texts
 
 
     # -- retrieval -----------------------------------------------------------
@@ -340,7 +325,7 @@ class MemoryIndex(KeptFresh, IndexVectors):
         today = self.today() if self.today is not None else None
         return knobs_of(
             query, limit, budget_tokens, expand_links, explain, time_range, tz, today,
-            self.fusion, self.fusion_weight, self.cos_floor, self.context, self.feedback, self.link_context,
+            self.fusion, self.fusion_weight, self.cos_floor, self.context,
             bool(search_diary), where if where else None,
         )
 
@@ -352,8 +337,8 @@ class MemoryIndex(KeptFresh, IndexVectors):
         """
         self._ensure_built()
         with self._lock:
-            corpus = self._fresh()
-            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._semantic, self._diary_corpus,
+            corpus = self._keeper.fresh()
+            trace = run(knobs, corpus, self._analyzed, self.store.diary.window, self._vectors.semantic, self._diary_corpus,
                         self._file_tags)
             result = trace.result
             if result.embedding_used:
@@ -426,8 +411,106 @@ class MemoryIndex(KeptFresh, IndexVectors):
         knobs = self._knobs(query, limit, budget_tokens, expand_links, True, time_range, tz, search_diary)
 
         def inspect(trace: Trace, corpus: WikiCorpus) -> WhyNot:
-            return diagnose(knobs, trace, corpus, self._semantic, self.store.diary.day, file, name)
+            return diagnose(knobs, trace, corpus, self._vectors.semantic, self.store.diary.day, file, name)
 
         why = self._run(knobs, inspect)[1]
         assert why is not None
         return why
+
+    # -- freshness (the keeper's) --------------------------------------------
+
+    def close(self) -> None:
+        """Stop listening to the store's writes (the index still answers queries)."""
+        self._keeper.close()
+
+    def refresh(self) -> list[str]:
+        """Re-read only files whose stat changed, appeared or vanished.
+
+        Returns the RecallFiles whose indexed content changed, sorted. Cheap
+        (one ``stat`` per file) when nothing changed. The whole diary's
+        index, once a diary-wide query built it, is swept the same way
+        (:meth:`refresh_diary`).
+        """
+        self._ensure_built()
+        return self._keeper.refresh()
+
+    def refresh_diary(self, days: Iterable[str] | None = None) -> list[str]:
+        """Re-read the given diary days (e.g. from a file watcher), or (None) those whose stat moved.
+
+        Returns the days whose entries changed, sorted. A no-op until a
+        diary-wide query (``search_diary=True``) built the diary's index:
+        that load reads the files as they are then.
+        """
+        return self._keeper.refresh_diary(days)
+
+    def refresh_files(self, files: Iterable[str], *, skip_own_writes: bool = False) -> list[str]:
+        """Re-read the given RecallFiles (e.g. from a file watcher); returns those whose indexed content changed, sorted.
+
+        Unconditionally by default. ``skip_own_writes=True`` is for a watcher
+        that also sees this process's own writes (an app that writes through
+        the store and watches the same files): this process's writes are
+        applied first (as a query would), and a file that is
+        still exactly as the last of them left it -- its ``(mtime_ns, size,
+        inode)`` now equal to the identity taken under the store lock right
+        after that commit -- is not read again (the watcher's event was that
+        write); any other file, or one written since by anyone else, is
+        re-read. Files skipped this way are not in the returned list (their
+        change was applied with the write).
+        """
+        self._ensure_built()
+        return self._keeper.refresh_files(files, skip_own_writes=skip_own_writes)
+
+    # -- vectors (the ranker's) ----------------------------------------------
+
+    def _built_vectors(self) -> VectorRanker:
+        """The vector ranker, with the index built first when there are embeddings to ask about."""
+        if self._vectors.semantic is not None:
+            self._ensure_built()
+        return self._vectors
+
+    def set_cos_floor(self, cos_floor: float | str | None) -> None:
+        """Change the relevance floor (a cosine, ``None`` for none, ``"auto"``); ``ValueError`` if bad."""
+        floor, source = resolve_floor(cos_floor, self.embedder)
+        with self._lock:
+            self.cos_floor, self.cos_floor_source = floor, source
+
+    def plan_vectors(self) -> Any:
+        """What :meth:`sync_vectors` would embed now (a ``wikimem.vectors.SyncPlan``); None without embeddings.
+
+        Embeds nothing but, for a local model, the few texts it times to
+        estimate; builds the index first if needed. For a worker thread.
+        """
+        return self._built_vectors().plan()
+
+    def sync_vectors(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        *,
+        batch_size: int = 64,
+    ) -> VectorStatus | None:
+        """Embed every wiki item the vector cache lacks; None without embeddings.
+
+        For a worker thread: the embedding runs outside the index lock, so
+        queries go on meanwhile (BM25 only until the vectors are ready, in
+        ``vector_sync="manual"``). ``progress(done, total)`` counts texts;
+        once ``should_stop()`` says yes, what was embedded is kept and
+        ``wikimem.vectors.SyncCancelled`` is raised -- the next sync resumes
+        (``should_stop`` is asked before each batch of ``batch_size`` texts).
+        Embedding errors propagate (nothing is lost). Items written during
+        the sync are left for the next one.
+        """
+        return self._built_vectors().sync(progress, should_stop, batch_size)
+
+    def share_vectors(self, other: MemoryIndex) -> None:
+        """Use ``other``'s vector caches (same embedder), e.g. for an index rebuilt with another tokenizer.
+
+        The vectors belong to the items' text, not to the tokenizer, so a
+        replacement index need not embed anything again -- which matters
+        when they are held in memory only (``vector_cache="read"``).
+        """
+        self._vectors.share(other._vectors)
+
+    def vector_status(self) -> VectorStatus | None:
+        """How many wiki items have a vector and whether queries fuse now; None without embeddings."""
+        return self._built_vectors().status()

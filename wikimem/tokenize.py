@@ -3,10 +3,14 @@
 This is the indexing hot path (every item of a 100k-item store goes through
 it on a cold load), so the default tokenizer is one precompiled regex plus
 list slicing: latin runs ``[a-z0-9]+`` of the lowercased text, and character
-bigrams for runs of CJK characters. jieba gives real Chinese words but costs
-an import plus ~1 s of dictionary loading and runs 10-20x slower, so it is
-imported lazily -- only when a call actually tokenizes with it -- cached, and
-never touched by ``import wikimem``.
+bigrams for runs of CJK characters. jieba gives real Chinese words but its
+dictionary load costs more than a cold recall's whole index, and it segments
+much slower than bigrams, so it is imported lazily -- only when a call
+actually tokenizes with it -- cached, and never touched by ``import
+wikimem``; while jieba's dictionary is not loaded in the process, its cut
+runs over a packed copy that loads at once (:mod:`wikimem.jieba_dict`), and
+a store's files are segmented once, not by every process
+(:mod:`wikimem.index.word_forms`).
 
 What counts as CJK (one run, no separator needed between its characters):
 CJK Unified Ideographs (U+4E00-9FFF), Extension A (U+3400-4DBF), Extensions
@@ -36,17 +40,26 @@ module's output stays the documented one.
 from __future__ import annotations
 
 import logging
+import os
 import re
+import sys
+from collections.abc import Callable
 from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
 from types import ModuleType
 
+from wikimem import jieba_dict
 from wikimem._optional import importable
 
 __all__ = [
     "CJK_CLASS",
+    "IDEOGRAPHS",
     "cjk_run_tokens",
     "est_tokens",
     "jieba_available",
+    "jieba_dictionary",
+    "jieba_words",
     "resolve_jieba",
     "tokenize",
 ]
@@ -59,6 +72,8 @@ _KANA_HANGUL = (
     "\u3041-\u3096\u3099-\u309f\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
     "\u3131-\u318e\uac00-\ud7a3"
 )
+#: Character class body (without brackets) of the ideographs: what jieba segments.
+IDEOGRAPHS = _IDEOGRAPHS
 #: Character class body (without brackets) of everything treated as CJK.
 CJK_CLASS = _IDEOGRAPHS + _KANA_HANGUL
 
@@ -67,20 +82,132 @@ CJK_CLASS = _IDEOGRAPHS + _KANA_HANGUL
 _RUNS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]+")
 # The jieba path keeps ideographs apart from kana/Hangul.
 _RUNS_SPLIT = re.compile(f"[a-z0-9]+|([{_IDEOGRAPHS}]+)|[{_KANA_HANGUL}]+")
+_IDEOGRAPH_RUN = re.compile(f"[{_IDEOGRAPHS}]")
 # est_tokens: one per latin word, one per CJK character.
 _EST_UNITS = re.compile(f"[a-z0-9]+|[{CJK_CLASS}]")
 
 _jieba_module: ModuleType | None = None
+#: jieba's dictionary total right after :func:`jieba_words` loaded its default dictionary (None: it did not).
+_default_total: int | None = None
+#: ``jieba.lcut`` over the packed dictionary, once read; whether a packed dictionary is on disk (read or written here).
+_packed_cut: Callable[[str], list[str]] | None = None
+_packed_kept = False
+#: Characters :func:`jieba_words` cuts over the packed dictionary before it loads jieba's: a few
+#: files' worth, where loading jieba's would cost more than the slower lookups.
+PACKED_BUDGET = 20_000
+_packed_chars = 0
 #: None = not yet checked; False = not importable (or its import failed).
 _jieba_importable: bool | None = None
 
 
 def jieba_available() -> bool:
-    """Whether jieba can be imported, answered without importing it."""
+    """Whether jieba can be imported, answered without importing it.
+
+    ``WIKIMEM_JIEBA=0`` in the environment answers no: the bigram path even
+    where jieba is installed (to compare the two, or to opt out in a hook).
+    """
     global _jieba_importable
     if _jieba_importable is None:
-        _jieba_importable = importable("jieba")
+        _jieba_importable = os.environ.get("WIKIMEM_JIEBA") != "0" and importable("jieba")
     return _jieba_importable
+
+
+def jieba_words(run: str) -> list[str]:
+    """jieba's words of ``run``, a run of ideographs (``jieba.lcut``: what :func:`tokenize` yields for it).
+
+    Over the packed dictionary while little has been cut in this process
+    (a file or two changed since the last load), else jieba's own.
+    """
+    global _packed_chars
+    jieba = _jieba()
+    if jieba is None:
+        raise RuntimeError("jieba is not available")
+    if not jieba.dt.initialized and _packed_chars < PACKED_BUDGET:
+        cut = _cut(jieba)  # the packed dictionary when there is one (else this loads jieba's)
+        if cut is not jieba.lcut:
+            _packed_chars += len(run)
+            return cut(run)
+    _load_default(jieba)
+    words: list[str] = jieba.lcut(run)
+    return words
+
+
+def _load_default(jieba: ModuleType) -> None:
+    """Load jieba's dictionary if nothing did yet: its default one, whose total is noted (see :func:`jieba_dictionary`)."""
+    global _default_total
+    if not jieba.dt.initialized and jieba.dt.dictionary is None:
+        jieba.initialize()
+        _default_total = jieba.dt.total
+
+
+def _cut(jieba: ModuleType) -> Callable[[str], list[str]]:
+    """``jieba.lcut``, or the same cut over the packed dictionary (:mod:`wikimem.jieba_dict`) while jieba's is not loaded here.
+
+    A process that has jieba's default dictionary loaded (and no packed
+    one to read) packs it for the next ones; one without either loads it.
+    """
+    global _packed_cut, _packed_kept
+    dictionary = jieba_dictionary()
+    assert dictionary is not None  # jieba imported
+    files, changed = dictionary
+    if changed:
+        return jieba.lcut  # type: ignore[no-any-return]
+    if jieba.dt.initialized and _packed_kept:
+        return jieba.lcut  # type: ignore[no-any-return]
+    if _packed_cut is None:
+        path = jieba_dict.dictionary_path(files)
+        found = jieba_dict.read(path, files)
+        if found is None:
+            _load_default(jieba)
+            jieba_dict.write(path, files, jieba.dt.FREQ, jieba.dt.total)
+            _packed_kept = True
+            return jieba.lcut  # type: ignore[no-any-return]
+        _packed_cut = jieba_dict.packed_cut(jieba, *found)
+        _packed_kept = True
+    return jieba.lcut if jieba.dt.initialized else _packed_cut
+
+
+def jieba_dictionary() -> tuple[str, bool] | None:
+    """What jieba's words depend on, and whether this process may have changed it; ``None``: no jieba.
+
+    The first item names jieba's code and dictionary files (paths, sizes,
+    mtimes), found without importing jieba or loading its dictionary (once
+    a process). The second is True when jieba's dictionary was loaded in
+    this process by someone else, or its total of frequencies moved since,
+    or it was set to another file: ``jieba.add_word``, ``load_userdict``
+    and ``set_dictionary`` change words only in a process that did so, so
+    segmentations made elsewhere cannot be reused there.
+    """
+    files = _jieba_files()
+    if files is None:
+        return None
+    loaded = sys.modules.get("jieba")
+    dt = getattr(loaded, "dt", None)
+    changed = dt is not None and (
+        getattr(dt, "dictionary", None) is not None
+        or (bool(getattr(dt, "initialized", False)) and getattr(dt, "total", None) != _default_total)
+    )
+    return files, changed
+
+
+@lru_cache(maxsize=1)
+def _jieba_files() -> str | None:
+    if not jieba_available():
+        return None
+    spec = find_spec("jieba")
+    if spec is None or spec.origin is None:
+        return None
+    package = Path(spec.origin).parent
+    parts = []
+    for name in ("__init__.py", "dict.txt", "finalseg/__init__.py", "finalseg/prob_emit.p",
+                 "finalseg/prob_start.p", "finalseg/prob_trans.p"):
+        try:
+            st = (package / name).stat()
+        except OSError:
+            parts.append(f"{name}:-")
+            continue
+        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return f"{package}|{'|'.join(parts)}"
 
 
 def resolve_jieba(use_jieba: bool | None = None) -> bool:
@@ -133,11 +260,10 @@ def _bigram_tokens(lowered: str) -> list[str]:
     return out
 
 
-def _jieba_tokens(lowered: str, jieba: ModuleType) -> list[str]:
+def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]]) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
-    cut = jieba.lcut
     for match in _RUNS_SPLIT.finditer(lowered):
         run = match.group()
         if match.group(1) is not None:
@@ -163,7 +289,8 @@ def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
     if use_jieba is not False:
         jieba = _jieba()
         if jieba is not None:
-            return _jieba_tokens(lowered, jieba)
+            # The cut is chosen only for text with ideographs (it may read the packed dictionary).
+            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut)
     return _bigram_tokens(lowered)
 
 

@@ -37,7 +37,7 @@ from wikimem_tui.common.commands import ItemCommands
 from wikimem_tui.common.config import config_path, load_keymap
 from wikimem_tui.common.footer import KeysFooter
 from wikimem_tui.common.goto import GoToScreen
-from wikimem_tui.common.action_guards import GuardedActions
+from wikimem_tui.common.action_guards import ActionGuards
 from wikimem_tui.common.help import show_help
 from wikimem_tui.common.key_gate import KeyGate
 from wikimem_tui.common.keys import APP_BINDINGS
@@ -45,16 +45,18 @@ from wikimem_tui.common.main_screen import MainScreen
 from wikimem_tui.common.panes import Panes, show_pane
 from wikimem_tui.common.startup import StartUp
 from wikimem_tui.common.startup_notices import StartupNotices
+from wikimem_tui.core.catalogue import Catalogue
 from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.common.messages import IndexReady, OpenDiaryDay, OpenItem, OpenRecallFile, StoreChanged
 from wikimem_tui.common.safe import clean, clean_line
 from wikimem_tui.common.status_line import StatusLine
-from wikimem_tui.common.store_sync import GROUPS, StoreSync, SyncState
+from wikimem_tui.common.store_sync import GROUPS, StoreSync
 from wikimem import foreign_folders
 from wikimem_tui.core.backend import Backend, ReadOnlyError, UndoRefused
 from wikimem_tui.health.health import HealthPane
 from wikimem_tui.item.item_area import ItemArea
-from wikimem_tui.item.item_keys import ItemKeys
+from wikimem_tui.item import item_curation, item_writes
+from wikimem_tui.item.item_keys import external_editor, item_action
 from wikimem_tui.journal.journal_tail import JournalTail
 from wikimem_tui.query.embed import EmbedStatus
 from wikimem_tui.query import query_routes
@@ -70,7 +72,7 @@ __all__ = ["WikimemApp"]
 USER_EVENTS = (events.Key, events.Paste, events.MouseDown, events.MouseScrollDown, events.MouseScrollUp)
 
 
-class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
+class WikimemApp(App[None]):
     """Inspect, edit and follow one wikimem memory directory."""
 
     CSS_PATH = "app.tcss"
@@ -99,6 +101,9 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
         self.sync = StoreSync(self, backend, status=self.update_status, progress=self.index_progress,
                               keys=self.refresh_keys, force_polling=force_polling)
         """The catalogue, the index's and the watcher's readiness, and the changes not yet read."""
+        self.guards = ActionGuards(backend, self.BINDINGS, catalogue=lambda: self.sync.catalogue,
+                                   pane=self.mounted_item_area)
+        """Which actions can run now and why not (``common/action_guards``): the footer dims, a key says why."""
         self.keymap_config = load_keymap(config)
         self.config_file = config_path(config)
         self._watch = watch
@@ -118,6 +123,28 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
     def _announce(self, change: StoreChange) -> None:
         """A write's announcement, from whichever thread wrote (``post_message`` is thread-safe)."""
         self.post_message(StoreChanged(change))
+
+    # -- what the store sync read (tests and benchmarks wait on these) ----------------
+
+    @property
+    def catalogue(self) -> Catalogue | None:
+        """Names, counts and the link graph; None until the first build finishes."""
+        return self.sync.catalogue
+
+    @property
+    def index_ready(self) -> bool:
+        """True once the background index build finished."""
+        return self.sync.index_ready
+
+    @property
+    def watcher_ready(self) -> bool:
+        """True once the file watcher is armed (writes from then on are seen)."""
+        return self.sync.watcher_ready
+
+    @property
+    def own_echoes(self) -> int:
+        """Watcher batches that held only this app's own writes (and were dropped as such)."""
+        return self.sync.own_echoes
 
     async def on_event(self, event: events.Event) -> None:
         """Keys and pastes from the terminal pass the key gate first: a burst never runs as commands."""
@@ -354,6 +381,34 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
         if key is not None:
             self.item_area.open_item(*key)
 
+    # -- which actions can run now: asked of the guards -------------------------------
+
+    def hides(self, action: str) -> bool:
+        """True: the footer leaves ``action`` out, it means nothing for what is shown (``KeysFooter``)."""
+        return self.guards.hides(action)
+
+    def disabled_reason(self, action: str) -> str | None:
+        """Why ``action`` cannot run right now (None: it can); the palette lists it beside the command."""
+        return self.guards.disabled_reason(action)
+
+    def refresh_keys(self) -> None:
+        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
+        if self.screen_stack:
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
+        return self.guards.check_action(action, editing=self.editing, focused=self.focused)
+
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
+        handled = await super().run_action(action, default_namespace, namespaces)
+        if not handled and isinstance(action, str) and default_namespace in (None, self):
+            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
+            if reason:
+                self.notify(reason, severity="warning", markup=False)
+        return handled
+
     def notify(self, message: str, *, title: str = "", severity: Any = "information",
                timeout: float | None = None, markup: bool = True) -> None:
         """Every toast: hidden characters made visible, never markup (names in messages are untrusted)."""
@@ -384,6 +439,31 @@ class WikimemApp(SyncState, ItemKeys, GuardedActions, App[None]):
     def editing(self) -> bool:
         """True while the editor (not the item view) is shown."""
         return self.item_area.editing
+
+    # Bound on the App so they act wherever the focus is; each hands over to the item area (``item/item_keys``).
+    action_edit = item_action(ItemArea.edit, "Edit the open item.")
+    action_save = item_action(lambda area: area.editor.save(), "Save the editor's draft.")
+    action_cancel = item_action(ItemArea.cancel_edit, "Leave the editor (asks when there are unsaved edits).")
+    action_new_item = item_action(item_writes.new_item, "Create a new item (asks for file and name).")
+    action_new_file = item_action(lambda area: item_writes.new_item(area, new_file=True),
+                                  "A new RecallFile, first item.")
+    action_rename = item_action(item_writes.rename, "Rename the open item.")
+    action_move = item_action(item_writes.move, "Move the open item to another RecallFile.")
+    action_delete = item_action(item_writes.delete, "Delete the open item (asks, listing what links to it).")
+    action_promote = item_action(item_writes.promote, "Promote entries of the diary day shown into a wiki item.")
+    action_audit = item_action(item_curation.audit,
+                               "What the item (or diary day) shown rests on, and what rests on it.")
+    action_retract = item_action(item_curation.retract,
+                                 "Retract the item or diary entry shown: mark or delete dependents.")
+    action_history = item_action(item_curation.history, "Past versions of the item shown, from git: diff and restore.")
+    action_forward = item_action(lambda area: area.go(1), "Forward again after going back.")
+    action_copy_link = item_action(lambda area: item_writes.copy(area, "link"), "Copy the open item as [[file:name]].")
+    action_copy_block = item_action(lambda area: item_writes.copy(area, "block"), "Copy the open item's markdown block.")
+    action_external_editor = item_action(external_editor, "Edit the open item in $VISUAL/$EDITOR (suspends the app).")
+
+    async def action_back(self) -> None:
+        """Back to the item opened before (Textual's own ``back`` is this app's history, not a screen pop)."""
+        self.item_area.go(-1)
 
     @work(thread=True, exclusive=True, group="undo", exit_on_error=False)
     def action_undo(self) -> None:

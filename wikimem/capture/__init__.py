@@ -1,4 +1,4 @@
-"""``wikimem.capture``: agent sessions become evidence (SPEC §8, issue 16).
+"""``wikimem.capture``: agent sessions become evidence (SPEC §8).
 
 The front half of the curation model: *external agent sessions -> a bounded
 Evidence Snapshot -> the diary -> reviewed concepts*. Capture reads Claude

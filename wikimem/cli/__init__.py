@@ -115,7 +115,8 @@ def _add_store_option(parser: argparse.ArgumentParser, *, top: bool) -> None:
 class _Version(argparse.Action):
     """``--version``: the installed distribution's version, looked up only when asked.
 
-    ``importlib.metadata`` costs ~40 ms to import: not on every command's path.
+    ``importlib.metadata`` is slow to import next to a command's own work,
+    so only ``--version`` pays for it.
     """
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:

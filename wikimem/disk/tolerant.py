@@ -299,8 +299,9 @@ def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] |
     Read with ``os.read`` sized by the open's own ``fstat``, not through a
     buffered file object: a cold load reads every RecallFile of the store,
     and the buffered reader's ``read()`` (its object, its size probe, a
-    resize of the result) cost 4x the system calls themselves (a 1M-item
-    store: ~1.3 s against ~0.35 s). Read until end of file, so a file that
+    resize of the result) costs several times the system calls themselves,
+    which is most of the load's reading time on a large store
+    (``bench/bench_scale.py`` shows it). Read until end of file, so a file that
     grew since the ``fstat`` is read whole, as before.
     """
     root_path = Path(root) if root is not None else None

@@ -1,23 +1,23 @@
-"""Bring a corpus up to date with the files: a write's own edits, or a re-read of the file.
+"""Bring a corpus up to date with the files: re-read each file written or changed since.
 
-Why the two ways: applying a write's block edits skips re-reading and
-re-parsing a whole file for one changed block (a 200-item file: ~3.5 ms of
-a query after an ``add()``), but only this process's writes carry edits,
-and only while nobody else wrote the file in between --
-:meth:`WikiCorpus.apply_writes` checks that chain of file identities and
-sends any broken one to the re-read. A re-read is a diff
-(:meth:`WikiCorpus.update_file`): only changed items are re-tokenized.
-Every function runs under the index lock and returns the corpus to use
-from then on (a compaction may have replaced it).
+A re-read is a diff (:meth:`WikiCorpus.update_file`): only changed items
+are re-tokenized, an unchanged item keeps its doc id. This process's own
+writes are re-read like any other change; what sets them apart is the
+chain of file identities the store took under its lock
+(:class:`~wikimem.store.transaction.FileWrite`): when it runs from what the
+corpus held to the disk now, nobody else wrote the file, and a watcher's
+later event for it can be skipped (:func:`own_write_current`). Every
+function runs under the index lock and returns the corpus to use from then
+on (a compaction may have replaced it).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from wikimem.index.corpus import WikiCorpus
-from wikimem.store.transaction import FileWrite, path_identity
+from wikimem.store.transaction import FileWrite, Identity, path_identity
 
 __all__ = ["apply_pending", "compacted", "own_write_current", "reindex", "stale_files"]
 
@@ -32,8 +32,8 @@ def own_write_current(store: Any, corpus: WikiCorpus, file: str) -> bool:
     """Whether ``file`` is exactly as this process's last applied write left it (no re-read needed).
 
     The identity compared is the one the store took under its lock right
-    after that commit (:class:`~wikimem.store.transaction.FileWrite`), kept by
-    :meth:`WikiCorpus.apply_writes`; a re-read forgets it. A store without
+    after that commit (:class:`~wikimem.store.transaction.FileWrite`), kept
+    by :func:`apply_pending`; any other re-read forgets it. A store without
     paths says no.
     """
     path = getattr(store, "file_path", None)
@@ -55,16 +55,38 @@ def reindex(store: Any, corpus: WikiCorpus, files: Iterable[str]) -> tuple[WikiC
 def apply_pending(
     store: Any, corpus: WikiCorpus, pending: dict[str, list[FileWrite] | None]
 ) -> tuple[WikiCorpus, list[str], list[str]]:
-    """This process's writes: each file's own block edits when they chain to the disk, else a re-read.
+    """Re-read every file this process wrote, telling its own writes apart from anyone else's.
 
-    Returns the corpus to use now, the files that had to be re-read, and
-    those of them whose indexed content changed (sorted).
+    Returns the corpus to use now, the files someone else may have written
+    too (their writes do not chain, see :func:`_chained`), and those of them
+    whose indexed content changed (sorted).
     """
-    reread = [file for file, writes in pending.items() if not writes or corpus.apply_writes(writes) is None]
-    if not reread:
-        return compacted(corpus), [], []
-    corpus, changed = reindex(store, corpus, reread)
-    return corpus, reread, changed
+    held = {file: corpus.identities[file] if file in corpus.identities else corpus.stats.get(file) for file in pending}
+    corpus, changed = reindex(store, corpus, pending)
+    others = []
+    for file, writes in pending.items():
+        if writes and _chained(writes, held[file]):
+            corpus.identities[file] = writes[-1].after
+        else:
+            others.append(file)
+    return corpus, others, sorted(set(changed).intersection(others))
+
+
+def _chained(writes: Sequence[FileWrite], held: Identity | tuple[int, int] | None) -> bool:
+    """Whether ``writes`` run from the file as the corpus held it to the file on disk now (nobody else wrote it).
+
+    The first write found the file as the corpus last saw it (``held``: the
+    identity its last own write left, else the ``(mtime_ns, size)`` it was
+    read at), each next one found it as the previous one left it, and the
+    last one's result is still there (checked after the re-read: it read
+    those bytes).
+    """
+    before = writes[0].before
+    if held is not None and len(held) == 2:  # a stat: compare the write's without the inode
+        before = before[:2] if before is not None else None  # type: ignore[assignment]
+    if held != before:
+        return False
+    return all(a.after == b.before for a, b in zip(writes, writes[1:])) and writes[-1].current()
 
 
 def compacted(corpus: WikiCorpus) -> WikiCorpus:

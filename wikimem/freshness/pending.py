@@ -4,14 +4,13 @@ Why apart from the index: a store write runs in whatever thread wrote
 (maybe while a query holds the index lock), so hearing one must take no
 index lock and do no index work -- it only notes the file and what the
 write did (:class:`wikimem.store.transaction.FileWrite`); the next query
-applies it (:mod:`wikimem.freshness.catch_up`). And the store must not keep
+re-reads the file (:mod:`wikimem.freshness.catch_up`). And the store must not keep
 an index alive: an app may replace its index many times over one store
 (:func:`weak_listener`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import weakref
 from collections.abc import Callable
@@ -22,21 +21,16 @@ from wikimem.store.transaction import FileWrite
 __all__ = ["CHAIN_KEPT", "PendingWrites", "unlisten", "weak_listener"]
 
 #: Writes to one file kept between two queries; past that (a bulk import
-#: with no query in between) the file is re-read once instead.
+#: with no query in between) the file counts as written by anyone.
 CHAIN_KEPT = 256
 
 
 class PendingWrites:
-    """Files written since the last query: each one's writes (their own edits), or None: re-read it.
-
-    Only the last write of a file keeps its segments (the file's blocks
-    after it): the earlier ones' are never read, and a long batch would
-    otherwise hold a copy of the file per write.
-    """
+    """Files written since the last query: each one's writes (their file identities), or None: not known who wrote it."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        #: file -> the writes to apply in commit order, or None when the file must be re-read.
+        #: file -> its writes in commit order, or None when which writes is not known.
         self.files: dict[str, list[FileWrite] | None] = {}
         #: Writes heard since the last :meth:`take` (the store's revision moves by one per write).
         self.heard = 0
@@ -46,10 +40,8 @@ class PendingWrites:
         with self._lock:
             writes = self.files.get(file, [])
             if write is None or writes is None or len(writes) >= CHAIN_KEPT:
-                self.files[file] = None  # not known what changed (or a long batch): re-read the file
+                self.files[file] = None  # not known what wrote it (or a long batch)
             else:
-                if writes:  # only the last write's segments are applied: the earlier ones' can go
-                    writes[-1] = dataclasses.replace(writes[-1], segments=())
                 writes.append(write)
                 self.files[file] = writes
             self.heard += 1

@@ -4,9 +4,8 @@ Everything between a RecallFile's text and the BM25 scores lives here: the
 English analyzer (``analyzer``: stop words, stemming), the search forms a
 whole file is turned into in bulk (``scan``; with numpy, the stem map in
 ``stem_table`` and the CJK form in ``cjk_form``, switched on per load by
-``load_scope``), the inverted index and its scorer (``bm25``; the scores of
-docs chosen elsewhere in ``doc_scores``), packed postings (``packed``),
-impact-ordered heads (``impact_order``), MaxScore top-k pruning (``maxscore``), the cold load's
+``load_scope``), the inverted index with its BM25 scorer, pure and numpy (``bm25``; the
+switch for the optional numpy path in ``vectorized``), the cold load's
 segments (``segments``; with numpy searched in views made at the load,
 ``form_search``), the optional on-disk postings and segment caches
 (``postings_cache``, ``segment_cache`` built by ``inversion``; both

@@ -1,88 +1,184 @@
-"""An in-memory BM25 inverted index built for pure-Python speed; never persisted.
+"""The in-memory BM25 inverted index: its postings, the top-k search and the scores of chosen docs.
 
 The index is derived state: it lives in memory and is rebuilt from the
-markdown at startup. Everything here is shaped by what CPython does fast:
+markdown at startup, so what shapes it is a cold build that posts nothing
+and a query whose cost follows its terms' postings, not the store:
 
-* Postings are ``array('i')`` pairs (doc ids ascending, term frequencies),
-  not dicts of Counters: 8 bytes per posting instead of ~100.
-* A cold build posts nothing. It keeps each batch of documents (a group of
-  files, a few thousand items) as searchable forms made by a few C-level
-  passes (:mod:`wikimem.index.scan`) plus their lengths; the first query that
-  needs a term finds its postings with one search per batch and, in the
-  batches that hold it, one ``split`` whose pieces tell each occurrence's
-  document (:func:`wikimem.index.scan.scan_postings`); the result is cached. Documents
-  added later (or tokenized one by one: jieba, files that cannot be
-  scanned) append each token occurrence to the term's raw occurrence array
-  (C-level ``map``, no bytecode per token); packing merges both.
-* Removal is a tombstone (``alive[d] = 0``) plus the removed document's
-  postings deleted in place from its terms' packed lists and heads (raw
-  occurrence arrays are filtered when packed, C-level ``compress``). Doc
-  ids are never reused, so postings stay sorted and ``bisect`` can probe
-  them; :meth:`needs_compaction` tells the owner when tombstones outnumber
-  live documents and a rebuild pays.
-* A query is term-at-a-time with MaxScore pruning (:mod:`wikimem.index.maxscore`)
-  over per-term cached per-posting contributions. A write makes every
-  cache slightly stale (N and the average length move); rather than
-  recomputing long lists after each ``add()``, a query bounds the drift,
-  keeps every candidate that could still make the top k and rescores
-  those few exactly. Cost follows the query terms' posting lists, not N.
-* An optional warm-up (:func:`wikimem.index.warmup.warm_up`) packs the common
-  terms before any query needs them; their segment postings can be saved
-  to and read back from a derived on-disk cache
-  (:mod:`wikimem.index.postings_cache`), so a later process with the same files
-  finds them with one read instead of a scan.
-
-The scores and matched terms of docs chosen elsewhere (fusion candidates,
-file neighbours, result rows) are :mod:`wikimem.index.doc_scores`.
+* Postings are ``array('i')`` pairs (doc ids ascending, term frequencies).
+* A cold build keeps each batch of documents as searchable scan forms
+  (:mod:`wikimem.index.segments`); the first query that needs a term finds
+  its postings there, merges the occurrences added one by one since
+  (a raw ``array`` of doc ids per term), and keeps the result. Writes after
+  that append to or delete from the kept lists in place.
+* Removal is a tombstone plus the doc's postings deleted from its terms'
+  kept lists. Doc ids are never reused, so lists stay sorted; the owner
+  rebuilds when tombstones outnumber live documents (:meth:`needs_compaction`).
+* Scoring has two paths with one formula. The pure-Python path is the
+  reference (every posting of every query term added into a dict, the
+  top k by ``heapq``); with numpy, large lists are scored term at a time
+  into a dense array and the top k taken by ``partition``. Both sum a
+  doc's terms in query order and break ties by ascending doc id, so they
+  agree up to float rounding; tests compare them with a tolerance. The
+  one thing kept between queries besides the postings: a term queried
+  alone keeps its best postings ranked until a write changes the
+  statistics (the one-word query is the commonest, and its cost would
+  otherwise grow with the term's list, i.e. with the store).
 
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
-``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's), so a term present in
-every document still counts a little instead of going negative.
+``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's, the reference
+library's), so a term present in every document still counts a little.
+A term's contribution is ``w·tf / ((tf + a) + b'·dl)`` with
+``w = qtf·idf·(k1 + 1)``, ``a = k1·(1 − b)``, ``b' = k1·b / avgdl``.
 """
 
 from __future__ import annotations
 
+import heapq
+import math
+import threading
 from array import array
+from bisect import bisect_left
 from collections import Counter, defaultdict, deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from itertools import compress, repeat
-from operator import add, attrgetter, truediv
+from operator import add, eq, mul, truediv
+from typing import Any
 
 from wikimem.index import vectorized
-from wikimem.index.doc_scores import B, K1, DocScores, idf
-from wikimem.index.form_search import FormViews
-from wikimem.index.impact_order import note_added
-from wikimem.index.maxscore import Term, candidates
-from wikimem.index.packed import Packed, drop_posting, merged
 from wikimem.index.postings_cache import PostingsCache
 from wikimem.index.scan import ScannedTexts
 from wikimem.index.segments import Segments
 
-__all__ = ["B", "K1", "InvertedIndex", "idf"]
+__all__ = ["B", "K1", "InvertedIndex", "Postings", "idf"]
+
+K1 = 1.5
+B = 0.75
+#: A list at most this many times as long as the docs asked about is read whole into a dict
+#: instead of a bisect per doc (which boxes an int at every step).
+_HELD_SHARE = 16
+
+#: A term queried alone keeps at least this many of its best postings ranked (:meth:`Postings.ranked`).
+_RANKED_MIN = 256
 
 _new_occurrences = partial(array, "i")
 
 
-class InvertedIndex(DocScores):
+def idf(n_docs: int, df: int) -> float:
+    """The always-positive BM25 idf of a term in ``df`` of ``n_docs`` documents."""
+    return math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5))
+
+
+def _best(scores: dict[int, float], k: int) -> list[tuple[int, float]]:
+    """The ``k`` best ``(doc, score)``: highest score first, ties by ascending doc id.
+
+    The k-th best score is found over the bare floats (C-level compares,
+    no key per doc); only the docs scoring at least that are sorted.
+    """
+    pairs: Iterable[tuple[int, float]] = scores.items()
+    if len(scores) > k:
+        cut = heapq.nlargest(k, scores.values())[-1]
+        pairs = compress(pairs, map(cut.__le__, scores.values()))
+    return sorted(pairs, key=lambda ds: (-ds[1], ds[0]))[:k]
+
+
+class Postings:
+    """One term's kept postings: ascending live doc ids and their tfs.
+
+    ``_np`` holds numpy copies for the fast path (doc ids, tfs as floats,
+    and the length norms ``(tf + a) + b'·dl`` for the ``b'`` they were made
+    with); any change to the lists drops it. Copies, not views: a view
+    would make the next ``append`` to the live array raise.
+    """
+
+    __slots__ = ("docs", "tfs", "_np", "_best")
+
+    def __init__(self, docs: array[int], tfs: array[int]) -> None:
+        self.docs = docs
+        self.tfs = tfs
+        self._np: tuple[Any, Any, float, Any] | None = None
+        #: This term's best postings alone, in answer order, for the ``(b', w)`` they were ranked with.
+        self._best: tuple[float, float, list[tuple[int, float]]] | None = None
+
+    def append(self, doc: int, tf: int) -> None:
+        self.docs.append(doc)
+        self.tfs.append(tf)
+        self._np = self._best = None
+
+    def drop(self, doc: int) -> None:
+        """Delete ``doc``'s posting if it has one."""
+        docs = self.docs
+        p = bisect_left(docs, doc)
+        if p < len(docs) and docs[p] == doc:
+            del docs[p]
+            del self.tfs[p]
+            self._np = self._best = None
+
+    def tf(self, doc: int) -> int:
+        docs = self.docs
+        p = bisect_left(docs, doc)
+        return self.tfs[p] if p < len(docs) and docs[p] == doc else 0
+
+    def tfs_of(self, docs: list[int]) -> list[int]:
+        """Each of ``docs``' tf here (0: not there), in C-level maps: a dict of a short list, a bisect in a long one."""
+        found, tfs = self.docs, self.tfs
+        if len(found) <= _HELD_SHARE * len(docs):
+            return list(map(dict(zip(found, tfs)).get, docs, repeat(0)))
+        pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
+        return list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
+
+    def arrays(self, np: Any, lengths: Any, a: float, b: float) -> tuple[Any, Any, Any]:
+        """numpy doc ids, tfs and length norms ``(tf + a) + b·dl``, kept until the lists or ``b`` change."""
+        kept = self._np
+        if kept is None or kept[2] != b:
+            docs = np.frombuffer(self.docs[:], dtype=np.int32)  # a slice: no export of the live array
+            tf = np.frombuffer(self.tfs[:], dtype=np.int32).astype(np.float64)
+            norm = (tf + a) + b * lengths[docs]
+            kept = self._np = (docs, tf, b, norm)
+        return kept[0], kept[1], kept[3]
+
+    def ranked(self, np: Any, lengths: Any, a: float, b: float, w: float, k: int) -> list[tuple[int, float]]:
+        """This term's top ``k`` alone, best first, ties by doc id.
+
+        A term queried alone is asked again with the same ``(b', w)`` until
+        a write: its best ``max(k, _RANKED_MIN)`` postings -- and every one
+        tied with the last of them -- are ranked once and kept, and a
+        later ``k`` up to their number reads them off.
+        """
+        kept = self._best
+        if kept is None or kept[0] != b or kept[1] != w or len(kept[2]) < min(k, len(self.docs)):
+            docs, tf, norm = self.arrays(np, lengths, a, b)
+            values = (w * tf) / norm
+            m = min(len(values), max(k, _RANKED_MIN))
+            cut = np.partition(values, len(values) - m)[len(values) - m]
+            keep = values >= cut  # ties at the cut all in: the kept prefix is exact
+            docs, values = docs[keep], values[keep]
+            order = np.lexsort((docs, -values))
+            kept = self._best = (b, w, list(zip(docs[order].tolist(), values[order].tolist())))
+        return kept[2][:k]
+
+
+class InvertedIndex:
     """BM25 over integer doc ids; callers keep the documents themselves."""
 
     def __init__(self) -> None:
-        # term -> raw occurrence array (cold build) or Packed (after first use).
+        # term -> raw occurrence array (before first use) or Postings (after).
         # A defaultdict so the cold path creates arrays in C; lookups that must
         # not create entries use .get().
-        self._post: defaultdict[str, array[int] | Packed] = defaultdict(_new_occurrences)
+        self._post: defaultdict[str, array[int] | Postings] = defaultdict(_new_occurrences)
         self._any_packed = False
         #: The batches of docs added by add_scanned, and their caches.
         self.forms = Segments()
-        #: Doc lengths for the numpy path (a copy: see :mod:`wikimem.index.vectorized`).
-        self._lengths = vectorized.Lengths()
         #: Docs of the cold load (set by its owner when it ends): later ids are writes.
         self.load_end = 0
         self._dl = array("i")
         self._alive = bytearray()
         self.n_alive = 0
         self.total_len = 0
+        #: A numpy copy of ``_dl`` for the fast path (doc lengths never change: grown, never stale).
+        self._np_lengths: Any = None
+        #: Each thread's dense score array for the fast path, all zeros between queries.
+        self._scratch = threading.local()
 
     # -- writing -------------------------------------------------------------
 
@@ -122,17 +218,17 @@ class InvertedIndex(DocScores):
         deque(map(array.append, map(self._post.__getitem__, tokens), repeat(doc)), 0)  # type: ignore[arg-type]
         return doc
 
-    def add_scanned(self, scanned: ScannedTexts, key: str | None = None, views: FormViews | None = None) -> range:
+    def add_scanned(self, scanned: ScannedTexts, key: str | None = None) -> range:
         """Add a batch of docs (cold path only) as one segment; returns their ids.
 
         ``key``: what the segment was made of (:func:`wikimem.index.segment_cache.segment_key`),
-        for the segment cache; None: never cached. ``views``: its numpy views, if made already.
+        for the segment cache; None: never cached.
         """
         if not self.cold:
             raise RuntimeError("add_scanned() is for cold builds; use add()")
         base = len(self._dl)
         n = len(scanned.lengths)
-        self.forms.add(base, scanned, key, views)
+        self.forms.add(base, scanned, key)
         self._dl.extend(scanned.lengths)
         self._alive.extend(repeat(1, n))
         self.n_alive += n
@@ -142,7 +238,6 @@ class InvertedIndex(DocScores):
     def add(self, tokens: list[str]) -> int:
         """Add one document incrementally (after a write); returns its doc id."""
         doc = self._new_doc(len(tokens))
-        dl = len(tokens)
         post = self._post
         for term, tf in Counter(tokens).items():
             entry = post.get(term)
@@ -151,25 +246,13 @@ class InvertedIndex(DocScores):
             elif isinstance(entry, array):
                 entry.extend(repeat(doc, tf))
             else:
-                entry.docs.append(doc)
-                entry.tfs.append(tf)
-                if entry.impact is not None:
-                    # Same (possibly stale) parameters as the rest of the cache.
-                    value = entry.impact_idf * (K1 + 1.0) * tf / (tf + K1 * (1.0 - B) + entry.impact_b * dl)
-                    entry.impact.append(value)
-                    entry.impact_max = max(entry.impact_max, value)
-                    note_added(entry, doc, value)
+                entry.append(doc, tf)
         return doc
 
     def remove(self, doc: int, tokens: Iterable[str]) -> None:
-        """Tombstone ``doc``; ``tokens`` are its terms, whose packed postings drop it in place.
+        """Tombstone ``doc``; ``tokens`` are its terms, whose kept postings drop it in place.
 
-        One posting out of each list (a bisect and a C-level delete), the
-        same arrays a filter of the whole list would leave; the head too
-        (:func:`wikimem.index.impact_order.note_removed`). Filtering every
-        list whole and rebuilding its head on the next query cost ~5 ms
-        after one update at 100k items. A list that does not hold the doc
-        where it should is marked dirty and filtered as before.
+        Raw occurrence arrays keep it: they are filtered by ``alive`` when packed.
         """
         if not self._alive[doc]:
             return
@@ -179,8 +262,16 @@ class InvertedIndex(DocScores):
         post = self._post
         for term in set(tokens):
             entry = post.get(term)
-            if isinstance(entry, Packed) and not entry.dirty and not drop_posting(entry, doc):
-                entry.dirty = True
+            if isinstance(entry, Postings):
+                entry.drop(doc)
+
+    def needs_compaction(self) -> bool:
+        """Tombstones outnumber live docs by enough that a rebuild is cheaper."""
+        dead = len(self._dl) - self.n_alive
+        return dead > 10_000 and dead > self.n_alive
+
+    def __len__(self) -> int:
+        return self.n_alive
 
     # -- warming up (optional; see MemoryIndex.warm) ---------------------------
 
@@ -204,36 +295,24 @@ class InvertedIndex(DocScores):
         """``term``'s doc ids and tfs in the cold load's segments: see :meth:`Segments.postings`."""
         return self.forms.postings(term, should_stop)
 
-    def prepare(self, found: tuple[array[int], array[int]]) -> Packed:
-        """A packed entry from :meth:`segment_postings`, impacts included, made without the lock.
+    def prepare(self, found: tuple[array[int], array[int]]) -> Postings:
+        """A kept entry from :meth:`segment_postings`, made without the lock."""
+        return Postings(*found)
 
-        The impacts use the statistics of the moment; a write meanwhile
-        makes them slightly stale, which queries bound and repair (see
-        :meth:`_terms`), as after any write.
-        """
-        entry = Packed(*found)
-        if entry.docs:
-            n, (_, b) = self.n_alive, self._norm()
-            self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
-        return entry
+    def adopt(self, term: str, prepared: Postings) -> None:
+        """Keep a :meth:`prepare`-d term unless a query packed it first (under the lock).
 
-    def adopt(self, term: str, prepared: Packed) -> None:
-        """Install a :meth:`prepare`-d term unless a query packed it first (under the lock).
-
-        With no raw occurrences of the term and no removed doc it is
-        exact as it is (a pointer swap: the lock is held for nothing
-        else); otherwise it is merged like a first use.
+        With no raw occurrences of the term and no removed doc it is kept
+        as it is (the lock is held for a swap only); otherwise it is merged
+        like a first use.
         """
         entry = self._post.get(term)
-        if isinstance(entry, Packed):
+        if isinstance(entry, Postings):
             return
         if entry is None and self.n_alive == len(self._dl):
             packed = prepared
         else:
             packed = self._pack(term, entry, (prepared.docs, prepared.tfs))
-            if packed.docs:
-                n, (_, b) = self.n_alive, self._norm()
-                self._refresh_impacts(packed, idf(n, len(packed.docs)), b)
         self._post[term] = packed
         self._any_packed = True
 
@@ -242,48 +321,25 @@ class InvertedIndex(DocScores):
         return [(t, len(e)) for t, e in self._post.items() if type(e) is array and len(e) >= occurrences]
 
     def pack(self, terms: Iterable[str]) -> None:
-        """Pack ``terms`` and cache their impacts, as their first query would (under the lock)."""
-        n, (_, b) = self.n_alive, self._norm()
+        """Keep ``terms``' postings, as their first query would (under the lock)."""
         for term in terms:
-            entry = self._packed(term)
-            if entry is not None and entry.impact is None:
-                self._refresh_impacts(entry, idf(n, len(entry.docs)), b)
+            self._packed(term)
 
-    def needs_compaction(self) -> bool:
-        """Tombstones outnumber live docs by enough that a rebuild is cheaper."""
-        dead = len(self._dl) - self.n_alive
-        return dead > 10_000 and dead > self.n_alive
+    # -- postings ------------------------------------------------------------
 
-    def __len__(self) -> int:
-        return self.n_alive
-
-    # -- reading -------------------------------------------------------------
-
-    def _packed(self, term: str, found: tuple[array[int], array[int]] | None = None) -> Packed | None:
-        """The term's clean postings, packing or filtering them on first need (``found``: its segment postings)."""
+    def _packed(self, term: str, found: tuple[array[int], array[int]] | None = None) -> Postings | None:
+        """The term's kept postings, made on first need (``found``: its segment postings); None if absent."""
         entry = self._post.get(term)
         if entry is None and not self.forms:
             return None
-        if not isinstance(entry, Packed):
+        if not isinstance(entry, Postings):
             entry = self._pack(term, entry, found)
+            # An absent term stays as an empty entry: no rescan of the segments.
             self._post[term] = entry
             self._any_packed = True
-        elif entry.dirty:
-            if vectorized.active(len(entry.docs)):
-                vectorized.drop_dead(entry, self._alive)
-            else:
-                keep = bytes(map(self._alive.__getitem__, entry.docs))
-                entry.docs = array("i", compress(entry.docs, keep))
-                entry.tfs = array("i", compress(entry.tfs, keep))
-                if entry.impact is not None:
-                    entry.impact = array("d", compress(entry.impact, keep))
-                    entry.impact_max = max(entry.impact, default=0.0)
-            entry.head = None
-            entry.dirty = False
-        # An absent term stays as an empty entry: no rescan of the segments.
         return entry if entry.docs else None
 
-    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> Packed:
+    def _pack(self, term: str, raw: array[int] | None, found: tuple[array[int], array[int]] | None = None) -> Postings:
         """Postings from the segments (``found``, or searched now) plus raw occurrences, ascending, live only."""
         if found is None:
             found = self.segment_postings(term)
@@ -305,84 +361,196 @@ class InvertedIndex(DocScores):
         if self.n_alive != len(self._dl):
             keep = bytes(map(self._alive.__getitem__, docs))
             docs, tfs = array("i", compress(docs, keep)), array("i", compress(tfs, keep))
-        return Packed(docs, tfs)
+        return Postings(docs, tfs)
 
     def _norm(self) -> tuple[float, float]:
-        """``(a, b)`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b·dl``."""
+        """``(a, b')`` with BM25's length norm ``k1·(1 − b + b·dl/avgdl) = a + b'·dl``."""
         n = self.n_alive
         avgdl = self.total_len / n if n else 1.0
         return K1 * (1.0 - B), K1 * B / (avgdl or 1.0)
 
-    def _refresh_impacts(self, entry: Packed, idf_now: float, b: float) -> None:
-        a = K1 * (1.0 - B)
-        w = idf_now * (K1 + 1.0)
-        # w·tf / (tf + a + b·dl) in C-level maps (the same operations in the same order, so the same floats).
-        tfs = entry.tfs
-        if vectorized.active(len(tfs)):
-            lengths = self._lengths.upto(self._dl, entry.docs[-1])
-            entry.impact, entry.impact_max = vectorized.impacts(entry.docs, tfs, lengths, w, a, b)
-        else:
-            lengths = map(b.__mul__, map(self._dl.__getitem__, entry.docs))
-            entry.impact = array("d", map(truediv, map(w.__mul__, tfs), map(add, map(a.__radd__, tfs), lengths)))
-            entry.impact_max = max(entry.impact)
-        entry.impact_idf, entry.impact_b = idf_now, b
-        entry.head = None
+    def _terms(self, query: Mapping[str, float]) -> list[tuple[Postings, float]]:
+        """The query's present terms in query order, each with its weight ``w = qtf·idf·(k1 + 1)``.
 
-    def _terms(self, query: Mapping[str, float]) -> tuple[list[Term], float]:
-        """The present query terms, best upper bound first, and the drift ratio.
-
-        Each term's values are its cached impacts (times the query tf). A
-        cache may be stale after writes: a posting's true contribution is
-        its value times the exact idf ratio times a length-norm factor
-        between 1 and ``b_cached / b_now`` (``tf / (tf + a + b·dl)`` moves
-        monotonically with ``b``), so it lies in ``[lo, hi] x value``.
-        Returns ``lo / hi`` over all terms (1.0 when every cache is exact);
-        a cache drifting more than 2% is recomputed. Using stale values
-        as they are costs nothing per posting; the few survivors are
-        rescored exactly.
+        A query's first-use terms are searched in the segments together
+        (:meth:`Segments.postings_many`: one pass over each segment).
         """
-        n = self.n_alive
-        _, b_now = self._norm()
-        lo = hi = 1.0
-        out = []
-        # A query's first-use terms searched together, segment by segment (Segments.postings_many).
-        fresh = [t for t in query if not isinstance(self._post.get(t), Packed)] if self.forms else []
+        fresh = [t for t in query if not isinstance(self._post.get(t), Postings)] if self.forms else []
         found = self.forms.postings_many(fresh) if len(fresh) > 1 else {}
+        n = self.n_alive
+        out: list[tuple[Postings, float]] = []
         for term, qtf in query.items():
             entry = self._packed(term, found.get(term))
-            if entry is None:
+            if entry is None or not qtf:
                 continue
-            idf_now = idf(n, len(entry.docs))
-            ratio = entry.impact_b / b_now
-            drift = idf_now / entry.impact_idf if entry.impact_idf else 0.0
-            if entry.impact is None or not (0.98 <= ratio <= 1.02 and 0.98 <= drift <= 1.02):
-                self._refresh_impacts(entry, idf_now, b_now)
-                ratio = drift = 1.0
-            lo, hi = min(lo, drift * min(1.0, ratio)), max(hi, drift * max(1.0, ratio))
-            out.append(Term(qtf * entry.impact_max, float(qtf), entry, qtf * idf_now * (K1 + 1.0)))
-        out = merged(out)
-        out.sort(key=attrgetter("ub"), reverse=True)
-        return out, lo / hi
+            w = qtf * idf(n, len(entry.docs)) * (K1 + 1.0)
+            # The bigrams of a CJK word that never occurs apart have the very same
+            # postings: one term of their summed weight scores every doc as the pair does.
+            twin = next((i for i, (e, _) in enumerate(out) if e.docs == entry.docs and e.tfs == entry.tfs), None)
+            if twin is None:
+                out.append((entry, w))
+            else:
+                out[twin] = (out[twin][0], out[twin][1] + w)
+        return out
+
+    # -- the top k -----------------------------------------------------------
 
     def search(self, query: Mapping[str, float], k: int) -> list[tuple[int, float]]:
         """Top ``k`` ``(doc, score)`` for query term counts, best first.
 
         Ties are broken by ascending doc id (index order), so results are
-        deterministic. Scores are exact BM25 for the index as it is now.
-        Query weights are term counts, or any non-negative weights (an
-        expanded query's added terms): BM25 is linear in each term's weight.
+        deterministic. Query weights are term counts, or any non-negative
+        weights: BM25 is linear in each term's weight. Large lists take the
+        numpy path when it is available (:meth:`_search_numpy`), the rest
+        the pure reference (:meth:`_search_pure`).
         """
         if k <= 0 or not self.n_alive:
             return []
-        terms, rho = self._terms(query)
+        terms = self._terms(query)
         if not terms:
             return []
-        if vectorized.worth_walking([len(t.entry.docs) for t in terms], len(self._dl)):
-            pool = vectorized.candidates(terms, k, rho)
-        else:
-            pool = candidates(terms, k, rho)
-        if rho < 1.0:
-            # Values were (slightly) stale: rescore the few survivors exactly.
-            docs = [d for d, _ in pool]
-            pool = list(zip(docs, self._exact_many(terms, docs)))
-        return sorted(pool, key=lambda ds: (-ds[1], ds[0]))[:k]
+        if vectorized.active(sum(len(entry.docs) for entry, _ in terms)):
+            return self._search_numpy(terms, k)
+        return self._search_pure(terms, k)
+
+    def _search_pure(self, terms: list[tuple[Postings, float]], k: int) -> list[tuple[int, float]]:
+        """The reference scorer: every posting's contribution added into its doc's sum, terms in order.
+
+        Each term's contributions are computed in C-level maps (the formula
+        of the module docstring, operation for operation).
+        """
+        a, b = self._norm()
+        dl = self._dl
+        acc: dict[int, float] = {}
+        for entry, w in terms:
+            docs, tfs = entry.docs, entry.tfs
+            norms = map(add, map(a.__radd__, tfs), map(b.__mul__, map(dl.__getitem__, docs)))
+            values = map(truediv, map(w.__mul__, tfs), norms)
+            acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), values)))
+        return _best(acc, k)
+
+    def _lengths(self, np: Any) -> Any:
+        """The doc lengths as a numpy array covering every doc (copied again when docs were added)."""
+        lengths = self._np_lengths
+        if lengths is None or len(lengths) < len(self._dl):
+            lengths = self._np_lengths = np.frombuffer(self._dl[:], dtype=np.int32).astype(np.float64)
+        return lengths
+
+    def _scores(self, np: Any) -> Any:
+        """This thread's dense score array, zeros, covering every doc (allocated once, not per query)."""
+        scores = getattr(self._scratch, "scores", None)
+        if scores is None or len(scores) < len(self._dl):
+            scores = self._scratch.scores = np.zeros(len(self._dl) + len(self._dl) // 8 + 1024)
+        return scores
+
+    def _search_numpy(self, terms: list[tuple[Postings, float]], k: int) -> list[tuple[int, float]]:
+        """Term at a time into a dense score array, then the top k by ``partition``.
+
+        The same formula and the same order of additions per doc as
+        :meth:`_search_pure`: each term's values are added into the dense
+        array (a term's docs are distinct) in query order, from 0.0. The
+        candidates are the postings' docs, a doc once per term that holds
+        it: the ``k x terms`` best of them hold at least ``k`` distinct
+        docs, so every doc scoring at least the least of them -- ties
+        included -- is kept, then ordered. One term alone: :meth:`Postings.ranked`.
+        """
+        np = vectorized.numpy_module()
+        a, b = self._norm()
+        lengths = self._lengths(np)
+        if len(terms) == 1:
+            entry, w = terms[0]
+            return entry.ranked(np, lengths, a, b, w, k)
+        scores = self._scores(np)
+        held = []
+        try:
+            for entry, w in terms:
+                docs, tf, norm = entry.arrays(np, lengths, a, b)
+                held.append(docs)
+                scores[docs] += (w * tf) / norm
+            cand = np.concatenate(held)
+            values = scores[cand]
+        finally:
+            for docs in held:
+                scores[docs] = 0.0
+        m = min(len(values), k * len(terms))
+        cut = np.partition(values, len(values) - m)[len(values) - m]
+        keep = values >= cut
+        docs, first = np.unique(cand[keep], return_index=True)
+        found = values[keep][first]
+        order = np.lexsort((docs, -found))[:k]
+        return list(zip(docs[order].tolist(), found[order].tolist()))
+
+    # -- chosen docs ---------------------------------------------------------
+
+    def _scores_of(self, terms: list[tuple[Postings, float]], docs: list[int]) -> list[float]:
+        """The scores of ``docs`` (0.0: no query term), term by term in C-level maps, as the search sums them."""
+        a, b = self._norm()
+        lengths = list(map(b.__mul__, map(self._dl.__getitem__, docs)))
+        scores = [0.0] * len(docs)
+        for entry, w in terms:
+            tf = entry.tfs_of(docs)
+            parts = map(truediv, map(w.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
+            scores = list(map(add, scores, parts))
+        return scores
+
+    def score_docs(
+        self, query: Mapping[str, float], docs: Iterable[int], *, weak: Collection[str] = (),
+    ) -> dict[int, float]:
+        """BM25 scores of chosen docs (cosine candidates to fuse, a hit's file neighbours).
+
+        ``weak`` terms (a query's function words) never make a match alone:
+        a doc that matches only those scores 0.
+        """
+        terms = self._terms(query)
+        docs = list(docs)
+        scores = dict(zip(docs, self._scores_of(terms, docs)))
+        if weak and docs:
+            strong = set(query).difference(weak)
+            for doc, has in zip(docs, self.matched_docs(strong, docs)):
+                if not has:
+                    scores[doc] = 0.0
+        return scores
+
+    def score_external(self, query: Mapping[str, float], tokens: list[str]) -> float:
+        """BM25 of a document outside the index, scored with the index's stats.
+
+        Used for diary entries in a time window: idf and the average length
+        come from the indexed (wiki) documents only, so opening a window never
+        changes a wiki item's score. A term the wiki lacks gets the maximal
+        idf (df = 0); an empty index falls back to the document's own length
+        as the average.
+        """
+        n = self.n_alive
+        avgdl = self.total_len / n if n else float(len(tokens) or 1)
+        dl = len(tokens)
+        counts = Counter(tokens)
+        score = 0.0
+        for term, qtf in query.items():
+            tf = counts.get(term, 0)
+            if tf:
+                entry = self._packed(term)
+                df = len(entry.docs) if entry is not None else 0
+                norm = K1 * (1.0 - B + B * dl / (avgdl or 1.0))
+                score += qtf * idf(n, df) * tf * (K1 + 1.0) / (tf + norm)
+        return score
+
+    def matched_docs(self, query: Iterable[str], docs: list[int]) -> list[list[str]]:
+        """:meth:`matched` of several docs (a result page's rows): each term's postings are found once."""
+        out: list[list[str]] = [[] for _ in docs]
+        for term in sorted(set(query)):  # ascending: each row comes out sorted, as matched() sorts
+            entry = self._packed(term)
+            if entry is None:
+                continue
+            for row, tf in zip(out, entry.tfs_of(docs)):
+                if tf:
+                    row.append(term)
+        return out
+
+    def matched(self, query: Iterable[str], doc: int) -> list[str]:
+        """The query terms present in ``doc``, sorted."""
+        out = []
+        for term in set(query):
+            entry = self._packed(term)
+            if entry is not None and entry.tf(doc):
+                out.append(term)
+        return sorted(out)

@@ -6,11 +6,7 @@ writes. Replacing a file is a diff keyed by item name: an unchanged item
 keeps its doc id (only its object is swapped, provenance is not indexed), so
 a store write that rewrote a 200-item file re-tokenizes one item. Doc ids are
 never reused (the index's postings rely on ascending ids); tombstones are
-dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO. A write
-of this process need not even be re-read: :meth:`WikiCorpus.apply_writes`
-takes the store's own block edits (the re-read and re-parse of a 200-item
-file were most of a query after one ``add()``) when their chain of file
-identities shows nothing else wrote the file (:mod:`wikimem.index.write_apply`).
+dropped by :meth:`WikiCorpus.compacted`, a rebuild without file IO.
 
 Index terms are ``tokenize()``'s tokens mapped by the analyzer
 (:mod:`wikimem.index.analyzer`) on every path: item by item, and the bulk scan
@@ -26,24 +22,20 @@ from __future__ import annotations
 import hashlib
 import zlib
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any
 
 from wikimem.index.analyzer import Analyzer
-from wikimem.index.bulk_file import BulkFile
 from wikimem.index.bm25 import InvertedIndex
 from wikimem.index.segment_cache import segment_key
-from wikimem.disk.loader import FileBlocks, read_file_blocks
-from wikimem.index.form_search import FormViews
+from wikimem.disk.loader import FileBlocks, block_names, read_file_blocks
 from wikimem.index.items import ItemTable, item_at
-from wikimem.index.load_groups import GroupScans, Scanned
-from wikimem.disk.splice import BlockEdit, RawBlock
-from wikimem.store.transaction import FileWrite, Identity
-from wikimem.index.write_apply import apply_write, apply_writes
+from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.postings_cache import FORMAT as POSTINGS_FORMAT
-from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts
+from wikimem.index.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
+from wikimem.index.word_forms import WordForms
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
@@ -68,14 +60,16 @@ class WikiCorpus:
         tokenize: Callable[[str], list[str]],
         scan: Callable[[list[str], LatinTerms | None], ScannedTexts | None] | None = None,
         analyzer: Analyzer | None = None,
+        *,
+        words: WordForms | None = None,
     ) -> None:
         self.index = InvertedIndex()
         self.items = ItemTable()
         #: file -> (mtime_ns, size) as last read: the change detector.
         self.stats: dict[str, tuple[int, int] | None] = {}
-        #: file -> its identity right after the store write last applied by
-        #: :meth:`apply_write` (dropped when the file is re-read): what the
-        #: next write must have found for its edits to apply.
+        #: file -> its identity right after this process's last write, when the
+        #: re-read that applied it found the file so (see
+        #: :mod:`wikimem.freshness.catch_up`; dropped on any other re-read).
         self.identities: dict[str, Identity | None] = {}
         #: Bumped on every change of indexed text (vector caches sync on it).
         self.version = 0
@@ -85,12 +79,17 @@ class WikiCorpus:
         #: Bulk scanner matching ``tokenize`` for cold loads, or None (see
         #: :func:`wikimem.index.scan.scan_texts`; bigram mode only).
         self._scan = scan
+        #: jieba's words coded into the scan forms (``scan`` is then its
+        #: :meth:`~wikimem.index.word_forms.WordForms.scan_texts`), or None: bigram mode.
+        self.words = words
+        if words is not None:
+            self.index.forms.form_term = words.form_term
         #: name -> doc of files loaded item by item or written since.
         self._names: dict[str, dict[str, int]] = {}
-        #: Files loaded in bulk whose loaded blocks no write changed since
-        #: (items appended after them are its tail); their name maps are
-        #: made on demand (and a few kept).
-        self._bulk: dict[str, BulkFile] = {}
+        #: Files loaded in bulk and not written since: their first doc and
+        #: blocks (consecutive docs); their name maps are made on demand (and
+        #: a few kept).
+        self._bulk: dict[str, tuple[int, FileBlocks]] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
         #: What the cold load's segments were made of (see :meth:`load`); the
         #: postings cache is used only by a load with the same fingerprint.
@@ -127,6 +126,10 @@ class WikiCorpus:
     def doc(self, file: str, name: str) -> int | None:
         return self._name_map(file).get(name)
 
+    def names(self, file: str) -> list[str]:
+        """``file``'s indexed item names, in the file's order."""
+        return list(self._name_map(file))
+
     def _name_map(self, file: str) -> dict[str, int]:
         names = self._names.get(file)
         if names is not None:
@@ -136,7 +139,8 @@ class WikiCorpus:
             return {}
         names = self._name_maps.get(file)
         if names is None:
-            names = bulk.names()
+            base, blocks = bulk  # loaded blocks have no repeated names: the load checked
+            names = dict(zip(block_names(blocks.data), range(base, base + blocks.count)))
             self._name_maps[file] = names
             if len(self._name_maps) > _NAME_MAPS_KEPT:
                 self._name_maps.popitem(last=False)
@@ -148,11 +152,11 @@ class WikiCorpus:
         if item is None:
             return []
         bulk = self._bulk.get(item.file)
-        if bulk is not None and not bulk.tail:  # a bulk-read file, never changed since: consecutive docs, all live
-            base = bulk.base
-            lo, hi = max(base, doc - window), min(base + bulk.blocks.count, doc + window + 1)
+        if bulk is not None:  # a bulk-read file, never changed since: consecutive docs, all live
+            base, blocks = bulk
+            lo, hi = max(base, doc - window), min(base + blocks.count, doc + window + 1)
             return [d for d in range(lo, hi) if d != doc]
-        order = bulk.order() if bulk is not None else list(self._name_map(item.file).values())
+        order = list(self._name_map(item.file).values())
         if doc not in order:
             return []
         at = order.index(doc)
@@ -175,73 +179,64 @@ class WikiCorpus:
         bulk = self._scan is not None and hasattr(store, "file_path")
         group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]] = []
         size = 0
-        analyzer = self.analyzer
-        scans = GroupScans(
-            self._latin_terms(),
-            (analyzer.name if analyzer is not None else None, analyzer.fingerprint if analyzer is not None else "raw"),
-            self.index.forms.views_pay,
-        )
+        words = self.words
+        if words is not None:
+            words.begin()
         if progress is not None:
             progress(0, len(files))
-        try:
-            for done, file in enumerate(files, 1):
-                stat = store.file_stat(file)
-                read = read_file_blocks(store.file_path(file)) if bulk else None
-                if read is not None:
-                    group.append((file, *read, stat))
-                    size += read[0].count
-                if group and (read is None or size >= SEGMENT_DOCS):
-                    self._apply_groups(scans.put(group, *self._joined(group), done, len(files)), store)
-                    group, size = [], 0
-                if read is None:
-                    self._apply_groups(scans.drain(), store)  # doc ids in load order
-                    self.load_file(file, store.file_items(file), stat)
-                if progress is not None:
-                    progress(done, len(files))
-            if group:
-                self._apply_groups(scans.put(group, *self._joined(group), len(files), len(files)), store)
-            self._apply_groups(scans.drain(), store)
-        finally:
-            scans.close()
+        for done, file in enumerate(files, 1):
+            stat = store.file_stat(file)
+            read = read_file_blocks(store.file_path(file)) if bulk else None
+            if read is not None:
+                group.append((file, *read, stat))
+                size += read[0].count
+            if group and (read is None or size >= SEGMENT_DOCS):  # doc ids in load order
+                self._load_group(group, store)
+                group, size = [], 0
+            if read is None:
+                self.load_file(file, store.file_items(file), stat)
+            if progress is not None:
+                progress(done, len(files))
+        if group:
+            self._load_group(group, store)
+        if words is not None:
+            words.end()
+            self._layout.update(f"words:{words.fingerprint()}".encode())
         self.index.loaded(len(self.items))
         if self.index.segments:
             self.fingerprint = self._layout.hexdigest()
 
-    @staticmethod
-    def _joined(group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]]) -> tuple[bytes, int]:
-        """A group's texts joined by the break, as :func:`wikimem.index.scan.scan_joined` takes them, and how many."""
-        return DOC_BREAK.encode().join(joined for _, _, joined, _ in group), sum(blocks.count for _, blocks, _, _ in group)
-
-    def _apply_groups(self, answers: Iterable[Scanned], store: Any) -> None:
-        for group, scanned, views in answers:
-            self._load_group(group, store, scanned, views)
-
-    def _load_group(
-        self,
-        group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]],
-        store: Any,
-        scanned: ScannedTexts | None,
-        views: FormViews | None = None,
-    ) -> None:
-        """Index files read in bulk as one segment, from their scan (item by item if there is none, or the index is no longer cold)."""
-        if scanned is None or not self.index.cold:
+    def _load_group(self, group: list[tuple[str, FileBlocks, bytes, tuple[int, int] | None]], store: Any) -> None:
+        """Index files read in bulk as one segment, from their scan (item by item if they cannot be scanned, or the index is no longer cold)."""
+        n_texts = sum(blocks.count for _, blocks, _, _ in group)
+        scanned: ScannedTexts | None = None
+        if self.index.cold:
+            if self.words is None:
+                scanned = scan_joined(DOC_BREAK.encode().join(data for _, _, data, _ in group), n_texts, self._latin_terms())
+            else:
+                scanned = self.words.scan_files([data for _, _, data, _ in group], n_texts, self._latin_terms())
+        if scanned is None:
             for file, _, _, stat in group:
                 self.load_file(file, store.file_items(file), stat)
             return
         n = len(scanned.lengths)
         lengths_crc = zlib.crc32(scanned.lengths)
-        key = segment_key(self._made_by, [(file, stat) for file, _, _, stat in group], n, lengths_crc)
-        docs = self.index.add_scanned(scanned, key, views)
+        key = self._segment_key([(file, stat) for file, _, _, stat in group], n, lengths_crc)
+        docs = self.index.add_scanned(scanned, key)
         # Files, stats, doc ids and each doc's token count: a cache written
         # for other files (or the same names edited) never matches.
         self._layout.update(repr(("segment", docs.start, len(docs), lengths_crc)).encode())
         for file, blocks, _, stat in group:
-            self._bulk[file] = BulkFile(self.items.add_blocks(file, blocks).start, blocks)
+            self._bulk[file] = (self.items.add_blocks(file, blocks).start, blocks)
             self.stats[file] = stat
             self._layout.update(repr((file, stat)).encode())
         if len(self.items) != docs.stop:
             raise RuntimeError("doc ids of the index and the item table diverged")
         self.version += 1
+
+    def _segment_key(self, files: list[tuple[str, tuple[int, int] | None]], n: int, lengths_crc: int) -> str | None:
+        """A segment's cache key (:func:`wikimem.index.segment_cache.segment_key`); None with word codes, which only this process's table gives meaning."""
+        return None if self.words is not None else segment_key(self._made_by, files, n, lengths_crc)
 
     def load_file(self, file: str, items: list[RecallItem], stat: tuple[int, int] | None) -> None:
         """Cold path: index a file's items (in one batch when they can be scanned)."""
@@ -258,8 +253,8 @@ class WikiCorpus:
         scanned = scan(texts, self._latin_terms()) if scan and texts and self.index.cold else None
         docs: Iterator[int] = iter(())
         if scanned is not None:
-            key = segment_key(self._made_by, [(file, stat) for file, _, stat in group], len(scanned.lengths),
-                              zlib.crc32(scanned.lengths))
+            key = self._segment_key([(file, stat) for file, _, stat in group], len(scanned.lengths),
+                                    zlib.crc32(scanned.lengths))
             docs = iter(self.index.add_scanned(scanned, key))
         for file, items, stat in group:
             names = self._names.setdefault(file, {})
@@ -291,37 +286,6 @@ class WikiCorpus:
             self._drop(doc)
             changed = True
         return self._settle(file, new, stat, changed)
-
-    def apply_writes(self, writes: Sequence[FileWrite]) -> bool | None:
-        """Apply one file's store writes, in commit order; ``None`` (nothing changed) when a re-read is needed.
-
-        See :func:`wikimem.index.write_apply.apply_writes` (the chain of file identities that must hold).
-        """
-        return apply_writes(self, writes)
-
-    def apply_write(
-        self,
-        file: str,
-        segments: Sequence[RawBlock],
-        edits: Sequence[BlockEdit],
-        stat: tuple[int, int] | None,
-    ) -> bool | None:
-        """Apply a store write's own block edits without reading the file; see :func:`wikimem.index.write_apply.apply_write`."""
-        return apply_write(self, file, segments, edits, stat)
-
-    def _bulk_file(self, file: str) -> BulkFile | None:
-        """``file``'s loaded blocks and tail when it is still held so (see :mod:`wikimem.index.bulk_file`)."""
-        return self._bulk.get(file)
-
-    def _tail_changed(self, file: str, old: str | None, new: str | None, doc: int | None) -> None:
-        """A bulk file's tail lost name ``old`` and/or gained ``new`` at its end (``doc``): the kept map follows."""
-        names = self._name_maps.get(file)
-        if names is None:
-            return
-        if old is not None and old != new:
-            del names[old]
-        if new is not None:
-            names[new] = doc  # type: ignore[assignment]  # a new name comes with its doc
 
     def _forget(self, file: str) -> dict[str, int]:
         """Take ``file``'s name -> doc map out of every holder (the caller puts the new one back)."""
@@ -362,7 +326,7 @@ class WikiCorpus:
 
     def compacted(self) -> WikiCorpus:
         """A fresh corpus with the same items and no tombstones (no file IO)."""
-        fresh = type(self)(self._tokenize, self._scan, self.analyzer)
+        fresh = type(self)(self._tokenize, self._scan, self.analyzer, words=self.words)
         for file in self.files():
             docs = self._name_map(file).values()
             fresh.load_file(file, [item for item in map(self.items.__getitem__, docs) if item is not None], self.stats.get(file))

@@ -90,6 +90,8 @@ class DiaryCorpus(WikiCorpus):
         days = store.files()
         group: list[tuple[str, list[RecallItem], tuple[int, int] | None]] = []
         size = 0
+        if self.words is not None:
+            self.words.begin()
         for done, day in enumerate(days, 1):
             stat = store.file_stat(day)  # before the read: a write during the load moves it again
             items = store.file_items(day)
@@ -102,6 +104,8 @@ class DiaryCorpus(WikiCorpus):
                 progress(done, len(days))
         if group:
             self.load_files(group)
+        if self.words is not None:
+            self.words.end()
         self.index.loaded(len(self.items))
 
     def window(self, start: str, end: str) -> list[tuple[int, DiaryItem]]:

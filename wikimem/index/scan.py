@@ -41,8 +41,8 @@ from wikimem.index.load_scope import count_made, numpy_for
 from wikimem.tokenize import CJK_CLASS, cjk_run_tokens
 
 __all__ = [
-    "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "LatinTerms", "Located", "ScannedTexts",
-    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences",
+    "DOC_BREAK", "LOWERS_TO_ASCII", "ONE_CHAR_RUN", "WORD_FIRST", "WORD_SECOND", "LatinTerms", "Located", "ScannedTexts",
+    "count_located", "locate", "scan_joined", "scan_postings", "scan_texts", "scanned_occurrences", "words_form",
 ]
 
 #: Joins texts for :func:`scan_texts`; kept by both substitutions.
@@ -62,6 +62,11 @@ _LATIN_BYTES = bytes(
 _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 _NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
 _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
+#: Word codes (:mod:`wikimem.index.word_forms`): a segmented word stands in a text as a pair of
+#: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
+WORD_FIRST = ("\ue000", "\uefff")
+WORD_SECOND = ("\uf000", "\uf8ff")
+_NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -97,7 +102,9 @@ def scan_texts(texts: list[str], terms: LatinTerms | None = None) -> ScannedText
     return scan_joined(DOC_BREAK.join(texts).encode("utf-8"), len(texts), terms)
 
 
-def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
+def scan_joined(
+    joined: bytes, n_texts: int, terms: LatinTerms | None = None, *, cjk: str | None = None, lower: bool = False
+) -> ScannedTexts | None:
     """:func:`scan_texts` for texts already joined by ``DOC_BREAK``, as UTF-8 (a whole file at once).
 
     A few C-level passes, no per-token Python. ASCII letters are lowercased
@@ -112,12 +119,20 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     offering ``latin_form`` makes the whole latin form in numpy instead
     (:mod:`wikimem.index.stem_table`: no Python step per token), with its
     texts' starts and counts; the same bytes either way.
+    ``cjk``: the texts' CJK form, made already (jieba's word codes:
+    :func:`words_form`), with ``lower`` saying whether the texts hold one of
+    :data:`LOWERS_TO_ASCII`; the latin form is made here as always.
     """
     if joined.count(_BREAK_BYTE) != n_texts - 1 or _MARK_BYTE in joined:
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
     vector = numpy_for(len(joined))
-    fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
+    if cjk is not None:
+        fast: tuple[str, Any] | None = (cjk, None)
+        if lower:
+            joined = joined.decode("utf-8").lower().encode("utf-8")
+    else:
+        fast = cjk_form(vectorized.numpy_module(), joined) if vector else None
     if fast is not None:
         cjk, units = fast
     else:
@@ -153,6 +168,18 @@ def scan_joined(joined: bytes, n_texts: int, terms: LatinTerms | None = None) ->
     del latin_bytes
     count_made(len(latin) + len(cjk))
     return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
+
+
+def words_form(coded: str) -> str:
+    """The CJK form of texts joined by ``DOC_BREAK`` whose ideograph runs are word codes (:mod:`wikimem.index.word_forms`).
+
+    The same string as the bigram path's form would be with the codes
+    taken for CJK characters: runs of CJK characters and codes between
+    double blanks (a code is two characters, one run of its own), a mark
+    after a one-character run, each break a run of its own.
+    """
+    spaced = coded.replace(DOC_BREAK, f" {DOC_BREAK} ")
+    return _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK_WORDS.sub("  ", f" {spaced} "))
 
 
 def _offsets(

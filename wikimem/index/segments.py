@@ -63,15 +63,18 @@ class Segments:
         self.cache: PostingsCache | None = None
         #: Every term of (some of) the segments, from an earlier warm-up (or None).
         self.tables: SegmentCache | None = None
+        #: Maps an index term to the term the forms hold (jieba's words are coded:
+        #: :meth:`wikimem.index.word_forms.WordForms.form_term`); None: the same term.
+        self.form_term: Callable[[str], str] | None = None
 
     def __len__(self) -> int:
         return len(self._segments)
 
-    def add(self, base: int, scanned: ScannedTexts, key: str | None, views: FormViews | None = None) -> None:
-        """One more segment; ``views``: its numpy views if made already (by the load's second process)."""
+    def add(self, base: int, scanned: ScannedTexts, key: str | None) -> None:
+        """One more segment (its numpy views made on the view thread, see :meth:`_view_segments`)."""
         self._segments.append((base, scanned))
         self.keys.append(key)
-        self._views.append(views if views is not None and vectorized.numpy_module() is not None else None)
+        self._views.append(None)
         self._size += len(scanned.latin) + len(scanned.cjk)
         self._view_segments()
 
@@ -184,6 +187,25 @@ class Segments:
         return found
 
     def _gather(
+        self, terms: list[str], should_stop: Callable[[], bool] | None
+    ) -> dict[str, tuple[array[int], array[int]]] | None:
+        look = self.form_term
+        if look is None:
+            return self._search(terms, should_stop)
+        held = dict(zip(terms, map(look, terms)))
+        found = self._search(list(dict.fromkeys(held.values())), should_stop)
+        if found is None:
+            return None
+        out: dict[str, tuple[array[int], array[int]]] = {}
+        given: set[str] = set()
+        for term, form in held.items():
+            docs, tfs = found[form]
+            # Terms no form holds share one form: each gets arrays of its own.
+            out[term] = (array("i", docs), array("i", tfs)) if form in given else (docs, tfs)
+            given.add(form)
+        return out
+
+    def _search(
         self, terms: list[str], should_stop: Callable[[], bool] | None
     ) -> dict[str, tuple[array[int], array[int]]] | None:
         out: dict[str, tuple[array[int], array[int]]] = {}

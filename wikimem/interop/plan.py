@@ -163,7 +163,7 @@ class _FileIndex:
             self.count[block.heading] = 1
         entry = Journal.entry("update" if at is not None else "add", file=self.file, name=block.heading,
                               owner=block.owner, source_conv=block.source_conv, detail=detail)
-        tx.stage(self.file, self.raw, edits, [entry], None if at is not None else block.heading)
+        tx.stage(self.file, self.raw, edits, [entry])
         self.by_name[block.heading] = block
         if block.source_conv:
             self.by_source.setdefault(block.source_conv, block)

@@ -11,8 +11,7 @@ The layout is part of the CLI contract (scripts and tests parse it): lines
 ``query:``, ``query tokens:``, ``ranking:`` and ``time gate:`` come first, in
 that order; then, only when they apply, this project's extra lines
 (``time words:``, ``analyzer:`` -- when the English analyzer changed the
-query's tokens or fell back for want of its stemmer --, ``cos floor:``,
-``expansion:`` -- the terms query expansion added --);
+query's tokens or fell back for want of its stemmer --, ``cos floor:``);
 then the table, whose header holds the words
 ``#  src  score  bm25  cos  ~tok  item`` in that order and whose rows hold
 one field under each: the columns are aligned (:func:`table_lines`, by
@@ -42,7 +41,6 @@ __all__ = [
     "TABLE_HEADER",
     "analyzer_line",
     "explain_lines",
-    "feedback_line",
     "footer_lines",
     "format_explain",
     "header_lines",
@@ -139,30 +137,11 @@ def row_note(entry: RetrievedItem, typed: Mapping[str, str] | None = None) -> st
     the words they wrote, as the reference, which did not stem, printed them.
     """
     if entry.source != "link":
-        return _terms(entry, typed) + _signals(entry)
+        return _terms(entry, typed) + _context(entry)
     note = f"(via {entry.via})"
     if entry.rank is not None:
-        note += f"  hit #{entry.rank} {_terms(entry, typed)}{_signals(entry)}"
+        note += f"  hit #{entry.rank} {_terms(entry, typed)}{_context(entry)}"
     return note
-
-
-def _signals(entry: RetrievedItem) -> str:
-    """What the re-ranking signals added to a row's score, each in its own words (nothing when off)."""
-    return _feedback(entry) + _context(entry) + _link(entry)
-
-
-def _feedback(entry: RetrievedItem) -> str:
-    """The query expansion's share (:mod:`wikimem.ranking.feedback`), and the added terms the item has."""
-    if entry.feedback_score <= 0:
-        return ""
-    return f"  expansion +{number(entry.feedback_score)} [{', '.join(entry.feedback_terms)}]"
-
-
-def _link(entry: RetrievedItem) -> str:
-    """Link context's share (:mod:`wikimem.ranking.link_context`), and the linked candidate it came from."""
-    if entry.link_score <= 0:
-        return ""
-    return f"  link +{number(entry.link_score)} linked with {entry.link_via}"
 
 
 def _context(entry: RetrievedItem) -> str:
@@ -232,15 +211,7 @@ def header_lines(
     floor = _cos_floor(result)
     if floor is not None:
         lines.append(floor)
-    if result.feedback_terms:
-        lines.append(feedback_line(result))
     return lines
-
-
-def feedback_line(result: RetrievalResult) -> str:
-    """The terms query expansion added from the top hits, with their weights (in typed query terms)."""
-    added = ", ".join(f"{term} {weight:.2f}" for term, weight in result.feedback_terms.items())
-    return f"expansion: added {added} (from the top hits; re-ranks, never admits)"
 
 
 def analyzer_line(result: RetrievalResult) -> str | None:
@@ -304,12 +275,8 @@ def why_not_lines(why: WhyNot, *, reference: bool = False) -> list[str]:
         return lines
     rank = "-" if why.bm25_rank is None else f"#{why.bm25_rank}"
     lines.append(f"bm25: {number(why.bm25_score)} (rank {rank})")
-    if why.feedback_score > 0:
-        lines.append(f"query expansion: +{number(why.feedback_score)} (added terms it has: {', '.join(why.feedback_terms)})")
     if why.context_score > 0:
         lines.append(f"file context: +{number(why.context_score)} (next to {why.context_via})")
-    if why.link_score > 0:
-        lines.append(f"link context: +{number(why.link_score)} (linked with {why.link_via})")
     if why.embedding_used:
         lines.append(f"cos: {number(why.cos_score)}")
     if why.score is not None:

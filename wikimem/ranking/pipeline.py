@@ -23,12 +23,10 @@ stages, in order:
    window entry scored with the wiki's statistics (the reference's rule),
    or with ``search_diary`` the diary's top ``pool`` (or a window's
    entries) scored with the diary's own statistics; and (with an embedder)
-   the ``pool`` nearest vectors, the diary's too with ``search_diary``, fused (:mod:`wikimem.ranking.semantic`). Opt-in re-ranking signals then add to a
-   candidate's lexical score, each from BM25 and never admitting an item
-   without a match of its own: query expansion from the top hits
-   (:mod:`~wikimem.ranking.feedback`, which may also bring in further
-   matching items), file context (:mod:`~wikimem.ranking.context`) and
-   link context (:mod:`~wikimem.ranking.link_context`).
+   the ``pool`` nearest vectors, the diary's too with ``search_diary``, fused (:mod:`wikimem.ranking.semantic`). The opt-in
+   file context (:mod:`~wikimem.ranking.context`) then adds to a
+   candidate's lexical score, from BM25 and never admitting an item
+   without a match of its own.
    English function words (:data:`wikimem.index.analyzer.FUNCTION_WORDS`)
    weigh :data:`FUNCTION_WEIGHT` of a word and a candidate matching only
    them has no BM25 match (:func:`gated_search`), on every path.
@@ -64,8 +62,6 @@ from wikimem.ranking.where import Where
 from wikimem.models import DiaryItem, RecallItem, RetrievalResult, RetrievedItem, TimeRange, as_recall_item
 from wikimem.disk.days import resolve_today
 from wikimem.ranking.context import add_context
-from wikimem.ranking.feedback import add_feedback
-from wikimem.ranking.link_context import add_link_context
 from wikimem.ranking.rows import link_targets, matcher, row_of
 from wikimem.ranking.semantic import Candidate, Semantic
 from wikimem.timeparse import TimeMatch, match_time_range, may_name_a_time
@@ -77,7 +73,7 @@ __all__ = ["Knobs", "Trace", "admitted", "knobs_of", "run"]
 #: has another word: function words still count (as a tie-breaker among items that match the content
 #: words) but can neither make a hit alone (:func:`gated_search`) nor outvote a content word. Chosen by
 #: measurement on English conversation (bench/quality.py; the weights tried are in
-#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (MaxScore divides by it).
+#: docs/adr/0023-whole-diary-recall.md); must stay above 0 (the index skips a term of weight 0).
 FUNCTION_WEIGHT = 0.25
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
@@ -103,10 +99,6 @@ class Knobs:
     cos_floor: float | None = None
     #: File context (:mod:`wikimem.ranking.context`): neighbours' BM25 re-ranks the pool.
     context: bool = False
-    #: Query expansion from the top hits (:mod:`wikimem.ranking.feedback`).
-    feedback: bool = False
-    #: Link context (:mod:`wikimem.ranking.link_context`): linked candidates' BM25 re-ranks the pool.
-    link_context: bool = False
     #: Search the whole diary (its own index and statistics), not only a time window's entries.
     search_diary: bool = False
     #: Which stored items may be handed back (:mod:`wikimem.ranking.where`); ``None``: all.
@@ -121,10 +113,9 @@ def _shared_knobs(*values: Any) -> Knobs:
 def knobs_of(*values: Any) -> Knobs:
     """``Knobs(*values)`` (positional, in field order), one shared object per distinct set of values.
 
-    A frozen dataclass of fifteen fields costs ~10 us to make (each field is
-    set through ``object.__setattr__``), a few percent of a warm query, and
-    an app asks with the same knobs again and again; frozen makes sharing
-    safe. Values that cannot be hashed (a ``time_range`` given as a list)
+    Making a frozen dataclass sets each field through ``object.__setattr__``,
+    a visible share of a warm query, and an app asks with the same knobs
+    again and again; frozen makes sharing safe. Values that cannot be hashed (a ``time_range`` given as a list)
     make a fresh one.
     """
     try:
@@ -297,7 +288,7 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         return
     index, terms, result = corpus.index, trace.terms, trace.result
     # With a re-ranking signal, BM25's pool is as deep as with embeddings: the signal re-ranks it.
-    deep = semantic is not None or knobs.context or knobs.feedback or knobs.link_context
+    deep = semantic is not None or knobs.context
     trace.pool = pool = max(limit * FUSION_POOL, 50) if deep else limit
     cands = trace.cands
     items = corpus.items
@@ -309,18 +300,8 @@ def _rank(knobs: Knobs, corpus: WikiCorpus, semantic: Semantic | None, trace: Tr
         key = ("w", item.file, item.name)
         cands[key] = Candidate(key, item, doc, score, score)
     _diary_candidates(corpus, trace, pool, semantic)
-    if knobs.feedback:
-        def make(doc: int, bm25: float) -> Candidate:
-            item = corpus.items[doc]
-            assert item is not None
-            return Candidate(("w", item.file, item.name), item, doc, bm25, bm25)
-
-        diary_terms = {c.key: corpus.tokens(c.item) for c in cands.values() if c.doc is None}
-        result.feedback_terms = add_feedback(corpus, terms, cands, pool, make, diary_terms)
     if knobs.context:
         add_context(corpus, terms, cands)
-    if knobs.link_context:
-        add_link_context(corpus, cands)
     floor = None
     if semantic is not None:
         result.embedding_used = semantic.fuse(
@@ -432,12 +413,12 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
     seen: set[Key] = set()
     rows: list[RetrievedItem] = []
     matched = matcher(corpus, trace.terms, ranked)
-    added, diary = result.feedback_terms, trace.diary
+    diary = trace.diary
     for rank, cand in enumerate(ranked, 1):
         if cand.key in seen:
             continue  # already placed as an earlier hit's link target
         seen.add(cand.key)
-        rows.append(row_of(corpus, cand, rank, matched, added, diary))
+        rows.append(row_of(cand, rank, matched, diary))
         # Every link is spelled with "[[": most items have none, and need no parse for that.
         if not expand_links or "[[" not in cand.item.content:
             continue
@@ -453,7 +434,7 @@ def _expand(corpus: WikiCorpus, expand_links: bool, trace: Trace) -> list[Retrie
             seen.add(key)
             if key in rank_of:  # a later hit: placed here, with its own rank and scores
                 target_rank, target = rank_of[key]
-                row = row_of(corpus, target, target_rank, matched, added, diary)
+                row = row_of(target, target_rank, matched, diary)
                 row.source, row.via = "link", cand.item.name
             else:
                 item = corpus.items[doc]

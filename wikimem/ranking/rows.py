@@ -23,7 +23,7 @@ from wikimem.models import DiaryItem, RetrievedItem
 from wikimem.ranking.semantic import Candidate
 from wikimem.tokenize import est_tokens
 
-__all__ = ["feedback_matched", "link_targets", "matcher", "row_of"]
+__all__ = ["link_targets", "matcher", "row_of"]
 
 
 @lru_cache(maxsize=4096)
@@ -68,18 +68,15 @@ def matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) ->
 #: RetrievedItem's fields in order: rows are made positionally (a keyword call costs 2.6 us a row
 #: against 1.0, a tenth of a warm query's own work); checked at import, so a reordered model fails loudly.
 _ROW_FIELDS = (
-    "item", "source", "score", "bm25_score", "cos_score", "via", "context_score", "context_via", "feedback_score",
-    "feedback_terms", "link_score", "link_via", "matched_terms", "tokens_est", "rank", "entry_id",
+    "item", "source", "score", "bm25_score", "cos_score", "via", "context_score", "context_via",
+    "matched_terms", "tokens_est", "rank", "entry_id",
 )
 if tuple(f.name for f in fields(RetrievedItem)) != _ROW_FIELDS:  # pragma: no cover - a model edit
     raise ImportError("RetrievedItem's fields moved: update wikimem.ranking.rows._ROW_FIELDS and row_of")
 
 
-def row_of(
-    corpus: WikiCorpus, cand: Candidate, rank: int, matched: Callable[[Candidate], list[str]],
-    added: dict[str, float], diary: list[DiaryItem],
-) -> RetrievedItem:
-    """A ranked hit as its result row (``added``: the feedback terms; ``diary``: the window's entries)."""
+def row_of(cand: Candidate, rank: int, matched: Callable[[Candidate], list[str]], diary: list[DiaryItem]) -> RetrievedItem:
+    """A ranked hit as its result row (``diary``: the window's entries)."""
     item = cand.item
     return RetrievedItem(
         item,
@@ -90,22 +87,9 @@ def row_of(
         None,
         cand.context,
         cand.context_via,
-        cand.feedback,
-        feedback_matched(corpus, cand, added) if cand.feedback > 0 else [],
-        cand.link,
-        cand.link_via,
         matched(cand),
         est_tokens(item.content),
         rank,
         # A diary row's identity: its file and name (day, HH:MM) are shared by a minute's entries.
         diary[cand.key[1]].entry_id if cand.key[0] == "d" else None,
     )
-
-
-def feedback_matched(corpus: WikiCorpus, cand: Candidate, added: dict[str, float]) -> list[str]:
-    """The added terms ``cand`` contains (what its ``feedback`` share came from)."""
-    if cand.feedback <= 0 or not added:
-        return []
-    if cand.doc is not None:
-        return corpus.index.matched(added, cand.doc)
-    return sorted(set(added) & set(corpus.tokens(cand.item)))

@@ -72,12 +72,6 @@ class WhyNot:
     #: What its file neighbours added (:mod:`wikimem.ranking.context`) and the best of them.
     context_score: float = 0.0
     context_via: str | None = None
-    #: The query expansion's share of its score (:mod:`wikimem.ranking.feedback`) and the added terms it has.
-    feedback_score: float = 0.0
-    feedback_terms: list[str] = field(default_factory=list)
-    #: What linked candidates added (:mod:`wikimem.ranking.link_context`) and the best of them.
-    link_score: float = 0.0
-    link_via: str | None = None
     #: The ranking score (fused with embeddings) when it was a candidate.
     score: float | None = None
     embedding_used: bool = False
@@ -168,11 +162,6 @@ def _evidence(
     if cand is not None:
         why.bm25_score, why.cos_score, why.score = cand.bm25, cand.cos, cand.score
         why.context_score, why.context_via = cand.context, cand.context_via
-        why.link_score, why.link_via = cand.link, cand.link_via
-        why.feedback_score = cand.feedback
-        added = trace.result.feedback_terms
-        if cand.feedback > 0:
-            why.feedback_terms = sorted(set(added) & present)
     elif target.doc is not None and terms:
         why.bm25_score = corpus.index.score_docs(terms, [target.doc])[target.doc]
         if why.embedding_used and semantic is not None:
@@ -278,12 +267,10 @@ def _by(why: WhyNot, trace: Trace) -> str:
     """What the place was ranked by, when it is not plain BM25 order."""
     if why.embedding_used:
         return ""
-    own = [(why.feedback_score, "query expansion"), (why.context_score, "file context"), (why.link_score, "link context")]
-    if any(value > 0 for value, _ in own):
-        parts = "".join(f" + {label} {value:.3f}" for value, label in own if value > 0)
-        return f" (BM25 {why.bm25_score:.3f}{parts})"
-    ahead = [c for c in trace.ordered if c.context > 0 or c.feedback > 0 or c.link > 0]
-    return " (BM25 + the re-ranking signals of the items above it)" if ahead else ""
+    if why.context_score > 0:
+        return f" (BM25 {why.bm25_score:.3f} + file context {why.context_score:.3f})"
+    ahead = [c for c in trace.ordered if c.context > 0]
+    return " (BM25 + the file context of the items above it)" if ahead else ""
 
 
 def _not_candidate(why: WhyNot, trace: Trace) -> None:

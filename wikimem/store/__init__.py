@@ -120,10 +120,10 @@ class MemoryStore(WriteListeners):
             self._diary = Diary(self.root, journal=self.journal)
         return self._diary
 
-    def _day_changed(self, date: str) -> None:
+    def notify_day_write(self, date: str) -> None:
         """A transaction (an import) wrote the diary day ``date``: tell the diary's listeners, as an append does."""
         if self._diary is not None:  # no Diary yet: nobody listens to it
-            self._diary._changed(date)
+            self._diary.notify_write(date)
 
     def file_path(self, file: str) -> Path:
         """Where the RecallFile ``file`` lives (whether or not it exists)."""
@@ -138,7 +138,7 @@ class MemoryStore(WriteListeners):
         names = {e.name[:-3] for e in entries if e.name.endswith(".md") and e.is_file() and len(e.name) > 3}
         tx = current(self)
         if tx is not None:  # this thread's staged writes: files made or emptied
-            for name in tx._order:
+            for name in tx.staged_files():
                 (names.add if tx.staged(name).data() is not None else names.discard)(name)  # type: ignore[union-attr]
         return sorted(names)
 
@@ -235,7 +235,7 @@ class MemoryStore(WriteListeners):
             edits = [replace_block(raw, file, where[0], block)] if where else append_block(raw, file, block, f"# {file}")
             tx.stage(file, raw, edits, [Journal.entry("update" if where else "add", file=file, name=block.heading,
                                                       owner=block.owner, source_conv=block.source_conv,
-                                                      detail=detail, by=by)], None if where else block.heading)
+                                                      detail=detail, by=by)])
         return _to_item(file, block)
 
     def remove(

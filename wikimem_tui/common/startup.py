@@ -1,12 +1,13 @@
 """Start-up: the first frame shows only what is on screen; the rest mounts, then the store is read.
 
-Measured at 1M items (bench/bench_app.py, tmp profile of the launch):
-composing and styling every pane up front -- five hidden tabs of the six,
-~170 widgets -- was half of the CPU before the first frame, and the index
-build, the catalogue and the watcher's import started in ``on_mount``
-took the interpreter lock from the event loop while it drew that frame.
-Launch to first frame went 1.0-2.7 s -> 0.4-0.7 s (the same runs,
-alternated, load 3-4) with the two changes here:
+The first frame must come within the launch goal whatever the store's
+size, and two things stood in its way: composing and styling every pane
+up front -- five hidden tabs of the six, most of the app's widgets -- is
+about half of the CPU before the first frame, and background work started
+in ``on_mount`` (the index build, the catalogue, the watcher's import)
+takes the interpreter lock from the event loop while it draws that frame
+(``bench/bench_app.py`` measures launch to first paint). Two changes keep
+them out of its way:
 
 * :class:`LazyPane`: a hidden tab's pane is mounted after the first
   refresh (Textual's own ``Lazy`` does the same, but says nothing when it

@@ -17,10 +17,9 @@ not say it listens.
 
 The first reads run one after the other -- the index, then the catalogue,
 then the index warm-up -- not side by side: they are all CPU-bound Python
-sharing one interpreter lock, so running them together made each finish
-when all did (at 1M items the index was ready at 15-26 s beside the
-catalogue's 8.7 s of work, against 8.6 s alone; bench/bench_app.py). In
-turn the query works from the first one's end, and the tree is ready when
+sharing one interpreter lock, so running them together makes each finish
+when all do, and the index, the one a query waits for, comes last
+(``bench/bench_app.py`` times the reads). In turn the query works from the first one's end, and the tree is ready when
 it was before. Meanwhile the collector is held off the long-lived heap they
 build (``core/long_lived``).
 """
@@ -44,7 +43,7 @@ from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.live_notice import LiveNotices
 from wikimem_tui.core.long_lived import LongLivedHeap
 
-__all__ = ["GROUPS", "CatalogueListener", "StoreListener", "StoreSync", "SyncState"]
+__all__ = ["GROUPS", "CatalogueListener", "StoreListener", "StoreSync"]
 
 #: The worker groups StoreSync runs (the App reports a failure in any of them).
 GROUPS = ("catalogue", "index", "warm", "watch")
@@ -326,28 +325,3 @@ class StoreSync:
         except Exception as exc:  # inotify limits, vanished directory…
             self._app.notify(f"live updates off: {exc}", severity="warning", markup=False)
 
-
-class SyncState:
-    """What the sync read, as the App's own attributes (tests and benchmarks wait on these); the App mixes it in."""
-
-    sync: StoreSync
-
-    @property
-    def catalogue(self) -> Catalogue | None:
-        """Names, counts and the link graph; None until the first build finishes."""
-        return self.sync.catalogue
-
-    @property
-    def index_ready(self) -> bool:
-        """True once the background index build finished."""
-        return self.sync.index_ready
-
-    @property
-    def watcher_ready(self) -> bool:
-        """True once the file watcher is armed (writes from then on are seen)."""
-        return self.sync.watcher_ready
-
-    @property
-    def own_echoes(self) -> int:
-        """Watcher batches that held only this app's own writes (and were dropped as such)."""
-        return self.sync.own_echoes

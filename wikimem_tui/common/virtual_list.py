@@ -19,6 +19,7 @@ safe to draw.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Hashable
 from functools import lru_cache
 
@@ -69,7 +70,11 @@ def fit(text: str, width: int) -> str:
 
 
 class VirtualList(ScrollView, can_focus=True):
-    """Rows drawn line by line: a subclass says how many rows, what one shows and what changes its look."""
+    """Rows drawn line by line: a subclass says how many rows, what one shows and what changes its look.
+
+    The three abstract methods are what every subclass must say (mypy
+    refuses a list that forgets one); a header is optional.
+    """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -78,17 +83,17 @@ class VirtualList(ScrollView, can_focus=True):
 
     # -- what a subclass says ------------------------------------------------------
 
+    @abstractmethod
     def row_count(self) -> int:
         """How many rows there are."""
-        raise NotImplementedError
 
+    @abstractmethod
     def row_look(self, index: int) -> Hashable:
         """What besides the row and the width changes how row ``index`` is drawn (its cache key)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def row_segments(self, index: int, width: int, base: Style) -> list[Segment]:
         """Row ``index`` as segments, ``width`` cells wide, on the list's ``base`` style."""
-        raise NotImplementedError
 
     def header_lines(self) -> int:
         """Lines at the top that stay put while the rows scroll under them (none unless a subclass has a header)."""
@@ -96,7 +101,7 @@ class VirtualList(ScrollView, can_focus=True):
 
     def header_segments(self, y: int, width: int, base: Style) -> list[Segment]:
         """Header line ``y`` as segments, ``width`` cells wide (asked only when ``header_lines`` has some)."""
-        raise NotImplementedError
+        return []
 
     def content_width(self) -> int:
         """How wide the rows are when wider than the list (they scroll sideways); 0: as wide as the list."""

@@ -2,11 +2,11 @@
 
 The app runs its slow work in thread workers so the event loop never
 blocks, but threads share one interpreter lock: a busy worker takes it
-every switch interval (5 ms), so the loop, drawing a frame, gets about
-its share of it, and the query worker too. At 1M items the index warm-up
-(seconds of postings scans, started right after the build) made each
-frame 3-8x slower and a keystroke's results reached the screen 0.4-1.1 s
-after the debounce instead of ~0.1 s (bench/bench_app.py).
+every switch interval, so the loop, drawing a frame, gets about its share
+of it, and the query worker too. On a large store, background work that
+holds the lock for seconds (an index warm-up's scans) makes each frame
+several times slower and pushes a keystroke's results well past the
+debounce (``bench/bench_app.py`` measures the keystroke).
 
 So work that only prepares the future (the warm-up) asks
 :meth:`Activity.wait_quiet` before each step, and the UI says when the

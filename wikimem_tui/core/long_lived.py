@@ -1,15 +1,15 @@
 """The cyclic garbage collector and a large store's long-lived heap: keep full collections off the keys.
 
-Measured at 1M items (bench/bench_app.py, gc callbacks timing each
-collection): the catalogue alone holds ~570k lists (an item's link targets)
-and the journal pane ~1M rows, all alive for the whole session. Python's
-collector traverses every tracked object at each full collection, and it
-runs one each time the heap grew by a quarter, so while the store was read
-the app stopped -- holding the interpreter lock, frames and query worker
-included -- for 0.3-1.1 s every 2-4 s (8-11 s in all in one start, 2.3 s at
-once at the end). A query typed during the build was answered 0.4-4.7 s
-after the index was ready on a second start (26.9 s under load): those
-pauses, not the caches. A keystroke arriving in one waits for it whole.
+On a large store the app holds objects in proportion to it -- the
+catalogue a list per item (its link targets), the journal pane a row per
+line -- all alive for the whole session. Python's collector traverses
+every tracked object at each full collection, and it runs one each time
+the heap grew by a quarter, so while the store is read the app stops --
+holding the interpreter lock, frames and query worker included -- for
+pauses that grow with the store, again and again, and a query typed
+during the build waits for them (``bench/bench_app.py``, whose
+``app_probes.GcPauses`` times every collection, shows them). A keystroke
+arriving in one waits for it whole.
 
 So, for a large store only (:data:`LARGE`: a small one's collections
 cost milliseconds and tests keep the normal collector):
@@ -22,8 +22,8 @@ cost milliseconds and tests keep the normal collector):
   heap grew by a lot of long-lived objects (the journal's rows), or that
   the collector was off for a while (the library pauses it around a
   store-wide read, the health pane's lint included: the first young
-  collection after it then traversed everything read, 0.4 s, and a middle
-  and a full one followed at once): what survived it is frozen as well, so
+  collection after it then traverses everything read, and a middle and a
+  full one follow at once): what survived it is frozen as well, so
   the next ones look only at what is new.
 
 The price: a frozen object that later becomes part of a reference cycle is

@@ -13,11 +13,10 @@ never hidden by an earlier write of ours.
 
 The record is made when the write is done (its journal line and fsyncs
 included), but the watcher hears the file's rename at once: on a slow disk
-(an fsync of 150 ms) the batch was judged before the record existed, and
+(a slow fsync) the batch was judged before the record existed, and
 the app's own save came back as "changed on disk" -- a toast about the
-user's own edit and a re-read of the whole file by the index (which had
-already applied the write's own block edits through the store's write
-chain). So a write is bracketed (:meth:`OwnWrites.writing`) and the
+user's own edit and a second re-read of the file by the index (which had
+already applied the write through the store's write listener). So a write is bracketed (:meth:`OwnWrites.writing`) and the
 watcher judges a batch only once no write of ours is half done
 (:meth:`OwnWrites.settled`, polled: the event loop never blocks).
 """

@@ -23,6 +23,7 @@ through ``safe``.
 from __future__ import annotations
 
 import datetime as dt
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -55,6 +56,7 @@ from wikimem_tui.health.health_model import (
 )
 from wikimem_tui.health.health_tree import CHUNK, FindingTree, HealthRef
 from wikimem_tui.common.incremental import IncrementalRefresh
+from wikimem_tui.core.changes import StoreChange
 from wikimem_tui.core.words import count
 
 __all__ = ["CHUNK", "HealthPane", "HealthSource"]
@@ -75,7 +77,7 @@ class HealthSource(Protocol):
     embedder: Any
 
 
-class HealthPane(IncrementalRefresh, Widget):
+class HealthPane(Widget):
     """Lint findings by severity and code, a filter, the highlighted one in full, enter to go there."""
 
     HELP_TITLE = "Health (lint)"
@@ -138,9 +140,12 @@ class HealthPane(IncrementalRefresh, Widget):
         self.runs = 0
         """Lint runs whose result reached the pane (tests wait on it)."""
         self._haystacks: list[str] = []
-        self.init_incremental()
+        self.incremental = IncrementalRefresh(self.reload, lambda: self.is_on_screen)
+        """The files changed since the last run, and the lock a run holds (``common/incremental``)."""
         self._linter: Linter | None = None
         self._fresh = False
+        self._fresh_lock = threading.Lock()
+        """Guards ``_fresh``: set on the UI thread, taken by the lint worker."""
         self.linting = False
         """A lint run is in flight (the status says "linting…"; tests wait on it).
 
@@ -174,13 +179,20 @@ class HealthPane(IncrementalRefresh, Widget):
 
     def action_recheck(self) -> None:
         """Lint from scratch (a new Linter re-reads every file)."""
-        with self._changed_lock:
+        with self._fresh_lock:
             self._fresh = True
         self.reload()
 
+    def refresh_from_store(self, change: StoreChange | None = None) -> None:
+        """Re-read the changed files: now if the pane is on screen, else when it is next shown."""
+        self.incremental.changed(change)
+
+    def on_show(self) -> None:
+        self.incremental.shown()
+
     def reload(self) -> None:
         """Lint again in the worker (the changed files re-read, the rest from the warm Linter)."""
-        self.stale = False
+        self.incremental.stale = False
         self.linting = True
         self._show_status()
         self._lint()
@@ -188,11 +200,11 @@ class HealthPane(IncrementalRefresh, Widget):
     @work(thread=True, exclusive=True, group="health-lint", exit_on_error=False)
     def _lint(self) -> None:
         worker = get_current_worker()
-        with self.run_lock:  # one run at a time: the Linter keeps state between runs
+        with self.incremental.run_lock:  # one run at a time: the Linter keeps state between runs
             if worker.is_cancelled:
                 return  # a newer request is queued behind us and takes our changes
-            changed = self.take_changed()
-            with self._changed_lock:
+            changed = self.incremental.take_changed()
+            with self._fresh_lock:
                 full, self._fresh = self._fresh or self._linter is None, False
             if full:
                 self._linter = Linter(self.backend.root, model=_model(self.backend.embedder))

@@ -1,9 +1,9 @@
 """The query pane's result table: the rows of one explained retrieval, and what a row opens.
 
 A :class:`~wikimem_tui.common.virtual_list.VirtualList`, not a
-``DataTable``: at 1M items the ``DataTable`` took 30-90 ms of the 100 ms a
-keystroke may take to show its answer, rendering every cell of every row
-through Rich (padding, wrapping, measuring) on each new result and again on
+``DataTable``: a keystroke has a budget to show its answer in (the
+keystroke goal), and on a large result the ``DataTable`` spent a large
+share of it rendering every cell of every row through Rich (padding, wrapping, measuring) on each new result and again on
 each frame. Here a new result costs one pass that measures the cells and
 wraps only the text cells too long for their column, and a frame draws only
 the lines on screen, each a few segments of fitted plain text cached by line

@@ -64,7 +64,7 @@ class QueueSource(Protocol):
     def clock(self) -> Callable[[], dt.datetime]: ...
 
 
-class ReconcilePane(IncrementalRefresh, Widget):
+class ReconcilePane(Widget):
     """Diary entries waiting for review; select, promote, or mark them reviewed."""
 
     HELP_TITLE = "Reconcile queue"
@@ -128,7 +128,8 @@ class ReconcilePane(IncrementalRefresh, Widget):
         """Show only this owner's entries (None: everyone's)."""
         self._query = Query()
         self._marks: list[tuple[str, list[DiaryItem]]] = []
-        self.init_incremental()
+        self.incremental = IncrementalRefresh(self.reload, lambda: self.is_on_screen)
+        """The files changed since the last run, and the lock a run holds (``common/incremental``)."""
         self._snapshot: Snapshot | None = None
         self._loading = False
         self._days_error = ""
@@ -159,9 +160,16 @@ class ReconcilePane(IncrementalRefresh, Widget):
 
     # -- computing the queue --------------------------------------------------------
 
+    def refresh_from_store(self, change: StoreChange | None = None) -> None:
+        """Re-read the changed files: now if the pane is on screen, else when it is next shown."""
+        self.incremental.changed(change)
+
+    def on_show(self) -> None:
+        self.incremental.shown()
+
     def reload(self) -> None:
         """Compute the queue again in the worker (the changed files re-read, the rest from the warm snapshot)."""
-        self.stale = False
+        self.incremental.stale = False
         self._loading = True
         self._show_status()
         self._load(self._query)
@@ -169,10 +177,10 @@ class ReconcilePane(IncrementalRefresh, Widget):
     @work(thread=True, exclusive=True, group="reconcile-queue", exit_on_error=False)
     def _load(self, query: Query) -> None:
         worker = get_current_worker()
-        with self.run_lock:  # the snapshot keeps state between runs
+        with self.incremental.run_lock:  # the snapshot keeps state between runs
             if worker.is_cancelled:
                 return  # a newer request is queued behind us and takes our changes
-            changed = self.take_changed()
+            changed = self.incremental.take_changed()
             try:
                 if self._snapshot is None:
                     self._snapshot = Snapshot(self.backend.root)

@@ -21,7 +21,8 @@ clears the filter and goes back to the tree.
 
 Enter on a RecallFile expands it and shows the whole file in the item pane,
 but only for files of at most ``CHUNK`` items: rendering a 5,000-item file
-as one page took 1.6 s on the UI thread (bench/bench_tree.py), and such a
+as one page blocks the UI thread past any goal (bench/bench_tree.py
+measures it), and such a
 file is browsed in the tree, not read whole.
 
 Derived items (text written from recall answers, ``badges.badge_for``) carry

@@ -4,8 +4,9 @@ Names are matched by the tree itself (from the catalogue, cheap); this widget
 debounces typing, runs the content scan in a thread worker after a longer
 pause (``tree_search.ContentSearch`` reads the files), and reports both as
 messages, so the tree only ever reacts to a settled filter. The status line
-says what the filter found — "3 names · 2 in content", "searching content…
-40%", "no matches for 'x'" — so an empty tree is never left unexplained.
+says what the filter found — "3 names · 2 in content",
+"searching content… 40%", "no matches for 'x'" — so an empty tree is
+never left unexplained.
 """
 
 from __future__ import annotations

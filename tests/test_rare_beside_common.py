@@ -1,14 +1,10 @@
-"""MaxScore's short-rest step: a rare term's few docs settle the top k only when nothing else can reach it.
+"""A rare term beside a common one ranks like brute force: ties at the k-th place, k above the rare docs, writes.
 
-``wikimem.index.maxscore._short_rest`` (ADR 0016) scores the docs of every
-list but the longest in full and returns them as the answer when the k-th
-best of their sums is above the longest list's best value. It is reached
-only from queries over more than ``_WALK_MAX`` postings, so the oracle
-tests of ``test_bm25`` see it seldom; here it is called directly on small
-indexes and held to brute-force BM25: the top k it settles, ties cut at
-the k-th place included, the cases it must refuse (k above its docs, a
-common term that alone outranks the rare docs), and the whole search with
-it on its path.
+The query right after an ``add()`` of its own words has this shape: a term
+in a handful of docs beside one in most of them. The search is held to
+brute-force BM25 on both index paths: ties cut at the k-th place, k above
+the rare docs, a common term that alone outranks the rare docs, and
+lists kept before writes moved N and the average length.
 """
 
 from __future__ import annotations
@@ -19,7 +15,6 @@ from collections import Counter
 import pytest
 
 from tests.test_bm25 import _brute
-from wikimem.index import maxscore
 from wikimem.index.bm25 import InvertedIndex
 
 #: Both index paths (pure Python and numpy, the latter for every list however short).
@@ -65,24 +60,6 @@ def _index(docs: list[list[str]]) -> InvertedIndex:
     return index
 
 
-def _short_rest(index: InvertedIndex, query: list[str], k: int) -> Ranked | None:
-    """What ``_short_rest`` makes of ``query``'s terms, given as the search gives them."""
-    terms, rho = index._terms(Counter(query))
-    return maxscore._short_rest(terms, k, rho)
-
-
-def _assert_settled_like_brute(docs: list[list[str]], query: list[str], k: int, alive: set[int] | None = None) -> None:
-    """``_short_rest`` settles ``query``: every doc scoring the k-th best or more, and the same top k as brute force."""
-    alive = set(range(len(docs))) if alive is None else alive
-    found = _short_rest(_index(docs), query, k)
-    assert found is not None, f"{query} k={k}: the rare docs should settle the top k"
-    expected = _ranked(_brute(docs, query, alive))
-    kth = expected[k - 1][1]
-    tied_or_better = {d for d, s in expected if s >= kth}
-    assert tied_or_better <= {d for d, _ in found}, "a doc reaching the k-th best score is missing"
-    assert _rounded(_ranked(found)[:k]) == _rounded(expected[:k])
-
-
 def _assert_search_like_brute(docs: list[list[str]], query: list[str], k: int, index: InvertedIndex | None = None,
                               alive: set[int] | None = None) -> None:
     alive = set(range(len(docs))) if alive is None else alive
@@ -91,26 +68,18 @@ def _assert_search_like_brute(docs: list[list[str]], query: list[str], k: int, i
     assert _rounded(index.search(Counter(query), k)) == _rounded(expected), query
 
 
-@pytest.fixture(autouse=True)
-def _short_rest_on_the_search_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These indexes are small: without this the search walks their lists and never asks the short rest."""
-    monkeypatch.setattr(maxscore, "_WALK_MAX", 0)
-
-
 @pytest.mark.parametrize("k", [1, 5, 10])
 @pytest.mark.parametrize("query", [["c", "r"], ["r", "c", "c"]], ids=["c-r", "r-c-c"])
-def test_a_rare_term_beside_a_common_one_settles_the_top_k(query: list[str], k: int) -> None:
+def test_a_rare_term_beside_a_common_one_ranks_like_brute(query: list[str], k: int) -> None:
     docs = _background(1, 500, common_share=0.85)
     _with_rare(docs, "r", 12, seed=2)  # some of them hold c too: their full sums count it
-    _assert_settled_like_brute(docs, query, k)
     _assert_search_like_brute(docs, query, k)
 
 
-def test_many_rare_docs_settle_it_too() -> None:
-    # 40 candidates: on the numpy path the long list is probed by searchsorted.
+def test_many_rare_docs_rank_like_brute_too() -> None:
     docs = _background(3, 800, common_share=0.9)
     _with_rare(docs, "r", 40, seed=4)
-    _assert_settled_like_brute(docs, ["c", "r"], 10)
+    _assert_search_like_brute(docs, ["c", "r"], 10)
 
 
 @pytest.mark.parametrize("k", [5, 6, 8])
@@ -122,32 +91,29 @@ def test_docs_tied_at_the_kth_place_are_all_kept(k: int) -> None:
         docs[d] = ["r", "r", "f1"]
     for d in tied:
         docs[d] = ["r", "f1", "f2", "f3", "c"]
-    _assert_settled_like_brute(docs, ["c", "r"], k)
     _assert_search_like_brute(docs, ["c", "r"], k)
 
 
-def test_two_rare_lists_settle_a_k_above_either_of_them() -> None:
+def test_two_rare_lists_rank_a_k_above_either_of_them() -> None:
     docs = _background(6, 500, common_share=0.85)
     first = set(_with_rare(docs, "r1", 6, seed=7))
     second = set(_with_rare(docs, "r2", 6, seed=8))
     k = max(len(first), len(second)) + 2
     assert len(first | second) >= k
-    _assert_settled_like_brute(docs, ["c", "r1", "r2"], k)
     _assert_search_like_brute(docs, ["c", "r1", "r2"], k)
 
 
-def test_k_above_the_rare_docs_settles_with_the_common_terms_top() -> None:
+def test_k_above_the_rare_docs_ranks_with_the_common_terms_top() -> None:
     docs = _background(9, 500, common_share=0.85)
     rare = _with_rare(docs, "r", 5, seed=10)
     k = 8
     expected = _ranked(_brute(docs, ["c", "r"], set(range(len(docs)))))[:k]
     assert {d for d, _ in expected} - set(rare), "the top k must hold docs with only the common term"
-    _assert_settled_like_brute(docs, ["c", "r"], k)  # add24: fewer rare docs than k now settle too (ADR 0019)
     _assert_search_like_brute(docs, ["c", "r"], k)
 
 
 @pytest.mark.parametrize("k", [1, 3])
-def test_a_common_term_that_alone_outranks_the_rare_docs_settles_like_brute(k: int) -> None:
+def test_a_common_term_that_alone_outranks_the_rare_docs_ranks_like_brute(k: int) -> None:
     docs = _background(11, 600, common_share=0.3)
     for d in (40, 41, 420):
         docs[d] = ["c"] * 8  # the common term alone, often, in a short doc
@@ -155,50 +121,29 @@ def test_a_common_term_that_alone_outranks_the_rare_docs_settles_like_brute(k: i
         docs[d] += [f"f{i % 50}" for i in range(300)]  # once, in a long doc: a small share each
     expected = _ranked(_brute(docs, ["c", "r"], set(range(len(docs)))))[:k]
     assert {d for d, _ in expected} <= {40, 41, 420}, "the common term alone must rank first"
-    _assert_settled_like_brute(docs, ["c", "r"], k)  # add24: fewer rare docs than k now settle too (ADR 0019)
     _assert_search_like_brute(docs, ["c", "r"], k)
 
 
-def test_after_writes_the_stale_values_still_keep_every_doc_of_the_top_k() -> None:
+def test_after_writes_the_kept_lists_still_rank_like_brute() -> None:
     docs = _background(13, 600, common_share=0.85)
     _with_rare(docs, "r", 12, seed=14)
     docs[597].append("r")
     index = _index(docs[:595])
-    index.search(Counter(["c", "r"]), 5)  # impacts cached for this N and length
+    index.search(Counter(["c", "r"]), 5)  # lists kept for this N and length
     for d in range(595, 600):
-        index.add(docs[d])  # N and the average length move a little: the cached values go stale
+        index.add(docs[d])  # N and the average length move a little
     removed = next(d for d in range(600) if "r" not in docs[d] and "c" in docs[d])
     index.remove(removed, docs[removed])
     alive = set(range(600)) - {removed}
-    terms, rho = index._terms(Counter(["c", "r"]))
-    assert rho < 1.0, "the values should be stale here"
-    found = maxscore._short_rest(terms, 5, rho)
-    assert found is not None
-    expected = _ranked(_brute(docs, ["c", "r"], alive))[:5]
-    assert {d for d, _ in expected} <= {d for d, _ in found}, "a doc of the exact top k is missing"
     _assert_search_like_brute(docs, ["c", "r"], 5, index=index, alive=alive)
 
 
-def test_stale_values_keep_a_doc_they_rank_below_the_kth_place() -> None:
-    # The cut is the k-th best stale sum times rho: a doc of the exact top k
-    # whose stale sum is a little lower is kept, for the search to rescore.
+@pytest.mark.parametrize("k", [1, 5, 20, 60])
+def test_after_adds_every_k_ranks_like_brute(k: int) -> None:
     docs = _background(23, 1000, common_share=0.85)
     _with_rare(docs, "r", 200, seed=24)
     index = _index(docs[:990])
-    index.search(Counter(["c", "r"]), 5)  # impacts cached for this N and length
+    index.search(Counter(["c", "r"]), 5)  # lists kept for this N and length
     for d in range(990, 1000):
         index.add(docs[d])
-    terms, rho = index._terms(Counter(["c", "r"]))
-    stale = maxscore._walk(terms)  # every doc's stale sum, by the plain walk
-    ranked_stale = _ranked(stale)
-    expected = _ranked(_brute(docs, ["c", "r"], set(range(1000))))
-
-    def below_the_stale_cut(k: int) -> set[int]:
-        return {d for d, _ in expected[:k]} - {d for d, s in stale.items() if s >= ranked_stale[k - 1][1]}
-
-    k = next((k for k in range(1, 100) if below_the_stale_cut(k)), None)
-    assert k is not None, "the premise: some doc of an exact top k sums below the k-th best stale sum"
-    found = maxscore._short_rest(terms, k, rho)
-    assert found is not None
-    assert {d for d, _ in expected[:k]} <= {d for d, _ in found}, "the doc the stale values rank lower is missing"
     _assert_search_like_brute(docs, ["c", "r"], k, index=index)

@@ -1,0 +1,174 @@
+"""jieba's words in the scan forms: a cold load with jieba that pays no Python step per token.
+
+Design constraint: with jieba the index must hold exactly the terms
+:func:`wikimem.tokenize.tokenize` yields (ideograph runs as jieba's words,
+kana/Hangul as bigrams, latin as tokens), yet a cold load must build its
+forms in bulk (C-level passes, postings made on a term's first use) like
+the bigram path, and must not segment again what an earlier process
+segmented.
+
+How: every distinct word gets a code, a pair of private-use characters
+(first from :data:`~wikimem.index.scan.WORD_FIRST`, second from
+:data:`~wikimem.index.scan.WORD_SECOND`), and a file's CJK scan form is
+made from its texts with their ideograph runs replaced by their words'
+codes between blanks (real private-use characters, separators to
+``tokenize()``, become blanks; :func:`wikimem.index.scan.words_form`). In
+the form a code is a CJK run of two characters: one bigram, the word's
+token, which no other code or kana pair can match (a pair's first
+character starts every code and never ends one). A term is looked up by
+its code (:meth:`WordForms.form_term`); a word no file holds has none and
+is found nowhere. Kana and Hangul runs are the bigram path's, and the
+latin form is made from the texts as on the bigram path.
+
+Each file's form is kept by its content digest in the segmentation cache
+(:mod:`wikimem.index.segmentation_cache`) with the word table, so the next
+process reads it instead of running jieba and making the form; a group's
+form is its files' forms joined by the break. Codes are stable only with
+the table they were made with: the table's digest is part of the load's
+fingerprint (:meth:`WordForms.fingerprint`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+from pathlib import Path
+
+from wikimem.index import segmentation_cache
+from wikimem.index.scan import (
+    DOC_BREAK, LOWERS_TO_ASCII, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined, words_form,
+)
+from wikimem.index.segmentation_cache import Segmentation
+from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words
+
+__all__ = ["WordForms"]
+
+log = logging.getLogger(__name__)
+
+_FIRST = ord(WORD_FIRST[0])
+_SECOND = ord(WORD_SECOND[0])
+_SECONDS = ord(WORD_SECOND[1]) - _SECOND + 1
+#: How many words codes can tell apart.
+CAPACITY = (ord(WORD_FIRST[1]) - _FIRST + 1) * _SECONDS
+_RUN = re.compile(f"[{IDEOGRAPHS}]+")
+_IDEOGRAPH = re.compile(f"[{IDEOGRAPHS}]")
+_CODES = re.compile(f"[{WORD_FIRST[0]}-{WORD_SECOND[1]}]")
+#: A term that no form holds (:func:`wikimem.index.scan.term_form` of it is None).
+_NOWHERE = " "
+
+
+class WordForms:
+    """The word codes of one process's loads with jieba, and the segmentation cache they are read from and kept in."""
+
+    def __init__(self, store_root: Path | None, part: str) -> None:
+        """``part``: which texts of the store these are (one cache each: ``"wiki"``, ``"diary"``)."""
+        self._root = store_root
+        self._path = segmentation_cache.cache_path(store_root, part) if store_root is not None else None
+        dictionary = jieba_dictionary()
+        self._made_by = dictionary[0] if dictionary is not None else "-"
+        self._words: list[str] = []
+        self._codes: dict[str, str] = {}
+        #: digest of a file's texts -> their CJK form and lowercase flag (see :meth:`_form`):
+        #: every file made in this process (or read), and the ones the last load used.
+        self._files: dict[bytes, tuple[str, bool]] = {}
+        self._used: dict[bytes, tuple[str, bool]] = {}
+        self._runs: dict[str, str] = {}
+        self._read = False
+        self._coded = 0
+
+    def begin(self) -> None:
+        """Start a load: read the cache the first time (when this process's jieba is as on disk, else forget what was segmented)."""
+        self._used = {}
+        self._coded = 0
+        if not self._shared():  # jieba's dictionary may have changed here since: segment again
+            self._runs.clear()
+            self._files.clear()
+            return
+        if self._read or self._path is None or self._root is None:
+            return
+        self._read = True
+        seg = segmentation_cache.read(self._path, self._root, self._made_by)
+        if seg is None or len(seg.words) > CAPACITY:
+            return
+        self._words = seg.words
+        self._codes = dict(zip(seg.words, map(_code, range(len(seg.words)))))
+        self._files = seg.files
+
+    def end(self) -> None:
+        """End a load: keep what it coded in the cache when it segmented anything (a failed write is logged)."""
+        if self._coded and self._path is not None and self._root is not None and self._shared():
+            segmentation_cache.write(self._path, self._root, Segmentation(self._made_by, self._words, self._used))
+        self._files = dict(self._used)
+        self._runs.clear()  # the files' forms are kept: a later load segments only files that changed
+
+    def _shared(self) -> bool:
+        """Whether jieba's words here are the ones on disk (not changed by this process: see :func:`jieba_dictionary`)."""
+        dictionary = jieba_dictionary()
+        return dictionary is not None and dictionary[0] == self._made_by and not dictionary[1]
+
+    def fingerprint(self) -> str:
+        """What this process's codes mean: a digest of the word table (codes are its indexes)."""
+        return hashlib.blake2b("\n".join(self._words).encode(), digest_size=16).hexdigest()
+
+    def _form(self, joined: bytes) -> tuple[str, bool] | None:
+        """A file's texts' CJK form with word codes, and whether they hold one of ``LOWERS_TO_ASCII``; None: not UTF-8."""
+        key = hashlib.blake2b(joined, digest_size=16).digest()
+        made = self._files.get(key)
+        if made is None:
+            try:
+                text = joined.decode("utf-8")
+            except UnicodeDecodeError:
+                return None
+            lower = any(map(text.__contains__, LOWERS_TO_ASCII))
+            if _CODES.search(text):
+                text = _CODES.sub(" ", text)
+            made = self._files[key] = (words_form(_RUN.sub(self._run_codes, text)), lower)
+            self._coded += 1
+        self._used[key] = made
+        return made
+
+    def _run_codes(self, match: re.Match[str]) -> str:
+        run = match.group()
+        coded = self._runs.get(run)
+        if coded is None:
+            coded = self._runs[run] = f" {' '.join(map(self._word_code, jieba_words(run)))} "
+        return coded
+
+    def _word_code(self, word: str) -> str:
+        code = self._codes.get(word)
+        if code is None:
+            at = len(self._words)
+            if at >= CAPACITY:
+                raise OverflowError("more distinct words than word codes")
+            code = self._codes[word] = _code(at)
+            self._words.append(word)
+        return code
+
+    def scan_files(self, files: list[bytes], n_texts: int, terms: LatinTerms | None = None) -> ScannedTexts | None:
+        """:func:`wikimem.index.scan.scan_joined` of files' texts (each file's joined by the break), with jieba's words.
+
+        Each file's CJK form comes from this process or the cache by the
+        file's content, else is made (jieba runs here); the latin form is
+        made from the texts as on the bigram path.
+        """
+        forms = list(map(self._form, files))
+        if not files or None in forms:
+            return None  # not UTF-8: tokenized item by item
+        made = [form for form in forms if form is not None]
+        cjk = DOC_BREAK.join(form for form, _ in made)
+        return scan_joined(DOC_BREAK.encode().join(files), n_texts, terms, cjk=cjk, lower=any(lower for _, lower in made))
+
+    def scan_texts(self, texts: list[str], terms: LatinTerms | None = None) -> ScannedTexts | None:
+        """:func:`wikimem.index.scan.scan_texts` with jieba's words."""
+        return self.scan_files([DOC_BREAK.join(texts).encode("utf-8")], len(texts), terms) if texts else None
+
+    def form_term(self, term: str) -> str:
+        """The term the forms hold for index term ``term``: its word code, itself, or one no form holds."""
+        if not term or _IDEOGRAPH.match(term) is None:
+            return _NOWHERE if _CODES.match(term) else term
+        return self._codes.get(term, _NOWHERE)
+
+
+def _code(at: int) -> str:
+    return chr(_FIRST + at // _SECONDS) + chr(_SECOND + at % _SECONDS)
