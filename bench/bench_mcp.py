@@ -80,7 +80,8 @@ async def over_stdio(root: Path, queries: list[str], pythonpath: str | None = No
     from mcp import Client, StdioServerParameters
 
     params = StdioServerParameters(command=sys.executable, args=["-m", "wikimem", "-s", str(root), "mcp"],
-                                   env={**os.environ, "PYTHONPATH": pythonpath or str(HERE.parent)})
+                                   env={**os.environ, "PYTHONPATH": pythonpath or str(HERE.parent)},
+                                   cwd=pythonpath or str(HERE.parent))  # -m puts the cwd before PYTHONPATH
     start = time.perf_counter()
     async with Client(params, read_timeout_seconds=600) as client:
         await client.call_tool("recall", {"query": queries[0]})

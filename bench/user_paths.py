@@ -86,7 +86,9 @@ def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Pat
         env["WIKIMEM_JIEBA"] = "0"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(recall_argv(root, query, bigram=bigram), capture_output=True, text=True, env=env)
+    # cwd: ``-m``/``-c`` put the working directory first on sys.path, before PYTHONPATH
+    done = subprocess.run(recall_argv(root, query, bigram=bigram), capture_output=True, text=True, env=env,
+                          cwd=tree or ROOT)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode:
