@@ -98,13 +98,17 @@ def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Pat
     return {"cpu_s": cpu, "wall_s": wall, "tokenizer": tokenizer, "chars": len(done.stdout)}
 
 
-def mcp_first_recall(root: Path, query: str, tree: Path | None = None) -> dict[str, Any]:
-    """A real ``wikimem mcp`` stdio process spawned by the SDK client: spawn -> first ``recall`` answered."""
+def mcp_first_recall(root: Path, query: str, tree: Path | None = None, cache: Path | None = None) -> dict[str, Any]:
+    """A real ``wikimem mcp`` stdio process spawned by the SDK client: spawn -> first ``recall`` answered.
+
+    ``cache``: the XDG cache directory the server finds (jieba's segmentation
+    of the store, kept per user, as an earlier hook or session left it).
+    """
     import anyio  # noqa: PLC0415
     from bench_mcp import over_stdio  # noqa: PLC0415
 
     load = os.getloadavg()[0]
-    first, _ = anyio.run(over_stdio, root, [query], str(tree or ROOT))
+    first, _ = anyio.run(over_stdio, root, [query], _env(tree, cache))
     return {"first_s": first, "load_avg": load, "tokenizer": "jieba" if jieba_installed() else "bigrams"}
 
 
