@@ -14,7 +14,16 @@ ratio is ours / that reference; bm25s (numpy) gets the reference's tokens
 and is timed warm beside it. The queries are ``bench_scale``'s ten fixed
 strings (the commonest words to rare ones), through the public
 ``retrieve()``: the first pass is each query's first use of its terms, the
-next three passes are warm.
+next three passes are warm. The BM25 top 10 alone (no budget, no links) is
+timed against bm25s over the index's own terms.
+
+The index runs as a user gets it: jieba when the ``zh`` extra is installed
+(as ``wikimem[all]`` installs it), the default analyzer; each column says
+which tokenizer it ran. When jieba is installed, a same-run "bigram path"
+column runs the children with jieba off, so the ratios the goals set
+between the two paths are taken in one run. The paths users run (a hook's
+cold ``wikimem recall``, an MCP server's first answer, diary-wide recall)
+come from ``user_paths.py``.
 
 Rounds live in ``bench/rounds/*.json`` (one small file a round, committed);
 "previous" is the newest file other than the one ``--save`` writes.
@@ -24,6 +33,7 @@ same-run ratio too.
 
     python bench/bench_goals.py                        # 100k and 1M
     python bench/bench_goals.py --sizes 100000 --previous-commit cb3d446
+    python bench/bench_goals.py --sizes 100000 --only-user-paths
     python bench/bench_goals.py --save 2026-12-01-session-19
 """
 
@@ -47,7 +57,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 if os.environ.get("WIKIMEM_BENCH_TREE"):  # a previous commit's library, same script and data
     sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 
-from goal_table import KEYS, ROUNDS, per_query_lines, previous_round, report, same_run_columns, write_block  # noqa: E402
+from goal_table import (KEYS, ROUNDS, SAME_RUN, per_query_lines, previous_round, report, same_run_columns,  # noqa: E402
+                        write_block)
 
 
 def _rss_mb() -> float:
@@ -60,21 +71,43 @@ def _timed(fn: Any) -> float:
     return time.perf_counter() - start
 
 
-def child(root: Path, reference: bool, mode: str = "fresh") -> dict[str, Any]:
-    """One size in this fresh process: ours (public API), and with ``reference`` the references too.
+def _index(root: Path) -> Any:
+    """The index as a user gets it (jieba auto), or with ``WIKIMEM_BENCH_BIGRAM=1`` on the bigram path.
 
-    ``mode``: "fresh" reads no postings cache (the first process on these
-    files); "cached" reads the one an earlier process's ``warm()`` wrote
-    (what the app and the MCP server find from their second start on).
+    A checkout that still has an on-disk postings cache is told to read
+    none, so every column measures the same first process on these files.
     """
-    from bench_scale import _index, fixed_queries  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    from wikimem import MemoryIndex, MemoryStore  # noqa: PLC0415
+
+    kwargs: dict[str, Any] = {}
+    if os.environ.get("WIKIMEM_BENCH_BIGRAM", "") not in ("", "0"):
+        kwargs["use_jieba"] = False
+    if os.environ.get("WIKIMEM_BENCH_ANALYZER"):
+        kwargs["analyzer"] = os.environ["WIKIMEM_BENCH_ANALYZER"]
+    if "postings_cache" in inspect.signature(MemoryIndex).parameters:
+        kwargs["postings_cache"] = "off"
+    return MemoryIndex(MemoryStore(root), **kwargs)
+
+
+def _tokenizer(index: Any) -> str:
+    """Which tokenizer and analyzer the index ran, for the table's notes."""
+    analyzer = getattr(index, "analyzer", None)
+    name = getattr(analyzer, "effective", None) or getattr(analyzer, "name", None) or "?"
+    return f"{'jieba' if getattr(index, 'use_jieba', False) else 'bigrams'}, analyzer {name}"
+
+
+def child(root: Path, reference: bool) -> dict[str, Any]:
+    """One size in this fresh process: ours (public API), and with ``reference`` the references too."""
+    from bench_scale import fixed_queries  # noqa: PLC0415
 
     import wikimem  # noqa: PLC0415
 
     queries = fixed_queries(1)
-    index = _index(root, mode)
+    index = _index(root)
     store = index.store
-    out: dict[str, Any] = {"wikimem": str(Path(wikimem.__file__).parent)}
+    out: dict[str, Any] = {"wikimem": str(Path(wikimem.__file__).parent), "tokenizer": _tokenizer(index)}
     out["build_s"] = _timed(index.build)
     out["first_s"] = [_timed(lambda q=q: index.retrieve(q)) for q in queries]
     out["rss_after_first_mb"] = _rss_mb()
@@ -90,6 +123,9 @@ def child(root: Path, reference: bool, mode: str = "fresh") -> dict[str, Any]:
         out["ref_build_s"] = time.perf_counter() - start
         out["ref_s"], out["bm25s_s"] = [], []
         bm25s = _bm25s(ref)
+        same = _bm25s_same_terms(index, ref)
+        if same is not None:
+            out["bm25s_same_s"] = [_timed(lambda q=q: same(q)) for _ in range(4) for q in queries][len(queries):]
     out["warm_s"] = []
     for _ in range(3):
         out["warm_s"] += [_timed(lambda q=q: index.retrieve(q)) for q in queries]
@@ -116,6 +152,39 @@ def _bm25s(ref: Any) -> Any:
         return None
 
 
+def _bm25s_same_terms(index: Any, ref: Any) -> Any:
+    """bm25s (numpy) over the index's own terms (its tokenizer and analyzer) for the reference's documents.
+
+    The BM25 top 10 alone is compared with this one: with jieba or
+    stemming the index's postings differ from the reference's bigrams, and
+    a comparison on other tokens would time other posting lists. None when
+    bm25s is not installed or the index has no tokenizer to borrow.
+    """
+    from reference_bm25 import B, K1, top_k  # noqa: PLC0415
+
+    from wikimem.disk.loader import gc_paused  # noqa: PLC0415
+    from wikimem.tokenize import tokenize  # noqa: PLC0415
+
+    analyzer, use_jieba = getattr(index, "analyzer", None), getattr(index, "use_jieba", False)
+    if analyzer is None:
+        return None
+    try:
+        import bm25s  # noqa: PLC0415 - an optional reference
+    except ImportError:
+        return None
+    retriever = bm25s.BM25(k1=K1, b=B, method="lucene")
+    with gc_paused():
+        docs = [list(analyzer.terms(tokenize(f"{it.name}\n{it.content}", use_jieba=use_jieba))) for it in ref.items]
+        retriever.index(docs, show_progress=False)
+    vocab = retriever.vocab_dict
+
+    def search(q: str) -> Any:
+        terms = [t for t in index.analyze_query(q).terms if t in vocab]
+        return top_k(retriever.get_scores(terms)) if terms else []
+
+    return search
+
+
 def _top_k_alone(index: Any, queries: list[str]) -> list[float]:
     """The BM25 top 10 alone (what bm25s's figure times), warm, three rounds; [] for a library without it.
 
@@ -124,7 +193,8 @@ def _top_k_alone(index: Any, queries: list[str]) -> list[float]:
     """
     from collections import Counter  # noqa: PLC0415
 
-    corpus, analyze = getattr(index, "_corpus", None), getattr(index, "analyze_query", None)
+    corpus = index.indexed().corpus if hasattr(index, "indexed") else getattr(index, "_corpus", None)  # an older tree: no indexed()
+    analyze = getattr(index, "analyze_query", None)
     if corpus is None or analyze is None or not hasattr(corpus, "index"):
         return []
     terms = [Counter(analyze(q).terms) for q in queries]
@@ -149,16 +219,15 @@ def _after_add(store: Any, index: Any, queries: list[str]) -> list[float]:
     return times
 
 
-def run_child(root: Path, reference: bool, tree: Path | None, pure: bool = False, mode: str = "fresh") -> dict[str, Any]:
-    env = {k: v for k, v in os.environ.items() if k != "WIKIMEM_BENCH_TREE"}
+def run_child(root: Path, reference: bool, tree: Path | None, pure: bool = False, bigram: bool = False) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if k not in ("WIKIMEM_BENCH_TREE", "WIKIMEM_BENCH_BIGRAM")}
     if tree is not None:
         env["WIKIMEM_BENCH_TREE"] = str(tree)
     if pure:
-        env["WIKIMEM_NUMPY"] = "0"  # the index's pure-Python path (wikimem/index/vectorized.py)
-    if mode == "warm":  # bench_scale's warm child writes the postings cache into the store
-        argv = [sys.executable, str(ROOT / "bench" / "bench_scale.py"), "--child", str(root), "--mode", "warm"]
-    else:
-        argv = [sys.executable, __file__, "--child", str(root), "--mode", mode] + (["--reference"] if reference else [])
+        env["WIKIMEM_NUMPY"] = "0"  # the index's pure-Python path
+    if bigram:
+        env["WIKIMEM_BENCH_BIGRAM"] = "1"
+    argv = [sys.executable, __file__, "--child", str(root)] + (["--reference"] if reference else [])
     done = subprocess.run(argv, capture_output=True, text=True, env=env)
     if done.returncode:
         raise SystemExit(f"child {root} failed:\n{done.stderr[-3000:]}")
@@ -177,10 +246,12 @@ def figures(runs: dict[int, dict[str, Any]]) -> tuple[dict[str, float], dict[str
         values["warm_100k"] = warm / ref
         shown["warm_100k"] = f"{warm * 1000:.2f} ms vs {ref * 1000:.0f} ms"
         if r.get("bm25s_s"):
-            values["warm_vs_bm25s"] = warm / med(r["bm25s_s"])
-            shown["warm_vs_bm25s"] = f"{warm * 1000:.2f} ms vs {med(r['bm25s_s']) * 1000:.2f} ms"
-            if r.get("topk_s"):
-                shown["warm_vs_bm25s"] += f"; the BM25 top 10 alone {med(r['topk_s']) * 1000:.3f} ms"
+            shown["warm_100k"] += f"; bm25s warm on the reference's tokens {med(r['bm25s_s']) * 1000:.2f} ms"
+        if not r.get("bm25s_same_s"):
+            shown["topk_vs_bm25s"] = "bm25s not installed: pip install -e '.[bench]'"
+        elif r.get("topk_s"):
+            values["topk_vs_bm25s"] = med(r["topk_s"]) / med(r["bm25s_same_s"])
+            shown["topk_vs_bm25s"] = f"{med(r['topk_s']) * 1000:.3f} ms vs {med(r['bm25s_same_s']) * 1000:.2f} ms"
         values["first_100k"] = max(r["first_s"]) / ref
         shown["first_100k"] = f"{max(r['first_s']) * 1000:.0f} ms"
         values["add_100k"] = med(r["add_s"]) / ref
@@ -201,6 +272,69 @@ def figures(runs: dict[int, dict[str, Any]]) -> tuple[dict[str, float], dict[str
     return values, shown
 
 
+def bigram_figures(runs: dict[int, dict[str, Any]], bigram_runs: dict[int, dict[str, Any]],
+                   values: dict[str, float], shown: dict[str, str]) -> None:
+    """The rows that compare the path as installed with the bigram path, same run."""
+    if 100_000 in runs and 100_000 in bigram_runs:
+        ours, theirs = runs[100_000]["build_s"], bigram_runs[100_000]["build_s"]
+        values["cold_100k_vs_bigram"] = ours / theirs
+        shown["cold_100k_vs_bigram"] = f"{ours:.2f} s vs {theirs:.2f} s"
+
+
+def user_path_figures(paths: dict[str, Any], values: dict[str, float], shown: dict[str, str]) -> None:
+    """The rows of "The paths users run" from ``user_paths`` measurements (key -> its result)."""
+    for n, tag in ((10_000, "10k"), (100_000, "100k")):
+        zh, bigram = paths.get(f"recall_{n}"), paths.get(f"recall_{n}_bigram")
+        if zh is None or bigram is None:
+            continue
+        values[f"recall_cold_{tag}_ratio"] = zh["cpu_s"] / bigram["cpu_s"]
+        shown[f"recall_cold_{tag}_ratio"] = (f"{zh['tokenizer']} {zh['cpu_s']:.2f} s vs {bigram['tokenizer']} "
+                                             f"{bigram['cpu_s']:.2f} s CPU; a hook's repeat")
+        if "first_cpu_s" in zh:
+            shown[f"recall_cold_{tag}_ratio"] += f", first-ever {zh['first_cpu_s']:.2f} s"
+        values[f"recall_cold_{tag}_cpu"] = max(zh["cpu_s"], bigram["cpu_s"])
+        shown[f"recall_cold_{tag}_cpu"] = f"wall {zh['wall_s']:.2f} s / {bigram['wall_s']:.2f} s"
+    if "mcp_100000" in paths:
+        m = paths["mcp_100000"]
+        values["mcp_first_recall_100k"] = m["first_s"]
+        shown["mcp_first_recall_100k"] = f"{m['tokenizer']}; load average {m['load_avg']:.1f}"
+    if "diary_100000" in paths:
+        d = paths["diary_100000"]
+        values["diary_100k"] = d["p50_ms"] / d["ref_p50_ms"]
+        shown["diary_100k"] = (f"{d['p50_ms']:.2f} ms vs {d['ref_p50_ms']:.0f} ms, {d['entries']:,d} entries, "
+                               f"{d['tokenizer']}")
+
+
+def measure_user_paths(sizes: list[int], data: Path, tree: Path | None, label: str) -> dict[str, Any]:
+    """Run ``user_paths`` at the sizes its rows name (10k, 100k) that are in ``sizes``.
+
+    The cold recall with jieba is timed twice on a segmentation cache of its
+    own: the first-ever run (shown) and the repeat a hook meets from its
+    second prompt on (the row's figure).
+    """
+    from bench_scale import fixed_queries  # noqa: PLC0415
+    from synth import ensure_store  # noqa: PLC0415
+    from user_paths import HOOK_QUERY_INDEX, cold_recall, diary_recall, jieba_installed, mcp_first_recall  # noqa: PLC0415
+
+    query = fixed_queries(1)[HOOK_QUERY_INDEX]
+    out: dict[str, Any] = {}
+    for n in (s for s in sizes if s in (10_000, 100_000)):
+        root = ensure_store(data, n, 1)
+        print(f"... the paths users run at {n:,d}{label}", file=sys.stderr)
+        with tempfile.TemporaryDirectory(prefix="wikimem-bench-xdg-") as cache:  # no segmentation cached yet
+            cold_recall(root, query, bigram=True, tree=tree, cache=Path(cache))  # the page cache warm
+            if jieba_installed():
+                first = cold_recall(root, query, bigram=False, tree=tree, cache=Path(cache))
+                out[f"recall_{n}"] = {**cold_recall(root, query, bigram=False, tree=tree, cache=Path(cache)),
+                                      "first_cpu_s": first["cpu_s"]}
+            out[f"recall_{n}_bigram"] = cold_recall(root, query, bigram=True, tree=tree, cache=Path(cache))
+            if n == 100_000:  # the segmentation the hooks above cached, as a user's server finds it
+                out[f"mcp_{n}"] = mcp_first_recall(root, query, tree, Path(cache))
+        if n == 100_000:
+            out[f"diary_{n}"] = diary_recall(n, tree)
+    return out
+
+
 def _head() -> str:
     return subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
@@ -219,6 +353,9 @@ def publish(record: dict[str, Any], name: str | None, readme: bool, docs: bool) 
     print(f"\nspeed goals (ratios: ours / the reference in the same process; load average "
           f"{record['load_avg']:.1f} on {record.get('cores', os.cpu_count())} cores)\n")
     print("\n".join(table + warnings))
+    tokenizers = {k: v for k, v in record.get("tokenizers", {}).items() if v != "-"}
+    if tokenizers:
+        print("\ntokenizers: " + "; ".join(f"{k}: {v}" for k, v in tokenizers.items()))
     lines = per_query_lines(record.get("per_query", {}))
     print("\n" + "\n".join(lines + record.get("warm_ups", [])))
     note = (f"`{record.get('command', 'python bench/bench_goals.py')}` on {record['date']} (commit {record['commit']}, "
@@ -250,12 +387,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", action="store_true", help="rewrite docs/benchmarks.md's speed-goals-table block")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--reference", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--mode", default="fresh", choices=["fresh", "cached"], help=argparse.SUPPRESS)
-    parser.add_argument("--cached", action="store_true",
-                        help="also warm() once (writing the postings and segment caches) and measure first use in a later process")
+    parser.add_argument("--no-bigram", action="store_true",
+                        help="skip the same-run bigram-path column (run by default when jieba is installed)")
+    parser.add_argument("--only-user-paths", action="store_true",
+                        help="measure only the rows of the paths users run (cold recall, MCP, diary)")
     args = parser.parse_args(argv)
     if args.child is not None:
-        print(json.dumps(child(args.child, args.reference, args.mode)))
+        print(json.dumps(child(args.child, args.reference)))
         return 0
     if args.from_round:
         path = ROUNDS / f"{args.from_round}.json"
@@ -274,56 +412,60 @@ def main(argv: list[str] | None = None) -> int:
 def measure(args: argparse.Namespace, argv: list[str]) -> dict[str, Any]:
     """Run every size's children and return the round's record (what ``--save`` writes)."""
     from synth import ensure_store  # noqa: PLC0415
+    from user_paths import jieba_installed  # noqa: PLC0415
 
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
     tree = _archive(args.previous_commit) if args.previous_commit else None
+    bigram = jieba_installed() and not args.no_bigram
     runs: dict[int, dict[str, Any]] = {}
     old_runs: dict[int, dict[str, Any]] = {}
     pure_runs: dict[int, dict[str, Any]] = {}
-    cached_runs: dict[int, dict[str, Any]] = {}
-    warm_ups: list[str] = []
-    for n in sizes:
+    bigram_runs: dict[int, dict[str, Any]] = {}
+    for n in sizes if not args.only_user_paths else []:
         root = ensure_store(args.data, n, 1)
         print(f"... {n:,d} items", file=sys.stderr)
         if tree is not None:
             old_runs[n] = run_child(root, n == 100_000, tree)
         if args.pure:
             pure_runs[n] = run_child(root, n == 100_000, None, pure=True)
+        if bigram:
+            bigram_runs[n] = run_child(root, n == 100_000, None, bigram=True)
         runs[n] = run_child(root, n == 100_000, None)
-        if args.cached:
-            caches = [root / "postings.cache", root / "postings.segments"]
-            try:
-                warmed = run_child(root, False, None, mode="warm")
-                warm_ups.append(f"warm() at {n:,d}: {warmed['warm_s']:.1f} s ({warmed['warm_cpu_s']:.1f} s CPU), "
-                                f"postings cache {warmed['cache_mb']:.0f} MB, segment cache {warmed.get('tables_mb', 0):.0f} MB")
-                print("    " + warm_ups[-1], file=sys.stderr)
-                cached_runs[n] = run_child(root, False, None, mode="cached")
-            finally:
-                for cache in caches:
-                    cache.unlink(missing_ok=True)  # later fresh runs stay fresh
+    old_paths = measure_user_paths(sizes, args.data, tree, " (previous code)") if tree is not None else {}
+    paths = measure_user_paths(sizes, args.data, None, "")
     values, shown = figures(runs)
-    for n, key in ((100_000, "first_100k_cached"), (1_000_000, "first_1m_cached")):
-        if n in cached_runs and 100_000 in runs:
-            worst = max(cached_runs[n]["first_s"])
-            values[key] = worst / statistics.median(runs[100_000]["ref_s"])
-            shown[key] = f"{worst * 1000:.0f} ms"
+    bigram_figures(runs, bigram_runs, values, shown)
+    user_path_figures(paths, values, shown)
     if args.app is not None:
         app = json.loads(args.app.read_text("utf-8"))
         values.update({k: v for k, v in app.items() if k in KEYS})
         for key in KEYS & set(app):
             shown[key] = f"app run at load {app.get('load_avg', 0):.1f}"
     command = "python bench/bench_goals.py " + " ".join(a for a in argv if not a.startswith("--readme") and a != "--docs")
+    loads = [r["load_avg"] for r in runs.values()] or [os.getloadavg()[0]]
+    tokenizers = {"today": _first(runs, "tokenizer")}
     record: dict[str, Any] = {"commit": _head(), "date": time.strftime("%Y-%m-%d"), "command": command.strip(),
                               "cores": os.cpu_count(), "figures": values, "shown": shown,
-                              "load_avg": statistics.mean(r["load_avg"] for r in runs.values()),
-                              "per_query": {**_per_query(runs, ""), **_per_query(pure_runs, " (numpy off)")},
-                              "warm_ups": warm_ups}
+                              "load_avg": statistics.mean(loads), "user_paths": paths, "tokenizers": tokenizers,
+                              "per_query": {**_per_query(runs, ""), **_per_query(pure_runs, " (numpy off)"),
+                                            **_per_query(bigram_runs, " (bigram path)")}}
     if tree is not None:
-        record["previous_code"] = {"commit": args.previous_commit, "figures": figures(old_runs)[0]}
+        old_values = figures(old_runs)[0]
+        user_path_figures(old_paths, old_values, {})
+        record["previous_code"] = {"commit": args.previous_commit, "figures": old_values, "user_paths": old_paths}
+        tokenizers[SAME_RUN["previous_code"]] = _first(old_runs, "tokenizer")
     if args.pure:
         record["numpy_off"] = figures(pure_runs)[0]
+        tokenizers[SAME_RUN["numpy_off"]] = _first(pure_runs, "tokenizer")
+    if bigram_runs:
+        record["bigram_path"] = figures(bigram_runs)[0]
+        tokenizers[SAME_RUN["bigram_path"]] = _first(bigram_runs, "tokenizer")
     return record
 
+
+def _first(runs: dict[int, dict[str, Any]], key: str) -> str:
+    """``key`` of the first size run (every size of a column runs the same index), or "-"."""
+    return str(next(iter(runs.values())).get(key, "-")) if runs else "-"
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -75,11 +75,13 @@ def in_process(root: Path, queries: list[str]) -> list[float]:
     return times
 
 
-async def over_stdio(root: Path, queries: list[str]) -> tuple[float, list[float]]:
+async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None = None) -> tuple[float, list[float]]:
+    """Spawn -> first answer, then the warm round trips; ``env``: the server's (its PYTHONPATH: whose ``wikimem``)."""
     from mcp import Client, StdioServerParameters
 
+    env = env or {**os.environ, "PYTHONPATH": str(HERE.parent)}
     params = StdioServerParameters(command=sys.executable, args=["-m", "wikimem", "-s", str(root), "mcp"],
-                                   env={**os.environ, "PYTHONPATH": str(HERE.parent)})
+                                   env=env, cwd=env["PYTHONPATH"])  # -m puts the cwd before PYTHONPATH
     start = time.perf_counter()
     async with Client(params, read_timeout_seconds=600) as client:
         await client.call_tool("recall", {"query": queries[0]})

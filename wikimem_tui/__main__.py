@@ -3,7 +3,8 @@
 All environment and terminal concerns (default directory, the "create it?"
 prompt, embedder construction, login name) are settled here, before the App
 exists, so the App itself only ever sees a ready ``Backend``. Exit codes
-follow the library CLI: 0 ok, 2 usage or store error.
+follow the library CLI: 0 ok, 2 usage or store error; 1 when the ``tui`` extra
+is not installed (the message names it).
 
 ``--read-only`` creates nothing: a missing directory is an error (never
 offered for creation), and with ``--embed`` the vectors are kept in memory
@@ -133,8 +134,29 @@ def make_index(store: Any, root: Path, *, embedder: Any, use_jieba: bool, read_o
     )
 
 
+#: The ``tui`` extra's packages the app imports; without them the console script says what to install.
+TUI_PACKAGES = ("textual", "rich", "watchfiles")
+
+
+def missing_tui_packages() -> list[str]:
+    """The ``tui`` extra's packages that cannot be imported, found without importing any of them."""
+    import importlib.util
+
+    return [name for name in TUI_PACKAGES if importlib.util.find_spec(name) is None]
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``wikimem-tui`` console script."""
+    """Entry point of the ``wikimem-tui`` console script.
+
+    ``wikimem`` installs without the app's packages; the script checks for
+    them before anything imports Textual, so a user without the ``tui``
+    extra reads which extra to install instead of a traceback.
+    """
+    missing = missing_tui_packages()
+    if missing:
+        print(f"wikimem-tui: the app needs the 'tui' extra ({', '.join(missing)} not installed): "
+              "pip install 'wikimem[tui]'", file=sys.stderr)
+        return 1
     args = build_parser().parse_args(argv)
     if args.check_config:
         from wikimem_tui.common.config import check_config_main
