@@ -219,10 +219,34 @@ def _after_add(store: Any, index: Any, queries: list[str]) -> list[float]:
     return times
 
 
+#: The XDG cache folder the children share (jieba's segmentation cache), one per library tree.
+_XDG = Path(tempfile.mkdtemp(prefix="wikimem-bench-goals-xdg-"))
+_PRIMED: set[tuple[Path, str]] = set()
+
+
+def _segmentation_primed(root: Path, tree: Path | None, env: dict[str, str]) -> None:
+    """One earlier process's load of ``root``, so a timed cold load finds jieba's segmentation cached.
+
+    That is what a user's process meets from the second one on (a hook's
+    repeat, a server's restart); the first-ever segmentation is timed by
+    the paths users run (``user_paths.cold_recall``).
+    """
+    key = (root, str(tree))
+    if key in _PRIMED:
+        return
+    _PRIMED.add(key)
+    code = ("import sys, os; t = os.environ.get('WIKIMEM_BENCH_TREE'); t and sys.path.insert(0, t); "
+            "from wikimem import MemoryIndex, MemoryStore; MemoryIndex(MemoryStore(sys.argv[1])).build()")
+    subprocess.run([sys.executable, "-c", code, str(root)], check=True, env=env, capture_output=True)
+
+
 def run_child(root: Path, reference: bool, tree: Path | None, pure: bool = False, bigram: bool = False) -> dict[str, Any]:
     env = {k: v for k, v in os.environ.items() if k not in ("WIKIMEM_BENCH_TREE", "WIKIMEM_BENCH_BIGRAM")}
+    env["XDG_CACHE_HOME"] = str(_XDG / (tree.name if tree is not None else "today"))
     if tree is not None:
         env["WIKIMEM_BENCH_TREE"] = str(tree)
+    if not bigram:
+        _segmentation_primed(root, tree, env)
     if pure:
         env["WIKIMEM_NUMPY"] = "0"  # the index's pure-Python path
     if bigram:

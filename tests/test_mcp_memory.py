@@ -123,16 +123,22 @@ def test_the_background_build_answers_the_first_call(mem: Path) -> None:
     assert names(memory, "jasmine") == ["people:Alice"]
 
 
-def test_the_background_build_warms_the_index_too(mem: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    MemoryStore(mem).add("drinks", "tea", "tea " * 1500)  # common enough for a warm-up, with or without jieba
+def test_the_background_build_builds_the_diary_index_and_leaves_first_uses_to_the_calls(
+        mem: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    MemoryStore(mem).add("drinks", "tea", "tea " * 1500)  # common enough that a warm-up would pack it
+    MemoryStore(mem).diary.append("tea with Alice", date="2026-11-03", time="10:00")
     memory = AgentMemory(mem)
     warmed: list[bool] = []
-    real = memory.index.warm
-    monkeypatch.setattr(memory.index, "warm", lambda **kw: warmed.append(memory.index.ready) or real(**kw))
+    monkeypatch.setattr(memory.index, "warm", lambda **kw: warmed.append(True))
+    diary_built: list[bool] = []
+    real_diary = memory.index.build_diary
+    monkeypatch.setattr(memory.index, "build_diary", lambda: diary_built.append(memory.index.ready) or real_diary())
     thread = memory.start_building()
     thread.join(SAFETY_NET)
-    assert warmed == [True]  # after the build, once
-    assert not memory.index.indexed().corpus.index.cold  # the common terms are packed: no query ran yet
+    assert not thread.is_alive() and memory.index.ready
+    assert diary_built == [True]  # after the wiki's, once: recall searches the whole diary
+    assert warmed == []  # no warm-up competes with the first calls for the interpreter
+    assert names(memory, "jasmine") == ["people:Alice"]
 
 
 def test_a_store_that_cannot_be_written_is_a_tool_error_saying_so(mem: Path) -> None:

@@ -41,7 +41,6 @@ from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate
 from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
 from wikimem.disk.tolerant import read_regular
 from wikimem.errors import ConflictError
-from wikimem.lint import Linter
 from wikimem.models import DiaryItem, RecallItem, TimeRange
 from wikimem.ranking.agent_text import agent_rows, agent_text
 from wikimem.ranking.explain import why_not_lines
@@ -147,8 +146,9 @@ class AgentMemory:
         self.vectors = VectorSync(self.index, warn or log.warning, clock) if embedder is not None else None
         # A call's "as of" day (its ``today`` argument), per thread: calls run concurrently on one index.
         self._as_of = threading.local()
-        self.linter = Linter(self.root)
         self.backlinks = Backlinks(self.store)
+        #: The lint tool's linter (its snapshot is incremental between calls), made on first use.
+        self._linter: Any = None
         self._clock = clock
         self._lock = threading.Lock()
         self._signature: tuple[Any, ...] | None = None
@@ -156,13 +156,14 @@ class AgentMemory:
         self._swept = 0.0
 
     def start_building(self) -> threading.Thread:
-        """Build the index (and the whole diary's) in a background thread, then warm it, so no ``recall`` pays for either alone.
+        """Build the index (and the whole diary's) in a background thread, so no ``recall`` pays for either alone.
 
         A call that arrives first waits for this build instead of starting a
         second one (``MemoryIndex.build`` is safe in a worker thread). A
         failure leaves the index unbuilt: the first call builds (and reports) it.
-        The warm-up then packs the common terms (the slow first uses at
-        scale) in memory, a lock hold per term, so calls interleave with it.
+        No warm-up follows: it would compete with the first calls for the
+        interpreter, and a term's first use is cheap enough on its own
+        (``bench/bench_goals.py``: MCP spawn to first recall, first use).
         """
 
         def build() -> None:
@@ -173,9 +174,9 @@ class AgentMemory:
                 return
             try:
                 self.index.build_diary()  # recall searches the whole diary
-                self.index.warm()
-            except Exception:  # noqa: BLE001 - a warm-up is an optimisation: queries pack terms themselves
-                log.warning("warming the index in the background failed; queries are slower at first", exc_info=True)
+            except Exception:  # noqa: BLE001 - the first recall builds it and reports what failed
+                log.warning("building the diary's index in the background failed; the first recall builds it",
+                            exc_info=True)
             if self.vectors is not None:
                 self.vectors.run()
 
@@ -303,7 +304,11 @@ class AgentMemory:
     def lint(self) -> dict[str, Any]:
         """Counts per severity and the worst findings first."""
         with self._lock:
-            report = self.linter.run()
+            if self._linter is None:  # made on the lint tool's first call: lint is kept off a server's start
+                from wikimem.lint import Linter  # noqa: PLC0415
+
+                self._linter = Linter(self.root)
+            report = self._linter.run()
         findings = [finding.to_json() for finding in report.findings[:LINT_WORST]]
         return {"counts": report.counts, "total": len(report.findings), "findings": findings}
 

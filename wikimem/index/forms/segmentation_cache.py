@@ -33,7 +33,7 @@ __all__ = ["FORMAT", "Segmentation", "cache_path", "read", "write"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = "wikimem-segmentation-1"
+FORMAT = "wikimem-segmentation-2"
 _DIGEST = 32
 
 

@@ -49,9 +49,9 @@ log = logging.getLogger(__name__)
 
 _FIRST = ord(WORD_FIRST[0])
 _SECOND = ord(WORD_SECOND[0])
-_SECONDS = ord(WORD_SECOND[1]) - _SECOND + 1
+_FIRSTS = ord(WORD_FIRST[1]) - _FIRST + 1
 #: How many words codes can tell apart.
-CAPACITY = (ord(WORD_FIRST[1]) - _FIRST + 1) * _SECONDS
+CAPACITY = _FIRSTS * (ord(WORD_SECOND[1]) - _SECOND + 1)
 _RUN = re.compile(f"[{IDEOGRAPHS}]+")
 _IDEOGRAPH = re.compile(f"[{IDEOGRAPHS}]")
 _CODES = re.compile(f"[{WORD_FIRST[0]}-{WORD_SECOND[1]}]")
@@ -168,4 +168,5 @@ class WordForms:
 
 
 def _code(at: int) -> str:
-    return chr(_FIRST + at // _SECONDS) + chr(_SECOND + at % _SECONDS)
+    """Word ``at``'s code; its first character varies fastest, so a first use's key group holds few words."""
+    return chr(_FIRST + at % _FIRSTS) + chr(_SECOND + at // _FIRSTS)
