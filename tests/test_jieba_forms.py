@@ -317,6 +317,28 @@ def test_jieba_customised_in_the_process_is_respected(tmp_path: Path) -> None:
     assert out.stdout.strip() == "['item0']"
 
 
+def test_a_word_added_after_a_text_was_tokenized_changes_its_tokens(tmp_path: Path) -> None:
+    """The cut words of a run are remembered, but never across a change of jieba's dictionary."""
+    script = (
+        "import jieba\n"
+        "from wikimem import tokenize\n"
+        "before = tokenize('蓝翔挖掘机学校很有名', use_jieba=True)\n"
+        "assert '挖掘机学校' not in before, before\n"
+        "assert tokenize('蓝翔挖掘机学校很有名', use_jieba=True) == before\n"
+        "jieba.add_word('挖掘机学校', 10**7)\n"
+        "after = tokenize('蓝翔挖掘机学校很有名', use_jieba=True)\n"
+        "assert '挖掘机学校' in after, after\n"
+        "jieba.add_word('很有名', 10**7)\n"  # jieba's own cut both times: only its total moved
+        "again = tokenize('蓝翔挖掘机学校很有名', use_jieba=True)\n"
+        "assert again[-1] == '很有名', again\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "XDG_CACHE_HOME": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
 def test_invalid_utf8_is_refused_by_the_scan_and_indexed_item_by_item() -> None:
     words = WordForms(None, "wiki")
     assert words.scan_files([b"ok", b"\xff\xfe \xe4\xb8"], 2) is None

@@ -48,6 +48,7 @@ from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from wikimem import jieba_dict
 from wikimem._optional import importable
@@ -62,6 +63,7 @@ __all__ = [
     "jieba_words",
     "resolve_jieba",
     "tokenize",
+    "words_state",
 ]
 
 _IDEOGRAPHS = (
@@ -260,7 +262,19 @@ def _bigram_tokens(lowered: str) -> list[str]:
     return out
 
 
-def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]]) -> list[str]:
+@lru_cache(maxsize=65536)
+def _run_words(cut: Callable[[str], list[str]], total: Any, run: str) -> tuple[str, ...]:
+    """jieba's words of one ideograph run, remembered per cut and dictionary total.
+
+    A warm query tokenizes its result rows' texts again, mostly the last
+    query's, and each cut is a dictionary walk in Python. The total is part
+    of the key: ``jieba.add_word`` and ``load_userdict`` move it, so a
+    changed dictionary cuts again.
+    """
+    return tuple(cut(run))
+
+
+def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]], total: Any = None) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
@@ -269,12 +283,25 @@ def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]]) -> list[str]:
         if match.group(1) is not None:
             # The run holds ideographs only, so every piece jieba returns is a
             # word: no punctuation or whitespace can come back.
-            extend(cut(run))
+            extend(_run_words(cut, total, run))
         elif run[0] < "\x80":
             append(run)
         else:
             extend(cjk_run_tokens(run))
     return out
+
+
+def words_state() -> Any:
+    """What jieba's words depend on in this process now, to compare (``None``: jieba not imported here).
+
+    A tokenization kept for later is valid only while this is equal:
+    ``jieba.add_word``, ``load_userdict`` and ``set_dictionary`` change it.
+    """
+    jieba = _jieba_module
+    if jieba is None:
+        return None
+    dt = jieba.dt
+    return (getattr(dt, "initialized", None), getattr(dt, "total", None), getattr(dt, "dictionary", None))
 
 
 def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
@@ -290,7 +317,8 @@ def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
         jieba = _jieba()
         if jieba is not None:
             # The cut is chosen only for text with ideographs (it may read the packed dictionary).
-            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut)
+            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut,
+                                 getattr(jieba.dt, "total", None))
     return _bigram_tokens(lowered)
 
 

@@ -57,7 +57,7 @@ def matcher(corpus: WikiCorpus, terms: Counter[str], ranked: list[Candidate]) ->
 
     def matched(cand: Candidate) -> list[str]:
         if cand.doc is None:
-            return sorted(set(terms) & set(corpus.tokens(cand.item)))
+            return sorted(set(terms) & set(corpus.tokens(cand.item, remember=True)))
         if len(terms) == 1:
             return list(only) if cand.bm25 > 0 else []
         return list(found[cand.doc])

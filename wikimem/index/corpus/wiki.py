@@ -32,11 +32,14 @@ from wikimem.store.transaction import Identity
 from wikimem.models import RecallItem, item_text
 from wikimem.index.forms.scan import DOC_BREAK, LatinTerms, ScannedTexts, scan_joined
 from wikimem.index.forms.words import WordForms
+from wikimem.tokenize import words_state
 
 __all__ = ["ItemTable", "WikiCorpus", "item_at"]
 
 #: Name -> doc maps of bulk-loaded files kept for link lookups (a few per query).
 _NAME_MAPS_KEPT = 256
+#: Result rows' terms kept (:meth:`WikiCorpus.tokens` with ``remember``): a few pages of rows.
+_REMEMBERED = 4096
 #: Items per index segment on a bulk load: large enough that a term's first
 #: search pays few per-segment steps, small enough to scan in a few ms.
 SEGMENT_DOCS = 4096
@@ -87,6 +90,8 @@ class WikiCorpus:
         #: a few kept).
         self._bulk: dict[str, tuple[int, FileBlocks]] = {}
         self._name_maps: OrderedDict[str, dict[str, int]] = OrderedDict()
+        #: Result rows' terms by (text, jieba state): see :meth:`tokens`.
+        self._remembered: dict[tuple[str, Any], tuple[str, ...]] = {}
 
     def __len__(self) -> int:
         return self.index.n_alive
@@ -94,9 +99,23 @@ class WikiCorpus:
     def text(self, item: RecallItem) -> str:
         return item_text(item.name, item.content)
 
-    def tokens(self, item: RecallItem) -> list[str]:
-        """The item's index terms (analyzed)."""
-        return self.terms(self.text(item))
+    def tokens(self, item: RecallItem, *, remember: bool = False) -> list[str]:
+        """The item's index terms (analyzed).
+
+        ``remember``: a result row's terms, asked again by the next query
+        (its rows are mostly the last one's), kept per text and per jieba
+        dictionary state (:func:`wikimem.tokenize.words_state`), a bounded
+        number of them; a load or a write never keeps what it tokenizes.
+        """
+        if not remember:
+            return self.terms(self.text(item))
+        key = (self.text(item), words_state())
+        kept = self._remembered.get(key)
+        if kept is None:
+            if len(self._remembered) >= _REMEMBERED:
+                self._remembered.clear()
+            kept = self._remembered[key] = tuple(self.terms(key[0]))
+        return list(kept)
 
     def terms(self, text: str) -> list[str]:
         """A text's index terms, as the index holds them (a diary entry's too)."""
