@@ -232,8 +232,8 @@ def _segmentation_primed(root: Path, tree: Path | None, env: dict[str, str]) -> 
     the paths users run (``user_paths.cold_recall``).
     """
     key = (root, str(tree))
-    if key in _PRIMED:
-        return
+    if key in _PRIMED or (tree is not None and not (tree / "wikimem/index/forms/segmentation_cache.py").exists()):
+        return  # primed already, or a library with no segmentation cache to fill
     _PRIMED.add(key)
     code = ("import sys, os; t = os.environ.get('WIKIMEM_BENCH_TREE'); t and sys.path.insert(0, t); "
             "from wikimem import MemoryIndex, MemoryStore; MemoryIndex(MemoryStore(sys.argv[1])).build()")

@@ -17,7 +17,10 @@ from collections.abc import Callable
 from typing import Any
 
 from wikimem.disk.loader import gc_paused
-from wikimem.index.scoring.bm25 import B, K1, idf
+try:
+    from wikimem.index.scoring.bm25 import B, K1, idf
+except ImportError:  # a library tree from before the index's subpackages (--previous-commit)
+    from wikimem.index.bm25 import B, K1, idf  # type: ignore[import-not-found,no-redef]
 from wikimem.store import MemoryStore
 from wikimem.tokenize import tokenize
 
