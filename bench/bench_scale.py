@@ -90,8 +90,8 @@ def _rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e6  # Linux: KiB
 
 
-def _index(root: Path, mode: str) -> Any:
-    """A MemoryIndex as the mode wants it: no postings cache ("fresh"), or reading it ("cached")."""
+def _index(root: Path) -> Any:
+    """A MemoryIndex as a first process on these files gets it (an older checkout with a postings cache: off)."""
     import inspect  # noqa: PLC0415
 
     from wikimem import MemoryIndex, MemoryStore  # noqa: PLC0415
@@ -99,41 +99,19 @@ def _index(root: Path, mode: str) -> Any:
     kwargs: dict[str, Any] = {"use_jieba": False}
     if os.environ.get("WIKIMEM_BENCH_ANALYZER"):
         kwargs["analyzer"] = os.environ["WIKIMEM_BENCH_ANALYZER"]
-    if "postings_cache" in inspect.signature(MemoryIndex).parameters:  # a --reference checkout may predate it
-        kwargs["postings_cache"] = {"fresh": "off", "cached": "read", "warm": "readwrite"}[mode]
-    elif mode != "fresh":
-        raise SystemExit("this checkout has no postings cache")
+    if "postings_cache" in inspect.signature(MemoryIndex).parameters:  # a --reference checkout may predate its removal
+        kwargs["postings_cache"] = "off"
     return MemoryIndex(MemoryStore(root), **kwargs)
 
 
-def _size_mb(path: Path) -> float:
-    return path.stat().st_size / 1e6 if path.exists() else 0.0
-
-
-def warm_child(root: Path) -> dict[str, Any]:
-    """Build, then ``warm()``, which writes the postings cache for the next processes."""
-    index = _index(root, "warm")
-    index.build()
-    c0, t0 = time.process_time(), time.perf_counter()
-    index.warm()
-    path = index.postings_cache_path
-    return {
-        "warm_s": time.perf_counter() - t0,
-        "warm_cpu_s": time.process_time() - c0,
-        "cache_mb": path.stat().st_size / 1e6 if path is not None and path.exists() else 0.0,
-        "tables_mb": _size_mb(root / "postings.segments"),
-        "rss_peak_mb": _rss_mb(),
-    }
-
-
-def child(root: Path, seed: int, mode: str = "fresh") -> dict[str, Any]:
+def child(root: Path, seed: int) -> dict[str, Any]:
     """One measurement in this (fresh) process; public API only."""
     import wikimem  # noqa: PLC0415
 
     queries = fixed_queries(seed)
     base_rss = _rss_mb()
     c0, t0 = time.process_time(), time.perf_counter()
-    index = _index(root, mode)
+    index = _index(root)
     index.build()
     t1 = time.perf_counter()
     first = index.retrieve(queries[0])
@@ -162,7 +140,7 @@ def child(root: Path, seed: int, mode: str = "fresh") -> dict[str, Any]:
 
 
 def run_child(
-    root: Path, seed: int, tree: Path | None = None, mode: str = "fresh", analyzer: str | None = None
+    root: Path, seed: int, tree: Path | None = None, analyzer: str | None = None
 ) -> dict[str, Any]:
     env = dict(os.environ)
     env.pop("WIKIMEM_BENCH_TREE", None)
@@ -172,7 +150,7 @@ def run_child(
     if analyzer is not None:
         env["WIKIMEM_BENCH_ANALYZER"] = analyzer
     out = subprocess.run(
-        [sys.executable, __file__, "--child", str(root), "--seed", str(seed), "--mode", mode],
+        [sys.executable, __file__, "--child", str(root), "--seed", str(seed)],
         capture_output=True,
         text=True,
         check=True,
@@ -303,19 +281,17 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="another checkout of wikimem (e.g. the code before a change), run interleaved on the same data",
     )
-    parser.add_argument("--no-cache", action="store_true", help="skip the second-start runs with a postings cache")
     parser.add_argument("--analyzers", default="", help="compare analyzers (e.g. none,en) instead: ratios to the first")
     parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
-    parser.add_argument("--mode", default="fresh", choices=["fresh", "cached", "warm"], help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
-        print(json.dumps(warm_child(args.child) if args.mode == "warm" else child(args.child, args.seed, args.mode)))
+        print(json.dumps(child(args.child, args.seed)))
         return 0
     from synth import ensure_store  # noqa: PLC0415
 
     if args.analyzers:
         return compare_analyzers([a for a in args.analyzers.split(",") if a], args, ensure_store)
-    results, references, cached, warmed = {}, {}, {}, {}
+    results, references = {}, {}
     for n in (int(s) for s in args.sizes.split(",") if s):
         root = ensure_store(args.data, n, args.seed)
         runs, ref_runs = [], []
@@ -327,19 +303,8 @@ def main(argv: list[str] | None = None) -> int:
         results[n] = summarize(runs)
         if ref_runs:
             references[n] = summarize(ref_runs)
-        if not args.no_cache:
-            print(f"... {n:,d} items: warm() writes the postings cache", file=sys.stderr)
-            warmed[n] = run_child(root, args.seed, mode="warm")
-            cached[n] = summarize([run_child(root, args.seed, mode="cached") for _ in range(args.repeat)])
-    print("### A freshly built index: no postings cache (the first process on these files)\n")
+    print("### A freshly built index in a fresh process\n")
     report(results, args.repeat)
-    if cached:
-        print("\n### A second process start: the postings cache written by the first one's warm() is present\n")
-        for n, w in warmed.items():
-            print(f"  {n:,d}: warm() took {w['warm_s']:.1f} s ({w['warm_cpu_s']:.1f} s CPU), cache {w['cache_mb']:.1f} MB,"
-                  f" peak RSS of that process {w['rss_peak_mb']:.0f} MB")
-        print()
-        report(cached, args.repeat)
     if references:
         print(f"\nreference: {args.reference} (interleaved with ours, same data; ratio = ours / reference)\n")
         report(references, args.repeat, goals=False)
