@@ -18,6 +18,7 @@ import pytest
 from wikimem import MemoryIndex, MemoryStore
 from wikimem.index import vectorized
 from wikimem.index.search import segments as segments_module
+from wikimem.index.search.form_search import FormViews
 
 np = pytest.importorskip("numpy")
 
@@ -74,7 +75,7 @@ def test_a_view_that_cannot_be_made_leaves_its_segment_to_the_pure_search(
     assert alone[1][0]  # the queries find something: the comparison is not of empty lists
     monkeypatch.setenv("WIKIMEM_VIEW_THREAD", thread)
     made: list[Any] = []
-    real = segments_module.FormViews
+    real = FormViews
 
     def flaky(np_module: Any, scanned: Any) -> Any:
         made.append(scanned)
