@@ -115,3 +115,18 @@ def test_writes_to_loaded_blocks_after_appends_match_a_fresh_build(tmp_path: Pat
     index.retrieve("warm")
     write(store)  # type: ignore[operator]
     _same_as_fresh(store, index)
+
+
+def test_a_new_item_named_by_a_word_of_the_file_then_an_undone_removal_match_a_fresh_build(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    index = _built(store)
+    _drop_map(index, "notes")
+    with store.transaction():
+        store.add("notes", "tea", "its name is a word of the file")  # the bytes hold "tea", as a word of other items
+    index.retrieve("warm")
+    _same_as_fresh(store, index)
+    _drop_map(index, "notes")
+    _undone_removal(store, "plan")  # an insertion at the end of a name the bytes hold ("plan 0")
+    index.retrieve("warm")
+    _same_as_fresh(store, index)
+    assert "tea" in index.indexed().names("notes")
