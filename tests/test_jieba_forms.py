@@ -155,6 +155,28 @@ def test_a_store_ranks_like_the_oracle_first_ever_and_from_the_cache(tmp_path: P
     assert _rankings(again, _QUERIES) == want
 
 
+def test_a_load_from_the_cache_writes_it_again_only_with_what_changed(tmp_path: Path) -> None:
+    """Two files of the very same texts, a rebuild, then one edit: the cache is rewritten once, whole."""
+    store = _store(tmp_path / "s", _texts(8, 30))
+    (store.root / "wiki" / "twin.md").write_bytes((store.root / "wiki" / "topic0.md").read_bytes())
+    want = _plain_rankings(store, _QUERIES)
+    assert _rankings(MemoryIndex(store, use_jieba=True), _QUERIES) == want  # segments, writes the cache
+    path = segmentation_cache.cache_path(store.root, "wiki")
+    written = path.stat().st_mtime_ns, path.read_bytes()
+    index = MemoryIndex(store, use_jieba=True)
+    assert _rankings(index, _QUERIES) == want  # from the cache, the twin too: nothing to write
+    index.rebuild()
+    assert _rankings(index, _QUERIES) == want  # a rebuild reads the cache again (the forms were let go)
+    assert (path.stat().st_mtime_ns, path.read_bytes()) == written
+    store.add("topic1", "new-item", "我们喜欢去海边玩 新的句子")
+    edited = MemoryIndex(store, use_jieba=True)
+    assert _rankings(edited, _QUERIES) == _plain_rankings(store, _QUERIES)
+    made_by = WordForms(store.root, "wiki")._made_by
+    seg = segmentation_cache.read(path, store.root, made_by)
+    assert seg is not None and len(seg.files) == 3  # topic0..2 (topic1 as edited; the twin is topic0 by content)
+    assert _rankings(MemoryIndex(store, use_jieba=True), _QUERIES) == _plain_rankings(store, _QUERIES)
+
+
 def _break(path: Path, how: str) -> None:
     data = bytearray(path.read_bytes())
     if how == "corrupt":

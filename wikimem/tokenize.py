@@ -61,6 +61,7 @@ __all__ = [
     "jieba_available",
     "jieba_dictionary",
     "jieba_words",
+    "prepare_jieba",
     "resolve_jieba",
     "tokenize",
     "words_state",
@@ -132,6 +133,17 @@ def jieba_words(run: str) -> list[str]:
     _load_default(jieba)
     words: list[str] = jieba.lcut(run)
     return words
+
+
+def prepare_jieba() -> None:
+    """Make ready what cutting a query with jieba needs (its packed dictionary, or its own), once a process.
+
+    An index with jieba's words calls it at the end of its build, so a
+    load pays for it and the first Chinese query does not.
+    """
+    jieba = _jieba()
+    if jieba is not None and not jieba.dt.initialized:
+        _cut(jieba)
 
 
 def _load_default(jieba: ModuleType) -> None:

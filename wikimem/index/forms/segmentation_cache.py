@@ -66,13 +66,16 @@ def read(path: Path, store_root: Path, fingerprint: str) -> Segmentation | None:
         data = path.read_bytes()
     except OSError:
         return None
-    payload = data[_DIGEST:]
+    payload = memoryview(data)[_DIGEST:]  # not a copy: a large store's cache is hundreds of MB
     if len(data) <= _DIGEST or hashlib.blake2b(payload, digest_size=_DIGEST).digest() != data[:_DIGEST]:
         return None
     try:
         loaded = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
         return None
+    finally:
+        payload.release()
+    del data
     if not (isinstance(loaded, tuple) and len(loaded) == 5):
         return None
     form, store, made_by, words, files = loaded

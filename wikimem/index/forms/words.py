@@ -41,7 +41,7 @@ from wikimem.index.forms.scan import (
     DOC_BREAK, LOWERS_TO_ASCII, WORD_FIRST, WORD_SECOND, LatinTerms, ScannedTexts, scan_joined, words_form,
 )
 from wikimem.index.forms.segmentation_cache import Segmentation
-from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words
+from wikimem.tokenize import IDEOGRAPHS, jieba_dictionary, jieba_words, prepare_jieba
 
 __all__ = ["WordForms"]
 
@@ -70,38 +70,55 @@ class WordForms:
         self._made_by = dictionary[0] if dictionary is not None else "-"
         self._words: list[str] = []
         self._codes: dict[str, str] = {}
-        #: digest of a file's texts -> their CJK form and lowercase flag (see :meth:`_form`):
-        #: every file made in this process (or read), and the ones the last load used.
+        #: digest of a file's texts -> their CJK form and lowercase flag (see :meth:`_form`), during a
+        #: load: the cache's and the ones made here; and the ones this load used.
         self._files: dict[bytes, tuple[str, bool]] = {}
-        self._used: dict[bytes, tuple[str, bool]] = {}
+        #: During a load: the forms made here (a file twice in one load is made once), and every file the
+        #: load used, with its form when made here or None when taken from the cache file.
+        self._made: dict[bytes, tuple[str, bool]] = {}
+        self._used: dict[bytes, tuple[str, bool] | None] = {}
         self._runs: dict[str, str] = {}
-        self._read = False
         self._coded = 0
 
     def begin(self) -> None:
-        """Start a load: read the cache the first time (when this process's jieba is as on disk, else forget what was segmented)."""
+        """Start a load: read the cache (when this process's jieba is as on disk and its codes agree, else segment again)."""
         self._used = {}
+        self._made = {}
         self._coded = 0
         if not self._shared():  # jieba's dictionary may have changed here since: segment again
             self._runs.clear()
             self._files.clear()
             return
-        if self._read or self._path is None or self._root is None:
+        if self._path is None or self._root is None:
             return
-        self._read = True
         seg = segmentation_cache.read(self._path, self._root, self._made_by)
-        if seg is None or len(seg.words) > CAPACITY:
-            return
-        self._words = seg.words
-        self._codes = dict(zip(seg.words, map(_code, range(len(seg.words)))))
+        if seg is None or len(seg.words) > CAPACITY or seg.words[: len(self._words)] != self._words:
+            return  # none, or made with codes this process handed out otherwise: what it needs is segmented again
+        self._codes.update(zip(seg.words[len(self._words):], map(_code, range(len(self._words), len(seg.words)))))
+        self._words = list(seg.words)
         self._files = seg.files
 
     def end(self) -> None:
-        """End a load: keep what it coded in the cache when it segmented anything (a failed write is logged)."""
+        """End a load: keep what it coded in the cache when it segmented anything (a failed write is logged).
+
+        The files' forms are then let go: the load's segments hold them, and
+        a later load reads the cache again rather than this process keeping
+        a second copy of every form for the whole session. What cutting a
+        query needs is made ready here, so the load pays for it once.
+        """
         if self._coded and self._path is not None and self._root is not None and self._shared():
-            segmentation_cache.write(self._path, self._root, Segmentation(self._made_by, self._words, self._used))
-        self._files = dict(self._used)
-        self._runs.clear()  # the files' forms are kept: a later load segments only files that changed
+            used = self._used
+            if None in used.values():  # forms this load took from the cache file: read them there again
+                seg = segmentation_cache.read(self._path, self._root, self._made_by)
+                kept = seg.files if seg is not None and seg.words == self._words[: len(seg.words)] else {}
+                used = {key: made if made is not None else kept.get(key) for key, made in used.items()}
+            whole = {key: made for key, made in used.items() if made is not None}
+            segmentation_cache.write(self._path, self._root, Segmentation(self._made_by, self._words, whole))
+        self._files = {}
+        self._made = {}
+        self._used = {}
+        self._runs.clear()
+        prepare_jieba()  # the queries this load serves are cut with jieba's words: ready now, not at the first one
 
     def _shared(self) -> bool:
         """Whether jieba's words here are the ones on disk (not changed by this process: see :func:`jieba_dictionary`)."""
@@ -111,7 +128,11 @@ class WordForms:
     def _form(self, joined: bytes) -> tuple[str, bool] | None:
         """A file's texts' CJK form with word codes, and whether they hold one of ``LOWERS_TO_ASCII``; None: not UTF-8."""
         key = hashlib.blake2b(joined, digest_size=16).digest()
-        made = self._files.get(key)
+        made = self._files.pop(key, None)  # the segment keeps the form: no second copy for the session
+        if made is not None:
+            self._used[key] = None  # in the cache file: read again there if this load writes it
+            return made
+        made = self._made.get(key)
         if made is None:
             try:
                 text = joined.decode("utf-8")
@@ -120,9 +141,10 @@ class WordForms:
             lower = any(map(text.__contains__, LOWERS_TO_ASCII))
             if _CODES.search(text):
                 text = _CODES.sub(" ", text)
-            made = self._files[key] = (words_form(_RUN.sub(self._run_codes, text)), lower)
-            self._coded += 1
-        self._used[key] = made
+            made = self._made[key] = (words_form(_RUN.sub(self._run_codes, text)), lower)
+            if key not in self._used:  # else the cache file holds it (a second file of the same texts)
+                self._coded += 1
+        self._used.setdefault(key, made)
         return made
 
     def _run_codes(self, match: re.Match[str]) -> str:
