@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import marshal
 import os
 from array import array
 from bisect import bisect_left
@@ -31,14 +30,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from wikimem.disk.atomic import replace_file
+from wikimem.disk.sealed import read_sealed, write_sealed
 
 __all__ = ["PackedDictionary", "dictionary_path", "packed_cut", "read", "write"]
 
 log = logging.getLogger(__name__)
 
 FORMAT = "wikimem-jieba-dict-1"
-_DIGEST = 32
 
 
 def dictionary_path(fingerprint: str, *, base: Path | None = None) -> Path:
@@ -116,9 +114,8 @@ def _accumulate_lengths(keys: list[str]) -> list[int]:
 def write(path: Path, fingerprint: str, freq: dict[str, int], total: int) -> bool:
     """Keep jieba's loaded default dictionary packed at ``path``; False (logged) when it could not be written."""
     keys, offsets, freqs = pack(freq)
-    payload = marshal.dumps((FORMAT, fingerprint, total, keys, offsets.tobytes(), freqs.tobytes()))
     try:
-        replace_file(path, hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload)
+        write_sealed(path, (FORMAT, fingerprint, total, keys, offsets.tobytes(), freqs.tobytes()))
         return True
     except OSError as exc:
         log.info("jieba's packed dictionary %s was not written (%s)", path, exc)
@@ -127,17 +124,7 @@ def write(path: Path, fingerprint: str, freq: dict[str, int], total: int) -> boo
 
 def read(path: Path, fingerprint: str) -> tuple[PackedDictionary, int] | None:
     """The packed dictionary at ``path`` and jieba's total when whole and made for ``fingerprint``; else ``None``."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    payload = data[_DIGEST:]
-    if len(data) <= _DIGEST or hashlib.blake2b(payload, digest_size=_DIGEST).digest() != data[:_DIGEST]:
-        return None
-    try:
-        loaded = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
+    loaded = read_sealed(path)
     if not (isinstance(loaded, tuple) and len(loaded) == 6):
         return None
     form, made_for, total, keys, offsets_bytes, freqs_bytes = loaded

@@ -22,19 +22,17 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import marshal
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wikimem.disk.atomic import replace_file
+from wikimem.disk.sealed import read_sealed, write_sealed
 
 __all__ = ["FORMAT", "Segmentation", "cache_path", "read", "write"]
 
 log = logging.getLogger(__name__)
 
 FORMAT = "wikimem-segmentation-2"
-_DIGEST = 32
 
 
 @dataclass
@@ -62,20 +60,7 @@ def _identity(store_root: Path) -> str:
 
 def read(path: Path, store_root: Path, fingerprint: str) -> Segmentation | None:
     """The segmentation at ``path`` when it is whole and made for this store and segmenter; else ``None``."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    payload = memoryview(data)[_DIGEST:]  # not a copy: a large store's cache is hundreds of MB
-    if len(data) <= _DIGEST or hashlib.blake2b(payload, digest_size=_DIGEST).digest() != data[:_DIGEST]:
-        return None
-    try:
-        loaded = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        return None
-    finally:
-        payload.release()
-    del data
+    loaded = read_sealed(path)
     if not (isinstance(loaded, tuple) and len(loaded) == 5):
         return None
     form, store, made_by, words, files = loaded
@@ -94,10 +79,8 @@ def _entry(value: object) -> bool:
 
 def write(path: Path, store_root: Path, seg: Segmentation) -> bool:
     """Write ``seg`` at ``path`` atomically; False (logged) when it could not be written."""
-    payload = marshal.dumps((FORMAT, _identity(store_root), seg.fingerprint, seg.words, seg.files))
-    data = hashlib.blake2b(payload, digest_size=_DIGEST).digest() + payload
     try:
-        replace_file(path, data)
+        write_sealed(path, (FORMAT, _identity(store_root), seg.fingerprint, seg.words, seg.files))
         return True
     except OSError as exc:
         log.info("the segmentation cache %s was not written (%s); the next load segments again", path, exc)
