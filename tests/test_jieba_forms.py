@@ -353,10 +353,19 @@ def test_a_word_added_after_a_text_was_tokenized_changes_its_tokens(tmp_path: Pa
         "jieba.add_word('很有名', 10**7)\n"  # jieba's own cut both times: only its total moved
         "again = tokenize('蓝翔挖掘机学校很有名', use_jieba=True)\n"
         "assert again[-1] == '很有名', again\n"
+        "import sys\n"
+        "from wikimem import MemoryStore\n"
+        "from wikimem.retrieval import MemoryIndex\n"
+        "index = MemoryIndex(MemoryStore(sys.argv[1]), use_jieba=True)\n"
+        "terms = index.retrieve('大数据平台很稳').query_tokens\n"
+        "assert '大数据平台' not in terms, terms\n"
+        "jieba.add_word('大数据平台', 10**7)\n"  # the query's analysis is remembered: not across this
+        "terms = index.retrieve('大数据平台很稳').query_tokens\n"
+        "assert '大数据平台' in terms, terms\n"
         "print('ok')\n"
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "XDG_CACHE_HOME": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-c", script, str(tmp_path / "m")], env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 

@@ -50,7 +50,7 @@ from wikimem.index.forms.scan import LatinTerms, ScannedTexts, scan_texts
 from wikimem.index.forms.words import WordForms
 from wikimem.freshness import FreshnessKeeper
 from wikimem.index.corpus.diary import DiaryCorpus
-from wikimem.tokenize import resolve_jieba, tokenize
+from wikimem.tokenize import resolve_jieba, tokenize, words_state
 from wikimem.index.corpus.warmup import warm_up
 from wikimem.ranking.why_not import WhyNot, diagnose
 
@@ -158,7 +158,7 @@ class MemoryIndex:
         self._build_lock = threading.Lock()
         self._warm_lock = threading.Lock()
         #: Query text -> its analysis (see :meth:`_analyzed`).
-        self._analyses: dict[str, QueryTerms] = {}
+        self._analyses: dict[tuple[str, Any], QueryTerms] = {}
         #: The corpus in use, kept level with the files (this process's writes, refreshes, the diary's index).
         self._keeper = FreshnessKeeper(store, self._lock)
         #: The embedding half and its calls (BM25 only without an embedder).
@@ -179,17 +179,17 @@ class MemoryIndex:
         """:meth:`analyze_query`, remembered per text (a copy each time: the result's lists are the caller's).
 
         Tokenizing and analyzing a query is a visible share of a warm
-        retrieve(); an app asks the same text often. Not with jieba, whose dictionary a
-        program may change at run time (``jieba.add_word``).
+        retrieve(); an app asks the same text often. Kept per jieba
+        dictionary state too (:func:`~wikimem.tokenize.words_state`): a
+        program may change jieba's words at run time (``jieba.add_word``).
         """
-        if self.use_jieba:
-            return self.analyze_query(text)
-        found = self._analyses.get(text)
+        key = (text, words_state())
+        found = self._analyses.get(key)
         if found is None:
             found = self.analyze_query(text)
             if len(self._analyses) >= _ANALYSES_KEPT:
                 self._analyses.clear()
-            self._analyses[text] = found
+            self._analyses[key] = found
         return QueryTerms(list(found.terms), list(found.stop_words), dict(found.stemmed), found.function,
                           dict(found.typed))
 

@@ -274,19 +274,7 @@ def _bigram_tokens(lowered: str) -> list[str]:
     return out
 
 
-@lru_cache(maxsize=65536)
-def _run_words(cut: Callable[[str], list[str]], total: Any, run: str) -> tuple[str, ...]:
-    """jieba's words of one ideograph run, remembered per cut and dictionary total.
-
-    A warm query tokenizes its result rows' texts again, mostly the last
-    query's, and each cut is a dictionary walk in Python. The total is part
-    of the key: ``jieba.add_word`` and ``load_userdict`` move it, so a
-    changed dictionary cuts again.
-    """
-    return tuple(cut(run))
-
-
-def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]], total: Any = None) -> list[str]:
+def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]]) -> list[str]:
     out: list[str] = []
     append = out.append
     extend = out.extend
@@ -295,7 +283,7 @@ def _jieba_tokens(lowered: str, cut: Callable[[str], list[str]], total: Any = No
         if match.group(1) is not None:
             # The run holds ideographs only, so every piece jieba returns is a
             # word: no punctuation or whitespace can come back.
-            extend(_run_words(cut, total, run))
+            extend(cut(run))
         elif run[0] < "\x80":
             append(run)
         else:
@@ -329,8 +317,7 @@ def tokenize(text: str, *, use_jieba: bool | None = None) -> list[str]:
         jieba = _jieba()
         if jieba is not None:
             # The cut is chosen only for text with ideographs (it may read the packed dictionary).
-            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut,
-                                 getattr(jieba.dt, "total", None))
+            return _jieba_tokens(lowered, _cut(jieba) if _IDEOGRAPH_RUN.search(lowered) else jieba.lcut)
     return _bigram_tokens(lowered)
 
 

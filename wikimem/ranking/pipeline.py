@@ -387,7 +387,7 @@ def _diary_candidates(corpus: WikiCorpus, trace: Trace, pool: int, semantic: Sem
         content = set(terms) - trace.function
         for i, entry in enumerate(trace.diary):
             item = as_recall_item(entry)
-            tokens = corpus.tokens(item)
+            tokens = corpus.tokens(item, remember=True)  # the window's entries: asked again by the next query
             score = corpus.index.score_external(terms, tokens) if content.intersection(tokens) else 0.0
             cands[("d", i)] = Candidate(("d", i), item, None, score, score)
         return
