@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,6 +40,8 @@ if os.environ.get("WIKIMEM_BENCH_TREE"):
     sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 sys.path.insert(1, str(ROOT))
 sys.path.insert(1, str(ROOT / "bench"))
+
+from measure import child_json  # noqa: E402
 
 KINDS = ("add", "update", "remove")
 
@@ -101,10 +102,7 @@ def _run(root: Path, rounds: int, tree: Path | None) -> dict[str, Any]:
     if tree is not None:
         env["WIKIMEM_BENCH_TREE"] = str(tree)
     argv = [sys.executable, __file__, "--child", str(root), "--rounds", str(rounds)]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    if done.returncode:
-        raise SystemExit(f"child failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = child_json(argv, env, "child")
     return result
 
 

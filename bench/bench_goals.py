@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 if os.environ.get("WIKIMEM_BENCH_TREE"):  # a previous commit's library, same script and data
     sys.path.insert(0, os.environ["WIKIMEM_BENCH_TREE"])
 
+from measure import child_json  # noqa: E402
 from goal_table import (KEYS, ROUNDS, SAME_RUN, per_query_lines, previous_round, report, same_run_columns,  # noqa: E402
                         write_block)
 
@@ -252,10 +253,8 @@ def run_child(root: Path, reference: bool, tree: Path | None, pure: bool = False
     if bigram:
         env["WIKIMEM_BENCH_BIGRAM"] = "1"
     argv = [sys.executable, __file__, "--child", str(root)] + (["--reference"] if reference else [])
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    if done.returncode:
-        raise SystemExit(f"child {root} failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = child_json(argv, env, f"child {root}")
+    return result
 
 
 def figures(runs: dict[int, dict[str, Any]]) -> tuple[dict[str, float], dict[str, str]]:

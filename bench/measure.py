@@ -9,13 +9,15 @@ one call with a collection on both sides.
 from __future__ import annotations
 
 import gc
+import json
 import statistics
+import subprocess
 import time
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["held_mb", "p50", "peak_mb", "timed"]
+__all__ = ["child_json", "held_mb", "p50", "peak_mb", "timed"]
 
 
 def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -53,3 +55,15 @@ def held_mb(fn: Callable[[], Any]) -> float:
     del keep
     gc.collect()
     return held / 1e6
+
+
+def child_json(argv: list[str], env: dict[str, str], what: str) -> Any:
+    """Run a measuring child process and return the JSON of its last stdout line; exit naming ``what`` if it failed.
+
+    Each size or variant runs in a fresh interpreter so its peak RSS and
+    first uses are its own; they all hand their figures back this way.
+    """
+    done = subprocess.run(argv, capture_output=True, text=True, env=env)
+    if done.returncode:
+        raise SystemExit(f"{what} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])

@@ -36,6 +36,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from measure import child_json  # noqa: E402
 
 #: Runs ``python -m wikimem`` with jieba marked absent: the argv after ``-c CODE`` is the CLI's.
 _WITHOUT_JIEBA = ("import runpy, sys; sys.modules['jieba'] = None; "
@@ -118,10 +121,7 @@ def diary_recall(entries: int, tree: Path | None = None, per_day: int = 50) -> d
     if tree is not None:
         env["WIKIMEM_BENCH_TREE"] = str(tree)
     argv = [sys.executable, __file__, "--diary-child", str(entries), "--per-day", str(per_day)]
-    done = subprocess.run(argv, capture_output=True, text=True, env=env)
-    if done.returncode:
-        raise SystemExit(f"diary child failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = child_json(argv, env, "diary child")
     return result
 
 
