@@ -35,7 +35,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wikimem.disk.names import normalize_item_name, sanitize_item_name, validate_date, validate_file
 from wikimem.disk.store_dir import ForeignFolderError, foreign_folder, own_folder
@@ -50,6 +50,9 @@ from wikimem.server.backlinks import Backlinks
 from wikimem.server.vector_sync import VectorSync
 from wikimem.store import UNCHECKED, MemoryStore, path_stat
 from wikimem.timeparse import parse_window
+
+if TYPE_CHECKING:
+    from wikimem.lint import Linter
 
 __all__ = ["SWEEP_SECONDS", "AgentMemory", "BadInput", "NotFound", "diary_json", "item_json", "parse_as_of",
            "parse_span"]
@@ -148,7 +151,7 @@ class AgentMemory:
         self._as_of = threading.local()
         self.backlinks = Backlinks(self.store)
         #: The lint tool's linter (its snapshot is incremental between calls), made on first use.
-        self._linter: Any = None
+        self._linter: Linter | None = None
         self._clock = clock
         self._lock = threading.Lock()
         self._signature: tuple[Any, ...] | None = None
