@@ -119,6 +119,15 @@ def _zipf_docs(seed: int, n: int) -> list[list[str]]:
     return [rng.choices(words, weights, k=rng.randint(1, 25)) for _ in range(n)]
 
 
+def _built(docs: list[list[str]], *, numpy: bool) -> InvertedIndex:
+    """An index of ``docs`` (added in bulk) with the numpy path switched ``numpy``: one of the two paths compared."""
+    vectorized.switch(numpy)
+    index = InvertedIndex()
+    for tokens in docs:
+        index.add_bulk(tokens)
+    return index
+
+
 def _same_ranking(fast: list[tuple[int, float]], pure: list[tuple[int, float]]) -> None:
     """The tolerance rule: scores within 1e-9 relative, the same docs in the same order up to ties by doc id.
 
@@ -141,10 +150,7 @@ def test_the_numpy_ranking_equals_the_pure_one_within_the_tolerance(k: int) -> N
     queries += [Counter(rng.choices([f"w{i}" for i in range(200)], k=rng.randint(1, 4))) for _ in range(25)]
     results = {}
     for on in (False, True):
-        vectorized.switch(on)
-        index = InvertedIndex()
-        for tokens in docs:
-            index.add_bulk(tokens)
+        index = _built(docs, numpy=on)
         got = [index.search(q, k) for q in queries]
         for tokens in docs[:40]:  # N and the average length move
             index.add(tokens)
@@ -164,10 +170,7 @@ def test_a_term_alone_answers_every_k_after_a_small_one() -> None:
     assert len(everyone) > 600
     results = {}
     for on in (False, True):
-        vectorized.switch(on)
-        index = InvertedIndex()
-        for tokens in docs:
-            index.add_bulk(tokens)
+        index = _built(docs, numpy=on)
         got = [index.search({"w0": 1}, k) for k in (10, 300, len(docs), 5)]
         index.add(["w0", "w0"])
         got += [index.search({"w0": 1}, k) for k in (3, len(docs) + 1)]
@@ -184,10 +187,7 @@ def test_ties_are_broken_by_doc_id_on_both_paths(k: int) -> None:
     docs = [["tea", "sea"] if i % 3 else ["tea", "tree", "sea"] for i in range(600)] + [["tea", "tea", "sea"]]
     results = {}
     for on in (False, True):
-        vectorized.switch(on)
-        index = InvertedIndex()
-        for tokens in docs:
-            index.add_bulk(tokens)
+        index = _built(docs, numpy=on)
         results[on] = [index.search(Counter(q), k) for q in (["tea"], ["tea", "sea"], ["tree", "tea"])]
     assert results[True] == results[False]
     for query, got in zip((["tea"], ["tea", "sea"], ["tree", "tea"]), results[True]):
