@@ -352,16 +352,21 @@ def test_an_import_in_this_process_is_found_by_the_next_query(store: MemoryStore
     assert rows(index.retrieve("kayak", search_diary=True)) == ["2023-07-06 15:00"]
 
 
-def test_a_question_of_function_words_and_a_time_word_is_answered_by_its_window(tmp_path: Path) -> None:
-    """"what did I do two weeks ago": nothing but the time words names a subject, so the window is the answer."""
+def _three_days_of_diary(tmp_path: Path, name: str, wiki_text: str) -> MemoryIndex:
+    """A wiki item sharing the question's words, and three diary days: two of them two weeks before 2026-12-05."""
     import datetime as dt
 
     store = MemoryStore(tmp_path / "m")
-    store.add("notes", "doing", "What I do on weekends: I do the garden.")
+    store.add("notes", name, wiki_text)
     store.diary.append("Planted tomatoes in the garden.", date="2026-11-20", time="10:00")
     store.diary.append("Fixed the bike.", date="2026-11-21", time="18:00")
     store.diary.append("Quiet day.", date="2026-12-01", time="09:00")
-    index = MemoryIndex(store, today=lambda: dt.date(2026, 12, 5))
+    return MemoryIndex(store, today=lambda: dt.date(2026, 12, 5))
+
+
+def test_a_question_of_function_words_and_a_time_word_is_answered_by_its_window(tmp_path: Path) -> None:
+    """"what did I do two weeks ago": nothing but the time words names a subject, so the window is the answer."""
+    index = _three_days_of_diary(tmp_path, "doing", "What I do on weekends: I do the garden.")
     asked = index.retrieve("what did I do two weeks ago?", search_diary=True)
     assert [str(row.entry_id) for row in asked.items] == ["2026-11-21 18:00", "2026-11-20 10:00"]
     # The reference rule stays where the new argument is not asked for, and a subject still has to match.
@@ -381,14 +386,7 @@ def test_a_question_of_what_took_place_and_a_time_word_is_answered_by_its_window
     The plainest question a diary is kept for must not need a word of an
     entry to match.
     """
-    import datetime as dt
-
-    store = MemoryStore(tmp_path / "m")
-    store.add("notes", "history", "What happened in 1990: the wall came down.")
-    store.diary.append("Planted tomatoes in the garden.", date="2026-11-20", time="10:00")
-    store.diary.append("Fixed the bike.", date="2026-11-21", time="18:00")
-    store.diary.append("Quiet day.", date="2026-12-01", time="09:00")
-    index = MemoryIndex(store, today=lambda: dt.date(2026, 12, 5))
+    index = _three_days_of_diary(tmp_path, "history", "What happened in 1990: the wall came down.")
     asked = index.retrieve(question, search_diary=True)
     assert [str(row.entry_id) for row in asked.items] == ["2026-11-21 18:00", "2026-11-20 10:00"]
     # A subject beside them still has to match: the window admits, it does not add hits.
