@@ -62,3 +62,20 @@ def test_every_argument_a_new_user_meets_in_help_says_what_it_is(argv: list[str]
     code, out, _ = run(capsys, *argv)
     flat = " ".join(out.split())  # argparse wraps to the terminal's width
     assert code == 0 and all(w in flat for w in words), flat
+
+
+def _parsers(parser):  # the parser and every sub-command's, depth first
+    yield parser
+    for action in parser._actions:
+        if action.__class__.__name__ == "_SubParsersAction":
+            for sub in action.choices.values():
+                yield from _parsers(sub)
+
+
+def test_every_option_of_every_command_has_help_text() -> None:
+    """``diary append --help`` listed ``--date``, ``--time`` and ``--owner`` with nothing beside them."""
+    from wikimem.cli import build_parser
+
+    bare = [f"{parser.prog} {action.option_strings[0]}" for parser in _parsers(build_parser())
+            for action in parser._actions if action.option_strings and not action.help]
+    assert bare == []

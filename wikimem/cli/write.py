@@ -218,9 +218,9 @@ def register(commands: Any, table: dict[str, Callable[..., int]],
                                        parser_class=type(diary))
     append = diary_verbs.add_parser("append", help="append one entry (date and time default to now)")
     append.add_argument("text", metavar="TEXT", help="the entry ('-': read it from stdin)")
-    append.add_argument("--date", metavar="YYYY-MM-DD")
-    append.add_argument("--time", metavar="HH:MM")
-    append.add_argument("--owner", metavar="O")
+    append.add_argument("--date", metavar="YYYY-MM-DD", help="the entry's day (default: today, local time)")
+    append.add_argument("--time", metavar="HH:MM", help="the entry's time (default: now, local time)")
+    append.add_argument("--owner", metavar="O", help="whose entry this is (e.g. agent:claude-code)")
     append.add_argument("--source", metavar="S", help="the conversation it came from (source_conv)")
 
     for parser in (add, remove, move, append):  # not on "diary" too: append's default would hide it
