@@ -262,3 +262,24 @@ async def test_a_folder_inside_wiki_is_named_in_the_health_pane(memory_dir: Path
     (memory_dir / "wiki" / "sub" / "notes.md").write_text("# notes\n\n## tea\n\nJasmine.\n", "utf-8")
     async with PaneApp(make_backend(memory_dir), HealthPane).run_test(size=(120, 40)) as pilot:
         assert await wait_for(pilot, lambda: "wiki/sub/" in screen_text(pilot.app))
+
+
+async def test_the_audit_rows_stay_one_line_each_in_an_80_column_terminal(memory_dir: Path) -> None:
+    """At 100 columns and below the dialog is narrower than the rows were cut for: an excerpt wrapped under its row."""
+    from wikimem import MemoryStore, draft_promotion
+    from textual.widgets import OptionList
+    from wikimem_tui.item.audit import AuditScreen
+
+    store = MemoryStore(memory_dir)
+    entry = store.diary.append("Fixed the bike: replaced the rear derailleur cable and re-indexed the gears, "
+                               "then rode twenty kilometres to check the shifting under load.",
+                               date="2026-07-21", time="18:20", owner="agent:claude-code")
+    store.add("maintenance", "bike", draft_promotion([entry]).content, owner="agent:claude-code")
+    async with started(make_app(make_backend(memory_dir)), (80, 24)) as pilot:
+        await open_item(pilot, "maintenance", "bike")
+        await pilot.press("A")
+        assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, AuditScreen) and pilot.app.screen.loaded)
+        await wait_for(pilot)
+        rows = pilot.app.screen.query_one(OptionList)
+        assert rows.virtual_size.height == rows.option_count, screen_text(pilot.app)
+        assert "kilometres" not in screen_text(pilot.app)  # the excerpt is cut with …, not wrapped

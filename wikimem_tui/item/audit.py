@@ -71,7 +71,8 @@ class Row:
     """A review mark of the audited item (``c`` clears them)."""
 
 
-#: Rows are cut to this many cells (the dialog's width), so an excerpt never wraps under its row.
+#: Rows are cut to this many cells (the dialog's widest), so an excerpt never wraps under its row; a
+#: narrower terminal cuts them again at the dialog's edge (``text-wrap: nowrap`` in the CSS).
 ROW_WIDTH = 94
 
 
@@ -246,7 +247,8 @@ class AuditScreen(Dialog[AuditChoice | None]):
                              background: $surface; padding: 0 1; }
     AuditScreen #audit-title { text-style: bold; height: auto; }
     AuditScreen #audit-subtitle { color: $text-muted; height: auto; }
-    AuditScreen OptionList { height: auto; max-height: 75vh; border: none; margin-top: 1; }
+    AuditScreen OptionList { height: auto; max-height: 75vh; border: none; margin-top: 1;
+                             text-wrap: nowrap; text-overflow: ellipsis; }
     AuditScreen #audit-hint { color: $text-muted; height: auto; }
     """
 
