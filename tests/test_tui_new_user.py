@@ -283,3 +283,24 @@ async def test_the_audit_rows_stay_one_line_each_in_an_80_column_terminal(memory
         rows = pilot.app.screen.query_one(OptionList)
         assert rows.virtual_size.height == rows.option_count, screen_text(pilot.app)
         assert "kilometres" not in screen_text(pilot.app)  # the excerpt is cut with …, not wrapped
+
+
+@pytest.mark.parametrize("days_from_now", [0, 400, -400])
+def test_the_demo_journal_never_logs_a_diary_entry_before_it_happened_nor_in_the_future(
+        tmp_path: Path, days_from_now: int) -> None:
+    """The diary moved to end yesterday while the journal kept its build time: ``2026-11-29 23:42 diary 2026-12-04 07:45``."""
+    import datetime as dt
+
+    from wikimem import MemoryStore
+    from wikimem_tui.core.demo import make_demo_copy
+
+    today = dt.date.today() + dt.timedelta(days=days_from_now)
+    store = MemoryStore(make_demo_copy(tmp_path, today=today))
+    now = dt.datetime.now(dt.timezone.utc)
+    stamps = {(e.date, e.time): e.ts for d in store.diary.dates() for e in store.diary.day(d)}
+    lines = [line for line in store.journal.entries() if line["action"] == "diary"]
+    assert lines
+    for line in lines:
+        logged = dt.datetime.fromisoformat(line["ts"])
+        assert logged >= dt.datetime.fromisoformat(stamps[(line["date"], line["time"])]), line
+        assert days_from_now > 0 or logged <= now, line

@@ -47,8 +47,8 @@ def make_demo_copy(parent: Path | None = None, *, today: dt.date | None = None) 
     """Copy the demo's ``wiki/``, ``diary/`` and ``journal.jsonl`` into a new temp dir.
 
     With ``today``, diary days are shifted so the newest one is yesterday
-    (file names, titles, metadata ``ts`` and the journal's ``date`` fields
-    move together). Returns the new memory directory.
+    (file names, titles, metadata ``ts`` and the journal's ``date`` and
+    ``ts`` fields move together; a journal ``ts`` stops at now). Returns the new memory directory.
     """
     source = demo_source()
     target = Path(tempfile.mkdtemp(prefix=_PREFIX, dir=parent)) / "memory"
@@ -127,10 +127,16 @@ def _shift_diary(root: Path, today: dt.date) -> None:
         (root / "diary" / f"{moved(day)}.md").write_text(text, encoding="utf-8")
     journal = root / "journal.jsonl"
     if journal.is_file():
+        # The journal was written after the diary: it moves with it (else it logs an entry days before
+        # it happened), but never into the future (the demo was built the day after its last entry).
+        start_of_today = dt.datetime.combine(today, dt.time(), dt.timezone.utc)
+        latest = max(dt.datetime.now(dt.timezone.utc), start_of_today).replace(microsecond=0)
         lines = []
         for line in journal.read_text(encoding="utf-8").splitlines():
             entry = json.loads(line)
             if entry.get("action") == "diary" and "date" in entry:
                 entry["date"] = moved(entry["date"])
+            if isinstance(entry.get("ts"), str):
+                entry["ts"] = min(dt.datetime.fromisoformat(entry["ts"]) + delta, latest).isoformat()
             lines.append(json.dumps(entry, ensure_ascii=False))
         journal.write_text("\n".join(lines) + "\n", encoding="utf-8")
