@@ -304,3 +304,22 @@ def test_the_demo_journal_never_logs_a_diary_entry_before_it_happened_nor_in_the
         logged = dt.datetime.fromisoformat(line["ts"])
         assert logged >= dt.datetime.fromisoformat(stamps[(line["date"], line["time"])]), line
         assert days_from_now > 0 or logged <= now, line
+
+
+@pytest.mark.parametrize("box", ["#query-input", "#query-time"])
+async def test_text_pasted_into_a_query_box_draws_nothing_hidden(memory_dir: Path, box: str) -> None:
+    """A line copied from an agent's text (``Y`` copies an item's block as stored) pasted into the query pane
+    put its escapes on the terminal as they were: the boxes drew their text raw."""
+    from textual import events
+    from textual.widgets import Input
+    from test_tui_safe import HOSTILE, drawn
+
+    async with started(make_app(make_backend(memory_dir)), (120, 40)) as pilot:
+        await pilot.press("slash")
+        await wait_for(pilot)
+        pilot.app.query_one(box, Input).focus()
+        await wait_for(pilot)
+        pilot.app.post_message(events.Paste(HOSTILE))
+        assert await wait_for(pilot, lambda: "pwned" in pilot.app.query_one(box, Input).value)
+        await wait_for(pilot)
+        drawn(pilot.app)

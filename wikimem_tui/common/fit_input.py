@@ -7,6 +7,14 @@ names, conten``, each looking like the whole hint. :class:`FitInput` draws
 the placeholder fitted to the box with an ellipsis, as every other cut line
 in the app is (``common/virtual_list.fit``). Every text box of the app is a ``FitInput`` (``SafeInput`` too):
 ``tests/test_tui_fit_input.py`` checks that no pane builds a bare ``Input``.
+
+Textual's ``Input`` also draws its value as it is, so text pasted into a
+query or filter box (a line copied from an agent's answer) would send its
+terminal escapes, bidi overrides and zero-width characters to the terminal.
+What is typed or pasted into a ``FitInput`` therefore leaves out every
+character the library calls hidden (:func:`wikimem.hidden_at`): they match
+nothing a query or a filter looks for. ``SafeInput`` keeps them instead, as
+marked escapes, because what it edits is saved back.
 """
 
 from __future__ import annotations
@@ -15,6 +23,8 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.strip import Strip
 from textual.widgets import Input
+
+from wikimem import hidden_at
 
 __all__ = ["FitInput", "fitted_placeholder"]
 
@@ -29,6 +39,13 @@ def fitted_placeholder(placeholder: str, width: int) -> Text:
 
 class FitInput(Input):
     """An ``Input`` whose placeholder never looks whole when it is cut."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """Typing and paste end up here: what enters leaves out hidden characters (never drawn raw)."""
+        hidden = hidden_at(text, one_line=True)
+        if hidden:
+            text = "".join(char for i, char in enumerate(text) if i not in hidden)
+        super().replace(text, start, end)
 
     def render_line(self, y: int) -> Strip:
         """Textual's line, except an empty box's placeholder: fitted with "…" (the cursor still on its first cell)."""
