@@ -36,3 +36,13 @@ async def test_the_demo_journal_at_85_columns_shows_every_conversation_id_whole(
         text = screen_text(pilot.app)
         assert re.findall(r"conv_\d{8}\b", text) and not re.search(r"conv_\d*…", text), text
         assert "agent_notes:untrusted-text-demo" in text  # the widest target stays whole too
+
+
+def test_a_row_wider_than_a_very_narrow_pane_ends_in_an_ellipsis_at_its_edge() -> None:
+    """At 40 columns the target column kept its 8 cells past the pane's edge: ``maintenance:…`` showed as ``mai``."""
+    from rich.cells import cell_len
+
+    row = parse_line(1, line("add", 1, owner="agent:claude-code", source_conv="conv_20260710").rstrip("\n"))
+    for width in (20, 30, 36, 40):
+        text = "".join(text for text, _ in row_cells(row, width, 10, 13, 20, action_widest=6))
+        assert cell_len(text) <= width and text.endswith("…"), (width, text)

@@ -168,11 +168,11 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w:
     action_w = ACTION_WIDTH if action_widest is None else max(3, min(action_widest, ACTION_WIDTH))
     if row.data is None:
         bad_w = max(action_w, 5)  # "✗ bad" whole, in line with the actions when they are as wide
-        return [
+        return _within([
             (fit(f"line {row.lineno}", ts_w), "dim"),
             (" " + fit("✗ bad", bad_w), "dim red"),
             (" " + fit(f"not JSON: {row.raw}", max(width - ts_w - bad_w - 2, 1)), "dim italic"),
-        ]
+        ], width)
     fixed = ts_w + owner_w + action_w + 3  # ts, action, owner and their separators
     room = width - fixed  # the target, a space and the detail
     if wide:
@@ -192,7 +192,22 @@ def row_cells(row: JournalRow, width: int, owner_w: int | None = None, detail_w:
     ]
     if rest > 0:
         cells.append((" " + fit(detail_text(row), rest), "dim"))
-    return cells
+    return _within(cells, width)
+
+
+def _within(cells: list[Cell], width: int) -> list[Cell]:
+    """``cells`` cut to ``width`` with "…" at the edge: each column keeps a minimum a very narrow pane lacks."""
+    if sum(cell_len(text) for text, _ in cells) <= width:
+        return cells
+    kept: list[Cell] = []
+    room = width
+    for text, spec in cells:
+        if cell_len(text) >= room:  # the last cell that shows: cut, and "…" says more follows
+            kept.append((fit(text + " ", room), spec))
+            break
+        kept.append((text, spec))
+        room -= cell_len(text)
+    return kept
 
 
 @dataclass(frozen=True)
