@@ -323,3 +323,15 @@ async def test_text_pasted_into_a_query_box_draws_nothing_hidden(memory_dir: Pat
         assert await wait_for(pilot, lambda: "pwned" in pilot.app.query_one(box, Input).value)
         await wait_for(pilot)
         drawn(pilot.app)
+
+
+def test_the_new_item_and_move_dialogs_offer_only_files_a_write_can_reach() -> None:
+    """A hand-made ``wiki/Weird-Name.md`` was listed under "Existing files", then refused when typed."""
+    from wikimem_tui.common.dialogs import move_form, new_item_form
+
+    def check(_values: dict[str, str]) -> None:
+        return None
+
+    files = ["Weird-Name", "bikes", "people"]
+    assert new_item_form(files, None, check).hint == "Existing files: bikes, people"
+    assert move_form("bikes", "tires", files, check).hint == "Files: people"

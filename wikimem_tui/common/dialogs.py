@@ -158,7 +158,17 @@ def _title(prefix: str, subject: str | None = None) -> Text:
 Check = Callable[[dict[str, str]], str | None]
 
 
+def _writable(file: str) -> bool:
+    try:
+        validate_file(file)
+    except ValueError:
+        return False
+    return True
+
+
 def _listing(label: str, files: list[str]) -> str:
+    """The files a write can reach (a hand-made ``wiki/Weird-Name.md`` is shown in the tree, never offered)."""
+    files = [file for file in files if _writable(file)]
     return f"{label}: " + ", ".join(files[:12]) + (" …" if len(files) > 12 else "") if files else ""
 
 
