@@ -323,6 +323,10 @@ async def test_text_pasted_into_a_query_box_draws_nothing_hidden(memory_dir: Pat
         assert await wait_for(pilot, lambda: "pwned" in pilot.app.query_one(box, Input).value)
         await wait_for(pilot)
         drawn(pilot.app)
+        field = pilot.app.query_one(box, Input)
+        field.value = ""
+        pilot.app.post_message(events.Paste("sea\tsunrise pay\u200bpal"))
+        assert await wait_for(pilot, lambda: field.value == "sea sunrise paypal")
 
 
 def test_the_new_item_and_move_dialogs_offer_only_files_a_write_can_reach() -> None:

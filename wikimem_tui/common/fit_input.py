@@ -13,7 +13,8 @@ query or filter box (a line copied from an agent's answer) would send its
 terminal escapes, bidi overrides and zero-width characters to the terminal.
 What is typed or pasted into a ``FitInput`` therefore leaves out every
 character the library calls hidden (:func:`wikimem.hidden_at`): they match
-nothing a query or a filter looks for. ``SafeInput`` keeps them instead, as
+nothing a query or a filter looks for (a tab or a line separator becomes a
+space, so the words it parted stay two). ``SafeInput`` keeps them instead, as
 marked escapes, because what it edits is saved back.
 """
 
@@ -43,8 +44,9 @@ class FitInput(Input):
     def replace(self, text: str, start: int, end: int) -> None:
         """Typing and paste end up here: what enters leaves out hidden characters (never drawn raw)."""
         hidden = hidden_at(text, one_line=True)
-        if hidden:
-            text = "".join(char for i, char in enumerate(text) if i not in hidden)
+        if hidden:  # a tab or a line separator still parts two words
+            text = "".join(char if i not in hidden else " " if char.isspace() else ""
+                           for i, char in enumerate(text))
         super().replace(text, start, end)
 
     def render_line(self, y: int) -> Strip:
