@@ -68,8 +68,9 @@ _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
 WORD_FIRST = ("\ue000", "\uefff")
 WORD_SECOND = ("\uf000", "\uf8ff")
 _NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
-#: A code's second character followed by the next code of its run: a pair that is no token.
-_CODE_JOIN = re.compile(f"[{WORD_SECOND[0]}-{WORD_SECOND[1]}](?! )")
+#: The start of a run of word codes, and a character of a coded form that is neither a code's nor a blank.
+_CODED_RUN = re.compile(f" [{WORD_FIRST[0]}-{WORD_FIRST[1]}]")
+_NOT_CODE = re.compile(f"[^ {WORD_FIRST[0]}-{WORD_SECOND[1]}]")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -228,8 +229,9 @@ def _offsets(
     n_latin = map(rshift, map(bytes.count, latin_texts, repeat(b" ")), repeat(1))
     spaces = list(map(str.count, cjk_texts, repeat(" ")))
     n_cjk = map(sub, map(len, cjk_texts), map(add, spaces, map(rshift, spaces, repeat(1))))
-    if coded:
-        n_cjk = map(sub, n_cjk, map(len, map(_CODE_JOIN.findall, cjk_texts)))
+    if coded:  # w codes in c runs of codes: 2w characters, w - c pairs across two codes (rare matches: cheap searches)
+        codes = map(sub, map(sub, map(len, cjk_texts), spaces), map(len, map(_NOT_CODE.findall, cjk_texts)))
+        n_cjk = map(sub, n_cjk, map(sub, map(rshift, codes, repeat(1)), map(len, map(_CODED_RUN.findall, cjk_texts))))
     return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
 
 
