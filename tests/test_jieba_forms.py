@@ -117,7 +117,9 @@ def test_a_run_of_codes_holds_each_word_once_and_no_pair_across_two_codes() -> N
         for doc in docs:
             per_doc[doc][term] += 1
     texts = [fast.text(item) for _, item in fast.live()]
-    assert per_doc == [Counter(map(segments.form_term, oracle(t))) for t in texts]
+    form_term = segments.form_term
+    assert form_term is not None
+    assert per_doc == [Counter(map(form_term, oracle(t))) for t in texts]
     np = pytest.importorskip("numpy")
     pairs = FormViews(np, scanned)._pairs
     assert pairs is not None
