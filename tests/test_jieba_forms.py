@@ -22,7 +22,9 @@ import pytest
 from wikimem import MemoryStore
 from wikimem.index.forms import segmentation_cache
 from wikimem.index.corpus.wiki import WikiCorpus
+from wikimem.index.forms.scan import scanned_occurrences
 from wikimem.index.forms.words import WordForms
+from wikimem.index.search.form_search import FormViews
 from wikimem.models import RecallItem
 from wikimem.retrieval import MemoryIndex
 import wikimem.tokenize  # noqa: F401 -- the module (the package face's name is the function)
@@ -102,6 +104,26 @@ def test_words_no_text_holds_and_private_use_terms_are_found_nowhere() -> None:
     for term in ("天气", "\ue000\uf000", "\ue000", "海边的", "龘"):
         docs, _ = fast.index.forms.postings(term) or ([], [])
         assert list(docs) == [], term
+
+
+def test_a_run_of_codes_holds_each_word_once_and_no_pair_across_two_codes() -> None:
+    """The warm-up's sample and the numpy views read a run of codes word by word, never a pair across two codes."""
+    _, fast = _corpora({"a": _texts(8, 200)})
+    segments = fast.index.forms
+    scanned = segments.scanned(0)
+    assert any(len(run) > 2 and "\ue000" <= run[0] <= "\uefff" for run in scanned.cjk.split())  # several words a run
+    per_doc: list[Counter[str]] = [Counter() for _ in scanned.lengths]
+    for term, docs in scanned_occurrences(0, scanned).items():
+        for doc in docs:
+            per_doc[doc][term] += 1
+    texts = [fast.text(item) for _, item in fast.live()]
+    form_term = segments.form_term
+    assert form_term is not None
+    assert per_doc == [Counter(map(form_term, oracle(t))) for t in texts]
+    np = pytest.importorskip("numpy")
+    pairs = FormViews(np, scanned)._pairs
+    assert pairs is not None
+    assert not any(0xF000 <= key <= 0xF8FF for key in pairs._keys.tolist())  # no row starts at a code's second character
 
 
 def test_coded_forms_stay_exact_after_adds_and_removals() -> None:

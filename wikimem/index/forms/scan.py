@@ -63,10 +63,14 @@ _CONTINUATION_BYTES = bytes(range(0x80, 0xC0))
 _NON_ASCII_KEPT = bytes(c if c == 0 or c >= 0x80 else 32 for c in range(256))
 _NON_CJK = re.compile(f"[^{CJK_CLASS}{DOC_BREAK}]+")
 #: Word codes (:mod:`wikimem.index.forms.words`): a segmented word stands in a text as a pair of
-#: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND`` -- a run of two, one bigram.
+#: private-use characters, first from ``WORD_FIRST``, second from ``WORD_SECOND``; an ideograph run's words'
+#: codes stand side by side, one run of the form, each code one token (no pair across two codes is one).
 WORD_FIRST = ("\ue000", "\uefff")
 WORD_SECOND = ("\uf000", "\uf8ff")
 _NON_CJK_WORDS = re.compile(f"[^{CJK_CLASS}{WORD_FIRST[0]}-{WORD_SECOND[1]}{DOC_BREAK}]+")
+#: The start of a run of word codes, and a character of a coded form that is neither a code's nor a blank.
+_CODED_RUN = re.compile(f" [{WORD_FIRST[0]}-{WORD_FIRST[1]}]")
+_NOT_CODE = re.compile(f"[^ {WORD_FIRST[0]}-{WORD_SECOND[1]}]")
 # Leading literal (not a lookbehind) so the regex engine can skip ahead fast.
 _SINGLE_RUN = re.compile(f"  ([{CJK_CLASS}])(?=  )")
 # For _cjk_runs: UTF-8 continuation bytes, lead bytes E4-E9 (U+4000-U+9FFF), blank and break.
@@ -127,6 +131,7 @@ def scan_joined(
         return None
     joined = b" " + joined.replace(_BREAK_BYTE, b" \x00 ") + b" "  # a break ends every run
     vector = numpy_for(len(joined))
+    coded = cjk is not None
     if cjk is not None:
         fast: tuple[str, Any] | None = (cjk, None)
         if lower:
@@ -167,23 +172,27 @@ def scan_joined(
         latin = ("  " + "  ".join(terms(latin_bytes.decode("ascii").split())) + "  ").encode("ascii")
     del latin_bytes
     count_made(len(latin) + len(cjk))
-    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units))
+    return ScannedTexts(latin, cjk, *_offsets(latin, cjk, vector, made, units, coded=coded))
 
 
 def words_form(coded: str) -> str:
     """The CJK form of texts joined by ``DOC_BREAK`` whose ideograph runs are word codes (:mod:`wikimem.index.forms.words`).
 
     The same string as the bigram path's form would be with the codes
-    taken for CJK characters: runs of CJK characters and codes between
-    double blanks (a code is two characters, one run of its own), a mark
-    after a one-character run, each break a run of its own.
+    taken for CJK characters: runs of CJK characters and of codes between
+    double blanks (the codes of one ideograph run stand side by side), a
+    mark after a one-character run, each break a run of its own. A code's
+    pairs are found as any bigram is; the pair across two codes (second
+    character, then first) is no token: :func:`_offsets` does not count
+    it, no term's pair is one, and :func:`scanned_occurrences` skips it.
     """
     spaced = coded.replace(DOC_BREAK, f" {DOC_BREAK} ")
     return _SINGLE_RUN.sub(f"  \\1{ONE_CHAR_RUN}", _NON_CJK_WORDS.sub("  ", f" {spaced} "))
 
 
 def _offsets(
-    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None, units: Any = None
+    latin: bytes, cjk: str, vector: bool | None = None, made: LatinForm | None = None, units: Any = None,
+    *, coded: bool = False,
 ) -> tuple[array[int], array[int], array[int]]:
     """Each text's start in both forms and its token count: ``latin_starts, cjk_starts, lengths``.
 
@@ -193,7 +202,9 @@ def _offsets(
     k + 1 = s // 2 of them (s spaces). A run of c characters has c - 1
     bigrams, a single run (c = 1, plus its mark) one token, so a form of
     length n holds n - s - (k + 1) + 1 CJK tokens: n - s - s // 2 here,
-    the + 1 being the latin count's (k + 1 for k tokens).
+    the + 1 being the latin count's (k + 1 for k tokens). In a form with
+    word codes (``coded``: :func:`words_form`) a run of w codes is 2w
+    characters and w tokens: each pair across two codes is taken off.
 
     Pure Python pays about ten C-level ``map`` steps per text (a split of
     each form, then counts and sums text by text), a cost per text that a
@@ -210,7 +221,7 @@ def _offsets(
     if vector is None:
         vector = numpy_for(len(latin) + len(cjk))
     if vector:
-        return _vector_offsets(latin, cjk, made, units)
+        return _vector_offsets(latin, cjk, made, units, coded=coded)
     latin_texts = latin.split(_BREAK_BYTE)
     latin_starts = _starts(map(len, latin_texts))
     cjk_texts = cjk.split(DOC_BREAK)
@@ -218,11 +229,14 @@ def _offsets(
     n_latin = map(rshift, map(bytes.count, latin_texts, repeat(b" ")), repeat(1))
     spaces = list(map(str.count, cjk_texts, repeat(" ")))
     n_cjk = map(sub, map(len, cjk_texts), map(add, spaces, map(rshift, spaces, repeat(1))))
+    if coded:  # w codes in c runs of codes: 2w characters, w - c pairs across two codes (rare matches: cheap searches)
+        codes = map(sub, map(sub, map(len, cjk_texts), spaces), map(len, map(_NOT_CODE.findall, cjk_texts)))
+        n_cjk = map(sub, n_cjk, map(sub, map(rshift, codes, repeat(1)), map(len, map(_CODED_RUN.findall, cjk_texts))))
     return latin_starts, cjk_starts, array("i", map(add, n_latin, n_cjk))
 
 
 def _vector_offsets(
-    latin: bytes, cjk: str, made: LatinForm | None = None, units: Any = None
+    latin: bytes, cjk: str, made: LatinForm | None = None, units: Any = None, *, coded: bool = False
 ) -> tuple[array[int], array[int], array[int]]:
     """:func:`_offsets` in numpy passes over each form's code units (the CJK form's as UTF-32, or ``units``: one a character)."""
     import numpy as np  # noqa: PLC0415 -- optional; vectorized.active() has imported it
@@ -236,6 +250,12 @@ def _vector_offsets(
         units = np.frombuffer(cjk.encode("utf-32-le"), np.uint32)
     cjk_starts, cjk_spaces, cjk_sizes = _text_blanks(np, units)
     lengths = latin_counts + cjk_sizes - (cjk_spaces + (cjk_spaces >> 1))
+    if coded:
+        second = units[:-1] >= ord(WORD_SECOND[0])
+        second &= units[:-1] <= ord(WORD_SECOND[1])
+        second &= units[1:] != ord(" ")
+        joins = np.searchsorted(np.flatnonzero(second), cjk_starts[1:] - 1)
+        lengths -= np.diff(joins, prepend=0)
     return latin_starts, _ints(np, cjk_starts), _ints(np, lengths)
 
 
@@ -378,7 +398,8 @@ def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array[int
     """Each term of scanned texts (doc ids from ``base``) with its occurrences, ascending.
 
     The tokens of a text are a C-level ``split`` of its latin form plus the
-    bigrams of each CJK run, the same terms :func:`scan_postings` finds.
+    bigrams of each CJK run (the codes of a run of word codes), the same
+    terms :func:`scan_postings` finds.
     """
     occ: defaultdict[str, array[int]] = defaultdict(partial(array, "i"))
     get = occ.__getitem__
@@ -387,6 +408,8 @@ def scanned_occurrences(base: int, scanned: ScannedTexts) -> dict[str, array[int
         for run in cjk.split():
             if run[-1] == ONE_CHAR_RUN:
                 tokens.append(run[0])
+            elif WORD_FIRST[0] <= run[0] <= WORD_FIRST[1]:
+                tokens.extend(map(run.__getitem__, map(slice, range(0, len(run), 2), range(2, len(run) + 1, 2))))
             else:
                 tokens.extend(cjk_run_tokens(run))
         deque(map(array.append, map(get, tokens), repeat(doc)), 0)

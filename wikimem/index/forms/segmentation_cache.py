@@ -32,7 +32,7 @@ __all__ = ["FORMAT", "Segmentation", "cache_path", "read", "write"]
 
 log = logging.getLogger(__name__)
 
-FORMAT = "wikimem-segmentation-2"
+FORMAT = "wikimem-segmentation-3"
 
 
 @dataclass

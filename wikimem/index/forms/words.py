@@ -11,11 +11,13 @@ How: every distinct word gets a code, a pair of private-use characters
 (first from :data:`~wikimem.index.forms.scan.WORD_FIRST`, second from
 :data:`~wikimem.index.forms.scan.WORD_SECOND`), and a file's CJK scan form is
 made from its texts with their ideograph runs replaced by their words'
-codes between blanks (real private-use characters, separators to
-``tokenize()``, become blanks; :func:`wikimem.index.forms.scan.words_form`). In
-the form a code is a CJK run of two characters: one bigram, the word's
-token, which no other code or kana pair can match (a pair's first
-character starts every code and never ends one). A term is looked up by
+codes side by side, one run of the form (real private-use characters,
+separators to ``tokenize()``, become blanks;
+:func:`wikimem.index.forms.scan.words_form`): two characters a word, since
+the forms of a large store are a large share of its memory. A code is one
+bigram, the word's token, which no other code or kana pair can match (a
+pair's first character starts every code and never ends one, so the pair
+across two codes is no term's, and the forms' counts leave it out). A term is looked up by
 its code (:meth:`WordForms.form_term`); a word no file holds has none and
 is found nowhere. Kana and Hangul runs are the bigram path's, and the
 latin form is made from the texts as on the bigram path.
@@ -151,7 +153,7 @@ class WordForms:
         run = match.group()
         coded = self._runs.get(run)
         if coded is None:
-            coded = self._runs[run] = f" {' '.join(map(self._word_code, jieba_words(run)))} "
+            coded = self._runs[run] = f" {''.join(map(self._word_code, jieba_words(run)))} "
         return coded
 
     def _word_code(self, word: str) -> str:

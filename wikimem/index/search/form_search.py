@@ -29,11 +29,12 @@ from array import array
 from typing import Any
 
 from wikimem.index.search.key_groups import KeyGroups
-from wikimem.index.forms.scan import ScannedTexts
+from wikimem.index.forms.scan import WORD_SECOND, ScannedTexts
 
 __all__ = ["FormViews", "cjk_pairs", "fingerprint", "latin_tokens", "runs"]
 
 _BLANK = 32
+_CODE_SECOND, _CODE_SECOND_LAST = map(ord, WORD_SECOND)
 #: Tokens of at most this many bytes are told apart by two machine words (:func:`latin_groups`).
 _SHORT = 16
 #: An odd 32-bit multiplier (Knuth's): its product's top bits mix every input bit.
@@ -164,13 +165,17 @@ def cjk_pairs(np: Any, units: bytes, ids: Any, starts: array[int]) -> KeyGroups:
     A row is every position of a CJK character (above the blank: blanks,
     breaks and the one-character mark are below it) whose next character
     is not a blank -- the positions a needle can match (a needle holds no
-    blank; a one-character term's second character is the mark). 4 bytes
+    blank; a one-character term's second character is the mark), less
+    those where a word code's second character meets the next code (no
+    term starts with it: :func:`wikimem.index.forms.scan.words_form`). 4 bytes
     a row, about one row per CJK character of the store: the form's own
     UTF-16 copy is not kept.
     """
     codes = np.frombuffer(units, dtype=np.uint16)
     after = codes[1:]
-    at = np.flatnonzero((codes[:-1] > _BLANK) & (after != _BLANK))
+    row = (codes[:-1] > _BLANK) & (after != _BLANK)
+    row &= (codes[:-1] < _CODE_SECOND) | (codes[:-1] > _CODE_SECOND_LAST)  # a pair across two word codes: no term's
+    at = np.flatnonzero(row)
     # Rows per text: text i spans starts[i]..starts[i+1] (its break included), and rows ascend.
     per_text = np.diff(np.searchsorted(at, np.frombuffer(starts, dtype=np.int32)))
     return KeyGroups(np, codes[at], after[at], np.repeat(ids, per_text))
