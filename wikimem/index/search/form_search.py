@@ -73,7 +73,8 @@ class FormViews:
         texts = self.matches(latin, word)
         if texts is None:
             return None
-        return runs(self._np, texts, base)
+        docs, tfs = runs(self._np, [texts] if len(texts) else [], [base])
+        return docs.tobytes(), tfs.tobytes()
 
     def matches(self, latin: bool, word: str) -> Any:
         """The text of each match of the term (numpy, ascending: one entry a match); ``None`` as :meth:`postings`.
@@ -245,20 +246,31 @@ def latin_groups(np: Any, latin: bytes, ids: Any) -> tuple[Any, KeyGroups]:
     return words, groups
 
 
-def runs(np: Any, ids: Any, base: int = 0) -> tuple[bytes, bytes]:
-    """Each id of ascending ``ids`` (one entry a match) plus ``base``, and its count, as int32 bytes.
+def runs(np: Any, parts: list[Any], bases: list[int]) -> tuple[Any, Any]:
+    """Each distinct id of ``parts`` plus its part's base, and its count (int32 numpy arrays, ascending).
 
-    Matches come out of the views ascending (:meth:`FormViews.matches`) and
-    segments follow doc order, so counting is one pass over runs of equal
-    ids -- no sort, no count over the whole id range.
+    ``parts``: the matches of a term in several segments (texts, one
+    entry a match, ascending within a part, each part's ids before the
+    next part's once its ``base`` is added). Counted together, not part by
+    part -- a part a segment, and a large store's common term is asked
+    of every segment: one concatenation of the segments' small ids and one
+    pass over runs of equal ids count them all, and the bases are added to
+    the distinct ids only. A part's first id starts a run of its own.
     """
-    ids = np.asarray(ids)
-    if not len(ids):
-        return b"", b""
-    starts = np.flatnonzero(ids[1:] != ids[:-1])
-    starts += 1
-    starts = np.concatenate(([0], starts, [len(ids)]))
-    return np.add(ids[starts[:-1]], base, dtype=np.int32).tobytes(), np.diff(starts).astype(np.int32).tobytes()
+    if not parts:
+        return np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32)
+    ids = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    n = len(ids)
+    ends = np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=len(parts)))
+    new = np.empty(n + 1, dtype=bool)
+    np.not_equal(ids[1:], ids[:-1], out=new[1:n])
+    new[ends[:-1]] = True  # each part's first id (an equal id in another segment is another doc)
+    new[0] = new[n] = True
+    starts = np.flatnonzero(new)
+    firsts = starts[:-1]
+    runs_in = np.diff(np.searchsorted(firsts, np.concatenate(([0], ends))))
+    docs = np.add(ids[firsts], np.repeat(np.asarray(bases, dtype=np.int32), runs_in), dtype=np.int32)
+    return docs, np.diff(starts).astype(np.int32)
 
 
 def fingerprint(word: bytes) -> int:
