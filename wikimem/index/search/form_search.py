@@ -270,7 +270,8 @@ def runs(np: Any, parts: list[Any], bases: list[int]) -> tuple[Any, Any]:
     firsts = starts[:-1]
     runs_in = np.diff(np.searchsorted(firsts, np.concatenate(([0], ends))))
     docs = np.add(ids[firsts], np.repeat(np.asarray(bases, dtype=np.int32), runs_in), dtype=np.int32)
-    return docs, np.diff(starts).astype(np.int32)
+    tfs = np.subtract(starts[1:], firsts, out=np.empty(len(firsts), dtype=np.int32), casting="unsafe")
+    return docs, tfs
 
 
 def fingerprint(word: bytes) -> int:
