@@ -51,7 +51,7 @@ class FormViews:
     life of the index so no later first use reads the forms again.
     """
 
-    __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_words")
+    __slots__ = ("_latin", "_np", "_pairs", "_sole", "_tokens", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -62,6 +62,8 @@ class FormViews:
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._pairs = cjk_pairs(np, units, ids, scanned.cjk_starts) if len(units) == 2 * len(scanned.cjk) else None
+        #: Each CJK group's one next character, where it has one (:meth:`KeyGroups.sole`).
+        self._sole = self._pairs.sole(self._pairs.columns[0]) if self._pairs is not None else None
 
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
@@ -145,11 +147,18 @@ class FormViews:
         the groups (:func:`cjk_pairs`), each with the character after it
         and its text: the matches are those whose next character is the
         key's second -- a doubled bigram's overlapping ones included, as
-        every position is a row of its own.
+        every position is a row of its own. A group whose rows all have
+        the key's second character next (a common word's code, mostly)
+        is the answer as it is, with no compare.
         """
-        assert self._pairs is not None  # matches() asked for a BMP form
-        lo, hi = self._pairs.rows(ord(pair[0]))
+        assert self._pairs is not None and self._sole is not None  # matches() asked for a BMP form
         after, texts = self._pairs.columns
+        at = self._pairs.group(ord(pair[0]))
+        if at < 0:
+            return texts[:0]
+        lo, hi = self._pairs.span(at)
+        if self._sole[at] == ord(pair[1]):
+            return texts[lo:hi]
         return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 
