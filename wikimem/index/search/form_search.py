@@ -51,7 +51,7 @@ class FormViews:
     life of the index so no later first use reads the forms again.
     """
 
-    __slots__ = ("_latin", "_np", "_pairs", "_sole", "_tokens", "_words")
+    __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_uniform", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -62,8 +62,8 @@ class FormViews:
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._pairs = cjk_pairs(np, units, ids, scanned.cjk_starts) if len(units) == 2 * len(scanned.cjk) else None
-        #: Each CJK group's one next character, where it has one (:meth:`KeyGroups.sole`).
-        self._sole = self._pairs.sole(self._pairs.columns[0]) if self._pairs is not None else None
+        #: Whether each CJK group's rows have one next character (:meth:`KeyGroups.uniform`).
+        self._uniform = self._pairs.uniform(self._pairs.columns[0]) if self._pairs is not None else None
 
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
@@ -147,18 +147,18 @@ class FormViews:
         the groups (:func:`cjk_pairs`), each with the character after it
         and its text: the matches are those whose next character is the
         key's second -- a doubled bigram's overlapping ones included, as
-        every position is a row of its own. A group whose rows all have
-        the key's second character next (a common word's code, mostly)
-        is the answer as it is, with no compare.
+        every position is a row of its own. When a group's rows all have
+        one character next (a common word's code, mostly), its first row
+        tells whether they all match or none does, with no compare.
         """
-        assert self._pairs is not None and self._sole is not None  # matches() asked for a BMP form
+        assert self._pairs is not None and self._uniform is not None  # matches() asked for a BMP form
         after, texts = self._pairs.columns
         at = self._pairs.group(ord(pair[0]))
         if at < 0:
             return texts[:0]
         lo, hi = self._pairs.span(at)
-        if self._sole[at] == ord(pair[1]):
-            return texts[lo:hi]
+        if self._uniform[at]:
+            return texts[lo:hi] if after[lo] == ord(pair[1]) else texts[:0]
         return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 

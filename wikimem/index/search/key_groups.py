@@ -39,7 +39,7 @@ class KeyGroups:
         self.columns = tuple(column[order] for column in columns)
 
     def group(self, key: int) -> int:
-        """The index of ``key``'s group (the order of :meth:`span` and :meth:`sole`), or -1 when no row has it."""
+        """The index of ``key``'s group (the order of :meth:`span` and :meth:`uniform`), or -1 when no row has it."""
         keys = self._keys
         at = int(self._np.searchsorted(keys, key))
         return at if at < len(keys) and int(keys[at]) == key else -1
@@ -53,25 +53,19 @@ class KeyGroups:
         at = self.group(key)
         return (0, 0) if at < 0 else self.span(at)
 
-    def sole(self, column: Any) -> Any:
-        """Each group's value of ``column`` (in key order) where all its rows hold that one value, else 0.
+    def uniform(self, column: Any) -> Any:
+        """Whether all of each group's rows (in key order) hold one value of ``column``: one byte a group.
 
         A group often holds one value alone (a CJK character followed by
-        the same one everywhere in a segment, a word code's two halves):
-        its rows then need no compare with a term's. 0 only says "compare"
-        (a value of 0 is never taken for a sole one).
+        the same one everywhere in a segment: a word code's two halves),
+        and its rows then need no compare with a term's.
         """
         np = self._np
         starts = self._starts
-        if not len(column):
-            return np.zeros(len(self._keys), dtype=column.dtype)
         changes = np.flatnonzero(column[1:] != column[:-1])
         changes += 1
         # A group is one value when no change falls strictly inside it.
-        inside = np.searchsorted(changes, starts[1:], "left") - np.searchsorted(changes, starts[:-1], "right")
-        firsts = column[starts[:-1]]
-        firsts[inside != 0] = 0
-        return firsts
+        return np.searchsorted(changes, starts[1:], "left") == np.searchsorted(changes, starts[:-1], "right")
 
     def heads(self) -> Any:
         """Each row's group's first row (in key order): what a row is compared with to tell its group's keys apart."""
