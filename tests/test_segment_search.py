@@ -10,6 +10,7 @@ import pytest
 
 from wikimem.index import vectorized
 from wikimem.index.forms.scan import scan_texts
+from wikimem.index.search.key_groups import KeyGroups
 from wikimem.index.search.segments import Segments
 from wikimem.tokenize import tokenize
 
@@ -83,3 +84,31 @@ def test_a_stop_between_segments_answers_none() -> None:
         patch.setattr("wikimem.index.search.segments._STOP_EVERY", 2)
         assert segments.postings("ab", stop) is None
     assert asked == [1]
+
+
+def test_a_group_holding_one_value_is_told_from_a_group_of_several() -> None:
+    """KeyGroups.uniform against each group's rows, with values changing at a group's edges and just inside them."""
+    np = pytest.importorskip("numpy")
+    rng = random.Random(7)
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        keys = np.array([rng.randint(0, 3) for _ in range(n)], dtype=np.uint16)
+        groups = KeyGroups(np, keys, np.array([rng.randint(0, 2) for _ in range(n)], dtype=np.uint16))
+        (column,) = groups.columns
+        uniform = groups.uniform(column)
+        for key in set(keys.tolist()):
+            lo, hi = groups.rows(key)
+            assert bool(uniform[groups.group(key)]) == (len(set(column[lo:hi].tolist())) == 1)
+
+
+def test_a_character_followed_by_others_finds_each_pair(path: str) -> None:
+    """A character's rows with one next character, with two (changing right after the first row), or across segments."""
+    segments, texts = Segments(), ["我们", "我海", "我们我们", "海我", "我海我海"]
+    for base, batch in ((0, texts[:2]), (2, texts[2:])):
+        scanned = scan_texts(batch)
+        assert scanned is not None
+        segments.add(base, scanned)
+    expected = _brute(texts)
+    for term in ("我们", "我海", "海我", "们我"):
+        docs, tfs = expected.get(term, ([], []))
+        assert segments.postings(term) == (array("i", docs), array("i", tfs)), term

@@ -52,7 +52,7 @@ class FormViews:
     life of the index so no later first use reads the forms again.
     """
 
-    __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_words")
+    __slots__ = ("_latin", "_np", "_pairs", "_tokens", "_uniform", "_words")
 
     def __init__(self, np: Any, scanned: ScannedTexts) -> None:
         self._np = np
@@ -63,6 +63,8 @@ class FormViews:
         units = scanned.cjk.encode("utf-16-le")
         # Surrogate pairs: code units are not characters; the pure path counts that form.
         self._pairs = cjk_pairs(np, units, ids, scanned.cjk_starts) if len(units) == 2 * len(scanned.cjk) else None
+        #: Whether each CJK group's rows have one next character (:meth:`KeyGroups.uniform`).
+        self._uniform = self._pairs.uniform(self._pairs.columns[0]) if self._pairs is not None else None
 
     def postings(self, latin: bool, word: str, base: int) -> tuple[bytes, bytes] | None:
         """Doc ids (texts + ``base``, ascending) holding the term and its counts there, as int32 bytes.
@@ -74,7 +76,8 @@ class FormViews:
         texts = self.matches(latin, word)
         if texts is None:
             return None
-        return runs(self._np, texts, base)
+        docs, tfs = runs(self._np, [texts] if len(texts) else [], [base])
+        return docs.tobytes(), tfs.tobytes()
 
     def matches(self, latin: bool, word: str) -> Any:
         """The text of each match of the term (numpy, ascending: one entry a match); ``None`` as :meth:`postings`.
@@ -145,11 +148,18 @@ class FormViews:
         the groups (:func:`cjk_pairs`), each with the character after it
         and its text: the matches are those whose next character is the
         key's second -- a doubled bigram's overlapping ones included, as
-        every position is a row of its own.
+        every position is a row of its own. When a group's rows all have
+        one character next (a common word's code, mostly), its first row
+        tells whether they all match or none does, with no compare.
         """
-        assert self._pairs is not None  # matches() asked for a BMP form
-        lo, hi = self._pairs.rows(ord(pair[0]))
+        assert self._pairs is not None and self._uniform is not None  # matches() asked for a BMP form
         after, texts = self._pairs.columns
+        at = self._pairs.group(ord(pair[0]))
+        if at < 0:
+            return texts[:0]
+        lo, hi = self._pairs.span(at)
+        if self._uniform[at]:
+            return texts[lo:hi] if after[lo] == ord(pair[1]) else texts[:0]
         return texts[lo:hi][after[lo:hi] == ord(pair[1])]
 
 
@@ -250,20 +260,32 @@ def latin_groups(np: Any, latin: bytes, ids: Any) -> tuple[Any, KeyGroups]:
     return words, groups
 
 
-def runs(np: Any, ids: Any, base: int = 0) -> tuple[bytes, bytes]:
-    """Each id of ascending ``ids`` (one entry a match) plus ``base``, and its count, as int32 bytes.
+def runs(np: Any, parts: list[Any], bases: list[int]) -> tuple[Any, Any]:
+    """Each distinct id of ``parts`` plus its part's base, and its count (int32 numpy arrays, ascending).
 
-    Matches come out of the views ascending (:meth:`FormViews.matches`) and
-    segments follow doc order, so counting is one pass over runs of equal
-    ids -- no sort, no count over the whole id range.
+    ``parts``: the matches of a term in several segments (texts, one
+    entry a match, ascending within a part, each part's ids before the
+    next part's once its ``base`` is added). Counted together, not part by
+    part -- a part a segment, and a large store's common term is asked
+    of every segment: one concatenation of the segments' small ids and one
+    pass over runs of equal ids count them all, and the bases are added to
+    the distinct ids only. A part's first id starts a run of its own.
     """
-    ids = np.asarray(ids)
-    if not len(ids):
-        return b"", b""
-    starts = np.flatnonzero(ids[1:] != ids[:-1])
-    starts += 1
-    starts = np.concatenate(([0], starts, [len(ids)]))
-    return np.add(ids[starts[:-1]], base, dtype=np.int32).tobytes(), np.diff(starts).astype(np.int32).tobytes()
+    if not parts:
+        return np.empty(0, dtype=np.int32), np.empty(0, dtype=np.int32)
+    ids = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    n = len(ids)
+    ends = np.cumsum(np.fromiter(map(len, parts), dtype=np.int64, count=len(parts)))
+    new = np.empty(n + 1, dtype=bool)
+    np.not_equal(ids[1:], ids[:-1], out=new[1:n])
+    new[ends[:-1]] = True  # each part's first id (an equal id in another segment is another doc)
+    new[0] = new[n] = True
+    starts = np.flatnonzero(new)
+    firsts = starts[:-1]
+    runs_in = np.diff(np.searchsorted(firsts, np.concatenate(([0], ends))))
+    docs = np.add(ids[firsts], np.repeat(np.asarray(bases, dtype=np.int32), runs_in), dtype=np.int32)
+    tfs = np.subtract(starts[1:], firsts, out=np.empty(len(firsts), dtype=np.int32), casting="unsafe")
+    return docs, tfs
 
 
 def fingerprint(word: bytes) -> int:

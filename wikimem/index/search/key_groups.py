@@ -38,13 +38,34 @@ class KeyGroups:
         #: The columns in key order (a caller may replace them by others made from them, in the same order).
         self.columns = tuple(column[order] for column in columns)
 
-    def rows(self, key: int) -> tuple[int, int]:
-        """The slice ``lo, hi`` of ``key``'s rows in :attr:`columns` (empty when no row has it)."""
+    def group(self, key: int) -> int:
+        """The index of ``key``'s group (the order of :meth:`span` and :meth:`uniform`), or -1 when no row has it."""
         keys = self._keys
         at = int(self._np.searchsorted(keys, key))
-        if at == len(keys) or int(keys[at]) != key:
-            return 0, 0
-        return int(self._starts[at]), int(self._starts[at + 1])
+        return at if at < len(keys) and int(keys[at]) == key else -1
+
+    def span(self, group: int) -> tuple[int, int]:
+        """The slice ``lo, hi`` of a group's rows in :attr:`columns`."""
+        return int(self._starts[group]), int(self._starts[group + 1])
+
+    def rows(self, key: int) -> tuple[int, int]:
+        """The slice ``lo, hi`` of ``key``'s rows in :attr:`columns` (empty when no row has it)."""
+        at = self.group(key)
+        return (0, 0) if at < 0 else self.span(at)
+
+    def uniform(self, column: Any) -> Any:
+        """Whether all of each group's rows (in key order) hold one value of ``column``: one byte a group.
+
+        A group often holds one value alone (a CJK character followed by
+        the same one everywhere in a segment: a word code's two halves),
+        and its rows then need no compare with a term's.
+        """
+        np = self._np
+        starts = self._starts
+        changes = np.flatnonzero(column[1:] != column[:-1])
+        changes += 1
+        # A group is one value when no change falls strictly inside it.
+        return np.searchsorted(changes, starts[1:], "left") == np.searchsorted(changes, starts[:-1], "right")
 
     def heads(self) -> Any:
         """Each row's group's first row (in key order): what a row is compared with to tell its group's keys apart."""

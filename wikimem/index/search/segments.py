@@ -215,34 +215,35 @@ class Segments:
 class _Term:
     """One term's postings being gathered segment by segment, and how to search it the pure way."""
 
-    __slots__ = ("common", "docs", "form", "matched", "term", "tfs")
+    __slots__ = ("bases", "common", "docs", "form", "matched", "term", "tfs")
 
     def __init__(self, term: str, form: tuple[bool, str]) -> None:
         self.term, self.form = term, form
         self.docs, self.tfs = array("i"), array("i")
         self.common = False
-        #: Doc ids of matches found in numpy views (one per match), not yet counted: :meth:`count`.
+        #: Matches found in numpy views (their texts, one per match) and their segments' first doc ids,
+        #: not yet counted: :meth:`count`.
         self.matched: list[Any] = []
+        self.bases: list[int] = []
 
     def held(self, texts: Any, base: int) -> None:
-        """Keep one segment's matches (their texts in it, ascending, from :meth:`FormViews.matches`) as doc ids.
+        """Keep one segment's matches (their texts in it, ascending, from :meth:`FormViews.matches`).
 
-        Counted with the other segments' (:meth:`count`): their doc ids
-        ascend across segments too, so one pass over runs of equal ids
-        counts them all, instead of a count per segment of a term.
+        Counted with the other segments' (:meth:`count`): doc ids ascend
+        across segments too, so one pass over runs of equal ids counts them
+        all, instead of a count per segment of a term.
         """
         if len(texts):
-            np = vectorized.numpy_module()
-            self.matched.append(np.add(texts, base, dtype=np.int32))
+            self.matched.append(texts)
+            self.bases.append(base)
 
     def count(self) -> None:
         """Add the kept matches' docs and counts (one count over all of them), before any later segment's."""
         if self.matched:
-            matched, self.matched = self.matched, []
-            np = vectorized.numpy_module()
-            docs, tfs = runs(np, matched[0] if len(matched) == 1 else np.concatenate(matched))
-            self.docs.frombytes(docs)
-            self.tfs.frombytes(tfs)
+            docs, tfs = runs(vectorized.numpy_module(), self.matched, self.bases)
+            self.matched, self.bases = [], []
+            self.docs.frombytes(memoryview(docs).cast("B"))  # no copy as bytes first
+            self.tfs.frombytes(memoryview(tfs).cast("B"))
 
     def search(self, scanned: ScannedTexts, base: int) -> None:
         """Add the term's postings in one segment's forms, searched in C-level steps (no numpy)."""
