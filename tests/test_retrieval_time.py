@@ -172,3 +172,19 @@ def test_diary_hit_keeps_its_provenance(tmp_path: Path) -> None:
     store.diary.append("去了海边", date="2026-07-21", time="14:30", owner="user:x", source_conv="conv_1")
     item = _index(store).retrieve("海边", time_range=("2026-07-21", "2026-07-21")).items[0].item
     assert (item.owner, item.source_conv) == ("user:x", "conv_1")
+
+
+def test_an_agent_asking_what_it_did_last_tuesday_gets_that_days_entries(tmp_path: Path) -> None:
+    """Saturday 2026-12-05: "last Tuesday" may be 12-01 or 11-24; the entry of either is recalled, nothing else."""
+    store = MemoryStore(tmp_path)
+    store.add("bikes", "chain", "The bike chain squeaks in the rain.")
+    store.diary.append("Fixed the bike chain and oiled it.", date="2026-12-01", time="18:00")
+    store.diary.append("Booked the dentist.", date="2026-11-24", time="09:00")
+    store.diary.append("Bought groceries.", date="2026-11-20", time="12:00")
+    index = _index(store, today="2026-12-05")
+    result = index.retrieve("what did I do last Tuesday?", search_diary=True)
+    assert result.time_range == ("2026-11-24", "2026-12-01") and result.time_words == ["last Tuesday"]
+    assert _rows(result) == [("hit", "2026-12-01", "18:00"), ("hit", "2026-11-24", "09:00")]
+    on_tuesday = index.retrieve("what happened to the bike on Tuesday?", search_diary=True)
+    assert on_tuesday.time_range == ("2026-12-01", "2026-12-01")
+    assert _rows(on_tuesday)[0] == ("hit", "2026-12-01", "18:00")

@@ -121,7 +121,6 @@ NEGATIVE = [
     "what happened a couple of days ago",
     "a few weeks ago we met, who was there?",
     "several years ago I lived in Paris",
-    "what did I do last Monday?",
     "what did I do this spring?",
     "Where did we go last summer?",
     "since May 2023 what changed",
@@ -144,7 +143,47 @@ NEGATIVE = [
     "between 2023 people",
     "in June and August, where did we go",  # this June, last August: a guess
     "between May I think",
+    "the last Friday of the month, what did we review?",
+    "last Friday of each quarter we close the books",
+    "on Mondays we swim, where?",
+    "every Tuesday standup notes",
+    "Black Friday deals I saved",
+    "on Friday the 13th what went wrong",
+    "since last Tuesday what changed",
+    "Ruby Tuesday lyrics",
 ]
+
+
+# TODAY is a Wednesday: this week's Monday and Tuesday are the most recent ones.
+WEEKDAYS: list[tuple[str, tuple[str, str]]] = [
+    # "last" + a weekday this week has passed: both readings, and the days between
+    ("what did I do last Monday?", ("2026-07-13", "2026-07-20")),
+    ("What did we fix last Tuesday?", ("2026-07-14", "2026-07-21")),
+    # ... one reading when the most recent one is already last week's
+    ("what did I do last Thursday?", _day("2026-07-16")),
+    ("last Sunday at the park", _day("2026-07-19")),
+    ("this Friday's plan", _day("2026-07-24")),
+    ("what did I do this Monday", _day("2026-07-20")),
+    ("next Monday", _day("2026-07-27")),
+    ("next Thursday", ("2026-07-23", "2026-07-30")),
+    # "on": the most recent one, today included
+    ("what happened on Thursday?", _day("2026-07-16")),
+    ("what did I do on Wednesday", _day("2026-07-22")),
+    ("On Monday, who called?", _day("2026-07-20")),
+    # a weekday of a named week
+    ("on Tuesday last week", _day("2026-07-14")),
+    ("last week on Tuesday", _day("2026-07-14")),
+    ("last week's Tuesday", _day("2026-07-14")),
+    ("Friday of last week", _day("2026-07-17")),
+    ("Monday next week", _day("2026-07-27")),
+    ("last Tuesday and yesterday", ("2026-07-14", "2026-07-21")),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), WEEKDAYS)
+def test_english_weekdays_open_every_day_they_may_mean(text: str, expected: tuple[str, str]) -> None:
+    assert parse_time_range(text, today=TODAY) == expected
+    assert may_name_a_time(text)
 
 
 @pytest.mark.parametrize(("text", "expected"), POSITIVE)

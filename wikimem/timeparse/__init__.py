@@ -28,6 +28,10 @@ Recognised (``today`` = T, weeks run Monday-Sunday):
   ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
   alone after in/during/throughout (``in May``: the last May that has begun;
   ``in May and June``, ``between March and May``: both).
+* English weekdays: ``this Friday`` (this week's), ``Tuesday last week``/
+  ``last week's Tuesday`` (that week's), ``on Tuesday`` (the most recent one,
+  today included), ``last Tuesday`` (both readings: last week's and the most
+  recent, with the days between), ``next Thursday`` likewise ahead.
 * years: English ``in 2023``/``during 2023``, ``between 2021 and 2023``,
   ``N years ago``, ``this/last/next year``. A year named beside a yearless month or day is its year (``in May
   last year``); two different years beside one → ``None``.
@@ -40,7 +44,7 @@ smallest window covering all of them (``昨天和前天`` → both days), since 
 user asked about each of them.
 
 Deliberately *not* windows: vague words (最近, 前几天, 以前, 过一会儿, 这两天),
-bare weekdays (周三: this week's or last week's?; ``last Monday``), ``12/07``
+bare weekdays (周三: this week's or last week's?; a bare ``Monday``), ``12/07``
 style dates, seasons (``last summer``: which months depends on the
 hemisphere), ``a couple of``/``a few``/``several`` counts, and
 open-ended expressions -- a match followed by 以前/之前/以后/之后/以来/前/后, or
@@ -330,6 +334,54 @@ def _en_relative(m: re.Match[str], today: date) -> _Result:
     return _WEEK, False, (monday, monday + timedelta(days=6))
 
 
+# -- English weekdays -----------------------------------------------------------
+#
+# "last Tuesday" is the Tuesday of last week to some and the most recent
+# Tuesday to others; they differ whenever the most recent one is in this
+# week. The window covers both candidates (and the days between), so
+# neither reading hides the entry. "this Tuesday" is this week's,
+# "Tuesday last week" that week's, "on Tuesday" the most recent one up to
+# today (a memory is asked about the past). A weekday after "the" ("the
+# last Friday of the month"), before "of"/"in", plural ("on Mondays") or a
+# bare weekday opens nothing.
+
+_EN_WEEKDAYS = {
+    "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
+}  # fmt: skip
+_EN_WD = rf"(?P<wd>{'|'.join(_EN_WEEKDAYS)})"
+_EN_WEEK_REL = {"last": 1, "this": 0, "next": -1}
+
+
+def _weekday_of_week(today: date, back: int, weekday: int) -> date:
+    return _week_start(today, back) + timedelta(days=weekday)
+
+
+@_rule(rf"{_EN_B}(?:on\s+)?{_EN_WD}\s+(?:of\s+)?(?P<rel>this|last|next)\s+week{_EN_E}"
+       rf"|{_EN_B}(?P<rel2>this|last|next)\s+week(?:'s)?\s+(?:on\s+)?(?P<wd2>{'|'.join(_EN_WEEKDAYS)}){_EN_E}")
+def _en_weekday_of_week(m: re.Match[str], today: date) -> _Result:
+    rel, weekday = m["rel"] or m["rel2"], _EN_WEEKDAYS[m["wd"] or m["wd2"]]
+    return _DAY, False, _one_day(_weekday_of_week(today, _EN_WEEK_REL[rel], weekday))
+
+
+_NOT_THIS_WEEKDAY = re.compile(r"\s+(?:of|in)(?![a-z])|\s+the\s+[0-9]")
+
+
+@_rule(rf"(?<![a-z0-9_]the )(?<![a-z0-9_])(?P<rel>last|this|next|on)\s+{_EN_WD}{_EN_E}")
+def _en_weekday(m: re.Match[str], today: date) -> _Result:
+    if _NOT_THIS_WEEKDAY.match(m.string, m.end()):
+        return None  # "the last Friday of the month", "on Friday the 13th"
+    weekday, rel = _EN_WEEKDAYS[m["wd"]], m["rel"]
+    if rel == "this":
+        return _DAY, False, _one_day(_weekday_of_week(today, 0, weekday))
+    if rel == "on":
+        return _DAY, False, _one_day(today - timedelta(days=(today.weekday() - weekday) % 7))
+    if rel == "last":
+        recent = today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+        return _DAY, False, (_weekday_of_week(today, 1, weekday), recent)
+    coming = today + timedelta(days=(weekday - today.weekday() - 1) % 7 + 1)
+    return _DAY, False, (coming, _weekday_of_week(today, -1, weekday))
+
+
 # -- English calendar dates ---------------------------------------------------
 #
 # Month names are ordinary words too ("May I", "we march", "ask Jan", "June
@@ -527,6 +579,7 @@ def _lowered(text: str) -> str:
 _MAY_NAME = re.compile(
     r"[0-9天日周期拜月]"
     r"|(?<![a-z])(?:today|tonight|yesterday|tomorrow|ago|week|month|year"
+    r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
     r"|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
 )
 
