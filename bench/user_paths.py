@@ -101,18 +101,26 @@ def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Pat
     return {"cpu_s": cpu, "wall_s": wall, "tokenizer": tokenizer, "chars": len(done.stdout)}
 
 
-def mcp_first_recall(root: Path, query: str, tree: Path | None = None, cache: Path | None = None) -> dict[str, Any]:
+def mcp_first_recall(root: Path, query: str, tree: Path | None = None, cache: Path | None = None, *,
+                     processes: int | None = None) -> dict[str, Any]:
     """A real ``wikimem mcp`` stdio process spawned by the SDK client: spawn -> first ``recall`` answered.
 
     ``cache``: the XDG cache directory the server finds (jieba's segmentation
     of the store, kept per user, as an earlier hook or session left it).
+    ``processes``: ``WIKIMEM_MCP_PROCESSES`` for the server (1: the index in
+    the MCP process itself; None: the server's default).
     """
     import anyio  # noqa: PLC0415
     from bench_mcp import over_stdio  # noqa: PLC0415
 
+    env = _env(tree, cache)
+    env.pop("WIKIMEM_MCP_PROCESSES", None)
+    if processes is not None:
+        env["WIKIMEM_MCP_PROCESSES"] = str(processes)
     load = os.getloadavg()[0]
-    first, _ = anyio.run(over_stdio, root, [query], _env(tree, cache))
-    return {"first_s": first, "load_avg": load, "tokenizer": "jieba" if jieba_installed() else "bigrams"}
+    first, _ = anyio.run(over_stdio, root, [query], env)
+    return {"first_s": first, "load_avg": load, "tokenizer": "jieba" if jieba_installed() else "bigrams",
+            "processes": processes}
 
 
 def diary_recall(entries: int, tree: Path | None = None, per_day: int = 50) -> dict[str, Any]:

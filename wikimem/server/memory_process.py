@@ -22,7 +22,8 @@ it or is gone, however it died -- once its running calls are done. A child
 that died is not restarted: what killed it (memory, a signal, a store it
 cannot read) would most likely kill the next one after another full build;
 every later call is a tool error naming its exit, and the agent can tell
-its user to restart the server.
+its user to restart the server (a refusal of kind ``unavailable``: the
+SDK's generic error for a raised exception would not say why).
 """
 
 from __future__ import annotations
@@ -40,8 +41,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-__all__ = ["PROCESSES_ENV", "CLOSE_SECONDS", "EmbedSpec", "MemoryProcess", "MemoryProcessGone", "main",
-           "one_process"]
+__all__ = ["CLOSE_SECONDS", "PROCESSES_ENV", "EmbedSpec", "MemoryProcess", "main", "one_process"]
 
 #: ``1``: serve from one process (no memory process); anything else: two.
 PROCESSES_ENV = "WIKIMEM_MCP_PROCESSES"
@@ -57,10 +57,6 @@ class EmbedSpec(NamedTuple):
     spec: str
     model: str | None = None
     key_env: str | None = None
-
-
-class MemoryProcessGone(RuntimeError):
-    """The memory process exited: no call can be answered until the server is restarted."""
 
 
 def one_process() -> bool:
@@ -97,12 +93,12 @@ class MemoryProcess:
         return self._proc.pid
 
     def call(self, tool: str, kwargs: dict[str, Any]) -> dict[str, Any]:
-        """Run ``tool`` in the memory process; :class:`MemoryProcessGone` once it has exited."""
+        """Run ``tool`` in the memory process; once it has exited, a refusal (``unavailable``) saying how."""
         answer: Future[dict[str, Any]] = Future()
         line = json.dumps({"tool": tool, "kwargs": kwargs}).encode()  # ids are added under the lock
         with self._lock:
             if self._gone is not None:
-                raise MemoryProcessGone(self._gone)
+                return _unavailable(self._gone)
             ident = next(self._ids)
             self._pending[ident] = answer
             try:
@@ -111,7 +107,7 @@ class MemoryProcess:
                 self._proc.stdin.flush()
             except OSError:  # the child is gone; the reader says how once it sees the end of its output
                 pass
-        reply = answer.result()
+        reply = answer.result()  # no time limit: a first call waits for the build
         if "unexpected" in reply:
             raise RuntimeError(f"the memory process failed: {reply['unexpected']} (traceback in the server's log)")
         return reply
@@ -133,7 +129,7 @@ class MemoryProcess:
             self._gone = _exit_words(self._proc.pid, code)
             pending, self._pending = self._pending, {}
         for answer in pending.values():
-            answer.set_exception(MemoryProcessGone(self._gone))
+            answer.set_result(_unavailable(self._gone))
 
     def close(self) -> None:
         """End the child: end of its input, its running calls finish; killed if it does not exit in time."""
@@ -148,6 +144,10 @@ class MemoryProcess:
             self._proc.kill()
             self._proc.wait()
         self._reader.join()
+
+
+def _unavailable(message: str) -> dict[str, Any]:
+    return {"refused": {"error": "unavailable", "message": message}}
 
 
 def _exit_words(pid: int, code: int) -> str:
@@ -172,10 +172,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     # Ctrl-C in a terminal reaches the whole process group: the MCP process decides, this one follows its input.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from wikimem.server import _say
     from wikimem.server.memory import AgentMemory
 
-    say = _say(sys.stderr)
+    def say(message: str) -> None:  # the server's stderr, prefixed like every server message
+        sys.stderr.write(f"wikimem mcp: {message}\n")
+        sys.stderr.flush()
+
     embedder = None
     if args.embed:
         from wikimem.vectors import make_embedder

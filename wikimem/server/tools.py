@@ -22,8 +22,9 @@ a failure), and the server goes on serving: bad input (an invalid name, a contro
 character, a malformed date), an unknown file or item, a store that cannot
 be written (permissions, a full disk), and a conflict (a
 stale ``expected``: nothing written, the current content returned so the
-agent can merge and retry). Anything unexpected is the SDK's generic tool
-error; its traceback stays in the server's log.
+agent can merge and retry), and a memory process that has ended
+(``unavailable``, naming how). Anything unexpected is the SDK's generic
+tool error; its traceback stays in the server's log.
 """
 
 from __future__ import annotations
