@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,12 @@ def in_process(root: Path, queries: list[str]) -> list[float]:
     return times
 
 
-async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None = None) -> tuple[float, list[float]]:
-    """Spawn -> first answer, then the warm round trips; ``env``: the server's (its PYTHONPATH: whose ``wikimem``)."""
+async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None = None,
+                     at_first: Callable[[], None] | None = None) -> tuple[float, list[float]]:
+    """Spawn -> first answer, then the warm round trips; ``env``: the server's (its PYTHONPATH: whose ``wikimem``).
+
+    ``at_first`` runs once the first answer is in, the server still up.
+    """
     from mcp import Client, StdioServerParameters
 
     env = env or {**os.environ, "PYTHONPATH": str(HERE.parent)}
@@ -86,6 +91,8 @@ async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None 
     async with Client(params, read_timeout_seconds=600) as client:
         await client.call_tool("recall", {"query": queries[0]})
         cold = time.perf_counter() - start
+        if at_first is not None:
+            at_first()
         for query in queries:
             await client.call_tool("recall", {"query": query})
         times = []
