@@ -50,7 +50,7 @@ def sample_queries(root: Path, n: int, seed: int = 7) -> list[str]:
     store = MemoryStore(root)
     rng = random.Random(seed)
     files = store.files()
-    out = []
+    out: list[str] = []
     while len(out) < n:
         content = rng.choice(store.items(rng.choice(files))).content
         out.append(content[:4] if ord(content[0]) >= 0x2E80 else " ".join(content.split()[:2]))
@@ -101,7 +101,7 @@ async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None 
                 start = time.perf_counter()
                 result = await client.call_tool("recall", {"query": query})
                 times.append(time.perf_counter() - start)
-                assert not result.is_error, result.content[0].text
+                assert not result.is_error, getattr(result.content[0], "text", "")
     return cold, times
 
 
