@@ -39,7 +39,7 @@ import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = ["CLOSE_SECONDS", "PROCESSES_ENV", "EmbedSpec", "MemoryProcess", "main", "one_process"]
 
@@ -187,18 +187,27 @@ def main(argv: list[str] | None = None) -> int:
         except (ValueError, KeyError, ImportError, OSError, RuntimeError) as exc:
             say(f"bad --embed: {exc}")
             return 2
+    # The replies get stdout to themselves: anything else printing there (a library) goes to stderr.
+    out = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    sys.stdout = sys.stderr
     memory = AgentMemory(args.root, read_only=args.read_only, embedder=embedder, warn=say)
     memory.start_building()
-    out = sys.stdout.buffer
     write = threading.Lock()
 
     def answer(ident: Any, tool: str, kwargs: dict[str, Any]) -> None:
+        """One call's reply, always: a caller waits for it."""
         try:
-            reply = memory.call(tool, kwargs)
+            data = _line({"id": ident, **memory.call(tool, kwargs)})
         except Exception as exc:  # noqa: BLE001 - said to the caller, its traceback to the server's log
             logging.getLogger(__name__).exception("%s failed", tool)
-            reply = {"unexpected": f"{type(exc).__name__}: {exc}"}
-        _send(out, write, {"id": ident, **reply})
+            data = _line({"id": ident, "unexpected": f"{type(exc).__name__}: {exc}"})
+        with write:
+            try:
+                out.write(data)
+                out.flush()
+            except (BrokenPipeError, ValueError):  # the MCP process is gone: nobody to answer
+                pass
 
     with ThreadPoolExecutor(_WORKERS, thread_name_prefix="wikimem-call") as pool:
         for line in sys.stdin.buffer:
@@ -207,14 +216,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _send(out: IO[bytes], lock: threading.Lock, reply: dict[str, Any]) -> None:
-    data = json.dumps(reply).encode() + b"\n"
-    with lock:
-        try:
-            out.write(data)
-            out.flush()
-        except (BrokenPipeError, ValueError):  # the MCP process is gone: nobody to answer
-            pass
+def _line(reply: dict[str, Any]) -> bytes:
+    return json.dumps(reply).encode() + b"\n"
 
 
 if __name__ == "__main__":
