@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -145,3 +146,20 @@ def test_an_unexpected_failure_is_raised_to_the_caller_with_its_traceback_logged
     assert "Traceback" in capfd.readouterr().err
     gone = memory.call("list_files", {})["refused"]
     assert gone["error"] == "unavailable" and "exit code 0" in gone["message"]
+
+
+def test_a_call_in_flight_when_the_memory_process_dies_is_answered_with_its_death(tmp_path: Path) -> None:
+    memory = MemoryProcess(alice_memory(tmp_path))
+    try:
+        assert "payload" in memory.call("list_files", {})
+        os.kill(memory.pid, signal.SIGSTOP)  # it reads no more: the next call stays in flight
+        replies: list[dict[str, Any]] = []
+        caller = threading.Thread(target=lambda: replies.append(memory.call("recall", {"query": "jasmine"})))
+        caller.start()
+        wait_until(lambda: memory.in_flight() == 1, "the call to be sent")
+        os.kill(memory.pid, signal.SIGKILL)
+        caller.join(SAFETY_NET)
+        assert replies and replies[0]["refused"]["error"] == "unavailable"
+        assert "SIGKILL" in replies[0]["refused"]["message"]
+    finally:
+        memory.close()

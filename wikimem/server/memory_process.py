@@ -92,6 +92,11 @@ class MemoryProcess:
     def pid(self) -> int:
         return self._proc.pid
 
+    def in_flight(self) -> int:
+        """How many calls wait for their reply."""
+        with self._lock:
+            return len(self._pending)
+
     def call(self, tool: str, kwargs: dict[str, Any]) -> dict[str, Any]:
         """Run ``tool`` in the memory process; once it has exited, a refusal (``unavailable``) saying how."""
         answer: Future[dict[str, Any]] = Future()
