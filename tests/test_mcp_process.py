@@ -93,8 +93,7 @@ def _server(root: Path, env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
         children = _children(proc.pid)
         proc.kill()
         proc.wait(SAFETY_NET)
-        for child in children:
-            wait_until(lambda child=child: not _alive(child), "the memory process to end with its server")  # type: ignore[misc]
+        wait_until(lambda: not any(_alive(child) for child in children), "the memory process to end with its server")
 
 
 def test_the_index_lives_in_one_memory_process_that_ends_when_the_server_is_killed(tmp_path: Path) -> None:

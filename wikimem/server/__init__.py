@@ -96,8 +96,8 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
             memory.close()
 
 
-def _serve(memory: AgentMemory | MemoryProcess, root: str | Path, read_only: bool, transport: str, host: str, port: int, log: TextIO,
-           token: str | None) -> None:
+def _serve(memory: AgentMemory | MemoryProcess, root: str | Path, read_only: bool, transport: str, host: str,
+           port: int, log: TextIO, token: str | None) -> None:
     """Speak MCP for ``memory`` (the SDK is imported here) until the transport ends."""
     import asyncio
 
