@@ -28,6 +28,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +50,7 @@ def sample_queries(root: Path, n: int, seed: int = 7) -> list[str]:
     store = MemoryStore(root)
     rng = random.Random(seed)
     files = store.files()
-    out = []
+    out: list[str] = []
     while len(out) < n:
         content = rng.choice(store.items(rng.choice(files))).content
         out.append(content[:4] if ord(content[0]) >= 0x2E80 else " ".join(content.split()[:2]))
@@ -75,8 +76,12 @@ def in_process(root: Path, queries: list[str]) -> list[float]:
     return times
 
 
-async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None = None) -> tuple[float, list[float]]:
-    """Spawn -> first answer, then the warm round trips; ``env``: the server's (its PYTHONPATH: whose ``wikimem``)."""
+async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None = None,
+                     at_first: Callable[[], None] | None = None) -> tuple[float, list[float]]:
+    """Spawn -> first answer, then the warm round trips; ``env``: the server's (its PYTHONPATH: whose ``wikimem``).
+
+    ``at_first`` runs once the first answer is in, the server still up.
+    """
     from mcp import Client, StdioServerParameters
 
     env = env or {**os.environ, "PYTHONPATH": str(HERE.parent)}
@@ -86,6 +91,8 @@ async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None 
     async with Client(params, read_timeout_seconds=600) as client:
         await client.call_tool("recall", {"query": queries[0]})
         cold = time.perf_counter() - start
+        if at_first is not None:
+            at_first()
         for query in queries:
             await client.call_tool("recall", {"query": query})
         times = []
@@ -94,7 +101,7 @@ async def over_stdio(root: Path, queries: list[str], env: dict[str, str] | None 
                 start = time.perf_counter()
                 result = await client.call_tool("recall", {"query": query})
                 times.append(time.perf_counter() - start)
-                assert not result.is_error, result.content[0].text
+                assert not result.is_error, getattr(result.content[0], "text", "")
     return cold, times
 
 

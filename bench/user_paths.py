@@ -101,18 +101,55 @@ def cold_recall(root: Path, query: str, *, bigram: bool | None = None, tree: Pat
     return {"cpu_s": cpu, "wall_s": wall, "tokenizer": tokenizer, "chars": len(done.stdout)}
 
 
-def mcp_first_recall(root: Path, query: str, tree: Path | None = None, cache: Path | None = None) -> dict[str, Any]:
+def mcp_first_recall(root: Path, query: str, tree: Path | None = None, cache: Path | None = None, *,
+                     processes: int | None = None) -> dict[str, Any]:
     """A real ``wikimem mcp`` stdio process spawned by the SDK client: spawn -> first ``recall`` answered.
 
     ``cache``: the XDG cache directory the server finds (jieba's segmentation
     of the store, kept per user, as an earlier hook or session left it).
+    ``processes``: ``WIKIMEM_MCP_PROCESSES`` for the server (1: the index in
+    the MCP process itself; None: the server's default). ``session_cpu_s``:
+    the CPU of the whole session, every process of the server, start to exit
+    (what a second process adds; the first answer's wall time is the goal);
+    ``first_cpu_s``: each server process's CPU up to the first answer
+    (:func:`_server_cpu`), the figure a loaded machine's wall time hides.
     """
     import anyio  # noqa: PLC0415
     from bench_mcp import over_stdio  # noqa: PLC0415
 
+    env = _env(tree, cache)
+    env.pop("WIKIMEM_MCP_PROCESSES", None)
+    if processes is not None:
+        env["WIKIMEM_MCP_PROCESSES"] = str(processes)
     load = os.getloadavg()[0]
-    first, _ = anyio.run(over_stdio, root, [query], _env(tree, cache))
-    return {"first_s": first, "load_avg": load, "tokenizer": "jieba" if jieba_installed() else "bigrams"}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    at_first: list[float] = []
+    first, _ = anyio.run(over_stdio, root, [query], env, lambda: at_first.extend(_server_cpu()))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"first_s": first, "session_cpu_s": cpu, "first_cpu_s": at_first, "load_avg": load,
+            "tokenizer": "jieba" if jieba_installed() else "bigrams", "processes": processes}
+
+
+def _server_cpu() -> list[float]:
+    """CPU seconds so far of each process of the server (this process's children, then theirs); Linux only.
+
+    Taken at the first answer, every process idle: the MCP process's and
+    the memory process's share of it. With a core each, the first answer
+    waits for the larger; on one core, for their sum. Where ``/proc`` is
+    missing, nothing.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    stats: dict[int, tuple[int, float]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        stats[int(entry.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    server = [pid for pid, (ppid, _) in stats.items() if ppid == os.getpid()]
+    family = server + [pid for pid, (ppid, _) in stats.items() if ppid in server]
+    return [stats[pid][1] for pid in family]
 
 
 def diary_recall(entries: int, tree: Path | None = None, per_day: int = 50) -> dict[str, Any]:

@@ -53,6 +53,7 @@ def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         return 2
     from wikimem.server import serve
     from wikimem.server.http_auth import read_token
+    from wikimem.server.memory_process import EmbedSpec
 
     try:
         embedder = embedder_from(args)
@@ -61,8 +62,9 @@ def run_mcp(store: MemoryStore, args: argparse.Namespace, out: Output) -> int:
         return 2
     try:
         token = None if args.transport != "http" or args.no_auth else read_token(args.token_file)
+        embed = EmbedSpec(args.embed, args.embed_model, args.embed_key_env) if embedder is not None else None
         serve(store.root, read_only=args.read_only, transport=args.transport, host=args.host, port=args.port,
-              log=sys.stderr, token=token, no_auth=args.no_auth, embedder=embedder)
+              log=sys.stderr, token=token, no_auth=args.no_auth, embedder=embedder, embed=embed)
     except ValueError as exc:  # no token beyond loopback, an unusable token
         out.error(f"wikimem mcp: {exc}")
         return 2

@@ -3,7 +3,8 @@
 Needs the ``mcp`` extra (the official SDK); ``import wikimem`` never imports
 this package, and the modules below import the SDK only where they speak
 MCP: :mod:`~wikimem.server.memory` holds the tools' logic on plain values
-(one store, one index kept fresh, the checked write path), and
+(one store, one index kept fresh, the checked write path),
+:mod:`~wikimem.server.memory_process` runs it in a process of its own, and
 :mod:`~wikimem.server.tools` is its MCP face.
 
 Transports: stdio (the default: the agent starts the server and talks over
@@ -25,7 +26,11 @@ import socket
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from wikimem.server.memory import AgentMemory
+    from wikimem.server.memory_process import EmbedSpec, MemoryProcess
 
 __all__ = ["LOOPBACK_HOSTS", "is_loopback", "serve"]
 
@@ -44,7 +49,7 @@ def is_loopback(host: str) -> bool:
 
 def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio", host: str = "127.0.0.1",
           port: int = 8765, log: TextIO | None = None, token: str | None = None, no_auth: bool = False,
-          embedder: Any = None) -> None:
+          embedder: Any = None, embed: EmbedSpec | None = None) -> None:
     """Serve the memory at ``root`` until the client goes away (stdio) or the process is stopped (HTTP).
 
     HTTP beyond loopback needs ``token`` (every request must then carry
@@ -54,12 +59,15 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
     fuses cosine with BM25 once the wiki's vectors are embedded (in the
     background; BM25 alone until then and whenever the encoder fails, said
     once on ``log``).
-    """
-    import asyncio
 
+    The index lives in a memory process started before the SDK is imported
+    (:mod:`~wikimem.server.memory_process` says why) that makes its own
+    embedder from ``embed``, the options it was made from; an ``embedder``
+    given without them, or ``WIKIMEM_MCP_PROCESSES=1``, serves from this
+    process alone.
+    """
     from wikimem.server.http_auth import TOKEN_ENV
-    from wikimem.server.memory import AgentMemory
-    from wikimem.server.tools import build_server
+    from wikimem.server.memory_process import MemoryProcess, one_process
 
     log = log or sys.stderr
     if transport not in ("stdio", "http"):
@@ -70,12 +78,32 @@ def serve(root: str | Path, *, read_only: bool = False, transport: str = "stdio"
         raise ValueError(f"listening on {host}, beyond loopback, needs a token: pass --token-file FILE or set "
                          f"${TOKEN_ENV} (clients then send 'Authorization: Bearer <token>'), or --no-auth to let "
                          "anyone who can reach the port read and write this memory")
-    memory = AgentMemory(root, read_only=read_only, embedder=embedder, warn=_say(log))
-    if embedder is not None:
-        _say(log)(f"semantic recall with {embedder!r}: the wiki's vectors are embedded in the background "
-                  "(BM25 only until they are ready)")
+    if one_process() or (embedder is not None and embed is None):
+        from wikimem.server.memory import AgentMemory
+
+        in_process = AgentMemory(root, read_only=read_only, embedder=embedder, warn=_say(log))
+        in_process.start_building()
+        memory: AgentMemory | MemoryProcess = in_process
+    else:
+        memory = MemoryProcess(root, read_only=read_only, embed=embed)
+    try:
+        if embedder is not None:
+            _say(log)(f"semantic recall with {embedder!r}: the wiki's vectors are embedded in the background "
+                      "(BM25 only until they are ready)")
+        _serve(memory, root, read_only, transport, host, port, log, token)
+    finally:
+        if isinstance(memory, MemoryProcess):
+            memory.close()
+
+
+def _serve(memory: AgentMemory | MemoryProcess, root: str | Path, read_only: bool, transport: str, host: str,
+           port: int, log: TextIO, token: str | None) -> None:
+    """Speak MCP for ``memory`` (the SDK is imported here) until the transport ends."""
+    import asyncio
+
+    from wikimem.server.tools import build_server
+
     server = build_server(memory)
-    memory.start_building()
     if transport == "stdio":
         asyncio.run(_serve_stdio(server))
         return

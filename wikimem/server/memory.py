@@ -187,6 +187,30 @@ class AgentMemory:
         thread.start()
         return thread
 
+    def call(self, tool: str, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """Run one tool on plain values: ``{"payload": …}``, or ``{"refused": …}`` for an expected refusal.
+
+        A refusal is the structured error the agent acts on (``error`` names
+        its kind: ``conflict`` with the current content, ``bad_input``,
+        ``not_found``, ``store_error``, and ``message`` says what to fix).
+        The reply is JSON whichever process runs it, so the MCP face wraps
+        an in-process memory and the memory process alike; anything
+        unexpected raises.
+        """
+        try:
+            return {"payload": getattr(self, tool)(**kwargs)}
+        except ConflictError as exc:
+            return {"refused": {"error": "conflict", "message": str(exc), "file": exc.file, "name": exc.name,
+                                "expected": exc.expected if exc.expected is not None else "",
+                                "current": exc.current,
+                                "current_item": item_json(exc.item) if exc.item is not None else None}}
+        except BadInput as exc:
+            return _refused("bad_input", str(exc))
+        except NotFound as exc:
+            return _refused("not_found", str(exc))
+        except OSError as exc:  # permissions, a full disk: a write that raised did not land
+            return _refused("store_error", f"store error ({exc.strerror or exc}); nothing written")
+
     # -- freshness ------------------------------------------------------------
 
     def signature(self) -> tuple[Any, ...]:
@@ -520,6 +544,10 @@ class AgentMemory:
     def _writable(self) -> None:
         if self.read_only:
             raise BadInput("this server is read-only (started with --read-only): nothing written")
+
+
+def _refused(kind: str, message: str) -> dict[str, Any]:
+    return {"refused": {"error": kind, "message": message}}
 
 
 def _is_date(text: str) -> bool:

@@ -22,8 +22,9 @@ a failure), and the server goes on serving: bad input (an invalid name, a contro
 character, a malformed date), an unknown file or item, a store that cannot
 be written (permissions, a full disk), and a conflict (a
 stale ``expected``: nothing written, the current content returned so the
-agent can merge and retry). Anything unexpected is the SDK's generic tool
-error; its traceback stays in the server's log.
+agent can merge and retry), and a memory process that has ended
+(``unavailable``, naming how). Anything unexpected is the SDK's generic
+tool error; its traceback stays in the server's log.
 """
 
 from __future__ import annotations
@@ -31,15 +32,12 @@ from __future__ import annotations
 import inspect
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 
-from wikimem.errors import ConflictError
-from wikimem.server.memory import AgentMemory, BadInput, NotFound, item_json
-
-__all__ = ["READ_TOOLS", "WRITE_TOOLS", "build_server"]
+__all__ = ["READ_TOOLS", "WRITE_TOOLS", "Memory", "build_server"]
 
 READ_TOOLS = ("recall", "read_item", "why_not", "lint", "list_files", "list_items", "read_file", "recent")
 WRITE_TOOLS = ("remember", "forget", "append_diary", "edit_item", "insert_into_item", "move")
@@ -54,62 +52,47 @@ INSTRUCTIONS = (
 )
 
 
+class Memory(Protocol):
+    """What the tools run on: an in-process :class:`~wikimem.server.memory.AgentMemory` or the memory process.
+
+    ``call`` answers plain JSON values (``AgentMemory.call`` says which), so
+    the same face serves both.
+    """
+
+    read_only: bool
+
+    def call(self, tool: str, kwargs: dict[str, Any]) -> dict[str, Any]: ...
+
+
 def _json(payload: Any) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
-def _data(payload: dict[str, Any], text: str | None = None) -> CallToolResult:
-    """A result: ``text`` (default: the payload as JSON) for the model, the payload as structured content."""
-    return CallToolResult(content=[TextContent(type="text", text=_json(payload) if text is None else text)],
-                          structured_content=payload)
+def _call(memory: Memory, tool: str, kwargs: dict[str, Any]) -> CallToolResult:
+    """Run one tool: its payload as the result, an expected refusal as a tool error in our own words.
 
-
-def _conflict(exc: ConflictError) -> CallToolResult:
-    payload = {
-        "error": "conflict",
-        "message": str(exc),
-        "file": exc.file,
-        "name": exc.name,
-        "expected": exc.expected if exc.expected is not None else "",
-        "current": exc.current,
-        "current_item": item_json(exc.item) if exc.item is not None else None,
-    }
-    return CallToolResult(content=[TextContent(type="text", text=_json(payload))], structured_content=payload,
-                          is_error=True)
-
-
-def _call(memory: AgentMemory, tool: str, kwargs: dict[str, Any]) -> CallToolResult:
-    """Run one tool; bad input, a missing item or a conflict become tool errors, nothing else is caught."""
-    try:
-        payload = getattr(memory, tool)(**kwargs)
-    except ConflictError as exc:
-        return _conflict(exc)
-    except BadInput as exc:
-        return _refusal("bad_input", str(exc))
-    except NotFound as exc:
-        return _refusal("not_found", str(exc))
-    except OSError as exc:  # permissions, a full disk: a write that raised did not land
-        return _refusal("store_error", f"store error ({exc.strerror or exc}); nothing written")
-    return _data(payload, payload["text"] if tool in _TEXT_TOOLS else None)
+    A refusal has no SDK "Error executing tool" prefix (the SDK's mark of a
+    failure): it is an answer the agent acts on, ``structuredContent.error``
+    names its kind, and a conflict's text is its JSON (it carries memory
+    content, never spliced into our sentence). Anything unexpected raises.
+    """
+    reply = memory.call(tool, kwargs)
+    refused = reply.get("refused")
+    if refused is not None:
+        text = _json(refused) if refused["error"] == "conflict" else refused["message"]
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=refused,
+                              is_error=True)
+    payload = reply["payload"]
+    text = payload["text"] if tool in _TEXT_TOOLS else _json(payload)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
 
 
 #: Tools whose result text is the payload's own ``text`` (memory content as the agent reads it), not JSON.
 _TEXT_TOOLS = ("recall", "read_file")
 
 
-def _refusal(kind: str, message: str) -> CallToolResult:
-    """An expected refusal as a tool error in our own words (no SDK "Error executing tool" prefix).
-
-    The prefix is the SDK's mark of a failure; a refusal (bad input, a
-    missing item, a store that cannot be written) is an answer the agent
-    acts on, and ``structuredContent.error`` names its kind.
-    """
-    return CallToolResult(content=[TextContent(type="text", text=message)],
-                          structured_content={"error": kind, "message": message}, is_error=True)
-
-
-def build_server(memory: AgentMemory) -> MCPServer[Any]:
-    """An ``MCPServer`` serving ``memory``; a read-only memory lists no write tool."""
+def build_server(memory: Memory) -> MCPServer[Any]:
+    """An ``MCPServer`` serving ``memory`` (in this process or the memory process); read-only lists no write tool."""
     server: MCPServer[Any] = MCPServer("wikimem", instructions=INSTRUCTIONS, log_level="WARNING",
                                        version=_version())
 
@@ -203,7 +186,7 @@ def _described(fn: Callable[..., Any]) -> str:
     return inspect.cleandoc(fn.__doc__ or "")
 
 
-def file_reads(memory: AgentMemory) -> dict[str, Callable[..., CallToolResult]]:
+def file_reads(memory: Memory) -> dict[str, Callable[..., CallToolResult]]:
     """The read tools of an agent that thinks in files: a folder's items, a file's lines, what changed lately."""
 
     def list_items(file: str) -> CallToolResult:
@@ -231,7 +214,7 @@ def file_reads(memory: AgentMemory) -> dict[str, Callable[..., CallToolResult]]:
     return {"list_items": list_items, "read_file": read_file, "recent": recent}
 
 
-def file_writes(memory: AgentMemory) -> dict[str, tuple[Callable[..., CallToolResult], bool]]:
+def file_writes(memory: Memory) -> dict[str, tuple[Callable[..., CallToolResult], bool]]:
     """The write tools of an agent that thinks in files: replace a passage, insert lines, rename or move."""
 
     def edit_item(file: str, name: str, old_text: str, new_text: str, expected_replacements: int = 1,
