@@ -20,7 +20,6 @@ file is unchanged, grew (the old bytes are its prefix) or was rewritten.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -140,10 +139,3 @@ def prefix_sha256(path: Path, size: int) -> str | None:
     except OSError:
         return None
     return digest.hexdigest()
-
-
-def file_size(path: Path) -> int | None:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return None

@@ -27,7 +27,6 @@ __all__ = [
 Severity = Literal["error", "warning", "info"]
 #: Most severe first: the order reports are sorted in.
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
-_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 
 @dataclass(frozen=True)
@@ -238,11 +237,6 @@ class Finding:
             "related": [where.to_json() for where in self.related],
             "fixable": self.fixable,
         }
-
-    def sort_key(self) -> tuple[int, str, int, str, str]:
-        """Errors first, then by place, then by code and message."""
-        loc = self.location
-        return (_RANK[self.severity], loc.path, loc.line or 0, self.code, self.message)
 
 
 def make_finding(
