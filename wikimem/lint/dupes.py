@@ -1,24 +1,16 @@
 """Near-duplicate wiki items: the same fact saved twice under two names.
 
-Comparing every pair is out of the question at 100k items, and so is a
-per-character shingle sketch in pure Python (seconds per pass). What an
-agent actually produces is the same text again with a few words changed,
-one sentence added or dropped, or different spacing, case or punctuation.
-So items are grouped two ways: by their first and by their last
-:data:`KEY_CHARS` characters, ASCII lower-cased (an edit anywhere but both
-ends keeps one of them; exact copies share both). Only items sharing a key
-are compared, with ``difflib``'s ratio after normalising (case folded,
-whitespace removed, evidence lines and markers left out), and a pair counts
-from :data:`THRESHOLD`. In a group, items are in store order (RecallFile
-name, then place in the file) and each is compared with its next
-:data:`WINDOW` members only, so a common opening phrase shared by thousands
-of items costs a few comparisons each, not a square; exact copies in a
-group are each paired with the first. The miss is deliberate and documented: two
+Comparing every pair is out of the question at scale. What an agent
+actually produces is the same text again with a few words changed, a
+sentence added or dropped, or other spacing, case or punctuation, so items
+are grouped by their first and by their last :data:`KEY_CHARS` characters
+(an edit anywhere but both ends keeps one key) and only items sharing a key
+are compared, each with its next :data:`WINDOW` members, so a common opening
+phrase costs a few comparisons, not a square. The deliberate miss: two
 texts edited at both ends are not paired.
 
-The groups are kept between runs (:class:`DuplicateIndex`): a re-lint
-moves the items of the changed files between groups and compares only the
-pairs that appeared, so an edit costs its own items, not the store.
+The groups are kept between runs (:class:`DuplicateIndex`), so a re-lint
+compares only the pairs an edit made.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
 """Nearest-neighbour search over a (memory-mapped) embedding matrix.
 
 Design constraint: the matrix stays on disk, mapped, and is never copied.
-Below ``binary_threshold`` rows a search is one exact matrix-vector product
-(memory bandwidth bound, like any exact scan). Above it, each row is also
-held as a 1-bit sign signature (``np.packbits``; 32 bytes for 256 dims
-instead of 1 KiB, scanned as 64-bit words): a Hamming scan over those picks
-a few candidates per result (refined from a wider Hamming pool using the
-signatures only), and only those rows are read from the map and reranked by
-exact cosine. Row norms are computed once, so zero rows score 0
-instead of NaN.
-
-Fewer dimensions mean fewer signature bits, so a narrow model's Hamming
-ranking is coarser: the rerank reads as many *bytes* as ``4·top_k`` rows of
-2048 floats would (8·top_k rows at 1024 dims, ~21·top_k at 384). On real
-embeddings (forced binary tier, 400 queries; recall@10 against exact
-search) that took E5 (384-dim) from 0.90 to 0.99 on CMRC2018 (3k rows) and
-from 0.78 to 0.96 on chitchat-en (7.6k short chat turns), USE (512-dim) from
-0.97-0.98 to 1.00; reading ~200 rows of 1.5 KiB instead of 40 costs well
-under a millisecond next to the Hamming scan.
+Below ``binary_threshold`` rows a search is one exact matrix-vector product.
+Above it, each row is also held as a 1-bit sign signature: a Hamming scan
+over those picks a few candidates per result, and only those rows are read
+from the map and reranked by exact cosine. A narrow model's signatures have
+fewer bits, so the rerank reads as many *bytes* as ``RERANK_FACTOR·top_k``
+rows of ``RERANK_DIM`` floats would (more rows when narrower). Zero rows
+score 0, never NaN.
 """
 
 from __future__ import annotations
