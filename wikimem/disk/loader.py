@@ -1,19 +1,13 @@
 """Cold loads at scale: a RecallFile read straight into search forms, no object per item.
 
-Design constraint: a cold load of a 1M-item store must stay within seconds
-and well under a gigabyte, so it cannot afford the block parser's Python
-steps and an item object per block. :func:`read_file_blocks` reads a file
-in a few whole-file C-level passes: where each block starts, its item name,
-and every block's name + content ready to be made search forms
-(:func:`wikimem.index.forms.scan.scan_joined`, for many files at once). Items are made
-from the kept text only when asked for (:func:`block_at`, with the block
-parser itself). It serves
-the files the store writes; anything unusual -- a repeated heading, a
-comment that is not the store's own metadata line, a byte the forms use as
-a marker -- returns ``None`` and the caller reads that file through the
+Design constraint: a cold load of a 1M-item store cannot afford the block
+parser's Python steps and an item object per block. :func:`read_file_blocks`
+reads a file in a few whole-file passes into every block's text ready to be
+made search forms; items are made only when asked for (:func:`block_at`,
+with the block parser itself). Anything unusual (a repeated heading, a
+comment that is not the store's metadata line, a byte the forms use as a
+marker) returns ``None`` and the caller reads that file through the
 store's parser. Oracle tests hold both readings equal.
-
-A cold load also pauses the cyclic GC and scopes the scan forms' numpy switch (:func:`gc_paused`).
 """
 
 from __future__ import annotations

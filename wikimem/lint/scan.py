@@ -1,19 +1,14 @@
 """One memory file in, its facts and its local findings out.
 
 Everything lint knows about a file comes from one pass here: the blocks
-(exactly as the block parser reads them, see ``wikimem.lint.columns``),
-the line each starts on, what each links to and cites, and every problem
-that can be judged from this file alone. The facts are kept per file so
-that a re-lint after an edit re-reads only the files that changed; the
-cross-file checks (links, duplicates, evidence, drift) then update from the
-kept facts.
+(exactly as the block parser reads them), the line each starts on, what
+each links to and cites, and every problem that can be judged from this
+file alone. The facts are kept per file so that a re-lint re-reads only the
+files that changed; the cross-file checks update from the kept facts.
 
-Speed is the design constraint (a 100k-item store in well under 3 s, a
-small multiple of one plain read of the store): the common item costs no
-Python statement of its own. Blocks arrive as columns, and each check is
-first asked of the whole file at once (all names in one regex search, all
-timestamps in one match, every content through one ``map``); only the
-items a whole-file test singles out are looked at one by one.
+Lint reads every file of the store, so each check is first asked of the
+whole file at once (all names in one regex search, all timestamps in one
+match); only the items a whole-file test singles out are looked at one by one.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """A store transaction: several writes of one thread, staged, then committed as one step.
 
 Every write of ``MemoryStore`` runs in one (its own, or the caller's
-``store.transaction()``): it reads the raw file (staged, or from disk under
-the store lock), checks, splices, and *stages* the new bytes with its block
-edits and journal lines. Nothing touches the disk until the outermost
-transaction ends: then one file is replaced the single-file way, several
-through an intent record (``wikimem.disk.intent.commit``), so a move, a link
-rewrite, a retraction or their undo lands whole or not at all.
-
-A nested transaction is a savepoint: if the block raises, the staged state
-goes back to what it was when it began, so a caller that catches one failed
-write and goes on never commits half of it.
+``store.transaction()``) and *stages* its new bytes, block edits and journal
+lines; nothing touches the disk until the outermost transaction ends, and
+several files are committed through an intent record, so a move or its undo
+lands whole or not at all. A nested transaction is a savepoint: a caller
+that catches one failed write and goes on never commits half of it.
 """
 
 from __future__ import annotations
