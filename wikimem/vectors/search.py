@@ -151,11 +151,9 @@ class MemmapVectorIndex:
     def _coarse(self, q: np.ndarray, count: int) -> np.ndarray:
         """``count`` candidate rows for ``q``, chosen from the signatures alone.
 
-        Hamming distance keeps the ``HAMMING_POOL·count`` nearest signatures;
-        those few are re-scored asymmetrically (the float query against each
-        row's ±1 signs), which separates Hamming ties and lifted real-data
-        recall@10 from 0.92-0.94 to 0.98-0.99 (USE) and from 0.82-0.83 to
-        0.91-0.92 (E5) at the same ``count`` rows read from the map.
+        Hamming distance keeps the ``HAMMING_POOL·count`` nearest signatures; those
+        are re-scored asymmetrically (the float query against each row's ±1 signs),
+        which separates Hamming ties, for the same ``count`` rows read from the map.
         """
         assert self._signatures is not None
         assert self._words is not None
@@ -197,12 +195,10 @@ def _as_words(packed: np.ndarray) -> np.ndarray:
 def _centre(mean: np.ndarray, rows: int) -> np.ndarray | None:
     """The mean direction to subtract before taking signs, or None for raw signs.
 
-    Some embedding models put every text in a narrow cone (E5: the mean of
-    the unit rows has norm ~0.9), so raw sign bits barely differ between rows
-    and Hamming ranking collapses: recall@10 of this tier on real E5 vectors
-    was 0.45 raw and 0.83 centred. For models without a dominant shared
-    direction (USE: mean norm 0.3-0.5) centring cost recall (0.94 raw, 0.86
-    centred), hence the threshold. Chance alone gives ~1/sqrt(rows).
+    Some models put every text in a narrow cone (the mean unit row has a large
+    norm), so raw sign bits barely differ between rows and Hamming ranking
+    collapses; for models without such a shared direction centring costs
+    recall, hence the threshold. Chance alone gives ~1/sqrt(rows).
     """
     if not np.all(np.isfinite(mean)):
         return None
