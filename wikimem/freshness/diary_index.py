@@ -38,10 +38,6 @@ class DiaryIndex:
     def _on_append(self, day: str, write: FileWrite | None = None) -> None:
         self._pending.note(day)  # the day is re-read by the next query
 
-    @property
-    def built(self) -> bool:
-        return self._corpus is not None
-
     def corpus(self) -> DiaryCorpus:
         """The diary's corpus with every heard append applied (loaded on the first call)."""
         if self._corpus is None:

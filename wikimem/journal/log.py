@@ -110,17 +110,6 @@ class Journal:
         return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail,
                                             ordinal=ordinal))
 
-    def check(self) -> None:
-        """Raise :class:`~wikimem.disk.tolerant.UnreadableError` when an append would be refused.
-
-        Writers call it before they change a file, so a journal that is a
-        symlink out of the memory or a FIFO refuses the write before it
-        lands rather than after (nothing is created here).
-        """
-        handle = open_regular(self.path, root=self.path.parent)
-        if handle is not None:
-            handle.close()
-
     def entries(self) -> list[dict[str, Any]]:
         """Every well-formed entry in file order; unreadable lines are skipped.
 

@@ -267,14 +267,6 @@ class LintReport:
         tally = Counter(f.severity for f in self.findings)
         return {severity: tally.get(severity, 0) for severity in SEVERITIES}
 
-    def by_code(self) -> dict[str, list[Finding]]:
-        """Findings grouped by code, codes in ``CODES`` order."""
-        groups: dict[str, list[Finding]] = {}
-        order = {code: i for i, code in enumerate(CODES)}
-        for finding in sorted(self.findings, key=lambda f: order.get(f.code, len(order))):
-            groups.setdefault(finding.code, []).append(finding)
-        return groups
-
     def exit_code(self, *, strict: bool = False) -> int:
         """1 when there are errors (or, with ``strict``, warnings), else 0."""
         counts = self.counts
