@@ -227,11 +227,8 @@ def atomic_write(path: Path, text: str) -> None:
 def atomic_writer(path: Path) -> Iterator[BinaryIO]:
     """A binary handle whose bytes replace ``path`` atomically when the block ends.
 
-    For writers that stream (the vector cache hands the handle to numpy).
-    The temp file lives in the same directory (``os.replace`` is only
-    atomic within a filesystem) and is fsynced before the rename; the
-    directory is fsynced after it so the rename itself survives a crash.
-    If the block raises, the temp file is removed and ``path`` is untouched.
+    For writers that stream (the vector cache hands the handle to numpy). If
+    the block raises, the temp file is removed and ``path`` is untouched.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

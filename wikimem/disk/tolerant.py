@@ -284,13 +284,10 @@ def is_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | N
 def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bytes | None:
     """The bytes of the regular file ``path``, ``None`` when it does not exist; see :func:`open_regular`.
 
-    Read with ``os.read`` sized by the open's own ``fstat``, not through a
-    buffered file object: a cold load reads every RecallFile of the store,
-    and the buffered reader's ``read()`` (its object, its size probe, a
-    resize of the result) costs several times the system calls themselves,
-    which is most of the load's reading time on a large store
-    (``bench/bench_scale.py`` shows it). Read until end of file, so a file that
-    grew since the ``fstat`` is read whole, as before.
+    Read with ``os.read`` sized by the open's own ``fstat``: a cold load reads
+    every RecallFile, and a buffered reader costs several times the system
+    calls themselves. Read until end of file, so a file that grew since the
+    ``fstat`` is read whole.
     """
     root_path = Path(root) if root is not None else None
     opened = _open_stat(path, os.O_RDONLY, root_path)
