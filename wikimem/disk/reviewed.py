@@ -104,19 +104,25 @@ def is_dismissed(entry: DiaryEntry, dismissals: Iterable[Dismissal]) -> bool:
     return any(record.matches(entry) for record in dismissals)
 
 
-def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
-    """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
+def _read(root: str | os.PathLike[str], *, warn: bool = False) -> tuple[list[Dismissal], str | None]:
+    """The dismissals in ``root/reviewed.json`` and why the file cannot be used (``None``: fine or absent)."""
     try:
         text = read_text(Path(root) / REVIEWED_FILE)
     except UnreadableError as exc:
-        warn_unreadable(exc)
-        return []
+        if warn:
+            warn_unreadable(exc)
+        return [], exc.strerror
     if text is None or not text.strip():
-        return []
+        return [], None
     try:
-        return _parse(text)
-    except ValueError:
-        return []
+        return _parse(text), None
+    except ValueError as exc:
+        return [], str(exc)
+
+
+def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
+    """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
+    return _read(root, warn=True)[0]
 
 
 def damage(root: str | os.PathLike[str]) -> str | None:
@@ -125,17 +131,7 @@ def damage(root: str | os.PathLike[str]) -> str | None:
     Reading a damaged file yields no dismissals (the queue shows those
     entries again) and every write refuses it, so lint reports it.
     """
-    try:
-        text = read_text(Path(root) / REVIEWED_FILE)
-    except UnreadableError as exc:
-        return exc.strerror
-    if text is None or not text.strip():
-        return None
-    try:
-        _parse(text)
-    except ValueError as exc:
-        return str(exc)
-    return None
+    return _read(root)[1]
 
 
 def _load_for_write(path: Path) -> list[Dismissal]:
