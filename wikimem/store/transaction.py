@@ -85,11 +85,6 @@ class StoreFiles(Protocol):
     def notify_day_write(self, date: str) -> None: ...
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """A memory file's bytes (``None``: missing); an unreadable one refuses the write (UnreadableError)."""
-    return read_regular(path)
-
-
 class Transaction:
     """The staged state of one thread's writes; ``edits`` is what undo needs once committed."""
 
@@ -119,7 +114,7 @@ class Transaction:
         path = self.store.file_path(file)
         if file not in self._before:  # stat first, then read: as an index reads, so their stats compare
             self._before[file] = path_identity(path)
-        return split_raw(_read_bytes(path))
+        return split_raw(read_regular(path))  # unreadable: UnreadableError refuses the write
 
     def note_first_read(self, file: str, identity: Identity | None) -> None:
         """``file``'s identity as this transaction first found it, for a read made without :meth:`raw` (kept if noted)."""
