@@ -1,10 +1,8 @@
 """The fast per-file scan against plain oracles: the block parser, the link parser, line by line.
 
-``scan_file`` asks most questions of a whole file at once (one search over
-all headings, all timestamps in one match, heading lines from ``str.find``
-hops) and looks at single items only when a whole-file test points at
-them. These tests hold that shortcut to the slow, obvious answer on
-randomly built files full of the odd things hand edits produce.
+``scan_file`` finds heading lines from ``str.find`` hops and links by its
+own regex; these tests hold it to the slow, obvious answer on randomly
+built files full of the odd things hand edits produce.
 """
 
 from __future__ import annotations

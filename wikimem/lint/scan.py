@@ -5,10 +5,6 @@ Everything lint knows about a file comes from one pass here: the blocks
 each links to and cites, and every problem that can be judged from this
 file alone. The facts are kept per file so that a re-lint re-reads only the
 files that changed; the cross-file checks update from the kept facts.
-
-Lint reads every file of the store, so each check is first asked of the
-whole file at once (all names in one regex search, all timestamps in one
-match); only the items a whole-file test singles out are looked at one by one.
 """
 
 from __future__ import annotations
@@ -17,7 +13,7 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
-from itertools import compress, repeat
+from itertools import repeat
 from operator import add
 from typing import Literal
 
@@ -40,19 +36,14 @@ Target = tuple[str, str]
 _HEADING_RE = re.compile(r"^## ", re.M)
 # What sanitize_item_name refuses, as one cheap test; the message comes from it.
 _BAD_NAME_RE = re.compile("\\[\\[|\\]\\]|[:|#\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# Joins a file's names for that one search: whitespace, so never inside a
-# parsed heading, and not a character the search looks for.
-_NAME_JOIN = "\u2028"
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]"
 _ALL_TIMES_RE = re.compile(f"(?:{_TIME}\n)*")
-_ALL_CANONICAL_TS_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
 # The link syntax of wikimem.disk.links (both halves without "[", "]", ":" or a newline).
 _LINK_RE = re.compile(r"\[\[([^\[\]:\n]*):([^\[\]:\n]*)\]\]")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
 # A name with no whitespace run to collapse (the common case: skip the regex sub).
 _PLAIN_NAME_RE = re.compile(r"(?:\S| (?! ))*")
 _NON_SPACE_RE = re.compile(r"\S")
-_INTERESTING_RE = re.compile(r"<!--|```|~~~|\[\[|\(evidence:")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)", re.M)
 # Every scan gets a new number: the duplicate index tells an item apart from
 # the one that held its place before the file was re-read.
@@ -265,41 +256,17 @@ def _duplicate_findings(path: str, items: list[ItemFacts], findings: list[Findin
             related=tuple(Location(path, n, name) for n in lines[1:])))
 
 
-def _name_findings(path: str, kind: Kind, items: list[ItemFacts], names: list[str],
-                   findings: list[Finding]) -> None:
-    """Headings the library cannot write (wiki) or read as a time (diary), if any."""
-    if kind == "wiki":
-        if "" not in names and not _BAD_NAME_RE.search(_NAME_JOIN.join(names)):
-            return
-        for item in items:
-            if not item.name or _BAD_NAME_RE.search(item.name):
-                findings.append(make_finding(
-                    "bad-item-name", path, f"{_name_problem(item.name)}: it cannot be written or linked",
-                    line=item.line, item=item.name))
-        return
-    if _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
-        return
+def _name_findings(path: str, kind: Kind, items: list[ItemFacts], findings: list[Finding]) -> None:
+    """Headings the library cannot write (wiki) or read as a time (diary)."""
     for item in items:
-        if not _ALL_TIMES_RE.fullmatch(item.name + "\n"):
+        if kind == "wiki" and (not item.name or _BAD_NAME_RE.search(item.name)):
+            findings.append(make_finding(
+                "bad-item-name", path, f"{_name_problem(item.name)}: it cannot be written or linked",
+                line=item.line, item=item.name))
+        elif kind == "diary" and not _ALL_TIMES_RE.fullmatch(item.name + "\n"):
             findings.append(make_finding(
                 "bad-diary-heading", path, f"diary heading {item.name!r} is not HH:MM (00:00–23:59)",
                 line=item.line, item=item.name))
-
-
-def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
-    """Indices of the items that need a look of their own (a few per file).
-
-    One regex ``map`` over the contents finds links, comments, fences and
-    evidence; the timestamps are checked all at once, and one by one only
-    when some is not canonical.
-    """
-    marked: list[re.Match[str] | bool | None] = list(map(_INTERESTING_RE.search, contents))
-    if "" in contents:
-        marked = [m or not c for m, c in zip(marked, contents)]
-    present = [ts for ts in stamps if ts is not None]
-    if not _ALL_CANONICAL_TS_RE.fullmatch("\n".join(present) + "\n" if present else ""):
-        marked = [m or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)) for m, ts in zip(marked, stamps)]
-    return list(compress(range(len(contents)), marked))
 
 
 def unreadable_file(path: str, kind: Kind, stem: str, signature: tuple[int, int], reason: str) -> FileFacts:
@@ -339,11 +306,11 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
         return facts
     items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
                      columns.sources, stamps))
-    _name_findings(path, kind, items, names, findings)
+    _name_findings(path, kind, items, findings)
     normal, starts = columns.text, columns.starts
     reported = -2  # the block whose open fence was reported last
     fences = "```" in normal or "~~~" in normal
-    for index in _singled_out(contents, stamps):
+    for index in range(len(contents)):
         item = items[index]
         start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
         item.first = _first_line(normal, start, stop, item.line)
