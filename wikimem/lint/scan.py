@@ -13,16 +13,14 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
-from operator import add
+from itertools import accumulate, repeat
 from typing import Literal
 
-from wikimem.disk.blocks import Block, parse_meta_line
+from wikimem.disk.blocks import Block, parse_blocks, parse_meta_line
 from wikimem.disk.frontmatter import read_file_meta
 from wikimem.disk.links import find_links
 from wikimem.diary import sort_by_time
 from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
-from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
@@ -120,6 +118,27 @@ class FileFacts:
     #: Other names of a RecallFile, from its frontmatter (a ``[[alias]]`` link reaches it).
     aliases: tuple[str, ...] = ()
     shadowed: list[ItemFacts] = field(default_factory=list)
+
+
+def _normal(text: str) -> str:
+    """``text`` as the block parser sees it: BOM gone, ``\\n`` newlines (so offsets match its blocks)."""
+    text = text.lstrip("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _headings(text: str) -> tuple[list[int], list[int]]:
+    """Each block heading's 1-based line and offset in ``text`` (already normal).
+
+    The parser splits at ``^## ``, so a block starts exactly where a line
+    starts with ``## ``.
+    """
+    starts = [0] if text.startswith("## ") else []
+    find, at = text.find, text.find("\n## ")
+    while at >= 0:
+        starts.append(at + 1)
+        at = find("\n## ", at + 1)
+    gaps = list(map(text.count, repeat("\n"), [0, *starts[:-1]], starts))
+    return list(accumulate(gaps, initial=1))[1:], starts
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -295,8 +314,10 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             return facts
     if kind == "wiki" and text.startswith("---"):
         facts.aliases = tuple(alias.lower() for alias in read_file_meta(text).aliases)
-    columns = read_columns(text)
-    names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
+    normal = _normal(text)
+    heads, starts = _headings(normal)
+    blocks = parse_blocks(normal).blocks
+    names = [block.heading for block in blocks]
     if may_conflict(text):
         conflict = conflict_finding(path, text, names, heads)
         if conflict is not None:
@@ -304,14 +325,12 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             findings.append(conflict)
     if not names:
         return facts
-    items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
-                     columns.sources, stamps))
+    items = [ItemFacts(b.heading, line, line + 2, b.content, b.owner, b.source_conv, b.ts)
+             for b, line in zip(blocks, heads)]
     _name_findings(path, kind, items, findings)
-    normal, starts = columns.text, columns.starts
     reported = -2  # the block whose open fence was reported last
     fences = "```" in normal or "~~~" in normal
-    for index in range(len(contents)):
-        item = items[index]
+    for index, item in enumerate(items):
         start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
         item.first = _first_line(normal, start, stop, item.line)
         _content_checks(item, path, kind, findings)
@@ -335,7 +354,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking.append(item)
         if item.evidence or item.derived or item.review:
             facts.curated.append(item)
-    if values_hold(";", columns.owners) or values_hold(";", columns.sources):
+    if values_hold(";", [b.owner for b in blocks]) or values_hold(";", [b.source_conv for b in blocks]):
         findings += separator_findings(path, items, lambda i: _last_line(
             normal, starts[i], starts[i + 1] if i + 1 < len(starts) else len(normal), items[i].line))
     if kind == "wiki":
@@ -349,7 +368,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking = [item for item in facts.linking if id(item) in kept]
             facts.curated = [item for item in facts.curated if id(item) in kept]
     elif names != sorted(names) or not _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
-        _order_check(path, [columns.block(i) for i in range(len(names))], items, findings)
+        _order_check(path, blocks, items, findings)
     facts.items = items
     return facts
 
