@@ -36,7 +36,6 @@ _ASIDE_RE = re.compile(r"^[ \t]*(\(evidence:.*|<!--\s*wikimem-(derived|review).*
 _CONTENT = attrgetter("content")
 _HEAD = itemgetter(slice(None, KEY_CHARS))
 _TAIL = itemgetter(slice(-KEY_CHARS, None))
-_SEP = "\x00"
 #: A ref is ``generation << _SHIFT | index``: unique across re-reads of a file.
 _SHIFT = 32
 
@@ -71,18 +70,13 @@ def _similar(a: str, b: str) -> float:
 
 
 def _keys(texts: list[str]) -> list[int]:
-    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8, in C-level calls.
+    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8.
 
-    Bytes, not ``str.lower()``: lowering the bytes of all keys joined is a
-    table lookup per byte, several times faster on CJK text, and case is an
-    ASCII matter for nearly every near-duplicate an agent writes. Kept as
-    hashes (a colliding pair would only be compared, never reported unless
-    alike), at a third of the memory of the keys themselves.
+    Bytes, not ``str.lower()``: case is an ASCII matter for nearly every
+    near-duplicate an agent writes. Kept as hashes (a colliding pair would
+    only be compared, never reported unless alike).
     """
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != len(texts) - 1:  # a text holds the separator itself
-        return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
-    return list(map(hash, joined.encode("utf-8", "surrogatepass").lower().split(_SEP.encode()))) if texts else []
+    return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
 
 
 def _keyed(files: Iterable[FileFacts]) -> tuple[list[Ref], list[str], list[Key], list[Key]]:
