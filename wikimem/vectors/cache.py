@@ -213,26 +213,20 @@ class VectorCache:
     ) -> tuple[list[Key], Any]:
         """Make the cache hold exactly ``entries`` (or add them, with ``merge``).
 
-        ``entries`` is ``[((file, name), text), …]``. Rows whose hash is
-        already cached are reused; only new texts are embedded, in batches.
-        Returns ``(keys, matrix)`` as :meth:`load` would. Embedding errors
-        propagate and leave the cache untouched. ``merge=True`` (the diary)
-        keeps cached rows for keys not in ``entries``; without it (the wiki)
-        empty ``entries`` remove the cache.
+        ``entries`` is ``[((file, name), text), …]``. Rows whose hash is already
+        cached are reused; only new texts are embedded, in batches. Returns
+        ``(keys, matrix)`` as :meth:`load` would. Embedding errors propagate and
+        leave the cache untouched. ``merge=True`` (the diary) keeps cached rows for
+        keys not in ``entries``; without it (the wiki) empty ``entries`` remove the
+        cache.
 
-        ``progress(done, total)`` is called before the first batch and after
-        each one (texts embedded so far, texts to embed). ``should_stop()``
-        is asked before each batch; once it says yes, what was embedded so
-        far is written -- a valid cache of the entries whose rows exist --
-        and :class:`SyncCancelled` is raised, so the next sync embeds only
-        the rest.
-
-        ``dim`` is the width the embedder returns, when the caller knows it
-        (from a query): a cache of another width is then replaced, as one
-        of another model is. (Unknown, the width shows only when a new text
-        is embedded, and then nothing old is reused either.) Rows with no
-        direction are not written: :class:`~wikimem.vectors.DegenerateVectors`
-        is raised after the good rows are (see :mod:`wikimem.vectors.rows`).
+        ``progress(done, total)`` is called before the first batch and after each.
+        ``should_stop()`` is asked before each batch; once it says yes, what was
+        embedded so far is written (a valid cache) and :class:`SyncCancelled` is
+        raised, so the next sync embeds only the rest. ``dim``, when the caller
+        knows the embedder's width, replaces a cache of another width as one of
+        another model is. Rows with no direction are not written:
+        :class:`~wikimem.vectors.DegenerateVectors` is raised after the good rows are.
         """
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")

@@ -201,9 +201,7 @@ def _groups(windows: list[Window], budget: int) -> list[list[Window]]:
 
     A batch ends at ``budget`` padded tokens, or where the next window is
     longer than a quarter (plus four tokens) beyond the batch's shortest:
-    padding every text of a batch of mixed sentences to the longest can
-    double the work, and this cut keeps padding a small share of it
-    (``bench/bench_encoders.py`` measures the batches).
+    padding a batch of mixed sentences to the longest can double the work.
     """
     groups: list[list[Window]] = []
     current: list[Window] = []
