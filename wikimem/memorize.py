@@ -1,19 +1,14 @@
 """Writing the diary from a conversation: at most one LLM call, owned by the host.
 
-Design constraints:
-
 * **The host owns the model.** wikimem never talks to an LLM itself; the host
-  passes anything with ``chat(messages) -> str`` and decides when (and
-  whether, and how asynchronously) to call :func:`memorize`.
+  passes anything with ``chat(messages) -> str`` and decides when to call
+  :func:`memorize`.
 * **Fail-open.** Memorizing is a side effect of a conversation and must never
-  break it: an LLM that raises, answers in prose, or returns malformed JSON
-  yields ``[]`` (logged), and an entry the diary refuses is skipped.
-* **Tool-call alternative.** Hosts whose model writes memories through
-  function calling use :func:`diary_tool` / :func:`handle_diary_tool`
-  instead; that path is strict (``ValueError``), because the caller sends the
-  error back to the model so it can correct itself.
-
-Stdlib only: no numpy, no network code.
+  break it: a failing or malformed answer yields ``[]`` (logged), and an
+  entry the diary refuses is skipped.
+* **Tool-call alternative.** :func:`diary_tool` / :func:`handle_diary_tool`
+  are strict (``ValueError``), because the caller sends the error back to
+  the model so it can correct itself.
 """
 
 from __future__ import annotations

@@ -116,16 +116,10 @@ class RetrievedItem:
     """One row of a retrieval: the item plus why it is there.
 
     ``source`` is ``"hit"`` for a ranked match and ``"link"`` for a one-hop
-    expansion, in which case ``via`` names the hit whose link pulled it in.
-
-    ``entry_id`` is set for a diary entry's row (see the field).
-
-    ``rank`` is the row's 1-based place among the ranked hits, or ``None``
-    for a row that is only a link target. A link row can carry a rank: an
-    item appears once, at its first place, so a hit that an earlier hit
-    links to is shown right after that hit as a ``"link"`` row -- but it
-    keeps its own rank, scores and matched terms, so it is never mistaken
-    for an unranked neighbour.
+    expansion, whose ``via`` names the hit that pulled it in. ``rank`` is the
+    row's place among the ranked hits (``None`` for a pure link target): an
+    item appears once, so a hit that an earlier hit links to is shown as that
+    hit's ``"link"`` row but keeps its own rank, scores and matched terms.
     """
 
     item: RecallItem
@@ -160,17 +154,12 @@ class RetrievalResult:
 
     The fields after ``time_range_widened`` are this project's additions
     (drop-in compatible: they all have defaults). ``query_tokens`` are the
-    tokens that were scored -- the query's tokens minus ``time_words``, the
-    time expressions that chose the diary window and therefore do not also
-    vote as search words. ``cos_floor`` is the relevance floor applied to
-    candidates without a BM25 match (``None``: none), with where it came
-    from in ``cos_floor_source`` (``"explicit"``, ``"embedder"``,
-    ``"calibrated"``, ``"off"`` for ``cos_floor=None``, or ``None`` when no
-    floor is known for the model); ``below_floor`` counts the candidates
-    without a BM25 match that it removed. Both are set only when embeddings
-    ranked the query. ``analyzer`` says which analyzer made the index terms
-    (:mod:`wikimem.index.terms.analyzer`), ``stop_words`` the stop words it dropped from
-    the query and ``stemmed`` the query tokens it changed (token -> term).
+    tokens that were scored: the query's minus ``time_words``, which chose the
+    diary window and so do not also vote as search words. ``cos_floor`` is the
+    relevance floor applied to candidates without a BM25 match, from
+    ``cos_floor_source``, and ``below_floor`` counts those it removed (set only
+    when embeddings ranked the query). ``analyzer``, ``stop_words`` and
+    ``stemmed`` say what the English analyzer did to the query.
     """
 
     items: list[RetrievedItem] = field(default_factory=list)

@@ -1,40 +1,24 @@
 """Tokens for BM25 and token budgets: fast by default, jieba only when asked for.
 
-This is the indexing hot path (every item of a 100k-item store goes through
-it on a cold load), so the default tokenizer is one precompiled regex plus
-list slicing: latin runs ``[a-z0-9]+`` of the lowercased text, and character
-bigrams for runs of CJK characters. jieba gives real Chinese words but its
-dictionary load costs more than a cold recall's whole index, and it segments
-much slower than bigrams, so it is imported lazily -- only when a call
-actually tokenizes with it -- cached, and never touched by ``import
-wikimem``; while jieba's dictionary is not loaded in the process, its cut
-runs over a packed copy that loads at once (:mod:`wikimem.jieba_dict`), and
-a store's files are segmented once, not by every process
-(:mod:`wikimem.index.forms.words`).
+This is the indexing hot path (every item goes through it on a cold load),
+so the default tokenizer is one precompiled regex plus list slicing: latin
+runs ``[a-z0-9]+`` of the lowercased text (anything else latin is a
+separator, exactly as the contract says), and character bigrams for runs of
+CJK characters. Kana and Hangul count as CJK because Japanese and Korean
+text has the same "no spaces between words" shape; dropping them would make
+such memories unfindable.
 
-What counts as CJK (one run, no separator needed between its characters):
-CJK Unified Ideographs (U+4E00-9FFF), Extension A (U+3400-4DBF), Extensions
-B-H (U+20000-3134F), Compatibility Ideographs (U+F900-FAFF and U+2F800-2FA1F),
-the ideographic iteration mark and number zero (``々``, ``〇``), Hiragana,
-Katakana (without the ``・`` middle dot, which is punctuation) and Hangul
-syllables / compatibility jamo. Kana and Hangul are included because Japanese
-and Korean text has the same "no spaces between words" shape, and dropping
-them would make such memories unfindable. Everything else -- punctuation,
-whitespace, symbols, non-ASCII latin letters -- separates runs and yields no
-token. Characters outside ``[a-z0-9]`` after lowercasing (``é``, full-width
-``Ａ``) are separators too, exactly as the contract's ``[a-z0-9]+`` says.
+jieba gives real Chinese words but its dictionary load costs more than a
+cold recall's whole index, so it is imported lazily, cached, and never
+touched by ``import wikimem``; until its dictionary is loaded, its cut runs
+over a packed copy that loads at once (:mod:`wikimem.jieba_dict`). With
+jieba only ideograph runs change: kana/Hangul runs stay bigrams and latin
+runs stay the same tokens.
 
-With jieba, ideograph runs are segmented into words; kana/Hangul runs (which
-jieba's dictionary does not cover) still become bigrams, and latin runs are
-the same ``[a-z0-9]+`` tokens as without jieba, so only the Chinese part of
-the vocabulary changes between the two modes.
-
-The bigram rule itself (a CJK run of c characters yields its c - 1
-bigrams, a one-character run that character) lives in :func:`cjk_run_tokens`
-only; the bulk scan forms of a cold load (:mod:`wikimem.index.forms.scan`) are held to
-it by oracle tests. Index terms come from :func:`tokenize`; a later
-per-term stage (an English analyzer) maps them after this module, so this
-module's output stays the documented one.
+The bigram rule lives in :func:`cjk_run_tokens` only; the bulk scan forms
+of a cold load are held to it by oracle tests. A later per-term stage (an
+English analyzer) maps index terms after this module, so its output stays
+the documented one.
 """
 
 from __future__ import annotations

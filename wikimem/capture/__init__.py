@@ -1,15 +1,10 @@
 """``wikimem.capture``: agent sessions become evidence (SPEC §8).
 
-The front half of the curation model: *external agent sessions -> a bounded
-Evidence Snapshot -> the diary -> reviewed concepts*. Capture reads Claude
-Code's and Codex's own session logs (tolerantly: :mod:`~wikimem.capture.claude_code`,
-:mod:`~wikimem.capture.codex`), writes one Evidence Card per session into
-``captures/YYYY-MM-DD.capture.json`` (:mod:`~wikimem.capture.card`,
-:mod:`~wikimem.capture.snapshot`) and one diary entry per session or grown
-part that points at its card (:mod:`~wikimem.capture.entry`), all in one
-recoverable write (:mod:`~wikimem.capture.run`). Deterministic and offline:
-no model is called, and secrets are redacted before anything is written
-(:mod:`~wikimem.capture.redact`).
+*External agent sessions -> a bounded Evidence Snapshot -> the diary ->
+reviewed concepts.* Capture reads the agents' own session logs tolerantly,
+writes one Evidence Card per session and one diary entry per session or
+grown part, in one recoverable write. Deterministic and offline: no model
+is called, and secrets are redacted before anything is written.
 """
 
 from __future__ import annotations

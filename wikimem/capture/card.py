@@ -1,21 +1,12 @@
 """The Evidence Card: one session, bounded, as the Evidence Snapshot keeps it.
 
-A card is the normalized view of a session that the memory keeps (the
-session log itself stays where the agent wrote it, and may be deleted by
-the agent later: then the card is the only record). It holds what a
-reviewer needs to judge a claim -- the goal (the first real request), the
-outcome (the final assistant text), what was left unresolved, one
-representative intermediate update -- and where to find the original
-(agent, session id, path, cwd, branch, first and last time). It never holds
-a tool's input or output: only tool names and counts.
-
-Bounded: every text field has a cap (:data:`CAPS`, cut on a word with
-``…``, the cut fields listed in ``truncated``), and a whole card has one
-(:data:`CARD_CAP` bytes of JSON; the text caps shrink until it fits).
-Every text passes through :func:`wikimem.capture.redact.redact` first.
-
-The card's id is stable: ``<agent>-<session id>``, so a session captured
-again (it grew) updates its card in place instead of adding one.
+The session log stays where the agent wrote it and may be deleted later,
+so the card may become the only record: it holds what a reviewer needs to
+judge a claim (goal, outcome, what was left unresolved, one intermediate
+update) and where to find the original, never a tool's input or output.
+Every text field has a cap (:data:`CAPS`) and a whole card one
+(:data:`CARD_CAP`); every text is redacted first. The id is stable
+(``<agent>-<session id>``), so a session that grew updates its card in place.
 """
 
 from __future__ import annotations

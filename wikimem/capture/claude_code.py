@@ -1,30 +1,17 @@
 """Claude Code's session logs: ``~/.claude/projects/<project>/<session-uuid>.jsonl``.
 
-One file per session, one JSON object per line. The lines that matter are
-``type: user`` and ``type: assistant`` with ``message.content`` a string or
-a list of blocks (``text``, ``thinking``, ``tool_use``, ``tool_result``,
-``image``), and on each line ``sessionId``, ``uuid``/``parentUuid``,
-``timestamp``, ``cwd`` and ``gitBranch``. Everything else -- ``summary``,
-``system``, ``file-history-snapshot``, ``queue-operation``, ``progress``
-and whatever a newer version adds -- is counted and skipped.
+One JSON object per line; the lines that matter are ``type: user`` and
+``type: assistant``, everything else (and whatever a newer version adds) is
+counted and skipped. Not every user line is a request: tool results come
+back as user lines, and Claude Code writes its own (meta caveats, a slash
+command without arguments, command output, system reminders, the summary
+that continues a compacted session).
 
-Not every user line is a request: tool results come back as user lines,
-and Claude Code writes its own (``isMeta`` caveats, ``<command-name>`` of a
-slash command, ``<local-command-stdout>``, ``<system-reminder>`` blocks,
-the summary that continues a compacted session). A slash command *with*
-arguments is a request (``/fix-issue 123``); one without is not.
-``[Request interrupted by user…`` is an interruption, not a request.
-
-Sub-agents: their transcripts live in ``<session-uuid>/subagents/agent-<id>.jsonl``
-(older versions: ``agent-<id>.jsonl`` beside the session), with
-``isSidechain: true`` and the *parent's* ``sessionId`` on every line. Such
-a file is read as a sub-agent of that parent (``parent_id``), never as a
-session of its own. Sidechain lines inside a main file are skipped the same
-way, but still searched for the derived marker.
-
-The assistant's reply to one request is often split over several lines
-(one content block each, one ``message.id``): consecutive text of one
-message id is one assistant event.
+A sub-agent's transcript carries the *parent's* ``sessionId`` and is read
+as a sub-agent of that parent, never as a session of its own; sidechain
+lines inside a main file are skipped the same way but still searched for
+the derived marker. One assistant reply is often split over several lines
+of one ``message.id``: their consecutive text is one event.
 """
 
 from __future__ import annotations

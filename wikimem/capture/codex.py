@@ -1,33 +1,18 @@
 """Codex's session logs: ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl``.
 
-Each line is ``{timestamp, type, payload}``. ``session_meta`` (first) holds
-the session ``id``, ``cwd``, ``git.branch`` and ``source``;
-``turn_context`` the per-turn ``cwd`` and model; ``response_item`` the
-model history: ``message`` (``role`` user/assistant/developer, content
-``input_text``/``output_text``), ``function_call``/``custom_tool_call``/
-``local_shell_call``/``web_search_call`` (names counted, arguments never
-kept), ``function_call_output``/``custom_tool_call_output`` (searched for
-the derived marker, never kept), ``reasoning`` (skipped: usually
-encrypted, and thinking is not evidence). ``event_msg`` repeats the
-conversation for the UI (``user_message``, ``agent_message``, and
-``task_complete`` with the turn's ``last_agent_message``) and marks
-``turn_aborted``. Some rollouts hold a reply *only* there: the event's
-reply of a turn (a request and what follows it) that has no
-``response_item`` reply is kept (``task_complete``'s only when the turn
-has no ``agent_message``); the events' requests are used when the log has
-no ``response_item`` request at all. ``compacted``
-and unknown types are skipped.
+Each line is ``{timestamp, type, payload}``: ``session_meta`` (id, cwd,
+branch, source), ``turn_context``, ``response_item`` (the model history:
+messages, tool calls whose names are counted and whose arguments and outputs
+are never kept, encrypted reasoning skipped) and ``event_msg`` (the
+conversation again, for the UI). Some rollouts hold a reply *only* in the
+events, so an event's reply is kept for a turn that has no
+``response_item`` reply, and the events' requests when the log has none.
 
-Codex injects its own user content (``<environment_context>``,
-``<user_instructions>``, AGENTS.md): it is not a request. It comes as whole
-messages, or as ``input_text`` blocks beside the user's own in one message:
-each block is judged, so the request in such a message is kept. Logs written
-before the ``{type, payload}`` envelope (a bare ``{id, timestamp}`` first
-line, then bare response items) are read too.
-
-A sub-agent runs in a rollout file of its own whose ``session_meta.source``
-names the parent thread (``subagent.thread_spawn.parent_thread_id``): it is
-read as a sub-agent of that parent, never as a session of its own.
+Codex injects its own user content (``<environment_context>``, AGENTS.md),
+as whole messages or as blocks beside the user's own: each block is judged,
+so the request in such a message is kept. Logs from before the
+``{type, payload}`` envelope are read too. A sub-agent's rollout names its
+parent thread and is read as part of that parent, never as a session.
 """
 
 from __future__ import annotations

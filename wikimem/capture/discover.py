@@ -1,16 +1,9 @@
 """Where each agent keeps its sessions, and which files under a folder are session logs.
 
-Defaults: Claude Code's ``$CLAUDE_CONFIG_DIR/projects`` (Claude Code's own
-override) or ``~/.claude/projects``; Codex's ``$CODEX_HOME/sessions`` or
-``~/.codex/sessions``. A path given on the command line may be a folder
-(searched recursively, symlinked folders not followed) or one file (taken
-as a session log whatever its name). In a folder, Claude Code logs are
-``<uuid>.jsonl`` and ``agent-<id>.jsonl``, Codex logs ``rollout-*.jsonl``;
-any other ``.jsonl`` is a session when its first lines have the agent's
-shape (logs get renamed, copied, exported: the name is a hint, the content
-decides), and a folder also holds workflow journals and tool-result dumps,
-which are not sessions. Every file passed over is said, by reason: a
-``.jsonl`` by its name and why, the other files counted per folder.
+Logs get renamed, copied, exported: a file name is a hint and the content
+decides, so any ``.jsonl`` whose first lines have an agent's shape is a
+session, and a folder's workflow journals and tool-result dumps are not.
+Every file passed over is said, by reason.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
 """The diary entry of a captured session, and the one line that points at its Evidence Card.
 
-An entry says in three lines what the session was for and how it ended::
-
-    Claude Code session 3f2a9c1e in shop (main): fix the failing checkout test
-    -> the test now passes; the fixture had a stale price
-    -> unresolved: the flaky retry in CI is not addressed
-    (capture: captures/2026-07-13.capture.json#claude-code-3f2a9c1e-…)
-
-and ends with its card reference, ``(capture: <snapshot>#<evidence id>)``:
-the snapshot's path relative to the memory directory and the card's id,
-the same link the seed's Daily pages use. This module is the one reader
-and writer of that line (lint, the audit chain and the app use it). A
-derived session's entry carries the derived marker on its last line.
-
-Entry text is memory text: each part is one line (whitespace collapsed, so
-nothing in a log can start a ``## `` block, an evidence line or a metadata
-comment), a wiki-link in a log is defused (``[[`` -> ``[ [``: an agent's
-words are not links the memory vouches for), and every part is redacted
-and capped before it gets here (:mod:`wikimem.capture.card`).
+An entry says in a few lines what the session was for and how it ended,
+and ends with ``(capture: <snapshot>#<evidence id>)``, the link the seed's
+Daily pages use; this module is the one reader and writer of that line.
+Entry text is memory text: each part is one line (nothing in a log can
+start a ``## `` block, an evidence line or a metadata comment), a
+wiki-link in a log is defused (an agent's words are not links the memory
+vouches for), and every part is redacted and capped before it gets here
+(:mod:`wikimem.capture.card`).
 """
 
 from __future__ import annotations

@@ -1,26 +1,20 @@
 """Reading an agent's JSONL log without trusting it: bounded lines, torn tails, a hash of what was read.
 
-Both agents append one JSON object per line and flush as they go, so the
-last line of a live session may be half written: it is skipped (and read
-whole by the next capture), never an error. A line longer than
-:data:`MAX_LINE` (a pasted file, a base64 image in a tool result) is not
-parsed -- it would cost its size in memory for text the card never keeps
--- but it is still hashed and searched for the derived marker, so a huge
-recall answer still makes the session derived. Invalid UTF-8 is replaced,
-and so is a lone surrogate (``"\\ud83d"``, a string cut in the middle of
-an emoji: valid JSON, but no text that can be written), each counted by
-reason; a line nested too deeply to parse, or that is not a JSON object,
-is counted and skipped. One bad line never stops the rest of the log.
+The last line of a live session may be half written: it is skipped (the
+next capture reads it whole), never an error. A line longer than
+:data:`MAX_LINE` is not parsed but still hashed and searched for the derived
+marker, so a huge recall answer still makes the session derived. Invalid
+UTF-8 and lone surrogates are replaced and counted; a line too deep to parse
+or not a JSON object is counted and skipped. One bad line never stops the
+rest of the log.
 
-``size`` and ``sha256`` cover the bytes up to the end of the last line
-that was read whole: the next capture compares them to know whether the
-file is unchanged, grew (the old bytes are its prefix) or was rewritten.
+``size`` and ``sha256`` cover the bytes up to the end of the last whole line,
+so the next capture knows whether the file is unchanged, grew or was rewritten.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -140,10 +134,3 @@ def prefix_sha256(path: Path, size: int) -> str | None:
     except OSError:
         return None
     return digest.hexdigest()
-
-
-def file_size(path: Path) -> int | None:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return None

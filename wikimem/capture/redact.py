@@ -1,44 +1,26 @@
 """Secrets never enter the memory: one detector for capture and for lint.
 
-Agent logs are full of credentials: a user pastes an API key, a tool prints
-an ``.env``, a command line carries ``--password``. Capture copies a few
-hundred characters of text from a log into files that get committed, synced
-and recalled into other agents' prompts, so everything it writes -- goal,
-outcome, update, cwd, branch, path, session id, tool names, the diary entry,
-the ``--json`` report -- passes through :func:`redact` first, and lint's
-``secret-in-memory`` uses :func:`find_secrets` on what is already there.
+Capture copies text from agent logs (full of pasted keys, printed ``.env``
+files, ``--password`` flags) into files that get committed, synced and
+recalled into other agents' prompts, so everything it writes passes through
+:func:`redact` first, and lint's ``secret-in-memory`` uses
+:func:`find_secrets` on what is already there.
 
-Three detectors, each replaced by ``[REDACTED:<kind>]``:
-
-* **Provider keys by their shape** (:data:`KINDS`): the self-identifying
-  prefixes of a hundred-odd services (``ghp_``, ``glpat-``, ``xoxb-``,
-  ``sk_live_``, ``AKIA``, ``AIza``, ``dop_v1_``, ``SG.…``, ``shpat_``,
-  ``hvs.``, ``AGE-SECRET-KEY-1``, JWTs, PEM private-key blocks, Slack,
-  Discord and Teams webhooks…), shapes taken from public secret scanners'
-  rule sets. They are found wherever they stand: bare, inside a path or a
-  branch name, in JSON, after ``=``.
-* **A value next to a secret-ish name**: ``k = v``, ``k: v``, ``"k": "v"``,
-  ``?k=v`` in a URL, ``--k v``, ``k is v``, and ``k v`` with no separator.
-  A *password-like* name (``password``, ``passwd``, ``pwd``, ``secret``,
-  ``credentials``) takes any value that is not a placeholder, a path, a
-  URL, code or a plain word; a *token-like* name (``token``, ``api_key``,
-  ``auth``, ``…_key``, ``signature``) takes only a value that looks random
-  (length, character classes, entropy), so ``token = tokenize(text)``,
-  ``max_tokens=512`` and ``pwd: /home/ada/shop`` stay as they are; with no
-  separator at all (``secret wJalr…``) the value must look strongly random.
-  ``Authorization: Bearer …``/``Basic …`` and ``curl -u user:pw`` likewise.
-* **The password of a URL with credentials** (``https://user:pw@host``).
+Three detectors, each replaced by ``[REDACTED:<kind>]``: provider keys by
+their self-identifying shape (:data:`KINDS`), wherever they stand; a value
+next to a secret-ish name (a password-like name takes any value that is not
+a placeholder, path, URL, code or plain word; a token-like name only a value
+that looks random, so ``token = tokenize(text)`` stays); and the password
+of a URL with credentials.
 
 Not caught, by design: a random-looking value with no secret-ish word near
 it and no known prefix (it cannot be told from a hash or an id), and a
 passphrase of plain words.
 
-Cost: capture redacts every kept text of long logs, so the scan is linear
-and cheap -- one regex finds the long token-like runs, and a provider rule
-is tried only where a run starts with one of its two-character heads; the
-name rules start from one keyword regex; a few literal searches gate the
-rest. A secret split across two content blocks of one message is caught by
-:func:`redact_joined`, which looks at the blocks' concatenation as well.
+Capture redacts every kept text of long logs, so the scan stays linear:
+one regex finds the long token-like runs and a provider rule is tried only
+where a run starts with one of its heads. A secret split across two content
+blocks of one message is caught by :func:`redact_joined`.
 """
 
 from __future__ import annotations

@@ -2,28 +2,21 @@
 
 The order of a run, and why:
 
-1. find the logs and read them *outside* the store lock (reading hundreds
-   of logs must not block the agent's own writes); a log whose size and
-   hash match its card is not even parsed;
-2. under the lock, re-read the snapshots and plan every change against
-   what is on disk *now*: a new session gets a card and an entry; a
-   session that grew (its old bytes are the prefix of the file) gets a
-   follow-up entry for the part that grew, and its card updated in place;
-   an unchanged one gets nothing, so a second run changes no byte;
-3. write every changed snapshot and day file and the journal lines as one
-   multi-file write (``wikimem.disk.intent``): a process killed in the
-   middle leaves a state the next writer rolls back, never a diary entry
-   whose card was not written, nor a card whose entries were lost.
+1. read the logs *outside* the store lock (hundreds of logs must not block
+   the agent's own writes); a log whose size and hash match its card is not
+   even parsed;
+2. under the lock, plan every change against what is on disk *now*: a new
+   session gets a card and an entry, a session that grew a follow-up entry
+   for the part that grew, an unchanged one nothing (a second run changes
+   no byte);
+3. write every snapshot, day file and journal line as one multi-file write
+   (``wikimem.disk.intent``), so a killed process never leaves an entry
+   without its card nor a card whose entries were lost.
 
-Where an entry goes: the session's (or the grown part's) first time, on
-the wall clock of ``tz`` (default: the system's zone, like
-``Diary.append``). The card stays in the snapshot of the day it was first
-captured on. Anti-echo: a session that read the memory anywhere makes all
-its entries derived, since what it concluded later still rests on it.
-
-Nothing is refused silently: a damaged snapshot or a day file that cannot
-be written without loss refuses the sessions that would change it (the
-others are captured), and the report says which and why.
+An entry goes at the session's (or grown part's) first time in ``tz``. A
+session that read the memory anywhere makes all its entries derived
+(anti-echo). Nothing is refused silently: what cannot be written without
+loss refuses the sessions that would change it, and the report says why.
 """
 
 from __future__ import annotations

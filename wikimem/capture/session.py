@@ -1,14 +1,10 @@
 """One agent session, read: the shape both readers (Claude Code, Codex) produce.
 
-A session log is the agent's file, not ours: it may be huge, still being
-written (a torn last line), written by a newer agent version (unknown line
-types, future fields) or damaged. So a reader never fails on a line: it
-takes what it understands, counts what it skipped and why (``skipped``),
-and keeps every text bounded (:data:`TEXT_CAP` per message), because only a
-few hundred characters of it reach the Evidence Snapshot anyway.
-
-Every event carries the byte offset of its line, so a session that grew
-since its last capture can be summarized from where that capture stopped
+A session log is the agent's file, not ours (huge, still being written, of
+a newer version, or damaged), so a reader never fails on a line: it takes
+what it understands, counts what it skipped and why, and keeps every text
+bounded (:data:`TEXT_CAP`). Every event carries its line's byte offset, so a
+session that grew can be summarized from where the last capture stopped
 (:meth:`Session.since`) without a second format-specific reader.
 """
 

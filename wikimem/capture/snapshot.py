@@ -1,16 +1,10 @@
 """The Evidence Snapshot: ``captures/YYYY-MM-DD.capture.json``, the cards of one day's sessions.
 
-Kept, not a cache. Claude Code deletes session logs after a while (30
-days by default), so a snapshot may become the only record of a session a
-reviewed claim rests on: nothing rebuilds it, lint never offers to delete
-it, ``.gitignore`` must not exclude it, and capture never rewrites a
-snapshot it cannot read (it refuses, and lint says ``capture-unreadable``).
-
-The file is JSON with a fixed key order, cards sorted by first time and
-id, two-space indent, non-ASCII raw, one trailing newline: the same cards
-give the same bytes, which is what makes a second capture change nothing.
-It is written only inside a capture's multi-file write (the store lock and
-an intent record, with the diary entries that reference it).
+Kept, not a cache: agents delete old session logs, so a snapshot may become
+the only record of a session a reviewed claim rests on. Nothing rebuilds
+it, lint never offers to delete it, and capture never rewrites one it
+cannot read. The same cards give the same bytes (fixed key order and
+layout), which is what makes a second capture change nothing.
 """
 
 from __future__ import annotations

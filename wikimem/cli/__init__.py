@@ -2,43 +2,11 @@
 
 The CLI is a compatibility contract: its messages, exit codes and output
 layouts are what scripts written against the original wikimem parse, so the
-layouts live in plain format strings in this package's verb modules
-(``read``, ``explain``, ``graph``, ``lint``), not in a table library. No command changes a memory file or
-the journal (``explain --embed`` may fill the derived vector cache, exactly
-as the library does), except ``lint --fix``, which says so in its name, and
-the agents' verbs of :mod:`wikimem.cli.write` (``add``, ``remove``, ``move``,
-``diary append``: checked, journaled writes, exit 3 on a conflict),
-``init``, ``mcp`` (the MCP server), ``capture``, which writes agent
-sessions into the diary, and ``import``, which writes another tool's memory
-in (both ``--dry-run`` to look). ``export`` writes only the file or folder
-it is given, ``install`` only an agent's config file (``--dry-run``: the
-diff). ``--json`` on every verb
-prints one JSON document (:mod:`wikimem.cli.json_views` for the read verbs).
-
-Exit codes: 0 ok, 1 no match / not found, 2 usage or store error. ``main``
-always *returns* the code (argparse's own usage errors included), so tests can
-call it directly and the console script does ``sys.exit(main())``.
-
-Decisions the contract leaves open:
-
-* ``show FILE`` prints the file the way the strict writer would write it now
-  (repeated headings collapsed, a hand-written preamble kept, else
-  ``# FILE``); ``show FILE NAME`` prints ``# FILE`` and that one block, so
-  the output is always a well-formed RecallFile that says where it came from.
-  A ``FILE`` that is no RecallFile but a diary day (``show 2026-07-21
-  [HH:MM]``) shows that day, since explain lists diary rows as ``day:HH:MM``;
-  ``HH:MM`` shows every entry of the minute, ``HH:MM#2`` its second entry
-  (explain's address for it, ``wikimem.disk.entry_id``).
-* ``grep`` searches the wiki only (the diary has no item names, and its
-  ``day:HH:MM`` addresses would make the ``file:name:`` prefix ambiguous).
-* ``--store`` is accepted after the command as well as before it.
-* A directory with files but no ``wiki/``, ``diary/`` or ``journal.jsonl``
-  is not a memory store: ``not a memory directory: DIR`` on stderr, exit 2
-  (an empty directory is a new, empty store).
-* A memory file that exists but cannot be read (no permission, a FIFO, a
-  symlink out of the memory) is skipped with ``wikimem: warning: …`` on
-  stderr; ``show`` of such a RecallFile is a store error (exit 2).
-* A closed pipe ends the command quietly with exit code 0.
+layouts live in plain format strings in this package's verb modules, not in
+a table library. What each verb does, writes and exits with is
+docs/reference/cli.md. ``main`` always *returns* the code (argparse's own
+usage errors included), so tests can call it directly and the console
+script does ``sys.exit(main())``.
 """
 
 from __future__ import annotations
@@ -216,16 +184,9 @@ def _register_verbs(commands: argparse._SubParsersAction[_Parser]) -> None:
     def store_option(sub: argparse.ArgumentParser) -> None:
         _add_store_option(sub, top=False)
 
-    json_views.register(commands, _COMMANDS, store_option)  # before the others: --json on the read verbs
-    write.register(commands, _COMMANDS, store_option)
-    recall.register(commands, _COMMANDS, store_option)
-    init.register(commands, _COMMANDS, store_option)
-    mcp.register(commands, _COMMANDS, store_option)
-    capture.register(commands, _COMMANDS, store_option)
-    respell.register(commands, _COMMANDS, store_option)
-    import_cmd.register(commands, _COMMANDS, store_option)
-    export.register(commands, _COMMANDS, store_option)
-    install.register(commands, _COMMANDS, store_option)
+    # json_views first: it adds --json to the read verbs registered above.
+    for verb in (json_views, write, recall, init, mcp, capture, respell, import_cmd, export, install):
+        verb.register(commands, _COMMANDS, store_option)
 
 
 def resolve_store_dir(option: str | None) -> Path:

@@ -1,19 +1,11 @@
 """``wikimem capture claude-code|codex [PATH...]``: agent sessions into Evidence Cards and diary entries.
 
-Writes (it is a capture, not an inspection): the snapshots under
-``captures/`` and the diary entries, journaled, in one recoverable write;
-``--dry-run`` prints what would be written and writes nothing. Running it
-again changes nothing unless a session grew (then: a follow-up entry).
-
-Exit codes: 0 done (also when there was nothing new), 2 bad input (a named
-path that does not exist, a bad ``--since``/``--tz``), a session refused
-because a file it would change is damaged, or a store that cannot be
-written (``store error: … No space left on device``, nothing landed, as for
-every write verb). ``--hook`` reads Claude Code's hook input (JSON on
-stdin, ``transcript_path``) and captures that one session; it never exits
-2 -- not for a missing store either -- because a Stop hook exiting 2 makes
-Claude Code carry on working with the error as its next instruction: a
-hook failure is exit 1 (shown to the person, ignored by the agent).
+Writes, in one recoverable write (``--dry-run`` only shows); running it
+again changes nothing unless a session grew. ``--hook`` reads Claude Code's
+hook input and captures that one session; it never exits 2, because a Stop
+hook exiting 2 makes Claude Code carry on working with the error as its
+next instruction: a hook failure is exit 1 (shown to the person, ignored by
+the agent).
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """``wikimem explain``: why a query recalls what it recalls, as plain text.
 
-The words and the layout (a CLI contract) live in :mod:`wikimem.ranking.explain`,
-shared with any other front end; this module only turns the command line
-into a :class:`MemoryIndex` and a ``retrieve`` (or ``why_not``) call.
-``--why FILE:NAME`` answers for one item instead: which stage removed it, or
-where it is.
-
-Embeddings are optional and expensive to set up (numpy, a model or an HTTP
-endpoint), so ``wikimem.vectors`` is imported only when ``--embed`` is given;
-a failing endpoint degrades to BM25 exactly as in the library, with a note on
-stderr so stdout keeps the documented layout.
+The words and the layout (a CLI contract) live in :mod:`wikimem.ranking.explain`;
+this module only turns the command line into a ``retrieve`` (or
+``why_not``) call. ``wikimem.vectors`` is imported only when ``--embed`` is
+given; a failing endpoint degrades to BM25 with a note on stderr, so stdout
+keeps the documented layout.
 """
 
 from __future__ import annotations

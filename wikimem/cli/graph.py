@@ -1,15 +1,9 @@
 """``wikimem graph``: the wiki-link graph as Mermaid or JSON.
 
-The graph is exactly what retrieval's one-hop expansion walks: one node per
-wiki item (``id = "file:name"``), one edge per distinct link, and a node
-marked unresolved for every link target that does not exist, so dangling
-links are visible rather than silently dropped. Target names are matched
-the way the store matches them (whitespace runs collapsed). Links in either
-spelling count (``[[file:name]]``, Obsidian's ``[[file#name]]``); a link to
-a whole RecallFile (``[[file]]``) is not an edge between items.
-
-Labels are untrusted text that ends up in a Mermaid diagram, which renders
-HTML entities and tags: ``"``, ``#``, ``<`` and ``>`` are written as
+The graph is what retrieval's one-hop expansion walks: one node per wiki
+item, one edge per distinct link, and an unresolved node for every target
+that does not exist, so dangling links are visible. Labels are untrusted
+text in a diagram that renders HTML: ``"``, ``#``, ``<`` and ``>`` become
 Mermaid entity codes so a name can neither end the label nor inject markup.
 """
 

@@ -1,26 +1,16 @@
 """``wikimem init [DIR] [--git]``: a new memory directory, optionally its own git repository.
 
-Creates ``wiki/``, ``diary/`` and an empty ``journal.jsonl`` (what makes a
-directory a memory store) and never touches a file that exists: running it
-twice, or on a memory that is in use, changes nothing.
+Creates ``wiki/``, ``diary/`` and an empty ``journal.jsonl`` and never
+touches a file that exists: running it twice changes nothing.
 
-With ``--git`` the memory is versioned the way it is meant to be: a
-``.gitignore`` that leaves out the derived files (the lock, intent records
-and temp files of a write in flight, the vector caches
--- all rebuilt on demand) but keeps everything a person or an agent wrote,
-``captures/`` included (the capture snapshots are records, not caches), and
-a ``.gitattributes`` that merges ``journal.jsonl`` by union: two clones
-that both appended lines merge without a conflict, keeping both sides'
-lines. A directory already inside a git work tree gets the two files but no
-nested repository. Existing ``.gitignore``/``.gitattributes`` get only the
-lines they lack.
-
-A new repository gets its first commit, so history starts at once (a
-repository with no commit is one where ``git log`` answers "fatal"). That
-commit is made only when git knows who the user is (``user.name`` and
-``user.email`` set, or git's identity variables): init never invents an
-author, never runs the user's hooks or asks for a signing key, and a commit
-that cannot be made is a note, never a failed init.
+With ``--git``: a ``.gitignore`` that leaves out the derived files (all
+rebuilt on demand) but keeps everything a person or an agent wrote,
+``captures/`` included (records, not caches), and a ``.gitattributes`` that
+merges ``journal.jsonl`` by union, so two clones that both appended merge
+without a conflict. Inside an existing work tree: the two files, no nested
+repository. A new repository gets its first commit only when git knows who
+the user is: init never invents an author, never runs the user's hooks,
+and a commit that cannot be made is a note, never a failed init.
 """
 
 from __future__ import annotations

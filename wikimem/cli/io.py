@@ -1,27 +1,17 @@
 """Terminal output for the CLI that never crashes on what it prints.
 
-Memory is mostly non-ASCII (Chinese) and the CLI runs in cron jobs, pipes and
-containers whose locale is ``C``/ASCII, so stdout is switched to UTF-8 before
-the first write (an unencodable character would otherwise abort the command
-half-way through its output). A reader that closes the pipe early
-(``wikimem grep x | head``) is a normal way to stop a command, not an error
-worth a traceback.
+Memory is mostly non-ASCII and the CLI runs where the locale is ``C``, so
+stdout is switched to UTF-8 before the first write. A reader that closes
+the pipe early (``wikimem grep x | head``) is a normal way to stop, not an
+error worth a traceback.
 
-Memory text is untrusted (an LLM wrote it), and a terminal interprets escape
-sequences it receives and shows bidi overrides and zero-width characters as
-reordered or invisible text, so every hidden character (the one rule the app
-shares, ``wikimem.disk.hidden``: controls but newline and tab, bidi
-overrides and isolates, zero-width characters) is written as a visible
-``\\xNN``/``\\uNNNN`` escape, to a terminal and to a pipe alike
-(``wikimem show x | cat`` reaches the terminal too). Ordinary text, Chinese
-and emoji included, passes unchanged, so ``show`` stays byte-exact for real
-memories.
-
-JSON output is not text for a terminal but data for a program, so it is
-never neutralized (the visible ``\\x9b`` would be an invalid JSON escape and
-change the memory text): :func:`json_text` writes the same characters as
-JSON's own ``\\uXXXX`` escapes instead, which a parser turns back into the
-exact text and a terminal shows as harmless ASCII.
+Memory text is untrusted, and a terminal interprets escape sequences and
+shows bidi overrides and zero-width characters as reordered or invisible
+text, so every hidden character (``wikimem.disk.hidden``, the rule the app
+shares) is written as a visible ``\\xNN``/``\\uNNNN`` escape, to a terminal
+and a pipe alike. JSON output is data for a program, never neutralized:
+:func:`json_text` writes such characters as JSON's own ``\\uXXXX`` escapes,
+which a parser turns back into the exact text.
 """
 
 from __future__ import annotations

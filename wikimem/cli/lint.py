@@ -1,15 +1,9 @@
 """``wikimem lint``: the deterministic checks, for people, scripts and CI.
 
-Output: one line per finding, ``path:line: severity[code] item: message``,
-most severe first, then a summary line; ``--json`` prints one object
-``{"findings": [...], "counts": {"error", "warning", "info"}}`` instead.
 Exit codes: 1 when there are errors (with ``--strict``, warnings too), 0
-otherwise, 2 for usage and store errors, as for every other command.
-
-``lint`` is the one command that may write, and only with ``--fix``: the
-repairs of ``wikimem.lint.fixes``, journaled. ``--fix --dry-run`` prints the
-unified diff ``--fix`` would write and writes nothing. After ``--fix`` the
-store is linted again and the remaining findings decide the exit code.
+otherwise, 2 for usage and store errors. ``--fix`` is the one way lint
+writes (``wikimem.lint.fixes``, journaled); after it the store is linted
+again and the remaining findings decide the exit code.
 """
 
 from __future__ import annotations

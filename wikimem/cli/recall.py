@@ -1,23 +1,12 @@
 """``wikimem recall QUERY``: print what an agent is handed for a query (hooks, shell agents).
 
-The text is :func:`wikimem.agent_text` -- the very text the MCP server's
-``recall`` tool returns and the app copies -- so a hook and an MCP client
-see the same memory. Exit 1 with nothing on stdout when nothing was
-recalled (a hook then adds nothing to the prompt).
-
-The whole diary is searched beside the wiki (``retrieve(search_diary=True)``):
-what the agent logged is evidence for its plain questions; ``--no-diary``
-keeps the reference's rule (the diary only inside a time window).
-
-For hooks: ``--from-hook`` reads the query from the hook's JSON on stdin
-(its ``prompt`` field, as Claude Code's ``UserPromptSubmit`` sends it), and
-``--fail-open`` turns every failure into exit 0 with nothing on stdout (the
-reason on stderr), so a broken memory never blocks the agent's prompt.
-
-``--today`` pins the day relative time words count from (a store of
-another time asks "last week" of its own); ``--embed`` fuses an encoder's
-cosine in (:mod:`wikimem.cli.embed`), falling back to BM25 with a warning
-on stderr when the encoder fails.
+The text is :func:`wikimem.agent_text`, the very text the MCP server's
+``recall`` tool returns, so a hook and an MCP client see the same memory.
+Exit 1 with nothing on stdout when nothing was recalled (a hook then adds
+nothing to the prompt). The whole diary is searched beside the wiki: what
+the agent logged is evidence for its plain questions. ``--fail-open`` turns
+every failure into exit 0 with nothing on stdout, so a broken memory never
+blocks the agent's prompt.
 """
 
 from __future__ import annotations

@@ -2,20 +2,10 @@
 
 Every write goes through the store's checked, journaled path, so a shell
 agent, the MCP server and the app can never overwrite a version they did
-not see: ``--expected TEXT`` / ``--expected-file PATH`` (the content as last
-read) or ``--new`` (must not exist yet) make the write a checked one.
-
-Exit codes (SPEC §7): 0 done, 1 not found, 2 bad input or store error,
-**3 conflict**: the item changed since it was read; nothing was written and
-the current content is on stderr (as a JSON document's ``current`` with
-``--json``, byte for byte).
-
-``--json`` prints one JSON document on stdout whatever happens -- the
-written item, or ``{"ok": false, "error": …, "message": …}`` -- with memory
-text as exact JSON strings (control characters as ``\\uXXXX`` escapes, never
-made visible for a terminal as the text output is). Content given on the
-command line or in a file is UTF-8; a file that is not is refused (exit 2),
-never decoded lossily.
+not see (``--expected``/``--new``; exit 3 on a conflict, SPEC §7, with the
+current content on stderr). Content given on the command line or in a file
+is UTF-8; a file that is not is refused, never decoded lossily. Options
+and exit codes: docs/reference/cli.md.
 """
 
 from __future__ import annotations

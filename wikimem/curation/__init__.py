@@ -4,16 +4,9 @@ The diary is evidence; the wiki is reviewed knowledge that cites it (see
 ``wikimem.disk.marks``). These are the read-only questions an app asks while
 curating, answered from a :class:`~wikimem.lint.Snapshot` (or a store or a
 path, read once): the reconcile queue and a promotion draft (here), the
-audit chain of an item and everything that rests on an entry or item being
-retracted (:mod:`wikimem.curation.evidence`, re-exported here).
-They never write: the app writes through the store's checked write path,
-and the only curation state outside the markdown (entries dismissed as
-"reviewed, not promoted") lives in ``wikimem.disk.reviewed``.
-
-Mark for review: an item is marked by a line ``<!-- wikimem-review: REASON
--->`` in its own content (:func:`mark_for_review`). The grammar lives with
-the other marks in :mod:`wikimem.disk.marks` (lint reads it too) and is
-re-exported here, the curation face.
+audit chain and what rests on a retraction (:mod:`wikimem.curation.evidence`,
+re-exported here, as are the review marks of :mod:`wikimem.disk.marks`).
+They never write: the app writes through the store's checked write path.
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """The audit chain down to the source: item -> evidence line -> diary entry -> Evidence Card -> session log.
 
 :func:`~wikimem.curation.evidence.audit` resolves an item's evidence lines
-to the diary entries they cite. A captured entry names its Evidence Card
-(``(capture: captures/DATE.capture.json#ID)``, :mod:`wikimem.capture.entry`),
-and the card names the session log the agent wrote. This module follows
-those last two hops, read-only, and says where the chain breaks: a card
-reference to a snapshot that is missing or unreadable, a card that is not
-in it, a session log that no longer exists (Claude Code deletes old ones:
-then the card is the last link, and the answer says so rather than
-pretending the log is still there).
-
-A source-only evidence line naming a captured session
-(``(evidence: source claude-code:<session id>)``, the ``source_conv`` of a
-captured entry) resolves to that session's card directly.
+to diary entries; this module follows the last two hops (an entry's card
+reference, the card's session log), read-only, and says where the chain
+breaks. Agents delete old session logs: then the card is the last link,
+and the answer says so rather than pretending the log is still there. A
+source-only evidence line naming a captured session resolves to that
+session's card directly.
 """
 
 from __future__ import annotations

@@ -1,29 +1,15 @@
 """Durable bytes: atomic file replacement and journal appends that are whole or absent.
 
 The constraint this module exists for: **a write that raised did not land,
-and one that landed did not raise.** Every primitive here either completes
-or leaves the disk as it found it:
+and one that landed did not raise.** A file is replaced through a fsynced
+temp file and ``os.replace``; an append that fails part way is truncated
+back to where it started; :func:`replace_file` appends the journal line
+before the rename and truncates it back if the rename fails.
 
-* a file is replaced by writing and fsyncing a temp file in the same
-  directory, then ``os.replace`` (atomic within a filesystem); a failure
-  before the rename removes the temp file, and nothing after the rename can
-  raise (the directory fsync is best effort);
-* an append (a journal line) is written with ``os.write`` until every byte
-  is out; a short write or ``ENOSPC`` truncates the file back to where the
-  append started and raises, so a reader never sees a torn line that the
-  writer went on to ignore;
-* :func:`replace_file` orders a journaled single-file write so a raise means
-  nothing landed: temp file written and fsynced, journal line appended, then
-  the rename; a failed rename truncates the journal line back.
-
-A process killed (SIGKILL, power loss) between writing a temp file and the
-rename leaves the temp file behind: nothing in the writer can remove it.
-Its name says what it is (:func:`temp_of`), lint reports it
-(``stale-temp-file``) and ``lint --fix`` removes it once it is older than
-:data:`STALE_TEMP_SECONDS` -- under the store lock, so no write of the
-memory files can still own it, and by age for the writers that take no
-lock (caches). A write never sweeps on its own: that would list a folder
-of many thousands of files on every write.
+A process killed between writing a temp file and the rename leaves it
+behind; its name says what it is (:func:`temp_of`), lint reports it and
+``lint --fix`` removes it once older than :data:`STALE_TEMP_SECONDS`. A
+write never sweeps on its own: that would list a large folder on every write.
 
 Tests stop a process at a chosen point with :func:`set_step_hook` (a real
 SIGKILL between two steps), which is how the recovery of multi-file writes
@@ -241,11 +227,8 @@ def atomic_write(path: Path, text: str) -> None:
 def atomic_writer(path: Path) -> Iterator[BinaryIO]:
     """A binary handle whose bytes replace ``path`` atomically when the block ends.
 
-    For writers that stream (the vector cache hands the handle to numpy).
-    The temp file lives in the same directory (``os.replace`` is only
-    atomic within a filesystem) and is fsynced before the rename; the
-    directory is fsynced after it so the rename itself survives a crash.
-    If the block raises, the temp file is removed and ``path`` is untouched.
+    For writers that stream (the vector cache hands the handle to numpy). If
+    the block raises, the temp file is removed and ``path`` is untouched.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -2,25 +2,18 @@
 
 Timestamps alone cannot tell a real edit from a ``touch`` or a ``git
 checkout``, so a person can accept the current state of a file: its sha256
-goes into ``lint-baseline.json`` under the memory directory, and lint does
-not report the file as drift (:mod:`wikimem.lint.drift`) again until its
-content differs from what was accepted::
+goes into the baseline and lint does not report the file as drift again
+until its content differs::
 
     {"version": 1, "files": {
       "wiki/people.md": {"sha256": "9f8a…", "accepted": "2026-07-22T08:00:00+00:00", "by": "lint"},
       "diary/2026-07-01.md": {"sha256": null, "accepted": "…", "by": "lint"}
     }}
 
-``sha256: null`` accepts that the file is gone. Only keys that name a
-memory file (``wiki/*.md``, ``diary/*.md``, valid name or not) are read: the baseline
-comes with the memory, and any other key is dropped, never looked up. A baseline survives every
-copy that keeps the bytes (``cp -r``, a fresh clone, ``git checkout``,
-unpacking an archive), all of which give every file a new mtime: commit it
-with the memory. This module is the file: reading it (a damaged baseline is
-reported, ignored when reading and never overwritten), rendering it one
-line per file, and accepting states into it atomically under the store
-lock. Deleting the baseline is safe: drift is then judged from the journal
-alone again.
+``sha256: null`` accepts that the file is gone. The baseline comes with the
+memory, so only keys that name a memory file are read. A damaged baseline
+is reported, ignored and never overwritten; deleting it is safe (drift is
+then judged from the journal alone).
 """
 
 from __future__ import annotations

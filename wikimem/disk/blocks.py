@@ -150,11 +150,9 @@ def parse_blocks(text: str) -> ParsedFile:
 def read_text(path: Path) -> str | None:
     """The file's text (invalid UTF-8 replaced), or ``None`` when it does not exist.
 
-    Only a regular file inside the memory directory is read: one that exists
-    but cannot be (no permission, a FIFO, a symlink out of the memory)
-    raises :class:`wikimem.disk.tolerant.UnreadableError`, an ``OSError``, so a
-    writer refuses it instead of replacing what it could not read; readers
-    catch it and skip the file (see :mod:`wikimem.disk.tolerant`).
+    A file that exists but cannot be read raises
+    :class:`wikimem.disk.tolerant.UnreadableError`, so a writer refuses it
+    instead of replacing what it could not read; readers skip it.
     """
     data = read_regular(path)
     return None if data is None else data.decode("utf-8", errors="replace")

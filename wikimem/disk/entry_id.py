@@ -1,28 +1,18 @@
 """Which diary entry: a day, a minute, and the entry's place among that minute's entries.
 
-Two events may share a minute (the diary keeps every repeated ``## HH:MM``),
-so ``(date, HH:MM)`` names a minute, not an entry. An entry is named by
-``(date, HH:MM, ordinal)``: the ordinal is its 1-based place among the day's
-entries with that same heading, in file order. It is stable because the
-diary is append-only and ``Diary.append`` sorts stably: a new entry goes
-after those already in its minute, so appending never renumbers one, and
-lint ``--fix``'s sort keeps same-minute entries in their order. (Only a hand
-edit that swaps two entries of one minute swaps their ordinals.)
-
-Written form, wherever an entry is named as text (evidence lines, the
-journal ``detail`` of a promotion, ``reviewed.json``, the app)::
+Two events may share a minute, so an entry is named by ``(date, HH:MM,
+ordinal)``, the ordinal its 1-based place among the day's entries with that
+heading. It is stable because the diary is append-only and sorts stably:
+appending never renumbers an entry. Written form::
 
     2026-07-21 14:30      the minute's first entry (most minutes hold only one)
     2026-07-21 14:30#2    its second entry
 
-The first entry carries no suffix (``#1`` is accepted and means the same).
-So a reference written while an entry was alone in its minute stays right
-when later entries join it, and every reference written before ordinals
-existed -- they named only the minute -- reads as that minute's *first*
-entry, not as all of them: a minute-wide reading would let one citation
-hide every later entry of the minute from the reconcile queue. An old
-reference that meant a later entry of a shared minute cannot be told apart
-from one that meant the first; write ``#n`` to say which.
+The first entry carries no suffix (``#1`` means the same), so a reference
+written while an entry was alone in its minute stays right when others join
+it, and a reference naming only the minute reads as its *first* entry, not
+all of them: a minute-wide reading would let one citation hide every later
+entry of the minute from the reconcile queue.
 """
 
 from __future__ import annotations

@@ -1,26 +1,11 @@
 """A RecallFile's frontmatter: kept byte for byte by every write, its ``tags`` and ``aliases`` read.
 
-A RecallFile that is also an Obsidian note (or came from basic-memory)
-often starts with a YAML block::
-
-    ---
-    tags: [travel, summer]
-    aliases:
-      - trips
-    ---
-    # travel
-
+A RecallFile that is also an Obsidian note often starts with a YAML block.
 The store never writes it and never loses it (it is prose before the first
-``## `` heading, which every write keeps as it is). This module reads the
-two keys other tools give meaning to -- ``tags`` (``tag`` too) and
-``aliases`` (``alias`` too) -- and, for the notes importer, every flat key
-(:func:`read_frontmatter`), with the YAML subset those tools write: a
-scalar, a flow list ``[a, b]``, or a block list of ``- a`` lines; a tag's
-leading ``#`` is dropped and a comma- or space-separated string is split
-the way Obsidian splits it. Anything else in the block is ignored, and
-nothing here raises: the file is untrusted, hand-edited text, and the
-standard library has no YAML parser (a full one would be a dependency for
-two keys).
+``## `` heading). This module reads the keys other tools give meaning to,
+with the YAML subset those tools write (a scalar, a flow list, a block
+list), and nothing here raises: the file is untrusted, hand-edited text,
+and a full YAML parser would be a dependency for two keys.
 """
 
 from __future__ import annotations

@@ -1,25 +1,14 @@
 """Which characters of memory text are hidden from a reader: the one rule the CLI and the app share.
 
-Memory text is untrusted (an LLM wrote it) and is shown in terminals. Some
-characters act on the terminal (C0 and C1 controls: escape sequences) and
-some hide or reorder what the reader sees without acting (bidi overrides and
-isolates that make ``txt.exe`` read backwards, zero-width characters that
-split ``paypal`` into two words the eye cannot tell apart, the tag
-characters used to smuggle text). Both front ends show such a character as a
-visible escape instead of sending it raw; this module decides which ones
-they are, so ``wikimem show`` and the app never disagree.
-
-Hidden whatever their neighbours: C0 except tab and newline, DEL, C1, soft
-hyphen, Mongolian vowel separator, zero-width space, LRM/RLM, line and
-paragraph separators, bidi embeddings/overrides/isolates, word joiner and
-invisible operators, BOM, and the tag characters. Zero-width joiners
-(U+200C/U+200D) join emoji and shape Indic and Persian script: between two
-non-ASCII characters they stay; next to ASCII, spaces or an edge (where they
-can only hide something, as in ``pay\\u200dpal``) they are hidden, as is a
-joiner next to another hidden character or joiner.
-
-Text for a program (JSON) is never changed by this rule: it keeps the exact
-characters.
+Memory text is untrusted and shown in terminals. Some characters act on the
+terminal (controls: escape sequences) and some hide or reorder what the
+reader sees (bidi overrides, zero-width characters, tag characters). Both
+front ends show such a character as a visible escape; this module decides
+which ones they are, so ``wikimem show`` and the app never disagree.
+Zero-width joiners join emoji and shape Indic and Persian script, so between
+two non-ASCII characters they stay; next to ASCII, spaces or an edge, where
+they can only hide something, they are hidden. Text for a program (JSON)
+is never changed by this rule.
 """
 
 from __future__ import annotations

@@ -1,46 +1,27 @@
 """Intent records: a write that spans several files is completed whole or rolled back.
 
-A move (or a rename that rewrites links, a retraction, the undo of any of
-them) changes several files, and no filesystem replaces several files in
-one step. So before the first file is touched, the whole write is recorded
-in the folder ``.wikimem-intent/`` of the memory directory: every original
-file is hard-linked there (``before-N``: rolling back is then a rename, which
-needs no free space), and ``record.json`` (written atomically, fsynced)
-holds every file's bytes before and after and the journal lines with the
-offset they go at. Then the files are replaced one by one, the journal
-lines appended, the record dropped (the write is done) and the folder
-removed. A write that raises rolls itself back before raising, even on a
-disk that stays full; a process killed in the middle leaves the folder
-behind, and the next writer (under the store lock, before its own write:
-see ``wikimem.disk.lock``) rolls it back:
+No filesystem replaces several files in one step, so before a move (or a
+link-rewriting rename, a retraction, an undo) touches its first file, the
+whole write is recorded in ``.wikimem-intent/``: each original hard-linked
+there (rolling back is then a rename, which needs no free space) and
+``record.json`` holding every file's bytes before and after and the
+journal lines with their offset. A write that raises rolls itself back; a
+killed process leaves the folder, and the next writer (under the store
+lock) rolls it back. A file that holds neither its "before" nor its "after"
+bytes was edited by hand since: nothing is touched, the record is kept aside
+as ``.wikimem-intent-<time>.unresolved.json`` with a warning, because rolling
+back the others could leave an item at no address at all.
 
-* a file that holds its "after" bytes gets its "before" bytes back (or is
-  deleted, when it did not exist); a file that holds "before" is left;
-* journal lines the dead write appended (whole or torn) are cut off;
-* a file that holds neither was edited by hand since: nothing is touched,
-  the record is kept aside as ``.wikimem-intent-<time>.unresolved.json``
-  and a warning names the files, because rolling back the others could
-  leave an item at no address at all.
+A record is untrusted (a memory arrives by ``git pull`` or a shared folder),
+so it could be written to make the next write "roll back" ``../../.profile``.
+It must have the shape a write makes (:func:`_check`) or it is
+**quarantined**: renamed ``.wikimem-intent-<time>.quarantined``, never
+applied nor deleted, and reported by lint (``intent-quarantined``).
 
-A record is untrusted: a memory arrives by ``git pull``, an archive or a
-shared folder, so ``record.json`` may be anyone's text, written to make
-the next ordinary write "roll back" ``../../.profile``. Before anything is
-applied, the record must have the shape a write makes (:func:`_check`):
-every file one a write of the store can touch (``wiki/<name>.md``,
-``diary/<day>.md``, ``captures/<day>.capture.json``), resolving inside the
-memory directory with symlinks followed, each once; the journal
-``journal.jsonl``; backups named ``before-N`` by their own file's place and
-regular files of the folder; the folder itself a real folder holding
-nothing else. A record that fails is **quarantined**: the folder (or the
-symlink standing for it) is renamed ``.wikimem-intent-<time>.quarantined``
-untouched, never applied and never deleted, a warning names why, and lint
-reports it (``intent-quarantined``).
-
-Rolling back (never forward) keeps one rule for every case: a write that
-did not return did not happen, whether it raised or its process was killed.
-Reads never recover (they take no lock and write nothing), so a reader may
-see a half-applied move until the next write; ``MemoryStore`` orders the
-files of a move so that state is the item at both addresses, never at none.
+Rolling back, never forward, keeps one rule: a write that did not return did
+not happen. Reads never recover (they take no lock), so ``MemoryStore``
+orders a move's files so that a half-applied move shows the item at both
+addresses, never at none.
 """
 
 from __future__ import annotations

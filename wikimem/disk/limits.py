@@ -1,20 +1,12 @@
 """How much one write, and one message to the server, may hold: every size limit in one place.
 
-A memory is read whole into every process that opens it (an app holds
-many times the bytes on disk), recalled into prompts and synced, so one
-oversized write (an agent pasting a log, a client gone wrong, a hostile peer of a
-shared server) costs every reader. The limits are far above what a note, a
-diary entry or a capture day needs, and each refusal names its limit:
-
-* :data:`MAX_CONTENT_BYTES` -- one item's or one diary entry's content
-  (UTF-8): ``ValueError`` from the write, nothing written.
-* :data:`MAX_FILE_BYTES` -- a RecallFile, day file or capture snapshot
-  after a write that makes it larger: ``ValueError``, nothing written. A
-  file already larger (written by hand) can still shrink.
-* :data:`MAX_MESSAGE_BYTES` -- one MCP request (a stdio line, counted in
-  characters; an HTTP body, in bytes): answered with an error, the server
-  goes on. Room for an item at the content limit even when JSON escapes
-  every character of it.
+A memory is read whole into every process that opens it, recalled into
+prompts and synced, so one oversized write costs every reader. The limits
+are far above what a note, a diary entry or a capture day needs, and each
+refusal names its limit and writes nothing. A file already larger than
+:data:`MAX_FILE_BYTES` (written by hand) can still shrink;
+:data:`MAX_MESSAGE_BYTES` leaves room for an item at the content limit even
+when JSON escapes every character of it.
 """
 
 from __future__ import annotations

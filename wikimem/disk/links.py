@@ -1,28 +1,17 @@
 """Wiki-links: addresses of an item (or a RecallFile) written inside content.
 
-Two spellings are links:
+Two spellings are links: the reference's ``[[file:name]]``, which
+:func:`parse_wiki_links` reads exactly as the reference library does and
+nothing else (the drop-in contract), and Obsidian's (``[[file#name|label]]``,
+``[[#name]]``, ``[[file]]``), so a memory opened as a vault keeps working
+links both ways. :func:`find_links` reads both and tells them apart
+(:class:`LinkRef`); everything that follows, counts or rewrites links uses
+it, so the two spellings mean the same everywhere. An item name can hold
+neither ``:`` nor ``#`` nor ``|``, so the two never overlap.
 
-* the reference's ``[[file:name]]`` -- :func:`parse_wiki_links` reads exactly
-  this one, with the reference library's rules, and nothing else (the
-  drop-in contract: a script that parses links gets the same answer);
-* Obsidian's, so a memory opened as a vault keeps working links both ways:
-  ``[[file#name]]`` and ``[[file#name|label]]`` (a heading in a note),
-  ``[[#name]]`` (a heading of the same file), ``[[file]]`` and
-  ``[[file|label]]`` (the RecallFile itself). The file part is matched as
-  Obsidian matches a note: case-insensitively (RecallFile names are
-  lowercase), with a ``.md`` suffix or a folder path (``wiki/travel``)
-  allowed.
-
-:func:`find_links` reads both and tells them apart (:class:`LinkRef`); every
-part of the library that follows, counts or rewrites links uses it, so the
-two spellings mean the same everywhere. A colon inside the brackets always
-means the reference spelling (an item name can hold neither ``:`` nor
-``#`` nor ``|``, so the two never overlap).
-
-The parser is deliberately forgiving in one way and strict in another: it
-never raises on odd text (content is hand-edited and LLM-written), but a link
-is only a link when its parts are present and clean, so a malformed one is
-plain text rather than a half-guessed address.
+The parser never raises on odd text (content is hand-edited and LLM-written),
+but a link is only a link when its parts are present and clean: a malformed
+one is plain text rather than a half-guessed address.
 """
 
 from __future__ import annotations

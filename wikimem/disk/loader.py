@@ -1,19 +1,13 @@
 """Cold loads at scale: a RecallFile read straight into search forms, no object per item.
 
-Design constraint: a cold load of a 1M-item store must stay within seconds
-and well under a gigabyte, so it cannot afford the block parser's Python
-steps and an item object per block. :func:`read_file_blocks` reads a file
-in a few whole-file C-level passes: where each block starts, its item name,
-and every block's name + content ready to be made search forms
-(:func:`wikimem.index.forms.scan.scan_joined`, for many files at once). Items are made
-from the kept text only when asked for (:func:`block_at`, with the block
-parser itself). It serves
-the files the store writes; anything unusual -- a repeated heading, a
-comment that is not the store's own metadata line, a byte the forms use as
-a marker -- returns ``None`` and the caller reads that file through the
+Design constraint: a cold load of a 1M-item store cannot afford the block
+parser's Python steps and an item object per block. :func:`read_file_blocks`
+reads a file in a few whole-file passes into every block's text ready to be
+made search forms; items are made only when asked for (:func:`block_at`,
+with the block parser itself). Anything unusual (a repeated heading, a
+comment that is not the store's metadata line, a byte the forms use as a
+marker) returns ``None`` and the caller reads that file through the
 store's parser. Oracle tests hold both readings equal.
-
-A cold load also pauses the cyclic GC and scopes the scan forms' numpy switch (:func:`gc_paused`).
 """
 
 from __future__ import annotations
@@ -81,12 +75,9 @@ _NO_ODD_SPACE_BYTE = bytes(c for c in range(256) if c not in b" \t\x0b\x0c\x1c\x
 class FileBlocks:
     """One RecallFile as a cold load keeps it: its UTF-8 bytes and its block count.
 
-    Bytes, not text: a store's files take less memory as UTF-8 than as
-    ``str`` (a CJK character is 3 bytes of UTF-8 but 4 of a ``str`` holding
-    one outside Latin-1), and a block is decoded only when its item is
-    asked for.
-    Where each block starts is found when an item of the file is first
-    asked for (most files of a large store never are).
+    Bytes, not text: UTF-8 takes less memory than ``str`` for CJK text, and a
+    block is decoded (and where blocks start found) only when an item of the
+    file is asked for, which most files of a large store never are.
     """
 
     __slots__ = ("_starts", "count", "data")
@@ -191,18 +182,11 @@ def block_at(blocks: FileBlocks, i: int) -> Block:
 
 @contextlib.contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic GC during a cold load, and scope the load's numpy switch.
+    """Pause the cyclic GC during a cold load, and scope the load's numpy switch (:func:`load_scope`).
 
-    A load creates objects that all survive (search forms, offsets, and an
-    item per block for files read through the parser) and no cycles;
-    generational collection would keep traversing them -- and every other
-    object of the process -- for nothing, a cost that grows with the heap.
-    Re-enabled afterwards only if it was on.
-
-    Every cold load runs inside it, so it is also the load's
-    :func:`load_scope`: the scan forms take numpy's path
-    once this load's forms are large, whatever earlier builds of the
-    process made.
+    A load creates objects that all survive and no cycles; generational
+    collection would keep traversing them, and every other object of the
+    process, for nothing. Re-enabled afterwards only if it was on.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -228,13 +212,10 @@ made_forms = _Made()
 def load_scope() -> Iterator[None]:
     """One cold load, for the numpy switch: the forms made inside count toward ``SCAN_MIN`` (:mod:`wikimem.index.vectorized`) by themselves.
 
-    Why a scope: numpy's import is paid back only on a large load, so
-    the forms take its path once *this* load has made enough of them --
-    not once the process has made that much over many builds (a process
-    rebuilding a small store again and again would otherwise
-    import numpy on some later build). Outside a scope each call counts
-    alone. Per thread: two loads in two threads count apart.
-    (:func:`wikimem.disk.loader.gc_paused` opens one around every cold load.)
+    numpy's import is paid back only on a large load, so the forms take its
+    path once *this* load has made enough of them, not once a process that
+    rebuilds a small store again and again has. Outside a scope each call
+    counts alone; two threads count apart.
     """
     outer = made_forms.size
     made_forms.size = 0

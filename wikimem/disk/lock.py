@@ -1,21 +1,17 @@
 """The store lock: one writer at a time per memory directory, even if someone deletes a file.
 
-Read-modify-write cycles of different processes (the agent and the app) are
-serialized by an advisory ``flock`` on **the memory directory itself**
-(``os.open(root, O_RDONLY)``): a stray ``rm .wikimem.lock`` or ``git clean``
-cannot split it, where a lock *file* can be deleted and re-created while a
-writer still holds the old inode, leaving two writers that each believe
-they hold the lock (measured: lost updates). One lock per store, not per
-RecallFile: ``os.replace`` swaps the inode of the file written, and writes
-are short enough that store-wide serialization costs nothing noticeable.
-Windows cannot lock a directory handle, so it locks a byte of
-``.wikimem.lock`` (deleting an open file is refused there anyway).
+Writers of different processes are serialized by an advisory ``flock`` on
+**the memory directory itself**: a stray ``rm .wikimem.lock`` or ``git
+clean`` cannot split it, where a lock *file* can be deleted and re-created
+while a writer still holds the old inode (two writers, lost updates). One
+lock per store: writes are short. Windows cannot lock a directory handle,
+so it locks a byte of ``.wikimem.lock`` (deleting an open file is refused
+there anyway).
 
-Taking the lock is also where a half-done multi-file write of a killed
-process is rolled back (``wikimem.disk.intent.recover``) and where a folder
-of the format that leads out of the memory refuses the write
-(``wikimem.disk.store_dir``): every writer passes here before it reads what
-it is about to change.
+Taking the lock is also where a killed process's half-done multi-file write
+is rolled back (``wikimem.disk.intent.recover``) and where a format folder
+leading out of the memory refuses the write (``wikimem.disk.store_dir``):
+every writer passes here before it reads what it is about to change.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """Git conflict markers in a memory file: one detector for lint, the writers and the baseline.
 
-A memory directory is often a git repository, and a merge that conflicts
-leaves both versions in the file between marker lines::
-
-    <<<<<<< HEAD
-    ours
-    ||||||| base        (diff3 style only)
-    =======
-    theirs
-    >>>>>>> branch
-
-The block parser reads that as content, so nothing looks wrong, but the file
-holds two versions of itself: lint reports it (``conflict-markers``, an
-error), ``--fix`` never accepts it into the baseline, and a write must not
-rewrite it as if it were one version. A marker line is the marker's seven
-characters at the start of a line, alone or followed by a space and a label.
-``=======`` and ``|||||||`` alone are ordinary Markdown (a setext underline,
-a table rule), so they count only in a file that also holds a ``<<<<<<<`` or
-``>>>>>>>`` line.
-
-Speed: lint asks this of every file of the store, so the common answer (no
-``<<<<<<<`` and no ``>>>>>>>`` anywhere) is two substring searches.
+A conflicted merge leaves both versions in the file between marker lines,
+which the block parser reads as content: lint reports it
+(``conflict-markers``), ``--fix`` never accepts it into the baseline, and a
+write must not rewrite it as if it were one version. ``=======`` and
+``|||||||`` alone are ordinary Markdown (a setext underline, a table rule),
+so they count only in a file that also holds a ``<<<<<<<`` or ``>>>>>>>``
+line. Lint asks this of every file, so the common answer is two substring
+searches.
 """
 
 from __future__ import annotations

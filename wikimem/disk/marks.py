@@ -1,45 +1,27 @@
 """Evidence lines, the derived marker and review marks: what a reviewed claim rests on.
 
-The diary is the event layer and the wiki the reviewed layer; a wiki item
-promoted from the diary cites what it rests on, one line per source, inside
-its own content, so the trail travels with the item through every copy,
-move, git checkout and hand edit. The lines are plain text a person can
-read and type::
+A wiki item promoted from the diary cites what it rests on, one line per
+source, inside its own content, so the trail travels with the item through
+every copy, move, git checkout and hand edit::
 
     (evidence: diary 2026-07-21 14:30, owner user:x)
     (evidence: diary 2026-07-21 14:30#2, owner user:x, source conv_0721)
     (evidence: [[people:Alice]])
     (evidence: source conv_0721)
 
-The first form is what the app's promotion has always written, so it stays
-valid unchanged. A target is a diary entry (``diary DATE HH:MM``, or
-``diary DATE HH:MM#n`` for the n-th entry of a minute that holds several)
-or a wiki item (a wiki-link); ``owner`` and ``source`` (a conversation id)
-follow as ``, key value`` parts. A line with only a ``source`` cites the
-original conversation itself, which cannot be checked from here but is
-independent.
-
 A diary target names one entry, never a whole minute: without ``#n`` it is
-the minute's first entry, so lines written before the ordinal existed keep
-their meaning for every minute that held one entry (see
-:mod:`wikimem.disk.entry_id` for why not "all of the minute"). Lint's
-``evidence-missing`` and the reconcile queue read it the same way, through
-:attr:`Evidence.cited`.
+the minute's first entry (see :mod:`wikimem.disk.entry_id`); lint and the
+reconcile queue read it the same way, through :attr:`Evidence.cited`.
 
 Anti-echo: text written from the memory's own recall answers carries the
-derived marker ``<!-- wikimem-derived -->`` on a line of its own. It never
-starts with ``wikimem:`` (that prefix belongs to the metadata comment), so
-the block parser keeps it as content and it round-trips through every write.
-Derived material is never independent evidence.
+derived marker ``<!-- wikimem-derived -->`` on a line of its own (never
+``wikimem:``, which the block parser would take for metadata). Derived
+material is never independent evidence.
 
-Review marks: an item that needs a person's look carries a line
-``<!-- wikimem-review: REASON -->`` in its own content
-(:func:`mark_for_review`), written like any other edit. The mark travels
-with the item through moves, copies and git, needs no side file that could
-go stale, and lint reports it as ``marked-for-review`` until someone deletes
-the line. It is spelled here, next to the other marks, because both lint
-(which finds it) and curation (which writes it) read it: neither depends on
-the other for the grammar.
+Review marks (``<!-- wikimem-review: REASON -->``, :func:`mark_for_review`)
+live in the item's content too, so they need no side file that could go
+stale. Lint finds them and curation writes them, so the grammar is here,
+beside the other marks, and neither depends on the other for it.
 """
 
 from __future__ import annotations

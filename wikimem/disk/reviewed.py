@@ -1,31 +1,23 @@
 """``reviewed.json``: diary entries looked at and deliberately not promoted.
 
-The reconcile queue lists diary entries no wiki item cites yet. Most events
-are never worth promoting, and a queue that shows them again every day is a
-queue nobody reads, so the user can dismiss an entry as "reviewed, not
-promoted". That decision is curation state, not memory: it lives in one
-small file under the memory directory, never in the day file (the diary is
-append-only evidence and stays untouched)::
+A queue that shows never-worth-promoting events again every day is a queue
+nobody reads, so the user can dismiss an entry as "reviewed, not promoted".
+That is curation state, not memory: it lives in one small file, never in
+the day file (the diary is append-only evidence)::
 
     {"version": 1, "entries": [
       {"date": "2026-07-21", "time": "14:30", "ordinal": 2, "hash": "9f8a…",
        "by": "tui:xnne", "ts": "2026-07-22T08:00:00+00:00", "note": "small talk"}
     ]}
 
-A record names one entry by its identity (``wikimem.disk.entry_id``): ``date``,
-``time`` and ``ordinal``, its place among that minute's entries. ``hash``
-is the first 16 hex digits of the sha256 of the entry's content, so an
-entry edited by hand after it was dismissed comes back to the queue, since
-what was reviewed is not what is there now. Records written before the
-ordinal existed have none; they match every entry of their minute with the
-same content, as they always did (two same-minute entries with equal text
-were one to them). Each record says who dismissed it and when, so the file is its
-own audit trail; it is not journaled (the journal records changes to
-memory, and nothing in the memory changed). Writes are atomic, under the
-store lock, read-modify-write. A file that is not valid JSON is never
-overwritten: reading it yields nothing and writing raises ``ValueError``,
-so a damaged file loses nothing more. Deleting the file only brings the
-dismissed entries back to the queue.
+A record names one entry by its identity (``wikimem.disk.entry_id``) and the
+hash of its content, so an entry edited by hand after it was dismissed comes
+back to the queue. A record without ``ordinal`` matches every entry of its
+minute with the same content. Each record says who dismissed it and when,
+so the file is its own audit trail and is not journaled (nothing in the
+memory changed). A file that is not valid JSON is never overwritten:
+reading it yields nothing and writing raises ``ValueError``. Deleting the
+file only brings the dismissed entries back to the queue.
 """
 
 from __future__ import annotations
@@ -112,19 +104,25 @@ def is_dismissed(entry: DiaryEntry, dismissals: Iterable[Dismissal]) -> bool:
     return any(record.matches(entry) for record in dismissals)
 
 
-def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
-    """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
+def _read(root: str | os.PathLike[str], *, warn: bool = False) -> tuple[list[Dismissal], str | None]:
+    """The dismissals in ``root/reviewed.json`` and why the file cannot be used (``None``: fine or absent)."""
     try:
         text = read_text(Path(root) / REVIEWED_FILE)
     except UnreadableError as exc:
-        warn_unreadable(exc)
-        return []
+        if warn:
+            warn_unreadable(exc)
+        return [], exc.strerror
     if text is None or not text.strip():
-        return []
+        return [], None
     try:
-        return _parse(text)
-    except ValueError:
-        return []
+        return _parse(text), None
+    except ValueError as exc:
+        return [], str(exc)
+
+
+def load_dismissed(root: str | os.PathLike[str]) -> list[Dismissal]:
+    """Every dismissal in ``root/reviewed.json`` ([] when absent or unreadable)."""
+    return _read(root, warn=True)[0]
 
 
 def damage(root: str | os.PathLike[str]) -> str | None:
@@ -133,17 +131,7 @@ def damage(root: str | os.PathLike[str]) -> str | None:
     Reading a damaged file yields no dismissals (the queue shows those
     entries again) and every write refuses it, so lint reports it.
     """
-    try:
-        text = read_text(Path(root) / REVIEWED_FILE)
-    except UnreadableError as exc:
-        return exc.strerror
-    if text is None or not text.strip():
-        return None
-    try:
-        _parse(text)
-    except ValueError as exc:
-        return str(exc)
-    return None
+    return _read(root)[1]
 
 
 def _load_for_write(path: Path) -> list[Dismissal]:

@@ -1,16 +1,10 @@
 """A memory's own settings: ``wikimem.toml`` at its root, read tolerantly, never required.
 
-Design constraints: a memory arrives by ``git pull`` or an archive, so the
-file is untrusted input. It is read as a regular file inside the memory
-(:func:`wikimem.disk.tolerant.read_regular`: no symlink out), parsed with
-the standard library's ``tomllib``, and only known keys with known values
-are taken; anything else is reported (:func:`read_settings` returns the
-problem, ``wikimem lint`` shows it as ``bad-settings``) and the defaults
-apply, so a broken file can never stop the memory from being read or
-written. The only setting today says how the library writes new links::
-
-    [links]
-    spelling = "obsidian"   # or "reference" (the default: [[file:name]])
+A memory arrives by ``git pull`` or an archive, so the file is untrusted: it
+is read as a regular file inside the memory, and only known keys with known
+values are taken; anything else is reported (``bad-settings``) and the
+defaults apply, so a broken file can never stop the memory from being read
+or written. The keys: docs/reference/file-format.md.
 """
 
 from __future__ import annotations

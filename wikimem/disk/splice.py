@@ -1,25 +1,16 @@
 """Byte-preserving writes: a write changes the bytes of the block it addresses and nothing else.
 
-A file's raw bytes are cut into the preamble and one segment per ``## ``
-block, at exactly the boundaries ``parse_blocks`` uses (a line that starts
-with ``## `` after ``\\n``, ``\\r`` or the BOMs at the start). A write
-renders only the block it addresses (replaced in its place, a new one
-appended) and emits every other segment byte for byte: a repeated heading,
-a CRLF line, a byte that is not UTF-8 in a block nobody addressed survives.
-
-What a write would still lose is decided by one rule, :func:`problems`,
-shared with ``lint --fix``: the addressed block shares its heading with
-another (the wiki reads the last one; a write could not tell which one was
-meant), the addressed block holds bytes that are not UTF-8 (its new text is
-rendered from the decoded one), or the file holds git conflict markers (it
-is mid-merge: every write to it is refused). Such a write raises
-:class:`~wikimem.errors.LossyWriteError` and writes nothing.
+A file's raw bytes are cut at exactly the boundaries ``parse_blocks`` uses;
+a write renders only the block it addresses and emits every other segment
+byte for byte, so a repeated heading, a CRLF line or a byte that is not
+UTF-8 in a block nobody addressed survives. What a write would still lose
+is decided by one rule, :func:`problems`, shared with ``lint --fix``; such
+a write raises :class:`~wikimem.errors.LossyWriteError` and writes nothing.
 
 Every change is recorded as a :class:`BlockEdit` (the segment's bytes before
-and after, and its position), so undo restores bytes, not items: it checks
-that the block still holds exactly the bytes the write left (content,
-owner, source, ts and layout alike) and splices the old bytes back where
-they were (:func:`revert_edit`).
+and after), so undo restores bytes, not items: it checks that the block
+still holds exactly the bytes the write left and splices the old ones back
+(:func:`revert_edit`).
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """The layout of a memory directory: whether a directory is one, and what belongs in it.
 
-A memory arrives by ``git pull``, an archive or a shared folder, so its
-layout is untrusted too: ``wiki/`` may be a symlink to ``~/.ssh``. A folder
-of the format (:data:`OWN_FOLDERS`) that leads out of the memory directory
-is not the memory's: every write is refused while one does
-(:func:`refuse_foreign_folders`, called under the store lock), readers skip
-its files with a warning, and lint reports it (``folder-outside``). A
-symlink to a folder inside the memory is the memory's own and is followed.
+A memory's layout is untrusted too (``wiki/`` may be a symlink to
+``~/.ssh``): a format folder (:data:`OWN_FOLDERS`) that leads out of the
+memory directory refuses every write (:func:`refuse_foreign_folders`,
+under the store lock), readers skip its files with a warning, lint reports
+it (``folder-outside``).
 
-``wikimem -s /etc ls`` and ``wikimem-tui /etc`` (or either run in the wrong
-directory) must not treat a directory of unrelated files as an empty memory:
-the command line would print an empty listing that looks like one, and the
-app would offer to create ``wiki/`` beside them. A directory is a memory
-store when it holds any of :data:`STORE_MARKERS`; an empty one (dotfiles
-aside, e.g. a fresh ``git init``) is a new, empty store. One rule for the
-command line and the app.
+A directory of unrelated files is not an empty memory (``wikimem -s /etc
+ls`` would print an empty listing that looks like one): a directory is a
+store when it holds any of :data:`STORE_MARKERS`, and an empty one (dotfiles
+aside) is a new store. One rule for the command line and the app.
 """
 
 from __future__ import annotations

@@ -1,36 +1,24 @@
 """Tolerant reads of untrusted text: JSON that may be hostile, files that may not be files.
 
 Everything under a memory directory, and every reply of an LLM or an
-embedding endpoint, is untrusted: a hand edit, a sync tool, an agent or an
-attacker may have put anything there. Readers must never raise, hang or
-wander off because of it. Two mechanisms, one place:
+embedding endpoint, is untrusted: readers must never raise, hang or wander
+off because of it.
 
-* **JSON.** :func:`json.loads` raises :class:`RecursionError` (not
-  ``ValueError``) on deep nesting -- a thousand ``[`` do it -- and that
-  escapes every ``except ValueError`` of a tolerant reader. :func:`parse_json`
-  raises ``ValueError`` only; :func:`loads_tolerant` returns a default
-  instead. Every reader of journal lines, baselines, caches and LLM replies
-  uses one of them. JSON may also spell a *lone surrogate* (``"\\udcff"``,
-  a string cut in the middle of an emoji): valid JSON syntax, but no
-  Unicode, so the first UTF-8 write of the string raises
-  ``UnicodeEncodeError`` -- far from the read, often in the middle of a
-  write. ``repair=True`` turns each into U+FFFD at the read;
-  :func:`repair_surrogates` does it (and counts them) for a value at hand.
-* **Files.** A memory file is read only when it is a *regular* file: a FIFO
-  named like a diary day would block the reader forever, a device or socket
-  is no memory. A symlink is followed only when its target stays inside the
-  memory directory, so ``wiki/x.md -> /etc/shadow`` or a ``journal.jsonl``
-  pointing elsewhere is neither shown, indexed, sent to a model nor appended
-  to. A file that exists but cannot be read (permission denied, an I/O
-  error, one of the above) raises :class:`UnreadableError` -- never "missing":
-  a writer must refuse it (rewriting it would destroy what it could not
-  read), a reader skips it with a warning (:func:`warn_unreadable`), and lint
-  reports it (``unreadable``), never as deleted.
+* **JSON.** :func:`json.loads` raises :class:`RecursionError`, not
+  ``ValueError``, on deep nesting, which escapes every ``except ValueError``
+  of a tolerant reader; :func:`parse_json` raises ``ValueError`` only and
+  :func:`loads_tolerant` returns a default. A lone surrogate is valid JSON
+  but no Unicode, and would raise at the first UTF-8 write far from the
+  read: ``repair=True`` (and :func:`repair_surrogates`) turns each into U+FFFD.
+* **Files.** A memory file is read only when it is a *regular* file (a FIFO
+  would block the reader forever) and a symlink is followed only when its
+  target stays inside the memory directory. A file that exists but cannot be
+  read raises :class:`UnreadableError`, never "missing": a writer must refuse
+  it (rewriting it would destroy what it could not read), a reader skips it
+  with a warning (:func:`warn_unreadable`), lint reports it.
 
-The check costs no extra system call for the common case: the open uses
-``O_NOFOLLOW | O_NONBLOCK`` (a FIFO opens at once instead of waiting for a
-writer) and the ``fstat`` a read needs anyway tells a regular file; only a
-symlink takes the slow path that resolves it.
+The open uses ``O_NOFOLLOW | O_NONBLOCK`` and the ``fstat`` a read needs
+anyway, so only a symlink costs an extra system call.
 """
 
 from __future__ import annotations
@@ -296,13 +284,10 @@ def is_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | N
 def read_regular(path: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> bytes | None:
     """The bytes of the regular file ``path``, ``None`` when it does not exist; see :func:`open_regular`.
 
-    Read with ``os.read`` sized by the open's own ``fstat``, not through a
-    buffered file object: a cold load reads every RecallFile of the store,
-    and the buffered reader's ``read()`` (its object, its size probe, a
-    resize of the result) costs several times the system calls themselves,
-    which is most of the load's reading time on a large store
-    (``bench/bench_scale.py`` shows it). Read until end of file, so a file that
-    grew since the ``fstat`` is read whole, as before.
+    Read with ``os.read`` sized by the open's own ``fstat``: a cold load reads
+    every RecallFile, and a buffered reader costs several times the system
+    calls themselves. Read until end of file, so a file that grew since the
+    ``fstat`` is read whole.
     """
     root_path = Path(root) if root is not None else None
     opened = _open_stat(path, os.O_RDONLY, root_path)

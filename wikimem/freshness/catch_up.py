@@ -1,14 +1,11 @@
 """Bring a corpus up to date with the files: re-read each file written or changed since.
 
-A re-read is a diff (:meth:`WikiCorpus.update_file`): only changed items
-are re-tokenized, an unchanged item keeps its doc id. This process's own
-writes are re-read like any other change; what sets them apart is the
-chain of file identities the store took under its lock
-(:class:`~wikimem.store.transaction.FileWrite`): when it runs from what the
-corpus held to the disk now, nobody else wrote the file, and a watcher's
-later event for it can be skipped (:func:`own_write_current`). Every
-function runs under the index lock and returns the corpus to use from then
-on (a compaction may have replaced it).
+A re-read is a diff (:meth:`WikiCorpus.update_file`): only changed items are
+re-tokenized. This process's own writes carry the chain of file identities
+the store took under its lock: when it runs from what the corpus held to
+the disk now, nobody else wrote the file, and a watcher's later event for
+it can be skipped (:func:`own_write_current`). Every function runs under
+the index lock and returns the corpus to use from then on.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
 """The whole diary as an index of its own, built on first use and kept level with the day files.
 
-Why a second corpus and not a second engine: a diary-wide query must rank
-entries with the diary's own statistics (document frequencies, lengths),
-never the wiki's, and must not re-read every day file per query. A
+A diary-wide query must rank entries with the diary's own statistics, never
+the wiki's, and must not re-read every day file per query. A
 :class:`~wikimem.index.corpus.diary.DiaryCorpus` is a ``WikiCorpus`` whose
-files are days and whose items are entries, so the wiki's machinery --
-the cold scan, the per-file diff on re-read, compaction, the stat sweep of
-:func:`~wikimem.freshness.catch_up.stale_files` -- serves it unchanged.
-
-Freshness follows the wiki's rules: this process's appends and imports are
-heard (``Diary.add_listener``) and only their day is re-read before the next
-query; another process's appends, hand edits, deleted day files and a
-``git pull`` are picked up by :meth:`DiaryIndex.refresh` (one ``stat`` per
-day file; ``MemoryIndex.refresh`` calls it), which an app's watcher or the
-MCP server runs when the files moved. The caller holds the index lock for
-every call here except the listener, which only notes the day.
+files are days, so the wiki's machinery serves it unchanged, and freshness
+follows the wiki's rules: this process's appends are heard and only their
+day is re-read; others' changes are picked up by :meth:`DiaryIndex.refresh`
+(one ``stat`` per day file). The caller holds the index lock for every call
+here except the listener, which only notes the day.
 """
 
 from __future__ import annotations
@@ -44,10 +37,6 @@ class DiaryIndex:
 
     def _on_append(self, day: str, write: FileWrite | None = None) -> None:
         self._pending.note(day)  # the day is re-read by the next query
-
-    @property
-    def built(self) -> bool:
-        return self._corpus is not None
 
     def corpus(self) -> DiaryCorpus:
         """The diary's corpus with every heard append applied (loaded on the first call)."""

@@ -1,15 +1,10 @@
 """The object that keeps a :class:`~wikimem.retrieval.MemoryIndex`'s corpus level with its store's files.
 
-Why an object of its own: everything that keeps the index level with the
-files -- this process's writes heard and applied before the next query, a
-watcher's files re-read, the stat sweep of :meth:`FreshnessKeeper.refresh`,
-the whole diary's index -- is one concern apart from ranking. The keeper
-owns that state (the corpus in use, the store revision it matches, the
-writes heard since, the store listener, the diary's index); the index hands
-it the store and the lock every corpus read and edit runs under, and swaps
-in each new build through :meth:`adopt`. The keeper never builds: callers
-build first (the index does, outside the lock), then ask; what the diary's
-index is made with, a diary-wide query hands it.
+Keeping the index level with the files is one concern apart from ranking,
+so the keeper owns its state (the corpus in use, the store revision it
+matches, the writes heard since, the diary's index); the index hands it the
+store and the lock, and swaps in each new build through :meth:`adopt`. The
+keeper never builds: callers build first (outside the lock), then ask.
 """
 
 from __future__ import annotations

@@ -1,16 +1,10 @@
 """ChatGPT's data export (``conversations.json``) as diary entries.
 
-The export is a list of conversations, each a tree of message nodes
-(``mapping``: id -> ``{message, parent, children}``) because an edited
-prompt or a regenerated reply branches it. The thread the person last saw
-is the chain of parents from ``current_node`` up to the root; the other
-branches are drafts, left out. Along that chain: nodes without a message
-(the root), system and tool messages, an assistant's calls to a tool
-(``recipient`` other than ``all``: its memory tool, code, a search),
-hidden context and empty messages are skipped; a message's ``parts`` are strings or, in multimodal messages,
-objects (an image pointer, an attachment) that become ``[image]`` /
-``[attachment]``; code and other text-bearing content types give their
-``text``. Times are epoch seconds (``create_time``, possibly null).
+Each conversation is a tree of message nodes, because an edited prompt or a
+regenerated reply branches it: the thread the person last saw is the chain
+of parents from ``current_node``, and the other branches are drafts, left
+out. Along it, messages that are not the person's or the assistant's words
+to each other (system, tool, tool calls, hidden context) are skipped.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """Agent instruction files (``CLAUDE.md``, ``MEMORY.md``, a ``memory-bank/`` folder) as wiki items.
 
-Such a file is already a list of topics under ``## `` headings, which is
-this format's item grammar, so each section becomes an item of a
-RecallFile named after the file (``CLAUDE.md`` -> ``wiki/claude.md``,
-``memory-bank/productContext.md`` -> ``wiki/product-context.md``); the
-text before the first section (under the ``# `` title, if any) is an item
-named after that title, or ``overview``. A ``## `` line inside a fenced
-code block is code, not a section. ``ts`` is the file's modification time,
-the only time it has; ``source_conv`` = ``claude-md:<file>#<section>``
-finds the section again on the next run.
+Such a file is already a list of topics under ``## `` headings, this
+format's item grammar, so each section becomes an item of a RecallFile named
+after the file; the text before the first section is an item named after
+the title, or ``overview``. A ``## `` line inside a fenced code block is
+code. ``source_conv`` finds the section again on the next run.
 """
 
 from __future__ import annotations

@@ -1,31 +1,18 @@
 """``wikimem install``: the MCP server (and Claude Code's hooks) written into an agent's own config.
 
-Each agent keeps its config in a file of its own format, next to settings
-the person made by hand, so an install is an edit that must take nothing
-else with it:
+Each agent keeps its config in a file of its own format (see :data:`AGENTS`
+and each writer below), next to settings the person made by hand, so an
+install is an edit that must take nothing else with it. Codex's TOML is
+edited as text: the standard library reads TOML, it cannot write it.
 
-* Claude Code: the server in ``~/.claude.json`` (``mcpServers``, user
-  scope, as ``claude mcp add --scope user`` writes it), and the recall
-  (``UserPromptSubmit``) and capture (``Stop``, ``PreCompact``) hooks in
-  ``~/.claude/settings.json``;
-* Codex: a ``[mcp_servers.wikimem]`` table in ``$CODEX_HOME/config.toml``
-  (default ``~/.codex/config.toml``), written as text: the rest of the file
-  stays byte for byte (the standard library reads TOML, it cannot write it);
-* Cursor: ``mcpServers`` in ``~/.cursor/mcp.json``;
-* Claude Desktop: ``mcpServers`` in ``claude_desktop_config.json`` (macOS
-  ``~/Library/Application Support/Claude``, Windows ``%APPDATA%\\Claude``,
-  elsewhere ``$XDG_CONFIG_HOME/Claude`` or ``~/.config/Claude``).
-
-Rules: a config that does not parse, or whose parts have another shape
-than the agent documents, is refused (:class:`ConfigError`), never
-rewritten; every edit is checked by parsing the result and comparing
-everything but the entry with what was there; an entry already as it
-would be written is not written again; a changed file is backed up first
-(``<file>.wikimem-backup-<time>``), and a config that is a symlink is
-edited where it leads (it stays a link); a write that fails puts back
-the files already written; ``--uninstall`` removes the entry and
-hooks exactly as install writes them and nothing else (an entry that
-differs, e.g. for another store, is refused, not guessed at).
+Rules: a config that does not parse, or whose parts have another shape than
+the agent documents, is refused (:class:`ConfigError`), never rewritten;
+every edit is checked by parsing the result and comparing everything but
+the entry with what was there; an entry already as it would be written is
+not written again; a changed file is backed up first; a symlinked config is
+edited where it leads; a write that fails puts back the files already
+written; ``--uninstall`` removes exactly what install writes (an entry that
+differs is refused, not guessed at).
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """The whole memory as one JSON document, and back: ``wikimem export json`` / ``wikimem import json``.
 
-The document holds what the files hold, as data: every item with its
-provenance (in file order), every diary entry with its day, minute,
-ordinal and entry id (in file order), the links (derived, for a reader's
-convenience; an import recomputes them from the content) and the
-journal. Read back into an empty store it gives the same memory: the same
-items, entries and journal, so exporting again gives the same document
-and the files compare equal when they were as the writer writes them (a
-hand-written preamble or odd heading is not an item, and not exported).
-Into a store that holds something it merges as every import does
-(idempotent, journaled as an import), and the document's journal is not
-replayed into another history.
+The document holds what the files hold, as data (items and entries with
+their provenance, in file order, the links for a reader's convenience, and
+the journal). Read back into an empty store it gives the same memory, so
+exporting again gives the same document. Into a store that holds something
+it merges as every import does, and its journal is not replayed into
+another history.
 """
 
 from __future__ import annotations

@@ -1,15 +1,11 @@
 """The reference MCP memory server's knowledge graph (``memory.json``) as wiki items.
 
-The file is JSON lines: ``{"type": "entity", "name", "entityType",
-"observations": [...]}`` and ``{"type": "relation", "from", "to",
-"relationType"}``. An entity becomes an item named after it in the
-RecallFile of its type (``person`` -> ``wiki/person.md``), its observations
-a bullet list; its outgoing relations become links (``- works_at
-[[organization:Acme]]``), so the graph survives as this memory's link
-graph, and a relation to an entity the file does not hold stays text.
-The file has no times: items are stamped at import. A repeated entity
-(the server appends) merges its observations; a line that is not JSON
-refuses the whole file.
+An entity becomes an item in the RecallFile of its type, its observations
+a bullet list, its outgoing relations links, so the graph survives as this
+memory's link graph (a relation to an entity the file does not hold stays
+text). The file has no times: items are stamped at import. A repeated
+entity (the server appends) merges its observations; a line that is not
+JSON refuses the whole file.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """A folder of markdown notes (an Obsidian vault, a basic-memory project) as wiki items.
 
-A note is one topic, so it becomes one item (not a RecallFile: a
-RecallFile is a list of topics, and most notes have no ``## `` list to
-split on): its name is the frontmatter ``title``, else the file name; its
-RecallFile is the note's top folder (``people/Lin.md`` -> ``people:Lin``;
-notes at the top go to ``notes``). The body is kept with its ``## ``
-headings one level down (basic-memory's ``## Observations`` and ``##
-Relations`` included). Links are mapped: ``[[Note]]``, ``[[Note|label]]``,
-``[[Note#Heading]]`` and ``[[folder/Note]]`` become ``[[file:name]]`` when
-the note is in the folder (found, as Obsidian does, by file name, path,
-title, alias or basic-memory's permalink, case-insensitively), and their text
-otherwise; an embed (``![[x.png]]``) is named, not copied. Frontmatter
-``tags`` are kept as a last line, a leading ``# `` title that repeats the
-name is dropped; ``ts`` is the frontmatter's
-``updated``/``modified``/``date``/``created``, else the file's modification
-time; ``source_conv`` is ``<source>:<path in the folder>``. Hidden folders
+A note is one topic, so it becomes one item (most notes have no ``## `` list
+to split on): named by its frontmatter ``title`` or file name, in the
+RecallFile of its top folder (``people/Lin.md`` -> ``people:Lin``), its
+``## `` headings one level down. Links are mapped to ``[[file:name]]`` when
+the note is in the folder (found as Obsidian finds it, case-insensitively),
+and to their text otherwise; an embed is named, not copied. Hidden folders
 (``.obsidian``, ``.trash``) are not notes.
 """
 

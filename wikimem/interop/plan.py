@@ -1,21 +1,17 @@
 """An import as a plan: every item and entry read and validated first, then written in one commit.
 
-Reading a foreign file and writing the memory are two steps so that a bad
-file writes nothing: an importer turns its source into an :class:`ImportPlan`
-(raising :class:`SourceError` on anything it cannot read), the plan is
-validated as a whole (names, content, provenance, dates), and only then
-:func:`apply` writes it, in one store transaction that holds the wiki
-files, the diary days and the journal lines: all of it lands or none.
+A bad file writes nothing: an importer turns its source into an
+:class:`ImportPlan` (raising :class:`SourceError` on anything it cannot
+read), the plan is validated as a whole, and only then :func:`apply`
+writes it in one store transaction: all of it lands or none.
 
-Idempotent by identity, not by luck: a planned item is found again by its
-``source_conv`` (the source's own id), else by its name; one that holds the
-same content, owner and source is left alone (its ``ts`` is not compared:
-a source without times is stamped at import, and a later run must not
-rewrite it for that). One found by its source but changed there is updated
-(checked against what was read); a name held by an item from elsewhere is
-never overwritten, the import takes ``name (2)``. A planned diary entry is
-skipped when its day already holds an entry of the same minute with the
-same content and source. So a second run writes nothing.
+Idempotent by identity: a planned item is found again by its
+``source_conv``, else by its name; one that holds the same content, owner
+and source is left alone (not its ``ts``: a source without times is stamped
+at import). One changed at its source is updated; a name held by an item
+from elsewhere is never overwritten (the import takes ``name (2)``). A
+diary entry already in its minute with the same content and source is
+skipped. So a second run writes nothing.
 """
 
 from __future__ import annotations

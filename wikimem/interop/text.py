@@ -1,22 +1,11 @@
 """Foreign text made storable: names, file names, timestamps and content from other tools' files.
 
-Everything an importer reads was written by another program (often by an
-LLM) and obeys none of this format's rules, so it is made to fit here, in
-one place, and the same way for every source:
-
-* content: lone surrogates become U+FFFD and NUL is dropped (neither
-  survives UTF-8); a ``## `` line, which would start a new block, is
-  demoted to ``### `` (the same heading one level down: nothing is lost
-  to the reader); a git conflict marker line and a last line that would
-  read as the metadata comment are escaped with a leading backslash;
-* a RecallFile name is a slug: lowercase ASCII ``[a-z0-9_-]`` (accents
-  dropped, everything else a ``-``), never empty, never a device name
-  Windows reserves;
-* an item name loses the characters a heading or a link cannot hold
-  (``[``/``]`` become parentheses, ``:`` ``|`` ``#`` and control characters
-  go) and is cut at a word boundary;
-* a time is an epoch (seconds, or milliseconds when it is too large for
-  seconds) or an ISO-8601 string; anything else is no time (``None``).
+Everything an importer reads was written by another program and obeys none
+of this format's rules, so it is made to fit here, in one place, the same
+way for every source: content that could start a block or read as metadata
+is demoted or escaped (nothing is lost to the reader), names lose what a
+heading, a link or a file system cannot hold, and a time that is neither an
+epoch nor ISO-8601 is no time.
 """
 
 from __future__ import annotations

@@ -1,20 +1,15 @@
 """The memory as an Obsidian vault: one note per item, links that Obsidian resolves.
 
-``wiki/<file>.md`` holds many items; Obsidian resolves a link to a note,
-so each item becomes ``<file>/<item>.md`` and each link to an item, in
-either spelling, the note link ``[[file/item]]`` (the path keeps two
-files' items of one name apart; a label is kept: ``[[file/item|label]]``),
-with the item's provenance as frontmatter. A link to an item that does not
-exist stays a link to the note it would be: it dangles in
-Obsidian as it does here. Diary days are copied as notes under
-``diary/`` with their links rewritten the same way. Note names keep the
-item's name except for the characters a file name or an Obsidian link
-cannot hold (``/ \\ : * ? " < > | [ ] ^ #``), which become ``-``.
+Obsidian resolves a link to a note, so each item becomes
+``<file>/<item>.md`` and each link to it, in either spelling, the note link
+``[[file/item]]`` (the path keeps two files' items of one name apart), with
+the item's provenance as frontmatter. Diary days are copied under
+``diary/`` with their links rewritten the same way.
 
 The folder is the export's own: it must be empty or hold an earlier export
-(its ``.wikimem-vault`` list of notes, each with the digest it was written
-with), whose notes are replaced; files someone added are left alone, and a
-note edited since (in Obsidian) stops the export before anything is written.
+(its ``.wikimem-vault`` list of notes and their digests), whose notes are
+replaced; files someone added are left alone, and a note edited since stops
+the export before anything is written.
 """
 
 from __future__ import annotations

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from dataclasses import dataclass, field
-from operator import itemgetter, methodcaller
 from pathlib import Path
 from typing import Any
 
@@ -23,9 +21,6 @@ from wikimem.journal.log import JOURNAL_FILE
 
 __all__ = ["BadLine", "LatestLines", "entry_problem", "latest_lines"]
 
-_TS, _ACTION = itemgetter("ts"), itemgetter("action")
-_FILE, _DATE = methodcaller("get", "file"), methodcaller("get", "date")
-_ALL_CANONICAL_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
 
 
 @dataclass(frozen=True)
@@ -66,9 +61,9 @@ class LatestLines:
     def feed(self, text: str, first_line: int) -> list[BadLine]:
         """Record whole lines ``text`` (each ending in ``\\n``); returns the lines that are not entries.
 
-        The common case, every line an entry, is one C-level parse of the
-        lines made a JSON array; only when that fails (a blank or bad line
-        makes it invalid, or the count differ) is each line parsed alone.
+        The common case, every line an entry, is one parse of the lines made
+        a JSON array; only when that fails (a blank or bad line makes it
+        invalid, or the count differ) is each line parsed alone.
         """
         if not text:
             return []
@@ -76,7 +71,9 @@ class LatestLines:
             parsed = parse_json("[" + text[:-1].replace("\n", ",") + "]")
         except ValueError:
             parsed = None
-        if parsed is not None and len(parsed) == text.count("\n") and self._record_all(parsed):
+        # A bad entry stops this pass; the per-line pass then records the
+        # same lines again, which leaves the same latest line per path.
+        if parsed is not None and len(parsed) == text.count("\n") and all(map(self.feed_entry, parsed)):
             return []
         bad: list[BadLine] = []
         for line_no, line in JournalRead(text=text, first_line=first_line).lines():
@@ -103,29 +100,6 @@ class LatestLines:
         if old is None or ts >= old[0]:
             self.last[path] = (ts, action)
             self.changed.add(path)
-
-    def _record_all(self, parsed: list[Any]) -> bool:
-        """Record a block of parsed lines in C-level passes; False if some line is not an entry.
-
-        The journal is appended in time order, so when every ts is canonical
-        and they are sorted, the latest line per file is simply the last one:
-        a ``dict`` built from the pairs keeps exactly that.
-        """
-        try:
-            stamps = list(map(_TS, parsed))
-            actions = list(map(_ACTION, parsed))
-        except (TypeError, KeyError, IndexError):
-            return False
-        if set(map(type, stamps)) != {str} or set(map(type, actions)) != {str}:
-            return False
-        places = list(zip(map(_FILE, parsed), map(_DATE, parsed)))
-        if _ALL_CANONICAL_RE.fullmatch("\n".join(set(stamps)) + "\n") and stamps == sorted(stamps):
-            for (file, date), (ts, action) in dict(zip(places, zip(stamps, actions))).items():
-                self._remember(_path(file, date), ts, action)
-        else:
-            for (file, date), ts, action in zip(places, stamps, actions):
-                self._remember(_path(file, date), _canonical(ts), action)
-        return True
 
 
 def entry_problem(entry: Any) -> str | None:

@@ -1,15 +1,9 @@
 """The journal's writer: the lines a mutation appends, and reading them all back.
 
-One JSON object per mutation, one line each, non-ASCII kept raw so the file
-reads well in a pager. An append is whole or absent
-(``wikimem.disk.atomic.append_whole``): written on an ``O_APPEND`` descriptor
-until every byte is out, and cut back to where it started when the disk is
-full, so a reader never keeps half a line the writer gave up on. The store
-appends a write's lines together with its files (``wikimem.disk.intent``),
-which is why an entry can be built (:meth:`Journal.entry`) apart from being
-written. Reading is tolerant: a line that is not a JSON object (a torn
-tail, a hand edit) is skipped here and reported by ``wikimem lint``
-(``journal-bad-line``).
+The store appends a write's lines together with its files
+(``wikimem.disk.intent``), which is why an entry can be built
+(:meth:`Journal.entry`) apart from being written. Reading skips a line that
+is not a JSON object; ``wikimem lint`` reports it.
 """
 
 
@@ -115,17 +109,6 @@ class Journal:
         """Record a diary append; returns the entry (``ordinal``: see :meth:`diary_entry`)."""
         return self._write(self.diary_entry(date=date, time=time, owner=owner, source_conv=source_conv, detail=detail,
                                             ordinal=ordinal))
-
-    def check(self) -> None:
-        """Raise :class:`~wikimem.disk.tolerant.UnreadableError` when an append would be refused.
-
-        Writers call it before they change a file, so a journal that is a
-        symlink out of the memory or a FIFO refuses the write before it
-        lands rather than after (nothing is created here).
-        """
-        handle = open_regular(self.path, root=self.path.parent)
-        if handle is not None:
-            handle.close()
 
     def entries(self) -> list[dict[str, Any]]:
         """Every well-formed entry in file order; unreadable lines are skipped.

@@ -1,13 +1,9 @@
 """``wikimem.lint``: deterministic checks of a memory directory (SPEC §4).
 
-Lint enforces the parts of the memory model a machine can decide: names and
-blocks the library can write back, diary order, links that resolve, evidence
-that exists and is independent, caches and the journal that are intact, and
-files nobody journaled. It reads and never writes; ``--fix`` applies the few
-mechanical repairs through the library's write path (``wikimem.lint.fixes``).
-
-Stable finding codes, their severities and fixes are listed in ``CODES``
-(and in the README). The app keeps one :class:`Linter` and re-runs it after
+Lint enforces the parts of the memory model a machine can decide. It reads
+and never writes; ``--fix`` applies the few mechanical repairs through the
+library's write path. Stable finding codes, their severities and fixes are
+listed in ``CODES``. The app keeps one :class:`Linter` and re-runs it after
 changes; scripts call :func:`lint` or ``wikimem lint --json``.
 """
 

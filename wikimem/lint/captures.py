@@ -1,27 +1,16 @@
 """Lint of what capture keeps: the Evidence Snapshots, the entries that cite them, and secrets anywhere.
 
-Four checks (codes in ``wikimem.lint.findings.CODES``):
-
-* ``capture-unreadable`` (error): a ``captures/*.capture.json`` that is not
-  a readable snapshot. It may be the only record of a session (Claude Code
-  deletes old logs), so capture refuses to rewrite it and lint says so.
-* ``capture-card-missing`` (warning): a diary entry whose ``(capture: …)``
-  line names a snapshot or card that is not there: the audit chain stops
-  at the entry.
-* ``capture-session-gone`` (info): a card whose original session log no
-  longer exists. Expected (agents delete old sessions; the card is why the
-  snapshot is kept), but an audit can go no further than the card.
-* ``secret-in-memory`` (error): a secret-looking token (an API key, a
-  private key, a password assignment: :func:`wikimem.capture.redact.find_secrets`
-  in its strict form) in a wiki item, a diary entry or a snapshot. Memory
-  is recalled into prompts, synced and committed: a credential must not
-  live there. The message names the kind, never the secret.
+Four checks (codes and their meaning in ``wikimem.lint.findings.CODES``):
+``capture-unreadable``, ``capture-card-missing``, ``capture-session-gone``
+and ``secret-in-memory`` (memory is recalled into prompts, synced and
+committed: a credential must not live there; the message names the kind,
+never the secret).
 
 Incremental like the rest of lint: a memory file's refs and secrets are
-recomputed only when lint re-read it (``touched``); snapshots are re-read
-when their ``(mtime, size)`` changes; the cross-checks are recomputed each
-run from those small indexes, and the session paths are stat-ed each run
-(cheap, and a log deleted by its agent changes nothing lint would notice).
+recomputed only when lint re-read it, snapshots when their ``(mtime,
+size)`` changes; the cross-checks are recomputed each run from those small
+indexes, and session paths are stat-ed each run (a log deleted by its agent
+changes nothing lint would otherwise notice).
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Drift: memory files changed behind the library's back.
 
 Every write through the library appends a journal line right after it
-replaces the file, so a file whose modification time is later than its last
-journal line (by more than :data:`SLACK_SECONDS`) was written by something
-else: an agent editing the markdown directly, an editor, a sync tool. That
-is allowed (the files are the truth) but worth knowing, since nothing in
-the journal says who did it or why.
-
-Timestamps alone cannot tell a real edit from a ``touch`` or a ``git
-checkout``, so a person can accept the current state of a file: its sha256
-goes into ``lint-baseline.json`` (:mod:`wikimem.disk.baseline`), and the
-file is not reported again until its content differs from what was accepted.
-
-The rule is content first: a file whose sha256 is its accepted one is
-never drift, whatever its mtime and the journal say, so a baseline survives
-every copy that keeps the bytes. :func:`accept_current_state` accepts a
-whole directory as it is now (what a tool that just wrote a memory behind
-the library's back, such as the app's demo copier, calls); ``wikimem lint
+replaces the file, so a file modified later than its last journal line (by
+more than :data:`SLACK_SECONDS`) was written by something else. That is
+allowed (the files are the truth) but worth knowing, since nothing says who
+did it or why. Content comes first: a file whose sha256 is its accepted one
+(:mod:`wikimem.disk.baseline`) is never drift, whatever its mtime.
+:func:`accept_current_state` accepts a whole directory as it is now (for a
+tool that just wrote a memory behind the library's back); ``wikimem lint
 --fix`` accepts only what is drift.
 """
 

@@ -1,24 +1,16 @@
 """Near-duplicate wiki items: the same fact saved twice under two names.
 
-Comparing every pair is out of the question at 100k items, and so is a
-per-character shingle sketch in pure Python (seconds per pass). What an
-agent actually produces is the same text again with a few words changed,
-one sentence added or dropped, or different spacing, case or punctuation.
-So items are grouped two ways: by their first and by their last
-:data:`KEY_CHARS` characters, ASCII lower-cased (an edit anywhere but both
-ends keeps one of them; exact copies share both). Only items sharing a key
-are compared, with ``difflib``'s ratio after normalising (case folded,
-whitespace removed, evidence lines and markers left out), and a pair counts
-from :data:`THRESHOLD`. In a group, items are in store order (RecallFile
-name, then place in the file) and each is compared with its next
-:data:`WINDOW` members only, so a common opening phrase shared by thousands
-of items costs a few comparisons each, not a square; exact copies in a
-group are each paired with the first. The miss is deliberate and documented: two
+Comparing every pair is out of the question at scale. What an agent
+actually produces is the same text again with a few words changed, a
+sentence added or dropped, or other spacing, case or punctuation, so items
+are grouped by their first and by their last :data:`KEY_CHARS` characters
+(an edit anywhere but both ends keeps one key) and only items sharing a key
+are compared, each with its next :data:`WINDOW` members, so a common opening
+phrase costs a few comparisons, not a square. The deliberate miss: two
 texts edited at both ends are not paired.
 
-The groups are kept between runs (:class:`DuplicateIndex`): a re-lint
-moves the items of the changed files between groups and compares only the
-pairs that appeared, so an edit costs its own items, not the store.
+The groups are kept between runs (:class:`DuplicateIndex`), so a re-lint
+compares only the pairs an edit made.
 """
 
 from __future__ import annotations
@@ -44,7 +36,6 @@ _ASIDE_RE = re.compile(r"^[ \t]*(\(evidence:.*|<!--\s*wikimem-(derived|review).*
 _CONTENT = attrgetter("content")
 _HEAD = itemgetter(slice(None, KEY_CHARS))
 _TAIL = itemgetter(slice(-KEY_CHARS, None))
-_SEP = "\x00"
 #: A ref is ``generation << _SHIFT | index``: unique across re-reads of a file.
 _SHIFT = 32
 
@@ -79,18 +70,13 @@ def _similar(a: str, b: str) -> float:
 
 
 def _keys(texts: list[str]) -> list[int]:
-    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8, in C-level calls.
+    """Each text as a duplicate key: the hash of its ASCII-lower-cased UTF-8.
 
-    Bytes, not ``str.lower()``: lowering the bytes of all keys joined is a
-    table lookup per byte, several times faster on CJK text, and case is an
-    ASCII matter for nearly every near-duplicate an agent writes. Kept as
-    hashes (a colliding pair would only be compared, never reported unless
-    alike), at a third of the memory of the keys themselves.
+    Bytes, not ``str.lower()``: case is an ASCII matter for nearly every
+    near-duplicate an agent writes. Kept as hashes (a colliding pair would
+    only be compared, never reported unless alike).
     """
-    joined = _SEP.join(texts)
-    if joined.count(_SEP) != len(texts) - 1:  # a text holds the separator itself
-        return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
-    return list(map(hash, joined.encode("utf-8", "surrogatepass").lower().split(_SEP.encode()))) if texts else []
+    return [hash(text.encode("utf-8", "surrogatepass").lower()) for text in texts]
 
 
 def _keyed(files: Iterable[FileFacts]) -> tuple[list[Ref], list[str], list[Key], list[Key]]:

@@ -27,7 +27,6 @@ __all__ = [
 Severity = Literal["error", "warning", "info"]
 #: Most severe first: the order reports are sorted in.
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
-_RANK = {severity: rank for rank, severity in enumerate(SEVERITIES)}
 
 
 @dataclass(frozen=True)
@@ -239,11 +238,6 @@ class Finding:
             "fixable": self.fixable,
         }
 
-    def sort_key(self) -> tuple[int, str, int, str, str]:
-        """Errors first, then by place, then by code and message."""
-        loc = self.location
-        return (_RANK[self.severity], loc.path, loc.line or 0, self.code, self.message)
-
 
 def make_finding(
     code: str,
@@ -272,14 +266,6 @@ class LintReport:
         """Findings per severity (every severity present, zero included)."""
         tally = Counter(f.severity for f in self.findings)
         return {severity: tally.get(severity, 0) for severity in SEVERITIES}
-
-    def by_code(self) -> dict[str, list[Finding]]:
-        """Findings grouped by code, codes in ``CODES`` order."""
-        groups: dict[str, list[Finding]] = {}
-        order = {code: i for i, code in enumerate(CODES)}
-        for finding in sorted(self.findings, key=lambda f: order.get(f.code, len(order))):
-            groups.setdefault(finding.code, []).append(finding)
-        return groups
 
     def exit_code(self, *, strict: bool = False) -> int:
         """1 when there are errors (or, with ``strict``, warnings), else 0."""

@@ -5,28 +5,15 @@ be recovered is rewritten as the metadata it meant; diary entries out of
 ``HH:MM`` order are sorted (stable, as ``Diary.append`` sorts them); drift
 is accepted into ``lint-baseline.json``. A fix is first *planned* as the
 exact new text of each file, so ``--dry-run`` prints the very diff that
-``--fix`` would write. Applying goes through the library's write path and
-refuses a file that changed since it was planned (nothing written to it):
-
-* wiki items: a checked ``MemoryStore.add(..., expected=<content read>)``
-  per item, all under ``store.locked()``, which validates, splices the one
-  block into the RecallFile (every other block byte for byte) and journals
-  an ``update`` with ``detail = "lint fix: …"`` and ``by`` (default
-  ``lint``);
-* a day file: the diary has no API to rewrite an entry (it is append-only
-  evidence), so the day is written the way ``Diary.append`` writes one
-  (under the store lock, with its journal line as one step) and journaled
-  as a ``diary`` line for the day with ``detail = "lint fix: …"``: nothing
-  was appended. Sorting moves each entry's bytes as they are; only an
-  entry whose metadata is repaired is rendered anew;
-* the baseline: ``wikimem.disk.baseline.accept`` (atomic, under the store lock;
-  not journaled, since no memory changed — the baseline records who and when).
+``--fix`` would write. Applying goes through the library's write path under
+the store lock and refuses a file that changed since it was planned. The
+diary has no API to rewrite an entry (it is append-only evidence), so a day
+is written the way ``Diary.append`` writes one and journaled as a ``diary``
+line with ``detail = "lint fix: …"``.
 
 What a rewrite would lose is decided by the store's own rule
-(``wikimem.disk.splice.problems``): a fix is left alone, with that rule's reason,
-when the block it rewrites shares its heading with another (wiki), holds
-bytes that are not UTF-8, or the file holds git conflict markers; a
-RecallFile whose name is not writable is left alone too.
+(``wikimem.disk.splice.problems``): such a fix is left alone, with that
+rule's reason.
 """
 
 from __future__ import annotations

@@ -1,21 +1,15 @@
 """What points at what: links between items, and the evidence each claim rests on.
 
-Both are kept as reverse indexes that a :class:`~wikimem.lint.Snapshot`
-updates file by file, so that "who links here", "who cites this" and "does
-this item have independent support" cost a dictionary lookup after an edit,
-not a pass over the store.
+Both are reverse indexes that a :class:`~wikimem.lint.Snapshot` updates file
+by file, so "who links here" and "does this item have independent support"
+cost a lookup after an edit, not a pass over the store.
 
-Independent support (anti-echo, transitively). A wiki item is *grounded*
-when it carries no derived marker and either cites nothing that resolves
-(a plain reviewed item, vouched for by whoever wrote it; missing citations
-are reported on their own) or has at least one independent citation: a
-``source`` conversation, a diary entry that is not derived,
-or a wiki item that is itself grounded. Citing a wiki item that is not
-grounded is citing derived material, so an item whose only evidence is an
-item that rests only on derived text is an echo too, however long the
-chain. Cycles support nothing: the grounded set is the least fixpoint of
-that rule, so items that cite only each other are not grounded, and the
-answer never depends on the order items are looked at.
+A wiki item is *grounded* when it carries no derived marker and either cites
+nothing that resolves or has at least one independent citation (a source
+conversation, a diary entry that is not derived, or a grounded wiki item).
+So an item resting only on an echo is an echo too, however long the chain.
+The grounded set is the least fixpoint of that rule: items that cite only
+each other are not grounded, and the answer never depends on visiting order.
 """
 
 from __future__ import annotations

@@ -1,16 +1,11 @@
 """The lint run: one full pass, or an incremental re-run after some files changed.
 
-``lint(root)`` is a pure function of the directory: it reads, it never
-writes (``--fix`` is a separate, explicit step in ``wikimem.lint.fixes``).
+``lint(root)`` reads and never writes (``--fix`` is ``wikimem.lint.fixes``).
 An app keeps one :class:`Linter` and calls :meth:`Linter.run` after each
-change, and a re-run costs the change, not the store: files whose
-``(mtime_ns, size)`` did not change are not re-read, the journal is read
-from where it ended, and every cross-file finding is kept per file and
-recomputed only for the files the change can affect (the changed ones,
-those linking to or citing what appeared or vanished, those holding what
-gained or lost its last link, the duplicate groups the changed items moved
-between). Findings are kept sorted per file and severity, so the report is
-a concatenation, not a sort of the whole store's findings.
+change, and a re-run costs the change, not the store: unchanged files are
+not re-read, the journal is read from where it ended, and cross-file
+findings are recomputed only for the files the change can affect. Findings
+are kept sorted per file and severity, so the report is a concatenation.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """Malformed metadata comments: what the user meant, and whether it can be recovered.
 
-The block parser only takes a last line that is exactly ``<!-- wikimem: k=v
-| … -->`` with known keys as metadata; anything else is content, silently.
-That is the right read (never guess), but a hand-typed ``<!-- wikimem
-owner=me -->`` then loses its provenance without a word. Lint looks at
-every line that starts like a wikimem comment, says what is wrong with it,
-and recovers the fields when that is unambiguous: a missing colon, a key in
-the wrong case, ``source_conv`` for ``source``, ``;`` as separator, a
-missing ``-->``, a ts in another ISO-8601 spelling. Unknown keys, repeated
-keys and a ts that is not ISO-8601 need a person.
+The block parser takes only an exact metadata line and leaves anything else
+as content, silently: the right read (never guess), but a hand-typed
+``<!-- wikimem owner=me -->`` then loses its provenance without a word.
+Lint says what is wrong with every line that starts like a wikimem comment
+and recovers the fields when that is unambiguous; unknown or repeated keys
+and a ts that is not ISO-8601 need a person.
 """
 
 from __future__ import annotations

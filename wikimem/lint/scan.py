@@ -1,19 +1,10 @@
 """One memory file in, its facts and its local findings out.
 
 Everything lint knows about a file comes from one pass here: the blocks
-(exactly as the block parser reads them, see ``wikimem.lint.columns``),
-the line each starts on, what each links to and cites, and every problem
-that can be judged from this file alone. The facts are kept per file so
-that a re-lint after an edit re-reads only the files that changed; the
-cross-file checks (links, duplicates, evidence, drift) then update from the
-kept facts.
-
-Speed is the design constraint (a 100k-item store in well under 3 s, a
-small multiple of one plain read of the store): the common item costs no
-Python statement of its own. Blocks arrive as columns, and each check is
-first asked of the whole file at once (all names in one regex search, all
-timestamps in one match, every content through one ``map``); only the
-items a whole-file test singles out are looked at one by one.
+(exactly as the block parser reads them), the line each starts on, what
+each links to and cites, and every problem that can be judged from this
+file alone. The facts are kept per file so that a re-lint re-reads only the
+files that changed; the cross-file checks update from the kept facts.
 """
 
 from __future__ import annotations
@@ -22,16 +13,14 @@ import hashlib
 import itertools
 import re
 from dataclasses import dataclass, field
-from itertools import compress, repeat
-from operator import add
+from itertools import accumulate, repeat
 from typing import Literal
 
-from wikimem.disk.blocks import Block, parse_meta_line
+from wikimem.disk.blocks import Block, parse_blocks, parse_meta_line
 from wikimem.disk.frontmatter import read_file_meta
 from wikimem.disk.links import find_links
 from wikimem.diary import sort_by_time
 from wikimem.disk.marks import REVIEW_RE, EvidenceLine, find_evidence, is_derived
-from wikimem.lint.columns import read_columns
 from wikimem.lint.findings import Finding, Location, make_finding
 from wikimem.lint.meta import check_ts, diagnose_comment, is_wikimem_comment
 from wikimem.lint.swallowed import conflict_finding, may_conflict, separator_findings, swallowed, values_hold
@@ -45,19 +34,14 @@ Target = tuple[str, str]
 _HEADING_RE = re.compile(r"^## ", re.M)
 # What sanitize_item_name refuses, as one cheap test; the message comes from it.
 _BAD_NAME_RE = re.compile("\\[\\[|\\]\\]|[:|#\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# Joins a file's names for that one search: whitespace, so never inside a
-# parsed heading, and not a character the search looks for.
-_NAME_JOIN = "\u2028"
 _TIME = r"(?:[01][0-9]|2[0-3]):[0-5][0-9]"
 _ALL_TIMES_RE = re.compile(f"(?:{_TIME}\n)*")
-_ALL_CANONICAL_TS_RE = re.compile(f"(?:{CANONICAL_TS_RE.pattern}\n)*")
 # The link syntax of wikimem.disk.links (both halves without "[", "]", ":" or a newline).
 _LINK_RE = re.compile(r"\[\[([^\[\]:\n]*):([^\[\]:\n]*)\]\]")
 _BRACKETS_RE = re.compile(r"\[\[([^\]\n]*)\]\]")
 # A name with no whitespace run to collapse (the common case: skip the regex sub).
 _PLAIN_NAME_RE = re.compile(r"(?:\S| (?! ))*")
 _NON_SPACE_RE = re.compile(r"\S")
-_INTERESTING_RE = re.compile(r"<!--|```|~~~|\[\[|\(evidence:")
 _FENCE_RE = re.compile(r"^[ \t]*(```|~~~)", re.M)
 # Every scan gets a new number: the duplicate index tells an item apart from
 # the one that held its place before the file was re-read.
@@ -134,6 +118,27 @@ class FileFacts:
     #: Other names of a RecallFile, from its frontmatter (a ``[[alias]]`` link reaches it).
     aliases: tuple[str, ...] = ()
     shadowed: list[ItemFacts] = field(default_factory=list)
+
+
+def _normal(text: str) -> str:
+    """``text`` as the block parser sees it: BOM gone, ``\\n`` newlines (so offsets match its blocks)."""
+    text = text.lstrip("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _headings(text: str) -> tuple[list[int], list[int]]:
+    """Each block heading's 1-based line and offset in ``text`` (already normal).
+
+    The parser splits at ``^## ``, so a block starts exactly where a line
+    starts with ``## ``.
+    """
+    starts = [0] if text.startswith("## ") else []
+    find, at = text.find, text.find("\n## ")
+    while at >= 0:
+        starts.append(at + 1)
+        at = find("\n## ", at + 1)
+    gaps = list(map(text.count, repeat("\n"), [0, *starts[:-1]], starts))
+    return list(accumulate(gaps, initial=1))[1:], starts
 
 
 def line_of(content: str, needle: str, first: int, default: int) -> int:
@@ -270,41 +275,17 @@ def _duplicate_findings(path: str, items: list[ItemFacts], findings: list[Findin
             related=tuple(Location(path, n, name) for n in lines[1:])))
 
 
-def _name_findings(path: str, kind: Kind, items: list[ItemFacts], names: list[str],
-                   findings: list[Finding]) -> None:
-    """Headings the library cannot write (wiki) or read as a time (diary), if any."""
-    if kind == "wiki":
-        if "" not in names and not _BAD_NAME_RE.search(_NAME_JOIN.join(names)):
-            return
-        for item in items:
-            if not item.name or _BAD_NAME_RE.search(item.name):
-                findings.append(make_finding(
-                    "bad-item-name", path, f"{_name_problem(item.name)}: it cannot be written or linked",
-                    line=item.line, item=item.name))
-        return
-    if _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
-        return
+def _name_findings(path: str, kind: Kind, items: list[ItemFacts], findings: list[Finding]) -> None:
+    """Headings the library cannot write (wiki) or read as a time (diary)."""
     for item in items:
-        if not _ALL_TIMES_RE.fullmatch(item.name + "\n"):
+        if kind == "wiki" and (not item.name or _BAD_NAME_RE.search(item.name)):
+            findings.append(make_finding(
+                "bad-item-name", path, f"{_name_problem(item.name)}: it cannot be written or linked",
+                line=item.line, item=item.name))
+        elif kind == "diary" and not _ALL_TIMES_RE.fullmatch(item.name + "\n"):
             findings.append(make_finding(
                 "bad-diary-heading", path, f"diary heading {item.name!r} is not HH:MM (00:00–23:59)",
                 line=item.line, item=item.name))
-
-
-def _singled_out(contents: list[str], stamps: list[str | None]) -> list[int]:
-    """Indices of the items that need a look of their own (a few per file).
-
-    One regex ``map`` over the contents finds links, comments, fences and
-    evidence; the timestamps are checked all at once, and one by one only
-    when some is not canonical.
-    """
-    marked: list[re.Match[str] | bool | None] = list(map(_INTERESTING_RE.search, contents))
-    if "" in contents:
-        marked = [m or not c for m, c in zip(marked, contents)]
-    present = [ts for ts in stamps if ts is not None]
-    if not _ALL_CANONICAL_TS_RE.fullmatch("\n".join(present) + "\n" if present else ""):
-        marked = [m or (ts is not None and not CANONICAL_TS_RE.fullmatch(ts)) for m, ts in zip(marked, stamps)]
-    return list(compress(range(len(contents)), marked))
 
 
 def unreadable_file(path: str, kind: Kind, stem: str, signature: tuple[int, int], reason: str) -> FileFacts:
@@ -333,8 +314,10 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             return facts
     if kind == "wiki" and text.startswith("---"):
         facts.aliases = tuple(alias.lower() for alias in read_file_meta(text).aliases)
-    columns = read_columns(text)
-    names, contents, stamps, heads = columns.names, columns.contents, columns.stamps, columns.lines
+    normal = _normal(text)
+    heads, starts = _headings(normal)
+    blocks = parse_blocks(normal).blocks
+    names = [block.heading for block in blocks]
     if may_conflict(text):
         conflict = conflict_finding(path, text, names, heads)
         if conflict is not None:
@@ -342,14 +325,12 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             findings.append(conflict)
     if not names:
         return facts
-    items = list(map(ItemFacts, names, heads, map(add, heads, repeat(2)), contents, columns.owners,
-                     columns.sources, stamps))
-    _name_findings(path, kind, items, names, findings)
-    normal, starts = columns.text, columns.starts
+    items = [ItemFacts(b.heading, line, line + 2, b.content, b.owner, b.source_conv, b.ts)
+             for b, line in zip(blocks, heads)]
+    _name_findings(path, kind, items, findings)
     reported = -2  # the block whose open fence was reported last
     fences = "```" in normal or "~~~" in normal
-    for index in _singled_out(contents, stamps):
-        item = items[index]
+    for index, item in enumerate(items):
         start, stop = starts[index], starts[index + 1] if index + 1 < len(starts) else len(normal)
         item.first = _first_line(normal, start, stop, item.line)
         _content_checks(item, path, kind, findings)
@@ -373,7 +354,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking.append(item)
         if item.evidence or item.derived or item.review:
             facts.curated.append(item)
-    if values_hold(";", columns.owners) or values_hold(";", columns.sources):
+    if values_hold(";", [b.owner for b in blocks]) or values_hold(";", [b.source_conv for b in blocks]):
         findings += separator_findings(path, items, lambda i: _last_line(
             normal, starts[i], starts[i + 1] if i + 1 < len(starts) else len(normal), items[i].line))
     if kind == "wiki":
@@ -387,7 +368,7 @@ def scan_file(path: str, kind: Kind, stem: str, data: bytes, signature: tuple[in
             facts.linking = [item for item in facts.linking if id(item) in kept]
             facts.curated = [item for item in facts.curated if id(item) in kept]
     elif names != sorted(names) or not _ALL_TIMES_RE.fullmatch("\n".join(names) + "\n"):
-        _order_check(path, [columns.block(i) for i in range(len(names))], items, findings)
+        _order_check(path, blocks, items, findings)
     facts.items = items
     return facts
 

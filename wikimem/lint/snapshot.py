@@ -222,10 +222,6 @@ class Snapshot:
         """Day files that the library reads (named as real dates), in date order."""
         return sorted((f for f in self.files.values() if f.kind == "diary" and f.valid), key=lambda f: f.stem)
 
-    def path_of(self, file: str) -> str:
-        """The relative path of RecallFile ``file``."""
-        return f"wiki/{file}.md"
-
 
 def item_keys(facts: FileFacts) -> list[Target]:
     """``(file or date, name)`` of each item in ``facts``, in file order."""

@@ -1,26 +1,15 @@
 """What an agent is handed for a query: one text, one row shape, for every front end.
 
-The CLI's ``wikimem recall``, the MCP server's ``recall`` tool and the app's
-"copy as context" must hand an agent the same thing, or an agent attached
-one way would be told something else than the person checking it another
-way. So the rendering lives here, once, below every front end.
+``wikimem recall``, the MCP ``recall`` tool and the app's "copy as context"
+must hand an agent the same thing, so the rendering lives here, once.
 
-Design constraints:
-
-* **Only what retrieval kept.** Hits and their link targets in result order,
-  within the budget; dropped rows are left out (that is what the budget is
-  for).
-* **Every row says where it lives**: ``## file:name`` (``## diary DAY
-  HH:MM[#n]`` for a diary entry), so an agent can cite, re-read
-  (``read_item``) or update (``remember`` with ``expected``) exactly that
-  item; a link row says which hit pulled it in.
-* **Memory text is data.** Content is copied verbatim and nothing else is
-  added: no instructions, no prompt text of ours around it. (Content cannot
-  forge a row heading: the store refuses content with a ``## `` line, and
-  a hand-written one would have been parsed as a heading of its own.)
-* **The text ends with the derived marker** (``DERIVED_MARKER`` on a line of
-  its own), so whatever an agent writes back from it carries the marker and
-  is recognised as derived, never as independent evidence (SPEC §8).
+* **Only what retrieval kept**, in result order, within the budget.
+* **Every row says where it lives** (``## file:name``, ``## diary DAY
+  HH:MM[#n]``), so an agent can cite, re-read or update exactly that item.
+* **Memory text is data**: copied verbatim, no instructions of ours around
+  it (content cannot forge a row heading: the store refuses a ``## `` line).
+* **The text ends with the derived marker**, so whatever an agent writes back
+  from it is recognised as derived, never as independent evidence (SPEC §8).
 """
 
 from __future__ import annotations

@@ -1,31 +1,19 @@
 """File context: an item next to items that match the query, in its RecallFile, ranks higher.
 
 Why: a RecallFile keeps a topic's items in the order they were written, so
-the items around a hit are the rest of its conversation or passage. The
-answer to a question often shares few words with it while the turn or
-sentence beside it shares many (an agent stores "we settled on the blue
-one" right after "which colour for the kitchen?"). Its effect on hit@k,
-BM25 alone and fused with each encoder, is measured by ``bench/quality.py``
-(figures in docs/benchmarks.md); the window and weight below are the
-setting chosen offline on those sets.
-
-With an encoder it is a signal of its own in the fused score (see
-:func:`fuse_context`), computed for every candidate -- the vectors' too:
-added inside BM25's share instead, it lets a small cosine difference put
-a neighbour first. It still lowers one measured figure, so by the rule
-"a default lowers none" it is not a default.
-
-Opt-in (``MemoryIndex(context=True)``): it deepens a BM25-only query's
-pool from ``limit`` to 50 and scores up to 4 neighbours of each
-candidate, which the warm-query goals (``bench/bench_goals.py``) have not
-been shown to afford, and it changes what the app's query pane shows.
+the items around a hit are the rest of its conversation or passage; an
+answer often shares few words with the question while the turn beside it
+shares many. Its effect is measured by ``bench/quality.py``; the window and
+weight below are the setting chosen there. It still lowers one measured
+figure and deepens a BM25-only query's pool, so it is opt-in
+(``MemoryIndex(context=True)``), not a default.
 
 The signal only re-ranks: a candidate's lexical score becomes its own BM25
 plus ``weight`` x the best BM25 among its neighbours within ``window``
-places in the same file. It never admits an item on its own (the relevance
-floor still asks for a BM25 match or a cosine), and an item without a match
-gets no context. Training-free, no model: the neighbours' BM25 is computed
-exactly (:meth:`~wikimem.index.scoring.bm25.InvertedIndex.score_docs`).
+places in the same file. It never admits an item on its own. With an
+encoder it is a signal of its own in the fused score (:func:`fuse_context`):
+added inside BM25's share instead, a small cosine difference could put a
+neighbour first.
 """
 
 from __future__ import annotations

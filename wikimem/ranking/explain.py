@@ -2,28 +2,18 @@
 
 Design constraint: the CLI's ``wikimem explain`` and an app's query pane
 must say the same thing about the same result, so every sentence lives here
-and both call these functions -- :func:`explain_lines` for the whole
-report, or its parts (:func:`header_lines`, :func:`row_fields`,
-:func:`row_note`, :func:`footer_lines`) for a front end that lays the table
-out itself, and :func:`why_not_lines` for :meth:`MemoryIndex.why_not`.
+and both call these functions (:func:`explain_lines`, or its parts for a
+front end that lays the table out itself, and :func:`why_not_lines`).
 
 The layout is part of the CLI contract (scripts and tests parse it): lines
-``query:``, ``query tokens:``, ``ranking:`` and ``time gate:`` come first, in
-that order; then, only when they apply, this project's extra lines
-(``time words:``, ``analyzer:`` -- when the English analyzer changed the
-query's tokens or fell back for want of its stemmer --, ``cos floor:``);
-then the table, whose header holds the words
-``#  src  score  bm25  cos  ~tok  item`` in that order and whose rows hold
-one field under each: the columns are aligned (:func:`table_lines`, by
-display width, so a Chinese name takes its two cells a character), fields
-at least two spaces apart, the scores right-aligned; a parser splits on
-runs of two or more spaces (an item name may hold one space, a diary row
-always does). A hit row ends with ``[matched, terms]``; a link row with
-``(via <hit name>)``, followed -- when the linked item is itself a ranked
-hit -- by ``  hit #N [matched, terms]``, so a hit shown in its link place
-is never mistaken for an unranked neighbour. A diary row keeps the
-reference CLI's spelling, ``2026-07-21:14:30`` (``#2`` after a later entry
-of the minute): scripts written for the reference parse it. Why aligned:
+``query:``, ``query tokens:``, ``ranking:`` and ``time gate:`` first, in
+that order; then this project's extra lines only when they apply; then the
+table with the header words ``#  src  score  bm25  cos  ~tok  item`` and one
+field under each, at least two spaces apart (a parser splits on runs of two
+or more; an item name may hold one space). A link row says ``(via <hit
+name>)`` and, when the linked item is itself a ranked hit, ``hit #N``, so it
+is never mistaken for an unranked neighbour. A diary row keeps the reference
+CLI's spelling, ``2026-07-21:14:30``. Why aligned:
 ``docs/adr/0020-explain-table.md``; why that name: ``docs/adr/0023-whole-diary-recall.md``.
 """
 

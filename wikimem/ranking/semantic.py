@@ -2,32 +2,20 @@
 
 Design constraint: embeddings are optional and must never break retrieval.
 numpy and :mod:`wikimem.vectors` are imported only when an embedder is
-configured (so ``import wikimem`` stays stdlib-only), and every failure --
-endpoint down, bad vectors, a torn cache, a cache stamped by another model --
+configured (so ``import wikimem`` stays stdlib-only), and every failure
 leaves the candidates exactly as BM25 ranked them.
 
-When the wiki's vectors are embedded. ``vector_sync="query"`` (the library's
-default, the reference behaviour): lazily, inside the query that first needs
-them, keyed by the corpus version -- a query after no write embeds only the
-query, but the first query of a fresh store embeds the *whole* store, which
-takes minutes to hours with a local model and costs money with an endpoint.
-``vector_sync="manual"`` (what an app wants): a query never embeds a wiki
-item; the caller plans and runs the sync (:meth:`MemoryIndex.plan_vectors`,
-:meth:`MemoryIndex.sync_vectors`, with progress and a cooperative stop) in
-the background, and until the vectors are ready queries rank with BM25 only
-(``embedding_used=False``). "Ready" means every live item has a vector, or a
-sync has completed once: after that, an item written since the last sync
-simply has no cosine (its BM25 still counts) until the next sync. The rows
-are matched to items by the hash of their text, so a cache written by an
-earlier process, or a partial one left by a cancelled sync, is reused as
-far as it goes. Diary entries are still embedded per time window inside the
-query (a window is small), once the wiki's vectors are ready.
+``vector_sync="query"`` (the reference behaviour) embeds the wiki lazily
+inside the query that first needs it, so the first query of a fresh store
+embeds the whole store. ``vector_sync="manual"`` (what an app wants) never
+embeds a wiki item in a query: the caller plans and runs the sync in the
+background, and until it is ready queries rank with BM25 only. Rows are
+matched to items by the hash of their text, so an earlier or cancelled
+sync is reused as far as it goes. Diary entries are embedded per time
+window inside the query (a window is small).
 
-``vector_cache="read"`` keeps new vectors in memory (``VectorCache(...,
-persist=False)``): nothing is written under the memory directory, as a
-read-only app promises.
-
-The relevance floor applied to fused candidates is :mod:`wikimem.ranking.floor`.
+``vector_cache="read"`` keeps new vectors in memory: nothing is written
+under the memory directory, as a read-only app promises.
 """
 
 from __future__ import annotations

@@ -1,14 +1,10 @@
 """The vector half of a :class:`~wikimem.retrieval.MemoryIndex`: embed, plan, share, report.
 
-Why an object of its own: these are the calls an app's query pane makes
-about embeddings (what a sync would embed, run it from a worker, reuse
-another index's vectors, how many items have one), all thin doors to
+The calls an app makes about embeddings are thin doors to
 :class:`wikimem.ranking.semantic.Semantic` that take the index lock around
-the corpus they read. The ranker owns the embedding state (the
-:class:`Semantic`, or none without an embedder or without numpy); the index
-hands it the lock and two ways to reach the corpus, and nothing else is
-shared. The index builds itself before asking: the ranker never builds,
-and holds nothing of the index but the lock and the corpus getter.
+the corpus they read. The ranker owns the embedding state; the index hands
+it the lock and a way to reach the corpus, and nothing else is shared. The
+ranker never builds the index.
 """
 
 from __future__ import annotations

@@ -1,23 +1,13 @@
 """Which stored items a recall may hand back: by who wrote them, where from, when, and their file's tags.
 
-An agent that already knows what it wants ("what did *this* agent note",
-"what came from the ChatGPT import", "what was written since Monday",
-"only the files tagged ``project``") asks with a filter instead of hoping
-the ranking puts it first. The filter decides membership only -- it never
-changes a score -- and it is applied inside the search, so the top
-``limit`` is the best of the items it keeps, not the survivors of a cut
+An agent that already knows what it wants asks with a filter instead of
+hoping the ranking puts it first. The filter decides membership only, never
+a score, and is applied inside the search, so the top ``limit`` is the best
+of the items it keeps, not the survivors of a cut
 (:func:`wikimem.ranking.pipeline.gated_search` asks the index for more
-until enough pass).
-
-* ``owner``: the item's owner, exactly.
-* ``source_conv``: the item's source, exactly; a value ending in ``:``
-  is a prefix (``chatgpt:`` keeps every imported ChatGPT conversation).
-* ``after`` / ``before``: the item's ``ts`` is at or after ``after`` and
-  before ``before`` (a day ``YYYY-MM-DD`` or an ISO time; compared in UTC);
-  an item without a ``ts`` is left out when either is given.
-* ``tags``: the item's RecallFile carries every one of them in its
-  frontmatter (:mod:`wikimem.disk.frontmatter`); a diary entry has no tags,
-  so a tag filter leaves the diary out.
+until enough pass). ``source_conv`` ending in ``:`` is a prefix; an item
+without a ``ts`` is left out by ``after``/``before``; a diary entry has no
+tags, so a tag filter leaves the diary out.
 """
 
 from __future__ import annotations

@@ -3,26 +3,11 @@
 Design constraint: a diagnosis that re-implemented the ranking would drift
 from it the first time either changed, and then lie. :func:`diagnose` only
 *reads* the :class:`~wikimem.ranking.pipeline.Trace` of the run that
-:meth:`MemoryIndex.retrieve` would have made with the same knobs -- which
-stage kept or removed the item -- and adds the item's own evidence (its
-BM25 score and rank, its cosine, the query tokens it has and lacks).
-
-Stages, in pipeline order (the first one that removed the item is the
-verdict):
-
-* ``missing`` -- no such wiki item or diary entry;
-* ``time_gate`` -- a diary entry outside the window (or the query named no
-  window: without ``search_diary`` the diary is searched only within one);
-* ``not_candidate`` -- neither signal brought it in: it shares no scored
-  token with the query (or ranks below BM25's candidate pool) and, with
-  embeddings, is not among the nearest vectors;
-* ``floor`` -- a candidate without a BM25 match whose cosine is not
-  positive or below the relevance floor;
-* ``limit`` -- admitted, but ranked below ``limit``;
-* ``budget`` -- placed, then cut by the token budget;
-* ``deduplicated`` -- recalled, but in its link place right after an
-  earlier hit that links to it rather than at its own rank;
-* ``recalled`` -- in the result at ``position``.
+:meth:`MemoryIndex.retrieve` would have made with the same knobs (which
+stage kept or removed the item; the first one that removed it is the
+verdict) and adds the item's own evidence (its BM25 score and rank, its
+cosine, the query tokens it has and lacks). The stages are listed in
+docs/guide/retrieval.md ("Why not recalled?").
 """
 
 from __future__ import annotations

@@ -1,22 +1,14 @@
 """MemoryStore: the wiki (state layer), one RecallFile per topic under ``wiki/``.
 
 The markdown files are the only truth; the store keeps no cache of their
-content, so what it returns is what is on disk right now. Every write is a
-locked read-modify-write: the file is re-read under the store lock (another
-process may have written it a moment ago), the one block addressed is
-spliced in between the untouched bytes of the others (``wikimem.disk.splice``:
-a write that would lose what it did not address is refused with
-``LossyWriteError``), and the result is committed with its journal lines
-as one step (``wikimem.store.transaction``), through an intent record when it
-spans several files (a move, a link rewrite), so it lands whole or not at
-all.
-
-Checked writes (``expected=`` on ``add``/``remove``/``move``) compare the
-caller's last read with the file re-read *under that same lock*, so no write
-can land between the check and the write it guards. ``transaction()``
-groups several writes into one commit (a retraction that marks and deletes
-across files); its ``edits`` are the raw bytes each block had before and
-after, which :meth:`MemoryStore.revert` puts back exactly (undo).
+content. Every write is a locked read-modify-write: the file is re-read
+under the store lock, the one block addressed is spliced in between the
+untouched bytes of the others (``wikimem.disk.splice``), and the result is
+committed with its journal lines as one step (``wikimem.store.transaction``),
+through an intent record when it spans several files, so it lands whole or
+not at all. Checked writes (``expected=``) compare the caller's last read
+with the file re-read *under that same lock*, so no write can land between
+the check and the write it guards.
 
 Journal lines name the item's owner as ``owner`` and whoever acted as
 ``by`` (``remove``'s and ``move``'s ``owner=`` argument is who acted).

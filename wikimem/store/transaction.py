@@ -1,16 +1,11 @@
 """A store transaction: several writes of one thread, staged, then committed as one step.
 
 Every write of ``MemoryStore`` runs in one (its own, or the caller's
-``store.transaction()``): it reads the raw file (staged, or from disk under
-the store lock), checks, splices, and *stages* the new bytes with its block
-edits and journal lines. Nothing touches the disk until the outermost
-transaction ends: then one file is replaced the single-file way, several
-through an intent record (``wikimem.disk.intent.commit``), so a move, a link
-rewrite, a retraction or their undo lands whole or not at all.
-
-A nested transaction is a savepoint: if the block raises, the staged state
-goes back to what it was when it began, so a caller that catches one failed
-write and goes on never commits half of it.
+``store.transaction()``) and *stages* its new bytes, block edits and journal
+lines; nothing touches the disk until the outermost transaction ends, and
+several files are committed through an intent record, so a move or its undo
+lands whole or not at all. A nested transaction is a savepoint: a caller
+that catches one failed write and goes on never commits half of it.
 """
 
 from __future__ import annotations
@@ -90,11 +85,6 @@ class StoreFiles(Protocol):
     def notify_day_write(self, date: str) -> None: ...
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """A memory file's bytes (``None``: missing); an unreadable one refuses the write (UnreadableError)."""
-    return read_regular(path)
-
-
 class Transaction:
     """The staged state of one thread's writes; ``edits`` is what undo needs once committed."""
 
@@ -124,7 +114,7 @@ class Transaction:
         path = self.store.file_path(file)
         if file not in self._before:  # stat first, then read: as an index reads, so their stats compare
             self._before[file] = path_identity(path)
-        return split_raw(_read_bytes(path))
+        return split_raw(read_regular(path))  # unreadable: UnreadableError refuses the write
 
     def note_first_read(self, file: str, identity: Identity | None) -> None:
         """``file``'s identity as this transaction first found it, for a read made without :meth:`raw` (kept if noted)."""

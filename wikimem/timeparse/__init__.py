@@ -3,58 +3,18 @@
 A window decides which diary days enter retrieval at all, so a wrong window
 hides the very memory the user asked for, while no window merely leaves the
 diary out. Every rule here therefore recognises only expressions with one
-clear meaning and gives up (``None``) on anything vague. Stdlib only.
+clear meaning and gives up (``None``) on anything vague: vague words, bare
+weekdays, seasons, open-ended expressions ("before yesterday" is not
+yesterday). English month names and years are ordinary words too ("May I",
+"in 2023 words"), so the English rules say what makes them time words, and
+a few common words that merely contain a time word are skipped (heuristic
+lists, and they say so). Stdlib only.
 
-Recognised (``today`` = T, weeks run Monday-Sunday):
-
-* days: 今天/今日, 昨天/昨日, 前天, 大前天, 明天/明日, 后天, 大后天; ``N天前``
-  (also N天以前/之前) with Arabic or Chinese numerals (两, 十, 十二, 二十, 一百…);
-  English ``today``/``tonight``, ``yesterday``, ``tomorrow``, ``the day
-  before yesterday``, ``the day after tomorrow``, ``N days ago`` (digits or
-  ``a``/``one``…``twenty``) -- English words only on word boundaries.
-* dates: ``2026-07-21``, ``2026/7/21``, ``2026-7-1``, ``2026年7月21日``,
-  ``7月21日``/``7月21号`` (also 七月二十一日); English ``May 8, 2023``, ``May 8th
-  2023``, ``8 May 2023``, ``the 8th of May, 2023``, ``Sept. 8``, ``8 May``
-  (month names and short forms); a month/day later than T means the
-  previous year. An impossible date makes the whole answer ``None``.
-* weeks: 这周/本周/这个星期/本星期/这礼拜, 上周/上个星期/上礼拜, and (extras)
-  上上周 (two weeks back), 下周, 下下周, each followed optionally by a day
-  (一…六, 日/天 → that day) or 末 (the weekend, Saturday-Sunday);
-  ``N周前``/``N个星期前`` → the whole week N weeks back; English ``this/last/
-  next week``/``weekend``, ``N weeks ago``.
-* months: 这个月/本月, 上个月/上月, 上上个月, 下个月; ``N个月前`` → that whole
-  month; ``2026年7月``, and ``7月``/``7月份`` alone (a month later than T's
-  means the previous year); English ``this/last/next month``, ``N months ago``,
-  ``May 2023``, ``May of 2023``, ``2023-05``, ``2023/05``, and a month name
-  alone after in/during/throughout (``in May``: the last May that has begun;
-  ``in May and June``, ``between March and May``: both).
-* English weekdays: ``this Friday`` (this week's), ``Tuesday last week``/
-  ``last week's Tuesday`` (that week's), ``on Tuesday`` (the most recent one,
-  today included), ``last Tuesday`` (both readings: last week's and the most
-  recent, with the days between), ``next Thursday`` likewise ahead.
-* years: English ``in 2023``/``during 2023``, ``between 2021 and 2023``,
-  ``N years ago``, ``this/last/next year``. A year named beside a yearless month or day is its year (``in May
-  last year``); two different years beside one → ``None``.
-
-Choosing among several expressions: longer matches swallow the ones inside
-them (大前天 is not 前天); then the most specific kind wins (a day beats a
-weekend beats a week beats a month beats a year) and, at equal precision, an
-explicit date beats a relative word. Several expressions of the winning kind give the
-smallest window covering all of them (``昨天和前天`` → both days), since the
-user asked about each of them.
-
-Deliberately *not* windows: vague words (最近, 前几天, 以前, 过一会儿, 这两天),
-bare weekdays (周三: this week's or last week's?; a bare ``Monday``), ``12/07``
-style dates, seasons (``last summer``: which months depends on the
-hemisphere), ``a couple of``/``a few``/``several`` counts, and
-open-ended expressions -- a match followed by 以前/之前/以后/之后/以来/前/后, or
-preceded by English since/before/after/until -- because "before yesterday" is
-not yesterday. English month names are ordinary words too ("May I", "we
-march", "June bug"), and a year may count things ("in 2023 words"): the
-English calendar rules below say what makes them time words. A few common
-words that merely contain a time word are skipped: 马上周末 (马上 + 周末), 晚上月亮, 周期, 周围, 这周一起 (一起 "together",
-not Monday), 这周日程, 以前天天, 如今天气; the exclusion lists below are
-heuristics and say so.
+Among several expressions, longer matches swallow the ones inside them (大前天
+is not 前天), then the most specific kind wins (day, weekend, week, month,
+year) and, at equal precision, an explicit date beats a relative word;
+several of the winning kind give the smallest window covering them all.
+Every expression understood: docs/guide/time-windows.md.
 """
 
 from __future__ import annotations
@@ -643,7 +603,7 @@ def parse_time_range(
 ) -> TimeRange | None:
     """The inclusive ``("YYYY-MM-DD", "YYYY-MM-DD")`` window ``text`` names, or None.
 
-    See the module docstring for every expression understood and how
+    See docs/guide/time-windows.md for every expression understood and how
     competing expressions are resolved. ``today`` (a date or ISO string)
     pins the reference day; otherwise it is today in ``tz`` (a ``tzinfo`` or
     IANA name, default the system's local zone). :func:`match_time_range`

@@ -1,20 +1,11 @@
 """Semantic recall: embedders, the content-hash vector cache and vector search.
 
-This package is the embedding extra (numpy; httpx for HTTP endpoints; a
-bundled offline model for ``LocalEmbedder``, optionally run by onnxruntime).
-Nothing in ``wikimem`` imports it unless an embedder is actually passed, and
-it is not re-exported from ``wikimem``: the core stays dependency-free.
-
-To show what embedding a store will cost before it starts (the app does)::
-
-    cache = VectorCache(store.root)
-    entries = entries_for(store.items())
-    plan = cache.plan(entries, embedder)       # hashes + a few timed texts
-    print(plan.describe())                     # "120 of 5,000 items to embed (~2 min)"
-    cache.sync(entries, embedder, progress=on_progress, should_stop=stop.is_set)
-
-A cancelled sync raises :class:`SyncCancelled` after keeping what it
-embedded; a ``MemoryIndex`` with the same embedder then reuses every row.
+This package is the embedding extra. Nothing in ``wikimem`` imports it
+unless an embedder is actually passed, and it is not re-exported from
+``wikimem``: the core stays dependency-free. :meth:`VectorCache.plan` says
+what a sync will cost before it starts; a cancelled sync raises
+:class:`SyncCancelled` after keeping what it embedded, so the next one
+reuses every row.
 """
 
 from wikimem.vectors.cache import (

@@ -3,29 +3,21 @@
 Design constraints, in order:
 
 * **Never trust corruption.** A keys file that is not JSON, names a missing
-  matrix, or disagrees with it on row count or width is "no cache" — never a
+  matrix, or disagrees with it on rows or width is "no cache", never a
   partially right one. Deleting the files is always safe.
-* **Incremental.** A row is keyed by the sha256 of the embedded text
-  (``name + "\\n" + content``); an unchanged hash is reused with no embedding
-  call, and a sync that changes nothing writes nothing.
+* **Incremental.** A row is keyed by the sha256 of the embedded text; an
+  unchanged hash is reused with no embedding call, and a sync that changes
+  nothing writes nothing.
 * **Atomic and Windows-safe.** Each write goes to a new ``vectors-NNNNNN.npy``
-  (temp file + fsync + ``os.replace``) *before* the keys file that names it is
-  replaced, so a crash leaves the old pair or the new pair. A live index may
-  still memory-map an older version, so old versions are removed best-effort
-  and only versions older than the one just written (a concurrent writer's
-  newer file is left alone).
-* **Safe between processes.** Two processes syncing at once must not delete
-  each other's matrix: the write, the sweep and the memory-map of the new
-  matrix happen under the store lock (``wikimem.disk.blocks.store_lock`` of the
-  cache's folder), and a reader whose keys name a matrix a concurrent sync
-  just swept reads the keys again (they name the newer one) instead of
-  taking the cache for torn. Embedding itself runs outside the lock.
-* **No poisoned rows.** A row with no direction (all zero, NaN, beyond
-  float32) is never written (:mod:`wikimem.vectors.rows`).
-* **Read-only is in memory.** ``VectorCache(root, persist=False)`` reads the
-  cache on disk (its rows are reused) but keeps whatever a sync produces in
-  this object only: nothing is created, written or swept under ``root``. A
-  read-only app embeds into it and forgets the vectors when it exits.
+  *before* the keys file that names it is replaced, so a crash leaves the old
+  pair or the new pair. A live index may still map an older version, so old
+  versions are removed best-effort, and only those older than the one written.
+* **Safe between processes.** The write, the sweep and the mapping of the new
+  matrix happen under the store lock of the cache's folder, and a reader whose
+  keys name a matrix a concurrent sync just swept reads the keys again instead
+  of taking the cache for torn. Embedding itself runs outside the lock.
+* **Read-only is in memory.** ``VectorCache(root, persist=False)`` reuses the
+  rows on disk but keeps what a sync produces in this object only.
 """
 
 from __future__ import annotations
@@ -221,26 +213,20 @@ class VectorCache:
     ) -> tuple[list[Key], Any]:
         """Make the cache hold exactly ``entries`` (or add them, with ``merge``).
 
-        ``entries`` is ``[((file, name), text), …]``. Rows whose hash is
-        already cached are reused; only new texts are embedded, in batches.
-        Returns ``(keys, matrix)`` as :meth:`load` would. Embedding errors
-        propagate and leave the cache untouched. ``merge=True`` (the diary)
-        keeps cached rows for keys not in ``entries``; without it (the wiki)
-        empty ``entries`` remove the cache.
+        ``entries`` is ``[((file, name), text), …]``. Rows whose hash is already
+        cached are reused; only new texts are embedded, in batches. Returns
+        ``(keys, matrix)`` as :meth:`load` would. Embedding errors propagate and
+        leave the cache untouched. ``merge=True`` (the diary) keeps cached rows for
+        keys not in ``entries``; without it (the wiki) empty ``entries`` remove the
+        cache.
 
-        ``progress(done, total)`` is called before the first batch and after
-        each one (texts embedded so far, texts to embed). ``should_stop()``
-        is asked before each batch; once it says yes, what was embedded so
-        far is written -- a valid cache of the entries whose rows exist --
-        and :class:`SyncCancelled` is raised, so the next sync embeds only
-        the rest.
-
-        ``dim`` is the width the embedder returns, when the caller knows it
-        (from a query): a cache of another width is then replaced, as one
-        of another model is. (Unknown, the width shows only when a new text
-        is embedded, and then nothing old is reused either.) Rows with no
-        direction are not written: :class:`~wikimem.vectors.DegenerateVectors`
-        is raised after the good rows are (see :mod:`wikimem.vectors.rows`).
+        ``progress(done, total)`` is called before the first batch and after each.
+        ``should_stop()`` is asked before each batch; once it says yes, what was
+        embedded so far is written (a valid cache) and :class:`SyncCancelled` is
+        raised, so the next sync embeds only the rest. ``dim``, when the caller
+        knows the embedder's width, replaces a cache of another width as one of
+        another model is. Rows with no direction are not written:
+        :class:`~wikimem.vectors.DegenerateVectors` is raised after the good rows are.
         """
         if batch_size < 1:
             raise ValueError("batch_size must be at least 1")

@@ -1,15 +1,10 @@
 """A deadline for one whole HTTP call: httpx limits each socket read, not the call.
 
-An endpoint that drips a byte a second never trips a per-read timeout, so
-``HttpEmbedder(timeout=2.0)`` once held a query for a minute. The call runs
-in a daemon thread; the caller waits at most the deadline. Past it the
-caller gets ``httpx.ReadTimeout`` and the connection's socket is shut down
-(``shutdown``, not ``close``: only that wakes a read blocked in another
-thread), so the worker ends at once instead of lingering. The socket is
-found through httpcore's ``trace`` hook when the connection is made, or
-the response's network stream; a pooled connection reused mid-drip of its
-headers is the one case left to the per-read timeout (the caller has its
-answer at the deadline all the same).
+An endpoint that drips a byte a second never trips a per-read timeout. The
+call runs in a daemon thread and the caller waits at most the deadline;
+past it the caller gets ``httpx.ReadTimeout`` and the connection's socket is
+shut down (``shutdown``, not ``close``: only that wakes a read blocked in
+another thread), so the worker ends at once instead of lingering.
 """
 
 from __future__ import annotations

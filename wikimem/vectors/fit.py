@@ -1,18 +1,11 @@
 """Does a vector cache fit the embedder in use? Judged once per index, said once.
 
-Rows from another model, or from the same model name at another width (a
-redeployed endpoint, another model behind the same name), live in another
-space: ranking with them would be noise, and re-embedding by itself would
-cost what the user never agreed to. So a query that finds such a cache
-ranks with BM25 only and logs one WARNING per index whose text starts
-``vector cache was built with model …`` (:func:`wikimem.vectors.cache.
-cache_mismatch`); an explicit sync replaces the cache. The model is judged
-from the header alone; the width once the embedder has returned a vector
-(the query's own), before anything is synced with it.
-
-Verdicts are remembered per cache folder: reading a header parses the whole
-keys file, too slow for every query. :meth:`CacheFit.forget` drops them
-after a sync rewrote the cache.
+Rows from another model, or another width, live in another space: ranking
+with them would be noise, and re-embedding by itself would cost what the
+user never agreed to. So a query that finds such a cache ranks with BM25
+only and logs one WARNING per index; an explicit sync replaces the cache.
+Verdicts are remembered per cache folder (reading a header parses the whole
+keys file); :meth:`CacheFit.forget` drops them after a sync.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
 """What a vector-cache sync will cost, said before it starts.
 
-Design constraint: embedding a large store with an offline model takes
-minutes to hours, and with an endpoint it costs money, so a caller (the
-app, a CLI) must be able to show "N of M items to embed, about T" and let
-the user decide -- *without* embedding anything. Planning therefore only
-hashes texts and reads the cache's keys; the time estimate comes from the
-embedder itself (``estimate_seconds``: a local model times a few of the very
-texts to embed), and is ``None`` -- unknown -- for embedders that cannot
-estimate for free (an HTTP endpoint bills each call).
+Embedding a large store takes hours with an offline model and costs money
+with an endpoint, so a caller must be able to show "N of M items to embed,
+about T" *without* embedding anything: planning only hashes texts and reads
+the cache's keys, and the estimate comes from the embedder
+(``estimate_seconds``, ``None`` when it cannot estimate for free).
 
-The same module defines the one text that is embedded for an item, and the
-``(file, name), text`` entries built from items, so no caller spells
-``name + "\\n" + content`` itself.
+It also defines the one text embedded for an item, so no caller spells it itself.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """The rows of one cache sync: embedding in batches, rows that must not be cached, assembling the matrix.
 
-Design constraint: a row that cannot give a cosine must never reach the
-cache. An endpoint that once answered all zeros (a stub, an overloaded
-server, a quota page turned into vectors) or values that overflow float32
-(``1e39`` is finite to Python, ``inf`` in the cache) would otherwise be
-reused forever -- the hash matches, so it is never embedded again -- while
-``embedding_used`` says cosine took part. :func:`usable_rows` is that test,
-on the float32 rows exactly as the cache stores and the index searches them.
-Such rows are dropped at sync (their items simply have no vector yet, and
-the next sync embeds them again) and the sync raises
-:class:`DegenerateVectors` after writing the good rows, so the query that
-met them ranks with BM25 only and says so.
+Design constraint: a row that cannot give a cosine (all zeros from a stub
+endpoint, values beyond float32) must never reach the cache, or it would be
+reused forever (its hash matches) while ``embedding_used`` says cosine took
+part. :func:`usable_rows` is that test, on the float32 rows as stored. Such
+rows are dropped and the sync raises :class:`DegenerateVectors` after
+writing the good rows, so the query that met them ranks with BM25 only and
+says so.
 """
 
 from __future__ import annotations

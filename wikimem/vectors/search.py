@@ -1,23 +1,13 @@
 """Nearest-neighbour search over a (memory-mapped) embedding matrix.
 
 Design constraint: the matrix stays on disk, mapped, and is never copied.
-Below ``binary_threshold`` rows a search is one exact matrix-vector product
-(memory bandwidth bound, like any exact scan). Above it, each row is also
-held as a 1-bit sign signature (``np.packbits``; 32 bytes for 256 dims
-instead of 1 KiB, scanned as 64-bit words): a Hamming scan over those picks
-a few candidates per result (refined from a wider Hamming pool using the
-signatures only), and only those rows are read from the map and reranked by
-exact cosine. Row norms are computed once, so zero rows score 0
-instead of NaN.
-
-Fewer dimensions mean fewer signature bits, so a narrow model's Hamming
-ranking is coarser: the rerank reads as many *bytes* as ``4·top_k`` rows of
-2048 floats would (8·top_k rows at 1024 dims, ~21·top_k at 384). On real
-embeddings (forced binary tier, 400 queries; recall@10 against exact
-search) that took E5 (384-dim) from 0.90 to 0.99 on CMRC2018 (3k rows) and
-from 0.78 to 0.96 on chitchat-en (7.6k short chat turns), USE (512-dim) from
-0.97-0.98 to 1.00; reading ~200 rows of 1.5 KiB instead of 40 costs well
-under a millisecond next to the Hamming scan.
+Below ``binary_threshold`` rows a search is one exact matrix-vector product.
+Above it, each row is also held as a 1-bit sign signature: a Hamming scan
+over those picks a few candidates per result, and only those rows are read
+from the map and reranked by exact cosine. A narrow model's signatures have
+fewer bits, so the rerank reads as many *bytes* as ``RERANK_FACTOR·top_k``
+rows of ``RERANK_DIM`` floats would (more rows when narrower). Zero rows
+score 0, never NaN.
 """
 
 from __future__ import annotations
@@ -161,11 +151,9 @@ class MemmapVectorIndex:
     def _coarse(self, q: np.ndarray, count: int) -> np.ndarray:
         """``count`` candidate rows for ``q``, chosen from the signatures alone.
 
-        Hamming distance keeps the ``HAMMING_POOL·count`` nearest signatures;
-        those few are re-scored asymmetrically (the float query against each
-        row's ±1 signs), which separates Hamming ties and lifted real-data
-        recall@10 from 0.92-0.94 to 0.98-0.99 (USE) and from 0.82-0.83 to
-        0.91-0.92 (E5) at the same ``count`` rows read from the map.
+        Hamming distance keeps the ``HAMMING_POOL·count`` nearest signatures; those
+        are re-scored asymmetrically (the float query against each row's ±1 signs),
+        which separates Hamming ties, for the same ``count`` rows read from the map.
         """
         assert self._signatures is not None
         assert self._words is not None
@@ -207,12 +195,10 @@ def _as_words(packed: np.ndarray) -> np.ndarray:
 def _centre(mean: np.ndarray, rows: int) -> np.ndarray | None:
     """The mean direction to subtract before taking signs, or None for raw signs.
 
-    Some embedding models put every text in a narrow cone (E5: the mean of
-    the unit rows has norm ~0.9), so raw sign bits barely differ between rows
-    and Hamming ranking collapses: recall@10 of this tier on real E5 vectors
-    was 0.45 raw and 0.83 centred. For models without a dominant shared
-    direction (USE: mean norm 0.3-0.5) centring cost recall (0.94 raw, 0.86
-    centred), hence the threshold. Chance alone gives ~1/sqrt(rows).
+    Some models put every text in a narrow cone (the mean unit row has a large
+    norm), so raw sign bits barely differ between rows and Hamming ranking
+    collapses; for models without such a shared direction centring costs
+    recall, hence the threshold. Chance alone gives ~1/sqrt(rows).
     """
     if not np.all(np.isfinite(mean)):
         return None
