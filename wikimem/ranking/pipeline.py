@@ -27,7 +27,7 @@ stages, in order:
    file context (:mod:`~wikimem.ranking.context`) then adds to a
    candidate's lexical score, from BM25 and never admitting an item
    without a match of its own.
-   English function words (:data:`wikimem.index.terms.analyzer.FUNCTION_WORDS`)
+   Function words (:func:`wikimem.index.terms.analyzer.is_function_word`: English and Chinese)
    weigh :data:`FUNCTION_WEIGHT` of a word and a candidate matching only
    them has no BM25 match (:func:`gated_search`), on every path.
 3. **relevance floor** -- a candidate without a BM25 match stays only with
@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from wikimem.index.terms.analyzer import FUNCTION_WORDS, QueryTerms
+from wikimem.index.terms.analyzer import CJK_FUNCTION_CHARS, FUNCTION_WORDS, QueryTerms
 from wikimem.index.scoring.bm25 import InvertedIndex
 from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.index.corpus.diary import DiaryCorpus, entry_of
@@ -80,6 +80,9 @@ FUNCTION_WEIGHT = 0.25
 #: "anything yesterday?"): beside function words, a question of them and time words is answered by its window.
 EVENT_WORDS = frozenset({"happen", "happens", "happened", "happening", "go", "goes", "going", "went", "gone",
                          "anything", "something"})
+#: The Chinese counterparts, by character (发生 "happen", 事/事情/情况 "what's up", 去 "go"): a Chinese word
+#: or bigram of these and function characters only asks what took place (发生了什么, 有什么事, 去哪了).
+CJK_EVENT_CHARS = frozenset("发生事情况去") | CJK_FUNCTION_CHARS
 
 #: How many candidates each signal contributes before fusion (x limit, at least 50).
 FUSION_POOL = 5
@@ -235,7 +238,8 @@ def run(
 
 def _only_function_words(query: QueryTerms) -> bool:
     """Whether every word the query scores is an English function word or asks what took place ("what did I do")."""
-    return bool(query.typed) and all(word in FUNCTION_WORDS or word in EVENT_WORDS for word in query.typed.values())
+    return bool(query.typed) and all(word in FUNCTION_WORDS or word in EVENT_WORDS or set(word) <= CJK_EVENT_CHARS
+                                     for word in query.typed.values())
 
 
 def _own_window(dcorpus: DiaryCorpus, trace: Trace) -> Callable[[str, str], list[DiaryItem]]:

@@ -35,7 +35,8 @@ The stages, and why they are split the way they are:
   path, and the index does not depend on the stop list.
 
 * **function words** (query side, every analyzer but ``"none"``):
-  :data:`FUNCTION_WORDS`, a broader list, are kept but flagged
+  :data:`FUNCTION_WORDS`, a broader list, and Chinese words of
+  :data:`CJK_FUNCTION_CHARS` only (:func:`is_function_word`) are kept but flagged
   (:attr:`QueryTerms.function`): the ranking weighs them less and never
   lets them make a hit on their own (:mod:`wikimem.ranking.pipeline`).
   A query of function words only keeps them as ordinary terms.
@@ -63,10 +64,12 @@ __all__ = [
     "ANALYZERS",
     "DEFAULT_ANALYZER",
     "FALLBACK_NOTE",
+    "CJK_FUNCTION_CHARS",
     "FUNCTION_WORDS",
     "STOP_WORDS",
     "Analyzer",
     "QueryTerms",
+    "is_function_word",
     "STEMMED_ENDINGS",
     "may_stem",
     "stemmer_available",
@@ -94,6 +97,21 @@ FUNCTION_WORDS: frozenset[str] = STOP_WORDS | frozenset(
     "ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma mightn mustn needn shan shouldn wasn "
     "weren won wouldn would could shall might must also like".split()
 )
+#: Chinese function characters: pronouns, particles, question words, the verbs
+#: "do"/"be"/"have"/"want", common adverbs and conjunctions, demonstratives and
+#: measure words. A Chinese word (jieba's) or bigram made only of them is a
+#: function word, so 我做了什么 names no subject on either tokenizer path --
+#: while a word with one other character in it (作者, 哪里, 样品) stays content.
+CJK_FUNCTION_CHARS: frozenset[str] = frozenset(
+    "我你您他她它们咱的了吗呢吧啊呀么着过地得什哪谁怎几做干搞弄是在有要会能想都也就还又再才很和与跟或个些这那嘛样"
+)
+
+
+def is_function_word(token: str) -> bool:
+    """Whether a query token is a function word: in :data:`FUNCTION_WORDS`, or Chinese of function characters only."""
+    return token in FUNCTION_WORDS or (bool(token) and set(token) <= CJK_FUNCTION_CHARS)
+
+
 #: The analyzers by name; see the module doc.
 ANALYZERS = ("en", "stem", "stop", "none")
 #: The analyzer of a ``MemoryIndex`` that names none, chosen by measurement
@@ -373,8 +391,8 @@ class Analyzer:
         typed: dict[str, str] = {}
         for token, term in zip(tokens, terms):
             typed.setdefault(term, token)
-        content = {term for token, term in zip(tokens, terms) if token not in FUNCTION_WORDS}
-        function = frozenset(term for token, term in zip(tokens, terms) if token in FUNCTION_WORDS) - content
+        content = {term for token, term in zip(tokens, terms) if not is_function_word(token)}
+        function = frozenset(term for token, term in zip(tokens, terms) if is_function_word(token)) - content
         if not content or self.effective == "none":  # function words are the query; or no analysis asked for
             function = frozenset()
         return QueryTerms(terms, dropped, stemmed, function, typed)
