@@ -392,3 +392,10 @@ def test_a_question_of_what_took_place_and_a_time_word_is_answered_by_its_window
     # A subject beside them still has to match: the window admits, it does not add hits.
     subject = index.retrieve("what happened to the bike two weeks ago?", search_diary=True)
     assert [str(r.entry_id) for r in subject.items if r.entry_id is not None] == ["2026-11-21 18:00"]
+
+
+def test_chinese_function_words_are_words_of_function_characters_only() -> None:
+    from wikimem.index.terms.analyzer import is_function_word
+
+    assert all(map(is_function_word, ["我", "了", "什么", "做了", "我做", "干嘛", "what", "the"]))
+    assert not any(map(is_function_word, ["作者", "哪里", "自行车", "车怎", "", "bike"]))

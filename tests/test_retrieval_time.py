@@ -188,3 +188,23 @@ def test_an_agent_asking_what_it_did_last_tuesday_gets_that_days_entries(tmp_pat
     on_tuesday = index.retrieve("what happened to the bike on Tuesday?", search_diary=True)
     assert on_tuesday.time_range == ("2026-12-01", "2026-12-01")
     assert _rows(on_tuesday)[0] == ("hit", "2026-12-01", "18:00")
+
+
+@pytest.mark.parametrize("use_jieba", [False, True])
+@pytest.mark.parametrize("question", ["上周二我做了什么", "上周二做了什么？", "我上周二干嘛了", "上周二发生了什么", "上周二有什么事"])
+def test_a_chinese_question_of_what_took_place_is_answered_by_its_window(tmp_path: Path, question: str,
+                                                                        use_jieba: bool) -> None:
+    """Its other words ask what took place (我 做 了 什么 发生): every entry of the window, on both tokenizer paths."""
+    if use_jieba:
+        pytest.importorskip("jieba")
+    store = MemoryStore(tmp_path)
+    store.add("bikes", "chain", "自行车链条在雨里会响。")
+    store.diary.append("修好了自行车链条。", date="2026-11-24", time="18:00")
+    store.diary.append("Fixed the bike chain.", date="2026-11-24", time="19:00")
+    store.diary.append("去看了牙医。", date="2026-11-25", time="09:00")
+    index = MemoryIndex(store, use_jieba=use_jieba, today=lambda: dt.date(2026, 12, 5))
+    result = index.retrieve(question, search_diary=True)
+    assert result.time_range == ("2026-11-24", "2026-11-24")
+    assert sorted(_rows(result)) == [("hit", "2026-11-24", "18:00"), ("hit", "2026-11-24", "19:00")]
+    subject = index.retrieve("上周二自行车怎么了", search_diary=True)  # names a subject: its matches only
+    assert ("hit", "2026-11-24", "19:00") not in _rows(subject) and ("hit", "2026-11-24", "18:00") in _rows(subject)
