@@ -157,7 +157,7 @@ BAD_CALLS = [
     ("forget", {"file": "nowhere", "name": "x"}, "no item: nowhere:x"),
     ("append_diary", {"content": "x", "time": "25:99"}, "invalid time"),
     ("append_diary", {"content": "x", "date": "2026-02-30"}, "invalid date"),
-    ("recall", {"query": "tea", "time_range": "last tuesday"}, "bad time_range"),
+    ("recall", {"query": "tea", "time_range": "last summer"}, "bad time_range"),
     ("recall", {"query": "tea", "limit": "many"}, "limit"),
     ("recall", {"query": "tea", "limit": 0}, "bad limit"),
     ("recall", {"query": "tea", "today": "2026-7-20"}, "use YYYY-MM-DD"),
