@@ -451,7 +451,7 @@ class InvertedIndex:
             for entry, w in terms:
                 docs, impact = entry.arrays(np, lengths, a, b)
                 held.append(docs)
-                scores[docs] += w * impact
+                np.add.at(scores, docs, w * impact)  # unbuffered: one pass, where += gathers, adds and scatters
             cand = np.concatenate(held)
             values = scores[cand]
         finally:
