@@ -43,7 +43,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import add, eq, mul, truediv
 from typing import Any
 
@@ -446,24 +446,21 @@ class InvertedIndex:
             entry, w = terms[0]
             return entry.ranked(np, lengths, a, b, w, k)
         scores = self._scores(np)
-        held = []
+        held = [entry.arrays(np, lengths, a, b) for entry, _ in terms]
+        cand = np.concatenate([docs for docs, _ in held])
         try:
-            for entry, w in terms:
-                docs, impact = entry.arrays(np, lengths, a, b)
-                held.append(docs)
+            for (docs, impact), (_, w) in zip(held, terms):
                 np.add.at(scores, docs, w * impact)  # unbuffered: one pass, where += gathers, adds and scatters
-            cand = np.concatenate(held)
             values = scores[cand]
         finally:
-            for docs in held:
-                scores[docs] = 0.0
+            scores[cand] = 0.0
         m = min(len(values), k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
-        docs, first = np.unique(cand[keep], return_index=True)
-        found = values[keep][first]
-        order = np.lexsort((docs, -found))[:k]
-        return list(zip(docs[order].tolist(), found[order].tolist()))
+        docs, found = cand[keep], values[keep]
+        order = np.lexsort((docs, -found))
+        # A doc held by several terms is there once per term, with the very same sum: kept once.
+        return list(islice(dict.fromkeys(zip(docs[order].tolist(), found[order].tolist())), k))
 
     # -- chosen docs ---------------------------------------------------------
 
