@@ -15,8 +15,10 @@ and a query whose cost follows its terms' postings, not the store:
   rebuilds when tombstones outnumber live documents (:meth:`needs_compaction`).
 * Scoring has two paths with one formula. The pure-Python path is the
   reference (every posting of every query term added into a dict, the
-  top k by ``heapq``); with numpy, large lists are scored term at a time
-  into a dense array and the top k taken by ``partition``. Both sum a
+  top k by ``heapq``); once numpy is imported (a large list or a large
+  load asked for it: :mod:`wikimem.index.vectorized`), every query is
+  scored term at a time into a dense array and the top k taken by
+  ``partition``. Both sum a
   doc's terms in query order and break ties by ascending doc id, so they
   agree up to float rounding; tests compare them with a tolerance. The
   one thing kept between queries besides the postings: a term queried
@@ -29,8 +31,9 @@ Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 library's), so a term present in every document still counts a little.
 A term's contribution is ``w · (tf / ((tf + a) + b'·dl))`` with
 ``w = qtf·idf·(k1 + 1)``, ``a = k1·(1 − b)``, ``b' = k1·b / avgdl``: the
-query's weight times the posting's impact, which depends on the
-document alone (the numpy path keeps each term's impacts).
+query's weight times the posting's impact, which depends only on the
+document and the average length (the numpy path keeps each term's
+impacts until a write moves that average).
 """
 
 from __future__ import annotations
@@ -385,9 +388,9 @@ class InvertedIndex:
 
         Ties are broken by ascending doc id (index order), so results are
         deterministic. Query weights are term counts, or any non-negative
-        weights: BM25 is linear in each term's weight. Large lists take the
-        numpy path when it is available (:meth:`_search_numpy`), the rest
-        the pure reference (:meth:`_search_pure`).
+        weights: BM25 is linear in each term's weight. The numpy path
+        (:meth:`_search_numpy`) once :func:`vectorized.active` says so,
+        else the pure reference (:meth:`_search_pure`).
         """
         if k <= 0 or not self.n_alive:
             return []
