@@ -23,8 +23,9 @@ __all__ = ["LOADED_MIN", "MIN_ELEMENTS", "SCAN_MIN", "active", "numpy_module", "
 #: A list this long (postings) is worth numpy's import.
 MIN_ELEMENTS = 20_000
 #: Once numpy is imported (a large load, or a long list), a query over this many postings is
-#: cheaper in it: a numpy call has a fixed cost that short lists do not repay.
-LOADED_MIN = 1024
+#: cheaper in it: the pure path's cost per posting (a dict entry, a float boxed per step) passes
+#: numpy's fixed cost per call at a handful of postings, so every query with any takes it.
+LOADED_MIN = 1
 #: Scan forms this large in all (bytes and characters) are: below it a term's pure search is
 #: cheap, and the import would add a large share to a small store's cold load.
 SCAN_MIN = 4_000_000

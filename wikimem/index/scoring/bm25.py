@@ -15,8 +15,10 @@ and a query whose cost follows its terms' postings, not the store:
   rebuilds when tombstones outnumber live documents (:meth:`needs_compaction`).
 * Scoring has two paths with one formula. The pure-Python path is the
   reference (every posting of every query term added into a dict, the
-  top k by ``heapq``); with numpy, large lists are scored term at a time
-  into a dense array and the top k taken by ``partition``. Both sum a
+  top k by ``heapq``); once numpy is imported (a large list or a large
+  load asked for it: :mod:`wikimem.index.vectorized`), every query is
+  scored term at a time into a dense array and the top k taken by
+  ``partition``. Both sum a
   doc's terms in query order and break ties by ascending doc id, so they
   agree up to float rounding; tests compare them with a tolerance. The
   one thing kept between queries besides the postings: a term queried
@@ -27,8 +29,11 @@ and a query whose cost follows its terms' postings, not the store:
 Scoring is Okapi BM25 (k1 = 1.5, b = 0.75) with the always-positive idf
 ``ln(1 + (N - df + 0.5) / (df + 0.5))`` (Lucene's, the reference
 library's), so a term present in every document still counts a little.
-A term's contribution is ``w·tf / ((tf + a) + b'·dl)`` with
-``w = qtf·idf·(k1 + 1)``, ``a = k1·(1 − b)``, ``b' = k1·b / avgdl``.
+A term's contribution is ``w · (tf / ((tf + a) + b'·dl))`` with
+``w = qtf·idf·(k1 + 1)``, ``a = k1·(1 − b)``, ``b' = k1·b / avgdl``: the
+query's weight times the posting's impact, which depends only on the
+document and the average length (the numpy path keeps each term's
+impacts until a write moves that average).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ from bisect import bisect_left
 from collections import Counter, defaultdict, deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import add, eq, mul, truediv
 from typing import Any
 
@@ -84,9 +89,11 @@ def _best(scores: dict[int, float], k: int) -> list[tuple[int, float]]:
 class Postings:
     """One term's kept postings: ascending live doc ids and their tfs.
 
-    ``_np`` holds numpy copies for the fast path (doc ids, tfs as floats,
-    and the length norms ``(tf + a) + b'·dl`` for the ``b'`` they were made
-    with); any change to the lists drops it. Copies, not views: a view
+    ``_np`` holds numpy copies for the fast path: the doc ids as ``intp``
+    (numpy's own index type: an ``int32`` index is converted on every
+    gather and scatter) and each posting's impact ``tf / ((tf + a) + b'·dl)``
+    for the ``b'`` it was made with, so a query multiplies by its weight
+    only; any change to the lists drops it. Copies, not views: a view
     would make the next ``append`` to the live array raise.
     """
 
@@ -95,7 +102,7 @@ class Postings:
     def __init__(self, docs: array[int], tfs: array[int]) -> None:
         self.docs = docs
         self.tfs = tfs
-        self._np: tuple[Any, Any, float, Any] | None = None
+        self._np: tuple[Any, Any, float] | None = None
         #: This term's best postings alone, in answer order, for the ``(b', w)`` they were ranked with.
         self._best: tuple[float, float, list[tuple[int, float]]] | None = None
 
@@ -126,15 +133,14 @@ class Postings:
         pos = list(map(min, map(bisect_left, repeat(found), docs), repeat(len(found) - 1)))
         return list(map(mul, map(tfs.__getitem__, pos), map(eq, map(found.__getitem__, pos), docs)))
 
-    def arrays(self, np: Any, lengths: Any, a: float, b: float) -> tuple[Any, Any, Any]:
-        """numpy doc ids, tfs and length norms ``(tf + a) + b·dl``, kept until the lists or ``b`` change."""
+    def arrays(self, np: Any, lengths: Any, a: float, b: float) -> tuple[Any, Any]:
+        """numpy doc ids (``intp``) and impacts ``tf / ((tf + a) + b·dl)``, kept until the lists or ``b`` change."""
         kept = self._np
         if kept is None or kept[2] != b:
-            docs = np.frombuffer(self.docs[:], dtype=np.int32)  # a slice: no export of the live array
+            docs = np.frombuffer(self.docs[:], dtype=np.int32).astype(np.intp)  # a slice: no export of the live array
             tf = np.frombuffer(self.tfs[:], dtype=np.int32).astype(np.float64)
-            norm = (tf + a) + b * lengths[docs]
-            kept = self._np = (docs, tf, b, norm)
-        return kept[0], kept[1], kept[3]
+            kept = self._np = (docs, tf / ((tf + a) + b * lengths[docs]), b)
+        return kept[0], kept[1]
 
     def ranked(self, np: Any, lengths: Any, a: float, b: float, w: float, k: int) -> list[tuple[int, float]]:
         """This term's top ``k`` alone, best first, ties by doc id.
@@ -146,8 +152,8 @@ class Postings:
         """
         kept = self._best
         if kept is None or kept[0] != b or kept[1] != w or len(kept[2]) < min(k, len(self.docs)):
-            docs, tf, norm = self.arrays(np, lengths, a, b)
-            values = (w * tf) / norm
+            docs, impact = self.arrays(np, lengths, a, b)
+            values = w * impact
             m = min(len(values), max(k, _RANKED_MIN))
             cut = np.partition(values, len(values) - m)[len(values) - m]
             keep = values >= cut  # ties at the cut all in: the kept prefix is exact
@@ -382,9 +388,9 @@ class InvertedIndex:
 
         Ties are broken by ascending doc id (index order), so results are
         deterministic. Query weights are term counts, or any non-negative
-        weights: BM25 is linear in each term's weight. Large lists take the
-        numpy path when it is available (:meth:`_search_numpy`), the rest
-        the pure reference (:meth:`_search_pure`).
+        weights: BM25 is linear in each term's weight. The numpy path
+        (:meth:`_search_numpy`) once :func:`vectorized.active` says so,
+        else the pure reference (:meth:`_search_pure`).
         """
         if k <= 0 or not self.n_alive:
             return []
@@ -407,7 +413,7 @@ class InvertedIndex:
         for entry, w in terms:
             docs, tfs = entry.docs, entry.tfs
             norms = map(add, map(a.__radd__, tfs), map(b.__mul__, map(dl.__getitem__, docs)))
-            values = map(truediv, map(w.__mul__, tfs), norms)
+            values = map(w.__mul__, map(truediv, tfs, norms))
             acc.update(zip(docs, map(add, map(acc.get, docs, repeat(0.0)), values)))
         return _best(acc, k)
 
@@ -428,9 +434,9 @@ class InvertedIndex:
     def _search_numpy(self, terms: list[tuple[Postings, float]], k: int) -> list[tuple[int, float]]:
         """Term at a time into a dense score array, then the top k by ``partition``.
 
-        The same formula and the same order of additions per doc as
-        :meth:`_search_pure`: each term's values are added into the dense
-        array (a term's docs are distinct) in query order, from 0.0. The
+        The same formula (``w`` times a kept impact) and the same order of
+        additions per doc as :meth:`_search_pure`: each term's values are added into the dense array (a term's
+        docs are distinct) in query order, from 0.0. The
         candidates are the postings' docs, a doc once per term that holds
         it: the ``k x terms`` best of them hold at least ``k`` distinct
         docs, so every doc scoring at least the least of them -- ties
@@ -443,24 +449,21 @@ class InvertedIndex:
             entry, w = terms[0]
             return entry.ranked(np, lengths, a, b, w, k)
         scores = self._scores(np)
-        held = []
+        held = [entry.arrays(np, lengths, a, b) for entry, _ in terms]
+        cand = np.concatenate([docs for docs, _ in held])
         try:
-            for entry, w in terms:
-                docs, tf, norm = entry.arrays(np, lengths, a, b)
-                held.append(docs)
-                scores[docs] += (w * tf) / norm
-            cand = np.concatenate(held)
+            for (docs, impact), (_, w) in zip(held, terms):
+                np.add.at(scores, docs, w * impact)  # unbuffered: one pass, where += gathers, adds and scatters
             values = scores[cand]
         finally:
-            for docs in held:
-                scores[docs] = 0.0
+            scores[cand] = 0.0
         m = min(len(values), k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
-        docs, first = np.unique(cand[keep], return_index=True)
-        found = values[keep][first]
-        order = np.lexsort((docs, -found))[:k]
-        return list(zip(docs[order].tolist(), found[order].tolist()))
+        docs, found = cand[keep], values[keep]
+        order = np.lexsort((docs, -found))
+        # A doc held by several terms is there once per term, with the very same sum: kept once.
+        return list(islice(dict.fromkeys(zip(docs[order].tolist(), found[order].tolist())), k))
 
     # -- chosen docs ---------------------------------------------------------
 
@@ -471,7 +474,7 @@ class InvertedIndex:
         scores = [0.0] * len(docs)
         for entry, w in terms:
             tf = entry.tfs_of(docs)
-            parts = map(truediv, map(w.__mul__, tf), map(add, map(a.__radd__, tf), lengths))
+            parts = map(w.__mul__, map(truediv, tf, map(add, map(a.__radd__, tf), lengths)))
             scores = list(map(add, scores, parts))
         return scores
 
