@@ -19,6 +19,7 @@ import pytest
 
 from wikimem.index import vectorized
 from tests.test_bm25 import _brute
+from wikimem.index.scoring import bm25
 from wikimem.index.scoring.bm25 import InvertedIndex
 from wikimem.index.search.form_search import FormViews
 from wikimem.index.forms.scan import count_located, locate, scan_texts, term_form
@@ -141,9 +142,15 @@ def _same_ranking(fast: list[tuple[int, float]], pure: list[tuple[int, float]]) 
     assert all(math.isclose(sf, sp, rel_tol=1e-9) for (_, sf), (_, sp) in zip(fast, pure))
 
 
+@pytest.mark.parametrize("dense", [0, 10**9], ids=["over-postings", "on-the-dense-array"])
 @pytest.mark.parametrize("k", [1, 4, 10])
-def test_the_numpy_ranking_equals_the_pure_one_within_the_tolerance(k: int) -> None:
-    """The same docs, scores within 1e-9, the same order (ties by doc id) -- also after writes."""
+def test_the_numpy_ranking_equals_the_pure_one_within_the_tolerance(k: int, dense: int,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same docs, scores within 1e-9, the same order (ties by doc id) -- also after writes.
+
+    Both ways the numpy path selects its top k (over the postings, on the dense score array) are compared.
+    """
+    monkeypatch.setattr(bm25, "_DENSE_SHARE", dense)
     docs = _zipf_docs(k, 3000)
     rng = random.Random(k)
     queries = [Counter(rng.choices([f"w{i}" for i in range(15)], k=rng.randint(1, 5))) for _ in range(25)]

@@ -65,6 +65,10 @@ _HELD_SHARE = 16
 #: A term queried alone keeps at least this many of its best postings ranked (:meth:`Postings.ranked`).
 _RANKED_MIN = 256
 
+#: A query whose postings number at least 1/this of the docs selects its top k on the dense score
+#: array (one pass over every doc, no copy of its postings) instead of over its postings.
+_DENSE_SHARE = 4
+
 _new_occurrences = partial(array, "i")
 
 
@@ -450,6 +454,8 @@ class InvertedIndex:
             return entry.ranked(np, lengths, a, b, w, k)
         scores = self._scores(np)
         held = [entry.arrays(np, lengths, a, b) for entry, _ in terms]
+        if sum(len(docs) for docs, _ in held) * _DENSE_SHARE >= len(self._dl):
+            return self._top_dense(np, scores, held, terms, k)
         cand = np.concatenate([docs for docs, _ in held])
         try:
             for (docs, impact), (_, w) in zip(held, terms):
@@ -464,6 +470,34 @@ class InvertedIndex:
         order = np.lexsort((docs, -found))
         # A doc held by several terms is there once per term, with the very same sum: kept once.
         return list(islice(dict.fromkeys(zip(docs[order].tolist(), found[order].tolist())), k))
+
+    def _top_dense(self, np: Any, scores: Any, held: list[tuple[Any, Any]], terms: list[tuple[Postings, float]],
+                   k: int) -> list[tuple[int, float]]:
+        """:meth:`_search_numpy`'s top k when the postings cover much of the store: selected on the dense array.
+
+        Why: the candidates of such a query are most docs, several times
+        over; gathering them, and ``partition``'s copy of them, write tens of
+        megabytes of fresh memory on a large store -- a term's first use
+        there pays more in page faults than in arithmetic. One copy of the
+        dense array finds the k-th best score (every doc holding a term
+        scores above 0: weights and impacts are positive); the docs at or
+        above it are then read off the array, distinct, ties included.
+        """
+        n = len(self._dl)
+        dense = scores[:n]
+        try:
+            for (docs, impact), (_, w) in zip(held, terms):
+                np.add.at(scores, docs, w * impact)
+            values = dense.copy()
+            kth = n - min(k, n)
+            values.partition(kth)
+            cut = values[kth]
+            top = np.flatnonzero(dense >= cut) if cut > 0.0 else np.flatnonzero(dense)
+            found = dense[top]
+        finally:
+            dense[:] = 0.0
+        order = np.lexsort((top, -found))[:k]
+        return list(zip(top[order].tolist(), found[order].tolist()))
 
     # -- chosen docs ---------------------------------------------------------
 
