@@ -15,6 +15,7 @@ import subprocess
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 __all__ = ["child_json", "held_mb", "p50", "peak_mb", "timed"]
@@ -67,3 +68,17 @@ def child_json(argv: list[str], env: dict[str, str], what: str) -> Any:
     if done.returncode:
         raise SystemExit(f"{what} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def byte_compiled(package: Path) -> None:
+    """Byte-compile ``package`` as ``pip install`` does, so a one-shot process it serves compiles nothing.
+
+    A machine may set ``PYTHONDONTWRITEBYTECODE`` (the bench machine does):
+    then every spawn of a checkout compiles each module whose bytecode is
+    missing or stale -- a cost no installed copy pays, and one that differs
+    between a fresh ``git archive`` and a long-used checkout. ``py_compile``
+    writes the bytecode whatever that variable says.
+    """
+    import compileall  # noqa: PLC0415
+
+    compileall.compile_dir(str(package), quiet=1)
