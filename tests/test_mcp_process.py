@@ -162,3 +162,15 @@ def test_a_call_in_flight_when_the_memory_process_dies_is_answered_with_its_deat
         assert "SIGKILL" in replies[0]["refused"]["message"]
     finally:
         memory.close()
+
+
+def test_the_child_finds_this_wikimem_and_an_installed_one_adds_nothing_to_its_path() -> None:
+    import site
+
+    from wikimem.server.memory_process import child_env
+
+    checkout = child_env("/src/checkout", {"PYTHONPATH": "/elsewhere", "HOME": "/h"})
+    assert checkout == {"PYTHONPATH": f"/src/checkout{os.pathsep}/elsewhere", "HOME": "/h"}
+    assert child_env("/src/checkout", {})["PYTHONPATH"] == "/src/checkout"
+    installed = str(Path(site.getsitepackages()[0]).resolve())
+    assert child_env(installed, {"HOME": "/h"}) == {"HOME": "/h"}  # never site-packages before the stdlib

@@ -39,9 +39,10 @@ import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-__all__ = ["CLOSE_SECONDS", "PROCESSES_ENV", "EmbedSpec", "MemoryProcess", "main", "one_process"]
+__all__ = ["CLOSE_SECONDS", "PROCESSES_ENV", "EmbedSpec", "MemoryProcess", "child_env", "main", "one_process"]
 
 #: ``1``: serve from one process (no memory process); anything else: two.
 PROCESSES_ENV = "WIKIMEM_MCP_PROCESSES"
@@ -76,10 +77,7 @@ class MemoryProcess:
             argv += ["--embed", embed.spec]
             argv += ["--embed-model", embed.model] if embed.model else []
             argv += ["--embed-key-env", embed.key_env] if embed.key_env else []
-        # The child imports the very wikimem this process runs, whatever put it on sys.path.
-        tree = str(Path(__file__).resolve().parents[2])
-        path = os.environ.get("PYTHONPATH")
-        env = {**os.environ, "PYTHONPATH": tree + (os.pathsep + path if path else "")}
+        env = child_env(str(Path(__file__).resolve().parents[2]), os.environ)
         self._proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
         self._ids = itertools.count(1)
         self._pending: dict[int, Future[dict[str, Any]]] = {}
@@ -149,6 +147,29 @@ class MemoryProcess:
             self._proc.kill()
             self._proc.wait()
         self._reader.join()
+
+
+def child_env(tree: str, environ: Mapping[str, str]) -> dict[str, str]:
+    """The child's environment: ``tree`` (the folder holding this wikimem) first on its path, unless installed.
+
+    The child must import the very wikimem this process runs, whatever put
+    it on ``sys.path`` (a checkout, a test); an installed one is found there
+    anyway, and a site-packages folder on ``PYTHONPATH`` would come before
+    the standard library.
+    """
+    env = dict(environ)
+    if tree not in _site_folders():
+        path = environ.get("PYTHONPATH")
+        env["PYTHONPATH"] = tree + (os.pathsep + path if path else "")
+    return env
+
+
+def _site_folders() -> set[str]:
+    """The interpreter's site-packages folders (resolved), where an installed wikimem lives."""
+    import site
+
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    return {str(Path(folder).resolve()) for folder in folders}
 
 
 def _unavailable(message: str) -> dict[str, Any]:
