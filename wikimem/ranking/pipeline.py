@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from wikimem.index.terms.analyzer import CJK_FUNCTION_CHARS, FUNCTION_WORDS, QueryTerms
+from wikimem.index.terms.analyzer import CJK_FUNCTION_CHARS, QueryTerms, is_function_word
 from wikimem.index.scoring.bm25 import InvertedIndex
 from wikimem.index.corpus.wiki import WikiCorpus
 from wikimem.index.corpus.diary import DiaryCorpus, entry_of
@@ -237,8 +237,8 @@ def run(
 
 
 def _only_function_words(query: QueryTerms) -> bool:
-    """Whether every word the query scores is an English function word or asks what took place ("what did I do")."""
-    return bool(query.typed) and all(word in FUNCTION_WORDS or word in EVENT_WORDS or set(word) <= CJK_EVENT_CHARS
+    """Whether every word the query scores is a function word or asks what took place ("what did I do", 发生了什么)."""
+    return bool(query.typed) and all(is_function_word(word) or word in EVENT_WORDS or set(word) <= CJK_EVENT_CHARS
                                      for word in query.typed.values())
 
 

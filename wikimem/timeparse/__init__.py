@@ -308,7 +308,8 @@ def _en_relative(m: re.Match[str], today: date) -> _Result:
 _EN_WEEKDAYS = {
     "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4, "saturday": 5, "sunday": 6,
 }  # fmt: skip
-_EN_WD = rf"(?P<wd>{'|'.join(_EN_WEEKDAYS)})"
+_EN_WEEKDAY_NAMES = "|".join(_EN_WEEKDAYS)
+_EN_WD = rf"(?P<wd>{_EN_WEEKDAY_NAMES})"
 _EN_WEEK_REL = {"last": 1, "this": 0, "next": -1}
 
 
@@ -317,7 +318,7 @@ def _weekday_of_week(today: date, back: int, weekday: int) -> date:
 
 
 @_rule(rf"{_EN_B}(?:on\s+)?{_EN_WD}\s+(?:of\s+)?(?P<rel>this|last|next)\s+week{_EN_E}"
-       rf"|{_EN_B}(?P<rel2>this|last|next)\s+week(?:'s)?\s+(?:on\s+)?(?P<wd2>{'|'.join(_EN_WEEKDAYS)}){_EN_E}")
+       rf"|{_EN_B}(?P<rel2>this|last|next)\s+week(?:'s)?\s+(?:on\s+)?(?P<wd2>{_EN_WEEKDAY_NAMES}){_EN_E}")
 def _en_weekday_of_week(m: re.Match[str], today: date) -> _Result:
     rel, weekday = m["rel"] or m["rel2"], _EN_WEEKDAYS[m["wd"] or m["wd2"]]
     return _DAY, False, _one_day(_weekday_of_week(today, _EN_WEEK_REL[rel], weekday))

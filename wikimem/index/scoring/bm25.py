@@ -167,6 +167,28 @@ class Postings:
         return kept[2][:k]
 
 
+def _top_of(np: Any, dense: Any, k: int) -> list[tuple[int, float]]:
+    """The top ``k`` of a dense score array (doc id -> score, 0.0 for no match), best first, ties by doc id.
+
+    Why, beside the selection over a query's postings: when those cover
+    much of the store its candidates are most docs, several times over;
+    gathering them, and ``partition``'s copy of them, write tens of
+    megabytes of fresh memory on a large store -- a term's first use there
+    pays more in page faults than in arithmetic. One copy of the dense
+    array finds the k-th best score (every doc holding a term scores above
+    0: weights and impacts are positive); the docs at or above it are then
+    read off the array, distinct, ties included.
+    """
+    values = dense.copy()
+    kth = len(values) - min(k, len(values))
+    values.partition(kth)
+    cut = values[kth]
+    top = np.flatnonzero(dense >= cut) if cut > 0.0 else np.flatnonzero(dense)
+    found = dense[top]
+    order = np.lexsort((top, -found))[:k]
+    return list(zip(top[order].tolist(), found[order].tolist()))
+
+
 class InvertedIndex:
     """BM25 over integer doc ids; callers keep the documents themselves."""
 
@@ -454,15 +476,21 @@ class InvertedIndex:
             return entry.ranked(np, lengths, a, b, w, k)
         scores = self._scores(np)
         held = [entry.arrays(np, lengths, a, b) for entry, _ in terms]
-        if sum(len(docs) for docs, _ in held) * _DENSE_SHARE >= len(self._dl):
-            return self._top_dense(np, scores, held, terms, k)
-        cand = np.concatenate([docs for docs, _ in held])
+        n = len(self._dl)
+        # Postings covering a large share of the store: the top k is read off the dense array (_top_of).
+        cand = None if sum(len(docs) for docs, _ in held) * _DENSE_SHARE >= n else np.concatenate(
+            [docs for docs, _ in held])
         try:
             for (docs, impact), (_, w) in zip(held, terms):
                 np.add.at(scores, docs, w * impact)  # unbuffered: one pass, where += gathers, adds and scatters
+            if cand is None:
+                return _top_of(np, scores[:n], k)
             values = scores[cand]
         finally:
-            scores[cand] = 0.0
+            if cand is None:
+                scores[:n] = 0.0
+            else:
+                scores[cand] = 0.0
         m = min(len(values), k * len(terms))
         cut = np.partition(values, len(values) - m)[len(values) - m]
         keep = values >= cut
@@ -470,34 +498,6 @@ class InvertedIndex:
         order = np.lexsort((docs, -found))
         # A doc held by several terms is there once per term, with the very same sum: kept once.
         return list(islice(dict.fromkeys(zip(docs[order].tolist(), found[order].tolist())), k))
-
-    def _top_dense(self, np: Any, scores: Any, held: list[tuple[Any, Any]], terms: list[tuple[Postings, float]],
-                   k: int) -> list[tuple[int, float]]:
-        """:meth:`_search_numpy`'s top k when the postings cover much of the store: selected on the dense array.
-
-        Why: the candidates of such a query are most docs, several times
-        over; gathering them, and ``partition``'s copy of them, write tens of
-        megabytes of fresh memory on a large store -- a term's first use
-        there pays more in page faults than in arithmetic. One copy of the
-        dense array finds the k-th best score (every doc holding a term
-        scores above 0: weights and impacts are positive); the docs at or
-        above it are then read off the array, distinct, ties included.
-        """
-        n = len(self._dl)
-        dense = scores[:n]
-        try:
-            for (docs, impact), (_, w) in zip(held, terms):
-                np.add.at(scores, docs, w * impact)
-            values = dense.copy()
-            kth = n - min(k, n)
-            values.partition(kth)
-            cut = values[kth]
-            top = np.flatnonzero(dense >= cut) if cut > 0.0 else np.flatnonzero(dense)
-            found = dense[top]
-        finally:
-            dense[:] = 0.0
-        order = np.lexsort((top, -found))[:k]
-        return list(zip(top[order].tolist(), found[order].tolist()))
 
     # -- chosen docs ---------------------------------------------------------
 
